@@ -1,0 +1,68 @@
+//! `hotfix`: lint and upgrade OpenStack Heat Orchestration Templates.
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod inspect;
+
+/// Lint and upgrade OpenStack Heat Orchestration Templates (HOT), offline.
+///
+/// Exit codes: 0 success, 1 findings (or a blocked upgrade), 2 hotfix itself failed
+/// (bad arguments, unreadable or invalid input).
+#[derive(Debug, Parser)]
+#[command(name = "hotfix", version, about, long_about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    Inspect(inspect::InspectArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            let code = if err.use_stderr() { 2 } else { 0 };
+            let _ = err.print();
+            return ExitCode::from(code);
+        }
+    };
+    let mut stdout = io::stdout().lock();
+    let result = match cli.command {
+        Command::Inspect(args) => inspect::run(&args, &mut stdout),
+    };
+    match result.and_then(|code| stdout.flush().map(|()| code).map_err(Into::into)) {
+        Ok(code) => code,
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) => {
+            report_failure(&err);
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// `hotfix … | head` closes the pipe early: that is not a failure.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// One line on stderr: what failed and why.
+fn report_failure(err: &anyhow::Error) {
+    let mut message = format!("hotfix: error: {err}");
+    for cause in err.chain().skip(1) {
+        message.push_str(&format!(": {cause}"));
+    }
+    #[allow(clippy::print_stderr, reason = "the binary reports its own failure")]
+    {
+        eprintln!("{}", message.replace('\n', " "));
+    }
+}

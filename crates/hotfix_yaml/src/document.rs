@@ -1,0 +1,283 @@
+//! The node tree: every node, key and comment with its byte span.
+
+use std::fmt;
+use std::ops::Range;
+
+use crate::error::{LoadError, LoadErrorKind};
+use crate::lines::LineIndex;
+use crate::scalar::ScalarValue;
+
+/// A byte range `start..end` of the source text.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub const fn new(start: usize, end: usize) -> Self {
+        Self { start, end }
+    }
+
+    pub const fn len(self) -> usize {
+        self.end - self.start
+    }
+
+    pub const fn is_empty(self) -> bool {
+        self.start == self.end
+    }
+
+    pub const fn range(self) -> Range<usize> {
+        self.start..self.end
+    }
+
+    /// The smallest span that covers both.
+    #[must_use]
+    pub fn cover(self, other: Span) -> Span {
+        Span::new(self.start.min(other.start), self.end.max(other.end))
+    }
+}
+
+impl fmt::Debug for Span {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}..{}", self.start, self.end)
+    }
+}
+
+impl From<Span> for Range<usize> {
+    fn from(span: Span) -> Self {
+        span.range()
+    }
+}
+
+/// Index of a node in [`Document::nodes`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(pub(crate) u32);
+
+impl NodeId {
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl fmt::Debug for NodeId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{}", self.0)
+    }
+}
+
+/// Which loader read the text: Heat tries JSON first, then YAML.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SourceFormat {
+    Json,
+    Yaml,
+}
+
+/// Block (indented) or flow (`[...]`, `{...}`) notation of a collection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    Block,
+    Flow,
+}
+
+/// How a scalar was written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScalarStyle {
+    Plain,
+    SingleQuoted,
+    DoubleQuoted,
+    Literal,
+    Folded,
+}
+
+/// An explicit tag (`!!str`, `!custom`), resolved to its full name
+/// (`tag:yaml.org,2002:str`, `!custom`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tag {
+    pub name: String,
+    /// The tag token in the source, when the parser reports it.
+    pub span: Option<Span>,
+}
+
+/// A scalar: its decoded text, how it was written, and what PyYAML makes of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scalar {
+    pub text: String,
+    pub style: ScalarStyle,
+    pub value: ScalarValue,
+}
+
+/// One `key: value` pair of a mapping, as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub key: NodeId,
+    pub value: NodeId,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum NodeKind {
+    Scalar(Scalar),
+    Sequence { items: Vec<NodeId>, style: Style },
+    /// Entries in document order, repeated keys included.
+    Mapping { entries: Vec<Entry>, style: Style },
+    /// `*name`: the same node as `target` (PyYAML shares the object).
+    Alias { target: NodeId },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Node {
+    /// The node's text: a scalar with its quotes, a flow collection with its brackets, a block
+    /// collection from its first to its last character. Anchors and tags are not included.
+    pub span: Span,
+    pub kind: NodeKind,
+    /// The `&name` token that defines an anchor on this node.
+    pub anchor: Option<Span>,
+    pub tag: Option<Tag>,
+}
+
+/// A `# comment`; the span covers the `#` and the text, not the line break.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Comment {
+    pub span: Span,
+    pub text: String,
+}
+
+/// A loaded template: the node tree, its comments, and the source it spans.
+#[derive(Clone, Debug)]
+pub struct Document {
+    pub(crate) source: String,
+    pub(crate) nodes: Vec<Node>,
+    pub(crate) root: Option<NodeId>,
+    pub(crate) comments: Vec<Comment>,
+    pub(crate) format: SourceFormat,
+    pub(crate) lines: LineIndex,
+}
+
+impl Document {
+    pub(crate) fn new(source: &str, format: SourceFormat) -> Self {
+        Self {
+            source: source.to_owned(),
+            nodes: Vec::new(),
+            root: None,
+            comments: Vec::new(),
+            format,
+            lines: LineIndex::new(source),
+        }
+    }
+
+    pub(crate) fn push(&mut self, node: Node) -> NodeId {
+        let id = NodeId(u32::try_from(self.nodes.len()).unwrap_or(u32::MAX));
+        self.nodes.push(node);
+        id
+    }
+
+    pub(crate) fn node_mut(&mut self, id: NodeId) -> &mut Node {
+        &mut self.nodes[id.index()]
+    }
+
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    pub fn format(&self) -> SourceFormat {
+        self.format
+    }
+
+    pub fn lines(&self) -> &LineIndex {
+        &self.lines
+    }
+
+    /// The top-level node (always a mapping once [`crate::parse`] has succeeded).
+    ///
+    /// # Panics
+    /// Never for a document returned by [`crate::parse`]; the root is checked there.
+    pub fn root(&self) -> NodeId {
+        self.root.unwrap_or(NodeId(0))
+    }
+
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id.index()]
+    }
+
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+
+    pub fn comments(&self) -> &[Comment] {
+        &self.comments
+    }
+
+    /// The text a node spans.
+    pub fn text(&self, id: NodeId) -> &str {
+        &self.source[self.node(id).span.range()]
+    }
+
+    /// Follows aliases to the node they stand for.
+    pub fn resolve(&self, mut id: NodeId) -> NodeId {
+        // Alias chains cannot loop: an alias always points at an earlier, different node.
+        while let NodeKind::Alias { target } = self.node(id).kind {
+            id = target;
+        }
+        id
+    }
+
+    /// The scalar behind `id` (through aliases), if it is one.
+    pub fn scalar(&self, id: NodeId) -> Option<&Scalar> {
+        match &self.node(self.resolve(id)).kind {
+            NodeKind::Scalar(scalar) => Some(scalar),
+            _ => None,
+        }
+    }
+
+    /// The string value of a scalar that PyYAML loads as `str`.
+    pub fn str_value(&self, id: NodeId) -> Option<&str> {
+        self.scalar(id)
+            .filter(|s| matches!(s.value, ScalarValue::Str))
+            .map(|s| s.text.as_str())
+    }
+
+    /// The items of the sequence behind `id`, if it is one.
+    pub fn items(&self, id: NodeId) -> Option<&[NodeId]> {
+        match &self.node(self.resolve(id)).kind {
+            NodeKind::Sequence { items, .. } => Some(items),
+            _ => None,
+        }
+    }
+
+    /// The entries of the mapping behind `id` as written (repeated keys and `<<` included).
+    pub fn raw_entries(&self, id: NodeId) -> Option<&[Entry]> {
+        match &self.node(self.resolve(id)).kind {
+            NodeKind::Mapping { entries, .. } => Some(entries),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn check_top_level(&self) -> Result<(), LoadError> {
+        let Some(root) = self.root else {
+            return Err(LoadError::new(
+                LoadErrorKind::Empty,
+                "the document is empty: Template format version not found.".to_owned(),
+                None,
+            ));
+        };
+        let root = self.resolve(root);
+        match &self.node(root).kind {
+            NodeKind::Mapping { .. } => Ok(()),
+            // YAML `~` or `null` loads as None, which Heat turns into `{}`.
+            NodeKind::Scalar(s)
+                if self.format == SourceFormat::Yaml && matches!(s.value, ScalarValue::Null) =>
+            {
+                Err(LoadError::new(
+                    LoadErrorKind::Empty,
+                    "the document is null: Template format version not found.".to_owned(),
+                    Some(self.node(root).span),
+                ))
+            }
+            _ => Err(LoadError::new(
+                LoadErrorKind::NotMapping,
+                "The template is not a JSON object or YAML mapping.".to_owned(),
+                Some(self.node(root).span),
+            )),
+        }
+    }
+}

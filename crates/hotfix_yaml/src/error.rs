@@ -1,0 +1,48 @@
+//! Why a text could not be loaded.
+
+use crate::document::Span;
+
+/// What kind of problem stopped loading.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LoadErrorKind {
+    /// Over Heat's `max_template_size`.
+    TooLarge,
+    /// A NUL byte: not text.
+    Binary,
+    /// Not valid UTF-8.
+    NotUtf8,
+    /// Neither JSON nor valid YAML (PyYAML's scanner, parser or composer would fail).
+    Syntax,
+    /// Valid YAML that PyYAML cannot turn into values (an unknown tag, `!!int abc`, an
+    /// unhashable key, a merge of a non-mapping, a recursive alias).
+    Construct,
+    /// More than one YAML document in the stream.
+    MultipleDocuments,
+    /// Nothing but comments and white space (or a lone `null`).
+    Empty,
+    /// The top level is a list or a scalar.
+    NotMapping,
+    /// Aliases would expand to more nodes than any template needs (an "alias bomb").
+    AliasBomb,
+    /// Collections nested deeper than [`crate::MAX_DEPTH`].
+    TooDeep,
+}
+
+/// A loading failure with a message a user can act on and, where known, where it happened.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct LoadError {
+    pub kind: LoadErrorKind,
+    pub message: String,
+    pub span: Option<Span>,
+}
+
+impl LoadError {
+    pub fn new(kind: LoadErrorKind, message: String, span: Option<Span>) -> Self {
+        Self {
+            kind,
+            message,
+            span,
+        }
+    }
+}

@@ -1,0 +1,125 @@
+//! Loading Heat templates exactly as Heat loads them, with a byte span on everything.
+//!
+//! Heat reads a template with `heat.common.template_format.parse`: a size check, then
+//! `json.loads`, and if that fails PyYAML's YAML 1.1 loader (with timestamps kept as the
+//! original string). This crate reproduces that pipeline and keeps what PyYAML throws away:
+//! the byte range of every node, every mapping key, every comment, and repeated keys.
+//!
+//! ```
+//! let doc = hotfix_yaml::parse("heat_template_version: 2016-10-14\non: 012\n").unwrap();
+//! assert_eq!(doc.to_python_json().unwrap(), r#"{"heat_template_version": "2016-10-14", "true": 10}"#);
+//! ```
+//!
+//! The tree ([`Document`]) keeps every entry as written; the *value view*
+//! ([`Document::entries`], [`Document::get`], [`Document::to_python_json`]) follows PyYAML:
+//! merge keys are expanded, and of repeated keys the last value wins while the key keeps the
+//! position of its first occurrence.
+
+mod document;
+mod error;
+mod json;
+mod lines;
+mod pyjson;
+mod scalar;
+mod value;
+mod yaml;
+
+pub use document::{
+    Comment, Document, Entry, Node, NodeId, NodeKind, Scalar, ScalarStyle, SourceFormat, Span,
+    Style, Tag,
+};
+pub use error::{LoadError, LoadErrorKind};
+pub use lines::{LineCol, LineIndex};
+pub use pyjson::python_float_repr;
+pub use scalar::{Int, ScalarValue, resolve_plain};
+
+/// Heat's default `max_template_size`, in characters (Heat's message says bytes).
+pub const MAX_TEMPLATE_SIZE: usize = 524_288;
+
+/// How deep collections may nest, counting through aliases. PyYAML recurses once per level
+/// and stops near Python's recursion limit of 1,000; no real template comes close.
+pub const MAX_DEPTH: usize = 500;
+
+/// Parses a template the way Heat's `template_format.parse` does, without the version check.
+///
+/// The source must already be text: callers reject binary and non-UTF-8 files with
+/// [`check_bytes`]. The size limit is Heat's (`max_template_size`, counted in characters).
+///
+/// # Errors
+/// Returns a [`LoadError`] for text Heat would refuse to load: too large, invalid JSON and
+/// YAML, a value PyYAML cannot construct, an empty document, a top level that is not a mapping,
+/// and for inputs whose expansion would exhaust memory (alias bombs, absurd nesting).
+pub fn parse(source: &str) -> Result<Document, LoadError> {
+    check_size(source)?;
+    parse_unlimited(source)
+}
+
+/// Like [`parse`], but without Heat's template size limit.
+///
+/// # Errors
+/// As [`parse`], except for the size limit.
+pub fn parse_unlimited(source: &str) -> Result<Document, LoadError> {
+    let doc = match json::parse(source) {
+        Some(doc) => doc,
+        None => yaml::parse(source)?,
+    };
+    value::check(&doc)?;
+    doc.check_top_level()?;
+    Ok(doc)
+}
+
+/// Fails when a template is over Heat's size limit, with Heat's own message.
+///
+/// # Errors
+/// [`LoadErrorKind::TooLarge`] when `source` has more than [`MAX_TEMPLATE_SIZE`] characters.
+pub fn check_size(source: &str) -> Result<(), LoadError> {
+    // Counting characters is only needed when the byte length could exceed the limit.
+    if source.len() <= MAX_TEMPLATE_SIZE {
+        return Ok(());
+    }
+    let chars = source.chars().count();
+    if chars > MAX_TEMPLATE_SIZE {
+        return Err(LoadError::new(
+            LoadErrorKind::TooLarge,
+            format!(
+                "Request limit exceeded: Template size ({chars} bytes) exceeds maximum allowed size ({MAX_TEMPLATE_SIZE} bytes)."
+            ),
+            None,
+        ));
+    }
+    Ok(())
+}
+
+/// Turns raw file bytes into text, refusing binary files and invalid UTF-8 with one clear
+/// message each.
+///
+/// # Errors
+/// [`LoadErrorKind::Binary`] when the bytes contain a NUL byte, and
+/// [`LoadErrorKind::NotUtf8`] when they are not valid UTF-8.
+pub fn check_bytes(bytes: &[u8]) -> Result<&str, LoadError> {
+    if let Some(at) = memchr_nul(bytes) {
+        return Err(LoadError::new(
+            LoadErrorKind::Binary,
+            format!("this is a binary file (NUL byte at offset {at}), not a template"),
+            Some(Span::new(at, at + 1)),
+        ));
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Ok(text),
+        Err(err) => {
+            let at = err.valid_up_to();
+            Err(LoadError::new(
+                LoadErrorKind::NotUtf8,
+                format!(
+                    "the file is not valid UTF-8 (invalid byte 0x{:02X} at offset {at}); Heat reads templates as UTF-8 text",
+                    bytes[at]
+                ),
+                Some(Span::new(at, at + 1)),
+            ))
+        }
+    }
+}
+
+fn memchr_nul(bytes: &[u8]) -> Option<usize> {
+    bytes.iter().position(|&b| b == 0)
+}

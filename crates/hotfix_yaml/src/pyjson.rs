@@ -1,0 +1,238 @@
+//! The value view printed exactly as Python's `json.dumps` prints what PyYAML loaded.
+//!
+//! `json.dumps` defaults: `", "` and `": "` separators, `ensure_ascii=True` (every character
+//! outside space..`~` escaped, lower-case hex, surrogate pairs above U+FFFF), `allow_nan=True`
+//! (`NaN`, `Infinity`), floats by `float.__repr__`, and non-string keys converted (`true`,
+//! `null`, `1`, `1.5`).
+
+use std::fmt::Write;
+
+use crate::document::{Document, NodeId, NodeKind};
+use crate::error::{LoadError, LoadErrorKind};
+use crate::scalar::ScalarValue;
+
+impl Document {
+    /// The whole document as `json.dumps(yaml.load(text, Loader=heat_yaml_loader))` prints it.
+    ///
+    /// # Errors
+    /// When the document holds a value `json.dumps` cannot serialise (`!!binary`, `!!set`).
+    pub fn to_python_json(&self) -> Result<String, LoadError> {
+        self.node_to_python_json(self.root())
+    }
+
+    /// One node (and what it contains) as `json.dumps` prints it.
+    ///
+    /// # Errors
+    /// As [`Document::to_python_json`].
+    pub fn node_to_python_json(&self, id: NodeId) -> Result<String, LoadError> {
+        let mut out = String::with_capacity(self.source.len());
+        self.write_json(id, &mut out)?;
+        Ok(out)
+    }
+
+    fn write_json(&self, id: NodeId, out: &mut String) -> Result<(), LoadError> {
+        let id = self.resolve(id);
+        let node = self.node(id);
+        let unsupported = |what: &str| {
+            Err(LoadError::new(
+                LoadErrorKind::Construct,
+                format!("Object of type {what} is not JSON serializable (Heat cannot use this value)"),
+                Some(node.span),
+            ))
+        };
+        match &node.kind {
+            NodeKind::Scalar(scalar) => match &scalar.value {
+                ScalarValue::Null => out.push_str("null"),
+                ScalarValue::Bool(true) => out.push_str("true"),
+                ScalarValue::Bool(false) => out.push_str("false"),
+                ScalarValue::Int(n) => {
+                    let _ = write!(out, "{n}");
+                }
+                ScalarValue::Float(f) => out.push_str(&python_float_repr(*f)),
+                ScalarValue::Str | ScalarValue::ValueKey | ScalarValue::Merge => {
+                    write_json_string(&scalar.text, out);
+                }
+                ScalarValue::Binary => return unsupported("bytes"),
+            },
+            NodeKind::Sequence { items, .. } => {
+                let pairs = node.tag.as_ref().is_some_and(|t| {
+                    matches!(
+                        t.name.as_str(),
+                        "tag:yaml.org,2002:omap" | "tag:yaml.org,2002:pairs"
+                    )
+                });
+                out.push('[');
+                for (i, &item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    if pairs {
+                        // `!!omap` / `!!pairs`: a list of (key, value) tuples.
+                        for entry in self.raw_entries(item).unwrap_or_default() {
+                            out.push('[');
+                            self.write_json(entry.key, out)?;
+                            out.push_str(", ");
+                            self.write_json(entry.value, out)?;
+                            out.push(']');
+                        }
+                    } else {
+                        self.write_json(item, out)?;
+                    }
+                }
+                out.push(']');
+            }
+            NodeKind::Mapping { .. } => {
+                if node
+                    .tag
+                    .as_ref()
+                    .is_some_and(|t| t.name == "tag:yaml.org,2002:set")
+                {
+                    return unsupported("set");
+                }
+                out.push('{');
+                for (i, entry) in self.entries(id).into_iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    self.write_json_key(entry.key, out)?;
+                    out.push_str(": ");
+                    self.write_json(entry.value, out)?;
+                }
+                out.push('}');
+            }
+            // `resolve` above never returns an alias.
+            NodeKind::Alias { .. } => {}
+        }
+        Ok(())
+    }
+
+    fn write_json_key(&self, id: NodeId, out: &mut String) -> Result<(), LoadError> {
+        let Some(scalar) = self.scalar(id) else {
+            return self.write_json(id, out);
+        };
+        match &scalar.value {
+            ScalarValue::Null => out.push_str("\"null\""),
+            ScalarValue::Bool(b) => out.push_str(if *b { "\"true\"" } else { "\"false\"" }),
+            ScalarValue::Int(n) => {
+                let _ = write!(out, "\"{n}\"");
+            }
+            ScalarValue::Float(f) => {
+                let _ = write!(out, "\"{}\"", python_float_repr(*f));
+            }
+            _ => return self.write_json(id, out),
+        }
+        Ok(())
+    }
+}
+
+/// `json.dumps` of a `str` with `ensure_ascii=True`.
+pub(crate) fn write_json_string(text: &str, out: &mut String) {
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            ' '..='~' => out.push(c),
+            _ => {
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    let _ = write!(out, "\\u{unit:04x}");
+                }
+            }
+        }
+    }
+    out.push('"');
+}
+
+/// Python's `repr(float)`: the shortest digits that round-trip, in fixed notation when the
+/// decimal exponent is in `-4..16`, otherwise `d.ddde+XX`.
+pub fn python_float_repr(value: f64) -> String {
+    if value.is_nan() {
+        return "NaN".to_owned();
+    }
+    if value.is_infinite() {
+        return if value > 0.0 { "Infinity" } else { "-Infinity" }.to_owned();
+    }
+    // Rust's `{:e}` prints the shortest round-trip digits: `-1.2345e-7`, `1e16`.
+    let sci = format!("{value:e}");
+    let (mantissa, exponent) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exponent: i32 = exponent.parse().unwrap_or(0);
+    let (negative, mantissa) = match mantissa.strip_prefix('-') {
+        Some(m) => (true, m),
+        None => (false, mantissa),
+    };
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let mut out = String::new();
+    if negative {
+        out.push('-');
+    }
+    if (-4..16).contains(&exponent) {
+        let point = exponent + 1; // digits before the decimal point
+        if point <= 0 {
+            out.push_str("0.");
+            out.extend(std::iter::repeat_n('0', point.unsigned_abs() as usize));
+            out.push_str(&digits);
+        } else {
+            let point = point.unsigned_abs() as usize;
+            if digits.len() <= point {
+                out.push_str(&digits);
+                out.extend(std::iter::repeat_n('0', point - digits.len()));
+                out.push_str(".0");
+            } else {
+                out.push_str(&digits[..point]);
+                out.push('.');
+                out.push_str(&digits[point..]);
+            }
+        }
+    } else {
+        out.push_str(&digits[..1]);
+        if digits.len() > 1 {
+            out.push('.');
+            out.push_str(&digits[1..]);
+        }
+        let sign = if exponent < 0 { '-' } else { '+' };
+        let _ = write!(out, "e{sign}{:02}", exponent.unsigned_abs());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prints_floats_as_python_repr() {
+        let cases = [
+            (1000.0, "1000.0"),
+            (0.5, "0.5"),
+            (-0.0, "-0.0"),
+            (0.0001, "0.0001"),
+            (0.00001, "1e-05"),
+            (1e16, "1e+16"),
+            (1e15, "1000000000000000.0"),
+            (1.5e300, "1.5e+300"),
+            (3.14159e-10, "3.14159e-10"),
+            (123_456.789, "123456.789"),
+            (1e-7, "1e-07"),
+            (f64::INFINITY, "Infinity"),
+            (f64::NEG_INFINITY, "-Infinity"),
+            (f64::NAN, "NaN"),
+            (0.1 + 0.2, "0.30000000000000004"),
+        ];
+        for (value, expected) in cases {
+            assert_eq!(python_float_repr(value), expected, "{value}");
+        }
+    }
+
+    #[test]
+    fn escapes_strings_as_json_dumps_with_ensure_ascii() {
+        let mut out = String::new();
+        write_json_string("a\"b\\c\n\u{1}é𝄞\u{7f}", &mut out);
+        assert_eq!(out, r#""a\"b\\c\n\u0001\u00e9\ud834\udd1e\u007f""#);
+    }
+}

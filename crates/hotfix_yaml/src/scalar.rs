@@ -1,0 +1,556 @@
+//! Scalar resolution exactly as PyYAML's `SafeLoader` (YAML 1.1) with Heat's overrides.
+//!
+//! PyYAML picks a tag for every *plain* scalar by trying, in registration order, the implicit
+//! resolvers of `yaml/resolver.py` (bool, float, int, merge, null, timestamp, value), then
+//! constructs the value with `yaml/constructor.py`. Heat's loader
+//! (`heat/common/template_format.py`) constructs timestamps as the original string, so a
+//! timestamp is indistinguishable from a string and needs no resolver here. Each matcher below
+//! is a transcription of one of PyYAML's regular expressions; the comments quote them.
+
+use std::fmt;
+
+/// What PyYAML constructs from a scalar.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ScalarValue {
+    Null,
+    Bool(bool),
+    Int(Int),
+    Float(f64),
+    /// A Python `str`: the scalar's text.
+    Str,
+    /// `<<` (`tag:yaml.org,2002:merge`): merges mappings when used as a key; anything else fails.
+    Merge,
+    /// `=` (`tag:yaml.org,2002:value`): a key becomes the string `"="`; anything else fails.
+    ValueKey,
+    /// `!!binary`: Python `bytes`, which Heat cannot serialise.
+    Binary,
+}
+
+/// A Python `int`: arbitrary precision.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Int {
+    Small(i64),
+    /// Outside `i64`: the decimal digits, with a leading `-` when negative.
+    Big(String),
+}
+
+impl fmt::Display for Int {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Int::Small(n) => write!(f, "{n}"),
+            Int::Big(digits) => f.write_str(digits),
+        }
+    }
+}
+
+/// Resolves a plain (unquoted, untagged) scalar as PyYAML does.
+///
+/// ```
+/// use hotfix_yaml::{resolve_plain, Int, ScalarValue};
+/// assert_eq!(resolve_plain("on"), ScalarValue::Bool(true));
+/// assert_eq!(resolve_plain("012"), ScalarValue::Int(Int::Small(10)));
+/// assert_eq!(resolve_plain("1e3"), ScalarValue::Str);
+/// assert_eq!(resolve_plain("2016-10-14"), ScalarValue::Str);
+/// ```
+pub fn resolve_plain(text: &str) -> ScalarValue {
+    if is_bool(text) {
+        let truthy = matches!(
+            text,
+            "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON"
+        );
+        return ScalarValue::Bool(truthy);
+    }
+    if is_float(text) {
+        if let Ok(value) = construct_float(text) {
+            return ScalarValue::Float(value);
+        }
+    }
+    if is_int(text) {
+        // `0b_` and `0x_` match the regular expression but fail in `int()`: PyYAML raises, and
+        // so does `construct_plain`; here the caller sees a string only if it asks this function.
+        if let Ok(value) = construct_int(text) {
+            return ScalarValue::Int(value);
+        }
+    }
+    match text {
+        "<<" => ScalarValue::Merge,
+        "" | "~" | "null" | "Null" | "NULL" => ScalarValue::Null,
+        "=" => ScalarValue::ValueKey,
+        _ => ScalarValue::Str,
+    }
+}
+
+/// Resolves and constructs a plain scalar, failing where PyYAML's constructor fails.
+pub(crate) fn construct_plain(text: &str) -> Result<ScalarValue, String> {
+    if !is_bool(text) && !is_float(text) && is_int(text) {
+        return construct_int(text).map(ScalarValue::Int);
+    }
+    Ok(resolve_plain(text))
+}
+
+/// Constructs a scalar that carries an explicit tag (`!!int "12"`), as PyYAML's constructor
+/// for that tag does. `tag` is the resolved name (`tag:yaml.org,2002:int`, `!custom`).
+pub(crate) fn construct_tagged(tag: &str, text: &str) -> Result<ScalarValue, String> {
+    let Some(core) = tag.strip_prefix("tag:yaml.org,2002:") else {
+        return Err(format!("could not determine a constructor for the tag '{tag}'"));
+    };
+    match core {
+        "str" | "timestamp" => Ok(ScalarValue::Str),
+        "null" => Ok(ScalarValue::Null),
+        "bool" => match text.to_lowercase().as_str() {
+            "yes" | "true" | "on" => Ok(ScalarValue::Bool(true)),
+            "no" | "false" | "off" => Ok(ScalarValue::Bool(false)),
+            _ => Err(format!("invalid boolean {text:?} for the tag '!!bool'")),
+        },
+        "int" => construct_int(text).map(ScalarValue::Int),
+        "float" => construct_float(text).map(ScalarValue::Float),
+        "binary" => Ok(ScalarValue::Binary),
+        "merge" => Ok(ScalarValue::Merge),
+        "value" => Ok(ScalarValue::ValueKey),
+        "seq" | "omap" | "pairs" => Err(format!(
+            "expected a sequence node for the tag '{tag}', but found a scalar"
+        )),
+        "map" | "set" => Err(format!(
+            "expected a mapping node for the tag '{tag}', but found a scalar"
+        )),
+        _ => Err(format!("could not determine a constructor for the tag '{tag}'")),
+    }
+}
+
+// ^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$
+fn is_bool(text: &str) -> bool {
+    matches!(
+        text,
+        "yes" | "Yes" | "YES" | "no" | "No" | "NO" | "true" | "True" | "TRUE" | "false" | "False"
+            | "FALSE" | "on" | "On" | "ON" | "off" | "Off" | "OFF"
+    )
+}
+
+/// A cursor over ASCII bytes for the hand-written matchers.
+struct Cursor<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn new(text: &'a str) -> Self {
+        Self {
+            bytes: text.as_bytes(),
+            pos: 0,
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    fn eat(&mut self, pred: impl Fn(u8) -> bool) -> bool {
+        match self.peek() {
+            Some(b) if pred(b) => {
+                self.pos += 1;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn eat_byte(&mut self, byte: u8) -> bool {
+        self.eat(|b| b == byte)
+    }
+
+    fn eat_many(&mut self, pred: impl Fn(u8) -> bool + Copy) -> usize {
+        let start = self.pos;
+        while self.eat(pred) {}
+        self.pos - start
+    }
+
+    fn eat_sign(&mut self) {
+        self.eat(|b| b == b'-' || b == b'+');
+    }
+
+    fn at_end(&self) -> bool {
+        self.pos == self.bytes.len()
+    }
+
+    /// `(?::[0-5]?[0-9])+`
+    fn sexagesimal_parts(&mut self) -> bool {
+        let mut parts = 0;
+        loop {
+            let save = self.pos;
+            if !self.eat_byte(b':') {
+                break;
+            }
+            let digits = self.eat_many(|b| b.is_ascii_digit());
+            let ok = match digits {
+                1 => true,
+                2 => self.bytes[self.pos - 2] <= b'5',
+                _ => false,
+            };
+            if !ok {
+                self.pos = save;
+                break;
+            }
+            parts += 1;
+        }
+        parts > 0
+    }
+}
+
+fn is_digit(b: u8) -> bool {
+    b.is_ascii_digit()
+}
+
+fn is_digit_(b: u8) -> bool {
+    b.is_ascii_digit() || b == b'_'
+}
+
+/// ```text
+/// ^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?
+///   |\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?
+///   |[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*
+///   |[-+]?\.(?:inf|Inf|INF)
+///   |\.(?:nan|NaN|NAN))$
+/// ```
+fn is_float(text: &str) -> bool {
+    let (unsigned, signed) = match text.as_bytes().first() {
+        Some(b'-' | b'+') => (&text[1..], true),
+        Some(_) => (text, false),
+        None => return false,
+    };
+    if matches!(unsigned, ".inf" | ".Inf" | ".INF") {
+        return true;
+    }
+    if !signed && matches!(unsigned, ".nan" | ".NaN" | ".NAN") {
+        return true;
+    }
+    let exponent = |c: &mut Cursor<'_>| {
+        let save = c.pos;
+        if c.eat(|b| b == b'e' || b == b'E') {
+            if c.eat(|b| b == b'-' || b == b'+') && c.eat_many(is_digit) > 0 {
+                return;
+            }
+            c.pos = save;
+        }
+    };
+    // \.[0-9][0-9_]*(?:[eE][-+][0-9]+)?  (no sign allowed)
+    if !signed && unsigned.starts_with('.') {
+        let mut c = Cursor::new(unsigned);
+        c.pos = 1;
+        if !c.eat(is_digit) {
+            return false;
+        }
+        c.eat_many(is_digit_);
+        exponent(&mut c);
+        return c.at_end();
+    }
+    let mut c = Cursor::new(unsigned);
+    if !c.eat(is_digit) {
+        return false;
+    }
+    c.eat_many(is_digit_);
+    if c.peek() == Some(b':') {
+        // [0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*
+        if !c.sexagesimal_parts() || !c.eat_byte(b'.') {
+            return false;
+        }
+        c.eat_many(is_digit_);
+        return c.at_end();
+    }
+    if !c.eat_byte(b'.') {
+        return false;
+    }
+    c.eat_many(is_digit_);
+    exponent(&mut c);
+    c.at_end()
+}
+
+/// ```text
+/// ^(?:[-+]?0b[0-1_]+
+///   |[-+]?0[0-7_]+
+///   |[-+]?(?:0|[1-9][0-9_]*)
+///   |[-+]?0x[0-9a-fA-F_]+
+///   |[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$
+/// ```
+fn is_int(text: &str) -> bool {
+    let mut c = Cursor::new(text);
+    c.eat_sign();
+    let rest = &text[c.pos..];
+    let all = |s: &str, pred: fn(u8) -> bool| !s.is_empty() && s.bytes().all(pred);
+    if let Some(bin) = rest.strip_prefix("0b") {
+        return all(bin, |b| matches!(b, b'0' | b'1' | b'_'));
+    }
+    if let Some(hex) = rest.strip_prefix("0x") {
+        return all(hex, |b| b.is_ascii_hexdigit() || b == b'_');
+    }
+    if rest == "0" {
+        return true;
+    }
+    if let Some(oct) = rest.strip_prefix('0') {
+        return all(oct, |b| matches!(b, b'0'..=b'7' | b'_'));
+    }
+    if !c.eat(|b| matches!(b, b'1'..=b'9')) {
+        return false;
+    }
+    c.eat_many(is_digit_);
+    if c.at_end() {
+        return true;
+    }
+    c.sexagesimal_parts() && c.at_end()
+}
+
+/// `SafeConstructor.construct_yaml_int`.
+fn construct_int(text: &str) -> Result<Int, String> {
+    let cleaned: String = text.chars().filter(|&c| c != '_').collect();
+    let (negative, value) = match cleaned.as_bytes().first() {
+        None => return Err("invalid integer: empty value".to_owned()),
+        Some(b'-') => (true, &cleaned[1..]),
+        Some(b'+') => (false, &cleaned[1..]),
+        Some(_) => (false, cleaned.as_str()),
+    };
+    let invalid = |base: u32| format!("invalid literal for int() with base {base}: {text:?}");
+    let mut big = BigUint::zero();
+    if value == "0" {
+        return Ok(Int::Small(0));
+    } else if let Some(bin) = value.strip_prefix("0b") {
+        big.push_digits(bin, 2).ok_or_else(|| invalid(2))?;
+    } else if let Some(hex) = value.strip_prefix("0x") {
+        big.push_digits(hex, 16).ok_or_else(|| invalid(16))?;
+    } else if value.starts_with('0') {
+        // Python's int(value, 8) also accepts an `0o` prefix.
+        let oct = value.strip_prefix("0o").unwrap_or(value);
+        big.push_digits(oct, 8).ok_or_else(|| invalid(8))?;
+    } else if value.contains(':') {
+        for (i, part) in value.split(':').enumerate() {
+            let mut part_value = BigUint::zero();
+            part_value.push_digits(part, 10).ok_or_else(|| invalid(10))?;
+            if i > 0 {
+                big.mul_add(60, 0);
+            }
+            big.add(&part_value);
+        }
+    } else {
+        big.push_digits(value, 10).ok_or_else(|| invalid(10))?;
+    }
+    Ok(big.into_int(negative))
+}
+
+/// `SafeConstructor.construct_yaml_float`.
+fn construct_float(text: &str) -> Result<f64, String> {
+    let cleaned: String = text.chars().filter(|&c| c != '_').collect::<String>().to_lowercase();
+    let (sign, value) = match cleaned.as_bytes().first() {
+        None => return Err("could not convert string to float: ''".to_owned()),
+        Some(b'-') => (-1.0, &cleaned[1..]),
+        Some(b'+') => (1.0, &cleaned[1..]),
+        Some(_) => (1.0, cleaned.as_str()),
+    };
+    let invalid = || format!("could not convert string to float: {text:?}");
+    if value == ".inf" {
+        return Ok(sign * f64::INFINITY);
+    }
+    if value == ".nan" {
+        return Ok(f64::NAN);
+    }
+    if value.contains(':') {
+        let mut total = 0.0;
+        let mut base = 1.0;
+        for part in value.rsplit(':') {
+            total += python_float(part).ok_or_else(invalid)? * base;
+            base *= 60.0;
+        }
+        return Ok(sign * total);
+    }
+    python_float(value).map(|v| sign * v).ok_or_else(invalid)
+}
+
+/// Python's `float(str)` for the forms YAML produces: digits with an optional `.`, an
+/// exponent, `inf`, `nan`, surrounding white space.
+fn python_float(text: &str) -> Option<f64> {
+    let text = text.trim_matches(|c: char| c.is_ascii_whitespace());
+    let body = text.trim_start_matches(['+', '-']);
+    if body.is_empty() || text.len() - body.len() > 1 {
+        return None;
+    }
+    let lower = body.to_ascii_lowercase();
+    let special = matches!(lower.as_str(), "inf" | "infinity" | "nan");
+    let numeric = !special
+        && body
+            .bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'))
+        && body.bytes().any(|b| b.is_ascii_digit());
+    if !special && !numeric {
+        return None;
+    }
+    text.parse::<f64>().ok()
+}
+
+/// Just enough of an unsigned big integer for YAML literals: base 10^9 limbs, little-endian.
+struct BigUint {
+    limbs: Vec<u32>,
+}
+
+const LIMB: u64 = 1_000_000_000;
+
+impl BigUint {
+    fn zero() -> Self {
+        Self { limbs: vec![0] }
+    }
+
+    fn mul_add(&mut self, mul: u32, add: u32) {
+        let mut carry = u64::from(add);
+        for limb in &mut self.limbs {
+            let v = u64::from(*limb) * u64::from(mul) + carry;
+            *limb = u32::try_from(v % LIMB).unwrap_or(0);
+            carry = v / LIMB;
+        }
+        while carry > 0 {
+            self.limbs.push(u32::try_from(carry % LIMB).unwrap_or(0));
+            carry /= LIMB;
+        }
+    }
+
+    fn add(&mut self, other: &BigUint) {
+        let mut carry = 0u64;
+        for i in 0..self.limbs.len().max(other.limbs.len()) {
+            if i == self.limbs.len() {
+                self.limbs.push(0);
+            }
+            let v = u64::from(self.limbs[i]) + u64::from(other.limbs.get(i).copied().unwrap_or(0)) + carry;
+            self.limbs[i] = u32::try_from(v % LIMB).unwrap_or(0);
+            carry = v / LIMB;
+        }
+        if carry > 0 {
+            self.limbs.push(u32::try_from(carry).unwrap_or(0));
+        }
+    }
+
+    /// Appends the digits of `text` in `radix`; `None` when a character is not a digit or
+    /// there are none (as Python's `int()` fails).
+    fn push_digits(&mut self, text: &str, radix: u32) -> Option<()> {
+        if text.is_empty() {
+            return None;
+        }
+        for c in text.chars() {
+            let digit = c.to_digit(radix)?;
+            self.mul_add(radix, digit);
+        }
+        Some(())
+    }
+
+    fn into_int(self, negative: bool) -> Int {
+        let mut digits = String::new();
+        for (i, limb) in self.limbs.iter().rev().enumerate() {
+            if i == 0 {
+                digits.push_str(&limb.to_string());
+            } else {
+                digits.push_str(&format!("{limb:09}"));
+            }
+        }
+        let digits = digits.trim_start_matches('0');
+        let digits = if digits.is_empty() { "0" } else { digits };
+        let signed = if negative && digits != "0" {
+            format!("-{digits}")
+        } else {
+            digits.to_owned()
+        };
+        match signed.parse::<i64>() {
+            Ok(n) => Int::Small(n),
+            Err(_) => Int::Big(signed),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn int(n: i64) -> ScalarValue {
+        ScalarValue::Int(Int::Small(n))
+    }
+
+    #[test]
+    fn resolves_yaml_1_1_booleans_but_not_y_and_n() {
+        for t in ["yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"] {
+            assert_eq!(resolve_plain(t), ScalarValue::Bool(true), "{t}");
+        }
+        for f in ["no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"] {
+            assert_eq!(resolve_plain(f), ScalarValue::Bool(false), "{f}");
+        }
+        for s in ["y", "n", "Y", "N", "yEs", "oN", "tRUE"] {
+            assert_eq!(resolve_plain(s), ScalarValue::Str, "{s}");
+        }
+    }
+
+    #[test]
+    fn resolves_yaml_1_1_integers() {
+        assert_eq!(resolve_plain("012"), int(10));
+        assert_eq!(resolve_plain("-012"), int(-10));
+        assert_eq!(resolve_plain("0b1_0"), int(2));
+        assert_eq!(resolve_plain("0x_1F"), int(31));
+        assert_eq!(resolve_plain("1_000"), int(1000));
+        assert_eq!(resolve_plain("+5"), int(5));
+        assert_eq!(resolve_plain("190:20:30"), int(685_230));
+        assert_eq!(resolve_plain("1:20"), int(80));
+        assert_eq!(resolve_plain("-0"), int(0));
+        assert_eq!(resolve_plain("0_"), int(0));
+        for s in ["09", "0o17", "1:70", "1:", ":1", "0b", "0x", "+", "-", "1__:2_"] {
+            assert_eq!(resolve_plain(s), ScalarValue::Str, "{s}");
+        }
+        assert_eq!(
+            resolve_plain("12345678901234567890"),
+            ScalarValue::Int(Int::Big("12345678901234567890".to_owned()))
+        );
+        assert_eq!(
+            resolve_plain("-0x1_0000_0000_0000_0000"),
+            ScalarValue::Int(Int::Big("-18446744073709551616".to_owned()))
+        );
+    }
+
+    #[test]
+    fn integer_like_scalars_that_python_cannot_convert_fail_to_construct() {
+        assert!(construct_plain("0b_").is_err());
+        assert!(construct_plain("0x_").is_err());
+        assert_eq!(construct_plain("0_7"), Ok(int(7)));
+    }
+
+    #[test]
+    fn resolves_yaml_1_1_floats() {
+        assert_eq!(resolve_plain("1.0e+3"), ScalarValue::Float(1000.0));
+        assert_eq!(resolve_plain("0."), ScalarValue::Float(0.0));
+        assert_eq!(resolve_plain(".5"), ScalarValue::Float(0.5));
+        assert_eq!(resolve_plain("1_000.5"), ScalarValue::Float(1000.5));
+        assert_eq!(resolve_plain("1:20.5"), ScalarValue::Float(80.5));
+        assert_eq!(resolve_plain("-.inf"), ScalarValue::Float(f64::NEG_INFINITY));
+        assert_eq!(resolve_plain("+.Inf"), ScalarValue::Float(f64::INFINITY));
+        assert!(matches!(resolve_plain(".NaN"), ScalarValue::Float(f) if f.is_nan()));
+        for s in ["1.0e3", "1e3", "1e20", "+.5", "-.5", "-.nan", ".", "1.0e+", ".e+1", "1.2.3"] {
+            assert_eq!(resolve_plain(s), ScalarValue::Str, "{s}");
+        }
+    }
+
+    #[test]
+    fn resolves_nulls_merge_and_value_keys() {
+        for s in ["", "~", "null", "Null", "NULL"] {
+            assert_eq!(resolve_plain(s), ScalarValue::Null, "{s:?}");
+        }
+        assert_eq!(resolve_plain("nULL"), ScalarValue::Str);
+        assert_eq!(resolve_plain("<<"), ScalarValue::Merge);
+        assert_eq!(resolve_plain("="), ScalarValue::ValueKey);
+    }
+
+    #[test]
+    fn constructs_explicitly_tagged_scalars() {
+        let t = |suffix: &str, text: &str| construct_tagged(&format!("tag:yaml.org,2002:{suffix}"), text);
+        assert_eq!(t("int", "0x10"), Ok(int(16)));
+        assert_eq!(t("int", "0o17"), Ok(int(15)));
+        assert!(t("int", "abc").is_err());
+        assert!(t("int", "").is_err());
+        assert_eq!(t("float", "1"), Ok(ScalarValue::Float(1.0)));
+        assert_eq!(t("float", "1e-7"), Ok(ScalarValue::Float(1e-7)));
+        assert_eq!(t("bool", "YeS"), Ok(ScalarValue::Bool(true)));
+        assert!(t("bool", "maybe").is_err());
+        assert_eq!(t("null", "x"), Ok(ScalarValue::Null));
+        assert_eq!(t("str", "12"), Ok(ScalarValue::Str));
+        assert_eq!(t("timestamp", "2001-01-01"), Ok(ScalarValue::Str));
+        assert!(construct_tagged("!custom", "x").is_err());
+    }
+}

@@ -1,0 +1,108 @@
+//! Every template of `../shared/corpus` loads to exactly what Heat's own loader produces.
+//!
+//! The expectations are computed now, by `scripts/heat_load.py` running Heat's
+//! `template_format.simple_parse` (from the `openstack-heat` package). This test needs
+//! `../shared/corpus` and the Heat environment made by `scripts/setup-oracle.sh`; it is
+//! ignored by a plain `cargo test` and run by `.ci/run` (`cargo test -- --ignored`), where a
+//! missing corpus or Python fails it loudly.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use serde_json::Value;
+
+fn workspace() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn shared() -> PathBuf {
+    let path = std::env::var_os("HOTFIX_SHARED")
+        .map_or_else(|| workspace().join("../shared"), PathBuf::from);
+    assert!(
+        path.join("corpus").is_dir(),
+        "this test needs the template corpus at {} (set HOTFIX_SHARED to the shared folder)",
+        path.join("corpus").display()
+    );
+    path
+}
+
+fn python() -> PathBuf {
+    let path = std::env::var_os("HOTFIX_PYTHON")
+        .map_or_else(|| workspace().join(".venv-heat/bin/python"), PathBuf::from);
+    assert!(
+        path.exists(),
+        "this test needs Heat's Python environment at {} (run scripts/setup-oracle.sh, or set HOTFIX_PYTHON)",
+        path.display()
+    );
+    path
+}
+
+#[test]
+#[ignore = "needs ../shared/corpus and Heat's Python environment; run by .ci/run"]
+fn corpus_loads_exactly_as_heat_loads_it() {
+    let corpus = shared().join("corpus");
+    let output = Command::new(python())
+        .arg(workspace().join("scripts/heat_load.py"))
+        .arg("tree")
+        .arg(&corpus)
+        .output()
+        .expect("run scripts/heat_load.py");
+    assert!(
+        output.status.success(),
+        "scripts/heat_load.py failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8(output.stdout).expect("UTF-8 output");
+
+    let (mut equal, mut rejected, mut checked) = (0, 0, 0);
+    let mut failures = Vec::new();
+    for line in stdout.lines() {
+        let record: Value = serde_json::from_str(line).expect("a JSON line");
+        let path = record["path"].as_str().expect("path");
+        checked += 1;
+        let bytes = std::fs::read(path).expect("read a corpus file");
+        let ours = hotfix_yaml::check_bytes(&bytes)
+            .and_then(hotfix_yaml::parse_unlimited)
+            .and_then(|doc| doc.to_python_json());
+        match (record.get("json").and_then(Value::as_str), ours) {
+            (Some(expected), Ok(actual)) if expected == actual => equal += 1,
+            (Some(expected), Ok(actual)) => failures.push(format!(
+                "{path}: values differ\n  heat:   {}\n  hotfix: {}",
+                first_difference(expected, &actual).0,
+                first_difference(expected, &actual).1
+            )),
+            (Some(_), Err(err)) => {
+                failures.push(format!("{path}: Heat loads it, hotfix fails: {err}"));
+            }
+            (None, Ok(_)) => failures.push(format!(
+                "{path}: Heat fails ({}), hotfix loads it",
+                record["error"]
+            )),
+            (None, Err(err)) => {
+                assert!(!err.message.is_empty(), "{path}: an empty error message");
+                rejected += 1;
+            }
+        }
+    }
+    eprintln!(
+        "corpus: {checked} templates checked: {equal} identical to Heat's loader, {rejected} rejected by both, {} differences",
+        failures.len()
+    );
+    assert!(checked > 500, "expected hundreds of corpus templates, found {checked}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The two texts around their first differing character.
+fn first_difference(a: &str, b: &str) -> (String, String) {
+    let at = a
+        .char_indices()
+        .zip(b.chars())
+        .find(|((_, x), y)| x != y)
+        .map_or(a.len().min(b.len()), |((i, _), _)| i);
+    let window = |s: &str| {
+        let start = s.floor_char_boundary(at.saturating_sub(60));
+        let end = s.ceil_char_boundary((at + 60).min(s.len()));
+        s[start..end].to_owned()
+    };
+    (window(a), window(b))
+}
