@@ -57,7 +57,10 @@ fn read_input(path: &Path) -> anyhow::Result<Vec<u8>> {
         return Ok(bytes);
     }
     if path.is_dir() {
-        return Err(anyhow!("{} is a directory, not a template file", path.display()));
+        return Err(anyhow!(
+            "{} is a directory, not a template file",
+            path.display()
+        ));
     }
     std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))
 }
@@ -78,10 +81,14 @@ fn located(path: &impl std::fmt::Display, bytes: &[u8], err: &LoadError) -> anyh
 /// same under YAML 1.1: strings that would resolve to something else are quoted.
 fn readable(doc: &Document) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "# loaded as {}", match doc.format() {
-        SourceFormat::Json => "JSON",
-        SourceFormat::Yaml => "YAML 1.1",
-    });
+    let _ = writeln!(
+        out,
+        "# loaded as {}",
+        match doc.format() {
+            SourceFormat::Json => "JSON",
+            SourceFormat::Yaml => "YAML 1.1",
+        }
+    );
     let _ = writeln!(out, "# heat_template_version: {}", describe_version(doc));
     write_block(doc, doc.root(), 0, &mut out);
     out
@@ -191,11 +198,20 @@ fn yaml_float(f: f64) -> String {
     }
 }
 
+/// Whether a string can be written plain and still read as that string, to YAML 1.1 and to a
+/// human: strings that look like numbers, dates or booleans in any YAML are quoted.
 fn plain_safe(text: &str) -> bool {
     let Some(first) = text.chars().next() else {
         return false;
     };
-    hotfix_yaml::resolve_plain(text) == ScalarValue::Str
+    let looks_typed = first.is_ascii_digit()
+        || matches!(first, '+' | '-' | '.')
+        || matches!(
+            text.to_ascii_lowercase().as_str(),
+            "y" | "n" | "yes" | "no" | "true" | "false" | "on" | "off" | "null" | "~"
+        );
+    !looks_typed
+        && hotfix_yaml::resolve_plain(text) == ScalarValue::Str
         && !"-?:,[]{}#&*!|>'\"%@`".contains(first)
         && text.trim() == text
         && !text.contains(": ")

@@ -1,5 +1,6 @@
 //! `hotfix`: lint and upgrade OpenStack Heat Orchestration Templates.
 
+use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
@@ -59,7 +60,7 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 fn report_failure(err: &anyhow::Error) {
     let mut message = format!("hotfix: error: {err}");
     for cause in err.chain().skip(1) {
-        message.push_str(&format!(": {cause}"));
+        let _ = write!(message, ": {cause}");
     }
     #[allow(clippy::print_stderr, reason = "the binary reports its own failure")]
     {

@@ -32,7 +32,12 @@ const TABLE: [(Version, &str, Option<&str>, &str); 11] = [
     (Version::V2017_09_01, "2017-09-01", Some("pike"), "pike"),
     (Version::V2018_03_02, "2018-03-02", Some("queens"), "queens"),
     (Version::V2018_08_31, "2018-08-31", Some("rocky"), "rocky"),
-    (Version::V2021_04_16, "2021-04-16", Some("wallaby"), "wallaby"),
+    (
+        Version::V2021_04_16,
+        "2021-04-16",
+        Some("wallaby"),
+        "wallaby",
+    ),
 ];
 
 impl Version {

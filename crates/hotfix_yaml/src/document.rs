@@ -117,11 +117,19 @@ pub struct Entry {
 #[derive(Clone, Debug, PartialEq)]
 pub enum NodeKind {
     Scalar(Scalar),
-    Sequence { items: Vec<NodeId>, style: Style },
+    Sequence {
+        items: Vec<NodeId>,
+        style: Style,
+    },
     /// Entries in document order, repeated keys included.
-    Mapping { entries: Vec<Entry>, style: Style },
+    Mapping {
+        entries: Vec<Entry>,
+        style: Style,
+    },
     /// `*name`: the same node as `target` (PyYAML shares the object).
-    Alias { target: NodeId },
+    Alias {
+        target: NodeId,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]

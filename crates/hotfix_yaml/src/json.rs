@@ -74,7 +74,13 @@ impl JsonParser<'_> {
         }
     }
 
-    fn scalar(&mut self, start: usize, text: String, style: ScalarStyle, value: ScalarValue) -> NodeId {
+    fn scalar(
+        &mut self,
+        start: usize,
+        text: String,
+        style: ScalarStyle,
+        value: ScalarValue,
+    ) -> NodeId {
         self.doc.push(Node {
             span: Span::new(start, self.pos),
             kind: NodeKind::Scalar(Scalar { text, style, value }),
@@ -155,7 +161,12 @@ impl JsonParser<'_> {
                 }
                 let key_start = self.pos;
                 let key_text = self.string()?;
-                let key = self.scalar(key_start, key_text, ScalarStyle::DoubleQuoted, ScalarValue::Str);
+                let key = self.scalar(
+                    key_start,
+                    key_text,
+                    ScalarStyle::DoubleQuoted,
+                    ScalarValue::Str,
+                );
                 self.skip_ws();
                 if !self.eat(b':') {
                     return None;
@@ -320,13 +331,11 @@ impl JsonParser<'_> {
         let value = if float {
             ScalarValue::Float(text.parse().ok()?)
         } else {
-            ScalarValue::Int(match text.parse::<i64>() {
-                Ok(n) => Int::Small(n),
-                Err(_) => {
-                    let big = text.trim_start_matches('-');
-                    Int::Big(if text.starts_with('-') { format!("-{big}") } else { big.to_owned() })
-                }
-            })
+            // Python's int(): `-0` is 0; beyond i64 the digits are kept as written.
+            ScalarValue::Int(
+                text.parse::<i64>()
+                    .map_or_else(|_| Int::Big(text.to_owned()), Int::Small),
+            )
         };
         let text = text.to_owned();
         Some(self.scalar(start, text, ScalarStyle::Plain, value))

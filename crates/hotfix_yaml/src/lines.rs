@@ -88,9 +88,10 @@ mod tests {
         let x = text.find('x').unwrap();
         let pos = index.position(text, x);
         assert_eq!(pos.line, 2);
-        assert_eq!(pos.byte_col, 10);
-        assert_eq!(pos.char_col, 6);
-        assert_eq!(pos.utf16_col, 7);
+        // `b: "` is 4 bytes, `é` 2 bytes (1 UTF-16 unit), `𝄞` 4 bytes (2 UTF-16 units).
+        assert_eq!(pos.byte_col, 11);
+        assert_eq!(pos.char_col, 7);
+        assert_eq!(pos.utf16_col, 8);
         let c = text.find('c').unwrap();
         assert_eq!(index.position(text, c).line, 3);
         assert_eq!(index.position(text, c).byte_col, 1);

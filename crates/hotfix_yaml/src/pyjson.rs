@@ -36,7 +36,9 @@ impl Document {
         let unsupported = |what: &str| {
             Err(LoadError::new(
                 LoadErrorKind::Construct,
-                format!("Object of type {what} is not JSON serializable (Heat cannot use this value)"),
+                format!(
+                    "Object of type {what} is not JSON serializable (Heat cannot use this value)"
+                ),
                 Some(node.span),
             ))
         };

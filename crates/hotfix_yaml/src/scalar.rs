@@ -8,6 +8,7 @@
 //! is a transcription of one of PyYAML's regular expressions; the comments quote them.
 
 use std::fmt;
+use std::fmt::Write as _;
 
 /// What PyYAML constructs from a scalar.
 #[derive(Clone, Debug, PartialEq)]
@@ -92,7 +93,9 @@ pub(crate) fn construct_plain(text: &str) -> Result<ScalarValue, String> {
 /// for that tag does. `tag` is the resolved name (`tag:yaml.org,2002:int`, `!custom`).
 pub(crate) fn construct_tagged(tag: &str, text: &str) -> Result<ScalarValue, String> {
     let Some(core) = tag.strip_prefix("tag:yaml.org,2002:") else {
-        return Err(format!("could not determine a constructor for the tag '{tag}'"));
+        return Err(format!(
+            "could not determine a constructor for the tag '{tag}'"
+        ));
     };
     match core {
         "str" | "timestamp" => Ok(ScalarValue::Str),
@@ -113,7 +116,9 @@ pub(crate) fn construct_tagged(tag: &str, text: &str) -> Result<ScalarValue, Str
         "map" | "set" => Err(format!(
             "expected a mapping node for the tag '{tag}', but found a scalar"
         )),
-        _ => Err(format!("could not determine a constructor for the tag '{tag}'")),
+        _ => Err(format!(
+            "could not determine a constructor for the tag '{tag}'"
+        )),
     }
 }
 
@@ -121,8 +126,24 @@ pub(crate) fn construct_tagged(tag: &str, text: &str) -> Result<ScalarValue, Str
 fn is_bool(text: &str) -> bool {
     matches!(
         text,
-        "yes" | "Yes" | "YES" | "no" | "No" | "NO" | "true" | "True" | "TRUE" | "false" | "False"
-            | "FALSE" | "on" | "On" | "ON" | "off" | "Off" | "OFF"
+        "yes"
+            | "Yes"
+            | "YES"
+            | "no"
+            | "No"
+            | "NO"
+            | "true"
+            | "True"
+            | "TRUE"
+            | "false"
+            | "False"
+            | "FALSE"
+            | "on"
+            | "On"
+            | "ON"
+            | "off"
+            | "Off"
+            | "OFF"
     )
 }
 
@@ -322,7 +343,9 @@ fn construct_int(text: &str) -> Result<Int, String> {
     } else if value.contains(':') {
         for (i, part) in value.split(':').enumerate() {
             let mut part_value = BigUint::zero();
-            part_value.push_digits(part, 10).ok_or_else(|| invalid(10))?;
+            part_value
+                .push_digits(part, 10)
+                .ok_or_else(|| invalid(10))?;
             if i > 0 {
                 big.mul_add(60, 0);
             }
@@ -336,7 +359,11 @@ fn construct_int(text: &str) -> Result<Int, String> {
 
 /// `SafeConstructor.construct_yaml_float`.
 fn construct_float(text: &str) -> Result<f64, String> {
-    let cleaned: String = text.chars().filter(|&c| c != '_').collect::<String>().to_lowercase();
+    let cleaned: String = text
+        .chars()
+        .filter(|&c| c != '_')
+        .collect::<String>()
+        .to_lowercase();
     let (sign, value) = match cleaned.as_bytes().first() {
         None => return Err("could not convert string to float: ''".to_owned()),
         Some(b'-') => (-1.0, &cleaned[1..]),
@@ -414,7 +441,9 @@ impl BigUint {
             if i == self.limbs.len() {
                 self.limbs.push(0);
             }
-            let v = u64::from(self.limbs[i]) + u64::from(other.limbs.get(i).copied().unwrap_or(0)) + carry;
+            let v = u64::from(self.limbs[i])
+                + u64::from(other.limbs.get(i).copied().unwrap_or(0))
+                + carry;
             self.limbs[i] = u32::try_from(v % LIMB).unwrap_or(0);
             carry = v / LIMB;
         }
@@ -442,7 +471,7 @@ impl BigUint {
             if i == 0 {
                 digits.push_str(&limb.to_string());
             } else {
-                digits.push_str(&format!("{limb:09}"));
+                let _ = write!(digits, "{limb:09}");
             }
         }
         let digits = digits.trim_start_matches('0');
@@ -469,10 +498,14 @@ mod tests {
 
     #[test]
     fn resolves_yaml_1_1_booleans_but_not_y_and_n() {
-        for t in ["yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"] {
+        for t in [
+            "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON",
+        ] {
             assert_eq!(resolve_plain(t), ScalarValue::Bool(true), "{t}");
         }
-        for f in ["no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"] {
+        for f in [
+            "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF",
+        ] {
             assert_eq!(resolve_plain(f), ScalarValue::Bool(false), "{f}");
         }
         for s in ["y", "n", "Y", "N", "yEs", "oN", "tRUE"] {
@@ -492,7 +525,9 @@ mod tests {
         assert_eq!(resolve_plain("1:20"), int(80));
         assert_eq!(resolve_plain("-0"), int(0));
         assert_eq!(resolve_plain("0_"), int(0));
-        for s in ["09", "0o17", "1:70", "1:", ":1", "0b", "0x", "+", "-", "1__:2_"] {
+        for s in [
+            "09", "0o17", "1:70", "1:", ":1", "0b", "0x", "+", "-", "1__:2_",
+        ] {
             assert_eq!(resolve_plain(s), ScalarValue::Str, "{s}");
         }
         assert_eq!(
@@ -519,10 +554,15 @@ mod tests {
         assert_eq!(resolve_plain(".5"), ScalarValue::Float(0.5));
         assert_eq!(resolve_plain("1_000.5"), ScalarValue::Float(1000.5));
         assert_eq!(resolve_plain("1:20.5"), ScalarValue::Float(80.5));
-        assert_eq!(resolve_plain("-.inf"), ScalarValue::Float(f64::NEG_INFINITY));
+        assert_eq!(
+            resolve_plain("-.inf"),
+            ScalarValue::Float(f64::NEG_INFINITY)
+        );
         assert_eq!(resolve_plain("+.Inf"), ScalarValue::Float(f64::INFINITY));
         assert!(matches!(resolve_plain(".NaN"), ScalarValue::Float(f) if f.is_nan()));
-        for s in ["1.0e3", "1e3", "1e20", "+.5", "-.5", "-.nan", ".", "1.0e+", ".e+1", "1.2.3"] {
+        for s in [
+            "1.0e3", "1e3", "1e20", "+.5", "-.5", "-.nan", ".", "1.0e+", ".e+1", "1.2.3",
+        ] {
             assert_eq!(resolve_plain(s), ScalarValue::Str, "{s}");
         }
     }
@@ -539,7 +579,9 @@ mod tests {
 
     #[test]
     fn constructs_explicitly_tagged_scalars() {
-        let t = |suffix: &str, text: &str| construct_tagged(&format!("tag:yaml.org,2002:{suffix}"), text);
+        let t = |suffix: &str, text: &str| {
+            construct_tagged(&format!("tag:yaml.org,2002:{suffix}"), text)
+        };
         assert_eq!(t("int", "0x10"), Ok(int(16)));
         assert_eq!(t("int", "0o17"), Ok(int(15)));
         assert!(t("int", "abc").is_err());

@@ -29,12 +29,11 @@ impl Document {
         let mut seen: HashMap<KeyRepr, usize> = HashMap::with_capacity(flat.len());
         for entry in flat {
             let repr = self.key_repr(entry.key);
-            match seen.get(&repr) {
-                Some(&i) => out[i].value = entry.value,
-                None => {
-                    seen.insert(repr, out.len());
-                    out.push(entry);
-                }
+            if let Some(&i) = seen.get(&repr) {
+                out[i].value = entry.value;
+            } else {
+                seen.insert(repr, out.len());
+                out.push(entry);
             }
         }
         out
@@ -44,9 +43,12 @@ impl Document {
     /// merged keys included.
     pub fn get(&self, mapping: NodeId, key: &str) -> Option<NodeId> {
         let entries = self.raw_entries(mapping)?;
-        let has_merge = entries
-            .iter()
-            .any(|e| matches!(self.scalar(e.key).map(|s| &s.value), Some(ScalarValue::Merge)));
+        let has_merge = entries.iter().any(|e| {
+            matches!(
+                self.scalar(e.key).map(|s| &s.value),
+                Some(ScalarValue::Merge)
+            )
+        });
         if has_merge {
             return self
                 .entries(mapping)
@@ -83,7 +85,10 @@ impl Document {
         let mut merged = Vec::new();
         let mut own = Vec::with_capacity(entries.len());
         for entry in entries {
-            if !matches!(self.scalar(entry.key).map(|s| &s.value), Some(ScalarValue::Merge)) {
+            if !matches!(
+                self.scalar(entry.key).map(|s| &s.value),
+                Some(ScalarValue::Merge)
+            ) {
                 own.push(*entry);
                 continue;
             }
@@ -142,7 +147,11 @@ fn float_key(f: f64) -> KeyRepr {
     }
     if f.is_finite() && f.fract() == 0.0 {
         let digits = format!("{f:.0}");
-        let digits = if digits == "-0" { "0".to_owned() } else { digits };
+        let digits = if digits == "-0" {
+            "0".to_owned()
+        } else {
+            digits
+        };
         return KeyRepr::Int(match digits.parse::<i64>() {
             Ok(n) => Int::Small(n),
             Err(_) => Int::Big(digits),
@@ -297,7 +306,13 @@ fn check_node(doc: &Document, id: NodeId) -> Result<(), LoadError> {
                         }
                     }
                     NodeKind::Scalar(_) => {}
-                    _ => return err("found unhashable key (a list or mapping used as a mapping key)".to_owned(), entry.key),
+                    _ => {
+                        return err(
+                            "found unhashable key (a list or mapping used as a mapping key)"
+                                .to_owned(),
+                            entry.key,
+                        );
+                    }
                 }
                 if let NodeKind::Scalar(s) = &doc.node(doc.resolve(entry.value)).kind {
                     check_scalar_value(&s.value).or_else(|m| err(m, entry.value))?;
@@ -314,7 +329,9 @@ fn check_node(doc: &Document, id: NodeId) -> Result<(), LoadError> {
             for &item in items {
                 let target = doc.node(doc.resolve(item));
                 match &target.kind {
-                    NodeKind::Scalar(s) => check_scalar_value(&s.value).or_else(|m| err(m, item))?,
+                    NodeKind::Scalar(s) => {
+                        check_scalar_value(&s.value).or_else(|m| err(m, item))?;
+                    }
                     NodeKind::Mapping { entries, .. } if pairs && entries.len() != 1 => {
                         return err(
                             "expected a single mapping item in an ordered map or pairs".to_owned(),

@@ -28,13 +28,17 @@ pub(crate) fn parse(source: &str) -> Result<Document, LoadError> {
             Err(Failure::UnderIndentedQuote { offset, err }) => {
                 let original = padding.to_original(offset);
                 let line_start = source[..original].rfind(['\n', '\r']).map_or(0, |i| i + 1);
-                if padding.inserts.len() >= MAX_PADDED_LINES || !padding.insert(source, line_start) {
+                if padding.inserts.len() >= MAX_PADDED_LINES || !padding.insert(source, line_start)
+                {
                     return Err(padding.map_error(err));
                 }
             }
         }
     }
 }
+
+/// Deep enough for any template, shallow enough that nothing downstream recurses far.
+const NESTING_LIMIT: usize = 200;
 
 /// How many under-indented quoted-scalar lines are repaired before giving up.
 const MAX_PADDED_LINES: usize = 64;
@@ -114,9 +118,8 @@ enum Failure {
 fn parse_once(source: &str, text: &str, padding: &Padding) -> Result<Document, Failure> {
     let mut options = Options::default();
     options.emit_anchor_events = true;
-    // Deep enough for any template, shallow enough that nothing downstream recurses far.
-    options.flow_nesting_limit = 200;
-    options.block_nesting_limit = 200;
+    options.flow_nesting_limit = NESTING_LIMIT;
+    options.block_nesting_limit = NESTING_LIMIT;
     let parser = Parser::new_from_str_with_options(text, options);
     let mut builder = Builder::new(source);
     for next in parser {
@@ -150,6 +153,13 @@ fn scan_error(source: &str, err: &ScanError) -> LoadError {
         .byte_offset()
         .unwrap_or_else(|| char_to_byte(source, err.marker().index()));
     let offset = offset.min(source.len());
+    if matches!(err.kind(), ErrorKind::RecursionLimitExceeded) {
+        return LoadError::new(
+            LoadErrorKind::TooDeep,
+            format!("collections nest deeper than {NESTING_LIMIT} levels; no template needs that"),
+            Some(Span::new(offset, offset)),
+        );
+    }
     let info = err.info();
     let first_line = info.lines().next().unwrap_or("syntax error");
     LoadError::new(
@@ -189,7 +199,9 @@ struct Builder<'s> {
     anchor_names: HashMap<String, Span>,
     /// The last node pushed, which an `Anchor` event that follows describes.
     last_node: Option<NodeId>,
-    /// Where the first document started, once one has.
+    /// Where the last event's text ended.
+    prev_end: usize,
+    /// How many documents have started, and where the first one did.
     documents: usize,
     document_start: Span,
 }
@@ -203,6 +215,7 @@ impl<'s> Builder<'s> {
             anchors: HashMap::new(),
             anchor_names: HashMap::new(),
             last_node: None,
+            prev_end: 0,
             documents: 0,
             document_start: Span::default(),
         }
@@ -214,73 +227,22 @@ impl<'s> Builder<'s> {
         span: Span,
         tag_span: Option<Span>,
     ) -> Result<(), LoadError> {
+        let prev_end = self.prev_end;
+        self.prev_end = prev_end.max(span.end);
+        let tag_of = |tag: Option<std::borrow::Cow<'_, granit_parser::Tag>>| {
+            tag.map(|t| Tag {
+                name: format!("{}{}", t.handle(), t.suffix()),
+                span: tag_span,
+            })
+        };
         match event {
-            Event::StreamStart | Event::StreamEnd | Event::DocumentEnd => {}
-            Event::DocumentStart(..) => {
-                self.documents += 1;
-                if self.documents > 1 {
-                    return Err(LoadError::new(
-                        LoadErrorKind::MultipleDocuments,
-                        format!(
-                            "expected a single document in the stream, but found another document (the first starts on line {})",
-                            self.doc
-                                .lines
-                                .position(self.source, self.document_start.start)
-                                .line
-                        ),
-                        Some(span),
-                    ));
-                }
-                self.document_start = span;
-            }
+            Event::DocumentStart(..) => self.document_start(span)?,
             Event::Comment(text, _) => self.doc.comments.push(Comment {
                 span,
                 text: text.into_owned(),
             }),
-            Event::Anchor(anchor_id, name) => {
-                let Some(node) = self.last_node else {
-                    return Ok(());
-                };
-                if let Some(first) = self.anchor_names.get(name.as_ref()) {
-                    let first_line = self.doc.lines.position(self.source, first.start).line;
-                    return Err(LoadError::new(
-                        LoadErrorKind::Syntax,
-                        format!(
-                            "found duplicate anchor '{name}' (first occurrence on line {first_line}); PyYAML refuses to redefine an anchor"
-                        ),
-                        Some(span),
-                    ));
-                }
-                self.anchor_names.insert(name.into_owned(), span);
-                self.anchors.insert(anchor_id, node);
-                self.doc.node_mut(node).anchor = Some(span);
-            }
-            Event::Alias(anchor_id) => {
-                let Some(&target) = self.anchors.get(&anchor_id) else {
-                    return Err(LoadError::new(
-                        LoadErrorKind::Syntax,
-                        format!("found undefined alias '{}'", alias_name(self.source, span)),
-                        Some(span),
-                    ));
-                };
-                if self.is_open(target) {
-                    return Err(LoadError::new(
-                        LoadErrorKind::Construct,
-                        format!(
-                            "the alias '{}' refers to a node that contains it; Heat cannot use a recursive structure",
-                            alias_name(self.source, span)
-                        ),
-                        Some(span),
-                    ));
-                }
-                let id = self.doc.push(Node {
-                    span,
-                    kind: NodeKind::Alias { target },
-                    anchor: None,
-                    tag: None,
-                });
-                self.add(id);
-            }
+            Event::Anchor(anchor_id, name) => self.anchor(anchor_id, &name, span)?,
+            Event::Alias(anchor_id) => self.alias(anchor_id, span)?,
             Event::UnresolvedAlias(name) => {
                 return Err(LoadError::new(
                     LoadErrorKind::Syntax,
@@ -289,73 +251,35 @@ impl<'s> Builder<'s> {
                 ));
             }
             Event::Scalar(text, style, _anchor, tag) => {
-                let style = scalar_style(style);
-                let tag = tag.map(|t| format!("{}{}", t.handle(), t.suffix()));
-                let value = match tag.as_deref() {
-                    None => {
-                        if style == ScalarStyle::Plain {
-                            construct_plain(&text)
-                        } else {
-                            Ok(ScalarValue::Str)
-                        }
-                    }
-                    Some("!") if style == ScalarStyle::Plain => construct_plain(&text),
-                    Some("!") => Ok(ScalarValue::Str),
-                    Some(tag) => construct_tagged(tag, &text),
-                }
-                .map_err(|message| LoadError::new(LoadErrorKind::Construct, message, Some(span)))?;
-                let id = self.doc.push(Node {
+                self.scalar(
+                    text.into_owned(),
+                    scalar_style(style),
+                    tag_of(tag),
                     span,
-                    kind: NodeKind::Scalar(Scalar {
-                        text: text.into_owned(),
-                        style,
-                        value,
-                    }),
-                    anchor: None,
-                    tag: tag.map(|name| Tag {
-                        name,
-                        span: tag_span,
-                    }),
-                });
-                self.add(id);
+                    prev_end,
+                )?;
             }
             Event::SequenceStart(style, _anchor, tag) => {
-                let tag = tag.map(|t| format!("{}{}", t.handle(), t.suffix()));
-                check_collection_tag(tag.as_deref(), true, span)?;
-                let id = self.doc.push(Node {
-                    span,
-                    kind: NodeKind::Sequence {
-                        items: Vec::new(),
-                        style: structure_style(style),
-                    },
-                    anchor: None,
-                    tag: tag.map(|name| Tag {
-                        name,
-                        span: tag_span,
-                    }),
-                });
-                self.add(id);
+                let tag = tag_of(tag);
+                check_collection_tag(tag.as_ref(), true, span)?;
+                let kind = NodeKind::Sequence {
+                    items: Vec::new(),
+                    style: structure_style(style),
+                };
+                let id = self.open(kind, tag, span);
                 self.frames.push(Frame::Sequence {
                     id,
                     items: Vec::new(),
                 });
             }
             Event::MappingStart(style, _anchor, tag) => {
-                let tag = tag.map(|t| format!("{}{}", t.handle(), t.suffix()));
-                check_collection_tag(tag.as_deref(), false, span)?;
-                let id = self.doc.push(Node {
-                    span,
-                    kind: NodeKind::Mapping {
-                        entries: Vec::new(),
-                        style: structure_style(style),
-                    },
-                    anchor: None,
-                    tag: tag.map(|name| Tag {
-                        name,
-                        span: tag_span,
-                    }),
-                });
-                self.add(id);
+                let tag = tag_of(tag);
+                check_collection_tag(tag.as_ref(), false, span)?;
+                let kind = NodeKind::Mapping {
+                    entries: Vec::new(),
+                    style: structure_style(style),
+                };
+                let id = self.open(kind, tag, span);
                 self.frames.push(Frame::Mapping {
                     id,
                     entries: Vec::new(),
@@ -363,11 +287,125 @@ impl<'s> Builder<'s> {
                 });
             }
             Event::SequenceEnd | Event::MappingEnd => self.close(span),
-            // `Event` is non-exhaustive; nothing else carries data a template needs.
-            #[allow(unreachable_patterns, reason = "future parser events are ignored")]
+            // Stream and document ends need no node; `Event` is non-exhaustive, and nothing
+            // else it may grow carries data a template needs.
             _ => {}
         }
         Ok(())
+    }
+
+    /// PyYAML loads exactly one document.
+    fn document_start(&mut self, span: Span) -> Result<(), LoadError> {
+        self.documents += 1;
+        if self.documents > 1 {
+            let first_line = self
+                .doc
+                .lines
+                .position(self.source, self.document_start.start)
+                .line;
+            return Err(LoadError::new(
+                LoadErrorKind::MultipleDocuments,
+                format!(
+                    "expected a single document in the stream, but found another document (the first starts on line {first_line})"
+                ),
+                Some(span),
+            ));
+        }
+        self.document_start = span;
+        Ok(())
+    }
+
+    /// `&name` on the node just pushed.
+    fn anchor(&mut self, anchor_id: usize, name: &str, span: Span) -> Result<(), LoadError> {
+        let Some(node) = self.last_node else {
+            return Ok(());
+        };
+        if let Some(first) = self.anchor_names.get(name) {
+            let first_line = self.doc.lines.position(self.source, first.start).line;
+            return Err(LoadError::new(
+                LoadErrorKind::Syntax,
+                format!(
+                    "found duplicate anchor '{name}' (first occurrence on line {first_line}); PyYAML refuses to redefine an anchor"
+                ),
+                Some(span),
+            ));
+        }
+        self.anchor_names.insert(name.to_owned(), span);
+        self.anchors.insert(anchor_id, node);
+        self.doc.node_mut(node).anchor = Some(span);
+        Ok(())
+    }
+
+    fn alias(&mut self, anchor_id: usize, span: Span) -> Result<(), LoadError> {
+        let Some(&target) = self.anchors.get(&anchor_id) else {
+            return Err(LoadError::new(
+                LoadErrorKind::Syntax,
+                format!("found undefined alias '{}'", alias_name(self.source, span)),
+                Some(span),
+            ));
+        };
+        if self.is_open(target) {
+            return Err(LoadError::new(
+                LoadErrorKind::Construct,
+                format!(
+                    "the alias '{}' refers to a node that contains it; Heat cannot use a recursive structure",
+                    alias_name(self.source, span)
+                ),
+                Some(span),
+            ));
+        }
+        let id = self.doc.push(Node {
+            span,
+            kind: NodeKind::Alias { target },
+            anchor: None,
+            tag: None,
+        });
+        self.add(id);
+        Ok(())
+    }
+
+    fn scalar(
+        &mut self,
+        text: String,
+        style: ScalarStyle,
+        tag: Option<Tag>,
+        span: Span,
+        prev_end: usize,
+    ) -> Result<(), LoadError> {
+        let span = if matches!(style, ScalarStyle::Literal | ScalarStyle::Folded) {
+            block_scalar_span(self.source, prev_end, span)
+        } else {
+            span
+        };
+        let value = match tag.as_ref().map(|t| t.name.as_str()) {
+            None if style == ScalarStyle::Plain => construct_plain(&text),
+            None => Ok(ScalarValue::Str),
+            // libyaml resolves a scalar with the non-specific tag `!` as if it were plain,
+            // even when quoted: `! '12'` loads as the integer 12.
+            Some("!") => construct_plain(&text),
+            Some(tag) => construct_tagged(tag, &text),
+        }
+        .map_err(|message| LoadError::new(LoadErrorKind::Construct, message, Some(span)))?;
+        let id = self.doc.push(Node {
+            span,
+            kind: NodeKind::Scalar(Scalar { text, style, value }),
+            anchor: None,
+            tag,
+        });
+        self.add(id);
+        Ok(())
+    }
+
+    /// Pushes a collection node; its children arrive until the matching end event.
+    fn open(&mut self, kind: NodeKind, tag: Option<Tag>, span: Span) -> NodeId {
+        let id = self.doc.push(Node {
+            span,
+            kind,
+            anchor: None,
+            tag,
+        });
+        self.add(id);
+        id
     }
 
     fn is_open(&self, id: NodeId) -> bool {
@@ -411,7 +449,13 @@ impl<'s> Builder<'s> {
         };
         let flow = matches!(
             self.doc.node(id).kind,
-            NodeKind::Sequence { style: Style::Flow, .. } | NodeKind::Mapping { style: Style::Flow, .. }
+            NodeKind::Sequence {
+                style: Style::Flow,
+                ..
+            } | NodeKind::Mapping {
+                style: Style::Flow,
+                ..
+            }
         );
         let start = self.doc.node(id).span.start;
         let end = if flow {
@@ -426,6 +470,40 @@ impl<'s> Builder<'s> {
     }
 }
 
+/// The parser's span of a block scalar covers its content lines with their line breaks. The
+/// node's span runs from the `|` or `>` indicator to the last content character: the
+/// indicator is the first `|`/`>` after the previous token, past white space, `:`/`-`/`?`,
+/// tags, anchors and comments.
+fn block_scalar_span(source: &str, prev_end: usize, content: Span) -> Span {
+    let bytes = source.as_bytes();
+    let mut i = prev_end.min(content.start);
+    let mut start = content.start;
+    while i < content.start {
+        match bytes[i] {
+            b'|' | b'>' => {
+                start = i;
+                break;
+            }
+            b'#' => {
+                while i < content.start && !matches!(bytes[i], b'\n' | b'\r') {
+                    i += 1;
+                }
+            }
+            b'!' | b'&' => {
+                while i < content.start && !bytes[i].is_ascii_whitespace() {
+                    i += 1;
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    let mut end = content.end.max(start);
+    while end > start && matches!(bytes[end - 1], b'\n' | b'\r') {
+        end -= 1;
+    }
+    Span::new(start, end)
+}
+
 fn alias_name(source: &str, span: Span) -> &str {
     source
         .get(span.range())
@@ -438,7 +516,7 @@ fn scalar_style(style: granit_parser::ScalarStyle) -> ScalarStyle {
         granit_parser::ScalarStyle::DoubleQuoted => ScalarStyle::DoubleQuoted,
         granit_parser::ScalarStyle::Literal => ScalarStyle::Literal,
         granit_parser::ScalarStyle::Folded => ScalarStyle::Folded,
-        _ => ScalarStyle::Plain,
+        granit_parser::ScalarStyle::Plain => ScalarStyle::Plain,
     }
 }
 
@@ -450,8 +528,8 @@ fn structure_style(style: StructureStyle) -> Style {
 }
 
 /// Tags PyYAML's `SafeConstructor` accepts on a collection.
-fn check_collection_tag(tag: Option<&str>, sequence: bool, span: Span) -> Result<(), LoadError> {
-    let Some(tag) = tag else {
+fn check_collection_tag(tag: Option<&Tag>, sequence: bool, span: Span) -> Result<(), LoadError> {
+    let Some(tag) = tag.map(|t| t.name.as_str()) else {
         return Ok(());
     };
     let ok = match (tag.strip_prefix("tag:yaml.org,2002:"), sequence) {

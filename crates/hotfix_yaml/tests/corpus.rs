@@ -88,7 +88,10 @@ fn corpus_loads_exactly_as_heat_loads_it() {
         "corpus: {checked} templates checked: {equal} identical to Heat's loader, {rejected} rejected by both, {} differences",
         failures.len()
     );
-    assert!(checked > 500, "expected hundreds of corpus templates, found {checked}");
+    assert!(
+        checked > 500,
+        "expected hundreds of corpus templates, found {checked}"
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 

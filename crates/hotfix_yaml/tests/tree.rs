@@ -1,0 +1,170 @@
+//! The node tree keeps what PyYAML throws away: spans of nodes, keys and comments, repeated
+//! keys, anchors and tags.
+
+use hotfix_yaml::{Document, NodeId, NodeKind, ScalarStyle, SourceFormat, Style};
+
+fn parse(text: &str) -> Document {
+    hotfix_yaml::parse(text).unwrap_or_else(|err| panic!("{text:?} should load: {err}"))
+}
+
+/// The text of the value stored under a top-level key.
+fn value_text<'d>(doc: &'d Document, key: &str) -> &'d str {
+    let id = doc
+        .get(doc.root(), key)
+        .unwrap_or_else(|| panic!("no key {key}"));
+    doc.text(id)
+}
+
+#[test]
+fn spans_cover_scalars_with_their_quotes_and_collections_with_their_brackets() {
+    let text = "plain: word\nsingle: 'it''s'\ndouble: \"a\\nb\"\nflow: [1, {k: v}]\nempty: \nblock:\n  - x\n  - y   # trailing comment\n\nlast: |\n  lit\n";
+    let doc = parse(text);
+    assert_eq!(value_text(&doc, "plain"), "word");
+    assert_eq!(value_text(&doc, "single"), "'it''s'");
+    assert_eq!(value_text(&doc, "double"), "\"a\\nb\"");
+    assert_eq!(value_text(&doc, "flow"), "[1, {k: v}]");
+    assert_eq!(value_text(&doc, "block"), "- x\n  - y");
+    assert_eq!(value_text(&doc, "last"), "|\n  lit");
+    let single = doc.scalar(doc.get(doc.root(), "single").unwrap()).unwrap();
+    assert_eq!(
+        (single.text.as_str(), single.style),
+        ("it's", ScalarStyle::SingleQuoted)
+    );
+}
+
+#[test]
+fn block_mapping_spans_end_at_their_last_value_not_at_trailing_comments() {
+    let text = "outer:\n  a: 1\n  b: two # note\n# after\nnext: 3\n";
+    let doc = parse(text);
+    assert_eq!(value_text(&doc, "outer"), "a: 1\n  b: two");
+    let root = doc.node(doc.root());
+    assert_eq!(&text[root.span.range()], text.trim_end());
+}
+
+#[test]
+fn every_key_carries_its_span_and_repeated_keys_stay_visible() {
+    let text = "a: 1\nb: 2\na: 3\n";
+    let doc = parse(text);
+    let raw = doc.raw_entries(doc.root()).unwrap();
+    let keys: Vec<_> = raw
+        .iter()
+        .map(|e| (doc.text(e.key), doc.node(e.key).span.start))
+        .collect();
+    assert_eq!(keys, [("a", 0), ("b", 5), ("a", 10)]);
+    // The value view follows PyYAML: the last value wins, the first key keeps its place.
+    let entries = doc.entries(doc.root());
+    assert_eq!(entries.len(), 2);
+    assert_eq!(doc.node(entries[0].key).span.start, 0);
+    assert_eq!(doc.text(entries[0].value), "3");
+    assert_eq!(doc.text(doc.get(doc.root(), "a").unwrap()), "3");
+    assert_eq!(
+        doc.node(doc.get_key(doc.root(), "a").unwrap()).span.start,
+        0
+    );
+}
+
+#[test]
+fn comments_are_kept_with_their_spans() {
+    let text = "# head\na: 1 # right\n  # indented\nb: [x, # inside\n  y]\n";
+    let doc = parse(text);
+    let comments: Vec<_> = doc
+        .comments()
+        .iter()
+        .map(|c| (&text[c.span.range()], c.text.as_str()))
+        .collect();
+    assert_eq!(
+        comments,
+        [
+            ("# head", " head"),
+            ("# right", " right"),
+            ("# indented", " indented"),
+            ("# inside", " inside")
+        ]
+    );
+}
+
+#[test]
+fn anchors_aliases_and_tags_keep_their_tokens() {
+    let text = "a: &base {k: 1}\nb: *base\nc: !!str 012\n";
+    let doc = parse(text);
+    let a = doc.get(doc.root(), "a").unwrap();
+    assert_eq!(&text[doc.node(a).anchor.unwrap().range()], "&base");
+    let b = doc.get(doc.root(), "b").unwrap();
+    assert_eq!(doc.text(b), "*base");
+    assert!(matches!(doc.node(b).kind, NodeKind::Alias { target } if target == a));
+    assert_eq!(doc.resolve(b), a);
+    let c = doc.get(doc.root(), "c").unwrap();
+    let tag = doc.node(c).tag.as_ref().unwrap();
+    assert_eq!(tag.name, "tag:yaml.org,2002:str");
+    assert_eq!(&text[tag.span.unwrap().range()], "!!str");
+    assert_eq!(doc.str_value(c), Some("012"));
+}
+
+#[test]
+fn merge_keys_are_visible_in_the_tree_and_expanded_in_the_value_view() {
+    let text = "base: &b {x: 1, y: 2}\nv:\n  <<: *b\n  y: 3\n";
+    let doc = parse(text);
+    let v = doc.get(doc.root(), "v").unwrap();
+    assert_eq!(doc.raw_entries(v).unwrap().len(), 2);
+    let keys: Vec<_> = doc
+        .entries(v)
+        .iter()
+        .map(|e| doc.text(e.key).to_owned())
+        .collect();
+    assert_eq!(keys, ["x", "y"]);
+    assert_eq!(doc.text(doc.get(v, "y").unwrap()), "3");
+    assert_eq!(doc.text(doc.get(v, "x").unwrap()), "1");
+}
+
+#[test]
+fn json_templates_are_read_with_json_rules_and_spans() {
+    let text = "{\n  \"heat_template_version\": \"2016-10-14\",\n  \"n\": 1e3,\n  \"l\": [true, null]\n}\n";
+    let doc = parse(text);
+    assert_eq!(doc.format(), SourceFormat::Json);
+    assert_eq!(value_text(&doc, "n"), "1e3");
+    assert_eq!(value_text(&doc, "l"), "[true, null]");
+    assert_eq!(value_text(&doc, "heat_template_version"), "\"2016-10-14\"");
+    let key = doc.get_key(doc.root(), "n").unwrap();
+    assert_eq!(doc.text(key), "\"n\"");
+    assert!(matches!(
+        doc.node(doc.root()).kind,
+        NodeKind::Mapping {
+            style: Style::Flow,
+            ..
+        }
+    ));
+    assert_eq!(
+        doc.to_python_json().unwrap(),
+        r#"{"heat_template_version": "2016-10-14", "n": 1000.0, "l": [true, null]}"#
+    );
+}
+
+#[test]
+fn under_indented_quoted_lines_load_as_libyaml_loads_them_with_original_spans() {
+    let text = "outer:\n  inner:\n    v: \"one,\n    two\"\n    w: after\n";
+    let doc = parse(text);
+    let outer = doc.get(doc.root(), "outer").unwrap();
+    let inner = doc.get(outer, "inner").unwrap();
+    let v = doc.get(inner, "v").unwrap();
+    assert_eq!(doc.scalar(v).unwrap().text, "one, two");
+    assert_eq!(doc.text(v), "\"one,\n    two\"");
+    assert_eq!(doc.text(doc.get(inner, "w").unwrap()), "after");
+}
+
+#[test]
+fn positions_count_lines_and_columns_of_any_node() {
+    let text = "a:\r\n  b: \"é\"\r\n";
+    let doc = parse(text);
+    let a = doc.get(doc.root(), "a").unwrap();
+    let b: NodeId = doc.get(a, "b").unwrap();
+    let pos = doc.lines().position(doc.source(), doc.node(b).span.start);
+    assert_eq!(
+        (pos.line, pos.byte_col, pos.char_col, pos.utf16_col),
+        (2, 6, 6, 6)
+    );
+    let end = doc.lines().position(doc.source(), doc.node(b).span.end);
+    assert_eq!(
+        (end.line, end.byte_col, end.char_col, end.utf16_col),
+        (2, 10, 9, 9)
+    );
+}
