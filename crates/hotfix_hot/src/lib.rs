@@ -3,11 +3,17 @@
 //! Facts here are transcribed from `heat-semantics.md`, which was read from Heat's source
 //! (`heat/engine/hot/template.py`, `setup.cfg`) and confirmed by running Heat.
 
+mod semantic;
 mod tables;
+mod template;
 mod version;
 
 pub use tables::{
     Availability, ConditionAvailability, Function, NEVER_HOT_FUNCTIONS, PARAMETER_TYPES,
     PSEUDO_PARAMETERS,
 };
+pub use semantic::{
+    Call, CallStatus, Context, DataMap, Owner, RefKind, Reference, Semantic, owner_definition,
+};
+pub use template::{Named, Section, Template, VersionDecl, key_name};
 pub use version::Version;

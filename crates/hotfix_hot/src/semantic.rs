@@ -1,0 +1,383 @@
+//! Function calls and references, found exactly where and as Heat finds them.
+//!
+//! Heat's `parse()` (`heat/engine/template.py`) turns a mapping into a function call iff it has
+//! exactly one key and that key is in the table of the context: the version's `functions` in
+//! value contexts, its condition table in condition contexts. Otherwise the mapping is data and
+//! only its values are parsed; keys never are. Parsed fields: a resource's `type`,
+//! `properties`, `metadata`, `update_policy`, `deletion_policy`, `external_id` and (as a
+//! condition) `condition`; an output's `value` and `condition`; every `conditions` entry.
+//! `parameters`, `parameter_groups`, `depends_on` and descriptions are never parsed. Inside a
+//! call the arguments are parsed in the same context, except the first argument of `if`,
+//! which is a condition.
+
+use hotfix_yaml::{Document, NodeId, NodeKind};
+
+use crate::template::{Named, Template};
+use crate::{Availability, ConditionAvailability, Function, Version};
+
+/// Which function table applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Context {
+    Value,
+    Condition,
+}
+
+/// The definition a node belongs to (an index into the template's list).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Owner {
+    Resource(usize),
+    Output(usize),
+    Condition(usize),
+}
+
+/// What the version's table makes of a call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CallStatus {
+    /// Called.
+    Active(Function),
+    /// Heat's `Removed`: an error when validated.
+    Removed(Function),
+    /// A value function in a condition context: `The function "%s" is invalid in this context`.
+    Invalid(Function),
+}
+
+impl CallStatus {
+    pub fn function(self) -> Function {
+        match self {
+            CallStatus::Active(f) | CallStatus::Removed(f) | CallStatus::Invalid(f) => f,
+        }
+    }
+}
+
+/// A function call: a single-key mapping whose key the context's table knows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Call {
+    /// The `{name: args}` mapping.
+    pub map: NodeId,
+    /// The key node (`get_param`).
+    pub key: NodeId,
+    /// The arguments.
+    pub args: NodeId,
+    pub status: CallStatus,
+    pub context: Context,
+    pub owner: Owner,
+    /// The field of the owner (`properties`, `value`, `condition`, …).
+    pub field: &'static str,
+}
+
+/// A mapping in a parsed field that Heat treats as data, not as a call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DataMap {
+    pub map: NodeId,
+    pub context: Context,
+    pub owner: Owner,
+    pub field: &'static str,
+}
+
+/// What a reference names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RefKind {
+    /// `get_param: name` / `get_param: [name, …]`.
+    Parameter,
+    /// `get_resource: name`.
+    Resource,
+    /// `get_attr: [name, …]`.
+    Attribute,
+    /// `depends_on: name` / `[names]`.
+    DependsOn,
+    /// `Ref: name` (2013-05-23): a resource if one has that name, else a parameter.
+    CfnRef,
+    /// A condition name: a `condition:` field, the first argument of `if`, an argument of
+    /// `not`/`and`/`or`.
+    Condition,
+}
+
+/// A name that refers to a parameter, resource or condition.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reference {
+    pub kind: RefKind,
+    pub name: String,
+    /// The scalar holding the name.
+    pub node: NodeId,
+    pub owner: Owner,
+    pub field: &'static str,
+    /// The call the reference is an argument of (an index into [`Semantic::calls`]).
+    pub call: Option<usize>,
+}
+
+/// Every call, data mapping and reference of a template, found once.
+#[derive(Debug, Default)]
+pub struct Semantic {
+    pub calls: Vec<Call>,
+    pub data_maps: Vec<DataMap>,
+    pub references: Vec<Reference>,
+}
+
+impl Semantic {
+    /// Walks every parsed field of the template. Without a valid version nothing is parsed
+    /// (Heat would not get that far), so the result is empty.
+    pub fn new(template: &Template<'_>) -> Semantic {
+        let mut walker = Walker {
+            doc: template.doc,
+            version: template.version(),
+            out: Semantic::default(),
+        };
+        let Some(version) = walker.version else {
+            return walker.out;
+        };
+        let conditions_exist = version >= Version::V2016_10_14;
+        for (i, resource) in template.resources.iter().enumerate() {
+            let owner = Owner::Resource(i);
+            if !template.is_mapping(resource.value) {
+                continue;
+            }
+            for field in [
+                "type",
+                "properties",
+                "metadata",
+                "update_policy",
+                "deletion_policy",
+                "external_id",
+            ] {
+                if let Some(node) = template.field(resource, field) {
+                    walker.walk(node, Context::Value, owner, field);
+                }
+            }
+            if conditions_exist {
+                if let Some(node) = template.field(resource, "condition") {
+                    walker.condition_field(node, owner, "condition");
+                }
+            }
+            if let Some(node) = template.field(resource, "depends_on") {
+                walker.depends_on(node, owner);
+            }
+        }
+        for (i, output) in template.outputs.iter().enumerate() {
+            let owner = Owner::Output(i);
+            if !template.is_mapping(output.value) {
+                continue;
+            }
+            if let Some(node) = template.field(output, "value") {
+                walker.walk(node, Context::Value, owner, "value");
+            }
+            if conditions_exist {
+                if let Some(node) = template.field(output, "condition") {
+                    walker.condition_field(node, owner, "condition");
+                }
+            }
+        }
+        if conditions_exist {
+            for (i, condition) in template.conditions.iter().enumerate() {
+                walker.walk(condition.value, Context::Condition, Owner::Condition(i), "definition");
+            }
+        }
+        walker.out
+    }
+
+    /// The references of one kind.
+    pub fn references(&self, kind: RefKind) -> impl Iterator<Item = &Reference> {
+        self.references.iter().filter(move |r| r.kind == kind)
+    }
+
+    /// The calls of one (active) function.
+    pub fn calls_to(&self, function: Function) -> impl Iterator<Item = &Call> {
+        self.calls
+            .iter()
+            .filter(move |c| c.status == CallStatus::Active(function))
+    }
+}
+
+/// The definition an owner names.
+pub fn owner_definition<'t>(template: &'t Template<'_>, owner: Owner) -> &'t Named {
+    match owner {
+        Owner::Resource(i) => &template.resources[i],
+        Owner::Output(i) => &template.outputs[i],
+        Owner::Condition(i) => &template.conditions[i],
+    }
+}
+
+struct Walker<'d> {
+    doc: &'d Document,
+    version: Option<Version>,
+    out: Semantic,
+}
+
+impl Walker<'_> {
+    /// A field that holds a condition: a name (a reference), a boolean, or an expression.
+    fn condition_field(&mut self, node: NodeId, owner: Owner, field: &'static str) {
+        if let Some(name) = self.doc.str_value(node) {
+            self.reference(RefKind::Condition, name, node, owner, field, None);
+            return;
+        }
+        self.walk(node, Context::Condition, owner, field);
+    }
+
+    fn depends_on(&mut self, node: NodeId, owner: Owner) {
+        if let Some(name) = self.doc.str_value(node) {
+            self.reference(RefKind::DependsOn, name, node, owner, "depends_on", None);
+        } else if let Some(items) = self.doc.items(node) {
+            for &item in items {
+                if let Some(name) = self.doc.str_value(item) {
+                    self.reference(RefKind::DependsOn, name, item, owner, "depends_on", None);
+                }
+            }
+        }
+    }
+
+    fn reference(
+        &mut self,
+        kind: RefKind,
+        name: &str,
+        node: NodeId,
+        owner: Owner,
+        field: &'static str,
+        call: Option<usize>,
+    ) {
+        self.out.references.push(Reference {
+            kind,
+            name: name.to_owned(),
+            node,
+            owner,
+            field,
+            call,
+        });
+    }
+
+    fn walk(&mut self, node: NodeId, context: Context, owner: Owner, field: &'static str) {
+        let doc = self.doc;
+        let node = doc.resolve(node);
+        match &doc.node(node).kind {
+            NodeKind::Sequence { items, .. } => {
+                for &item in items {
+                    self.walk(item, context, owner, field);
+                }
+            }
+            NodeKind::Mapping { .. } => {
+                let entries = doc.entries(node);
+                if let [entry] = entries.as_slice() {
+                    if let Some(status) = self.status(entry.key, context) {
+                        self.call(node, entry.key, entry.value, status, context, owner, field);
+                        return;
+                    }
+                }
+                self.out.data_maps.push(DataMap {
+                    map: node,
+                    context,
+                    owner,
+                    field,
+                });
+                for entry in entries {
+                    self.walk(entry.value, context, owner, field);
+                }
+            }
+            NodeKind::Scalar(_) | NodeKind::Alias { .. } => {}
+        }
+    }
+
+    fn status(&self, key: NodeId, context: Context) -> Option<CallStatus> {
+        let name = self.doc.str_value(key)?;
+        let version = self.version?;
+        match context {
+            Context::Value => match version.function(name) {
+                Availability::Function(f) => Some(CallStatus::Active(f)),
+                Availability::Removed(f) => Some(CallStatus::Removed(f)),
+                Availability::Data => None,
+            },
+            Context::Condition => match version.condition_function(name) {
+                ConditionAvailability::Function(f) => Some(CallStatus::Active(f)),
+                ConditionAvailability::Removed(f) => Some(CallStatus::Removed(f)),
+                ConditionAvailability::Invalid(f) => Some(CallStatus::Invalid(f)),
+                ConditionAvailability::Data => None,
+            },
+        }
+    }
+
+    #[allow(clippy::too_many_arguments, reason = "one call site, all parts of a call")]
+    fn call(
+        &mut self,
+        map: NodeId,
+        key: NodeId,
+        args: NodeId,
+        status: CallStatus,
+        context: Context,
+        owner: Owner,
+        field: &'static str,
+    ) {
+        let index = self.out.calls.len();
+        self.out.calls.push(Call {
+            map,
+            key,
+            args,
+            status,
+            context,
+            owner,
+            field,
+        });
+        let doc = self.doc;
+        let first_str = |args: NodeId| -> Option<NodeId> {
+            match doc.items(args) {
+                Some(items) => items.first().copied().filter(|&i| doc.str_value(i).is_some()),
+                None => None,
+            }
+        };
+        let function = status.function();
+        match (status, function) {
+            (CallStatus::Active(_), Function::GetParam) => {
+                let name_node = if doc.str_value(args).is_some() {
+                    Some(args)
+                } else {
+                    first_str(args)
+                };
+                if let Some(n) = name_node {
+                    let name = doc.str_value(n).unwrap_or_default().to_owned();
+                    self.reference(RefKind::Parameter, &name, n, owner, field, Some(index));
+                }
+            }
+            (CallStatus::Active(_), Function::GetResource) => {
+                if let Some(name) = doc.str_value(args) {
+                    self.reference(RefKind::Resource, name, args, owner, field, Some(index));
+                }
+            }
+            (CallStatus::Active(_), Function::GetAttr) => {
+                if let Some(n) = first_str(args) {
+                    let name = doc.str_value(n).unwrap_or_default().to_owned();
+                    self.reference(RefKind::Attribute, &name, n, owner, field, Some(index));
+                }
+            }
+            (CallStatus::Active(_), Function::Ref) => {
+                if let Some(name) = doc.str_value(args) {
+                    self.reference(RefKind::CfnRef, name, args, owner, field, Some(index));
+                }
+            }
+            (CallStatus::Active(_), Function::Not) => {
+                if let Some(name) = doc.str_value(args) {
+                    self.reference(RefKind::Condition, name, args, owner, field, Some(index));
+                }
+            }
+            (CallStatus::Active(_), Function::And | Function::Or) => {
+                for &item in doc.items(args).unwrap_or_default() {
+                    if let Some(name) = doc.str_value(item) {
+                        self.reference(RefKind::Condition, name, item, owner, field, Some(index));
+                    }
+                }
+            }
+            _ => {}
+        }
+        if function == Function::If && context == Context::Value {
+            // The first argument is a condition; the branches are values.
+            let items = doc.items(args).unwrap_or_default().to_vec();
+            if let Some((&condition, branches)) = items.split_first() {
+                if let Some(name) = doc.str_value(condition) {
+                    self.reference(RefKind::Condition, name, condition, owner, field, Some(index));
+                } else {
+                    self.walk(condition, Context::Condition, owner, field);
+                }
+                for &branch in branches {
+                    self.walk(branch, context, owner, field);
+                }
+            }
+            return;
+        }
+        self.walk(args, context, owner, field);
+    }
+}

@@ -1,0 +1,203 @@
+//! A typed view of a HOT template over the YAML tree: sections, parameters, resources,
+//! outputs and conditions, each with its nodes (and so its spans).
+
+use hotfix_yaml::{Document, NodeId, NodeKind, ScalarValue};
+
+use crate::Version;
+
+/// What the template says about its version (`heat/engine/template.py` `get_version`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VersionDecl {
+    /// `heat_template_version` names a version Heat knows.
+    Valid {
+        version: Version,
+        key: NodeId,
+        value: NodeId,
+    },
+    /// No version key whose value is a string: `Template version was not provided`.
+    Missing,
+    /// `heat_template_version` is there but not a string (`heat_template_version: 2016` is an
+    /// int): Heat ignores it, so the version is missing.
+    NotString { key: NodeId, value: NodeId },
+    /// A string Heat does not accept (`2016-10-15`, `Newton`).
+    Invalid {
+        text: String,
+        key: NodeId,
+        value: NodeId,
+    },
+    /// More than one of `heat_template_version`, `HeatTemplateFormatVersion`,
+    /// `AWSTemplateFormatVersion` with a string value.
+    Ambiguous { keys: Vec<NodeId> },
+    /// A CloudFormation-format template (`HeatTemplateFormatVersion`/`AWSTemplateFormatVersion`):
+    /// not HOT, not linted as HOT.
+    Cfn { key: NodeId },
+}
+
+/// One named definition: a parameter, resource, output or condition.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Named {
+    /// The key as Heat sees it (a non-string key, e.g. `on:`, as Python would print it).
+    pub name: String,
+    pub key: NodeId,
+    pub value: NodeId,
+}
+
+/// A top-level section: the key, its value, its name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Section {
+    pub name: String,
+    pub key: NodeId,
+    pub value: NodeId,
+}
+
+/// The template: the document and its parts, in the PyYAML value view (merges expanded, the
+/// last of repeated keys).
+#[derive(Debug)]
+pub struct Template<'d> {
+    pub doc: &'d Document,
+    pub version: VersionDecl,
+    pub sections: Vec<Section>,
+    pub parameters: Vec<Named>,
+    pub resources: Vec<Named>,
+    pub outputs: Vec<Named>,
+    pub conditions: Vec<Named>,
+}
+
+const VERSION_KEYS: [&str; 3] = [
+    "heat_template_version",
+    "HeatTemplateFormatVersion",
+    "AWSTemplateFormatVersion",
+];
+
+impl<'d> Template<'d> {
+    pub fn new(doc: &'d Document) -> Self {
+        let root = doc.root();
+        let sections: Vec<Section> = doc
+            .entries(root)
+            .into_iter()
+            .map(|e| Section {
+                name: key_name(doc, e.key),
+                key: e.key,
+                value: e.value,
+            })
+            .collect();
+        let named = |section: &str| -> Vec<Named> {
+            let Some(s) = sections.iter().find(|s| s.name == section) else {
+                return Vec::new();
+            };
+            doc.entries(s.value)
+                .into_iter()
+                .map(|e| Named {
+                    name: key_name(doc, e.key),
+                    key: e.key,
+                    value: e.value,
+                })
+                .collect()
+        };
+        Template {
+            doc,
+            version: version_decl(doc, &sections),
+            parameters: named("parameters"),
+            resources: named("resources"),
+            outputs: named("outputs"),
+            conditions: named("conditions"),
+            sections,
+        }
+    }
+
+    /// The declared version, when it is one Heat accepts.
+    pub fn version(&self) -> Option<Version> {
+        match self.version {
+            VersionDecl::Valid { version, .. } => Some(version),
+            _ => None,
+        }
+    }
+
+    /// A top-level section's value node.
+    pub fn section(&self, name: &str) -> Option<&Section> {
+        self.sections.iter().find(|s| s.name == name)
+    }
+
+    pub fn parameter(&self, name: &str) -> Option<&Named> {
+        self.parameters.iter().find(|p| p.name == name)
+    }
+
+    pub fn resource(&self, name: &str) -> Option<&Named> {
+        self.resources.iter().find(|r| r.name == name)
+    }
+
+    pub fn output(&self, name: &str) -> Option<&Named> {
+        self.outputs.iter().find(|o| o.name == name)
+    }
+
+    pub fn condition(&self, name: &str) -> Option<&Named> {
+        self.conditions.iter().find(|c| c.name == name)
+    }
+
+    /// A field of a definition (`type` of a resource, `value` of an output), if present.
+    pub fn field(&self, definition: &Named, field: &str) -> Option<NodeId> {
+        self.doc.get(definition.value, field)
+    }
+
+    /// The resource's `type`, when it is a plain string.
+    pub fn resource_type(&self, resource: &Named) -> Option<&'d str> {
+        self.doc.str_value(self.doc.get(resource.value, "type")?)
+    }
+
+    /// Whether the definition is a mapping (what Heat requires of every definition).
+    pub fn is_mapping(&self, id: NodeId) -> bool {
+        matches!(self.doc.node(self.doc.resolve(id)).kind, NodeKind::Mapping { .. })
+    }
+}
+
+/// A mapping key as Heat sees it: strings as they are, other scalars as Python prints them.
+pub fn key_name(doc: &Document, key: NodeId) -> String {
+    match doc.scalar(key) {
+        Some(s) => match &s.value {
+            ScalarValue::Null => "None".to_owned(),
+            ScalarValue::Bool(true) => "True".to_owned(),
+            ScalarValue::Bool(false) => "False".to_owned(),
+            ScalarValue::Int(n) => n.to_string(),
+            ScalarValue::Float(f) => hotfix_yaml::python_float_repr(*f),
+            _ => s.text.clone(),
+        },
+        None => doc.text(key).to_owned(),
+    }
+}
+
+fn version_decl(doc: &Document, sections: &[Section]) -> VersionDecl {
+    let candidates: Vec<&Section> = sections
+        .iter()
+        .filter(|s| VERSION_KEYS.contains(&s.name.as_str()) && doc.str_value(s.value).is_some())
+        .collect();
+    if candidates.len() > 1 {
+        return VersionDecl::Ambiguous {
+            keys: candidates.iter().map(|s| s.key).collect(),
+        };
+    }
+    if let Some(section) = candidates.first() {
+        if section.name != "heat_template_version" {
+            return VersionDecl::Cfn { key: section.key };
+        }
+        let text = doc.str_value(section.value).unwrap_or_default();
+        return match Version::parse(text) {
+            Some(version) => VersionDecl::Valid {
+                version,
+                key: section.key,
+                value: section.value,
+            },
+            None => VersionDecl::Invalid {
+                text: text.to_owned(),
+                key: section.key,
+                value: section.value,
+            },
+        };
+    }
+    match sections.iter().find(|s| s.name == "heat_template_version") {
+        Some(section) => VersionDecl::NotString {
+            key: section.key,
+            value: section.value,
+        },
+        None => VersionDecl::Missing,
+    }
+}

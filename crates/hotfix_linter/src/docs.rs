@@ -1,0 +1,67 @@
+//! The generated rule reference (`rules/` at the repository root).
+
+use std::fmt::Write as _;
+
+use crate::registry::all_rules;
+use crate::rule::Rule;
+
+/// Where a rule's page lives, relative to the repository root.
+pub fn rule_page_path(rule: &Rule) -> String {
+    format!("rules/{}-{}.md", rule.code, rule.name)
+}
+
+/// One rule's page.
+pub fn rule_page(rule: &Rule) -> String {
+    let mut page = format!("# {} `{}`\n\n", rule.code, rule.name);
+    let _ = writeln!(
+        page,
+        "Default severity: **{}**. Fix: {}.\n",
+        rule.severity.as_str(),
+        rule.fix.as_str()
+    );
+    page.push_str(rule.documentation().trim());
+    page.push('\n');
+    page
+}
+
+/// The index page, a table of every rule.
+pub fn index_page() -> String {
+    let mut page = String::from(
+        "# Rule reference\n\n<!-- Generated from the rules' doc comments by `HOTFIX_UPDATE_DOCS=1 cargo test -p hotfix_linter --test rules`; do not edit. -->\n\n| code | name | severity | fix | what it does |\n| --- | --- | --- | --- | --- |\n",
+    );
+    for rule in all_rules() {
+        let _ = writeln!(
+            page,
+            "| [{}]({}-{}.md) | `{}` | {} | {} | {} |",
+            rule.code,
+            rule.code,
+            rule.name,
+            rule.name,
+            rule.severity.as_str(),
+            rule.fix.as_str(),
+            rule.summary().replace('|', "\\|")
+        );
+    }
+    page
+}
+
+/// Every generated file: `(path relative to the repository root, content)`.
+pub fn generated_files() -> Vec<(String, String)> {
+    let mut files = vec![("rules/README.md".to_owned(), index_page())];
+    for rule in all_rules() {
+        files.push((rule_page_path(rule), rule_page(rule)));
+    }
+    files
+}
+
+/// The YAML blocks of a rule's "## Example" and "Use instead:" sections.
+pub fn doc_examples(rule: &Rule) -> (Option<String>, Option<String>) {
+    let doc = rule.documentation();
+    let block_after = |marker: &str| -> Option<String> {
+        let rest = &doc[doc.find(marker)? + marker.len()..];
+        let start = rest.find("```yaml\n")? + "```yaml\n".len();
+        let end = rest[start..].find("```")?;
+        Some(rest[start..start + end].to_owned())
+    };
+    (block_after("## Example"), block_after("Use instead:"))
+}

@@ -1,0 +1,76 @@
+//! hotfix's rules and the checker that runs them.
+//!
+//! [`lint`] takes a file's bytes and returns every finding, sorted: load failures (as Heat
+//! would report them), then what the enabled rules find, less what inline comments suppress.
+
+pub mod docs;
+mod registry;
+mod rule;
+mod rules;
+mod settings;
+mod suppression;
+
+use hotfix_diagnostics::{Diagnostic, Span};
+use hotfix_hot::{Semantic, Template};
+
+pub use registry::{Selector, all_rules, rule_by_code, rule_by_selector};
+pub use rule::{Context, FixAvailability, Rule, Sink};
+pub use settings::Settings;
+
+/// The code of the finding reported when a file cannot be loaded at all.
+pub const LOAD_ERROR: &str = "H001";
+
+/// Lints one file: its bytes as read from disk.
+pub fn lint(path: &str, bytes: &[u8], settings: &Settings) -> Vec<Diagnostic> {
+    let loaded = hotfix_yaml::check_bytes(bytes).and_then(|text| {
+        hotfix_yaml::check_size(text)?;
+        hotfix_yaml::parse_unlimited(text)
+    });
+    let doc = match loaded {
+        Ok(doc) => doc,
+        Err(err) => {
+            if !settings.enabled(&rules::load::INVALID_TEMPLATE) {
+                return Vec::new();
+            }
+            let span = err.span.unwrap_or(Span::new(0, 0));
+            let mut diagnostic = Diagnostic::new(
+                rules::load::INVALID_TEMPLATE.code,
+                rules::load::INVALID_TEMPLATE.name,
+                settings.severity(&rules::load::INVALID_TEMPLATE),
+                err.message,
+                span,
+            );
+            diagnostic.help("Heat rejects this file before looking at its contents");
+            return vec![diagnostic];
+        }
+    };
+    let template = Template::new(&doc);
+    let semantic = Semantic::new(&template);
+    let cx = Context {
+        path,
+        doc: &doc,
+        template: &template,
+        semantic: &semantic,
+    };
+    let mut diagnostics = Vec::new();
+    for rule in all_rules() {
+        if !settings.enabled(rule) {
+            continue;
+        }
+        let start = diagnostics.len();
+        (rule.check)(&cx, &mut Sink {
+            rule,
+            out: &mut diagnostics,
+        });
+        let severity = settings.severity(rule);
+        for diagnostic in &mut diagnostics[start..] {
+            diagnostic.severity = severity;
+        }
+    }
+    let mut diagnostics = suppression::apply(&doc, diagnostics, settings);
+    diagnostics.sort_by(|a, b| {
+        (a.span.start, a.code, &a.message).cmp(&(b.span.start, b.code, &b.message))
+    });
+    diagnostics.dedup();
+    diagnostics
+}

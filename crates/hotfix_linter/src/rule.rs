@@ -1,0 +1,155 @@
+//! What a rule is, and what it sees.
+
+use hotfix_diagnostics::{Diagnostic, Severity, Span};
+use hotfix_hot::{Semantic, Template, Version};
+use hotfix_yaml::{Document, NodeId};
+
+/// Whether a rule can offer a fix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FixAvailability {
+    None,
+    Sometimes,
+    Always,
+}
+
+impl FixAvailability {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FixAvailability::None => "none",
+            FixAvailability::Sometimes => "sometimes",
+            FixAvailability::Always => "always",
+        }
+    }
+}
+
+/// A lint rule: stable code and name, default severity, its documentation (the doc comment of
+/// its declaration), and the function that checks a template.
+pub struct Rule {
+    pub code: &'static str,
+    pub name: &'static str,
+    pub severity: Severity,
+    pub fix: FixAvailability,
+    /// Markdown: `## What it does`, `## Why is this bad?`, `## Example`, `Use instead:`.
+    pub doc: &'static str,
+    pub(crate) check: fn(&Context<'_>, &mut Sink<'_>),
+}
+
+impl std::fmt::Debug for Rule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({})", self.code, self.name)
+    }
+}
+
+impl Rule {
+    /// The documentation with the one leading space of each doc-comment line removed.
+    pub fn documentation(&self) -> String {
+        self.doc
+            .lines()
+            .map(|line| line.strip_prefix(' ').unwrap_or(line))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// The first sentence of "What it does", for tables and SARIF short descriptions.
+    pub fn summary(&self) -> String {
+        let doc = self.documentation();
+        let body = doc
+            .split("## What it does")
+            .nth(1)
+            .unwrap_or(&doc)
+            .split("\n## ")
+            .next()
+            .unwrap_or_default();
+        let text = body.split_whitespace().collect::<Vec<_>>().join(" ");
+        match text.find(". ") {
+            Some(end) => text[..=end].to_owned(),
+            None => text,
+        }
+    }
+}
+
+/// Declares a rule: its doc comment becomes its documentation.
+///
+/// ```ignore
+/// declare_rule! {
+///     /// ## What it does
+///     /// …
+///     pub(crate) static RULE = {
+///         code: "H301",
+///         name: "undefined-parameter",
+///         severity: Error,
+///         fix: None,
+///         check: check,
+///     };
+/// }
+/// ```
+macro_rules! declare_rule {
+    (
+        $(#[doc = $doc:literal])+
+        $vis:vis static $ident:ident = {
+            code: $code:literal,
+            name: $name:literal,
+            severity: $severity:ident,
+            fix: $fix:ident,
+            check: $check:path $(,)?
+        };
+    ) => {
+        $(#[doc = $doc])+
+        $vis static $ident: $crate::rule::Rule = $crate::rule::Rule {
+            code: $code,
+            name: $name,
+            severity: hotfix_diagnostics::Severity::$severity,
+            fix: $crate::rule::FixAvailability::$fix,
+            doc: concat!($($doc, "\n"),+),
+            check: $check,
+        };
+    };
+}
+
+pub(crate) use declare_rule;
+
+/// Everything a rule may look at.
+#[derive(Debug)]
+pub struct Context<'a> {
+    pub path: &'a str,
+    pub doc: &'a Document,
+    pub template: &'a Template<'a>,
+    pub semantic: &'a Semantic,
+}
+
+impl Context<'_> {
+    /// The declared version, when Heat accepts it.
+    pub fn version(&self) -> Option<Version> {
+        self.template.version()
+    }
+
+    pub fn span(&self, id: NodeId) -> Span {
+        self.doc.node(id).span
+    }
+
+    pub fn text(&self, id: NodeId) -> &str {
+        self.doc.text(id)
+    }
+}
+
+/// Where a rule reports: every diagnostic carries the rule's code, name and severity.
+#[derive(Debug)]
+pub struct Sink<'r> {
+    pub(crate) rule: &'static Rule,
+    pub(crate) out: &'r mut Vec<Diagnostic>,
+}
+
+impl Sink<'_> {
+    /// Reports a finding at `span`; the returned diagnostic takes help, labels and a fix.
+    pub fn report(&mut self, span: Span, message: impl Into<String>) -> &mut Diagnostic {
+        self.out.push(Diagnostic::new(
+            self.rule.code,
+            self.rule.name,
+            self.rule.severity,
+            message,
+            span,
+        ));
+        let last = self.out.len() - 1;
+        &mut self.out[last]
+    }
+}

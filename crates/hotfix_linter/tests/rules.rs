@@ -1,0 +1,127 @@
+//! Every rule against its fixtures and its documented examples.
+//!
+//! Fixtures live in `testdata/rules/<CODE>/`: files whose name starts with `invalid` must
+//! produce at least one finding of that rule (their rendered findings are snapshots in
+//! `snapshots/rules/`), files whose name starts with `valid` must produce none.
+
+use std::path::{Path, PathBuf};
+
+use hotfix_diagnostics::{RenderOptions, render_human};
+use hotfix_linter::{Selector, Settings, all_rules, docs, lint};
+
+fn testdata() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/rules")
+}
+
+fn only(code: &str) -> Settings {
+    Settings {
+        select: vec![Selector::parse(code).expect("a rule code")],
+        ..Settings::default()
+    }
+}
+
+fn render(path: &str, source: &str, code: &str) -> String {
+    let diagnostics = lint(path, source.as_bytes(), &only(code));
+    diagnostics
+        .iter()
+        .map(|d| render_human(d, path, source, RenderOptions { color: false, width: 100 }))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn every_rule_has_fixtures_that_behave() {
+    let mut missing = Vec::new();
+    for rule in all_rules() {
+        let dir = testdata().join(rule.code);
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            missing.push(rule.code);
+            continue;
+        };
+        let mut files: Vec<PathBuf> = entries.map(|e| e.expect("dir entry").path()).collect();
+        files.sort();
+        let (mut invalid, mut valid) = (0, 0);
+        for file in files {
+            let name = file.file_name().and_then(|n| n.to_str()).expect("a file name").to_owned();
+            let source = std::fs::read_to_string(&file).expect("a UTF-8 fixture");
+            let display = format!("{}/{name}", rule.code);
+            let diagnostics = lint(&display, source.as_bytes(), &only(rule.code));
+            let ours = diagnostics.iter().filter(|d| d.code == rule.code).count();
+            if name.starts_with("invalid") {
+                invalid += 1;
+                assert!(ours > 0, "{display}: expected a {} finding, got none", rule.code);
+                let stem = name.rsplit_once('.').map_or(name.as_str(), |(s, _)| s);
+                insta::with_settings!({
+                    snapshot_path => "../../../snapshots/rules",
+                    prepend_module_to_snapshot => false,
+                    omit_expression => true,
+                    description => format!("{display}\n{}", source),
+                }, {
+                    insta::assert_snapshot!(format!("{}__{stem}", rule.code), render(&display, &source, rule.code));
+                });
+            } else if name.starts_with("valid") {
+                valid += 1;
+                assert_eq!(ours, 0, "{display}: expected no {} finding, got {diagnostics:#?}", rule.code);
+            }
+        }
+        assert!(invalid > 0 && valid > 0, "{}: needs invalid* and valid* fixtures", rule.code);
+    }
+    assert!(missing.is_empty(), "rules without fixtures in testdata/rules: {missing:?}");
+}
+
+/// Rules whose example cannot be shown in full in the docs.
+const EXAMPLE_EXEMPT: &[(&str, &str)] = &[("H105", "needs 1,001 resources; its fixture generates them")];
+
+#[test]
+fn every_rule_doc_example_yields_exactly_one_finding_and_its_fix_none() {
+    for rule in all_rules() {
+        if EXAMPLE_EXEMPT.iter().any(|(code, _)| *code == rule.code) {
+            continue;
+        }
+        let (example, instead) = docs::doc_examples(rule);
+        let example = example.unwrap_or_else(|| panic!("{}: no ```yaml block under ## Example", rule.code));
+        let instead = instead.unwrap_or_else(|| panic!("{}: no ```yaml block under Use instead:", rule.code));
+        let found = lint("example.yaml", example.as_bytes(), &only(rule.code));
+        let ours: Vec<_> = found.iter().filter(|d| d.code == rule.code).collect();
+        assert_eq!(ours.len(), 1, "{}: the example should give exactly one finding, got {found:#?}", rule.code);
+        let found = lint("instead.yaml", instead.as_bytes(), &only(rule.code));
+        assert!(
+            found.iter().all(|d| d.code != rule.code),
+            "{}: \"Use instead\" still gives {found:#?}",
+            rule.code
+        );
+    }
+}
+
+#[test]
+fn the_rule_reference_in_rules_is_up_to_date() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let update = std::env::var_os("HOTFIX_UPDATE_DOCS").is_some();
+    let mut stale = Vec::new();
+    let generated = docs::generated_files();
+    for (path, content) in &generated {
+        let file = root.join(path);
+        if std::fs::read_to_string(&file).ok().as_deref() != Some(content.as_str()) {
+            if update {
+                std::fs::write(&file, content).expect("write a rule page");
+            } else {
+                stale.push(path.clone());
+            }
+        }
+    }
+    // Pages of rules that no longer exist.
+    for entry in std::fs::read_dir(root.join("rules")).expect("rules/") {
+        let path = format!("rules/{}", entry.expect("entry").file_name().to_string_lossy());
+        if !generated.iter().any(|(p, _)| *p == path) {
+            if update {
+                std::fs::remove_file(root.join(&path)).expect("remove a stale page");
+            } else {
+                stale.push(path);
+            }
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "stale rule reference: {stale:?}; regenerate with `HOTFIX_UPDATE_DOCS=1 cargo test -p hotfix_linter --test rules`"
+    );
+}
