@@ -103,8 +103,14 @@ fn first_difference(a: &str, b: &str) -> (String, String) {
         .find(|((_, x), y)| x != y)
         .map_or(a.len().min(b.len()), |((i, _), _)| i);
     let window = |s: &str| {
-        let start = s.floor_char_boundary(at.saturating_sub(60));
-        let end = s.ceil_char_boundary((at + 60).min(s.len()));
+        let mut start = at.saturating_sub(60).min(s.len());
+        while !s.is_char_boundary(start) {
+            start -= 1;
+        }
+        let mut end = (at + 60).min(s.len());
+        while !s.is_char_boundary(end) {
+            end += 1;
+        }
         s[start..end].to_owned()
     };
     (window(a), window(b))
