@@ -158,7 +158,8 @@ pub struct Document {
     pub(crate) root: Option<NodeId>,
     pub(crate) comments: Vec<Comment>,
     pub(crate) format: SourceFormat,
-    pub(crate) lines: LineIndex,
+    /// Built on first use: loading never needs it, diagnostics do.
+    pub(crate) lines: std::sync::OnceLock<LineIndex>,
 }
 
 impl Document {
@@ -169,7 +170,7 @@ impl Document {
             root: None,
             comments: Vec::new(),
             format,
-            lines: LineIndex::new(source),
+            lines: std::sync::OnceLock::new(),
         }
     }
 
@@ -192,7 +193,7 @@ impl Document {
     }
 
     pub fn lines(&self) -> &LineIndex {
-        &self.lines
+        self.lines.get_or_init(|| LineIndex::new(&self.source))
     }
 
     /// The top-level node (always a mapping once [`crate::parse`] has succeeded).

@@ -15,6 +15,7 @@
 //! merge keys are expanded, and of repeated keys the last value wins while the key keeps the
 //! position of its first occurrence.
 
+mod comments;
 mod document;
 mod error;
 mod json;

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use granit_parser::{ErrorKind, Event, Options, Parser, ScanError, StructureStyle};
 
 use crate::document::{
-    Comment, Document, Entry, Node, NodeId, NodeKind, Scalar, ScalarStyle, SourceFormat, Span,
+    Document, Entry, Node, NodeId, NodeKind, Scalar, ScalarStyle, SourceFormat, Span,
     Style, Tag,
 };
 use crate::error::{LoadError, LoadErrorKind};
@@ -118,6 +118,9 @@ enum Failure {
 fn parse_once(source: &str, text: &str, padding: &Padding) -> Result<Document, Failure> {
     let mut options = Options::default();
     options.emit_anchor_events = true;
+    // Comments are found from the finished tree (`comments.rs`): the parser's comment events
+    // cost more than the rest of the tree building.
+    options.emit_comments = false;
     options.flow_nesting_limit = NESTING_LIMIT;
     options.block_nesting_limit = NESTING_LIMIT;
     let parser = Parser::new_from_str_with_options(text, options);
@@ -144,7 +147,9 @@ fn parse_once(source: &str, text: &str, padding: &Padding) -> Result<Document, F
             .event(event, span, tag_span)
             .map_err(Failure::Load)?;
     }
-    Ok(builder.doc)
+    let mut doc = builder.doc;
+    crate::comments::scan(&mut doc);
+    Ok(doc)
 }
 
 fn scan_error(source: &str, err: &ScanError) -> LoadError {
@@ -237,10 +242,6 @@ impl<'s> Builder<'s> {
         };
         match event {
             Event::DocumentStart(..) => self.document_start(span)?,
-            Event::Comment(text, _) => self.doc.comments.push(Comment {
-                span,
-                text: text.into_owned(),
-            }),
             Event::Anchor(anchor_id, name) => self.anchor(anchor_id, &name, span)?,
             Event::Alias(anchor_id) => self.alias(anchor_id, span)?,
             Event::UnresolvedAlias(name) => {
@@ -300,7 +301,7 @@ impl<'s> Builder<'s> {
         if self.documents > 1 {
             let first_line = self
                 .doc
-                .lines
+                .lines()
                 .position(self.source, self.document_start.start)
                 .line;
             return Err(LoadError::new(
@@ -321,7 +322,7 @@ impl<'s> Builder<'s> {
             return Ok(());
         };
         if let Some(first) = self.anchor_names.get(name) {
-            let first_line = self.doc.lines.position(self.source, first.start).line;
+            let first_line = self.doc.lines().position(self.source, first.start).line;
             return Err(LoadError::new(
                 LoadErrorKind::Syntax,
                 format!(
