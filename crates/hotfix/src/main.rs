@@ -6,7 +6,11 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod config;
+mod discover;
+mod explain;
 mod inspect;
+mod lint;
 
 /// Lint and upgrade OpenStack Heat Orchestration Templates (HOT), offline.
 ///
@@ -21,7 +25,17 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Lint templates: every problem, each with its place and what to do.
+    #[command(visible_alias = "check")]
+    Lint(lint::LintArgs),
+    /// Show a template as Heat loads it.
     Inspect(inspect::InspectArgs),
+    /// List the rules.
+    Rules(explain::RulesArgs),
+    /// Explain one rule.
+    Rule(explain::RuleArgs),
+    /// List the HOT versions and what each adds and removes.
+    Versions(explain::VersionsArgs),
 }
 
 fn main() -> ExitCode {
@@ -35,7 +49,11 @@ fn main() -> ExitCode {
     };
     let mut stdout = io::stdout().lock();
     let result = match cli.command {
+        Command::Lint(args) => lint::run(&args, &mut stdout),
         Command::Inspect(args) => inspect::run(&args, &mut stdout),
+        Command::Rules(args) => explain::rules(&args, &mut stdout),
+        Command::Rule(args) => explain::rule(&args, &mut stdout),
+        Command::Versions(args) => explain::versions(&args, &mut stdout),
     };
     match result.and_then(|code| stdout.flush().map(|()| code).map_err(Into::into)) {
         Ok(code) => code,

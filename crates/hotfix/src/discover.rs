@@ -1,0 +1,186 @@
+//! Which files to lint: walking folders, and telling templates from other YAML.
+
+use std::path::{Path, PathBuf};
+
+use crate::config::Config;
+
+/// A file found on the command line or by walking a folder.
+#[derive(Debug)]
+pub(crate) struct Candidate {
+    pub(crate) path: PathBuf,
+    /// Named on the command line: always linted.
+    pub(crate) explicit: bool,
+}
+
+/// What a file is, judged by its name and content.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// A HOT template (a top-level `heat_template_version`).
+    Template,
+    /// A Heat environment file (`resource_registry`, `parameter_defaults`, …).
+    Environment,
+    /// A Jinja2 source, which is not YAML until rendered.
+    Jinja,
+    /// Some other YAML or JSON file.
+    Other,
+}
+
+impl Kind {
+    pub(crate) fn describe(self) -> &'static str {
+        match self {
+            Kind::Template => "a template",
+            Kind::Environment => "an environment file",
+            Kind::Jinja => "a Jinja2 source (not YAML until rendered)",
+            Kind::Other => "not a HOT template (no top-level heat_template_version)",
+        }
+    }
+}
+
+const EXTENSIONS: [&str; 4] = ["yaml", "yml", "json", "template"];
+
+/// The files to consider: explicit files as given, folders walked (hidden files skipped,
+/// `.gitignore` honoured even outside a git repository), sorted, without duplicates. The
+/// configuration's `exclude` applies to both; `include` to walked files.
+pub(crate) fn walk(paths: &[PathBuf], config: &Config) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for path in paths {
+        if path.is_file() {
+            if !config.excluded(path) {
+                out.push(Candidate {
+                    path: path.clone(),
+                    explicit: true,
+                });
+            }
+            continue;
+        }
+        let walker = ignore::WalkBuilder::new(path)
+            .hidden(true)
+            .git_ignore(true)
+            .require_git(false)
+            .sort_by_file_name(std::cmp::Ord::cmp)
+            .build();
+        for entry in walker.flatten() {
+            let file = entry.path();
+            if !entry.file_type().is_some_and(|t| t.is_file()) {
+                continue;
+            }
+            let wanted = if config.include.is_some() {
+                config.included(file)
+            } else {
+                file.extension()
+                    .and_then(|e| e.to_str())
+                    .is_some_and(|e| EXTENSIONS.contains(&e))
+            };
+            if wanted && !config.excluded(file) {
+                out.push(Candidate {
+                    path: file.to_path_buf(),
+                    explicit: false,
+                });
+            }
+        }
+    }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    out.dedup_by(|a, b| a.path == b.path);
+    out
+}
+
+/// Tells a template from an environment file, a Jinja2 source or other YAML, cheaply: by the
+/// file name and the top-level keys at the start of lines.
+pub(crate) fn classify(path: &Path, bytes: &[u8]) -> Kind {
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    if name.ends_with(".j2") || name.contains(".j2.") {
+        return Kind::Jinja;
+    }
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return Kind::Other;
+    };
+    let mut environment = false;
+    for line in text.lines() {
+        let key = top_level_key(line);
+        match key {
+            Some("heat_template_version") => {
+                return if text.contains("{%") {
+                    Kind::Jinja
+                } else {
+                    Kind::Template
+                };
+            }
+            Some(
+                "resource_registry"
+                | "parameter_defaults"
+                | "event_sinks"
+                | "encrypted_param_names"
+                | "parameter_merge_strategies",
+            ) => environment = true,
+            _ => {}
+        }
+    }
+    // JSON templates: the key anywhere (JSON has no other way to write it).
+    if text.trim_start().starts_with('{') && text.contains("\"heat_template_version\"") {
+        return Kind::Template;
+    }
+    if environment {
+        Kind::Environment
+    } else {
+        Kind::Other
+    }
+}
+
+/// The key of a top-level YAML mapping entry on this line (`key:` at column 0).
+fn top_level_key(line: &str) -> Option<&str> {
+    let first = line.chars().next()?;
+    if first.is_whitespace() || first == '#' || first == '-' {
+        return None;
+    }
+    let (key, _) = line.split_once(':')?;
+    let key = key.trim_end().trim_matches(['"', '\'']);
+    Some(key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tells_templates_from_environments_jinja_and_other_yaml() {
+        let kind = |name: &str, text: &str| classify(Path::new(name), text.as_bytes());
+        assert_eq!(
+            kind("t.yaml", "# c\nheat_template_version: 2016-10-14\n"),
+            Kind::Template
+        );
+        assert_eq!(
+            kind("t.yaml", "'heat_template_version': pike\n"),
+            Kind::Template
+        );
+        assert_eq!(
+            kind("t.json", "{\"heat_template_version\": \"pike\"}"),
+            Kind::Template
+        );
+        assert_eq!(
+            kind("e.yaml", "resource_registry:\n  A: b.yaml\n"),
+            Kind::Environment
+        );
+        assert_eq!(
+            kind("o.j2.yaml", "heat_template_version: pike\n"),
+            Kind::Jinja
+        );
+        assert_eq!(
+            kind(
+                "o.yaml",
+                "heat_template_version: pike\n{% for r in roles %}\n"
+            ),
+            Kind::Jinja
+        );
+        assert_eq!(
+            kind(".pre-commit-config.yaml", "repos:\n  - repo: x\n"),
+            Kind::Other
+        );
+        assert_eq!(
+            kind("n.yaml", "nested:\n  heat_template_version: pike\n"),
+            Kind::Other
+        );
+    }
+}

@@ -1,0 +1,344 @@
+//! `hotfix lint`: every problem in a tree of templates, at once.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::anyhow;
+use hotfix_diagnostics::{
+    Diagnostic, RenderOptions, Severity, location, render_concise, render_human,
+};
+use hotfix_linter::{Selector, Settings};
+use hotfix_yaml::LineIndex;
+use rayon::prelude::*;
+
+use crate::config::{self, Config};
+use crate::discover::{self, Candidate, Kind};
+
+/// Lint HOT templates: every file given, and every template found in the folders given.
+///
+/// Folders are walked in parallel, honouring `.gitignore` and skipping hidden files; a YAML
+/// or JSON file is linted when it has a top-level `heat_template_version`. Environment files
+/// and Jinja2 sources are skipped (`--verbose` lists them). Files named on the command line are
+/// always linted.
+#[derive(Debug, clap::Args)]
+pub(crate) struct LintArgs {
+    /// Files and folders to lint [default: the current folder].
+    paths: Vec<PathBuf>,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+
+    /// Only these rules: codes (`H301`), prefixes (`H3`), names (`undefined-parameter`) or
+    /// `ALL`; comma-separated, repeatable. Replaces the configuration's `select`.
+    #[arg(long, value_delimiter = ',')]
+    select: Vec<String>,
+
+    /// Not these rules (same forms as `--select`); added to the configuration's `ignore`.
+    #[arg(long, value_delimiter = ',')]
+    ignore: Vec<String>,
+
+    /// Exit with 0 even when findings remain (hotfix failures still exit with 2).
+    #[arg(long)]
+    exit_zero: bool,
+
+    /// The lowest severity that makes the exit code 1.
+    #[arg(long, value_enum, default_value_t = FailOn::Error)]
+    fail_on: FailOn,
+
+    /// Use this configuration file instead of looking for `hotfix.toml`.
+    #[arg(long, conflicts_with = "no_config")]
+    config: Option<PathBuf>,
+
+    /// Ignore any `hotfix.toml`.
+    #[arg(long)]
+    no_config: bool,
+
+    /// Also list the files that were skipped, and why.
+    #[arg(long, short)]
+    verbose: bool,
+
+    /// Colours in human output.
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    color: Color,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    /// Code frames with labels and help.
+    Human,
+    /// One line per finding: `path:line:col: CODE message`.
+    Concise,
+    /// A JSON list of findings.
+    Json,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum FailOn {
+    Error,
+    Warning,
+    Info,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Color {
+    Auto,
+    Always,
+    Never,
+}
+
+/// One linted file.
+struct Linted {
+    path: PathBuf,
+    display: String,
+    source: String,
+    diagnostics: Vec<Diagnostic>,
+}
+
+pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+    let started = Instant::now();
+    let cwd = std::env::current_dir()?;
+    let mut config = if args.no_config {
+        Config::empty(cwd.clone())
+    } else if let Some(path) = &args.config {
+        config::load(path)?
+    } else if let Some(path) = config::find(&cwd) {
+        config::load(&path)?
+    } else {
+        Config::empty(cwd.clone())
+    };
+    apply_arguments(&mut config.settings, args)?;
+
+    let paths = if args.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        args.paths.clone()
+    };
+    for path in &paths {
+        if !path.exists() {
+            return Err(anyhow!("{}: no such file or folder", path.display()));
+        }
+    }
+    let candidates = discover::walk(&paths, &config);
+    let mut failures = Vec::new();
+    let mut skipped = Vec::new();
+    let results: Vec<Result<Result<Linted, Kind>, String>> = candidates
+        .par_iter()
+        .map(|candidate| lint_candidate(candidate, &config))
+        .collect();
+    let mut linted = Vec::new();
+    for (candidate, result) in candidates.iter().zip(results) {
+        match result {
+            Ok(Ok(file)) => linted.push(file),
+            Ok(Err(kind)) => skipped.push((candidate, kind)),
+            Err(message) => failures.push(message),
+        }
+    }
+    linted.sort_by(|a, b| a.path.cmp(&b.path));
+
+    let color = match args.color {
+        Color::Always => true,
+        Color::Never => false,
+        Color::Auto => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+    };
+    match args.format {
+        Format::Human => write_human(out, &linted, color)?,
+        Format::Concise => write_concise(out, &linted)?,
+        Format::Json => write_json(out, &linted)?,
+    }
+
+    let mut stderr = std::io::stderr().lock();
+    if args.verbose {
+        if let Some(path) = &config.path {
+            writeln!(stderr, "using configuration {}", path.display())?;
+        }
+        for (candidate, kind) in &skipped {
+            writeln!(
+                stderr,
+                "skipped {}: {}",
+                candidate.display(),
+                kind.describe()
+            )?;
+        }
+    }
+    for failure in &failures {
+        writeln!(stderr, "hotfix: error: {failure}")?;
+    }
+    let count = |severity: Severity| {
+        linted
+            .iter()
+            .flat_map(|f| &f.diagnostics)
+            .filter(|d| d.severity == severity)
+            .count()
+    };
+    let (errors, warnings, infos) = (
+        count(Severity::Error),
+        count(Severity::Warning),
+        count(Severity::Info),
+    );
+    if args.format != Format::Json || args.verbose {
+        writeln!(
+            stderr,
+            "{} {} checked ({} skipped): {errors} {}, {warnings} {}, {infos} info in {:.2}s",
+            linted.len(),
+            plural(linted.len(), "template", "templates"),
+            skipped.len(),
+            plural(errors, "error", "errors"),
+            plural(warnings, "warning", "warnings"),
+            started.elapsed().as_secs_f64()
+        )?;
+    }
+    if !failures.is_empty() {
+        return Ok(ExitCode::from(2));
+    }
+    let threshold = match args.fail_on {
+        FailOn::Error => Severity::Error,
+        FailOn::Warning => Severity::Warning,
+        FailOn::Info => Severity::Info,
+    };
+    let failing = linted
+        .iter()
+        .flat_map(|f| &f.diagnostics)
+        .any(|d| d.severity >= threshold);
+    Ok(if failing && !args.exit_zero {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
+    if n == 1 { one } else { many }
+}
+
+/// `--select` replaces the configuration's selection; `--ignore` adds to it.
+fn apply_arguments(settings: &mut Settings, args: &LintArgs) -> anyhow::Result<()> {
+    let parse = |items: &[String]| -> anyhow::Result<Vec<Selector>> {
+        items
+            .iter()
+            .filter(|s| !s.trim().is_empty())
+            .map(|s| {
+                Selector::parse(s).ok_or_else(|| {
+                    anyhow!("`{s}` is not a hotfix rule code, prefix or name (see `hotfix rules`)")
+                })
+            })
+            .collect()
+    };
+    if !args.select.is_empty() {
+        settings.select = parse(&args.select)?;
+    }
+    settings.ignore.extend(parse(&args.ignore)?);
+    Ok(())
+}
+
+/// Reads and lints one candidate; `Ok(Err(kind))` when it is not a template to lint.
+fn lint_candidate(candidate: &Candidate, config: &Config) -> Result<Result<Linted, Kind>, String> {
+    let bytes = std::fs::read(&candidate.path)
+        .map_err(|err| format!("cannot read {}: {err}", candidate.display()))?;
+    let kind = if candidate.explicit {
+        Kind::Template
+    } else {
+        discover::classify(&candidate.path, &bytes)
+    };
+    if kind != Kind::Template {
+        return Ok(Err(kind));
+    }
+    let display = candidate.display();
+    let settings = config.settings_for(&candidate.path);
+    let diagnostics = hotfix_linter::lint(&display, &bytes, &settings);
+    Ok(Ok(Linted {
+        path: candidate.path.clone(),
+        display,
+        source: String::from_utf8_lossy(&bytes).into_owned(),
+        diagnostics,
+    }))
+}
+
+fn write_human(out: &mut impl Write, files: &[Linted], color: bool) -> anyhow::Result<()> {
+    let width = terminal_width();
+    for file in files {
+        for diagnostic in &file.diagnostics {
+            let rendered = render_human(
+                diagnostic,
+                &file.display,
+                &file.source,
+                RenderOptions { color, width },
+            );
+            writeln!(out, "{rendered}")?;
+        }
+    }
+    Ok(())
+}
+
+fn terminal_width() -> usize {
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(100)
+}
+
+fn write_concise(out: &mut impl Write, files: &[Linted]) -> anyhow::Result<()> {
+    for file in files {
+        let lines = LineIndex::new(&file.source);
+        for diagnostic in &file.diagnostics {
+            writeln!(
+                out,
+                "{}",
+                render_concise(diagnostic, &file.display, &lines, &file.source)
+            )?;
+        }
+    }
+    Ok(())
+}
+
+fn write_json(out: &mut impl Write, files: &[Linted]) -> anyhow::Result<()> {
+    let mut findings = Vec::new();
+    for file in files {
+        let lines = LineIndex::new(&file.source);
+        for d in &file.diagnostics {
+            let (start, end) = location(&lines, &file.source, d.span);
+            let fix = d.fix.as_ref().map(|fix| {
+                serde_json::json!({
+                    "message": fix.message,
+                    "applicability": fix.applicability.as_str(),
+                    "edits": fix.edits.iter().map(|e| {
+                        let (s, t) = location(&lines, &file.source, e.span);
+                        serde_json::json!({
+                            "start": {"line": s.line, "column": s.column, "offset": e.span.start},
+                            "end": {"line": t.line, "column": t.column, "offset": e.span.end},
+                            "content": e.content,
+                        })
+                    }).collect::<Vec<_>>(),
+                })
+            });
+            findings.push(serde_json::json!({
+                "code": d.code,
+                "name": d.name,
+                "severity": d.severity.as_str(),
+                "message": d.message,
+                "help": d.help,
+                "path": file.display,
+                "start": {"line": start.line, "column": start.column, "offset": d.span.start},
+                "end": {"line": end.line, "column": end.column, "offset": d.span.end},
+                "fix": fix,
+            }));
+        }
+    }
+    serde_json::to_writer_pretty(&mut *out, &findings)?;
+    writeln!(out)?;
+    Ok(())
+}
+
+impl Candidate {
+    pub(crate) fn display(&self) -> String {
+        display_path(&self.path)
+    }
+}
+
+/// A path as the user would write it: relative, without a leading `./`.
+fn display_path(path: &Path) -> String {
+    let text = path.to_string_lossy();
+    text.strip_prefix("./").unwrap_or(&text).to_owned()
+}
