@@ -140,7 +140,8 @@ pub struct Node {
     pub kind: NodeKind,
     /// The `&name` token that defines an anchor on this node.
     pub anchor: Option<Span>,
-    pub tag: Option<Tag>,
+    /// An explicit tag (boxed: rare, and nodes are many).
+    pub tag: Option<Box<Tag>>,
 }
 
 /// A `# comment`; the span covers the `#` and the text, not the line break.

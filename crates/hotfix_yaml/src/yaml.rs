@@ -235,9 +235,11 @@ impl<'s> Builder<'s> {
         let prev_end = self.prev_end;
         self.prev_end = prev_end.max(span.end);
         let tag_of = |tag: Option<std::borrow::Cow<'_, granit_parser::Tag>>| {
-            tag.map(|t| Tag {
-                name: format!("{}{}", t.handle(), t.suffix()),
-                span: tag_span,
+            tag.map(|t| {
+                Box::new(Tag {
+                    name: format!("{}{}", t.handle(), t.suffix()),
+                    span: tag_span,
+                })
             })
         };
         match event {
@@ -262,7 +264,7 @@ impl<'s> Builder<'s> {
             }
             Event::SequenceStart(style, _anchor, tag) => {
                 let tag = tag_of(tag);
-                check_collection_tag(tag.as_ref(), true, span)?;
+                check_collection_tag(tag.as_deref(), true, span)?;
                 let kind = NodeKind::Sequence {
                     items: Vec::new(),
                     style: structure_style(style),
@@ -275,7 +277,7 @@ impl<'s> Builder<'s> {
             }
             Event::MappingStart(style, _anchor, tag) => {
                 let tag = tag_of(tag);
-                check_collection_tag(tag.as_ref(), false, span)?;
+                check_collection_tag(tag.as_deref(), false, span)?;
                 let kind = NodeKind::Mapping {
                     entries: Vec::new(),
                     style: structure_style(style),
@@ -369,7 +371,7 @@ impl<'s> Builder<'s> {
         &mut self,
         text: String,
         style: ScalarStyle,
-        tag: Option<Tag>,
+        tag: Option<Box<Tag>>,
         span: Span,
         prev_end: usize,
     ) -> Result<(), LoadError> {
@@ -398,7 +400,7 @@ impl<'s> Builder<'s> {
     }
 
     /// Pushes a collection node; its children arrive until the matching end event.
-    fn open(&mut self, kind: NodeKind, tag: Option<Tag>, span: Span) -> NodeId {
+    fn open(&mut self, kind: NodeKind, tag: Option<Box<Tag>>, span: Span) -> NodeId {
         let id = self.doc.push(Node {
             span,
             kind,
