@@ -500,9 +500,20 @@ fn block_scalar_span(source: &str, prev_end: usize, content: Span) -> Span {
             _ => i += 1,
         }
     }
+    // The parser's span may also take the line break and the indentation of the next line:
+    // trailing blanks that follow a line break, and line breaks, are not the scalar's.
     let mut end = content.end.max(start);
-    while end > start && matches!(bytes[end - 1], b'\n' | b'\r') {
-        end -= 1;
+    loop {
+        let blanks = bytes[start..end]
+            .iter()
+            .rev()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+        if end - blanks > start && matches!(bytes[end - blanks - 1], b'\n' | b'\r') {
+            end -= blanks + 1;
+        } else {
+            break;
+        }
     }
     Span::new(start, end)
 }
