@@ -1,0 +1,130 @@
+use hotfix_diagnostics::{Applicability, Edit, Fix};
+use hotfix_yaml::{NodeKind, ScalarValue};
+
+use super::shared::{Calls, a_type, repeats, span};
+use crate::rule::{Context, Sink, declare_rule};
+
+declare_rule! {
+    /// ## What it does
+    /// Checks that `permutations` in `repeat` (`heat_template_version` 2017-09-01 and later) is
+    /// a literal YAML boolean.
+    ///
+    /// ## Why is this bad?
+    /// Heat rejects the template: `"permutations" should be boolean type for repeat
+    /// function.` The string `"false"` is not a boolean, nor is null, and neither is a
+    /// function call such as `{get_param: flag}`, even one that returns a boolean: Heat checks
+    /// the key before resolving anything.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// heat_template_version: 2017-09-01
+    /// resources:
+    ///   r:
+    ///     type: OS::Heat::None
+    ///     properties:
+    ///       rules:
+    ///         repeat:
+    ///           for_each:
+    ///             <%port%>: ['80', '443']
+    ///             <%proto%>: [tcp, udp]
+    ///           template: {port: <%port%>, protocol: <%proto%>}
+    ///           permutations: 'false'
+    /// ```
+    ///
+    /// Use instead:
+    /// ```yaml
+    /// heat_template_version: 2017-09-01
+    /// resources:
+    ///   r:
+    ///     type: OS::Heat::None
+    ///     properties:
+    ///       rules:
+    ///         repeat:
+    ///           for_each:
+    ///             <%port%>: ['80', '443']
+    ///             <%proto%>: [tcp, udp]
+    ///           template: {port: <%port%>, protocol: <%proto%>}
+    ///           permutations: false
+    /// ```
+    pub(crate) static RULE = {
+        code: "H904",
+        name: "permutations-not-boolean",
+        severity: Error,
+        fix: Sometimes,
+        check: check,
+    };
+}
+
+const HEAT: &str = "Heat: `\"permutations\" should be boolean type for repeat function.`";
+
+fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
+    let Some(version) = cx.version() else {
+        return;
+    };
+    if !version.has_repeat_permutations() {
+        return;
+    }
+    let doc = cx.doc;
+    let calls = Calls::new(cx);
+    for repeat in repeats(cx, &calls) {
+        let Some(permutations) = repeat.permutations else {
+            continue;
+        };
+        let value = permutations.value;
+        if doc
+            .scalar(value)
+            .is_some_and(|s| matches!(s.value, ScalarValue::Bool(_)))
+        {
+            continue;
+        }
+        if let Some(call) = calls.get(doc, value) {
+            sink.report(
+                span(cx, value),
+                format!(
+                    "`permutations` is a `{}` call, not a literal boolean",
+                    cx.text(call.key)
+                ),
+            )
+            .help(format!(
+                "Heat checks the type before resolving any function: write `true` or `false`; {HEAT}"
+            ));
+            continue;
+        }
+        let diagnostic = sink.report(
+            span(cx, value),
+            format!("`permutations` is {}, not a boolean", a_type(doc, value)),
+        );
+        let node = doc.node(value);
+        let word = match &node.kind {
+            NodeKind::Scalar(s) if s.value == ScalarValue::Str && node.tag.is_none() => {
+                boolean_word(&s.text)
+            }
+            _ => None,
+        };
+        match word {
+            Some(word) => {
+                diagnostic
+                    .help(format!("write `{word}` without quotes; {HEAT}"))
+                    .fix(Fix {
+                        message: format!("Replace `{}` with `{word}`", cx.text(value)),
+                        edits: vec![Edit::replace(span(cx, value), word)],
+                        applicability: Applicability::Unsafe,
+                    });
+            }
+            None => {
+                diagnostic.help(format!(
+                    "write `true` (nest the loops) or `false` (pair the lists); {HEAT}"
+                ));
+            }
+        }
+    }
+}
+
+/// The boolean a string obviously means.
+fn boolean_word(text: &str) -> Option<&'static str> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "true" | "yes" | "on" => Some("true"),
+        "false" | "no" | "off" => Some("false"),
+        _ => None,
+    }
+}

@@ -1,0 +1,167 @@
+use std::collections::HashMap;
+
+use hotfix_yaml::{Int, NodeId, NodeKind, ScalarValue, SourceFormat};
+
+use crate::rule::{Context, Sink, declare_rule};
+
+declare_rule! {
+    /// ## What it does
+    /// Checks that no mapping repeats a key, anywhere in the document. Keys compare as
+    /// Python compares them: `a` and `"a"` are the same key, and so are `1`, `1.0` and
+    /// `true`. Merged keys (`<<: *base`) are meant to be overridden and are not counted.
+    ///
+    /// ## Why is this bad?
+    /// Heat silently accepts it: its loader (PyYAML, or Python's `json` for JSON) keeps the
+    /// last value and drops the others without a word. A second `resources:` section, or a
+    /// property given twice, loses everything in the earlier one.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// heat_template_version: 2016-10-14
+    /// resources:
+    ///   r:
+    ///     type: OS::Heat::None
+    ///     properties:
+    ///       name: first
+    ///       name: second
+    /// ```
+    ///
+    /// Use instead:
+    /// ```yaml
+    /// heat_template_version: 2016-10-14
+    /// resources:
+    ///   r:
+    ///     type: OS::Heat::None
+    ///     properties:
+    ///       name: second
+    /// ```
+    pub(crate) static RULE = {
+        code: "H002",
+        name: "duplicate-key",
+        severity: Warning,
+        fix: None,
+        check: check,
+    };
+}
+
+/// A mapping key as Python's `dict` compares it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Key {
+    Null,
+    Str(String),
+    Bytes(String),
+    /// Integers, booleans and integral floats: `1 == 1.0 == True`.
+    Int(Int),
+    /// Other floats, by bit pattern (`0.5`, infinities).
+    Float(u64),
+    /// PyYAML returns one shared NaN object, so `.nan` keys are the same key.
+    NaN,
+}
+
+fn key(cx: &Context<'_>, id: NodeId) -> Option<Key> {
+    let scalar = cx.doc.scalar(id)?;
+    Some(match &scalar.value {
+        ScalarValue::Null => Key::Null,
+        ScalarValue::Bool(b) => Key::Int(Int::Small(i64::from(*b))),
+        ScalarValue::Int(n) => Key::Int(n.clone()),
+        ScalarValue::Float(f) => float_key(*f),
+        ScalarValue::Str | ScalarValue::ValueKey => Key::Str(scalar.text.clone()),
+        // `<<` merges; several merges in one mapping are all applied.
+        ScalarValue::Merge => return None,
+        ScalarValue::Binary => Key::Bytes(scalar.text.clone()),
+    })
+}
+
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "only integral values within i64 are converted"
+)]
+fn float_key(f: f64) -> Key {
+    if f.is_nan() {
+        return Key::NaN;
+    }
+    if f.is_finite() && f.fract() == 0.0 {
+        // Exactly representable in i64 below 2^63; larger integral floats stay floats here,
+        // which only misses a clash with an equally huge integer key.
+        if f.abs() < 9.2e18 {
+            return Key::Int(Int::Small(f as i64));
+        }
+    }
+    Key::Float(f.to_bits())
+}
+
+fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
+    let doc = cx.doc;
+    let loader = match doc.format() {
+        SourceFormat::Json => "Heat's JSON loader",
+        SourceFormat::Yaml => "Heat's YAML loader (PyYAML)",
+    };
+    for node in doc.nodes() {
+        let NodeKind::Mapping { entries, .. } = &node.kind else {
+            continue;
+        };
+        if entries.len() < 2 {
+            continue;
+        }
+        let mut groups: HashMap<Key, Vec<NodeId>> = HashMap::new();
+        let mut order: Vec<Key> = Vec::new();
+        for entry in entries {
+            let Some(k) = key(cx, entry.key) else {
+                continue;
+            };
+            let group = groups.entry(k.clone()).or_default();
+            if group.is_empty() {
+                order.push(k);
+            }
+            group.push(entry.key);
+        }
+        for k in &order {
+            let Some(keys) = groups.get(k) else {
+                continue;
+            };
+            let (Some((&first, repeats)), Some(&last)) = (keys.split_first(), keys.last()) else {
+                continue;
+            };
+            if repeats.is_empty() {
+                continue;
+            }
+            let first_text = display(cx, first);
+            let last_line = line(cx, last);
+            for &repeat in repeats {
+                let text = display(cx, repeat);
+                let same = if text == first_text {
+                    String::new()
+                } else {
+                    format!(" (equal to `{first_text}` once loaded)")
+                };
+                let wins = if repeat == last {
+                    "this last one wins".to_owned()
+                } else {
+                    format!("the last one, on line {last_line}, wins")
+                };
+                sink.report(
+                    cx.span(repeat),
+                    format!("duplicate key `{text}`{same}: {wins}"),
+                )
+                .label(cx.span(first), "first defined here")
+                .help(format!(
+                    "remove or rename all but one: {loader} silently keeps only the last value given for this key and drops the others"
+                ));
+            }
+        }
+    }
+}
+
+/// The key as written, without quotes.
+fn display<'a>(cx: &'a Context<'_>, id: NodeId) -> &'a str {
+    cx.doc
+        .scalar(id)
+        .map_or_else(|| cx.text(id), |s| s.text.as_str())
+}
+
+fn line(cx: &Context<'_>, id: NodeId) -> usize {
+    cx.doc
+        .lines()
+        .position(cx.doc.source(), cx.span(id).start)
+        .line
+}
