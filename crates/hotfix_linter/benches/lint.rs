@@ -36,7 +36,9 @@ fn best_of(mut f: impl FnMut() -> usize) -> (Duration, usize) {
 }
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for entry in entries.flatten() {
         let path = entry.path();
         let name = entry.file_name().to_string_lossy().into_owned();
@@ -55,7 +57,10 @@ fn main() -> ExitCode {
     );
     let corpus = shared.join("corpus");
     if !corpus.is_dir() {
-        eprintln!("the lint benchmark needs the corpus at {} (set HOTFIX_SHARED)", corpus.display());
+        eprintln!(
+            "the lint benchmark needs the corpus at {} (set HOTFIX_SHARED)",
+            corpus.display()
+        );
         return ExitCode::FAILURE;
     }
     let mut paths = Vec::new();
@@ -78,17 +83,38 @@ fn main() -> ExitCode {
     let (parse, _) = best_of(|| {
         templates
             .iter()
-            .filter(|(_, b)| hotfix_yaml::check_bytes(b).and_then(hotfix_yaml::parse).is_ok())
+            .filter(|(_, b)| {
+                hotfix_yaml::check_bytes(b)
+                    .and_then(hotfix_yaml::parse)
+                    .is_ok()
+            })
             .count()
     });
-    let (one, findings) = best_of(|| templates.iter().map(|(p, b)| lint(p, b, &settings).len()).sum());
-    let (all, _) = best_of(|| templates.par_iter().map(|(p, b)| lint(p, b, &settings).len()).sum());
+    let (one, findings) = best_of(|| {
+        templates
+            .iter()
+            .map(|(p, b)| lint(p, b, &settings).len())
+            .sum()
+    });
+    let (all, _) = best_of(|| {
+        templates
+            .par_iter()
+            .map(|(p, b)| lint(p, b, &settings).len())
+            .sum()
+    });
     let line = |label: &str, t: Duration| {
-        println!("{label:<20} {:>8.3} s {:>8.1} MB/s", t.as_secs_f64(), mb / t.as_secs_f64());
+        println!(
+            "{label:<20} {:>8.3} s {:>8.1} MB/s",
+            t.as_secs_f64(),
+            mb / t.as_secs_f64()
+        );
     };
     line("parse only", parse);
     line("lint, 1 thread", one);
-    line(&format!("lint, {} threads", rayon::current_num_threads()), all);
+    line(
+        &format!("lint, {} threads", rayon::current_num_threads()),
+        all,
+    );
     println!(
         "lint / parse (1 thread): {:.2}x; {findings} findings",
         one.as_secs_f64() / parse.as_secs_f64()

@@ -58,10 +58,13 @@ pub fn lint(path: &str, bytes: &[u8], settings: &Settings) -> Vec<Diagnostic> {
             continue;
         }
         let start = diagnostics.len();
-        (rule.check)(&cx, &mut Sink {
-            rule,
-            out: &mut diagnostics,
-        });
+        (rule.check)(
+            &cx,
+            &mut Sink {
+                rule,
+                out: &mut diagnostics,
+            },
+        );
         let severity = settings.severity(rule);
         for diagnostic in &mut diagnostics[start..] {
             diagnostic.severity = severity;

@@ -76,20 +76,35 @@ mod tests {
     fn codes_and_names_are_unique_and_sorted() {
         let rules = all_rules();
         for pair in rules.windows(2) {
-            assert!(pair[0].code < pair[1].code, "{:?} before {:?}", pair[0], pair[1]);
+            assert!(
+                pair[0].code < pair[1].code,
+                "{:?} before {:?}",
+                pair[0],
+                pair[1]
+            );
         }
         let mut names: Vec<_> = rules.iter().map(|r| r.name).collect();
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), rules.len(), "rule names repeat");
         for rule in rules {
-            assert!(rule.code.len() == 4 && rule.code.starts_with('H'), "{rule:?}");
             assert!(
-                rule.name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'),
+                rule.code.len() == 4 && rule.code.starts_with('H'),
+                "{rule:?}"
+            );
+            assert!(
+                rule.name
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'),
                 "{rule:?} is not kebab-case"
             );
             let doc = rule.documentation();
-            for heading in ["## What it does", "## Why is this bad?", "## Example", "Use instead:"] {
+            for heading in [
+                "## What it does",
+                "## Why is this bad?",
+                "## Example",
+                "Use instead:",
+            ] {
                 assert!(doc.contains(heading), "{rule:?} docs lack {heading:?}");
             }
         }

@@ -18,7 +18,11 @@ struct Suppression {
 }
 
 /// Removes suppressed findings and adds one for every suppression that suppressed nothing.
-pub(crate) fn apply(doc: &Document, diagnostics: Vec<Diagnostic>, settings: &Settings) -> Vec<Diagnostic> {
+pub(crate) fn apply(
+    doc: &Document,
+    diagnostics: Vec<Diagnostic>,
+    settings: &Settings,
+) -> Vec<Diagnostic> {
     let mut suppressions = parse(doc);
     let mut malformed = Vec::new();
     suppressions.retain(|s| {
@@ -31,7 +35,10 @@ pub(crate) fn apply(doc: &Document, diagnostics: Vec<Diagnostic>, settings: &Set
     });
     let mut kept = Vec::with_capacity(diagnostics.len());
     for diagnostic in diagnostics {
-        let line = doc.lines().position(doc.source(), diagnostic.span.start).line;
+        let line = doc
+            .lines()
+            .position(doc.source(), diagnostic.span.start)
+            .line;
         let mut suppressed = false;
         for suppression in &mut suppressions {
             let applies = match suppression.line {
@@ -60,7 +67,13 @@ pub(crate) fn apply(doc: &Document, diagnostics: Vec<Diagnostic>, settings: &Set
     }
     let severity = settings.severity(&UNUSED_SUPPRESSION);
     let mut report = |span: Span, message: String, help: &str| {
-        let mut d = Diagnostic::new(UNUSED_SUPPRESSION.code, UNUSED_SUPPRESSION.name, severity, message, span);
+        let mut d = Diagnostic::new(
+            UNUSED_SUPPRESSION.code,
+            UNUSED_SUPPRESSION.name,
+            severity,
+            message,
+            span,
+        );
         d.help(help);
         kept.push(d);
     };
@@ -80,7 +93,11 @@ pub(crate) fn apply(doc: &Document, diagnostics: Vec<Diagnostic>, settings: &Set
                     "`hotfix rules` lists the codes",
                 );
             } else if !used {
-                let scope = if suppression.line.is_some() { "here" } else { "in this file" };
+                let scope = if suppression.line.is_some() {
+                    "here"
+                } else {
+                    "in this file"
+                };
                 report(
                     suppression.span,
                     format!("unused suppression: nothing {scope} is reported as `{text}`"),

@@ -4,7 +4,10 @@ use hotfix_yaml::{Document, NodeId, NodeKind, ScalarValue};
 
 /// The closest candidate to `word`, if it is close enough to be a likely typo: a different
 /// case, or at most two edits (and fewer than half the word) away.
-pub(crate) fn did_you_mean<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
+pub(crate) fn did_you_mean<'c>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'c str>,
+) -> Option<&'c str> {
     let lower = word.to_lowercase();
     // Ties go to the candidate sharing the longest prefix: `2016-10-15` → `2016-10-14`.
     let mut best: Option<(usize, usize, &str)> = None;

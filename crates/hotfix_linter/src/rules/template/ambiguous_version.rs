@@ -42,7 +42,10 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     };
     let diagnostic = sink.report(
         cx.span(first),
-        format!("the template declares several versions: {}", names.join(", ")),
+        format!(
+            "the template declares several versions: {}",
+            names.join(", ")
+        ),
     );
     for &key in rest {
         diagnostic.label(cx.span(key), "another version key");

@@ -53,7 +53,10 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             diagnostic.help(format!("did you mean `{suggestion}`? {heat}"));
             diagnostic.fix(hotfix_diagnostics::Fix {
                 message: format!("Replace `{text}` with `{suggestion}`"),
-                edits: vec![hotfix_diagnostics::Edit::replace(cx.span(*value), suggestion)],
+                edits: vec![hotfix_diagnostics::Edit::replace(
+                    cx.span(*value),
+                    suggestion,
+                )],
                 applicability: hotfix_diagnostics::Applicability::Unsafe,
             });
         }

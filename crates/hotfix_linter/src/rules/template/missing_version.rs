@@ -54,7 +54,9 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                     python_type(cx.doc, *value)
                 ),
             )
-            .help(format!("write a full date such as `2016-10-14`, or quote it; {HEAT}"));
+            .help(format!(
+                "write a full date such as `2016-10-14`, or quote it; {HEAT}"
+            ));
         }
         _ => {}
     }
