@@ -1,0 +1,154 @@
+use std::collections::HashMap;
+
+use hotfix_hot::{Owner, RefKind};
+use hotfix_yaml::NodeId;
+
+use crate::rule::{Context, Sink, declare_rule};
+use crate::rules::references::shared::{SHOWN_STEPS, cycle_path, cycles, section_usable};
+
+declare_rule! {
+    /// ## What it does
+    /// Checks that resources do not depend on each other in a cycle, through `depends_on`
+    /// and the `get_resource` and `get_attr` (in 2013-05-23 also `Ref`) in their
+    /// `properties` and `metadata`, including a resource that depends on itself. Each cycle is
+    /// reported once, at its first resource, with the path around it.
+    ///
+    /// ## Why is this bad?
+    /// Heat cannot order the resources and refuses the template:
+    /// `Circular Dependency Found: {…}`.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// heat_template_version: 2018-08-31
+    /// resources:
+    ///   port:
+    ///     type: OS::Neutron::Port
+    ///     properties:
+    ///       network: private
+    ///     depends_on: server
+    ///   server:
+    ///     type: OS::Nova::Server
+    ///     properties:
+    ///       networks: [{port: {get_resource: port}}]
+    /// ```
+    ///
+    /// Use instead:
+    /// ```yaml
+    /// heat_template_version: 2018-08-31
+    /// resources:
+    ///   port:
+    ///     type: OS::Neutron::Port
+    ///     properties:
+    ///       network: private
+    ///   server:
+    ///     type: OS::Nova::Server
+    ///     properties:
+    ///       networks: [{port: {get_resource: port}}]
+    /// ```
+    pub(crate) static RULE = {
+        code: "H304",
+        name: "dependency-cycle",
+        severity: Error,
+        fix: None,
+        check: check,
+    };
+}
+
+/// Why one resource depends on another, for a label.
+struct Edge {
+    node: NodeId,
+    via: &'static str,
+}
+
+fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
+    if cx.version().is_none() || !section_usable(cx, "resources") {
+        return;
+    }
+    let resources = &cx.template.resources;
+    let index: HashMap<&str, usize> = resources
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(i, r)| (r.name.as_str(), i))
+        .collect();
+    let mut adjacency: Vec<Vec<usize>> = vec![Vec::new(); resources.len()];
+    let mut edges: HashMap<(usize, usize), Edge> = HashMap::new();
+    // Heat's implicit dependencies come from `properties` and `metadata` only.
+    let mut references: Vec<_> = cx
+        .semantic
+        .references
+        .iter()
+        .filter(|r| matches!(r.field, "properties" | "metadata" | "depends_on"))
+        .collect();
+    references.sort_by_key(|r| cx.span(r.node).start);
+    for reference in references {
+        let via = match reference.kind {
+            RefKind::Resource => "get_resource",
+            RefKind::Attribute => "get_attr",
+            RefKind::DependsOn => "depends_on",
+            RefKind::CfnRef => "Ref",
+            _ => continue,
+        };
+        let Owner::Resource(from) = reference.owner else {
+            continue;
+        };
+        let Some(&to) = index.get(reference.name.as_str()) else {
+            continue;
+        };
+        if let Some(targets) = adjacency.get_mut(from) {
+            if !targets.contains(&to) {
+                targets.push(to);
+                edges.insert(
+                    (from, to),
+                    Edge {
+                        node: reference.node,
+                        via,
+                    },
+                );
+            }
+        }
+    }
+    let name = |i: usize| resources.get(i).map_or("?", |r| r.name.as_str());
+    for cycle in cycles(&adjacency) {
+        let steps: Vec<(usize, usize)> = cycle
+            .windows(2)
+            .filter_map(|w| match w {
+                [a, b] => Some((*a, *b)),
+                _ => None,
+            })
+            .collect();
+        let Some((&(first_from, first_to), rest)) = steps.split_first() else {
+            continue;
+        };
+        let Some(first) = edges.get(&(first_from, first_to)) else {
+            continue;
+        };
+        let path = cycle_path(&cycle, name);
+        let message = if rest.is_empty() {
+            format!("resource `{}` depends on itself", name(first_from))
+        } else {
+            format!("resources depend on each other in a cycle: {path}")
+        };
+        let diagnostic = sink.report(cx.span(first.node), message);
+        diagnostic.primary_label(format!(
+            "`{}` depends on `{}` ({})",
+            name(first_from),
+            name(first_to),
+            first.via
+        ));
+        for &(from, to) in rest.iter().take(SHOWN_STEPS - 1) {
+            if let Some(edge) = edges.get(&(from, to)) {
+                diagnostic.label(
+                    cx.span(edge.node),
+                    format!("`{}` depends on `{}` ({})", name(from), name(to), edge.via),
+                );
+            }
+        }
+        diagnostic.help(if rest.is_empty() {
+            "remove the reference to itself; Heat: `Circular Dependency Found: {…}`"
+        } else {
+            "break the cycle: remove one of these references, or pass the value another way \
+             (e.g. a parameter); Heat: `Circular Dependency Found: {…}`"
+        });
+    }
+}

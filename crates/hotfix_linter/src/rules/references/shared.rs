@@ -1,0 +1,467 @@
+//! Helpers shared by the reference rules: Heat's paths to calls (as its error texts print
+//! them), iterative cycle finding, and condition implication for guarded references.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use hotfix_hot::{
+    Call, CallStatus, Context as CallContext, Function, Named, Owner, RefKind, Reference, key_name,
+    owner_definition,
+};
+use hotfix_yaml::{NodeId, NodeKind, ScalarValue, Span};
+
+use crate::rule::Context;
+use crate::rules::util::{is_mapping, is_null};
+
+/// Whether a section can be used to look names up: absent, null (Heat reads `{}`), or a
+/// mapping. Another family reports a section of the wrong type; names are not checked then.
+pub(super) fn section_usable(cx: &Context<'_>, name: &str) -> bool {
+    cx.template
+        .section(name)
+        .is_none_or(|s| is_mapping(cx.doc, s.value) || is_null(cx.doc, s.value))
+}
+
+/// The name of the definition a reference belongs to.
+pub(super) fn owner_name<'t>(cx: &'t Context<'_>, owner: Owner) -> &'t str {
+    owner_definition(cx.template, owner).name.as_str()
+}
+
+/// The call a reference is an argument of.
+pub(super) fn call_of<'s>(cx: &'s Context<'_>, reference: &Reference) -> Option<&'s Call> {
+    reference.call.and_then(|i| cx.semantic.calls.get(i))
+}
+
+/// Whether `inner` lies within `outer`.
+pub(super) fn contains(outer: Span, inner: Span) -> bool {
+    outer.start <= inner.start && inner.end <= outer.end
+}
+
+/// Heat's paths to the calls of parsed fields, computed once per field.
+///
+/// Heat prints a path as `.key` for a mapping entry, `[i]` for a list item and `.fn` for the
+/// arguments of a function, e.g. `r.Properties.value.list_join[1][0]`; the branches of an
+/// `if` are not numbered (only the chosen branch is parsed: `value.if.x`).
+pub(super) struct Paths<'c> {
+    cx: &'c Context<'c>,
+    calls: HashMap<NodeId, &'c Call>,
+    fields: HashMap<(Owner, &'static str), HashMap<NodeId, String>>,
+}
+
+impl<'c> Paths<'c> {
+    pub(super) fn new(cx: &'c Context<'c>) -> Self {
+        Paths {
+            cx,
+            calls: calls_by_map(cx),
+            fields: HashMap::new(),
+        }
+    }
+
+    /// The path at which `call` sits in its field, starting with `prefix` (the path of the
+    /// field itself).
+    fn path(&mut self, call: &Call, prefix: &str) -> Option<String> {
+        let key = (call.owner, call.field);
+        if !self.fields.contains_key(&key) {
+            let definition = owner_definition(self.cx.template, call.owner);
+            let paths = match self.cx.template.field(definition, call.field) {
+                Some(root) => self.walk(root),
+                None => HashMap::new(),
+            };
+            self.fields.insert(key, paths);
+        }
+        let relative = self.fields.get(&key)?.get(&call.map)?;
+        Some(format!("{prefix}{relative}"))
+    }
+
+    /// Every call below `root`, with its path relative to the field (first occurrence wins
+    /// when aliases share a node). Iterative: fields may nest deeply.
+    fn walk(&self, root: NodeId) -> HashMap<NodeId, String> {
+        let doc = self.cx.doc;
+        let mut out = HashMap::new();
+        let mut seen = HashSet::new();
+        let mut stack = vec![(root, String::new())];
+        while let Some((node, path)) = stack.pop() {
+            let node = doc.resolve(node);
+            if !seen.insert(node) {
+                continue;
+            }
+            match &doc.node(node).kind {
+                NodeKind::Mapping { .. } => {
+                    if let Some(call) = self.calls.get(&node) {
+                        let name = doc.str_value(call.key).unwrap_or_default();
+                        let inner = format!("{path}.{name}");
+                        out.entry(node).or_insert(path);
+                        if is_value_if(call) {
+                            // The branches are parsed in place of the `if`: no index.
+                            for &branch in doc
+                                .items(call.args)
+                                .unwrap_or_default()
+                                .iter()
+                                .skip(1)
+                                .rev()
+                            {
+                                stack.push((branch, inner.clone()));
+                            }
+                        } else {
+                            stack.push((call.args, inner));
+                        }
+                    } else {
+                        for entry in doc.entries(node).into_iter().rev() {
+                            stack.push((
+                                entry.value,
+                                format!("{path}.{}", key_name(doc, entry.key)),
+                            ));
+                        }
+                    }
+                }
+                NodeKind::Sequence { items, .. } => {
+                    for (i, &item) in items.iter().enumerate().rev() {
+                        stack.push((item, format!("{path}[{i}]")));
+                    }
+                }
+                NodeKind::Scalar(_) | NodeKind::Alias { .. } => {}
+            }
+        }
+        out
+    }
+
+    /// Heat's text for a `get_resource`/`get_attr`/`depends_on` naming a resource that does not
+    /// exist or is disabled by its condition, as precise as Heat's paths can be reproduced.
+    pub(super) fn missing_resource_error(&mut self, reference: &Reference) -> String {
+        let name = &reference.name;
+        let unknown = format!("The specified reference \"{name}\" (in unknown) is incorrect.");
+        let owner = owner_name(self.cx, reference.owner).to_owned();
+        match (reference.kind, reference.owner, reference.field) {
+            (RefKind::DependsOn, _, _) => {
+                format!("The specified reference \"{name}\" (in {owner}) is incorrect.")
+            }
+            (_, Owner::Resource(_), field @ ("properties" | "metadata")) => {
+                let section = if field == "properties" {
+                    "Properties"
+                } else {
+                    "Metadata"
+                };
+                let prefix = format!("{owner}.{section}");
+                match call_of(self.cx, reference).and_then(|call| self.path(call, &prefix)) {
+                    Some(path) => {
+                        format!("The specified reference \"{name}\" (in {path}) is incorrect.")
+                    }
+                    None => unknown,
+                }
+            }
+            (RefKind::Attribute, Owner::Output(_), "value") => {
+                let definition = owner_definition(self.cx.template, reference.owner);
+                let direct = call_of(self.cx, reference).is_some_and(|call| {
+                    self.cx
+                        .template
+                        .field(definition, "value")
+                        .is_some_and(|value| self.cx.doc.resolve(value) == call.map)
+                });
+                if direct {
+                    format!("outputs.{owner}.value.get_attr: {unknown}")
+                } else {
+                    unknown
+                }
+            }
+            _ => unknown,
+        }
+    }
+
+    /// The path Heat's parser prints for an error in the arguments of `call`, e.g.
+    /// `resources.r.properties.value[0].if`.
+    pub(super) fn parse_path(&mut self, call: &Call) -> Option<String> {
+        let section = match call.owner {
+            Owner::Resource(_) => "resources",
+            Owner::Output(_) => "outputs",
+            Owner::Condition(_) => return None,
+        };
+        let prefix = format!(
+            "{section}.{}.{}",
+            owner_name(self.cx, call.owner),
+            call.field
+        );
+        let path = self.path(call, &prefix)?;
+        let name = self.cx.doc.str_value(call.key)?;
+        Some(format!("{path}.{name}"))
+    }
+}
+
+/// An `if` in a value context: its first argument is a condition, the others are branches.
+pub(super) fn is_value_if(call: &Call) -> bool {
+    call.status.function() == Function::If && call.context == CallContext::Value
+}
+
+/// The strongly connected components of a graph given by adjacency lists (Tarjan's
+/// algorithm, iterative: no recursion per node).
+fn strongly_connected(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    const UNSEEN: usize = usize::MAX;
+    let n = edges.len();
+    let mut index = vec![UNSEEN; n];
+    let mut low = vec![0; n];
+    let mut on_stack = vec![false; n];
+    let mut stack = Vec::new();
+    let mut components = Vec::new();
+    let mut next = 0;
+    for root in 0..n {
+        if index.get(root) != Some(&UNSEEN) {
+            continue;
+        }
+        let mut work: Vec<(usize, usize)> = vec![(root, 0)];
+        if let (Some(i), Some(l), Some(o)) = (
+            index.get_mut(root),
+            low.get_mut(root),
+            on_stack.get_mut(root),
+        ) {
+            *i = next;
+            *l = next;
+            *o = true;
+        }
+        next += 1;
+        stack.push(root);
+        while let Some(&(v, i)) = work.last() {
+            let successor = edges.get(v).and_then(|e| e.get(i)).copied();
+            if let Some(frame) = work.last_mut() {
+                frame.1 += 1;
+            }
+            match successor {
+                Some(w) if index.get(w) == Some(&UNSEEN) => {
+                    if let (Some(iw), Some(lw), Some(ow)) =
+                        (index.get_mut(w), low.get_mut(w), on_stack.get_mut(w))
+                    {
+                        *iw = next;
+                        *lw = next;
+                        *ow = true;
+                    }
+                    next += 1;
+                    stack.push(w);
+                    work.push((w, 0));
+                }
+                Some(w) => {
+                    if on_stack.get(w) == Some(&true) {
+                        let iw = index.get(w).copied().unwrap_or(UNSEEN);
+                        if let Some(lv) = low.get_mut(v) {
+                            *lv = (*lv).min(iw);
+                        }
+                    }
+                }
+                None => {
+                    work.pop();
+                    let lv = low.get(v).copied().unwrap_or(0);
+                    if let Some(&(parent, _)) = work.last() {
+                        if let Some(lp) = low.get_mut(parent) {
+                            *lp = (*lp).min(lv);
+                        }
+                    }
+                    if Some(&lv) == index.get(v) {
+                        let mut component = Vec::new();
+                        while let Some(w) = stack.pop() {
+                            if let Some(o) = on_stack.get_mut(w) {
+                                *o = false;
+                            }
+                            component.push(w);
+                            if w == v {
+                                break;
+                            }
+                        }
+                        components.push(component);
+                    }
+                }
+            }
+        }
+    }
+    components
+}
+
+/// One cycle per strongly connected component of more than one node, as a path that starts
+/// and ends at the component's first node (shortest way back, by breadth-first search), in the
+/// order of the components' first nodes; then every node with an edge to itself, as `[a, a]`.
+pub(super) fn cycles(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    let mut found = Vec::new();
+    let mut component_of = vec![usize::MAX; edges.len()];
+    let mut components = strongly_connected(edges);
+    for component in &mut components {
+        component.sort_unstable();
+    }
+    components.sort_unstable_by_key(|c| c.first().copied());
+    for (c, component) in components.iter().enumerate() {
+        for &v in component {
+            if let Some(slot) = component_of.get_mut(v) {
+                *slot = c;
+            }
+        }
+    }
+    for (c, component) in components.iter().enumerate() {
+        let Some(&start) = component.first() else {
+            continue;
+        };
+        if component.len() < 2 {
+            continue;
+        }
+        // Breadth-first from `start` inside the component until an edge leads back to it.
+        let mut parent: HashMap<usize, usize> = HashMap::new();
+        let mut queue = VecDeque::from([start]);
+        let mut last = None;
+        'search: while let Some(v) = queue.pop_front() {
+            for &w in edges.get(v).map_or(&[][..], Vec::as_slice) {
+                if component_of.get(w) != Some(&c) {
+                    continue;
+                }
+                if w == start && v != start {
+                    last = Some(v);
+                    break 'search;
+                }
+                if w != start && !parent.contains_key(&w) {
+                    parent.insert(w, v);
+                    queue.push_back(w);
+                }
+            }
+        }
+        let Some(mut v) = last else {
+            continue;
+        };
+        let mut path = vec![v];
+        while v != start {
+            let Some(&p) = parent.get(&v) else {
+                break;
+            };
+            path.push(p);
+            v = p;
+        }
+        path.reverse();
+        path.push(start);
+        if path.first() == Some(&start) && path.len() > 2 {
+            found.push(path);
+        }
+    }
+    for (v, targets) in edges.iter().enumerate() {
+        if targets.contains(&v) {
+            found.push(vec![v, v]);
+        }
+    }
+    found
+}
+
+/// Whether two conditions are the same: the same name, or equal expressions.
+fn same_condition(cx: &Context<'_>, a: NodeId, b: NodeId) -> bool {
+    let doc = cx.doc;
+    let (a, b) = (doc.resolve(a), doc.resolve(b));
+    if a == b {
+        return true;
+    }
+    match (doc.str_value(a), doc.str_value(b)) {
+        (Some(x), Some(y)) => x == y,
+        (None, None) => matches!(
+            (doc.node_to_python_json(a), doc.node_to_python_json(b)),
+            (Ok(x), Ok(y)) if x == y
+        ),
+        _ => false,
+    }
+}
+
+/// The boolean a condition is written as, if it is a literal or names a condition defined as
+/// one.
+pub(super) fn literal_condition(cx: &Context<'_>, node: NodeId) -> Option<bool> {
+    let doc = cx.doc;
+    let node = match doc.str_value(node) {
+        Some(name) => cx.template.condition(name)?.value,
+        None => node,
+    };
+    match doc.scalar(node)?.value {
+        ScalarValue::Bool(b) => Some(b),
+        _ => None,
+    }
+}
+
+/// Whether knowing that condition `guard` is `polarity` implies that condition `target` is
+/// true: `guard` is `target`, or `not`/`and`/`or` (and the definitions of named conditions)
+/// lead there, or `guard` can never be `polarity`.
+pub(super) fn implies(
+    cx: &Context<'_>,
+    calls: &HashMap<NodeId, &Call>,
+    guard: NodeId,
+    polarity: bool,
+    target: NodeId,
+) -> bool {
+    let doc = cx.doc;
+    let mut seen = HashSet::new();
+    let mut work = vec![(guard, polarity)];
+    while let Some((node, polarity)) = work.pop() {
+        let node = doc.resolve(node);
+        if !seen.insert((node, polarity)) {
+            continue;
+        }
+        if polarity && same_condition(cx, node, target) {
+            return true;
+        }
+        if let Some(name) = doc.str_value(node) {
+            if let Some(definition) = cx.template.condition(name) {
+                work.push((definition.value, polarity));
+            }
+            continue;
+        }
+        if let Some(ScalarValue::Bool(b)) = doc.scalar(node).map(|s| &s.value) {
+            if *b != polarity {
+                // The guard can never be `polarity`: the guarded part is never used.
+                return true;
+            }
+            continue;
+        }
+        let Some(call) = calls.get(&node) else {
+            continue;
+        };
+        if call.context != CallContext::Condition {
+            continue;
+        }
+        match (call.status, polarity) {
+            (CallStatus::Active(Function::Not), _) => work.push((call.args, !polarity)),
+            (CallStatus::Active(Function::And), true)
+            | (CallStatus::Active(Function::Or), false) => {
+                for &item in doc.items(call.args).unwrap_or_default() {
+                    work.push((item, polarity));
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The calls of the template by their mapping node.
+pub(super) fn calls_by_map<'s>(cx: &'s Context<'_>) -> HashMap<NodeId, &'s Call> {
+    let mut calls = HashMap::new();
+    for call in &cx.semantic.calls {
+        calls.entry(call.map).or_insert(call);
+    }
+    calls
+}
+
+/// Advice followed by Heat's text: `did you mean `x`? Heat: …`, `define it; Heat: …`.
+pub(super) fn with_heat(advice: &str, heat: &str) -> String {
+    if advice.ends_with('?') {
+        format!("{advice} {heat}")
+    } else {
+        format!("{advice}; {heat}")
+    }
+}
+
+/// How many steps of a cycle are named in a message and labelled; longer cycles are shortened.
+pub(super) const SHOWN_STEPS: usize = 10;
+
+/// A cycle's path for a message: `` `a` → `b` → `a` ``, long ones shortened in the middle.
+pub(super) fn cycle_path<'n>(cycle: &[usize], name: impl Fn(usize) -> &'n str) -> String {
+    let names: Vec<String> = cycle.iter().map(|&i| format!("`{}`", name(i))).collect();
+    if names.len() <= SHOWN_STEPS + 1 {
+        return names.join(" → ");
+    }
+    let head = names.get(..SHOWN_STEPS - 2).unwrap_or_default().join(" → ");
+    let tail = names.get(names.len() - 2..).unwrap_or_default().join(" → ");
+    let hidden = names.len() - SHOWN_STEPS;
+    format!("{head} → … ({hidden} more) … → {tail}")
+}
+
+/// Definitions by name, for lookups that stay fast in templates with many resources.
+pub(super) fn by_name(definitions: &[Named]) -> HashMap<&str, &Named> {
+    let mut map = HashMap::with_capacity(definitions.len());
+    for definition in definitions {
+        map.entry(definition.name.as_str()).or_insert(definition);
+    }
+    map
+}
