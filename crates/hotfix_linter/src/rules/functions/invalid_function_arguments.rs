@@ -1,0 +1,89 @@
+use super::args;
+use super::shared::{View, is_active, unique_calls};
+use crate::rule::{Context, Sink, declare_rule};
+
+declare_rule! {
+    /// ## What it does
+    /// Checks the shape of the arguments of every function call against what Heat's function
+    /// classes accept in the declared version: `get_param`, `get_attr`, `get_resource`,
+    /// `list_join`, `str_replace` (and `_strict`, `_vstrict`), `str_split`, `digest`,
+    /// `map_merge`, `map_replace`, `resource_facade`, `filter`, `list_concat` (and `_unique`),
+    /// `contains`, `make_url`, `yaql`, `equals`, and the CloudFormation-style functions of
+    /// 2013-05-23 (`Fn::Join`, `Fn::Select`, `Fn::Split`, `Fn::Replace`, `Fn::Base64`,
+    /// `Fn::MemberListToMap`, `Fn::ResourceFacade`, `Ref`). For example: `list_join` needs
+    /// `[delimiter, list]` and cannot join numbers, `str_replace` needs `template` and
+    /// `params`, `get_attr` needs a list, `make_url` knows only its eight keys and ports from
+    /// 1 to 65535, `str_replace_strict` needs every placeholder to occur in the template.
+    ///
+    /// Only literal values are judged: a function call inside the arguments may return
+    /// anything. But a call cannot stand for a whole argument that Heat checks before calling
+    /// anything (`list_join: {get_param: x}` is not a list to Heat, whatever `x` holds). The
+    /// argument of `get_file` is left to `non-literal-get-file`, the arguments of `if`, `not`,
+    /// `and`, `or` to the conditions rules (`if-arguments`, …), and `repeat` to the `repeat`
+    /// rules (`for-each-not-mapping`, …).
+    ///
+    /// ## Why is this bad?
+    /// Heat rejects the call, with the error its function raises (quoted in each finding):
+    /// some when it parses the template (`Incorrect arguments to "list_join" should be: …`),
+    /// some only when it resolves the value during stack create or update (`Items to join
+    /// must be string, map or list not 80`), which `openstack orchestration template
+    /// validate` does not catch.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// heat_template_version: 2016-10-14
+    /// parameters:
+    ///   host: {type: string}
+    /// outputs:
+    ///   url:
+    ///     value: {list_join: [":", [{get_param: host}, 80]]}
+    /// ```
+    ///
+    /// Use instead:
+    /// ```yaml
+    /// heat_template_version: 2016-10-14
+    /// parameters:
+    ///   host: {type: string}
+    /// outputs:
+    ///   url:
+    ///     value: {list_join: [":", [{get_param: host}, "80"]]}
+    /// ```
+    pub(crate) static RULE = {
+        code: "H205",
+        name: "invalid-function-arguments",
+        severity: Error,
+        fix: None,
+        check: check,
+    };
+}
+
+fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
+    let Some(version) = cx.version() else {
+        return;
+    };
+    let view = View::new(cx.doc, version, cx.semantic);
+    for call in unique_calls(cx.semantic, is_active) {
+        let Some(found) = args::check(&view, call) else {
+            continue;
+        };
+        // An empty argument (`get_param:` with nothing) has an empty span: point at the key.
+        let span = cx.span(found.node);
+        let (span, elsewhere) = if span.is_empty() {
+            (cx.span(call.key), false)
+        } else {
+            (span, found.node != call.args)
+        };
+        let diagnostic = sink.report(span, found.message);
+        if elsewhere {
+            diagnostic.label(
+                cx.span(call.key),
+                format!("in this `{}` call", call.status.function().name()),
+            );
+        }
+        let separator = if found.advice.ends_with('?') { "" } else { ";" };
+        diagnostic.help(format!(
+            "{}{separator} Heat: `{}`",
+            found.advice, found.heat
+        ));
+    }
+}
