@@ -8,12 +8,12 @@ mod tables;
 mod template;
 mod version;
 
+pub use semantic::{
+    Call, CallStatus, Context, DataMap, Owner, RefKind, Reference, Semantic, owner_definition,
+};
 pub use tables::{
     Availability, ConditionAvailability, Function, NEVER_HOT_FUNCTIONS, PARAMETER_TYPES,
     PSEUDO_PARAMETERS,
-};
-pub use semantic::{
-    Call, CallStatus, Context, DataMap, Owner, RefKind, Reference, Semantic, owner_definition,
 };
 pub use template::{Named, Section, Template, VersionDecl, key_name};
 pub use version::Version;

@@ -31,7 +31,7 @@ pub enum Owner {
 }
 
 /// What the version's table makes of a call.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CallStatus {
     /// Called.
     Active(Function),
@@ -121,6 +121,7 @@ impl Semantic {
             doc: template.doc,
             version: template.version(),
             out: Semantic::default(),
+            seen: std::collections::HashSet::new(),
         };
         let Some(version) = walker.version else {
             return walker.out;
@@ -168,7 +169,12 @@ impl Semantic {
         }
         if conditions_exist {
             for (i, condition) in template.conditions.iter().enumerate() {
-                walker.walk(condition.value, Context::Condition, Owner::Condition(i), "definition");
+                walker.walk(
+                    condition.value,
+                    Context::Condition,
+                    Owner::Condition(i),
+                    "definition",
+                );
             }
         }
         walker.out
@@ -200,6 +206,10 @@ struct Walker<'d> {
     doc: &'d Document,
     version: Option<Version>,
     out: Semantic,
+    /// Mappings already recorded (as a call or as data) in a context. An aliased mapping is
+    /// walked once per place that uses it, so that references are credited to every owner,
+    /// but it is recorded once: one place, one call.
+    seen: std::collections::HashSet<(NodeId, Context)>,
 }
 
 impl Walker<'_> {
@@ -254,18 +264,30 @@ impl Walker<'_> {
             }
             NodeKind::Mapping { .. } => {
                 let entries = doc.entries(node);
+                let first_visit = self.seen.insert((node, context));
                 if let [entry] = entries.as_slice() {
                     if let Some(status) = self.status(entry.key, context) {
-                        self.call(node, entry.key, entry.value, status, context, owner, field);
+                        self.call(
+                            node,
+                            entry.key,
+                            entry.value,
+                            status,
+                            context,
+                            owner,
+                            field,
+                            first_visit,
+                        );
                         return;
                     }
                 }
-                self.out.data_maps.push(DataMap {
-                    map: node,
-                    context,
-                    owner,
-                    field,
-                });
+                if first_visit {
+                    self.out.data_maps.push(DataMap {
+                        map: node,
+                        context,
+                        owner,
+                        field,
+                    });
+                }
                 for entry in entries {
                     self.walk(entry.value, context, owner, field);
                 }
@@ -292,7 +314,10 @@ impl Walker<'_> {
         }
     }
 
-    #[allow(clippy::too_many_arguments, reason = "one call site, all parts of a call")]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "one call site, all parts of a call"
+    )]
     fn call(
         &mut self,
         map: NodeId,
@@ -302,21 +327,34 @@ impl Walker<'_> {
         context: Context,
         owner: Owner,
         field: &'static str,
+        record: bool,
     ) {
-        let index = self.out.calls.len();
-        self.out.calls.push(Call {
-            map,
-            key,
-            args,
-            status,
-            context,
-            owner,
-            field,
-        });
+        // The call a reference belongs to: this one, or the first record of the same mapping.
+        let index = if record {
+            self.out.calls.push(Call {
+                map,
+                key,
+                args,
+                status,
+                context,
+                owner,
+                field,
+            });
+            self.out.calls.len() - 1
+        } else {
+            self.out
+                .calls
+                .iter()
+                .position(|c| c.map == map && c.context == context)
+                .unwrap_or(0)
+        };
         let doc = self.doc;
         let first_str = |args: NodeId| -> Option<NodeId> {
             match doc.items(args) {
-                Some(items) => items.first().copied().filter(|&i| doc.str_value(i).is_some()),
+                Some(items) => items
+                    .first()
+                    .copied()
+                    .filter(|&i| doc.str_value(i).is_some()),
                 None => None,
             }
         };
@@ -368,7 +406,14 @@ impl Walker<'_> {
             let items = doc.items(args).unwrap_or_default().to_vec();
             if let Some((&condition, branches)) = items.split_first() {
                 if let Some(name) = doc.str_value(condition) {
-                    self.reference(RefKind::Condition, name, condition, owner, field, Some(index));
+                    self.reference(
+                        RefKind::Condition,
+                        name,
+                        condition,
+                        owner,
+                        field,
+                        Some(index),
+                    );
                 } else {
                     self.walk(condition, Context::Condition, owner, field);
                 }

@@ -51,43 +51,187 @@ pub enum Function {
 }
 
 /// `(function, name, in value contexts since, mapped to Removed from, in conditions since)`.
-type Row = (Function, &'static str, Option<Version>, Option<Version>, Option<Version>);
+type Row = (
+    Function,
+    &'static str,
+    Option<Version>,
+    Option<Version>,
+    Option<Version>,
+);
 
 const FUNCTIONS: [Row; 34] = [
-    (Function::GetParam, "get_param", Some(V2013_05_23), None, Some(V2016_10_14)),
-    (Function::GetResource, "get_resource", Some(V2013_05_23), None, None),
+    (
+        Function::GetParam,
+        "get_param",
+        Some(V2013_05_23),
+        None,
+        Some(V2016_10_14),
+    ),
+    (
+        Function::GetResource,
+        "get_resource",
+        Some(V2013_05_23),
+        None,
+        None,
+    ),
     (Function::GetFile, "get_file", Some(V2013_05_23), None, None),
-    (Function::ResourceFacade, "resource_facade", Some(V2013_05_23), None, None),
+    (
+        Function::ResourceFacade,
+        "resource_facade",
+        Some(V2013_05_23),
+        None,
+        None,
+    ),
     (Function::GetAttr, "get_attr", Some(V2013_05_23), None, None),
-    (Function::ListJoin, "list_join", Some(V2013_05_23), None, None),
-    (Function::StrReplace, "str_replace", Some(V2013_05_23), None, None),
+    (
+        Function::ListJoin,
+        "list_join",
+        Some(V2013_05_23),
+        None,
+        None,
+    ),
+    (
+        Function::StrReplace,
+        "str_replace",
+        Some(V2013_05_23),
+        None,
+        None,
+    ),
     (Function::Repeat, "repeat", Some(V2015_04_30), None, None),
     (Function::Digest, "digest", Some(V2015_04_30), None, None),
-    (Function::StrSplit, "str_split", Some(V2015_10_15), None, None),
-    (Function::MapMerge, "map_merge", Some(V2016_04_08), None, None),
-    (Function::Yaql, "yaql", Some(V2016_10_14), None, Some(V2017_09_01)),
-    (Function::MapReplace, "map_replace", Some(V2016_10_14), None, None),
+    (
+        Function::StrSplit,
+        "str_split",
+        Some(V2015_10_15),
+        None,
+        None,
+    ),
+    (
+        Function::MapMerge,
+        "map_merge",
+        Some(V2016_04_08),
+        None,
+        None,
+    ),
+    (
+        Function::Yaql,
+        "yaql",
+        Some(V2016_10_14),
+        None,
+        Some(V2017_09_01),
+    ),
+    (
+        Function::MapReplace,
+        "map_replace",
+        Some(V2016_10_14),
+        None,
+        None,
+    ),
     (Function::If, "if", Some(V2016_10_14), None, None),
     (Function::Filter, "filter", Some(V2017_02_24), None, None),
-    (Function::StrReplaceStrict, "str_replace_strict", Some(V2017_02_24), None, None),
+    (
+        Function::StrReplaceStrict,
+        "str_replace_strict",
+        Some(V2017_02_24),
+        None,
+        None,
+    ),
     (Function::MakeUrl, "make_url", Some(V2017_09_01), None, None),
-    (Function::ListConcat, "list_concat", Some(V2017_09_01), None, None),
-    (Function::ListConcatUnique, "list_concat_unique", Some(V2017_09_01), None, None),
-    (Function::StrReplaceVstrict, "str_replace_vstrict", Some(V2017_09_01), None, None),
-    (Function::Contains, "contains", Some(V2017_09_01), None, Some(V2017_09_01)),
+    (
+        Function::ListConcat,
+        "list_concat",
+        Some(V2017_09_01),
+        None,
+        None,
+    ),
+    (
+        Function::ListConcatUnique,
+        "list_concat_unique",
+        Some(V2017_09_01),
+        None,
+        None,
+    ),
+    (
+        Function::StrReplaceVstrict,
+        "str_replace_vstrict",
+        Some(V2017_09_01),
+        None,
+        None,
+    ),
+    (
+        Function::Contains,
+        "contains",
+        Some(V2017_09_01),
+        None,
+        Some(V2017_09_01),
+    ),
     (Function::Equals, "equals", None, None, Some(V2016_10_14)),
     (Function::Not, "not", None, None, Some(V2016_10_14)),
     (Function::And, "and", None, None, Some(V2016_10_14)),
     (Function::Or, "or", None, None, Some(V2016_10_14)),
-    (Function::FnSelect, "Fn::Select", Some(V2013_05_23), Some(V2015_10_15), None),
-    (Function::FnGetAzs, "Fn::GetAZs", Some(V2013_05_23), Some(V2014_10_16), None),
-    (Function::FnJoin, "Fn::Join", Some(V2013_05_23), Some(V2014_10_16), None),
-    (Function::FnSplit, "Fn::Split", Some(V2013_05_23), Some(V2014_10_16), None),
-    (Function::FnReplace, "Fn::Replace", Some(V2013_05_23), Some(V2014_10_16), None),
-    (Function::FnBase64, "Fn::Base64", Some(V2013_05_23), Some(V2014_10_16), None),
-    (Function::FnMemberListToMap, "Fn::MemberListToMap", Some(V2013_05_23), Some(V2014_10_16), None),
-    (Function::FnResourceFacade, "Fn::ResourceFacade", Some(V2013_05_23), Some(V2014_10_16), None),
-    (Function::Ref, "Ref", Some(V2013_05_23), Some(V2014_10_16), None),
+    (
+        Function::FnSelect,
+        "Fn::Select",
+        Some(V2013_05_23),
+        Some(V2015_10_15),
+        None,
+    ),
+    (
+        Function::FnGetAzs,
+        "Fn::GetAZs",
+        Some(V2013_05_23),
+        Some(V2014_10_16),
+        None,
+    ),
+    (
+        Function::FnJoin,
+        "Fn::Join",
+        Some(V2013_05_23),
+        Some(V2014_10_16),
+        None,
+    ),
+    (
+        Function::FnSplit,
+        "Fn::Split",
+        Some(V2013_05_23),
+        Some(V2014_10_16),
+        None,
+    ),
+    (
+        Function::FnReplace,
+        "Fn::Replace",
+        Some(V2013_05_23),
+        Some(V2014_10_16),
+        None,
+    ),
+    (
+        Function::FnBase64,
+        "Fn::Base64",
+        Some(V2013_05_23),
+        Some(V2014_10_16),
+        None,
+    ),
+    (
+        Function::FnMemberListToMap,
+        "Fn::MemberListToMap",
+        Some(V2013_05_23),
+        Some(V2014_10_16),
+        None,
+    ),
+    (
+        Function::FnResourceFacade,
+        "Fn::ResourceFacade",
+        Some(V2013_05_23),
+        Some(V2014_10_16),
+        None,
+    ),
+    (
+        Function::Ref,
+        "Ref",
+        Some(V2013_05_23),
+        Some(V2014_10_16),
+        None,
+    ),
 ];
 
 /// CloudFormation names that are not functions in any HOT version: Heat treats a map keyed by
@@ -196,7 +340,10 @@ impl Version {
         let Some(function) = Function::from_name(name) else {
             return ConditionAvailability::Data;
         };
-        if function.condition_since().is_some_and(|since| self >= since) {
+        if function
+            .condition_since()
+            .is_some_and(|since| self >= since)
+        {
             return ConditionAvailability::Function(function);
         }
         match self.function(name) {
@@ -313,7 +460,9 @@ impl Version {
     /// Accepted `deletion_policy` values.
     pub fn deletion_policies(self) -> &'static [&'static str] {
         if self >= V2016_10_14 {
-            &["Delete", "Retain", "Snapshot", "delete", "retain", "snapshot"]
+            &[
+                "Delete", "Retain", "Snapshot", "delete", "retain", "snapshot",
+            ]
         } else {
             &["Delete", "Retain", "Snapshot"]
         }
@@ -352,7 +501,13 @@ impl Version {
 }
 
 /// HOT parameter types (`heat/engine/hot/parameters.py`).
-pub const PARAMETER_TYPES: [&str; 5] = ["string", "number", "json", "comma_delimited_list", "boolean"];
+pub const PARAMETER_TYPES: [&str; 5] = [
+    "string",
+    "number",
+    "json",
+    "comma_delimited_list",
+    "boolean",
+];
 
 /// Pseudo parameters every HOT version provides (`OS::region` is listed by Heat but never
 /// created, so it is not here).
@@ -375,7 +530,10 @@ mod tests {
         assert_eq!(V2013_05_23.function("Fn::Join"), F(Function::FnJoin));
         assert_eq!(V2014_10_16.function("Fn::Join"), Removed(Function::FnJoin));
         assert_eq!(V2015_04_30.function("Fn::Select"), F(Function::FnSelect));
-        assert_eq!(V2015_10_15.function("Fn::Select"), Removed(Function::FnSelect));
+        assert_eq!(
+            V2015_10_15.function("Fn::Select"),
+            Removed(Function::FnSelect)
+        );
         assert_eq!(V2013_05_23.function("str_split"), Data);
         assert_eq!(V2015_10_15.function("str_split"), F(Function::StrSplit));
         assert_eq!(V2016_04_08.function("if"), Data);
@@ -392,11 +550,23 @@ mod tests {
     fn condition_tables_match_heat_per_version() {
         use ConditionAvailability::{Data, Function as F, Invalid};
         assert_eq!(V2016_04_08.condition_function("equals"), Data);
-        assert_eq!(V2016_10_14.condition_function("equals"), F(Function::Equals));
-        assert_eq!(V2016_10_14.condition_function("get_param"), F(Function::GetParam));
-        assert_eq!(V2016_10_14.condition_function("yaql"), Invalid(Function::Yaql));
+        assert_eq!(
+            V2016_10_14.condition_function("equals"),
+            F(Function::Equals)
+        );
+        assert_eq!(
+            V2016_10_14.condition_function("get_param"),
+            F(Function::GetParam)
+        );
+        assert_eq!(
+            V2016_10_14.condition_function("yaql"),
+            Invalid(Function::Yaql)
+        );
         assert_eq!(V2017_09_01.condition_function("yaql"), F(Function::Yaql));
-        assert_eq!(V2017_09_01.condition_function("get_resource"), Invalid(Function::GetResource));
+        assert_eq!(
+            V2017_09_01.condition_function("get_resource"),
+            Invalid(Function::GetResource)
+        );
         assert_eq!(V2017_09_01.condition_function("if"), Invalid(Function::If));
         assert_eq!(
             V2017_09_01.condition_function("Ref"),

@@ -146,7 +146,10 @@ impl<'d> Template<'d> {
 
     /// Whether the definition is a mapping (what Heat requires of every definition).
     pub fn is_mapping(&self, id: NodeId) -> bool {
-        matches!(self.doc.node(self.doc.resolve(id)).kind, NodeKind::Mapping { .. })
+        matches!(
+            self.doc.node(self.doc.resolve(id)).kind,
+            NodeKind::Mapping { .. }
+        )
     }
 }
 
