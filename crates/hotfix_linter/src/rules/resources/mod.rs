@@ -1,5 +1,22 @@
-//! Rules of this family (see `rules/mod.rs` for the code ranges).
+//! `H6xx`: resource definitions.
 
 use crate::rule::Rule;
 
-pub(crate) const RULES: &[&Rule] = &[];
+mod external_id_with_depends_on;
+mod invalid_deletion_policy;
+mod invalid_resource_field_type;
+mod missing_resource_type;
+mod resource_not_mapping;
+mod shared;
+mod slash_in_resource_name;
+mod unknown_resource_key;
+
+pub(crate) const RULES: &[&Rule] = &[
+    &resource_not_mapping::RULE,
+    &missing_resource_type::RULE,
+    &unknown_resource_key::RULE,
+    &invalid_resource_field_type::RULE,
+    &invalid_deletion_policy::RULE,
+    &slash_in_resource_name::RULE,
+    &external_id_with_depends_on::RULE,
+];

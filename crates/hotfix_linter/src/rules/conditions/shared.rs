@@ -1,0 +1,173 @@
+//! What the condition rules share: finding calls, and values as Python prints them (Heat's
+//! messages interpolate them with `%s`).
+
+use std::fmt::Write as _;
+
+use hotfix_hot::{Call, Version};
+use hotfix_yaml::{NodeId, NodeKind, ScalarValue};
+
+use crate::rule::Context;
+
+/// The first version with conditions.
+pub(super) const NEWTON: Version = Version::V2016_10_14;
+
+/// How many characters of a value a message shows.
+const MAX_SHOWN: usize = 80;
+
+/// How deep nested collections are printed.
+const MAX_DEPTH: usize = 16;
+
+/// The call `node` makes (through aliases), if Heat's parser calls it, whatever its status.
+pub(super) fn call_at<'c>(cx: &Context<'c>, node: NodeId) -> Option<&'c Call> {
+    let node = cx.doc.resolve(node);
+    cx.semantic.calls.iter().find(|c| c.map == node)
+}
+
+/// The span of `node`, or of `fallback` when `node` has no text (an implicit null).
+pub(super) fn span_or(
+    cx: &Context<'_>,
+    node: NodeId,
+    fallback: NodeId,
+) -> hotfix_diagnostics::Span {
+    let span = cx.span(node);
+    if span.is_empty() {
+        cx.span(fallback)
+    } else {
+        span
+    }
+}
+
+/// Python's `str()` of the loaded value: a string as it is, anything else as its `repr()`.
+/// Calls (which Heat would have resolved) print as `…`; long values are cut.
+pub(super) fn py_str(cx: &Context<'_>, id: NodeId) -> String {
+    if let Some(s) = cx.doc.scalar(id) {
+        if matches!(s.value, ScalarValue::Str) {
+            return cut(&s.text);
+        }
+    }
+    let mut out = String::new();
+    py_repr(cx, id, &mut out, 0);
+    cut(&out)
+}
+
+fn cut(text: &str) -> String {
+    let mut text = esc(text).into_owned();
+    if let Some((at, _)) = text.char_indices().nth(MAX_SHOWN) {
+        text.truncate(at);
+        text.push('…');
+    }
+    text
+}
+
+/// Python's `repr()` of the loaded value.
+fn py_repr(cx: &Context<'_>, id: NodeId, out: &mut String, depth: usize) {
+    let doc = cx.doc;
+    if out.len() > MAX_SHOWN * 4 || depth > MAX_DEPTH {
+        out.push('…');
+        return;
+    }
+    if call_at(cx, id).is_some() {
+        out.push('…');
+        return;
+    }
+    match &doc.node(doc.resolve(id)).kind {
+        NodeKind::Scalar(s) => match &s.value {
+            ScalarValue::Null => out.push_str("None"),
+            ScalarValue::Bool(true) => out.push_str("True"),
+            ScalarValue::Bool(false) => out.push_str("False"),
+            ScalarValue::Int(n) => out.push_str(&n.to_string()),
+            ScalarValue::Float(f) => out.push_str(&hotfix_yaml::python_float_repr(*f)),
+            ScalarValue::Binary => out.push_str("b'…'"),
+            ScalarValue::Str | ScalarValue::Merge | ScalarValue::ValueKey => {
+                str_repr(&s.text, out);
+            }
+        },
+        NodeKind::Sequence { items, .. } => {
+            out.push('[');
+            for (i, &item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                py_repr(cx, item, out, depth + 1);
+            }
+            out.push(']');
+        }
+        NodeKind::Mapping { .. } => {
+            out.push('{');
+            for (i, entry) in doc.entries(id).iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                py_repr(cx, entry.key, out, depth + 1);
+                out.push_str(": ");
+                py_repr(cx, entry.value, out, depth + 1);
+            }
+            out.push('}');
+        }
+        NodeKind::Alias { .. } => out.push('…'),
+    }
+}
+
+/// Python's `repr()` of a `str`: single quotes unless the text has a `'` and no `"`.
+fn str_repr(text: &str, out: &mut String) {
+    let quote = if text.contains('\'') && !text.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
+    out.push(quote);
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if (c as u32) < 0x20 || c == '\u{7f}' => {
+                let _ = write!(out, "\\x{:02x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+}
+
+/// What a loaded value is, in words: "a string", "a list", "null".
+pub(super) fn kind_name(cx: &Context<'_>, id: NodeId) -> &'static str {
+    let doc = cx.doc;
+    match &doc.node(doc.resolve(id)).kind {
+        NodeKind::Mapping { .. } => "a mapping",
+        NodeKind::Sequence { .. } => "a list",
+        NodeKind::Alias { .. } => "an alias",
+        NodeKind::Scalar(s) => match s.value {
+            ScalarValue::Null => "null",
+            ScalarValue::Bool(_) => "a boolean",
+            ScalarValue::Int(_) => "an integer",
+            ScalarValue::Float(_) => "a float",
+            ScalarValue::Binary => "binary data",
+            ScalarValue::Str | ScalarValue::Merge | ScalarValue::ValueKey => "a string",
+        },
+    }
+}
+
+/// User text for a one-line message: control characters (a newline from a block scalar)
+/// escaped.
+pub(super) fn esc(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    std::borrow::Cow::Owned(
+        text.chars()
+            .map(|c| {
+                if c.is_control() {
+                    c.escape_default().to_string()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect(),
+    )
+}
