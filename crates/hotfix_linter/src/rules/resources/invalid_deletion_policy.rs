@@ -127,11 +127,12 @@ fn check_value(
         diagnostic.help(format!("{why}; {heat}"));
         if let Some(edit) = replace_scalar(cx, value, canonical) {
             // From 2016-10-14 Heat maps both spellings to the same policy, so the capitalised
-            // form means what the author wrote, in every version.
+            // form is what the author meant; but Heat rejects the template as written, and a
+            // Safe fix must not change what Heat does, so the user opts in.
             diagnostic.fix(Fix {
                 message: format!("Replace `{text}` with `{canonical}`"),
                 edits: vec![edit],
-                applicability: Applicability::Safe,
+                applicability: Applicability::Unsafe,
             });
         }
         return;

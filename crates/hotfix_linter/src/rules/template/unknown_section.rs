@@ -5,7 +5,8 @@ declare_rule! {
     /// ## What it does
     /// Checks that every top-level key is a section of the declared version:
     /// `heat_template_version`, `description`, `parameter_groups`, `parameters`, `resources`,
-    /// `outputs`, and from 2016-10-14 (newton) `conditions`.
+    /// `outputs`, and from 2016-10-14 (newton) `conditions` (`conditions` in an older template is
+    /// `H801 conditions-before-newton`).
     ///
     /// ## Why is this bad?
     /// Heat refuses the template: `The template section is invalid: conditions`. A
@@ -39,7 +40,8 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     };
     let sections = version.sections();
     for section in &cx.template.sections {
-        if sections.contains(&section.name.as_str()) {
+        // `conditions` before newton is H801 `conditions-before-newton`.
+        if sections.contains(&section.name.as_str()) || section.name == "conditions" {
             continue;
         }
         let diagnostic = sink.report(
@@ -47,11 +49,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             format!("`{}` is not a template section in {version}", section.name),
         );
         let heat = format!("Heat: `The template section is invalid: {}`", section.name);
-        if section.name == "conditions" {
-            diagnostic.help(format!(
-                "`conditions` needs heat_template_version 2016-10-14 (newton) or later; {heat}"
-            ));
-        } else if let Some(suggestion) = did_you_mean(&section.name, sections.iter().copied()) {
+        if let Some(suggestion) = did_you_mean(&section.name, sections.iter().copied()) {
             diagnostic.help(format!("did you mean `{suggestion}`? {heat}"));
         } else {
             diagnostic.help(format!("valid sections: {}; {heat}", sections.join(", ")));
