@@ -8,8 +8,9 @@ declare_rule! {
     /// Checks for a single-key mapping whose key is a CloudFormation-style function that no HOT
     /// version has ever had: `Fn::GetAtt`, `Fn::If`, `Fn::Equals`, `Fn::And`, `Fn::Or`,
     /// `Fn::Not`, `Fn::Sub`, `Fn::FindInMap`, `Fn::ImportValue`, `Fn::Cidr`, `Fn::Transform`,
-    /// `Fn::Length`. (A whole condition definition that is not a call is left to
-    /// `invalid-condition-definition`.)
+    /// `Fn::Length`; and any other `Prefix::Name` key that looks like a function but is none,
+    /// such as TripleO's pre-processor construct `Merge::Map`. (A whole condition definition
+    /// that is not a call is left to `invalid-condition-definition`.)
     ///
     /// ## Why is this bad?
     /// Heat does not complain: in a HOT template these names are not functions, so the
@@ -63,6 +64,16 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             continue;
         };
         if !NEVER_HOT_FUNCTIONS.contains(&name) {
+            if looks_like_a_function(name) {
+                sink.report(
+                    cx.span(entry.key),
+                    format!("`{name}` looks like a function, but no Heat version has it"),
+                )
+                .primary_label("Heat treats this mapping as data")
+                .help(format!(
+                    "Heat passes the mapping on unchanged; `{name}` may belong to a pre-processor (TripleO's merge tool had `Merge::Map`): resolve it before Heat sees the template"
+                ));
+            }
             continue;
         }
         sink.report(
@@ -78,6 +89,20 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
 }
 
 /// The HOT way to do what the CloudFormation-style function does.
+/// `Prefix::Name` with one `::`, capitalised parts and no function of that name in any
+/// version: CloudFormation's style, or a pre-processor's (`Merge::Map`). Resource types
+/// (`OS::Nova::Server`) have two `::`.
+fn looks_like_a_function(name: &str) -> bool {
+    let Some((prefix, function)) = name.split_once("::") else {
+        return false;
+    };
+    let word = |w: &str| {
+        w.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+            && w.chars().all(|c| c.is_ascii_alphanumeric())
+    };
+    word(prefix) && word(function) && hotfix_hot::Function::from_name(name).is_none()
+}
+
 fn equivalent(name: &str, version: Version) -> String {
     let conditions = version >= Version::V2016_10_14;
     let needs_newton = if conditions {

@@ -1,4 +1,5 @@
-use hotfix_hot::{Call, CallStatus, Function, Version};
+use hotfix_hot::{Availability, Call, CallStatus, Function, Version};
+use hotfix_yaml::{NodeId, NodeKind};
 
 use super::shared::unique_calls;
 use crate::rule::{Context, Sink, declare_rule};
@@ -69,9 +70,71 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             upgrade_note(function, version)
         ));
     }
+    check_unparsed(cx, sink, version);
 }
 
 /// What to write instead.
+/// Removed functions under resource keys Heat does not know (`parameters:`, `Path:` in
+/// pre-HOT style templates): Heat rejects the key before it parses the value, but the
+/// function is just as removed, and the template was plainly written for an older version.
+fn check_unparsed(cx: &Context<'_>, sink: &mut Sink<'_>, version: Version) {
+    const PARSED: [&str; 9] = [
+        "type",
+        "properties",
+        "metadata",
+        "update_policy",
+        "deletion_policy",
+        "external_id",
+        "condition",
+        "depends_on",
+        "description",
+    ];
+    for resource in &cx.template.resources {
+        for entry in cx.doc.entries(resource.value) {
+            let Some(key) = cx.doc.str_value(entry.key) else {
+                continue;
+            };
+            if PARSED.contains(&key) {
+                continue;
+            }
+            let mut stack = vec![entry.value];
+            while let Some(node) = stack.pop() {
+                let node = cx.doc.resolve(node);
+                match &cx.doc.node(node).kind {
+                    NodeKind::Sequence { items, .. } => stack.extend(items.iter().rev()),
+                    NodeKind::Mapping { .. } => {
+                        let entries = cx.doc.entries(node);
+                        if let [only] = entries.as_slice() {
+                            if let Some(function) = removed(cx, only.key, version) {
+                                sink.report(
+                                    cx.span(only.key),
+                                    format!(
+                                        "`{}` is not supported in heat_template_version {version}",
+                                        function.name()
+                                    ),
+                                )
+                                .help(format!(
+                                    "the template was written for an older version: `{key}` is not a resource key, so Heat rejects it before reaching this function. Heat: `The template version is invalid: The function {} is not supported in this version of HOT.`",
+                                    function.name()
+                                ));
+                            }
+                        }
+                        stack.extend(entries.iter().rev().map(|e| e.value));
+                    }
+                    NodeKind::Scalar(_) | NodeKind::Alias { .. } => {}
+                }
+            }
+        }
+    }
+}
+
+fn removed(cx: &Context<'_>, key: NodeId, version: Version) -> Option<Function> {
+    match version.function(cx.doc.str_value(key)?) {
+        Availability::Removed(function) => Some(function),
+        _ => None,
+    }
+}
+
 fn replacement(cx: &Context<'_>, call: &Call, version: Version) -> String {
     match call.status.function() {
         Function::FnJoin => "use `list_join: [delimiter, list]`, which behaves the same".to_owned(),
