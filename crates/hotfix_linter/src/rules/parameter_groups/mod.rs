@@ -1,5 +1,16 @@
-//! Rules of this family (see `rules/mod.rs` for the code ranges).
+//! `H5xx`: parameter groups.
 
 use crate::rule::Rule;
 
-pub(crate) const RULES: &[&Rule] = &[];
+mod group_without_parameters;
+mod parameter_groups_not_list;
+mod parameter_in_two_groups;
+mod shared;
+mod unknown_grouped_parameter;
+
+pub(crate) const RULES: &[&Rule] = &[
+    &parameter_groups_not_list::RULE,
+    &group_without_parameters::RULE,
+    &unknown_grouped_parameter::RULE,
+    &parameter_in_two_groups::RULE,
+];

@@ -1,5 +1,27 @@
-//! Rules of this family (see `rules/mod.rs` for the code ranges).
+//! `H4xx`: parameter definitions, their constraints and defaults.
 
 use crate::rule::Rule;
 
-pub(crate) const RULES: &[&Rule] = &[];
+mod constraint_not_applicable;
+mod default_type_mismatch;
+mod default_violates_constraint;
+mod hidden_as_string;
+mod invalid_parameter_type;
+mod malformed_constraint;
+pub(in crate::rules) mod py;
+mod pyjson;
+mod regex;
+mod shared;
+mod unknown_parameter_key;
+mod unused_parameter;
+
+pub(crate) const RULES: &[&Rule] = &[
+    &invalid_parameter_type::RULE,
+    &unknown_parameter_key::RULE,
+    &constraint_not_applicable::RULE,
+    &malformed_constraint::RULE,
+    &default_type_mismatch::RULE,
+    &default_violates_constraint::RULE,
+    &hidden_as_string::RULE,
+    &unused_parameter::RULE,
+];

@@ -1,0 +1,144 @@
+use super::py::{self, Py};
+use super::pyjson;
+use super::shared::{
+    Check, Kind, Outcome, ParamType, build, check as check_constraint, constraint_items,
+    default_for_constraints, definition, description, kinds, param_type, shown_value, span_in,
+};
+use crate::rule::{Context, Sink, declare_rule};
+
+declare_rule! {
+    /// ## What it does
+    /// Checks a parameter's literal `default` against its constraints, as Heat does when it
+    /// validates the template: `range`, `length`, `modulo` (Python's `%`, so `-3 % 2 == 1`),
+    /// `allowed_values` (compared after converting both sides to the parameter's type), and
+    /// `allowed_pattern` (Python's `re.match`, which must cover the whole default). Custom
+    /// constraints need the cloud and are not checked (template validate skips them for
+    /// defaults too). Patterns that use regular expression features beyond the common ones
+    /// (flags, named groups, look-around, back-references) are skipped.
+    ///
+    /// Template validate checks the default as written; stack create checks the parsed value
+    /// too, which differs for a `comma_delimited_list` default `''` (no items, not one empty
+    /// item) and a `json` string (its parsed length, not the string's): those failures are
+    /// reported as well.
+    ///
+    /// ## Why is this bad?
+    /// Heat refuses the template, even in `openstack orchestration template validate`:
+    /// `Parameter 'size' is invalid: Invalid default 40 (40 is out of range (min: 1, max: 10))`.
+    /// A constraint's `description` replaces the text in parentheses. (An environment's
+    /// `parameter_defaults` replaces the template's default before this check, so a template
+    /// always deployed with one may never meet the error; the default is still wrong.)
+    ///
+    /// ## Example
+    /// ```yaml
+    /// heat_template_version: 2016-10-14
+    /// parameters:
+    ///   size:
+    ///     type: number
+    ///     default: 40
+    ///     constraints:
+    ///       - range: {min: 1, max: 10}
+    /// resources: {}
+    /// ```
+    ///
+    /// Use instead:
+    /// ```yaml
+    /// heat_template_version: 2016-10-14
+    /// parameters:
+    ///   size:
+    ///     type: number
+    ///     default: 4
+    ///     constraints:
+    ///       - range: {min: 1, max: 10}
+    /// resources: {}
+    /// ```
+    pub(crate) static RULE = {
+        code: "H406",
+        name: "default-violates-constraint",
+        severity: Error,
+        fix: None,
+        check: check,
+    };
+}
+
+fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
+    let Some(version) = cx.version() else {
+        return;
+    };
+    let doc = cx.doc;
+    for param in &cx.template.parameters {
+        let (Some(map), Some(ty)) = (definition(cx, param), param_type(cx, param)) else {
+            continue;
+        };
+        let Some(default_node) = doc.get(map, "default") else {
+            continue;
+        };
+        let Some(raw) = py::load(doc, default_node) else {
+            continue;
+        };
+        if matches!(raw, Py::None) {
+            continue;
+        }
+        let Some(value) = default_for_constraints(ty, &raw) else {
+            continue;
+        };
+        let create = create_value(ty, &raw);
+        for item in constraint_items(doc, map) {
+            let Some(first) = kinds(doc, item, version).into_iter().next() else {
+                continue;
+            };
+            if !first.kind.applies(ty) || first.kind == Kind::CustomConstraint {
+                continue;
+            }
+            let Outcome::Built(built) = build(cx, &first) else {
+                continue;
+            };
+            // Template validate checks the default as written (a list string split on
+            // commas); stack create checks the parsed value, which differs for `''` lists and
+            // JSON strings.
+            let (text, at_create) = match check_constraint(&built, ty, &value) {
+                Check::Fail(text) => (text, false),
+                _ => match create.as_ref().map(|v| check_constraint(&built, ty, v)) {
+                    Some(Check::Fail(text)) => (text, true),
+                    _ => continue,
+                },
+            };
+            let desc = description(doc, item);
+            let one_line = |t: &str| t.replace('\n', "\\n");
+            let reason = one_line(desc.as_deref().unwrap_or(&text));
+            let shown = one_line(&raw.to_str());
+            let message = format!(
+                "default {} of parameter `{}` violates its `{}` constraint",
+                shown_value(&raw),
+                param.name,
+                first.kind.key()
+            );
+            let help = if at_create {
+                format!(
+                    "change the default or the constraint; template validate passes, stack create fails; Heat: `Parameter '{}' is invalid: {reason}`",
+                    param.name
+                )
+            } else {
+                format!(
+                    "change the default or the constraint; Heat: `Parameter '{}' is invalid: Invalid default {shown} ({reason})`",
+                    param.name
+                )
+            };
+            sink.report(span_in(cx, param, default_node), message)
+                .label(cx.span(first.key), "the constraint")
+                .help(help);
+        }
+    }
+}
+
+/// The value stack create checks, when it differs from the one template validate checks:
+/// `''` is an empty `comma_delimited_list` (`[]`, not `['']`), and a `json` string is parsed
+/// (only its length matters: `length` is the one constraint a `json` parameter takes).
+fn create_value(ty: ParamType, raw: &Py) -> Option<Py> {
+    match (ty, raw) {
+        (ParamType::List, Py::Str(s)) if s.is_empty() => Some(Py::List(Vec::new())),
+        (ParamType::Json, Py::Str(s)) if !s.is_empty() => {
+            pyjson::top_level_len(s).map(|n| Py::List(vec![Py::None; n]))
+        }
+        _ => None,
+    }
+}

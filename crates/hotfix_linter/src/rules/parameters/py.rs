@@ -1,0 +1,549 @@
+//! Python values as PyYAML loads them, and the few Python operations Heat applies to
+//! parameter schemas: `str()`, `repr()`, `json.dumps()`, `==`, truthiness, `int()`/`float()`
+//! on strings, `len()`, and `%`.
+
+use std::fmt::Write as _;
+
+use hotfix_yaml::{Document, Int, NodeId, NodeKind, ScalarValue, python_float_repr};
+
+/// A loaded value. `Big` integers (outside `i128`) and `bytes` are kept opaque.
+#[derive(Clone, Debug)]
+pub(in crate::rules) enum Py {
+    None,
+    Bool(bool),
+    Int(i128),
+    Big(String),
+    Float(f64),
+    Str(String),
+    Bytes,
+    List(Vec<Py>),
+    Dict(Vec<(Py, Py)>),
+}
+
+/// Nodes a value may expand to (through aliases) before it is not worth modelling.
+const MAX_NODES: usize = 10_000;
+
+/// The value of a node, or `None` when it is too large to model.
+pub(in crate::rules) fn load(doc: &Document, id: NodeId) -> Option<Py> {
+    let mut budget = MAX_NODES;
+    load_inner(doc, id, &mut budget, 0)
+}
+
+fn load_inner(doc: &Document, id: NodeId, budget: &mut usize, depth: usize) -> Option<Py> {
+    *budget = budget.checked_sub(1)?;
+    if depth > 100 {
+        return None;
+    }
+    let id = doc.resolve(id);
+    Some(match &doc.node(id).kind {
+        NodeKind::Scalar(s) => match &s.value {
+            ScalarValue::Null => Py::None,
+            ScalarValue::Bool(b) => Py::Bool(*b),
+            ScalarValue::Int(Int::Small(n)) => Py::Int(i128::from(*n)),
+            ScalarValue::Int(Int::Big(digits)) => match digits.parse::<i128>() {
+                Ok(n) => Py::Int(n),
+                Err(_) => Py::Big(digits.clone()),
+            },
+            ScalarValue::Float(f) => Py::Float(*f),
+            ScalarValue::Str | ScalarValue::Merge | ScalarValue::ValueKey => {
+                Py::Str(s.text.clone())
+            }
+            ScalarValue::Binary => Py::Bytes,
+        },
+        NodeKind::Sequence { items, .. } => Py::List(
+            items
+                .iter()
+                .map(|&i| load_inner(doc, i, budget, depth + 1))
+                .collect::<Option<Vec<_>>>()?,
+        ),
+        NodeKind::Mapping { .. } => Py::Dict(
+            doc.entries(id)
+                .into_iter()
+                .map(|e| {
+                    Some((
+                        load_inner(doc, e.key, budget, depth + 1)?,
+                        load_inner(doc, e.value, budget, depth + 1)?,
+                    ))
+                })
+                .collect::<Option<Vec<_>>>()?,
+        ),
+        NodeKind::Alias { .. } => return None,
+    })
+}
+
+/// Python's `repr(float)` / `str(float)`.
+pub(in crate::rules) fn float_str(f: f64) -> String {
+    if f.is_nan() {
+        "nan".to_owned()
+    } else if f.is_infinite() {
+        if f > 0.0 { "inf" } else { "-inf" }.to_owned()
+    } else {
+        python_float_repr(f)
+    }
+}
+
+/// Python's `repr(str)`.
+pub(in crate::rules) fn str_repr(s: &str) -> String {
+    let quote = if s.contains('\'') && !s.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push(quote);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if (c as u32) < 0x20 || (0x7f..0xa0).contains(&(c as u32)) => {
+                let _ = write!(out, "\\x{:02x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+    out
+}
+
+/// `json.dumps` of a `str` (`ensure_ascii=True`).
+fn json_str(s: &str, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            ' '..='~' => out.push(c),
+            _ => {
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    let _ = write!(out, "\\u{unit:04x}");
+                }
+            }
+        }
+    }
+    out.push('"');
+}
+
+impl Py {
+    /// Python's type name (`int`, `str`, `list`, …).
+    pub(in crate::rules) fn type_name(&self) -> &'static str {
+        match self {
+            Py::None => "NoneType",
+            Py::Bool(_) => "bool",
+            Py::Int(_) | Py::Big(_) => "int",
+            Py::Float(_) => "float",
+            Py::Str(_) => "str",
+            Py::Bytes => "bytes",
+            Py::List(_) => "list",
+            Py::Dict(_) => "dict",
+        }
+    }
+
+    /// Python's `str()`.
+    pub(in crate::rules) fn to_str(&self) -> String {
+        match self {
+            Py::Str(s) => s.clone(),
+            other => other.repr(),
+        }
+    }
+
+    /// Python's `repr()`.
+    pub(in crate::rules) fn repr(&self) -> String {
+        match self {
+            Py::None => "None".to_owned(),
+            Py::Bool(true) => "True".to_owned(),
+            Py::Bool(false) => "False".to_owned(),
+            Py::Int(n) => n.to_string(),
+            Py::Big(digits) => digits.clone(),
+            Py::Float(f) => float_str(*f),
+            Py::Str(s) => str_repr(s),
+            Py::Bytes => "b'…'".to_owned(),
+            Py::List(items) => {
+                let inner: Vec<String> = items.iter().map(Py::repr).collect();
+                format!("[{}]", inner.join(", "))
+            }
+            Py::Dict(entries) => {
+                let inner: Vec<String> = entries
+                    .iter()
+                    .map(|(k, v)| format!("{}: {}", k.repr(), v.repr()))
+                    .collect();
+                format!("{{{}}}", inner.join(", "))
+            }
+        }
+    }
+
+    /// `json.dumps()` with the default separators.
+    pub(in crate::rules) fn json(&self) -> String {
+        let mut out = String::new();
+        self.write_json(&mut out);
+        out
+    }
+
+    fn write_json(&self, out: &mut String) {
+        match self {
+            Py::None => out.push_str("null"),
+            Py::Bool(true) => out.push_str("true"),
+            Py::Bool(false) => out.push_str("false"),
+            Py::Int(n) => {
+                let _ = write!(out, "{n}");
+            }
+            Py::Big(digits) => out.push_str(digits),
+            Py::Float(f) => out.push_str(&python_float_repr(*f)),
+            Py::Str(s) => json_str(s, out),
+            Py::Bytes => out.push_str("\"…\""),
+            Py::List(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    item.write_json(out);
+                }
+                out.push(']');
+            }
+            Py::Dict(entries) => {
+                out.push('{');
+                for (i, (k, v)) in entries.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    match k {
+                        Py::Str(s) => json_str(s, out),
+                        Py::None => out.push_str("\"null\""),
+                        Py::Bool(b) => out.push_str(if *b { "\"true\"" } else { "\"false\"" }),
+                        other => {
+                            out.push('"');
+                            other.write_json(out);
+                            out.push('"');
+                        }
+                    }
+                    out.push_str(": ");
+                    v.write_json(out);
+                }
+                out.push('}');
+            }
+        }
+    }
+
+    /// Python truthiness.
+    pub(in crate::rules) fn truthy(&self) -> bool {
+        match self {
+            Py::None => false,
+            Py::Bool(b) => *b,
+            Py::Int(n) => *n != 0,
+            Py::Big(_) | Py::Bytes => true,
+            Py::Float(f) => *f != 0.0,
+            Py::Str(s) => !s.is_empty(),
+            Py::List(items) => !items.is_empty(),
+            Py::Dict(entries) => !entries.is_empty(),
+        }
+    }
+
+    /// The value as a number, if it is one (`bool` included, as in Python).
+    pub(in crate::rules) fn as_num(&self) -> Option<Num> {
+        match self {
+            Py::Bool(b) => Some(Num::Int(i128::from(*b))),
+            Py::Int(n) => Some(Num::Int(*n)),
+            Py::Float(f) => Some(Num::Float(*f)),
+            _ => None,
+        }
+    }
+
+    /// Python's `==`.
+    pub(in crate::rules) fn eq(&self, other: &Py) -> bool {
+        if let (Some(a), Some(b)) = (self.as_num(), other.as_num()) {
+            return a.cmp_num(b) == Some(std::cmp::Ordering::Equal);
+        }
+        match (self, other) {
+            (Py::None, Py::None) => true,
+            (Py::Big(a), Py::Big(b)) | (Py::Str(a), Py::Str(b)) => a == b,
+            (Py::List(a), Py::List(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.eq(y))
+            }
+            (Py::Dict(a), Py::Dict(b)) => {
+                a.len() == b.len()
+                    && a.iter()
+                        .all(|(k, v)| b.iter().any(|(k2, v2)| k.eq(k2) && v.eq(v2)))
+            }
+            _ => false,
+        }
+    }
+
+    /// Python's `len()`, or the `TypeError` text.
+    pub(in crate::rules) fn len(&self) -> Result<usize, String> {
+        match self {
+            Py::Str(s) => Ok(s.chars().count()),
+            Py::List(items) => Ok(items.len()),
+            Py::Dict(entries) => Ok(entries.len()),
+            other => Err(format!(
+                "object of type '{}' has no len()",
+                other.type_name()
+            )),
+        }
+    }
+}
+
+/// A Python number.
+#[derive(Clone, Copy, Debug)]
+pub(in crate::rules) enum Num {
+    Int(i128),
+    Float(f64),
+}
+
+impl Num {
+    #[allow(
+        clippy::cast_precision_loss,
+        reason = "Python compares int and float exactly; close enough here"
+    )]
+    fn as_f64(self) -> f64 {
+        match self {
+            Num::Int(n) => n as f64,
+            Num::Float(f) => f,
+        }
+    }
+
+    /// Python's ordering (`None` when a NaN is involved).
+    pub(in crate::rules) fn cmp_num(self, other: Num) -> Option<std::cmp::Ordering> {
+        match (self, other) {
+            (Num::Int(a), Num::Int(b)) => Some(a.cmp(&b)),
+            (a, b) => a.as_f64().partial_cmp(&b.as_f64()),
+        }
+    }
+
+    /// Python's `%` (the result has the sign of the divisor). `None` on division by zero.
+    pub(in crate::rules) fn modulo(self, step: Num) -> Option<Num> {
+        match (self, step) {
+            (Num::Int(_), Num::Int(0)) => None,
+            (Num::Int(a), Num::Int(b)) => {
+                let r = a.checked_rem(b)?;
+                Some(Num::Int(if r != 0 && (r < 0) != (b < 0) {
+                    r + b
+                } else {
+                    r
+                }))
+            }
+            (a, b) => {
+                let (a, b) = (a.as_f64(), b.as_f64());
+                if b == 0.0 {
+                    return None;
+                }
+                let mut r = a % b;
+                if r != 0.0 && (r < 0.0) != (b < 0.0) {
+                    r += b;
+                }
+                Some(Num::Float(r))
+            }
+        }
+    }
+}
+
+/// What Python's `int(s)` then `float(s)` (Heat's `str_to_num`) make of a string.
+pub(in crate::rules) enum Parsed {
+    Num(Num),
+    /// Python's `ValueError` text.
+    Error(String),
+    /// Non-ASCII text or an integer too large: not modelled.
+    Unknown,
+}
+
+/// Python's `str.strip()` for the whitespace that matters here.
+fn py_strip(s: &str) -> &str {
+    s.trim_matches(|c: char| c.is_whitespace() || ('\x1c'..='\x1f').contains(&c))
+}
+
+/// Digits with single underscores between them (`1_000`), as `int()` and `float()` accept.
+fn digit_run(s: &str) -> bool {
+    !s.is_empty()
+        && !s.starts_with('_')
+        && !s.ends_with('_')
+        && !s.contains("__")
+        && s.chars().all(|c| c.is_ascii_digit() || c == '_')
+}
+
+/// Heat's `Schema.str_to_num` for a string: `int(s)`, else `float(s)`.
+pub(in crate::rules) fn str_to_num(s: &str) -> Parsed {
+    if !s.is_ascii() {
+        // Python reads Unicode digits and spaces too; any other character fails for sure.
+        if s.chars()
+            .any(|c| !c.is_ascii() && (c.is_numeric() || c.is_whitespace()))
+        {
+            return Parsed::Unknown;
+        }
+        return Parsed::Error(format!(
+            "could not convert string to float: {}",
+            str_repr(s)
+        ));
+    }
+    let t = py_strip(s);
+    let unsigned = t.strip_prefix(['+', '-']).unwrap_or(t);
+    let negative = t.starts_with('-');
+    if digit_run(unsigned) {
+        let digits: String = unsigned.chars().filter(|&c| c != '_').collect();
+        return match digits.parse::<i128>() {
+            Ok(n) => Parsed::Num(Num::Int(if negative { -n } else { n })),
+            Err(_) => Parsed::Unknown,
+        };
+    }
+    let lower = unsigned.to_ascii_lowercase();
+    let special = match lower.as_str() {
+        "inf" | "infinity" => Some(f64::INFINITY),
+        "nan" => Some(f64::NAN),
+        _ => None,
+    };
+    if let Some(f) = special {
+        return Parsed::Num(Num::Float(if negative { -f } else { f }));
+    }
+    if valid_float(unsigned) {
+        let clean: String = unsigned.chars().filter(|&c| c != '_').collect();
+        if let Ok(f) = clean.parse::<f64>() {
+            return Parsed::Num(Num::Float(if negative { -f } else { f }));
+        }
+    }
+    Parsed::Error(format!(
+        "could not convert string to float: {}",
+        str_repr(s)
+    ))
+}
+
+/// `digits [. digits] [e [sign] digits]` or `. digits …`, underscores between digits.
+fn valid_float(s: &str) -> bool {
+    let (mantissa, exponent) = match s.find(['e', 'E']) {
+        Some(i) => (&s[..i], Some(&s[i + 1..])),
+        None => (s, None),
+    };
+    let mantissa_ok = match mantissa.split_once('.') {
+        Some((int, frac)) => {
+            (int.is_empty() || digit_run(int))
+                && (frac.is_empty() || digit_run(frac))
+                && !(int.is_empty() && frac.is_empty())
+        }
+        None => digit_run(mantissa),
+    };
+    let exponent_ok = exponent.is_none_or(|e| digit_run(e.strip_prefix(['+', '-']).unwrap_or(e)));
+    mantissa_ok && exponent_ok
+}
+
+/// Heat's `Schema.str_to_num` for any value: numbers as they are, strings parsed, anything
+/// else the `TypeError` of `int()`.
+pub(in crate::rules) fn to_num(value: &Py) -> Parsed {
+    if let Some(n) = value.as_num() {
+        return Parsed::Num(n);
+    }
+    match value {
+        Py::Str(s) => str_to_num(s),
+        Py::Big(_) | Py::Bytes => Parsed::Unknown,
+        other => Parsed::Error(format!(
+            "int() argument must be a string, a bytes-like object or a real number, not '{}'",
+            other.type_name()
+        )),
+    }
+}
+
+/// The `str()` of what `str_to_num` returns (`"1.50"` → `1.5`; a number stays as printed).
+pub(in crate::rules) fn num_str(original: &Py, num: Num) -> String {
+    if original.as_num().is_some() {
+        return original.to_str();
+    }
+    match num {
+        Num::Int(n) => n.to_string(),
+        Num::Float(f) => float_str(f),
+    }
+}
+
+/// `oslo_utils.strutils.bool_from_string(value, strict=True)`.
+pub(in crate::rules) fn bool_from_string(value: &Py) -> Result<bool, String> {
+    if let Py::Bool(b) = value {
+        return Ok(*b);
+    }
+    let subject = value.to_str();
+    match py_strip(&subject).to_lowercase().as_str() {
+        "1" | "t" | "true" | "on" | "y" | "yes" => Ok(true),
+        "0" | "f" | "false" | "off" | "n" | "no" => Ok(false),
+        _ => Err(format!(
+            "Unrecognized value '{subject}', acceptable values are: '0', '1', 'f', 'false', 'n', 'no', 'off', 'on', 't', 'true', 'y', 'yes'"
+        )),
+    }
+}
+
+/// A Python type name with its article: `an int`, `a str`, `a dict`.
+pub(in crate::rules) fn a_type(name: &str) -> String {
+    let article = if name.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    };
+    format!("{article} {name}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn num(s: &str) -> String {
+        match str_to_num(s) {
+            Parsed::Num(Num::Int(n)) => format!("int {n}"),
+            Parsed::Num(Num::Float(f)) => format!("float {}", float_str(f)),
+            Parsed::Error(e) => e,
+            Parsed::Unknown => "unknown".to_owned(),
+        }
+    }
+
+    #[test]
+    fn converts_strings_like_python() {
+        assert_eq!(num(" 1_000 "), "int 1000");
+        assert_eq!(num("012"), "int 12");
+        assert_eq!(num("-3"), "int -3");
+        assert_eq!(num("1.5"), "float 1.5");
+        assert_eq!(num("1e3"), "float 1000.0");
+        assert_eq!(num(".5"), "float 0.5");
+        assert_eq!(num("5."), "float 5.0");
+        assert_eq!(num("-inf"), "float -inf");
+        assert_eq!(num("abc"), "could not convert string to float: 'abc'");
+        assert_eq!(num("0x10"), "could not convert string to float: '0x10'");
+        assert_eq!(num("1__0"), "could not convert string to float: '1__0'");
+        assert_eq!(num("it's"), "could not convert string to float: \"it's\"");
+        assert_eq!(num(""), "could not convert string to float: ''");
+        assert_eq!(num("."), "could not convert string to float: '.'");
+        assert_eq!(num("héllo"), "could not convert string to float: 'héllo'");
+        assert_eq!(num("١٢"), "unknown");
+    }
+
+    #[test]
+    fn python_modulo_and_printing() {
+        let m = |a, b| match Num::Int(a).modulo(Num::Int(b)) {
+            Some(Num::Int(n)) => n,
+            _ => i128::MAX,
+        };
+        assert_eq!(m(-3, 2), 1);
+        assert_eq!(m(3, -2), -1);
+        assert_eq!(m(7, 2), 1);
+        assert_eq!(m(-4, -3), -1);
+        assert_eq!(
+            Py::List(vec![
+                Py::Str("a".into()),
+                Py::Int(1),
+                Py::Bool(true),
+                Py::None
+            ])
+            .to_str(),
+            "['a', 1, True, None]"
+        );
+        assert_eq!(Py::Str("é\n".into()).json(), "\"\\u00e9\\n\"");
+        assert_eq!(
+            bool_from_string(&Py::Float(1.0)).map_err(|e| !e.is_empty()),
+            Err(true)
+        );
+        assert_eq!(bool_from_string(&Py::Str(" Yes ".into())), Ok(true));
+    }
+}

@@ -1,0 +1,724 @@
+//! What the parameter rules share: parameter types, constraint items as Heat builds them
+//! (`heat/engine/hot/parameters.py`, `heat/engine/constraints.py`), and how a default is
+//! checked against them.
+
+use hotfix_diagnostics::Span;
+use hotfix_hot::{Named, Version};
+use hotfix_yaml::{Document, NodeId, NodeKind, ScalarStyle};
+
+use super::py::{self, Num, Parsed, Py};
+use super::regex::{self, Compiled, Regex};
+use crate::rule::Context;
+use crate::rules::util::{did_you_mean, is_mapping};
+
+/// A HOT parameter type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum ParamType {
+    String,
+    Number,
+    Json,
+    List,
+    Boolean,
+}
+
+impl ParamType {
+    pub(super) fn parse(name: &str) -> Option<ParamType> {
+        Some(match name {
+            "string" => ParamType::String,
+            "number" => ParamType::Number,
+            "json" => ParamType::Json,
+            "comma_delimited_list" => ParamType::List,
+            "boolean" => ParamType::Boolean,
+            _ => return None,
+        })
+    }
+
+    pub(super) fn name(self) -> &'static str {
+        match self {
+            ParamType::String => "string",
+            ParamType::Number => "number",
+            ParamType::Json => "json",
+            ParamType::List => "comma_delimited_list",
+            ParamType::Boolean => "boolean",
+        }
+    }
+
+    pub(super) const ALL: [ParamType; 5] = [
+        ParamType::String,
+        ParamType::Number,
+        ParamType::List,
+        ParamType::Json,
+        ParamType::Boolean,
+    ];
+}
+
+/// The parameter's definition, when it is a mapping (what Heat requires).
+pub(super) fn definition(cx: &Context<'_>, param: &Named) -> Option<NodeId> {
+    is_mapping(cx.doc, param.value).then(|| cx.doc.resolve(param.value))
+}
+
+/// The parameter's type, when it is one Heat knows.
+pub(super) fn param_type(cx: &Context<'_>, param: &Named) -> Option<ParamType> {
+    let map = definition(cx, param)?;
+    ParamType::parse(cx.doc.str_value(cx.doc.get(map, "type")?)?)
+}
+
+/// Keys of a constraint item (`PARAM_CONSTRAINTS`).
+pub(super) const CONSTRAINT_KEYS: [&str; 7] = [
+    "description",
+    "length",
+    "range",
+    "modulo",
+    "allowed_values",
+    "allowed_pattern",
+    "custom_constraint",
+];
+
+/// A kind of constraint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Kind {
+    Modulo,
+    Range,
+    Length,
+    AllowedValues,
+    AllowedPattern,
+    CustomConstraint,
+}
+
+impl Kind {
+    /// Heat's order of precedence within one item.
+    pub(super) const ORDER: [Kind; 6] = [
+        Kind::Modulo,
+        Kind::Range,
+        Kind::Length,
+        Kind::AllowedValues,
+        Kind::AllowedPattern,
+        Kind::CustomConstraint,
+    ];
+
+    pub(super) fn key(self) -> &'static str {
+        match self {
+            Kind::Modulo => "modulo",
+            Kind::Range => "range",
+            Kind::Length => "length",
+            Kind::AllowedValues => "allowed_values",
+            Kind::AllowedPattern => "allowed_pattern",
+            Kind::CustomConstraint => "custom_constraint",
+        }
+    }
+
+    /// The class name Heat prints (`AllowedPattern constraint invalid for number`).
+    pub(super) fn class_name(self) -> &'static str {
+        match self {
+            Kind::Modulo => "Modulo",
+            Kind::Range => "Range",
+            Kind::Length => "Length",
+            Kind::AllowedValues => "AllowedValues",
+            Kind::AllowedPattern => "AllowedPattern",
+            Kind::CustomConstraint => "CustomConstraint",
+        }
+    }
+
+    /// The applicability table (`valid_types` of each constraint class).
+    pub(super) fn applies(self, ty: ParamType) -> bool {
+        use ParamType::{Boolean, Json, List, Number, String};
+        match self {
+            Kind::Range | Kind::Modulo => ty == Number,
+            Kind::Length => matches!(ty, String | List | Json),
+            Kind::AllowedValues | Kind::CustomConstraint => {
+                matches!(ty, String | Number | List | Boolean)
+            }
+            Kind::AllowedPattern => ty == String,
+        }
+    }
+
+    /// Whether the version interprets this kind (`modulo` from 2017-02-24).
+    fn interpreted(self, version: Version) -> bool {
+        self != Kind::Modulo || version.has_modulo_constraint()
+    }
+}
+
+/// The items of `constraints`, when it is a list.
+pub(super) fn constraint_items(doc: &Document, definition: NodeId) -> Vec<NodeId> {
+    doc.get(definition, "constraints")
+        .and_then(|c| doc.items(c))
+        .map(<[NodeId]>::to_vec)
+        .unwrap_or_default()
+}
+
+/// A constraint kind found in an item: its key and value nodes.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Found {
+    pub(super) kind: Kind,
+    pub(super) key: NodeId,
+    pub(super) value: NodeId,
+}
+
+/// Every kind the version interprets in an item, in Heat's order: Heat uses the first.
+pub(super) fn kinds(doc: &Document, item: NodeId, version: Version) -> Vec<Found> {
+    if !is_mapping(doc, item) {
+        return Vec::new();
+    }
+    Kind::ORDER
+        .iter()
+        .filter(|k| k.interpreted(version))
+        .filter_map(|&kind| {
+            Some(Found {
+                kind,
+                key: doc.get_key(item, kind.key())?,
+                value: doc.get(item, kind.key())?,
+            })
+        })
+        .collect()
+}
+
+/// A number bound of a constraint, with how Python prints it.
+#[derive(Clone, Debug)]
+pub(super) struct Bound {
+    pub(super) num: Num,
+    pub(super) text: String,
+    pub(super) node: NodeId,
+}
+
+/// A constraint as Heat builds it.
+#[derive(Debug)]
+pub(super) enum Built {
+    Range {
+        min: Option<Bound>,
+        max: Option<Bound>,
+    },
+    Length {
+        min: Option<Bound>,
+        max: Option<Bound>,
+    },
+    Modulo {
+        step: Bound,
+        offset: Bound,
+    },
+    AllowedValues(Vec<(NodeId, Py)>),
+    /// `None`: a pattern this linter cannot evaluate.
+    AllowedPattern(String, Option<Regex>),
+    Custom,
+}
+
+/// Why Heat cannot build a constraint: where, what, and Heat's text.
+#[derive(Debug)]
+pub(super) struct Problem {
+    pub(super) node: NodeId,
+    pub(super) message: String,
+    /// What to do.
+    pub(super) advice: String,
+    pub(super) heat: String,
+}
+
+/// Building a constraint: built, refused, or beyond what this linter models.
+#[derive(Debug)]
+pub(super) enum Outcome {
+    Built(Built),
+    Problem(Problem),
+    Unknown,
+}
+
+fn problem(
+    node: NodeId,
+    message: impl Into<String>,
+    advice: impl Into<String>,
+    heat: impl Into<String>,
+) -> Outcome {
+    Outcome::Problem(Problem {
+        node,
+        message: message.into(),
+        advice: advice.into(),
+        heat: heat.into(),
+    })
+}
+
+/// `_check_dict`: a mapping with only `allowed` keys.
+fn check_dict(cx: &Context<'_>, found: &Found, entity: &str, allowed: &[&str]) -> Option<Outcome> {
+    let doc = cx.doc;
+    if !is_mapping(doc, found.value) {
+        return Some(problem(
+            found.value,
+            format!(
+                "`{}` must be a mapping of {}",
+                found.kind.key(),
+                allowed
+                    .iter()
+                    .map(|k| format!("`{k}`"))
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            ),
+            format!(
+                "write `{}: {{{}}}`",
+                found.kind.key(),
+                allowed
+                    .iter()
+                    .map(|k| format!("{k}: …"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            format!("Invalid {entity}, expected a mapping"),
+        ));
+    }
+    for entry in doc.entries(found.value) {
+        let name = hotfix_hot::key_name(doc, entry.key);
+        if doc
+            .str_value(entry.key)
+            .is_none_or(|k| !allowed.contains(&k))
+        {
+            return Some(problem(
+                entry.key,
+                format!(
+                    "`{name}` is not a key of a `{}` constraint",
+                    found.kind.key()
+                ),
+                did_you_mean(&name, allowed.iter().copied()).map_or_else(
+                    || {
+                        format!(
+                            "use only {}",
+                            allowed
+                                .iter()
+                                .map(|k| format!("`{k}`"))
+                                .collect::<Vec<_>>()
+                                .join(" and ")
+                        )
+                    },
+                    |k| format!("did you mean `{k}`?"),
+                ),
+                format!("Invalid key '{name}' for {entity}"),
+            ));
+        }
+    }
+    None
+}
+
+/// `Schema.get_num`: the bound under `key`, converted as Heat converts it. The error is
+/// `None` when the value is beyond what this linter models.
+fn get_num(cx: &Context<'_>, map: NodeId, key: &str) -> Result<Option<Bound>, Option<Problem>> {
+    let Some(node) = cx.doc.get(map, key) else {
+        return Ok(None);
+    };
+    let value = py::load(cx.doc, node).ok_or(None)?;
+    if matches!(value, Py::None) {
+        return Ok(None);
+    }
+    match py::to_num(&value) {
+        Parsed::Num(num) => Ok(Some(Bound {
+            num,
+            text: py::num_str(&value, num),
+            node,
+        })),
+        Parsed::Error(heat) => Err(Some(Problem {
+            node,
+            message: format!("`{key}` must be a number, not `{}`", value.to_str()),
+            advice: "write a number".to_owned(),
+            heat,
+        })),
+        Parsed::Unknown => Err(None),
+    }
+}
+
+/// The outcome for a failed `get_num`.
+fn num_failure(failure: Option<Problem>) -> Outcome {
+    failure.map_or(Outcome::Unknown, Outcome::Problem)
+}
+
+/// Builds the constraint Heat builds from `found` (`_constraint_from_def` and the
+/// constraint classes' constructors), or says why Heat refuses it.
+pub(super) fn build(cx: &Context<'_>, found: &Found) -> Outcome {
+    match found.kind {
+        Kind::Range | Kind::Length => build_range(cx, found),
+        Kind::Modulo => build_modulo(cx, found),
+        Kind::AllowedValues => {
+            let Some(items) = cx.doc.items(found.value) else {
+                return problem(
+                    found.value,
+                    "`allowed_values` must be a list",
+                    cx.doc.str_value(found.value).map_or_else(
+                        || "write a list: `allowed_values: [a, b]`".to_owned(),
+                        |text| {
+                            let items: Vec<&str> = text.split(',').map(str::trim).collect();
+                            format!("write a list: `allowed_values: [{}]`", items.join(", "))
+                        },
+                    ),
+                    "AllowedValues must be a list",
+                );
+            };
+            let mut values = Vec::with_capacity(items.len());
+            for &item in items {
+                let Some(value) = py::load(cx.doc, item) else {
+                    return Outcome::Unknown;
+                };
+                values.push((item, value));
+            }
+            Outcome::Built(Built::AllowedValues(values))
+        }
+        Kind::AllowedPattern => {
+            let Some(pattern) = cx.doc.str_value(found.value) else {
+                return problem(
+                    found.value,
+                    "`allowed_pattern` must be a string",
+                    "quote the pattern",
+                    "AllowedPattern must be a string",
+                );
+            };
+            match regex::compile(pattern) {
+                Compiled::Regex(r) => {
+                    Outcome::Built(Built::AllowedPattern(pattern.to_owned(), Some(r)))
+                }
+                Compiled::Unsupported => {
+                    Outcome::Built(Built::AllowedPattern(pattern.to_owned(), None))
+                }
+                Compiled::Invalid(heat) => problem(
+                    found.value,
+                    "`allowed_pattern` is not a valid regular expression",
+                    if pattern.starts_with('*') {
+                        "a pattern is a Python regular expression, not a glob: `*` repeats the item before it (write `.*` for anything)"
+                    } else {
+                        "fix the pattern (Python `re` syntax)"
+                    },
+                    heat,
+                ),
+            }
+        }
+        Kind::CustomConstraint => Outcome::Built(Built::Custom),
+    }
+}
+
+fn build_range(cx: &Context<'_>, found: &Found) -> Outcome {
+    let key = found.kind.key();
+    let entity = format!("{key} constraint");
+    if let Some(p) = check_dict(cx, found, &entity, &["min", "max"]) {
+        return p;
+    }
+    let min = match get_num(cx, found.value, "min") {
+        Ok(b) => b,
+        Err(failure) => return num_failure(failure),
+    };
+    let max = match get_num(cx, found.value, "max") {
+        Ok(b) => b,
+        Err(failure) => return num_failure(failure),
+    };
+    if min.is_none() && max.is_none() {
+        return problem(
+            found.value,
+            format!("`{key}` has neither `min` nor `max`"),
+            format!("give `{key}` a `min`, a `max`, or both"),
+            format!("A {key} constraint must have a min value and/or a max value specified."),
+        );
+    }
+    if found.kind == Kind::Length {
+        for bound in [&min, &max].into_iter().flatten() {
+            if matches!(bound.num, Num::Float(_)) {
+                return problem(
+                    bound.node,
+                    format!("a `length` bound must be an integer, not `{}`", bound.text),
+                    "write a whole number",
+                    "min/max length must be integral",
+                );
+            }
+        }
+        return Outcome::Built(Built::Length { min, max });
+    }
+    Outcome::Built(Built::Range { min, max })
+}
+
+fn build_modulo(cx: &Context<'_>, found: &Found) -> Outcome {
+    if let Some(p) = check_dict(cx, found, "modulo constraint", &["step", "offset"]) {
+        return p;
+    }
+    let step = match get_num(cx, found.value, "step") {
+        Ok(b) => b,
+        Err(failure) => return num_failure(failure),
+    };
+    let offset = match get_num(cx, found.value, "offset") {
+        Ok(b) => b,
+        Err(failure) => return num_failure(failure),
+    };
+    let (Some(step), Some(offset)) = (step, offset) else {
+        return problem(
+            found.value,
+            "`modulo` needs both `step` and `offset`",
+            "give both, e.g. `modulo: {step: 2, offset: 0}`",
+            "A modulo constraint must have a step value and an offset value specified.",
+        );
+    };
+    let mut ints = [0i128; 2];
+    for (slot, bound) in ints.iter_mut().zip([&step, &offset]) {
+        *slot = match bound.num {
+            Num::Int(n) => n,
+            Num::Float(f) if f.is_nan() => {
+                return problem(
+                    bound.node,
+                    "`modulo` bounds must be integers",
+                    "write a whole number",
+                    "cannot convert float NaN to integer",
+                );
+            }
+            Num::Float(f) if f.is_infinite() => {
+                return problem(
+                    bound.node,
+                    "`modulo` bounds must be integers",
+                    "write a whole number",
+                    "cannot convert float infinity to integer",
+                );
+            }
+            Num::Float(f) if f.fract() != 0.0 => {
+                return problem(
+                    bound.node,
+                    format!("`modulo` bounds must be integers, not `{}`", bound.text),
+                    "write a whole number",
+                    "step/offset must be integer",
+                );
+            }
+            #[allow(clippy::cast_possible_truncation, reason = "an integral, finite float")]
+            Num::Float(f) => f as i128,
+        };
+    }
+    let [s, o] = ints;
+    if s == 0 {
+        return problem(
+            step.node,
+            "`step` cannot be 0",
+            "use a non-zero `step`",
+            "step cannot be 0.",
+        );
+    }
+    if o.unsigned_abs() >= s.unsigned_abs() {
+        return problem(
+            offset.node,
+            format!("`offset` {o} is not smaller than `step` {s} (by absolute value)"),
+            "use an `offset` from 0 up to `step` - 1 (for a negative `step`, down to `step` + 1)",
+            "offset must be smaller (by absolute value) than step.",
+        );
+    }
+    if (s < 0 && o > 0) || (s > 0 && o < 0) {
+        return problem(
+            offset.node,
+            "`step` and `offset` have different signs",
+            "give `step` and `offset` the same sign",
+            "step and offset must be both positive or both negative.",
+        );
+    }
+    Outcome::Built(Built::Modulo { step, offset })
+}
+
+/// The result of checking a value against a constraint.
+pub(super) enum Check {
+    Pass,
+    /// Heat's failure text (before a `description` replaces it).
+    Fail(String),
+    /// Not decidable here, or a failure another rule reports (an unconvertible value).
+    Unknown,
+}
+
+fn bound_text(bound: Option<&Bound>) -> String {
+    bound.map_or_else(|| "None".to_owned(), |b| b.text.clone())
+}
+
+/// `Constraint.validate(value, schema)` for one built constraint, as `_validate_default`
+/// runs it (custom constraints skipped).
+pub(super) fn check(built: &Built, ty: ParamType, value: &Py) -> Check {
+    match built {
+        Built::Range { min, max } => {
+            let Parsed::Num(v) = py::to_num(value) else {
+                return Check::Unknown;
+            };
+            let below = min
+                .as_ref()
+                .is_some_and(|m| v.cmp_num(m.num) == Some(std::cmp::Ordering::Less));
+            let above = max
+                .as_ref()
+                .is_some_and(|m| v.cmp_num(m.num) == Some(std::cmp::Ordering::Greater));
+            if below || above {
+                return Check::Fail(format!(
+                    "{} is out of range (min: {}, max: {})",
+                    value.to_str(),
+                    bound_text(min.as_ref()),
+                    bound_text(max.as_ref())
+                ));
+            }
+            Check::Pass
+        }
+        Built::Length { min, max } => {
+            let length = match value.len() {
+                Ok(n) => n,
+                Err(type_error) => return Check::Fail(type_error),
+            };
+            let n = Num::Int(i128::try_from(length).unwrap_or(i128::MAX));
+            let below = min
+                .as_ref()
+                .is_some_and(|m| n.cmp_num(m.num) == Some(std::cmp::Ordering::Less));
+            let above = max
+                .as_ref()
+                .is_some_and(|m| n.cmp_num(m.num) == Some(std::cmp::Ordering::Greater));
+            if below || above {
+                return Check::Fail(format!(
+                    "length ({length}) is out of range (min: {}, max: {})",
+                    bound_text(min.as_ref()),
+                    bound_text(max.as_ref())
+                ));
+            }
+            Check::Pass
+        }
+        Built::Modulo { step, offset } => {
+            let Parsed::Num(v) = py::to_num(value) else {
+                return Check::Unknown;
+            };
+            let Some(rest) = v.modulo(step.num) else {
+                return Check::Unknown;
+            };
+            if rest.cmp_num(offset.num) == Some(std::cmp::Ordering::Equal) {
+                return Check::Pass;
+            }
+            Check::Fail(format!(
+                "{} is not a multiple of {} with an offset of {}",
+                value.to_str(),
+                step.text,
+                offset.text
+            ))
+        }
+        Built::AllowedValues(allowed) => {
+            let ok = if let Py::List(items) = value {
+                items.iter().all(|v| allowed.iter().any(|(_, a)| v.eq(a)))
+            } else {
+                match allowed_match(ty, value, allowed) {
+                    Some(ok) => ok,
+                    None => return Check::Unknown,
+                }
+            };
+            if ok {
+                return Check::Pass;
+            }
+            let listed: Vec<String> = allowed.iter().map(|(_, a)| a.json()).collect();
+            Check::Fail(format!(
+                "{} is not an allowed value [{}]",
+                value.json(),
+                listed.join(", ")
+            ))
+        }
+        Built::AllowedPattern(pattern, regex) => {
+            let Py::Str(text) = value else {
+                return Check::Fail(format!(
+                    "expected string or bytes-like object, got '{}'",
+                    value.type_name()
+                ));
+            };
+            let Some(regex) = regex else {
+                return Check::Unknown;
+            };
+            match regex.full_match(text) {
+                Some(true) => Check::Pass,
+                Some(false) => {
+                    Check::Fail(format!("\"{text}\" does not match pattern \"{pattern}\""))
+                }
+                None => Check::Unknown,
+            }
+        }
+        Built::Custom => Check::Pass,
+    }
+}
+
+/// `schema.to_schema_type(value) in (schema.to_schema_type(a) for a in allowed)`; `None` when
+/// a conversion fails (another rule reports it) or is not modelled.
+fn allowed_match(ty: ParamType, value: &Py, allowed: &[(NodeId, Py)]) -> Option<bool> {
+    match ty {
+        ParamType::String => {
+            let v = value.to_str();
+            Some(allowed.iter().any(|(_, a)| a.to_str() == v))
+        }
+        ParamType::Number => {
+            let convert = |p: &Py| match py::to_num(p) {
+                Parsed::Num(n) => Some(n),
+                _ => None,
+            };
+            let nums: Vec<Num> = allowed
+                .iter()
+                .map(|(_, a)| convert(a))
+                .collect::<Option<_>>()?;
+            let v = convert(value)?;
+            Some(
+                nums.iter()
+                    .any(|n| n.cmp_num(v) == Some(std::cmp::Ordering::Equal)),
+            )
+        }
+        ParamType::Boolean => {
+            let bools: Vec<bool> = allowed
+                .iter()
+                .map(|(_, a)| py::bool_from_string(&Py::Str(a.to_str())).ok())
+                .collect::<Option<_>>()?;
+            let v = py::bool_from_string(&Py::Str(value.to_str())).ok()?;
+            Some(bools.contains(&v))
+        }
+        ParamType::List | ParamType::Json => Some(allowed.iter().any(|(_, a)| a.eq(value))),
+    }
+}
+
+/// The value `_validate_default` checks: a `comma_delimited_list` string is split on commas
+/// and list items are stringified; other types are checked as written. `None` when Heat
+/// cannot even prepare it (a list default that is neither a list nor a string).
+pub(super) fn default_for_constraints(ty: ParamType, raw: &Py) -> Option<Py> {
+    if ty != ParamType::List {
+        return Some(raw.clone());
+    }
+    match raw {
+        Py::List(items) => Some(Py::List(
+            items.iter().map(|i| Py::Str(i.to_str())).collect(),
+        )),
+        Py::Str(s) => Some(Py::List(
+            s.split(',').map(|p| Py::Str(p.to_owned())).collect(),
+        )),
+        _ => None,
+    }
+}
+
+/// The constraint's `description`, which replaces Heat's failure text when it is truthy.
+pub(super) fn description(doc: &Document, item: NodeId) -> Option<String> {
+    let node = doc.get(item, "description")?;
+    let value = py::load(doc, node)?;
+    value.truthy().then(|| value.to_str())
+}
+
+/// Python's `str()` of a node's value (`True`, `['a', 1]`), or its source text when it is too
+/// large to model.
+pub(super) fn py_str(doc: &Document, id: NodeId) -> String {
+    py::load(doc, id).map_or_else(|| doc.text(id).to_owned(), |v| v.to_str())
+}
+
+/// `text` written with the quotes of the scalar it replaces (so that JSON stays JSON).
+pub(super) fn same_quotes(doc: &Document, node: NodeId, text: &str) -> String {
+    match doc.scalar(node).map(|s| s.style) {
+        Some(ScalarStyle::DoubleQuoted) => format!("\"{text}\""),
+        Some(ScalarStyle::SingleQuoted) => format!("'{text}'"),
+        _ => text.to_owned(),
+    }
+}
+
+/// Where to report a node of a parameter's definition: the node itself when it is written
+/// inside the definition; otherwise (the definition is an alias, `b: *a`, or merges another,
+/// `<<: *a`) the alias, or the parameter's name, so that each parameter gets its own place.
+pub(super) fn span_in(cx: &Context<'_>, param: &Named, node: NodeId) -> Span {
+    let own = cx.span(param.value);
+    let at = cx.span(node);
+    if own.start <= at.start && at.end <= own.end {
+        at
+    } else if matches!(cx.doc.node(param.value).kind, NodeKind::Alias { .. }) {
+        own
+    } else {
+        cx.span(param.key)
+    }
+}
+
+/// The default as shown in a message: short values in backticks, long ones elided.
+pub(super) fn shown_value(raw: &Py) -> String {
+    let text = raw.to_str().replace('\n', "\\n");
+    if text.is_empty() {
+        return "`''`".to_owned();
+    }
+    if text.chars().count() > 40 {
+        let head: String = text.chars().take(37).collect();
+        format!("`{head}…`")
+    } else {
+        format!("`{text}`")
+    }
+}
