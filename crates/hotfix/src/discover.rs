@@ -90,8 +90,13 @@ pub(crate) fn classify(path: &Path, bytes: &[u8]) -> Kind {
     let name = path
         .file_name()
         .and_then(|n| n.to_str())
-        .unwrap_or_default();
-    if name.ends_with(".j2") || name.contains(".j2.") {
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    if path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("j2"))
+        || name.contains(".j2.")
+    {
         return Kind::Jinja;
     }
     let Ok(text) = std::str::from_utf8(bytes) else {

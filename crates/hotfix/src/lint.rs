@@ -149,12 +149,41 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
         Format::Json => write_json(out, &linted)?,
     }
 
+    report(args, &config, &linted, &skipped, &failures, started)?;
+    if !failures.is_empty() {
+        return Ok(ExitCode::from(2));
+    }
+    let threshold = match args.fail_on {
+        FailOn::Error => Severity::Error,
+        FailOn::Warning => Severity::Warning,
+        FailOn::Info => Severity::Info,
+    };
+    let failing = linted
+        .iter()
+        .flat_map(|f| &f.diagnostics)
+        .any(|d| d.severity >= threshold);
+    Ok(if failing && !args.exit_zero {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// What goes to stderr: skipped files (with `--verbose`), failures, and the summary line.
+fn report(
+    args: &LintArgs,
+    config: &Config,
+    linted: &[Linted],
+    skipped: &[(&Candidate, Kind)],
+    failures: &[String],
+    started: Instant,
+) -> anyhow::Result<()> {
     let mut stderr = std::io::stderr().lock();
     if args.verbose {
         if let Some(path) = &config.path {
             writeln!(stderr, "using configuration {}", path.display())?;
         }
-        for (candidate, kind) in &skipped {
+        for (candidate, kind) in skipped {
             writeln!(
                 stderr,
                 "skipped {}: {}",
@@ -163,7 +192,7 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
             )?;
         }
     }
-    for failure in &failures {
+    for failure in failures {
         writeln!(stderr, "hotfix: error: {failure}")?;
     }
     let count = |severity: Severity| {
@@ -190,23 +219,7 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
             started.elapsed().as_secs_f64()
         )?;
     }
-    if !failures.is_empty() {
-        return Ok(ExitCode::from(2));
-    }
-    let threshold = match args.fail_on {
-        FailOn::Error => Severity::Error,
-        FailOn::Warning => Severity::Warning,
-        FailOn::Info => Severity::Info,
-    };
-    let failing = linted
-        .iter()
-        .flat_map(|f| &f.diagnostics)
-        .any(|d| d.severity >= threshold);
-    Ok(if failing && !args.exit_zero {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(())
 }
 
 fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {

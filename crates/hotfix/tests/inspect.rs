@@ -107,7 +107,7 @@ fn alias_bomb() -> String {
     let mut text = String::from("heat_template_version: 2016-10-14\na0: &a0 [\"lol\"]\n");
     for level in 1..=9 {
         let refs = vec![format!("*a{}", level - 1); 9].join(", ");
-        writeln!(text, "a{level}: &a{level} [{refs}]").unwrap();
+        writeln!(text, "a{level}: &a{level} [{refs}]").expect("write to a String");
     }
     text
 }
@@ -125,8 +125,10 @@ fn hostile_or_unreadable_input_fails_with_one_clear_line_and_exit_code_2() {
         (
             "deep-block.yaml",
             (0..300)
-                .map(|i| format!("{}k{i}:\n", " ".repeat(i)))
-                .collect::<String>()
+                .fold(String::new(), |mut s, i| {
+                    writeln!(s, "{}k{i}:", " ".repeat(i)).expect("write to a String");
+                    s
+                })
                 .into_bytes(),
             "nest deeper than",
         ),

@@ -25,7 +25,15 @@ fn text(bytes: &[u8]) -> String {
 
 #[test]
 fn walks_folders_finds_templates_by_content_and_skips_the_rest() {
-    let output = lint(&["tree", "--select", "H1", "--format", "concise", "--no-config", "--verbose"]);
+    let output = lint(&[
+        "tree",
+        "--select",
+        "H1",
+        "--format",
+        "concise",
+        "--no-config",
+        "--verbose",
+    ]);
     let stdout = text(&output.stdout);
     let stderr = text(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
@@ -36,40 +44,100 @@ fn walks_folders_finds_templates_by_content_and_skips_the_rest() {
          tree/nested/template.json:1:41: H104 `resource` is not a template section in 2016-10-14\n"
     );
     // Hidden folders and .gitignored files are not walked; others are skipped with a reason.
-    assert!(!stdout.contains("hidden") && !stdout.contains("ignored.yaml"), "{stdout}");
-    assert!(stderr.contains("skipped tree/environments/env.yaml: an environment file"), "{stderr}");
-    assert!(stderr.contains("skipped tree/overcloud.j2.yaml: a Jinja2 source"), "{stderr}");
-    assert!(stderr.contains("skipped tree/roles.yaml: not a HOT template"), "{stderr}");
-    assert!(stderr.contains("4 templates checked (3 skipped): 2 errors"), "{stderr}");
+    assert!(
+        !stdout.contains("hidden") && !stdout.contains("ignored.yaml"),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains("skipped tree/environments/env.yaml: an environment file"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("skipped tree/overcloud.j2.yaml: a Jinja2 source"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("skipped tree/roles.yaml: not a HOT template"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("4 templates checked (3 skipped): 2 errors"),
+        "{stderr}"
+    );
 }
 
 #[test]
 fn inline_suppression_hides_the_finding_it_names() {
-    let output = lint(&["tree/nested/suppressed.yaml", "--select", "H1,H010", "--format", "concise", "--no-config"]);
+    let output = lint(&[
+        "tree/nested/suppressed.yaml",
+        "--select",
+        "H1,H010",
+        "--format",
+        "concise",
+        "--no-config",
+    ]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stdout));
     assert_eq!(text(&output.stdout), "");
 }
 
 #[test]
 fn exit_codes_follow_the_failing_severity() {
-    assert_eq!(lint(&["tree/good.yaml", "--no-config"]).status.code(), Some(0));
-    assert_eq!(lint(&["tree/broken.yaml", "--select", "H1", "--no-config"]).status.code(), Some(1));
     assert_eq!(
-        lint(&["tree/broken.yaml", "--select", "H1", "--no-config", "--exit-zero"]).status.code(),
+        lint(&["tree/good.yaml", "--no-config"]).status.code(),
+        Some(0)
+    );
+    assert_eq!(
+        lint(&["tree/broken.yaml", "--select", "H1", "--no-config"])
+            .status
+            .code(),
+        Some(1)
+    );
+    assert_eq!(
+        lint(&[
+            "tree/broken.yaml",
+            "--select",
+            "H1",
+            "--no-config",
+            "--exit-zero"
+        ])
+        .status
+        .code(),
         Some(0)
     );
     // H104 made a warning by the configuration: fails only with --fail-on warning.
     let json = "tree/nested/template.json";
-    assert_eq!(lint(&[json, "--select", "H1", "--config", "config.toml"]).status.code(), Some(0));
     assert_eq!(
-        lint(&[json, "--select", "H1", "--config", "config.toml", "--fail-on", "warning"]).status.code(),
+        lint(&[json, "--select", "H1", "--config", "config.toml"])
+            .status
+            .code(),
+        Some(0)
+    );
+    assert_eq!(
+        lint(&[
+            json,
+            "--select",
+            "H1",
+            "--config",
+            "config.toml",
+            "--fail-on",
+            "warning"
+        ])
+        .status
+        .code(),
         Some(1)
     );
 }
 
 #[test]
 fn files_named_on_the_command_line_are_always_linted() {
-    let output = lint(&["tree/roles.yaml", "--select", "H001,H1", "--format", "concise", "--no-config"]);
+    let output = lint(&[
+        "tree/roles.yaml",
+        "--select",
+        "H001,H1",
+        "--format",
+        "concise",
+        "--no-config",
+    ]);
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(
         text(&output.stdout),
@@ -79,7 +147,14 @@ fn files_named_on_the_command_line_are_always_linted() {
 
 #[test]
 fn json_output_lists_findings_with_positions() {
-    let output = lint(&["tree/broken.yaml", "--select", "H1", "--format", "json", "--no-config"]);
+    let output = lint(&[
+        "tree/broken.yaml",
+        "--select",
+        "H1",
+        "--format",
+        "json",
+        "--no-config",
+    ]);
     let findings: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
     let first = &findings[0];
     assert_eq!(first["code"], "H102");
@@ -115,7 +190,11 @@ fn configuration_errors_point_into_the_file_and_exit_with_2() {
 fn bad_arguments_and_missing_paths_exit_with_2() {
     let output = lint(&["tree/good.yaml", "--select", "H999x"]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(text(&output.stderr).contains("`H999x` is not a hotfix rule"), "{}", text(&output.stderr));
+    assert!(
+        text(&output.stderr).contains("`H999x` is not a hotfix rule"),
+        "{}",
+        text(&output.stderr)
+    );
     let output = lint(&["no/such/dir"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(text(&output.stderr).contains("no/such/dir: no such file or folder"));
@@ -124,16 +203,26 @@ fn bad_arguments_and_missing_paths_exit_with_2() {
 #[test]
 fn rules_rule_and_versions_explain_themselves() {
     let run = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_hotfix")).args(args).output().expect("run hotfix")
+        Command::new(env!("CARGO_BIN_EXE_hotfix"))
+            .args(args)
+            .output()
+            .expect("run hotfix")
     };
     let rules = text(&run(&["rules"]).stdout);
     assert!(rules.contains("H102  invalid-version"), "{rules}");
-    let json: serde_json::Value = serde_json::from_slice(&run(&["rules", "--format", "json"]).stdout).expect("JSON");
-    assert!(json.as_array().is_some_and(|a| a.iter().any(|r| r["code"] == "H101")));
+    let json: serde_json::Value =
+        serde_json::from_slice(&run(&["rules", "--format", "json"]).stdout).expect("JSON");
+    assert!(
+        json.as_array()
+            .is_some_and(|a| a.iter().any(|r| r["code"] == "H101"))
+    );
     let rule = run(&["rule", "H102"]);
     assert!(text(&rule.stdout).contains("## Why is this bad?"));
     assert_eq!(run(&["rule", "H999"]).status.code(), Some(2));
     let versions = text(&run(&["versions"]).stdout);
     assert!(versions.contains("2017-09-01  pike"), "{versions}");
-    assert!(versions.contains("- Fn::Select (now an error)"), "{versions}");
+    assert!(
+        versions.contains("- Fn::Select (now an error)"),
+        "{versions}"
+    );
 }

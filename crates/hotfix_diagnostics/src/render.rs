@@ -52,7 +52,12 @@ pub fn location(lines: &LineIndex, source: &str, span: Span) -> (Location, Locat
 }
 
 /// `path:line:col: CODE message`.
-pub fn render_concise(diagnostic: &Diagnostic, path: &str, lines: &LineIndex, source: &str) -> String {
+pub fn render_concise(
+    diagnostic: &Diagnostic,
+    path: &str,
+    lines: &LineIndex,
+    source: &str,
+) -> String {
     let (start, _) = location(lines, source, diagnostic.span);
     format!(
         "{path}:{}:{}: {} {}",
@@ -149,9 +154,11 @@ impl miette::Diagnostic for Report<'_> {
 
     fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
         let help = self.diagnostic.help.as_deref();
-        let fix = self.diagnostic.fix.as_ref().map(|fix| {
-            format!("fix ({}): {}", fix.applicability.as_str(), fix.message)
-        });
+        let fix = self
+            .diagnostic
+            .fix
+            .as_ref()
+            .map(|fix| format!("fix ({}): {}", fix.applicability.as_str(), fix.message));
         match (help, fix) {
             (None, None) => None,
             (Some(help), None) => Some(Box::new(help.to_owned())),
@@ -190,7 +197,8 @@ mod tests {
 
     #[test]
     fn renders_a_code_frame_with_label_and_help() {
-        let source = "heat_template_version: 2016-10-14\nresources:\n  r:\n    typ: OS::Heat::None\n";
+        let source =
+            "heat_template_version: 2016-10-14\nresources:\n  r:\n    typ: OS::Heat::None\n";
         let start = source.find("typ").unwrap();
         let mut diagnostic = Diagnostic::new(
             "H603",

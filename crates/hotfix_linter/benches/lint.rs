@@ -44,7 +44,9 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
         let name = entry.file_name().to_string_lossy().into_owned();
         if path.is_dir() && !name.starts_with('.') {
             collect(&path, out);
-        } else if (name.ends_with(".yaml") || name.ends_with(".yml")) && !name.contains(".j2") {
+        } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml")
+            && !name.contains(".j2")
+        {
             out.push(path);
         }
     }

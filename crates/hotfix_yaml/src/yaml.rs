@@ -5,8 +5,7 @@ use std::collections::HashMap;
 use granit_parser::{ErrorKind, Event, Options, Parser, ScanError, StructureStyle};
 
 use crate::document::{
-    Document, Entry, Node, NodeId, NodeKind, Scalar, ScalarStyle, SourceFormat, Span,
-    Style, Tag,
+    Document, Entry, Node, NodeId, NodeKind, Scalar, ScalarStyle, SourceFormat, Span, Style, Tag,
 };
 use crate::error::{LoadError, LoadErrorKind};
 use crate::scalar::{ScalarValue, construct_plain, construct_tagged};

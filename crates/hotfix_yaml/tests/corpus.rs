@@ -114,8 +114,12 @@ fn comments_found_from_the_tree_match_the_parser_comment_events() {
             if !path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
                 continue;
             }
-            let Ok(text) = std::fs::read_to_string(&path) else { continue };
-            let Ok(doc) = hotfix_yaml::parse_unlimited(&text) else { continue };
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            let Ok(doc) = hotfix_yaml::parse_unlimited(&text) else {
+                continue;
+            };
             let mut expected = Vec::new();
             let mut failed = false;
             for event in granit_parser::Parser::new_from_str(&text) {
@@ -135,12 +139,18 @@ fn comments_found_from_the_tree_match_the_parser_comment_events() {
             files += 1;
             comments += ours.len();
             if ours != expected {
-                failures.push(format!("{}: ours {ours:?}\nparser {expected:?}", path.display()));
+                failures.push(format!(
+                    "{}: ours {ours:?}\nparser {expected:?}",
+                    path.display()
+                ));
             }
         }
     }
     eprintln!("comments: {comments} comments in {files} files agree with the parser");
-    assert!(files > 500, "expected hundreds of YAML files, found {files}");
+    assert!(
+        files > 500,
+        "expected hundreds of YAML files, found {files}"
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 

@@ -174,6 +174,9 @@ fn block_scalar_spans_run_from_the_indicator_to_the_last_content_character() {
     let text = "a:\n  k: >- # note\n    text\n    more\n  next: 1\nb: |\n  x\n\nc: 2\n";
     let doc = parse(text);
     let a = doc.get(doc.root(), "a").unwrap();
-    assert_eq!(doc.text(doc.get(a, "k").unwrap()), ">- # note\n    text\n    more");
+    assert_eq!(
+        doc.text(doc.get(a, "k").unwrap()),
+        ">- # note\n    text\n    more"
+    );
     assert_eq!(doc.text(doc.get(doc.root(), "b").unwrap()), "|\n  x");
 }
