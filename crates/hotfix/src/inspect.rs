@@ -175,7 +175,7 @@ fn inline_scalar(doc: &Document, id: NodeId) -> String {
         ScalarValue::Binary => format!("!!binary {}", quote(&scalar.text)),
         ScalarValue::Str | ScalarValue::Merge | ScalarValue::ValueKey => {
             if plain_safe(&scalar.text) {
-                scalar.text.clone()
+                scalar.text.to_string()
             } else {
                 quote(&scalar.text)
             }

@@ -162,7 +162,7 @@ pub fn key_name(doc: &Document, key: NodeId) -> String {
             ScalarValue::Bool(false) => "False".to_owned(),
             ScalarValue::Int(n) => n.to_string(),
             ScalarValue::Float(f) => hotfix_yaml::python_float_repr(*f),
-            _ => s.text.clone(),
+            _ => s.text.to_string(),
         },
         None => doc.text(key).to_owned(),
     }

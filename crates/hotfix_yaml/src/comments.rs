@@ -13,7 +13,7 @@ pub(crate) fn scan(doc: &mut Document) {
     let source = doc.source.as_bytes();
     // A `#` after white space (or at the start) is a comment unless it is inside a scalar.
     // Tags, anchors and aliases cannot contain white space, so only scalars matter.
-    let candidates: Vec<usize> = memchr_all(source, b'#')
+    let candidates: Vec<usize> = memchr::memchr_iter(b'#', source)
         .filter(|&at| at == 0 || matches!(source[at - 1], b' ' | b'\t' | b'\n' | b'\r'))
         .collect();
     if candidates.is_empty() {
@@ -36,10 +36,7 @@ pub(crate) fn scan(doc: &mut Document) {
         if scalars.peek().is_some_and(|s| s.start <= at) {
             continue;
         }
-        let end = source[at..]
-            .iter()
-            .position(|&b| b == b'\n' || b == b'\r')
-            .map_or(source.len(), |n| at + n);
+        let end = memchr::memchr2(b'\n', b'\r', &source[at..]).map_or(source.len(), |n| at + n);
         comments.push(Comment {
             span: Span::new(at, end),
             text: doc.source[at + 1..end].to_owned(),
@@ -47,12 +44,4 @@ pub(crate) fn scan(doc: &mut Document) {
         comment_end = end;
     }
     doc.comments = comments;
-}
-
-fn memchr_all(haystack: &[u8], needle: u8) -> impl Iterator<Item = usize> + '_ {
-    haystack
-        .iter()
-        .enumerate()
-        .filter(move |&(_, &b)| b == needle)
-        .map(|(i, _)| i)
 }

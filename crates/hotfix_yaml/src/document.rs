@@ -99,10 +99,14 @@ pub struct Tag {
     pub span: Option<Span>,
 }
 
+/// A scalar's decoded text: stored inline when short (most are), so that loading a template
+/// does not allocate once per scalar. Derefs to `str`.
+pub type Text = compact_str::CompactString;
+
 /// A scalar: its decoded text, how it was written, and what PyYAML makes of it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scalar {
-    pub text: String,
+    pub text: Text,
     pub style: ScalarStyle,
     pub value: ScalarValue,
 }

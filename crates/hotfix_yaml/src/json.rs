@@ -83,7 +83,11 @@ impl JsonParser<'_> {
     ) -> NodeId {
         self.doc.push(Node {
             span: Span::new(start, self.pos),
-            kind: NodeKind::Scalar(Scalar { text, style, value }),
+            kind: NodeKind::Scalar(Scalar {
+                text: text.into(),
+                style,
+                value,
+            }),
             anchor: None,
             tag: None,
         })

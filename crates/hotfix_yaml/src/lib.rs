@@ -27,7 +27,7 @@ mod yaml;
 
 pub use document::{
     Comment, Document, Entry, Node, NodeId, NodeKind, Scalar, ScalarStyle, SourceFormat, Span,
-    Style, Tag,
+    Style, Tag, Text,
 };
 pub use error::{LoadError, LoadErrorKind};
 pub use lines::{LineCol, LineIndex};
@@ -122,5 +122,5 @@ pub fn check_bytes(bytes: &[u8]) -> Result<&str, LoadError> {
 }
 
 fn memchr_nul(bytes: &[u8]) -> Option<usize> {
-    bytes.iter().position(|&b| b == 0)
+    memchr::memchr(0, bytes)
 }

@@ -54,39 +54,59 @@ impl fmt::Display for Int {
 /// assert_eq!(resolve_plain("2016-10-14"), ScalarValue::Str);
 /// ```
 pub fn resolve_plain(text: &str) -> ScalarValue {
+    construct_plain(text).unwrap_or(ScalarValue::Str)
+}
+
+/// Resolves and constructs a plain scalar, failing where PyYAML's constructor fails (`0b_` and
+/// `0x_` match the int pattern but `int()` rejects them).
+pub(crate) fn construct_plain(text: &str) -> Result<ScalarValue, String> {
+    // Most scalars are words: only a few first characters can start anything but a string.
+    let Some(&first) = text.as_bytes().first() else {
+        return Ok(ScalarValue::Null);
+    };
+    if !matches!(
+        first,
+        b'0'..=b'9'
+            | b'-'
+            | b'+'
+            | b'.'
+            | b'y'
+            | b'Y'
+            | b'n'
+            | b'N'
+            | b't'
+            | b'T'
+            | b'f'
+            | b'F'
+            | b'o'
+            | b'O'
+            | b'~'
+            | b'<'
+            | b'='
+    ) {
+        return Ok(ScalarValue::Str);
+    }
     if is_bool(text) {
         let truthy = matches!(
             text,
             "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON"
         );
-        return ScalarValue::Bool(truthy);
+        return Ok(ScalarValue::Bool(truthy));
     }
     if is_float(text) {
         if let Ok(value) = construct_float(text) {
-            return ScalarValue::Float(value);
+            return Ok(ScalarValue::Float(value));
         }
     }
     if is_int(text) {
-        // `0b_` and `0x_` match the regular expression but fail in `int()`: PyYAML raises, and
-        // so does `construct_plain`; here the caller sees a string only if it asks this function.
-        if let Ok(value) = construct_int(text) {
-            return ScalarValue::Int(value);
-        }
-    }
-    match text {
-        "<<" => ScalarValue::Merge,
-        "" | "~" | "null" | "Null" | "NULL" => ScalarValue::Null,
-        "=" => ScalarValue::ValueKey,
-        _ => ScalarValue::Str,
-    }
-}
-
-/// Resolves and constructs a plain scalar, failing where PyYAML's constructor fails.
-pub(crate) fn construct_plain(text: &str) -> Result<ScalarValue, String> {
-    if !is_bool(text) && !is_float(text) && is_int(text) {
         return construct_int(text).map(ScalarValue::Int);
     }
-    Ok(resolve_plain(text))
+    Ok(match text {
+        "<<" => ScalarValue::Merge,
+        "~" | "null" | "Null" | "NULL" => ScalarValue::Null,
+        "=" => ScalarValue::ValueKey,
+        _ => ScalarValue::Str,
+    })
 }
 
 /// Constructs a scalar that carries an explicit tag (`!!int "12"`), as PyYAML's constructor

@@ -6,6 +6,7 @@ use granit_parser::{ErrorKind, Event, Options, Parser, ScanError, StructureStyle
 
 use crate::document::{
     Document, Entry, Node, NodeId, NodeKind, Scalar, ScalarStyle, SourceFormat, Span, Style, Tag,
+    Text,
 };
 use crate::error::{LoadError, LoadErrorKind};
 use crate::scalar::{ScalarValue, construct_plain, construct_tagged};
@@ -180,15 +181,17 @@ fn char_to_byte(source: &str, chars: usize) -> usize {
         .map_or(source.len(), |(i, _)| i)
 }
 
+/// An open collection. Children are collected on shared stacks (`Builder::items`,
+/// `Builder::entries`) from `start` on, and moved into the node, sized exactly, when it closes.
 #[derive(Debug)]
 enum Frame {
     Sequence {
         id: NodeId,
-        items: Vec<NodeId>,
+        start: usize,
     },
     Mapping {
         id: NodeId,
-        entries: Vec<Entry>,
+        start: usize,
         key: Option<NodeId>,
     },
 }
@@ -197,6 +200,8 @@ struct Builder<'s> {
     source: &'s str,
     doc: Document,
     frames: Vec<Frame>,
+    items: Vec<NodeId>,
+    entries: Vec<Entry>,
     /// The parser's anchor ids → the node that defines them.
     anchors: HashMap<usize, NodeId>,
     /// Anchor names seen in this document, for PyYAML's "found duplicate anchor".
@@ -216,6 +221,8 @@ impl<'s> Builder<'s> {
             source,
             doc: Document::new(source, SourceFormat::Yaml),
             frames: Vec::new(),
+            items: Vec::new(),
+            entries: Vec::new(),
             anchors: HashMap::new(),
             anchor_names: HashMap::new(),
             last_node: None,
@@ -253,13 +260,7 @@ impl<'s> Builder<'s> {
                 ));
             }
             Event::Scalar(text, style, _anchor, tag) => {
-                self.scalar(
-                    text.into_owned(),
-                    scalar_style(style),
-                    tag_of(tag),
-                    span,
-                    prev_end,
-                )?;
+                self.scalar(text, scalar_style(style), tag_of(tag), span, prev_end)?;
             }
             Event::SequenceStart(style, _anchor, tag) => {
                 let tag = tag_of(tag);
@@ -271,7 +272,7 @@ impl<'s> Builder<'s> {
                 let id = self.open(kind, tag, span);
                 self.frames.push(Frame::Sequence {
                     id,
-                    items: Vec::new(),
+                    start: self.items.len(),
                 });
             }
             Event::MappingStart(style, _anchor, tag) => {
@@ -284,7 +285,7 @@ impl<'s> Builder<'s> {
                 let id = self.open(kind, tag, span);
                 self.frames.push(Frame::Mapping {
                     id,
-                    entries: Vec::new(),
+                    start: self.entries.len(),
                     key: None,
                 });
             }
@@ -368,7 +369,7 @@ impl<'s> Builder<'s> {
 
     fn scalar(
         &mut self,
-        text: String,
+        text: std::borrow::Cow<'_, str>,
         style: ScalarStyle,
         tag: Option<Box<Tag>>,
         span: Span,
@@ -390,7 +391,14 @@ impl<'s> Builder<'s> {
         .map_err(|message| LoadError::new(LoadErrorKind::Construct, message, Some(span)))?;
         let id = self.doc.push(Node {
             span,
-            kind: NodeKind::Scalar(Scalar { text, style, value }),
+            kind: NodeKind::Scalar(Scalar {
+                text: match text {
+                    std::borrow::Cow::Borrowed(b) => Text::from(b),
+                    std::borrow::Cow::Owned(o) => Text::from(o),
+                },
+                style,
+                value,
+            }),
             anchor: None,
             tag,
         });
@@ -421,10 +429,10 @@ impl<'s> Builder<'s> {
         self.last_node = Some(id);
         match self.frames.last_mut() {
             None => self.doc.root = Some(id),
-            Some(Frame::Sequence { items, .. }) => items.push(id),
-            Some(Frame::Mapping { entries, key, .. }) => match key.take() {
+            Some(Frame::Sequence { .. }) => self.items.push(id),
+            Some(Frame::Mapping { key, .. }) => match key.take() {
                 None => *key = Some(id),
-                Some(k) => entries.push(Entry { key: k, value: id }),
+                Some(k) => self.entries.push(Entry { key: k, value: id }),
             },
         }
     }
@@ -434,14 +442,16 @@ impl<'s> Builder<'s> {
             return;
         };
         let (id, last_child) = match frame {
-            Frame::Sequence { id, items } => {
+            Frame::Sequence { id, start } => {
+                let items: Vec<NodeId> = self.items.drain(start..).collect();
                 let last = items.last().copied();
                 if let NodeKind::Sequence { items: slot, .. } = &mut self.doc.node_mut(id).kind {
                     *slot = items;
                 }
                 (id, last)
             }
-            Frame::Mapping { id, entries, .. } => {
+            Frame::Mapping { id, start, .. } => {
+                let entries: Vec<Entry> = self.entries.drain(start..).collect();
                 let last = entries.last().map(|e| e.value);
                 if let NodeKind::Mapping { entries: slot, .. } = &mut self.doc.node_mut(id).kind {
                     *slot = entries;

@@ -46,7 +46,7 @@ fn load_inner(doc: &Document, id: NodeId, budget: &mut usize, depth: usize) -> O
             },
             ScalarValue::Float(f) => Py::Float(*f),
             ScalarValue::Str | ScalarValue::Merge | ScalarValue::ValueKey => {
-                Py::Str(s.text.clone())
+                Py::Str(s.text.to_string())
             }
             ScalarValue::Binary => Py::Bytes,
         },

@@ -65,10 +65,10 @@ fn key(cx: &Context<'_>, id: NodeId) -> Option<Key> {
         ScalarValue::Bool(b) => Key::Int(Int::Small(i64::from(*b))),
         ScalarValue::Int(n) => Key::Int(n.clone()),
         ScalarValue::Float(f) => float_key(*f),
-        ScalarValue::Str | ScalarValue::ValueKey => Key::Str(scalar.text.clone()),
+        ScalarValue::Str | ScalarValue::ValueKey => Key::Str(scalar.text.to_string()),
         // `<<` merges; several merges in one mapping are all applied.
         ScalarValue::Merge => return None,
-        ScalarValue::Binary => Key::Bytes(scalar.text.clone()),
+        ScalarValue::Binary => Key::Bytes(scalar.text.to_string()),
     })
 }
 
