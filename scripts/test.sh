@@ -7,4 +7,4 @@ cd "$(dirname "$0")/.."
 
 scripts/setup-oracle.sh
 cargo test --workspace --locked
-cargo test --workspace --locked -- --ignored
+cargo test --workspace --locked -- --ignored --nocapture
