@@ -11,6 +11,7 @@ mod discover;
 mod explain;
 mod inspect;
 mod lint;
+mod upgrade;
 
 /// Lint and upgrade OpenStack Heat Orchestration Templates (HOT), offline.
 ///
@@ -28,6 +29,8 @@ enum Command {
     /// Lint templates: every problem, each with its place and what to do.
     #[command(visible_alias = "check")]
     Lint(lint::LintArgs),
+    /// Upgrade templates to a later `heat_template_version`, with minimal edits.
+    Upgrade(upgrade::UpgradeArgs),
     /// Show a template as Heat loads it.
     Inspect(inspect::InspectArgs),
     /// List the rules.
@@ -50,6 +53,7 @@ fn main() -> ExitCode {
     let mut stdout = io::stdout().lock();
     let result = match cli.command {
         Command::Lint(args) => lint::run(&args, &mut stdout),
+        Command::Upgrade(args) => upgrade::run(&args, &mut stdout),
         Command::Inspect(args) => inspect::run(&args, &mut stdout),
         Command::Rules(args) => explain::rules(&args, &mut stdout),
         Command::Rule(args) => explain::rule(&args, &mut stdout),

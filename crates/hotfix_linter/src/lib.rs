@@ -4,11 +4,13 @@
 //! would report them), then what the enabled rules find, less what inline comments suppress.
 
 pub mod docs;
+pub mod fix;
 mod registry;
 mod rule;
 mod rules;
 mod settings;
 mod suppression;
+pub mod upgrade;
 
 use hotfix_diagnostics::{Diagnostic, Span};
 use hotfix_hot::{Semantic, Template};

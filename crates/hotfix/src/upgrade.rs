@@ -1,0 +1,282 @@
+//! `hotfix upgrade`: rewrite templates for a later `heat_template_version`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::anyhow;
+use hotfix_diagnostics::{RenderOptions, render_human};
+use hotfix_hot::Version;
+use hotfix_linter::upgrade::{Upgrade, UpgradeOptions, UpgradeStatus, VersionStyle, upgrade};
+use rayon::prelude::*;
+
+use crate::config::{self, Config};
+use crate::discover::{self, Candidate, Kind};
+
+/// Upgrade templates to a later `heat_template_version`, with minimal edits.
+///
+/// CloudFormation-style functions (`Fn::Join`, `Ref`, `Fn::Select`, …) are rewritten into
+/// their exact HOT forms, one version step at a time; what cannot be rewritten exactly blocks
+/// the step, and the file keeps the last version its content meets. Comments and formatting
+/// outside the rewritten nodes stay byte for byte. Files are rewritten in place (atomically)
+/// unless `--diff` or `--check` is given.
+#[derive(Debug, clap::Args)]
+#[allow(clippy::struct_excessive_bools, reason = "command-line flags")]
+pub(crate) struct UpgradeArgs {
+    /// The version to upgrade to: a date (`2017-09-01`) or a name (`pike`).
+    #[arg(long = "to", value_name = "VERSION")]
+    to: String,
+
+    /// Files and folders to upgrade [default: the current folder].
+    paths: Vec<PathBuf>,
+
+    /// Print a unified diff of what would change; write nothing.
+    #[arg(long, conflicts_with = "check")]
+    diff: bool,
+
+    /// Exit with 1 if anything would change; write nothing.
+    #[arg(long)]
+    check: bool,
+
+    /// Also apply rewrites that may change what Heat computes (each is reported).
+    #[arg(long)]
+    unsafe_fixes: bool,
+
+    /// How to spell the new version: `keep` (a date stays a date, a name becomes the target's
+    /// name), `date`, or `name` (the target's name where it has one).
+    #[arg(long, value_enum, default_value_t = Style::Keep)]
+    version_style: Style,
+
+    /// Use this configuration file instead of looking for `hotfix.toml` (its `exclude` applies).
+    #[arg(long, conflicts_with = "no_config")]
+    config: Option<PathBuf>,
+
+    /// Ignore any `hotfix.toml`.
+    #[arg(long)]
+    no_config: bool,
+
+    /// Also list files that are not templates, and warnings in full.
+    #[arg(long, short)]
+    verbose: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Style {
+    Keep,
+    Date,
+    Name,
+}
+
+/// What happened to one file.
+enum Outcome {
+    Skipped(Kind),
+    Failed(String),
+    Done(Upgrade, String),
+}
+
+pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+    let target = Version::parse(&args.to).ok_or_else(|| {
+        anyhow!(
+            "`{}` is not a HOT version; use one of: {}",
+            args.to,
+            Version::accepted_strings().join(", ")
+        )
+    })?;
+    let options = UpgradeOptions {
+        target,
+        unsafe_fixes: args.unsafe_fixes,
+        version_style: match args.version_style {
+            Style::Keep => VersionStyle::Keep,
+            Style::Date => VersionStyle::Date,
+            Style::Name => VersionStyle::Name,
+        },
+    };
+    let cwd = std::env::current_dir()?;
+    let config = if args.no_config {
+        Config::empty(cwd.clone())
+    } else if let Some(path) = &args.config {
+        config::load(path)?
+    } else if let Some(path) = config::find(&cwd) {
+        config::load(&path)?
+    } else {
+        Config::empty(cwd)
+    };
+    let paths = if args.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        args.paths.clone()
+    };
+    for path in &paths {
+        if !path.exists() {
+            return Err(anyhow!("{}: no such file or folder", path.display()));
+        }
+    }
+    let candidates = discover::walk(&paths, &config);
+    let write = !args.diff && !args.check;
+    let outcomes: Vec<Outcome> = candidates
+        .par_iter()
+        .map(|candidate| process(candidate, &options, write))
+        .collect();
+
+    let mut stderr = std::io::stderr().lock();
+    let (mut blocked, mut failed, mut changed) = (false, false, false);
+    for (candidate, outcome) in candidates.iter().zip(&outcomes) {
+        let display = candidate.display();
+        match outcome {
+            Outcome::Skipped(kind) => {
+                if args.verbose || candidate.explicit {
+                    writeln!(stderr, "{display}: skipped: {}", kind.describe())?;
+                }
+            }
+            Outcome::Failed(message) => {
+                failed = true;
+                writeln!(stderr, "{display}: error: {message}")?;
+            }
+            Outcome::Done(result, source) => {
+                let line = status_line(result, args.check || args.diff);
+                if args.diff && result.text != *source {
+                    write_diff(out, &display, source, &result.text)?;
+                }
+                if args.diff {
+                    writeln!(stderr, "{display}: {line}")?;
+                } else {
+                    writeln!(out, "{display}: {line}")?;
+                }
+                for diagnostic in &result.diagnostics {
+                    let rendered =
+                        render_human(diagnostic, &display, &result.text, RenderOptions::default());
+                    if args.verbose {
+                        write!(stderr, "{rendered}")?;
+                    } else {
+                        let (start, _) = hotfix_diagnostics::location(
+                            &hotfix_yaml::LineIndex::new(&result.text),
+                            &result.text,
+                            diagnostic.span,
+                        );
+                        writeln!(
+                            stderr,
+                            "  {display}:{}:{}: {} {}",
+                            start.line, start.column, diagnostic.code, diagnostic.message
+                        )?;
+                    }
+                }
+                blocked |= matches!(result.status, UpgradeStatus::Blocked { .. });
+                changed |= result.text != *source;
+            }
+        }
+    }
+    Ok(if failed {
+        ExitCode::from(2)
+    } else if blocked || (args.check && changed) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn process(candidate: &Candidate, options: &UpgradeOptions, write: bool) -> Outcome {
+    let bytes = match std::fs::read(&candidate.path) {
+        Ok(bytes) => bytes,
+        Err(err) => return Outcome::Failed(format!("cannot read it: {err}")),
+    };
+    let kind = discover::classify(&candidate.path, &bytes);
+    if kind != Kind::Template {
+        return Outcome::Skipped(kind);
+    }
+    let source = match hotfix_yaml::check_bytes(&bytes) {
+        Ok(text) => text.to_owned(),
+        Err(err) => return Outcome::Failed(err.message),
+    };
+    let result = match upgrade(&source, options) {
+        Ok(result) => result,
+        Err(err) => return Outcome::Failed(err.to_string()),
+    };
+    if write && result.text != source {
+        if let Err(err) = write_atomically(&candidate.path, &result.text) {
+            return Outcome::Failed(format!("not rewritten: {err}"));
+        }
+    }
+    Outcome::Done(result, source)
+}
+
+fn status_line(result: &Upgrade, dry_run: bool) -> String {
+    let would = if dry_run { "would be " } else { "" };
+    match &result.status {
+        UpgradeStatus::AlreadyAtTarget { version } => {
+            format!("already at {version}, at or above the target")
+        }
+        UpgradeStatus::Upgraded { from, to } => {
+            format!("{would}upgraded {from} → {to} ({} rewrites)", result.fixes)
+        }
+        UpgradeStatus::Blocked {
+            from,
+            reached,
+            blocked,
+        } => {
+            let progress = if reached > from {
+                format!("{would}upgraded {from} → {reached}, then ")
+            } else {
+                String::new()
+            };
+            format!(
+                "{progress}blocked at step {} → {} by {} at {}:{}: {}",
+                blocked.step.0,
+                blocked.step.1,
+                blocked.blocker.code,
+                blocked.line,
+                blocked.column,
+                blocked.blocker.message
+            )
+        }
+    }
+}
+
+fn write_diff(out: &mut impl Write, display: &str, old: &str, new: &str) -> std::io::Result<()> {
+    let diff = similar::TextDiff::from_lines(old, new);
+    let unified = diff
+        .unified_diff()
+        .context_radius(3)
+        .header(&format!("a/{display}"), &format!("b/{display}"))
+        .to_string();
+    out.write_all(unified.as_bytes())
+}
+
+/// Writes `text` to `path` through a temporary file in the same folder and a rename: the file
+/// is either the old one or the new one, never half-written. Permissions are kept; a read-only
+/// file, or one that disappeared meanwhile, is left alone.
+pub(crate) fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+    let metadata = std::fs::metadata(path)?;
+    if metadata.permissions().readonly() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            "the file is read-only",
+        ));
+    }
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temp = dir.join(format!(".{name}.hotfix-{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut file = std::fs::File::create(&temp)?;
+        file.write_all(text.as_bytes())?;
+        file.sync_all()?;
+        std::fs::set_permissions(&temp, metadata.permissions())?;
+        // The original may have been deleted while we worked: do not resurrect it.
+        if !path.exists() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                "the file was deleted during the run",
+            ));
+        }
+        std::fs::rename(&temp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    result
+}

@@ -1,0 +1,457 @@
+//! `hotfix upgrade`: rewriting a template for a later `heat_template_version`, one version step
+//! at a time, with minimal byte edits.
+//!
+//! An upgrade from version A to T runs the steps A→A+1→…→T of the version table in order. In
+//! each step the step's upgrade rules report what the step changes: constructs the new version
+//! no longer accepts (errors, each with a rewrite when one keeps the meaning) and syntax whose
+//! meaning changes (warnings). Fixes are applied (Safe ones, and Unsafe ones on request), the
+//! text is re-parsed and the rules run again until nothing is left to apply; then, if no error
+//! remains, the `heat_template_version` scalar is rewritten to the step's target, and the next
+//! step starts. When a step is blocked, the template must not claim a version its content does
+//! not meet, so the whole upgrade is redone with the blocked step's start as the target (rules
+//! may rewrite differently for a nearer target) until it goes through.
+
+use hotfix_diagnostics::{Applicability, Diagnostic, Edit, Severity, Span};
+use hotfix_hot::{Semantic, Template, Version, VersionDecl};
+use hotfix_yaml::{Document, LoadError, ScalarStyle};
+
+use crate::fix::apply_fixes;
+use crate::rule::Context;
+
+mod rules;
+mod segments;
+pub(crate) mod shared;
+
+pub use segments::Segments;
+
+/// How many fix passes a step may take before it counts as not converging (a bug).
+pub const MAX_PASSES: usize = 16;
+
+/// An upgrade rule: like a lint rule, plus the version step it belongs to.
+pub struct UpgradeRule {
+    pub code: &'static str,
+    pub name: &'static str,
+    /// The step `(from, to)` it checks; `None` for rules that check every step.
+    pub step: Option<(Version, Version)>,
+    /// What its findings are unless the rule says otherwise: `Error` blocks the step until
+    /// rewritten, `Warning` reports a change of meaning.
+    pub severity: Severity,
+    pub doc: &'static str,
+    pub(crate) check: fn(&UpgradeContext<'_>, &mut UpgradeSink<'_>),
+}
+
+impl std::fmt::Debug for UpgradeRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({})", self.code, self.name)
+    }
+}
+
+impl UpgradeRule {
+    /// The documentation, one leading space per line removed.
+    pub fn documentation(&self) -> String {
+        self.doc
+            .lines()
+            .map(|line| line.strip_prefix(' ').unwrap_or(line))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    fn applies_to(&self, step: (Version, Version)) -> bool {
+        self.step.is_none_or(|s| s == step)
+    }
+}
+
+/// Declares an upgrade rule; its doc comment is its documentation.
+macro_rules! declare_upgrade_rule {
+    (
+        $(#[doc = $doc:literal])+
+        $vis:vis static $ident:ident = {
+            code: $code:literal,
+            name: $name:literal,
+            step: $step:expr,
+            severity: $severity:ident,
+            check: $check:path $(,)?
+        };
+    ) => {
+        $(#[doc = $doc])+
+        $vis static $ident: $crate::upgrade::UpgradeRule = $crate::upgrade::UpgradeRule {
+            code: $code,
+            name: $name,
+            step: $step,
+            severity: hotfix_diagnostics::Severity::$severity,
+            doc: concat!($($doc, "\n"),+),
+            check: $check,
+        };
+    };
+}
+
+pub(crate) use declare_upgrade_rule;
+
+/// What an upgrade rule sees: the template (at the step's `from` version), the step, and the
+/// final target of the whole upgrade.
+#[derive(Debug)]
+pub struct UpgradeContext<'a> {
+    pub cx: &'a Context<'a>,
+    pub from: Version,
+    pub to: Version,
+    pub target: Version,
+}
+
+/// Where an upgrade rule reports.
+#[derive(Debug)]
+pub struct UpgradeSink<'r> {
+    rule: &'static UpgradeRule,
+    out: &'r mut Vec<Diagnostic>,
+}
+
+impl UpgradeSink<'_> {
+    /// Reports at `span` with the rule's severity; the diagnostic takes help, labels, a fix,
+    /// and may change its severity.
+    pub fn report(&mut self, span: Span, message: impl Into<String>) -> &mut Diagnostic {
+        self.out.push(Diagnostic::new(
+            self.rule.code,
+            self.rule.name,
+            self.rule.severity,
+            message,
+            span,
+        ));
+        let last = self.out.len() - 1;
+        &mut self.out[last]
+    }
+}
+
+/// Every upgrade rule, sorted by code.
+pub fn all_upgrade_rules() -> &'static [&'static UpgradeRule] {
+    rules::REGISTRY.as_slice()
+}
+
+/// How the new version is spelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum VersionStyle {
+    /// A date stays a date; a name becomes the target's name.
+    #[default]
+    Keep,
+    Date,
+    /// The target's name where it has one (newton and later), else its date.
+    Name,
+}
+
+#[derive(Clone, Debug)]
+pub struct UpgradeOptions {
+    pub target: Version,
+    /// Also apply Unsafe rewrites.
+    pub unsafe_fixes: bool,
+    pub version_style: VersionStyle,
+}
+
+/// A step that could not be taken, and the first finding that blocked it.
+#[derive(Clone, Debug)]
+pub struct Blocked {
+    pub step: (Version, Version),
+    pub blocker: Diagnostic,
+    /// 1-based line and column of the blocker in the text the step started from.
+    pub line: usize,
+    pub column: usize,
+}
+
+#[derive(Clone, Debug)]
+pub enum UpgradeStatus {
+    /// Nothing to do: the template is at or above the target.
+    AlreadyAtTarget { version: Version },
+    /// Upgraded all the way (`from == to` never happens here).
+    Upgraded { from: Version, to: Version },
+    /// Stopped: the file reached `reached` (possibly its own version, unchanged).
+    Blocked {
+        from: Version,
+        reached: Version,
+        blocked: Box<Blocked>,
+    },
+}
+
+/// The result of upgrading one template.
+#[derive(Clone, Debug)]
+pub struct Upgrade {
+    pub status: UpgradeStatus,
+    /// The upgraded text (the source itself when nothing changed).
+    pub text: String,
+    /// Warnings (changes of meaning) and remaining errors, on `text`.
+    pub diagnostics: Vec<Diagnostic>,
+    /// How many fixes were applied.
+    pub fixes: usize,
+    /// Which bytes of the source survive in `text`, and where.
+    pub segments: Segments,
+}
+
+/// Why a template could not be upgraded at all.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum UpgradeError {
+    #[error("{0}")]
+    Load(LoadError),
+    #[error(
+        "no valid heat_template_version: only HOT templates with a known version can be upgraded"
+    )]
+    NoVersion,
+    #[error(
+        "internal error: the rewrites of step {0} → {1} did not converge in {MAX_PASSES} passes"
+    )]
+    NotConverged(Version, Version),
+    #[error("internal error: step {0} → {1} produced text that does not parse: {2}")]
+    Unparseable(Version, Version, String),
+}
+
+/// Upgrades one template to `options.target`.
+///
+/// # Errors
+/// When the source is not a loadable HOT template with a valid version, and on internal
+/// errors (rewrites that do not converge or produce text that does not parse), which are bugs.
+pub fn upgrade(source: &str, options: &UpgradeOptions) -> Result<Upgrade, UpgradeError> {
+    let doc = hotfix_yaml::parse(source).map_err(UpgradeError::Load)?;
+    let template = Template::new(&doc);
+    let original = template.version().ok_or(UpgradeError::NoVersion)?;
+    if original >= options.target {
+        return Ok(Upgrade {
+            status: UpgradeStatus::AlreadyAtTarget { version: original },
+            text: source.to_owned(),
+            diagnostics: Vec::new(),
+            fixes: 0,
+            segments: Segments::new(source.len()),
+        });
+    }
+    let spelled_as_name = matches!(&template.version, VersionDecl::Valid { value, .. }
+        if doc.str_value(*value).is_some_and(|t| original.name() == Some(t)));
+    let style = match options.version_style {
+        VersionStyle::Keep if spelled_as_name => VersionStyle::Name,
+        VersionStyle::Keep => VersionStyle::Date,
+        other => other,
+    };
+    let mut target = options.target;
+    let mut first_block: Option<Blocked> = None;
+    loop {
+        match run(source, original, target, options.unsafe_fixes, style)? {
+            Run::Done(mut done) => {
+                if let Some(blocked) = first_block {
+                    done.status = UpgradeStatus::Blocked {
+                        from: original,
+                        reached: match done.status {
+                            UpgradeStatus::Upgraded { to, .. } => to,
+                            _ => original,
+                        },
+                        blocked: Box::new(blocked),
+                    };
+                }
+                return Ok(done);
+            }
+            Run::Blocked(blocked) => {
+                let start = blocked.step.0;
+                let first = first_block.get_or_insert(blocked).clone();
+                if start <= original {
+                    return Ok(Upgrade {
+                        status: UpgradeStatus::Blocked {
+                            from: original,
+                            reached: original,
+                            blocked: Box::new(first),
+                        },
+                        text: source.to_owned(),
+                        diagnostics: Vec::new(),
+                        fixes: 0,
+                        segments: Segments::new(source.len()),
+                    });
+                }
+                // Stop before the blocked step: redo everything for that nearer target.
+                target = start;
+            }
+        }
+    }
+}
+
+enum Run {
+    Done(Upgrade),
+    Blocked(Blocked),
+}
+
+/// One attempt at upgrading `source` from `original` to `target`.
+fn run(
+    source: &str,
+    original: Version,
+    target: Version,
+    unsafe_fixes: bool,
+    style: VersionStyle,
+) -> Result<Run, UpgradeError> {
+    let mut text = source.to_owned();
+    let mut fixes = 0;
+    let mut warnings: Vec<Diagnostic> = Vec::new();
+    let mut segments = Segments::new(source.len());
+    let steps: Vec<(Version, Version)> = Version::ALL
+        .windows(2)
+        .map(|w| (w[0], w[1]))
+        .filter(|&(from, to)| from >= original && to <= target)
+        .collect();
+    for step in steps {
+        let (after, batches, remaining) = run_step(&text, step, target, unsafe_fixes)?;
+        fixes += batches.iter().map(Vec::len).sum::<usize>();
+        for batch in &batches {
+            shift(&mut warnings, batch);
+            segments.apply(batch);
+        }
+        let blocker = remaining
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .min_by_key(|d| d.span.start)
+            .cloned();
+        if let Some(blocker) = blocker {
+            let lines = hotfix_yaml::LineIndex::new(&after);
+            let position = lines.position(&after, blocker.span.start);
+            return Ok(Run::Blocked(Blocked {
+                step,
+                blocker,
+                line: position.line,
+                column: position.char_col,
+            }));
+        }
+        warnings.extend(remaining);
+        let bump = version_edit(&after, step.1, style)
+            .map_err(|e| UpgradeError::Unparseable(step.0, step.1, e))?;
+        text = after;
+        text.replace_range(bump.span.range(), &bump.content);
+        segments.apply(std::slice::from_ref(&bump));
+        shift(&mut warnings, &[bump]);
+    }
+    warnings.sort_by(|a, b| (a.span.start, a.code).cmp(&(b.span.start, b.code)));
+    let diagnostics = warnings;
+    Ok(Run::Done(Upgrade {
+        status: UpgradeStatus::Upgraded {
+            from: original,
+            to: target,
+        },
+        text,
+        diagnostics,
+        fixes,
+        segments,
+    }))
+}
+
+/// Runs one step's rules and fixes to a fixed point. Returns the text, the edits applied in
+/// each pass, and what the rules still report on the final text.
+#[allow(clippy::type_complexity, reason = "a private result used once")]
+fn run_step(
+    source: &str,
+    step: (Version, Version),
+    target: Version,
+    unsafe_fixes: bool,
+) -> Result<(String, Vec<Vec<Edit>>, Vec<Diagnostic>), UpgradeError> {
+    let mut text = source.to_owned();
+    let mut batches: Vec<Vec<Edit>> = Vec::new();
+    for _ in 0..MAX_PASSES {
+        let doc = hotfix_yaml::parse(&text)
+            .map_err(|e| UpgradeError::Unparseable(step.0, step.1, e.message))?;
+        let diagnostics = check_step(&doc, step, target);
+        let allowed = |a: Applicability| {
+            a == Applicability::Safe || (unsafe_fixes && a == Applicability::Unsafe)
+        };
+        let fixes: Vec<_> = diagnostics
+            .iter()
+            .filter_map(|d| d.fix.as_ref())
+            .filter(|f| allowed(f.applicability))
+            .collect();
+        if fixes.is_empty() {
+            return Ok((text, batches, diagnostics));
+        }
+        let (next, applied) = apply_fixes(&text, &fixes);
+        if applied.is_empty() {
+            return Ok((text, batches, diagnostics));
+        }
+        batches.push(
+            applied
+                .iter()
+                .flat_map(|&i| fixes[i].edits.iter().cloned())
+                .collect(),
+        );
+        text = next;
+    }
+    Err(UpgradeError::NotConverged(step.0, step.1))
+}
+
+/// What the rules of one step report on a document (which declares the step's `from`).
+pub fn check_step(doc: &Document, step: (Version, Version), target: Version) -> Vec<Diagnostic> {
+    let template = Template::new(doc);
+    let semantic = Semantic::new(&template);
+    let cx = Context {
+        path: "",
+        doc,
+        template: &template,
+        semantic: &semantic,
+    };
+    let ucx = UpgradeContext {
+        cx: &cx,
+        from: step.0,
+        to: step.1,
+        target,
+    };
+    let mut out = Vec::new();
+    for rule in all_upgrade_rules() {
+        if rule.applies_to(step) {
+            (rule.check)(
+                &ucx,
+                &mut UpgradeSink {
+                    rule,
+                    out: &mut out,
+                },
+            );
+        }
+    }
+    out.sort_by(|a, b| (a.span.start, a.code).cmp(&(b.span.start, b.code)));
+    out
+}
+
+/// The edit that rewrites the `heat_template_version` value to `to`, in the chosen spelling,
+/// keeping quotes.
+fn version_edit(text: &str, to: Version, style: VersionStyle) -> Result<Edit, String> {
+    let doc = hotfix_yaml::parse(text).map_err(|e| e.message)?;
+    let template = Template::new(&doc);
+    let VersionDecl::Valid { value, .. } = template.version else {
+        return Err("the version disappeared".to_owned());
+    };
+    let node = doc.node(value);
+    let spelled = match style {
+        VersionStyle::Name => to.name().unwrap_or(to.date()),
+        VersionStyle::Date | VersionStyle::Keep => to.date(),
+    };
+    let Some(scalar) = doc.scalar(value) else {
+        return Err("the version is not a scalar".to_owned());
+    };
+    let span = match scalar.style {
+        ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => {
+            Span::new(node.span.start + 1, node.span.end - 1)
+        }
+        _ => node.span,
+    };
+    Ok(Edit::replace(span, spelled))
+}
+
+/// Moves diagnostics found before a batch of (non-overlapping) edits to where their text is
+/// after it; a diagnostic whose own span was edited is dropped (its construct is gone).
+fn shift(diagnostics: &mut Vec<Diagnostic>, edits: &[Edit]) {
+    let map = |offset: usize| -> usize {
+        let delta: isize = edits
+            .iter()
+            .filter(|e| e.span.end <= offset)
+            .map(|e| signed(e.content.len()) - signed(e.span.len()))
+            .sum();
+        offset.saturating_add_signed(delta)
+    };
+    diagnostics.retain(|d| {
+        !edits
+            .iter()
+            .any(|e| e.span.start < d.span.end && d.span.start < e.span.end)
+    });
+    for d in diagnostics.iter_mut() {
+        d.span = Span::new(map(d.span.start), map(d.span.end));
+        for label in &mut d.labels {
+            label.span = Span::new(map(label.span.start), map(label.span.end));
+        }
+    }
+}
+
+fn signed(n: usize) -> isize {
+    isize::try_from(n).unwrap_or(isize::MAX)
+}
