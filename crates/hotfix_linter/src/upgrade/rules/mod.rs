@@ -1,18 +1,19 @@
 //! Every upgrade rule, one file each, grouped by the version step it belongs to.
 //!
-//! Codes: `U1xx` 2013-05-23 → 2014-10-16 (the CloudFormation functions go), `U3xx`
-//! 2015-04-30 → 2015-10-15 (`Fn::Select` goes, `list_join`/`str_replace` widen), `U5xx`
-//! 2016-04-08 → 2016-10-14 (conditions arrive), `U7xx` 2017-02-24 → 2017-09-01 (`repeat`
-//! honours `permutations`), `U9xx` any step.
+//! Codes: `U1xx` 2013-05-23 → 2014-10-16 (the CloudFormation functions go: `cfn/`), `U3xx`
+//! 2015-04-30 → 2015-10-15 (`Fn::Select` goes, `list_join`/`str_replace` widen: `select/`),
+//! `U5xx`, `U7xx`, `U9xx`: syntax whose meaning changes with the version (`meaning/`).
 
 use std::sync::LazyLock;
 
 use crate::upgrade::UpgradeRule;
 
-mod fn_join;
+mod cfn;
+mod meaning;
+mod select;
 
 pub(crate) static REGISTRY: LazyLock<Vec<&'static UpgradeRule>> = LazyLock::new(|| {
-    let mut all: Vec<&'static UpgradeRule> = vec![&fn_join::RULE];
+    let mut all: Vec<&'static UpgradeRule> = [cfn::RULES, select::RULES, meaning::RULES].concat();
     all.sort_by_key(|rule| rule.code);
     all
 });
