@@ -1,0 +1,380 @@
+//! Upgrades proven against Heat, and upgrades of the whole corpus.
+//!
+//! For every upgrade fixture and every corpus template that hotfix rewrites, the original (at
+//! its version) and the upgraded text (at the target) are resolved by Heat's own engine through
+//! `../shared/oracles/heat/resolve.py serve` (`diff`), with the parameters' defaults and, where
+//! there is none, a value generated from the type: every Safe rewrite must resolve identically.
+//! Ignored by a plain `cargo test`; run by `.ci/run`.
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use hotfix_hot::{Template, Version};
+use hotfix_linter::upgrade::{UpgradeOptions, UpgradeStatus, VersionStyle, upgrade};
+use serde_json::{Value, json};
+
+fn workspace() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn shared() -> PathBuf {
+    let path = std::env::var_os("HOTFIX_SHARED")
+        .map_or_else(|| workspace().join("../shared"), PathBuf::from);
+    assert!(
+        path.join("corpus").is_dir() && path.join("oracles/heat/resolve.py").is_file(),
+        "this test needs the corpus and the Heat oracle in {} (set HOTFIX_SHARED)",
+        path.display()
+    );
+    path
+}
+
+struct Heat {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Heat {
+    fn start() -> Heat {
+        let python = std::env::var_os("HOTFIX_PYTHON")
+            .map_or_else(|| workspace().join(".venv-heat/bin/python"), PathBuf::from);
+        assert!(
+            python.exists(),
+            "this test needs Heat's Python environment at {} (run scripts/setup-oracle.sh)",
+            python.display()
+        );
+        let mut child = Command::new(python)
+            .arg(shared().join("oracles/heat/resolve.py"))
+            .arg("serve")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("start resolve.py serve");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        Heat {
+            child,
+            stdin,
+            stdout,
+        }
+    }
+
+    fn diff(&mut self, a: &str, b: &str, params: &Value) -> Value {
+        let request = json!({"cmd": "diff", "a": a, "b": b, "params": params});
+        writeln!(self.stdin, "{request}").expect("write to Heat");
+        self.stdin.flush().expect("flush");
+        let mut line = String::new();
+        self.stdout.read_line(&mut line).expect("read from Heat");
+        serde_json::from_str(&line).expect("a JSON answer")
+    }
+}
+
+impl Drop for Heat {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Values for the parameters that have no default, generated from their type.
+fn params(source: &str) -> Value {
+    let mut out = serde_json::Map::new();
+    let Ok(doc) = hotfix_yaml::parse(source) else {
+        return Value::Object(out);
+    };
+    let template = Template::new(&doc);
+    for p in &template.parameters {
+        if doc.get(p.value, "default").is_some() {
+            continue;
+        }
+        let ty = doc
+            .get(p.value, "type")
+            .and_then(|t| doc.str_value(t))
+            .unwrap_or("string");
+        let value = match ty {
+            "number" => json!(1),
+            "json" => json!({"key": "value"}),
+            "comma_delimited_list" => json!("a,b,c"),
+            "boolean" => json!(true),
+            _ => json!("value"),
+        };
+        out.insert(p.name.clone(), value);
+    }
+    Value::Object(out)
+}
+
+/// `resources.NAME` / `outputs.NAME` of every definition a warning points into.
+fn warned_definitions(text: &str, diagnostics: &[hotfix_diagnostics::Diagnostic]) -> Vec<String> {
+    let Ok(doc) = hotfix_yaml::parse(text) else {
+        return Vec::new();
+    };
+    let template = Template::new(&doc);
+    let mut out = Vec::new();
+    for d in diagnostics
+        .iter()
+        .filter(|d| d.severity == hotfix_diagnostics::Severity::Warning)
+    {
+        for (section, defs) in [
+            ("resources", &template.resources),
+            ("outputs", &template.outputs),
+        ] {
+            for def in defs {
+                let span = doc.node(def.value).span;
+                if span.start <= d.span.start && d.span.end <= span.end {
+                    out.push(format!("{section}.{}", def.name));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if path.is_dir() {
+            if !name.starts_with('.') {
+                files(&path, out);
+            }
+        } else if path
+            .extension()
+            .is_some_and(|e| e == "yaml" || e == "yml" || e == "json")
+            && !name.contains(".j2")
+        {
+            out.push(path);
+        }
+    }
+}
+
+fn fixture_options(source: &str) -> UpgradeOptions {
+    let mut target = Version::LATEST;
+    if let Some(line) = source
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("# hotfix-test:"))
+    {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if let Some(i) = words.iter().position(|w| *w == "--to") {
+            if let Some(v) = words.get(i + 1).and_then(|w| Version::parse(w)) {
+                target = v;
+            }
+        }
+    }
+    // Safe rewrites only: those are the ones that must not change what Heat computes.
+    UpgradeOptions {
+        target,
+        unsafe_fixes: false,
+        version_style: VersionStyle::Keep,
+    }
+}
+
+#[derive(Default)]
+struct Tally {
+    rewritten: usize,
+    equal: usize,
+    /// Differ only where the upgrade reported a change of meaning.
+    warned: usize,
+    blocked: BTreeMap<String, usize>,
+    differ: Vec<String>,
+}
+
+fn prove(heat: &mut Heat, label: &str, source: &str, options: &UpgradeOptions, tally: &mut Tally) {
+    let Ok(result) = upgrade(source, options) else {
+        return;
+    };
+    if let UpgradeStatus::Blocked { blocked, .. } = &result.status {
+        *tally
+            .blocked
+            .entry(blocked.blocker.code.to_owned())
+            .or_default() += 1;
+    }
+    if result.text == source {
+        return;
+    }
+    tally.rewritten += 1;
+    let answer = heat.diff(source, &result.text, &params(source));
+    if answer["equal"] == json!(true) {
+        tally.equal += 1;
+        return;
+    }
+    // A change of meaning the upgrade reported as a warning is expected: only the differences
+    // in definitions that no warning speaks of count against the rewrites.
+    let warned = warned_definitions(&result.text, &result.diagnostics);
+    let unexplained: Vec<String> = answer["diffs"]
+        .as_array()
+        .map(|diffs| {
+            diffs
+                .iter()
+                .filter_map(|d| d["path"].as_str())
+                .filter(|path| {
+                    let owner = path.split('.').take(2).collect::<Vec<_>>().join(".");
+                    !warned.contains(&owner)
+                })
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_else(|| vec![answer.to_string()]);
+    if unexplained.is_empty() {
+        tally.warned += 1;
+    } else {
+        tally
+            .differ
+            .push(format!("{label}: {}", unexplained.join(", ")));
+    }
+}
+
+#[test]
+#[ignore = "needs ../shared (corpus, Heat oracle) and Heat's Python environment; run by .ci/run"]
+fn every_safe_rewrite_resolves_identically_under_heat() {
+    let mut heat = Heat::start();
+    let mut fixtures = Tally::default();
+    let mut paths = Vec::new();
+    files(&workspace().join("testdata/upgrades"), &mut paths);
+    paths.sort();
+    for path in &paths {
+        let source = std::fs::read_to_string(path).expect("a fixture");
+        let label = path
+            .strip_prefix(workspace())
+            .unwrap_or(path)
+            .display()
+            .to_string();
+        prove(
+            &mut heat,
+            &label,
+            &source,
+            &fixture_options(&source),
+            &mut fixtures,
+        );
+    }
+    let mut corpus = Tally::default();
+    let mut paths = Vec::new();
+    files(&shared().join("corpus"), &mut paths);
+    paths.sort();
+    let options = UpgradeOptions {
+        target: Version::LATEST,
+        unsafe_fixes: false,
+        version_style: VersionStyle::Keep,
+    };
+    for path in &paths {
+        let Ok(source) = std::fs::read_to_string(path) else {
+            continue;
+        };
+        if !source
+            .lines()
+            .any(|l| l.starts_with("heat_template_version"))
+        {
+            continue;
+        }
+        let label = path
+            .strip_prefix(shared())
+            .unwrap_or(path)
+            .display()
+            .to_string();
+        prove(&mut heat, &label, &source, &options, &mut corpus);
+    }
+    for (name, t) in [("fixtures", &fixtures), ("corpus", &corpus)] {
+        eprintln!(
+            "upgrade oracle ({name}): {} rewritten, {} resolve identically under Heat, {} differ only where a warning says the meaning changes, {} differ; blocked: {:?}",
+            t.rewritten,
+            t.equal,
+            t.warned,
+            t.differ.len(),
+            t.blocked
+        );
+    }
+    assert!(
+        fixtures.rewritten > 0 && corpus.rewritten > 0,
+        "nothing was rewritten"
+    );
+    let differ: Vec<_> = fixtures
+        .differ
+        .iter()
+        .chain(&corpus.differ)
+        .cloned()
+        .collect();
+    assert!(
+        differ.is_empty(),
+        "Safe rewrites that Heat resolves differently:\n{}",
+        differ.join("\n")
+    );
+}
+
+#[test]
+#[ignore = "needs ../shared/corpus; run by .ci/run"]
+fn upgrading_the_corpus_converges_is_idempotent_and_keeps_every_other_byte() {
+    let mut paths = Vec::new();
+    files(&shared().join("corpus"), &mut paths);
+    paths.sort();
+    let (mut templates, mut rewritten, mut blocked, mut failed) = (0, 0, 0, Vec::new());
+    for target in [Version::V2015_10_15, Version::LATEST] {
+        for unsafe_fixes in [false, true] {
+            let options = UpgradeOptions {
+                target,
+                unsafe_fixes,
+                version_style: VersionStyle::Keep,
+            };
+            for path in &paths {
+                let Ok(source) = std::fs::read_to_string(path) else {
+                    continue;
+                };
+                if !source
+                    .lines()
+                    .any(|l| l.starts_with("heat_template_version"))
+                {
+                    continue;
+                }
+                let result = match upgrade(&source, &options) {
+                    Ok(result) => result,
+                    Err(
+                        hotfix_linter::upgrade::UpgradeError::Load(_)
+                        | hotfix_linter::upgrade::UpgradeError::NoVersion,
+                    ) => continue,
+                    Err(err) => {
+                        failed.push(format!("{}: {err}", path.display()));
+                        continue;
+                    }
+                };
+                templates += 1;
+                if result.text != source {
+                    rewritten += 1;
+                }
+                if matches!(result.status, UpgradeStatus::Blocked { .. }) {
+                    blocked += 1;
+                }
+                if hotfix_yaml::parse(&result.text).is_err() {
+                    failed.push(format!(
+                        "{}: the upgraded text does not parse",
+                        path.display()
+                    ));
+                }
+                match upgrade(&result.text, &options) {
+                    Ok(again) if again.text == result.text => {}
+                    _ => failed.push(format!(
+                        "{}: a second upgrade changes the text",
+                        path.display()
+                    )),
+                }
+                for (range, at) in result.segments.kept() {
+                    if result.text.get(at..at + range.len()) != source.get(range.clone()) {
+                        failed.push(format!(
+                            "{}: bytes {range:?} changed outside the edits",
+                            path.display()
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    eprintln!(
+        "corpus upgrades: {templates} runs, {rewritten} rewritten, {blocked} blocked, {} failures",
+        failed.len()
+    );
+    assert!(templates > 1000, "too few templates: {templates}");
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
