@@ -206,7 +206,11 @@ fn status_line(result: &Upgrade, dry_run: bool) -> String {
             format!("already at {version}, at or above the target")
         }
         UpgradeStatus::Upgraded { from, to } => {
-            format!("{would}upgraded {from} → {to} ({} rewrites)", result.fixes)
+            let rewrites = match result.fixes {
+                1 => "1 rewrite".to_owned(),
+                n => format!("{n} rewrites"),
+            };
+            format!("{would}upgraded {from} → {to} ({rewrites})")
         }
         UpgradeStatus::Blocked {
             from,
