@@ -102,6 +102,8 @@ pub(crate) fn classify(path: &Path, bytes: &[u8]) -> Kind {
     let Ok(text) = std::str::from_utf8(bytes) else {
         return Kind::Other;
     };
+    // A byte-order mark is not part of the first key.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut environment = false;
     for line in text.lines() {
         let key = top_level_key(line);
@@ -162,6 +164,10 @@ mod tests {
         );
         assert_eq!(
             kind("t.json", "{\"heat_template_version\": \"pike\"}"),
+            Kind::Template
+        );
+        assert_eq!(
+            kind("bom.yaml", "\u{feff}heat_template_version: pike\n"),
             Kind::Template
         );
         assert_eq!(

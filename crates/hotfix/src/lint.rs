@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::anyhow;
+use anyhow::{Context as _, anyhow};
 use hotfix_diagnostics::{
     Diagnostic, RenderOptions, Severity, location, render_concise, render_human,
 };
@@ -13,8 +13,11 @@ use hotfix_linter::{Selector, Settings};
 use hotfix_yaml::LineIndex;
 use rayon::prelude::*;
 
+use crate::baseline::{self, Baseline};
 use crate::config::{self, Config};
 use crate::discover::{self, Candidate, Kind};
+use crate::output::{self, FileFindings, SourceRoot};
+use crate::progress::Progress;
 
 /// Lint HOT templates: every file given, and every template found in the folders given.
 ///
@@ -27,9 +30,23 @@ pub(crate) struct LintArgs {
     /// Files and folders to lint [default: the current folder].
     paths: Vec<PathBuf>,
 
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
+    /// Output format [default: github under GitHub Actions (`GITHUB_ACTIONS=true`), else
+    /// human].
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+
+    /// Write the output to this file (atomically) instead of standard output.
+    #[arg(long, short, value_name = "FILE")]
+    output: Option<PathBuf>,
+
+    /// Report only the findings that this baseline (written by `--write-baseline`) does not
+    /// record; say on stderr how many of its entries no longer occur.
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
+
+    /// Record every current finding in this baseline file and exit with 0.
+    #[arg(long, value_name = "FILE", conflicts_with = "baseline")]
+    write_baseline: Option<PathBuf>,
 
     /// Only these rules: codes (`H301`), prefixes (`H3`), names (`undefined-parameter`) or
     /// `ALL`; comma-separated, repeatable. Replaces the configuration's `select`.
@@ -73,6 +90,28 @@ enum Format {
     Concise,
     /// A JSON list of findings.
     Json,
+    /// SARIF 2.1.0, for GitHub code scanning and other SARIF viewers.
+    Sarif,
+    /// GitHub Actions workflow commands: annotations on the files and lines.
+    Github,
+}
+
+impl Format {
+    /// The format asked for, or the default for where hotfix runs.
+    fn resolve(asked: Option<Format>) -> Format {
+        asked.unwrap_or_else(|| {
+            if std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| v == "true") {
+                Format::Github
+            } else {
+                Format::Human
+            }
+        })
+    }
+
+    /// Formats read by programs: never a progress bar.
+    fn is_machine(self) -> bool {
+        matches!(self, Format::Json | Format::Sarif | Format::Github)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -121,13 +160,22 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
             return Err(anyhow!("{}: no such file or folder", path.display()));
         }
     }
+    let format = Format::resolve(args.format);
+    let root = SourceRoot::discover(&cwd);
+    let mut baseline = args.baseline.as_deref().map(Baseline::load).transpose()?;
     let candidates = discover::walk(&paths, &config);
     let mut failures = Vec::new();
     let mut skipped = Vec::new();
+    let progress = Progress::start(candidates.len(), !format.is_machine());
     let results: Vec<Result<Result<Linted, Kind>, String>> = candidates
         .par_iter()
-        .map(|candidate| lint_candidate(candidate, &config))
+        .map(|candidate| {
+            let result = lint_candidate(candidate, &config);
+            progress.inc();
+            result
+        })
         .collect();
+    progress.finish();
     let mut linted = Vec::new();
     for (candidate, result) in candidates.iter().zip(results) {
         match result {
@@ -138,18 +186,29 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
     }
     linted.sort_by(|a, b| a.path.cmp(&b.path));
 
-    let color = match args.color {
-        Color::Always => true,
-        Color::Never => false,
-        Color::Auto => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
-    };
-    match args.format {
-        Format::Human => write_human(out, &linted, color)?,
-        Format::Concise => write_concise(out, &linted)?,
-        Format::Json => write_json(out, &linted)?,
+    if let Some(path) = &args.write_baseline {
+        return write_baseline(path, &root, &linted, &failures);
+    }
+    let mut stale = 0;
+    if let Some(baseline) = &mut baseline {
+        for file in &mut linted {
+            baseline.remove_known(&root, &file.path, &file.source, &mut file.diagnostics);
+        }
+        let linted_paths = linted.iter().map(|f| root.relative(&f.path)).collect();
+        stale = baseline.unmatched(&root, &linted_paths);
     }
 
-    report(args, &config, &linted, &skipped, &failures, started)?;
+    emit(args, format, &root, &linted, out)?;
+    report(args, format, &config, &linted, &skipped, &failures, started)?;
+    if stale > 0 {
+        writeln!(
+            std::io::stderr(),
+            "hotfix: {stale} baseline {} no longer {} (run with --write-baseline to drop {})",
+            plural(stale, "entry", "entries"),
+            plural(stale, "occurs", "occur"),
+            plural(stale, "it", "them"),
+        )?;
+    }
     if !failures.is_empty() {
         return Ok(ExitCode::from(2));
     }
@@ -169,9 +228,100 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
     })
 }
 
+/// Writes the findings in `format` to `--output` (atomically) or to `out`.
+fn emit(
+    args: &LintArgs,
+    format: Format,
+    root: &SourceRoot,
+    linted: &[Linted],
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    let color = match args.color {
+        Color::Always => true,
+        Color::Never => false,
+        Color::Auto => {
+            args.output.is_none()
+                && std::io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none()
+        }
+    };
+    if let Some(path) = &args.output {
+        let mut buffer = Vec::new();
+        write_findings(&mut buffer, format, root, linted, color)?;
+        output::write_atomically(path, &buffer)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    } else {
+        write_findings(out, format, root, linted, color)?;
+    }
+
+    Ok(())
+}
+
+fn write_findings(
+    out: &mut impl Write,
+    format: Format,
+    root: &SourceRoot,
+    linted: &[Linted],
+    color: bool,
+) -> anyhow::Result<()> {
+    match format {
+        Format::Human => write_human(out, linted, color),
+        Format::Concise => write_concise(out, linted),
+        Format::Json => write_json(out, linted),
+        Format::Sarif => {
+            let sarif = output::sarif::build(root, &findings(linted));
+            serde_json::to_writer_pretty(&mut *out, &sarif)?;
+            writeln!(out)?;
+            Ok(())
+        }
+        Format::Github => Ok(output::github::write(out, root, &findings(linted))?),
+    }
+}
+
+fn findings(linted: &[Linted]) -> Vec<FileFindings<'_>> {
+    linted
+        .iter()
+        .map(|file| FileFindings {
+            path: &file.path,
+            source: &file.source,
+            diagnostics: &file.diagnostics,
+        })
+        .collect()
+}
+
+/// `--write-baseline`: records every finding and exits with 0 (2 when a file could not be
+/// read, and then writes nothing: the baseline would miss its findings).
+fn write_baseline(
+    path: &Path,
+    root: &SourceRoot,
+    linted: &[Linted],
+    failures: &[String],
+) -> anyhow::Result<ExitCode> {
+    let mut stderr = std::io::stderr().lock();
+    if !failures.is_empty() {
+        for failure in failures {
+            writeln!(stderr, "hotfix: error: {failure}")?;
+        }
+        writeln!(stderr, "hotfix: baseline not written")?;
+        return Ok(ExitCode::from(2));
+    }
+    let text = baseline::render(root, &findings(linted))?;
+    output::write_atomically(path, text.as_bytes())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    let count: usize = linted.iter().map(|f| f.diagnostics.len()).sum();
+    writeln!(
+        stderr,
+        "hotfix: wrote {count} {} to the baseline {}",
+        plural(count, "finding", "findings"),
+        path.display()
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
 /// What goes to stderr: skipped files (with `--verbose`), failures, and the summary line.
 fn report(
     args: &LintArgs,
+    format: Format,
     config: &Config,
     linted: &[Linted],
     skipped: &[(&Candidate, Kind)],
@@ -207,7 +357,9 @@ fn report(
         count(Severity::Warning),
         count(Severity::Info),
     );
-    if args.format != Format::Json || args.verbose {
+    // JSON and SARIF on stdout stay quiet (their readers are programs) unless asked.
+    let quiet = matches!(format, Format::Json | Format::Sarif) && args.output.is_none();
+    if !quiet || args.verbose {
         writeln!(
             stderr,
             "{} {} checked ({} skipped): {errors} {}, {warnings} {}, {infos} info in {:.2}s",

@@ -6,11 +6,14 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod baseline;
 mod config;
 mod discover;
 mod explain;
 mod inspect;
 mod lint;
+mod output;
+mod progress;
 mod upgrade;
 
 /// Lint and upgrade OpenStack Heat Orchestration Templates (HOT), offline.

@@ -15,6 +15,8 @@ fn lint(args: &[&str]) -> Output {
         .arg("lint")
         .args(args)
         .env("NO_COLOR", "1")
+        // Under GitHub Actions the default format would be `github`.
+        .env_remove("GITHUB_ACTIONS")
         .output()
         .expect("run hotfix")
 }

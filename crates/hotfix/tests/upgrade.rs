@@ -33,7 +33,10 @@ fn rewrites_in_place_keeping_comments_and_permissions() {
     let output = hotfix(dir.path(), &["--to", "wallaby", "t.yaml"]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     assert_eq!(std::fs::read_to_string(&file).unwrap(), NEW);
-    assert_eq!(text(&output.stdout), "t.yaml: upgraded 2013-05-23 → 2021-04-16 (1 rewrite)\n");
+    assert_eq!(
+        text(&output.stdout),
+        "t.yaml: upgraded 2013-05-23 → 2021-04-16 (1 rewrite)\n"
+    );
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -41,12 +44,19 @@ fn rewrites_in_place_keeping_comments_and_permissions() {
         assert_eq!(mode, 0o640);
     }
     // No temporary file is left behind.
-    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
     assert_eq!(names.len(), 1, "{names:?}");
     // A second run changes nothing.
     let again = hotfix(dir.path(), &["--to", "wallaby", "t.yaml"]);
     assert_eq!(again.status.code(), Some(0));
-    assert!(text(&again.stdout).contains("already at 2021-04-16"), "{}", text(&again.stdout));
+    assert!(
+        text(&again.stdout).contains("already at 2021-04-16"),
+        "{}",
+        text(&again.stdout)
+    );
 }
 
 #[test]
@@ -58,12 +68,29 @@ fn diff_and_check_write_nothing() {
     assert_eq!(output.status.code(), Some(0));
     let diff = text(&output.stdout);
     assert!(diff.starts_with("--- a/t.yaml\n+++ b/t.yaml\n"), "{diff}");
-    assert!(diff.contains("-heat_template_version: 2013-05-23\n+heat_template_version: 2017-09-01\n"), "{diff}");
-    assert!(text(&output.stderr).contains("would be upgraded"), "{}", text(&output.stderr));
+    assert!(
+        diff.contains("-heat_template_version: 2013-05-23\n+heat_template_version: 2017-09-01\n"),
+        "{diff}"
+    );
+    assert!(
+        text(&output.stderr).contains("would be upgraded"),
+        "{}",
+        text(&output.stderr)
+    );
     let check = hotfix(dir.path(), &["--to", "pike", "--check", "t.yaml"]);
     assert_eq!(check.status.code(), Some(1));
     assert_eq!(std::fs::read_to_string(&file).unwrap(), OLD);
-    let names = hotfix(dir.path(), &["--to", "pike", "--check", "--version-style", "name", "t.yaml"]);
+    let names = hotfix(
+        dir.path(),
+        &[
+            "--to",
+            "pike",
+            "--check",
+            "--version-style",
+            "name",
+            "t.yaml",
+        ],
+    );
     assert_eq!(names.status.code(), Some(1));
 }
 
@@ -71,7 +98,11 @@ fn diff_and_check_write_nothing() {
 fn broken_read_only_and_foreign_files_get_their_own_message_and_the_rest_is_upgraded() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("a-good.yaml"), OLD).unwrap();
-    std::fs::write(dir.path().join("b-broken.yaml"), "heat_template_version: 2013-05-23\noutputs: [\n").unwrap();
+    std::fs::write(
+        dir.path().join("b-broken.yaml"),
+        "heat_template_version: 2013-05-23\noutputs: [\n",
+    )
+    .unwrap();
     std::fs::write(dir.path().join("c-roles.yaml"), "- name: Controller\n").unwrap();
     let read_only = dir.path().join("d-read-only.yaml");
     std::fs::write(&read_only, OLD).unwrap();
@@ -80,14 +111,33 @@ fn broken_read_only_and_foreign_files_get_their_own_message_and_the_rest_is_upgr
     std::fs::set_permissions(&read_only, permissions).unwrap();
     let output = hotfix(
         dir.path(),
-        &["--to", "wallaby", "a-good.yaml", "b-broken.yaml", "c-roles.yaml", "d-read-only.yaml"],
+        &[
+            "--to",
+            "wallaby",
+            "a-good.yaml",
+            "b-broken.yaml",
+            "c-roles.yaml",
+            "d-read-only.yaml",
+        ],
     );
     let stderr = text(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("b-broken.yaml: error: invalid YAML"), "{stderr}");
-    assert!(stderr.contains("c-roles.yaml: skipped: not a HOT template"), "{stderr}");
-    assert!(stderr.contains("d-read-only.yaml: error: not rewritten: the file is read-only"), "{stderr}");
-    assert_eq!(std::fs::read_to_string(dir.path().join("a-good.yaml")).unwrap(), NEW);
+    assert!(
+        stderr.contains("b-broken.yaml: error: invalid YAML"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("c-roles.yaml: skipped: not a HOT template"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("d-read-only.yaml: error: not rewritten: the file is read-only"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("a-good.yaml")).unwrap(),
+        NEW
+    );
     assert_eq!(std::fs::read_to_string(&read_only).unwrap(), OLD);
 }
 
@@ -101,8 +151,14 @@ fn a_blocked_file_says_where_and_why_and_exits_with_1() {
     // Until the rule for Fn::GetAZs exists this template upgrades; with it, it is blocked.
     if stdout.contains("blocked") {
         assert_eq!(output.status.code(), Some(1), "{stdout}");
-        assert!(stdout.contains("blocked at step 2013-05-23 → 2014-10-16 by U107 at 3:"), "{stdout}");
-        assert_eq!(std::fs::read_to_string(dir.path().join("t.yaml")).unwrap(), source);
+        assert!(
+            stdout.contains("blocked at step 2013-05-23 → 2014-10-16 by U107 at 3:"),
+            "{stdout}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("t.yaml")).unwrap(),
+            source
+        );
     }
 }
 
@@ -111,5 +167,9 @@ fn bad_targets_are_tool_errors() {
     let dir = tempfile::tempdir().unwrap();
     let output = hotfix(dir.path(), &["--to", "Pike"]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(text(&output.stderr).contains("`Pike` is not a HOT version"), "{}", text(&output.stderr));
+    assert!(
+        text(&output.stderr).contains("`Pike` is not a HOT version"),
+        "{}",
+        text(&output.stderr)
+    );
 }

@@ -1,0 +1,237 @@
+//! Baselines: adopt hotfix on a tree with findings, and fail only on new ones.
+//!
+//! `hotfix lint --write-baseline FILE` records every current finding as its rule code, its
+//! path relative to the repository root, and GitHub's line fingerprint of its first line (see
+//! [`crate::output::fingerprint`]). The fingerprint hashes the line's content and what follows
+//! it, not its number, so lines inserted or removed above a finding, or a block moved within
+//! the file, leave it matched. `hotfix lint --baseline FILE` then reports only the findings
+//! that match no entry; each entry matches at most one finding.
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use anyhow::{Context as _, anyhow};
+use hotfix_diagnostics::Diagnostic;
+use hotfix_yaml::LineIndex;
+use serde::{Deserialize, Serialize};
+
+use crate::output::fingerprint::line_hashes;
+use crate::output::{FileFindings, SourceRoot};
+
+const VERSION: u32 = 1;
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BaselineFile {
+    /// The format of this file.
+    version: u32,
+    /// What wrote it (for people; not read back).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    tool: Option<String>,
+    findings: Vec<Entry>,
+}
+
+/// One recorded finding.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Entry {
+    path: String,
+    code: String,
+    /// GitHub's `primaryLocationLineHash` of the finding's first line.
+    fingerprint: String,
+    /// The message when it was recorded (for people; not used for matching).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    message: Option<String>,
+}
+
+/// What a finding is matched on.
+type Key = (String, String, String);
+
+impl Entry {
+    fn key(&self) -> Key {
+        (
+            self.code.clone(),
+            self.path.clone(),
+            self.fingerprint.clone(),
+        )
+    }
+}
+
+/// The entries of every finding of these files.
+fn entries(root: &SourceRoot, files: &[FileFindings<'_>]) -> Vec<Entry> {
+    let mut entries = Vec::new();
+    for file in files {
+        if file.diagnostics.is_empty() {
+            continue;
+        }
+        let path = root.relative(file.path);
+        for (diagnostic, fingerprint) in file.diagnostics.iter().zip(fingerprints(file)) {
+            entries.push(Entry {
+                path: path.clone(),
+                code: diagnostic.code.to_owned(),
+                fingerprint,
+                message: Some(diagnostic.message.clone()),
+            });
+        }
+    }
+    entries.sort();
+    entries
+}
+
+/// The fingerprint of each diagnostic of a file, in order.
+fn fingerprints(file: &FileFindings<'_>) -> Vec<String> {
+    let lines = LineIndex::new(file.source);
+    let hashes = line_hashes(file.source);
+    file.diagnostics
+        .iter()
+        .map(|d| {
+            let line = lines.position(file.source, d.span.start).line;
+            hashes.get(line - 1).cloned().unwrap_or_default()
+        })
+        .collect()
+}
+
+/// The baseline file's text for these findings.
+pub(crate) fn render(root: &SourceRoot, files: &[FileFindings<'_>]) -> anyhow::Result<String> {
+    let file = BaselineFile {
+        version: VERSION,
+        tool: Some(format!("hotfix {}", env!("CARGO_PKG_VERSION"))),
+        findings: entries(root, files),
+    };
+    let mut text = serde_json::to_string_pretty(&file)?;
+    text.push('\n');
+    Ok(text)
+}
+
+/// A loaded baseline.
+#[derive(Debug)]
+pub(crate) struct Baseline {
+    /// How many entries of each key are not matched yet.
+    remaining: HashMap<Key, usize>,
+}
+
+impl Baseline {
+    pub(crate) fn load(path: &Path) -> anyhow::Result<Baseline> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read the baseline {}", path.display()))?;
+        let file: BaselineFile = serde_json::from_str(&text)
+            .with_context(|| format!("{} is not a hotfix baseline", path.display()))?;
+        if file.version != VERSION {
+            return Err(anyhow!(
+                "{} is a version {} baseline; this hotfix reads version {VERSION}",
+                path.display(),
+                file.version
+            ));
+        }
+        let mut remaining = HashMap::new();
+        for entry in &file.findings {
+            *remaining.entry(entry.key()).or_insert(0) += 1;
+        }
+        Ok(Baseline { remaining })
+    }
+
+    /// Removes from `diagnostics` the findings the baseline records, each entry once.
+    pub(crate) fn remove_known(
+        &mut self,
+        root: &SourceRoot,
+        path: &Path,
+        source: &str,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) {
+        if diagnostics.is_empty() {
+            return;
+        }
+        let relative = root.relative(path);
+        let fingerprints = fingerprints(&FileFindings {
+            path,
+            source,
+            diagnostics,
+        });
+        let mut keep = Vec::with_capacity(diagnostics.len());
+        for (diagnostic, fingerprint) in diagnostics.iter().zip(fingerprints) {
+            let key = (diagnostic.code.to_owned(), relative.clone(), fingerprint);
+            match self.remaining.get_mut(&key) {
+                Some(left) if *left > 0 => {
+                    *left -= 1;
+                    keep.push(false);
+                }
+                _ => keep.push(true),
+            }
+        }
+        let mut keep = keep.into_iter();
+        diagnostics.retain(|_| keep.next().unwrap_or(true));
+    }
+
+    /// How many entries no longer occur: those that matched no finding of a file that was
+    /// linted, or whose file is gone. Entries of files that exist but were not linted this time
+    /// (a run on some files only) are left out.
+    pub(crate) fn unmatched(&self, root: &SourceRoot, linted: &HashSet<String>) -> usize {
+        self.remaining
+            .iter()
+            .filter(|((_, path, _), _)| linted.contains(path) || !root.resolve(path).exists())
+            .map(|(_, left)| left)
+            .sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use hotfix_linter::Settings;
+
+    use super::*;
+
+    fn lint(source: &str) -> Vec<Diagnostic> {
+        hotfix_linter::lint("t.yaml", source.as_bytes(), &Settings::default())
+    }
+
+    #[test]
+    fn findings_keep_their_fingerprint_when_lines_are_inserted_above() {
+        let before = "heat_template_version: 2016-10-14\nresources:\n  r:\n    type: OS::Heat::None\n    properties:\n      value: {get_param: missing}\n";
+        let after = before.replace(
+            "resources:\n",
+            "description: >\n  Lines added\n  above the finding.\nresources:\n",
+        );
+        let fingerprint = |source: &str| {
+            let diagnostics = lint(source);
+            assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+            fingerprints(&FileFindings {
+                path: Path::new("t.yaml"),
+                source,
+                diagnostics: &diagnostics,
+            })
+            .remove(0)
+        };
+        assert_eq!(fingerprint(before), fingerprint(&after));
+    }
+
+    #[test]
+    fn each_entry_matches_one_finding() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = SourceRoot::discover(dir.path());
+        let source = "heat_template_version: 2016-10-14\nresources:\n  r:\n    type: OS::Heat::None\n    properties:\n      value: {get_param: missing}\n";
+        let diagnostics = lint(source);
+        let files = [FileFindings {
+            path: Path::new("t.yaml"),
+            source,
+            diagnostics: &diagnostics,
+        }];
+        let text = render(&root, &files).unwrap();
+        let path = dir.path().join("baseline.json");
+        std::fs::write(&path, &text).unwrap();
+        let mut baseline = Baseline::load(&path).unwrap();
+        let mut twice = [diagnostics.clone(), diagnostics.clone()].concat();
+        baseline.remove_known(&root, Path::new("t.yaml"), source, &mut twice);
+        assert_eq!(twice.len(), 1);
+        let linted = HashSet::from(["t.yaml".to_owned()]);
+        assert_eq!(baseline.unmatched(&root, &linted), 0);
+        let mut baseline = Baseline::load(&path).unwrap();
+        let mut none = Vec::new();
+        baseline.remove_known(&root, Path::new("t.yaml"), source, &mut none);
+        assert_eq!(baseline.unmatched(&root, &linted), 1);
+        // Not linted this time, and still there: not stale. Gone: stale.
+        std::fs::write(dir.path().join("t.yaml"), source).unwrap();
+        assert_eq!(baseline.unmatched(&root, &HashSet::new()), 0);
+        std::fs::remove_file(dir.path().join("t.yaml")).unwrap();
+        assert_eq!(baseline.unmatched(&root, &HashSet::new()), 1);
+    }
+}

@@ -1,0 +1,377 @@
+//! SARIF 2.1.0 for GitHub code scanning and other SARIF viewers.
+//!
+//! One run; the rules that fired, each with its documentation, help URI, default level,
+//! tags, precision and severity as GitHub reads them; every result with a repository-relative
+//! URI, a UTF-16 region, GitHub's line fingerprint, and the fix when there is one.
+
+use std::collections::BTreeMap;
+
+use hotfix_diagnostics::{Diagnostic, Severity};
+use hotfix_linter::Rule;
+use hotfix_yaml::LineIndex;
+use serde_json::{Value, json};
+
+use super::fingerprint::line_hashes;
+use super::{FileFindings, Region, SourceRoot};
+
+pub(crate) const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+/// The repository, from the workspace's `Cargo.toml`.
+pub(crate) const REPOSITORY: &str = env!("CARGO_PKG_REPOSITORY");
+const SRCROOT: &str = "%SRCROOT%";
+
+/// The SARIF log of these files' findings, with paths relative to `root`.
+pub(crate) fn build(root: &SourceRoot, files: &[FileFindings<'_>]) -> Value {
+    // The rules that fired, sorted by code; `ruleIndex` points into this list.
+    let mut fired: BTreeMap<&'static str, &Diagnostic> = BTreeMap::new();
+    for file in files {
+        for diagnostic in file.diagnostics {
+            fired.entry(diagnostic.code).or_insert(diagnostic);
+        }
+    }
+    let index: BTreeMap<&str, usize> = fired.keys().enumerate().map(|(i, c)| (*c, i)).collect();
+    let rules: Vec<Value> = fired.values().map(|d| descriptor(d)).collect();
+
+    let mut results = Vec::new();
+    for file in files {
+        if file.diagnostics.is_empty() {
+            continue;
+        }
+        let uri = root.uri(file.path);
+        let lines = LineIndex::new(file.source);
+        let hashes = line_hashes(file.source);
+        for diagnostic in file.diagnostics {
+            results.push(result(
+                diagnostic,
+                index[diagnostic.code],
+                &uri,
+                file.source,
+                &lines,
+                &hashes,
+            ));
+        }
+    }
+    json!({
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {
+                "driver": {
+                    "name": "hotfix",
+                    "version": env!("CARGO_PKG_VERSION"),
+                    "semanticVersion": env!("CARGO_PKG_VERSION"),
+                    "informationUri": REPOSITORY,
+                    "rules": rules,
+                },
+            },
+            "originalUriBaseIds": {
+                SRCROOT: {
+                    "description": {
+                        "text": "The root of the repository (the git work tree) hotfix ran in, or the folder it ran in outside a repository.",
+                    },
+                },
+            },
+            "columnKind": "utf16CodeUnits",
+            "results": results,
+        }],
+    })
+}
+
+/// The `reportingDescriptor` of the rule behind a diagnostic.
+fn descriptor(diagnostic: &Diagnostic) -> Value {
+    let Some(rule) = hotfix_linter::rule_by_code(diagnostic.code) else {
+        // Not a lint rule (a finding of another command): what the diagnostic itself says.
+        return json!({
+            "id": diagnostic.code,
+            "name": diagnostic.name,
+            "shortDescription": {"text": diagnostic.name},
+            "defaultConfiguration": {"level": level(diagnostic.severity)},
+            "properties": properties(diagnostic.code, diagnostic.severity),
+        });
+    };
+    let documentation = rule.documentation().trim().to_owned();
+    let help_uri = format!(
+        "{REPOSITORY}/blob/main/{}",
+        hotfix_linter::docs::rule_page_path(rule)
+    );
+    json!({
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": rule.summary()},
+        "fullDescription": {"text": what_it_does(rule)},
+        "help": {
+            "text": documentation,
+            "markdown": format!("{documentation}\n\n[{} `{}`]({help_uri})", rule.code, rule.name),
+        },
+        "helpUri": help_uri,
+        "defaultConfiguration": {"level": level(rule.severity)},
+        "properties": properties(rule.code, rule.severity),
+    })
+}
+
+/// Tags, precision and severity as GitHub code scanning reads them. `CodeQL` writes the
+/// severity under the flat key `problem.severity`, which is what GitHub and most SARIF tools
+/// read; the nested `problem.severity` is there for tools that follow the path literally.
+fn properties(code: &str, severity: Severity) -> Value {
+    let problem_severity = match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "recommendation",
+    };
+    json!({
+        "tags": ["heat", family(code)],
+        "precision": "very-high",
+        "problem.severity": problem_severity,
+        "problem": {"severity": problem_severity},
+    })
+}
+
+/// The family of a rule, from its code (see `hotfix rules`).
+fn family(code: &str) -> &'static str {
+    match code.as_bytes().get(1) {
+        Some(b'0') => "yaml",
+        Some(b'1') => "template",
+        Some(b'2') => "functions",
+        Some(b'3') => "references",
+        Some(b'4') => "parameters",
+        Some(b'5') => "parameter-groups",
+        Some(b'6') => "resources",
+        Some(b'7') => "outputs",
+        Some(b'8') => "conditions",
+        Some(b'9') => "repeat",
+        _ => "other",
+    }
+}
+
+/// The whole "What it does" section of a rule's documentation, on one line.
+fn what_it_does(rule: &Rule) -> String {
+    let doc = rule.documentation();
+    let section = doc
+        .split("## What it does")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .unwrap_or_default();
+    let text = section.split_whitespace().collect::<Vec<_>>().join(" ");
+    if text.is_empty() {
+        rule.summary()
+    } else {
+        text
+    }
+}
+
+fn level(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+fn region_json(region: Region) -> Value {
+    json!({
+        "startLine": region.start_line,
+        "startColumn": region.start_column,
+        "endLine": region.end_line,
+        "endColumn": region.end_column,
+    })
+}
+
+fn result(
+    diagnostic: &Diagnostic,
+    rule_index: usize,
+    uri: &str,
+    source: &str,
+    lines: &LineIndex,
+    hashes: &[String],
+) -> Value {
+    let region = Region::of_finding(lines, source, diagnostic.span);
+    let mut message = diagnostic.message.trim().to_owned();
+    if message.is_empty() {
+        diagnostic.name.clone_into(&mut message);
+    }
+    if let Some(help) = diagnostic.help.as_deref().filter(|h| !h.trim().is_empty()) {
+        message.push_str("\nhelp: ");
+        message.push_str(help.trim());
+    }
+    let artifact = json!({"uri": uri, "uriBaseId": SRCROOT});
+    let mut result = json!({
+        "ruleId": diagnostic.code,
+        "ruleIndex": rule_index,
+        "level": level(diagnostic.severity),
+        "message": {"text": message},
+        "locations": [{
+            "physicalLocation": {
+                "artifactLocation": artifact,
+                "region": region_json(region),
+            },
+        }],
+    });
+    if let Some(hash) = hashes.get(region.start_line - 1) {
+        result["partialFingerprints"] = json!({"primaryLocationLineHash": hash});
+    }
+    if !diagnostic.labels.is_empty() {
+        result["relatedLocations"] = diagnostic
+            .labels
+            .iter()
+            .enumerate()
+            .map(|(id, label)| {
+                json!({
+                    "id": id + 1,
+                    "message": {"text": label.message},
+                    "physicalLocation": {
+                        "artifactLocation": artifact,
+                        "region": region_json(Region::of_finding(lines, source, label.span)),
+                    },
+                })
+            })
+            .collect();
+    }
+    if let Some(fix) = &diagnostic.fix {
+        let replacements: Vec<Value> = fix
+            .edits
+            .iter()
+            .map(|edit| {
+                let mut replacement = json!({
+                    "deletedRegion": region_json(Region::exact(lines, source, edit.span)),
+                });
+                if !edit.content.is_empty() {
+                    replacement["insertedContent"] = json!({"text": edit.content});
+                }
+                replacement
+            })
+            .collect();
+        let description = if fix.message.trim().is_empty() {
+            "Apply the fix"
+        } else {
+            fix.message.as_str()
+        };
+        result["fixes"] = json!([{
+            "description": {"text": description},
+            "artifactChanges": [{
+                "artifactLocation": artifact,
+                "replacements": replacements,
+            }],
+            "properties": {"applicability": fix.applicability.as_str()},
+        }]);
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use hotfix_diagnostics::{Applicability, Edit, Fix, Span};
+    use hotfix_linter::Settings;
+
+    use super::*;
+
+    fn lint(source: &str) -> Vec<Diagnostic> {
+        hotfix_linter::lint("t.yaml", source.as_bytes(), &Settings::default())
+    }
+
+    fn root() -> (tempfile::TempDir, SourceRoot) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join(".git")).unwrap();
+        let root = SourceRoot::discover(dir.path());
+        (dir, root)
+    }
+
+    const TEMPLATE: &str = "heat_template_version: 2016-10-14\nparameters:\n  unused:\n    type: string\nresources:\n  r:\n    type: OS::Heat::None\n    properties:\n      value: {get_param: missing}\n";
+
+    #[test]
+    fn describes_the_rules_that_fired_and_locates_every_result() {
+        let (_dir, root) = root();
+        let diagnostics = lint(TEMPLATE);
+        assert!(diagnostics.len() >= 2, "{diagnostics:?}");
+        let sarif = build(
+            &root,
+            &[FileFindings {
+                path: Path::new("templates/t.yaml"),
+                source: TEMPLATE,
+                diagnostics: &diagnostics,
+            }],
+        );
+        let run = &sarif["runs"][0];
+        let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+        let ids: Vec<_> = rules.iter().map(|r| r["id"].as_str().unwrap()).collect();
+        assert_eq!(ids, ["H301", "H408"]);
+        let h301 = &rules[0];
+        assert_eq!(h301["name"], "undefined-parameter");
+        assert_eq!(
+            h301["helpUri"],
+            format!("{REPOSITORY}/blob/main/rules/H301-undefined-parameter.md")
+        );
+        assert!(
+            h301["help"]["markdown"]
+                .as_str()
+                .unwrap()
+                .contains("## Why is this bad?")
+        );
+        assert_eq!(h301["defaultConfiguration"]["level"], "error");
+        assert_eq!(h301["properties"]["problem.severity"], "error");
+        assert_eq!(rules[1]["properties"]["problem"]["severity"], "warning");
+        for result in run["results"].as_array().unwrap() {
+            let location = &result["locations"][0]["physicalLocation"];
+            assert_eq!(location["artifactLocation"]["uri"], "templates/t.yaml");
+            assert_eq!(location["artifactLocation"]["uriBaseId"], "%SRCROOT%");
+            let index = usize::try_from(result["ruleIndex"].as_u64().unwrap()).unwrap();
+            assert_eq!(rules[index]["id"], result["ruleId"]);
+            assert!(
+                result["partialFingerprints"]["primaryLocationLineHash"]
+                    .as_str()
+                    .unwrap()
+                    .contains(':')
+            );
+        }
+        let missing = &run["results"][1];
+        assert_eq!(missing["ruleId"], "H301");
+        assert_eq!(
+            missing["locations"][0]["physicalLocation"]["region"],
+            json!({"startLine": 9, "startColumn": 26, "endLine": 9, "endColumn": 33})
+        );
+    }
+
+    #[test]
+    fn fixes_become_replacements() {
+        let (_dir, root) = root();
+        let source = "a: é\nb: 1\n";
+        let mut diagnostic = Diagnostic::new(
+            "H999",
+            "made-up",
+            Severity::Info,
+            "message",
+            Span::new(7, 8),
+        );
+        diagnostic.fix(Fix {
+            message: "Replace and insert".to_owned(),
+            edits: vec![Edit::replace(Span::new(3, 5), "e"), Edit::insert(11, "c")],
+            applicability: Applicability::Safe,
+        });
+        let sarif = build(
+            &root,
+            &[FileFindings {
+                path: Path::new("t.yaml"),
+                source,
+                diagnostics: std::slice::from_ref(&diagnostic),
+            }],
+        );
+        let result = &sarif["runs"][0]["results"][0];
+        assert_eq!(result["level"], "note");
+        let fix = &result["fixes"][0];
+        assert_eq!(fix["description"]["text"], "Replace and insert");
+        let replacements = &fix["artifactChanges"][0]["replacements"];
+        assert_eq!(
+            replacements[0],
+            json!({
+                "deletedRegion": {"startLine": 1, "startColumn": 4, "endLine": 1, "endColumn": 5},
+                "insertedContent": {"text": "e"},
+            })
+        );
+        assert_eq!(
+            replacements[1]["deletedRegion"],
+            json!({"startLine": 3, "startColumn": 1, "endLine": 3, "endColumn": 1})
+        );
+        // A code that is no lint rule still gets a descriptor.
+        assert_eq!(sarif["runs"][0]["tool"]["driver"]["rules"][0]["id"], "H999");
+    }
+}

@@ -1,0 +1,168 @@
+//! `hotfix lint --write-baseline` and `--baseline`: adopt hotfix on a tree with findings and
+//! fail only on new ones.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/cli/baseline/tree")
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("the fixture files");
+    for entry in std::fs::read_dir(from).expect("the fixture files") {
+        let entry = entry.expect("the fixture files");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("the fixture files").is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).expect("the fixture files");
+        }
+    }
+}
+
+fn hotfix(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hotfix"))
+        .current_dir(dir)
+        .arg("lint")
+        .args(args)
+        .args(["--no-config", "--format", "concise"])
+        .env_remove("GITHUB_ACTIONS")
+        .output()
+        .expect("run hotfix")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn edit(path: &Path, old: &str, new: &str) {
+    let source = std::fs::read_to_string(path).expect("the fixture files");
+    assert!(source.contains(old), "{old:?} not in {}", path.display());
+    std::fs::write(path, source.replacen(old, new, 1)).expect("the fixture files");
+}
+
+#[test]
+fn a_baseline_hides_known_findings_and_reports_new_and_stale_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    let tree = dir.path().join("tree");
+    copy_tree(&fixtures(), &tree);
+
+    // Three findings: recorded, exit 0, nothing on stdout.
+    let output = hotfix(dir.path(), &["tree", "--write-baseline", "baseline.json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert_eq!(text(&output.stdout), "");
+    assert!(
+        text(&output.stderr).contains("wrote 3 findings to the baseline baseline.json"),
+        "{}",
+        text(&output.stderr)
+    );
+    let baseline: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("baseline.json")).unwrap()).unwrap();
+    let entries = baseline["findings"].as_array().unwrap();
+    assert_eq!(entries.len(), 3);
+    for entry in entries {
+        assert!(
+            entry["path"].as_str().unwrap().starts_with("tree/"),
+            "{entry}"
+        );
+        assert!(entry["code"].as_str().unwrap().starts_with('H'), "{entry}");
+        assert!(
+            entry["fingerprint"].as_str().unwrap().contains(':'),
+            "{entry}"
+        );
+    }
+
+    // With the baseline: nothing to report, from the root or from a subfolder.
+    let output = hotfix(dir.path(), &["tree", "--baseline", "baseline.json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stdout));
+    assert_eq!(text(&output.stdout), "");
+    let output = hotfix(&tree, &[".", "--baseline", "../baseline.json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stdout));
+
+    // Moving code: lines added above the findings and a resource moved above another.
+    let app = tree.join("app.yaml");
+    edit(
+        &app,
+        "heat_template_version: 2016-10-14\n",
+        "# Owned by the application team.\n# Deployed by the pipeline.\nheat_template_version: 2016-10-14\n",
+    );
+    let network = "  private_network:\n    type: OS::Neutron::Net\n    properties:\n      name: application-private-network\n      admin_state_up: true\n\n";
+    edit(&app, network, "");
+    edit(&app, "resources:\n", &format!("resources:\n{network}"));
+    let output = hotfix(dir.path(), &["tree", "--baseline", "baseline.json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stdout));
+    assert_eq!(text(&output.stdout), "");
+    assert!(
+        !text(&output.stderr).contains("no longer"),
+        "{}",
+        text(&output.stderr)
+    );
+
+    // One new problem: exactly that one is reported.
+    let source = std::fs::read_to_string(&app).unwrap();
+    std::fs::write(
+        &app,
+        format!("{source}  balancer_address:\n    value: {{get_attr: [load_balancer, vip]}}\n"),
+    )
+    .unwrap();
+    let output = hotfix(dir.path(), &["tree", "--baseline", "baseline.json"]);
+    assert_eq!(output.status.code(), Some(1));
+    let stdout = text(&output.stdout);
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+    assert!(
+        stdout.starts_with("tree/app.yaml:39:24: H302 `get_attr` refers to `load_balancer`"),
+        "{stdout}"
+    );
+    assert!(
+        text(&output.stderr).contains("1 error, 0 warnings"),
+        "the summary counts only new findings: {}",
+        text(&output.stderr)
+    );
+
+    // One problem fixed: its entry no longer occurs, and hotfix says so.
+    edit(
+        &tree.join("nested/volume.yaml"),
+        "parameters:\n",
+        "parameters:\n  volume_kind:\n    type: string\n",
+    );
+    let output = hotfix(dir.path(), &["tree", "--baseline", "baseline.json"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(text(&output.stdout).lines().count(), 1);
+    assert!(
+        text(&output.stderr).contains("1 baseline entry no longer occurs"),
+        "{}",
+        text(&output.stderr)
+    );
+    // A run on some files only (as pre-commit does) says nothing of the others' entries.
+    let output = hotfix(
+        dir.path(),
+        &["tree/app.yaml", "--baseline", "baseline.json"],
+    );
+    assert_eq!(text(&output.stdout).lines().count(), 1);
+    assert!(
+        !text(&output.stderr).contains("no longer"),
+        "{}",
+        text(&output.stderr)
+    );
+}
+
+#[test]
+fn a_missing_or_invalid_baseline_is_a_failure_of_hotfix() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(&fixtures(), &dir.path().join("tree"));
+    let output = hotfix(dir.path(), &["tree", "--baseline", "missing.json"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("cannot read the baseline missing.json"));
+    std::fs::write(dir.path().join("bad.json"), "{\"findings\": 3}").unwrap();
+    let output = hotfix(dir.path(), &["tree", "--baseline", "bad.json"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("bad.json is not a hotfix baseline"));
+    // Writing and reading one baseline at once makes no sense.
+    let output = hotfix(
+        dir.path(),
+        &["tree", "--baseline", "a.json", "--write-baseline", "b.json"],
+    );
+    assert_eq!(output.status.code(), Some(2));
+}
