@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/cli/baseline/tree")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/cli/baseline/tree")
 }
 
 fn copy_tree(from: &Path, to: &Path) {

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 fn testdata(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../testdata")
+        .join("testdata")
         .join(path)
 }
 
@@ -29,7 +29,7 @@ fn stderr(output: &Output) -> String {
 
 fn snapshot(name: &str, value: &str) {
     insta::with_settings!({
-        snapshot_path => "../../../snapshots/cli",
+        snapshot_path => "../snapshots/cli",
         prepend_module_to_snapshot => false,
         omit_expression => true,
     }, {

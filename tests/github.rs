@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/cli/github/templates")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/cli/github/templates")
 }
 
 /// A repository in a temporary folder with the fixtures under `templates/`, so that the paths
@@ -43,7 +43,7 @@ fn text(bytes: &[u8]) -> String {
 
 fn snapshot(name: &str, value: &str) {
     insta::with_settings!({
-        snapshot_path => "../../../snapshots/cli",
+        snapshot_path => "../snapshots/cli",
         prepend_module_to_snapshot => false,
         omit_expression => true,
     }, {

@@ -77,6 +77,11 @@ pub(crate) struct LintArgs {
     #[arg(long, short)]
     verbose: bool,
 
+    /// Lint only HOT templates, judged by content, even among files named on the command line
+    /// (the pre-commit hook passes every staged YAML file).
+    #[arg(long)]
+    templates_only: bool,
+
     /// Colours in human output.
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     color: Color,
@@ -170,7 +175,7 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
     let results: Vec<Result<Result<Linted, Kind>, String>> = candidates
         .par_iter()
         .map(|candidate| {
-            let result = lint_candidate(candidate, &config);
+            let result = lint_candidate(candidate, &config, args.templates_only);
             progress.inc();
             result
         })
@@ -399,10 +404,14 @@ fn apply_arguments(settings: &mut Settings, args: &LintArgs) -> anyhow::Result<(
 }
 
 /// Reads and lints one candidate; `Ok(Err(kind))` when it is not a template to lint.
-fn lint_candidate(candidate: &Candidate, config: &Config) -> Result<Result<Linted, Kind>, String> {
+fn lint_candidate(
+    candidate: &Candidate,
+    config: &Config,
+    templates_only: bool,
+) -> Result<Result<Linted, Kind>, String> {
     let bytes = std::fs::read(&candidate.path)
         .map_err(|err| format!("cannot read {}: {err}", candidate.display()))?;
-    let kind = if candidate.explicit {
+    let kind = if candidate.explicit && !templates_only {
         Kind::Template
     } else {
         discover::classify(&candidate.path, &bytes)

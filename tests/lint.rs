@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn tree() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/cli/lint")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/cli/lint")
 }
 
 /// Runs hotfix in `testdata/cli/lint` with only the template rules (H1), so that the output
@@ -144,6 +144,27 @@ fn files_named_on_the_command_line_are_always_linted() {
     assert_eq!(
         text(&output.stdout),
         "tree/roles.yaml:1:1: H001 The template is not a JSON object or YAML mapping.\n"
+    );
+}
+
+#[test]
+fn templates_only_skips_named_files_that_are_not_templates() {
+    let output = lint(&[
+        "tree/roles.yaml",
+        "tree/good.yaml",
+        "--templates-only",
+        "--no-config",
+        "--verbose",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stdout));
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.contains("skipped tree/roles.yaml: not a HOT template"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("1 template checked (1 skipped)"),
+        "{stderr}"
     );
 }
 
