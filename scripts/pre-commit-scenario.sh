@@ -39,7 +39,7 @@ repos:
       - id: hotfix-upgrade
         args: [--to, pike]
 YAML
-"$pre_commit" install -q >/dev/null
+"$pre_commit" install >/dev/null
 printf -- '- name: Controller\n  count: 1\n' > roles.yaml
 git add .pre-commit-config.yaml roles.yaml
 git commit -qm "non-template YAML only" || { echo "FAIL: non-template YAML was reported"; exit 1; }
