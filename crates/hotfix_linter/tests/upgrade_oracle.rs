@@ -206,9 +206,9 @@ fn prove(heat: &mut Heat, label: &str, source: &str, options: &UpgradeOptions, t
     // A change of meaning the upgrade reported as a warning is expected: only the differences
     // in definitions that no warning speaks of count against the rewrites.
     let warned = warned_definitions(&result.text, &result.diagnostics);
-    let unexplained: Vec<String> = answer["diffs"]
-        .as_array()
-        .map(|diffs| {
+    let unexplained: Vec<String> = answer["diffs"].as_array().map_or_else(
+        || vec![answer.to_string()],
+        |diffs| {
             diffs
                 .iter()
                 .filter_map(|d| d["path"].as_str())
@@ -218,8 +218,8 @@ fn prove(heat: &mut Heat, label: &str, source: &str, options: &UpgradeOptions, t
                 })
                 .map(str::to_owned)
                 .collect()
-        })
-        .unwrap_or_else(|| vec![answer.to_string()]);
+        },
+    );
     if unexplained.is_empty() {
         tally.warned += 1;
     } else {

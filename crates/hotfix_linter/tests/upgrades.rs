@@ -125,7 +125,8 @@ fn report(source: &str, options: &UpgradeOptions, result: &Upgrade) -> String {
     out
 }
 
-/// Whether the rule reports anything on the fixture, in its own step.
+/// Whether the rule reports anything on the fixture, in its own step (or, for a rule of every
+/// step, in any step up to the target).
 fn rule_reports(code: &str, source: &str, target: Version) -> bool {
     let Ok(doc) = hotfix_yaml::parse(source) else {
         return false;
@@ -136,29 +137,29 @@ fn rule_reports(code: &str, source: &str, target: Version) -> bool {
     let Some(rule) = all_upgrade_rules().iter().find(|r| r.code == code) else {
         return false;
     };
-    let step = if let Some(step) = rule.step {
-        step
-    } else {
-        let Some(next) = Version::ALL.iter().copied().find(|v| *v > version) else {
-            return false;
-        };
-        (version, next)
+    let steps: Vec<(Version, Version)> = match rule.step {
+        Some(step) => vec![step],
+        None => Version::ALL
+            .windows(2)
+            .map(|w| (w[0], w[1]))
+            .filter(|&(from, to)| from >= version && to <= target)
+            .collect(),
     };
-    if step.0 != version {
-        // The rule's step is further on: run the upgrade up to it first.
-        let Ok(before) = upgrade(
+    steps.into_iter().any(|step| {
+        if step.0 == version {
+            return rule_reports_at(code, source, step, target);
+        }
+        // The step is further on: run the upgrade up to it first.
+        upgrade(
             source,
             &UpgradeOptions {
                 target: step.0,
                 unsafe_fixes: false,
                 version_style: VersionStyle::Keep,
             },
-        ) else {
-            return false;
-        };
-        return rule_reports_at(code, &before.text, step, target);
-    }
-    rule_reports_at(code, source, step, target)
+        )
+        .is_ok_and(|before| rule_reports_at(code, &before.text, step, target))
+    })
 }
 
 fn rule_reports_at(code: &str, source: &str, step: (Version, Version), target: Version) -> bool {
