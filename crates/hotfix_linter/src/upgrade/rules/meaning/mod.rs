@@ -2,4 +2,13 @@
 
 use crate::upgrade::UpgradeRule;
 
-pub(crate) const RULES: &[&UpgradeRule] = &[];
+mod data_becomes_function;
+mod output_condition;
+mod remove;
+mod repeat_permutations;
+
+pub(crate) const RULES: &[&UpgradeRule] = &[
+    &output_condition::RULE,
+    &repeat_permutations::RULE,
+    &data_becomes_function::RULE,
+];
