@@ -469,7 +469,19 @@ impl<'s> Builder<'s> {
                 ..
             }
         );
-        let start = self.doc.node(id).span.start;
+        let mut start = self.doc.node(id).span.start;
+        // An indentless block sequence (`key:\n- a`) starts, for the parser, at its first
+        // item; the node starts at that item's `-`.
+        if !flow && matches!(self.doc.node(id).kind, NodeKind::Sequence { .. }) {
+            let bytes = self.source.as_bytes();
+            let mut at = start;
+            while at > 0 && matches!(bytes[at - 1], b' ' | b'\t') {
+                at -= 1;
+            }
+            if at > 0 && bytes[at - 1] == b'-' {
+                start = at - 1;
+            }
+        }
         let end = if flow {
             end.end
         } else {

@@ -180,3 +180,11 @@ fn block_scalar_spans_run_from_the_indicator_to_the_last_content_character() {
     );
     assert_eq!(doc.text(doc.get(doc.root(), "b").unwrap()), "|\n  x");
 }
+
+#[test]
+fn block_sequences_start_at_their_first_dash_indented_or_not() {
+    let text = "a:\n- x\n- y\nb:\n  - z\n";
+    let doc = parse(text);
+    assert_eq!(doc.text(doc.get(doc.root(), "a").unwrap()), "- x\n- y");
+    assert_eq!(doc.text(doc.get(doc.root(), "b").unwrap()), "- z");
+}
