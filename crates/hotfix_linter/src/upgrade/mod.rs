@@ -95,6 +95,18 @@ pub struct UpgradeContext<'a> {
     pub from: Version,
     pub to: Version,
     pub target: Version,
+    /// Ranges of the current text that earlier rewrites of this upgrade wrote (a `str_split`
+    /// the upgrade itself produced is not the author's data).
+    pub written: &'a [Span],
+}
+
+impl UpgradeContext<'_> {
+    /// Whether `span` lies in text an earlier rewrite of this upgrade wrote.
+    pub fn is_written(&self, span: Span) -> bool {
+        self.written
+            .iter()
+            .any(|w| w.start <= span.start && span.end <= w.end)
+    }
 }
 
 /// Where an upgrade rule reports.
@@ -287,11 +299,11 @@ fn run(
         .filter(|&(from, to)| from >= original && to <= target)
         .collect();
     for step in steps {
-        let (after, batches, remaining) = run_step(&text, step, target, unsafe_fixes)?;
-        fixes += batches.iter().map(Vec::len).sum::<usize>();
+        let (after, batches, applied, remaining) =
+            run_step(&text, step, target, unsafe_fixes, &mut segments)?;
+        fixes += applied;
         for batch in &batches {
             shift(&mut warnings, batch);
-            segments.apply(batch);
         }
         let blocker = remaining
             .iter()
@@ -330,21 +342,25 @@ fn run(
     }))
 }
 
-/// Runs one step's rules and fixes to a fixed point. Returns the text, the edits applied in
-/// each pass, and what the rules still report on the final text.
+/// Runs one step's rules and fixes to a fixed point, recording the edits in `segments`.
+/// Returns the text, the edits applied in each pass, how many fixes were applied, and what the
+/// rules still report on the final text.
 #[allow(clippy::type_complexity, reason = "a private result used once")]
 fn run_step(
     source: &str,
     step: (Version, Version),
     target: Version,
     unsafe_fixes: bool,
-) -> Result<(String, Vec<Vec<Edit>>, Vec<Diagnostic>), UpgradeError> {
+    segments: &mut Segments,
+) -> Result<(String, Vec<Vec<Edit>>, usize, Vec<Diagnostic>), UpgradeError> {
     let mut text = source.to_owned();
     let mut batches: Vec<Vec<Edit>> = Vec::new();
+    let mut applied_fixes = 0;
     for _ in 0..MAX_PASSES {
         let doc = hotfix_yaml::parse(&text)
             .map_err(|e| UpgradeError::Unparseable(step.0, step.1, e.message))?;
-        let diagnostics = check_step(&doc, step, target);
+        let written = segments.written();
+        let diagnostics = check_step_with(&doc, step, target, &written);
         let allowed = |a: Applicability| {
             a == Applicability::Safe || (unsafe_fixes && a == Applicability::Unsafe)
         };
@@ -354,18 +370,19 @@ fn run_step(
             .filter(|f| allowed(f.applicability))
             .collect();
         if fixes.is_empty() {
-            return Ok((text, batches, diagnostics));
+            return Ok((text, batches, applied_fixes, diagnostics));
         }
         let (next, applied) = apply_fixes(&text, &fixes);
         if applied.is_empty() {
-            return Ok((text, batches, diagnostics));
+            return Ok((text, batches, applied_fixes, diagnostics));
         }
-        batches.push(
-            applied
-                .iter()
-                .flat_map(|&i| fixes[i].edits.iter().cloned())
-                .collect(),
-        );
+        applied_fixes += applied.len();
+        let batch: Vec<Edit> = applied
+            .iter()
+            .flat_map(|&i| fixes[i].edits.iter().cloned())
+            .collect();
+        segments.apply(&batch);
+        batches.push(batch);
         text = next;
     }
     Err(UpgradeError::NotConverged(step.0, step.1))
@@ -373,6 +390,16 @@ fn run_step(
 
 /// What the rules of one step report on a document (which declares the step's `from`).
 pub fn check_step(doc: &Document, step: (Version, Version), target: Version) -> Vec<Diagnostic> {
+    check_step_with(doc, step, target, &[])
+}
+
+/// [`check_step`], knowing which ranges earlier rewrites wrote.
+fn check_step_with(
+    doc: &Document,
+    step: (Version, Version),
+    target: Version,
+    written: &[Span],
+) -> Vec<Diagnostic> {
     let template = Template::new(doc);
     let semantic = Semantic::new(&template);
     let cx = Context {
@@ -386,6 +413,7 @@ pub fn check_step(doc: &Document, step: (Version, Version), target: Version) -> 
         from: step.0,
         to: step.1,
         target,
+        written,
     };
     let mut out = Vec::new();
     for rule in all_upgrade_rules() {

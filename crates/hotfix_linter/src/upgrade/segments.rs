@@ -143,6 +143,19 @@ impl Segments {
         out
     }
 
+    /// The ranges of the current text that edits wrote.
+    pub fn written(&self) -> Vec<hotfix_diagnostics::Span> {
+        let mut out = Vec::new();
+        let mut position = 0;
+        for segment in &self.segments {
+            if let Segment::Written(len) = segment {
+                out.push(hotfix_diagnostics::Span::new(position, position + len));
+            }
+            position += segment.len();
+        }
+        out
+    }
+
     /// The ranges of the original text that edits replaced (possibly empty, for insertions).
     pub fn edited(&self, original_len: usize) -> Vec<Range<usize>> {
         let mut out = Vec::new();

@@ -72,6 +72,11 @@ fn check(ucx: &UpgradeContext<'_>, sink: &mut UpgradeSink<'_>) {
         let Some(name) = doc.str_value(entry.key) else {
             continue;
         };
+        // A map an earlier rewrite of this upgrade wrote (U106 writes `str_split` for
+        // `Fn::Split`) is meant to become a call.
+        if ucx.is_written(cx.span(entry.key)) {
+            continue;
+        }
         // Whether the key becomes a call, or (in a condition) a value function Heat rejects.
         let rejected = match data.context {
             Context::Value => match (from.function(name), to.function(name)) {
