@@ -142,6 +142,12 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
                 } else {
                     writeln!(out, "{display}: {line}")?;
                 }
+                for (code, message) in &result.unsafe_applied {
+                    writeln!(
+                        stderr,
+                        "  {display}: {code} unsafe rewrite applied: {message}"
+                    )?;
+                }
                 for diagnostic in &result.diagnostics {
                     let rendered =
                         render_human(diagnostic, &display, &result.text, RenderOptions::default());

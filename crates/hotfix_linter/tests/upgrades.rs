@@ -92,6 +92,9 @@ fn report(source: &str, options: &UpgradeOptions, result: &Upgrade) -> String {
         },
         status(result)
     );
+    for (code, message) in &result.unsafe_applied {
+        let _ = writeln!(out, "{code} unsafe rewrite applied: {message}");
+    }
     for d in &result.diagnostics {
         let at = lines.position(&result.text, d.span.start);
         let _ = writeln!(

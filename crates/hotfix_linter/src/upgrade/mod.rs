@@ -101,11 +101,12 @@ pub struct UpgradeContext<'a> {
 }
 
 impl UpgradeContext<'_> {
-    /// Whether `span` lies in text an earlier rewrite of this upgrade wrote.
+    /// Whether `span` touches text an earlier rewrite of this upgrade wrote (a renamed key
+    /// keeps its quotes: only its inside is written).
     pub fn is_written(&self, span: Span) -> bool {
         self.written
             .iter()
-            .any(|w| w.start <= span.start && span.end <= w.end)
+            .any(|w| w.start < span.end && span.start < w.end)
     }
 }
 
@@ -192,6 +193,9 @@ pub struct Upgrade {
     pub fixes: usize,
     /// Which bytes of the source survive in `text`, and where.
     pub segments: Segments,
+    /// The Unsafe rewrites that were applied (`--unsafe-fixes`): the rule's code and what the
+    /// fix did, so that the user sees every change that may alter what Heat computes.
+    pub unsafe_applied: Vec<(&'static str, String)>,
 }
 
 /// Why a template could not be upgraded at all.
@@ -227,6 +231,7 @@ pub fn upgrade(source: &str, options: &UpgradeOptions) -> Result<Upgrade, Upgrad
             diagnostics: Vec::new(),
             fixes: 0,
             segments: Segments::new(source.len()),
+            unsafe_applied: Vec::new(),
         });
     }
     let spelled_as_name = matches!(&template.version, VersionDecl::Valid { value, .. }
@@ -267,6 +272,7 @@ pub fn upgrade(source: &str, options: &UpgradeOptions) -> Result<Upgrade, Upgrad
                         diagnostics: Vec::new(),
                         fixes: 0,
                         segments: Segments::new(source.len()),
+                        unsafe_applied: Vec::new(),
                     });
                 }
                 // Stop before the blocked step: redo everything for that nearer target.
@@ -293,14 +299,21 @@ fn run(
     let mut fixes = 0;
     let mut warnings: Vec<Diagnostic> = Vec::new();
     let mut segments = Segments::new(source.len());
+    let mut unsafe_applied = Vec::new();
     let steps: Vec<(Version, Version)> = Version::ALL
         .windows(2)
         .map(|w| (w[0], w[1]))
         .filter(|&(from, to)| from >= original && to <= target)
         .collect();
     for step in steps {
-        let (after, batches, applied, remaining) =
-            run_step(&text, step, target, unsafe_fixes, &mut segments)?;
+        let (after, batches, applied, remaining) = run_step(
+            &text,
+            step,
+            target,
+            unsafe_fixes,
+            &mut segments,
+            &mut unsafe_applied,
+        )?;
         fixes += applied;
         for batch in &batches {
             shift(&mut warnings, batch);
@@ -339,6 +352,7 @@ fn run(
         diagnostics,
         fixes,
         segments,
+        unsafe_applied,
     }))
 }
 
@@ -352,6 +366,7 @@ fn run_step(
     target: Version,
     unsafe_fixes: bool,
     segments: &mut Segments,
+    unsafe_applied: &mut Vec<(&'static str, String)>,
 ) -> Result<(String, Vec<Vec<Edit>>, usize, Vec<Diagnostic>), UpgradeError> {
     let mut text = source.to_owned();
     let mut batches: Vec<Vec<Edit>> = Vec::new();
@@ -364,11 +379,11 @@ fn run_step(
         let allowed = |a: Applicability| {
             a == Applicability::Safe || (unsafe_fixes && a == Applicability::Unsafe)
         };
-        let fixes: Vec<_> = diagnostics
+        let fixable: Vec<&Diagnostic> = diagnostics
             .iter()
-            .filter_map(|d| d.fix.as_ref())
-            .filter(|f| allowed(f.applicability))
+            .filter(|d| d.fix.as_ref().is_some_and(|f| allowed(f.applicability)))
             .collect();
+        let fixes: Vec<_> = fixable.iter().filter_map(|d| d.fix.as_ref()).collect();
         if fixes.is_empty() {
             return Ok((text, batches, applied_fixes, diagnostics));
         }
@@ -377,6 +392,11 @@ fn run_step(
             return Ok((text, batches, applied_fixes, diagnostics));
         }
         applied_fixes += applied.len();
+        for &i in &applied {
+            if fixes[i].applicability == Applicability::Unsafe {
+                unsafe_applied.push((fixable[i].code, fixes[i].message.clone()));
+            }
+        }
         let batch: Vec<Edit> = applied
             .iter()
             .flat_map(|&i| fixes[i].edits.iter().cloned())
