@@ -94,6 +94,40 @@ impl Config {
     }
 }
 
+/// The configuration a command uses: none with `--no-config`, the file `--config` names, or
+/// `hotfix.toml` found from `cwd` upward.
+pub(crate) fn resolve(
+    no_config: bool,
+    explicit: Option<&Path>,
+    cwd: &Path,
+) -> anyhow::Result<Config> {
+    if no_config {
+        return Ok(Config::empty(cwd.to_path_buf()));
+    }
+    if let Some(path) = explicit {
+        return load(path);
+    }
+    match find(cwd) {
+        Some(path) => load(&path),
+        None => Ok(Config::empty(cwd.to_path_buf())),
+    }
+}
+
+/// The paths a command works on (the current folder when none is given), all of which exist.
+pub(crate) fn paths(given: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    let paths = if given.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        given.to_vec()
+    };
+    for path in &paths {
+        if !path.exists() {
+            return Err(anyhow!("{}: no such file or folder", path.display()));
+        }
+    }
+    Ok(paths)
+}
+
 /// Finds `hotfix.toml` in `start` or the nearest folder above it.
 pub(crate) fn find(start: &Path) -> Option<PathBuf> {
     let start = std::path::absolute(start).ok()?;

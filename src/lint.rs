@@ -26,6 +26,7 @@ use crate::progress::Progress;
 /// and Jinja2 sources are skipped (`--verbose` lists them). Files named on the command line are
 /// always linted.
 #[derive(Debug, clap::Args)]
+#[allow(clippy::struct_excessive_bools, reason = "command-line flags")]
 pub(crate) struct LintArgs {
     /// Files and folders to lint [default: the current folder].
     paths: Vec<PathBuf>,
@@ -144,27 +145,10 @@ struct Linted {
 pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let cwd = std::env::current_dir()?;
-    let mut config = if args.no_config {
-        Config::empty(cwd.clone())
-    } else if let Some(path) = &args.config {
-        config::load(path)?
-    } else if let Some(path) = config::find(&cwd) {
-        config::load(&path)?
-    } else {
-        Config::empty(cwd.clone())
-    };
+    let mut config = config::resolve(args.no_config, args.config.as_deref(), &cwd)?;
     apply_arguments(&mut config.settings, args)?;
 
-    let paths = if args.paths.is_empty() {
-        vec![PathBuf::from(".")]
-    } else {
-        args.paths.clone()
-    };
-    for path in &paths {
-        if !path.exists() {
-            return Err(anyhow!("{}: no such file or folder", path.display()));
-        }
-    }
+    let paths = config::paths(&args.paths)?;
     let format = Format::resolve(args.format);
     let root = SourceRoot::discover(&cwd);
     let mut baseline = args.baseline.as_deref().map(Baseline::load).transpose()?;

@@ -10,7 +10,7 @@ use hotfix_hot::Version;
 use hotfix_linter::upgrade::{Upgrade, UpgradeOptions, UpgradeStatus, VersionStyle, upgrade};
 use rayon::prelude::*;
 
-use crate::config::{self, Config};
+use crate::config;
 use crate::discover::{self, Candidate, Kind};
 
 /// Upgrade templates to a later `heat_template_version`, with minimal edits.
@@ -92,25 +92,8 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
         },
     };
     let cwd = std::env::current_dir()?;
-    let config = if args.no_config {
-        Config::empty(cwd.clone())
-    } else if let Some(path) = &args.config {
-        config::load(path)?
-    } else if let Some(path) = config::find(&cwd) {
-        config::load(&path)?
-    } else {
-        Config::empty(cwd)
-    };
-    let paths = if args.paths.is_empty() {
-        vec![PathBuf::from(".")]
-    } else {
-        args.paths.clone()
-    };
-    for path in &paths {
-        if !path.exists() {
-            return Err(anyhow!("{}: no such file or folder", path.display()));
-        }
-    }
+    let config = config::resolve(args.no_config, args.config.as_deref(), &cwd)?;
+    let paths = config::paths(&args.paths)?;
     let candidates = discover::walk(&paths, &config);
     let write = !args.diff && !args.check;
     let outcomes: Vec<Outcome> = candidates

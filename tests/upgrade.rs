@@ -148,18 +148,16 @@ fn a_blocked_file_says_where_and_why_and_exits_with_1() {
     std::fs::write(dir.path().join("t.yaml"), source).unwrap();
     let output = hotfix(dir.path(), &["--to", "wallaby", "t.yaml"]);
     let stdout = text(&output.stdout);
-    // Until the rule for Fn::GetAZs exists this template upgrades; with it, it is blocked.
-    if stdout.contains("blocked") {
-        assert_eq!(output.status.code(), Some(1), "{stdout}");
-        assert!(
-            stdout.contains("blocked at step 2013-05-23 → 2014-10-16 by U107 at 3:"),
-            "{stdout}"
-        );
-        assert_eq!(
-            std::fs::read_to_string(dir.path().join("t.yaml")).unwrap(),
-            source
-        );
-    }
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("blocked at step 2013-05-23 → 2014-10-16 by U107 at 3:"),
+        "{stdout}"
+    );
+    // Nothing is written: the template stays at the version its content meets.
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("t.yaml")).unwrap(),
+        source
+    );
 }
 
 #[test]
