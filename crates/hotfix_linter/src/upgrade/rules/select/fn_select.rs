@@ -186,7 +186,15 @@ fn plan(ucx: &UpgradeContext<'_>, map: NodeId, key: NodeId, args: NodeId, depth:
                     match name {
                         "get_param" => return call.via_get_param(entry.value),
                         "get_attr" => return call.via_get_attr(entry.value),
-                        "str_split" | "Fn::Split" => return call.via_split(name, entry.value),
+                        // Only a `str_split` this upgrade wrote (U106, from an `Fn::Split` of
+                        // 2013-05-23) is a call here: at 2015-04-30 an author's `{str_split: …}`
+                        // is a plain map, and a left-over `Fn::Split` already fails in Heat.
+                        "str_split"
+                            if ucx.is_written(doc.node(entry.key).span)
+                                || ucx.from.function(name) != Availability::Data =>
+                        {
+                            return call.via_split(name, entry.value);
+                        }
                         "Fn::Select" => {
                             return call.nested(collection, entry.key, entry.value, depth);
                         }
