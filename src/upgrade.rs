@@ -7,7 +7,9 @@ use std::process::ExitCode;
 use anyhow::anyhow;
 use hotfix_diagnostics::{RenderOptions, render_human};
 use hotfix_hot::Version;
-use hotfix_linter::upgrade::{Upgrade, UpgradeOptions, UpgradeStatus, VersionStyle, upgrade};
+use hotfix_linter::upgrade::{
+    Upgrade, UpgradeError, UpgradeOptions, UpgradeStatus, VersionStyle, upgrade,
+};
 use rayon::prelude::*;
 
 use crate::config;
@@ -70,6 +72,9 @@ enum Style {
 /// What happened to one file.
 enum Outcome {
     Skipped(Kind),
+    /// The file cannot be upgraded as it is (invalid YAML, no valid version): exit code 1.
+    Refused(String),
+    /// hotfix could not do its job (unreadable or unwritable file, an internal error): 2.
     Failed(String),
     Done(Upgrade, String),
 }
@@ -110,6 +115,10 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
                 if args.verbose || candidate.explicit {
                     writeln!(stderr, "{display}: skipped: {}", kind.describe())?;
                 }
+            }
+            Outcome::Refused(message) => {
+                blocked = true;
+                writeln!(stderr, "{display}: error: {message}")?;
             }
             Outcome::Failed(message) => {
                 failed = true;
@@ -174,10 +183,13 @@ fn process(candidate: &Candidate, options: &UpgradeOptions, write: bool) -> Outc
     }
     let source = match hotfix_yaml::check_bytes(&bytes) {
         Ok(text) => text.to_owned(),
-        Err(err) => return Outcome::Failed(err.message),
+        Err(err) => return Outcome::Refused(err.message),
     };
     let result = match upgrade(&source, options) {
         Ok(result) => result,
+        Err(err @ (UpgradeError::Load(_) | UpgradeError::NoVersion)) => {
+            return Outcome::Refused(err.to_string());
+        }
         Err(err) => return Outcome::Failed(err.to_string()),
     };
     if write && result.text != source {
