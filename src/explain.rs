@@ -64,15 +64,32 @@ pub(crate) fn rules(args: &RulesArgs, out: &mut impl Write) -> anyhow::Result<Ex
                     r.summary()
                 )?;
             }
+            writeln!(out, "\nupgrade rules (hotfix upgrade):")?;
+            for r in hotfix_linter::upgrade::all_upgrade_rules() {
+                writeln!(
+                    out,
+                    "{}  {:<36} {:<8} {}",
+                    r.code,
+                    r.name,
+                    hotfix_linter::docs::upgrade_step(r),
+                    hotfix_linter::docs::upgrade_rule_summary(r)
+                )?;
+            }
         }
     }
     Ok(ExitCode::SUCCESS)
 }
 
 pub(crate) fn rule(args: &RuleArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
-    let rule = hotfix_linter::rule_by_code(&args.code)
+    if let Some(rule) = hotfix_linter::rule_by_code(&args.code) {
+        write!(out, "{}", hotfix_linter::docs::rule_page(rule))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let upgrade = hotfix_linter::upgrade::all_upgrade_rules()
+        .iter()
+        .find(|r| r.code.eq_ignore_ascii_case(&args.code) || r.name == args.code)
         .ok_or_else(|| anyhow!("`{}` is not a hotfix rule (see `hotfix rules`)", args.code))?;
-    write!(out, "{}", hotfix_linter::docs::rule_page(rule))?;
+    write!(out, "{}", hotfix_linter::docs::upgrade_rule_page(upgrade))?;
     Ok(ExitCode::SUCCESS)
 }
 

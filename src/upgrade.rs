@@ -60,6 +60,21 @@ pub(crate) struct UpgradeArgs {
     /// Also list files that are not templates, and warnings in full.
     #[arg(long, short)]
     verbose: bool,
+
+    /// `text`: one line per file; `sarif`: the findings as SARIF 2.1.0 (for code scanning, with
+    /// `--check`), located in the files as they are on disk.
+    #[arg(long, value_enum, default_value_t = UpgradeFormat::Text)]
+    format: UpgradeFormat,
+
+    /// Write the SARIF (or the diff) to this file instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum UpgradeFormat {
+    Text,
+    Sarif,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -106,8 +121,16 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
         .map(|candidate| process(candidate, &options, write))
         .collect();
 
+    let sarif = args.format == UpgradeFormat::Sarif;
+    let mut buffer: Vec<u8> = Vec::new();
+    let out: &mut dyn Write = if args.output.is_some() || sarif {
+        &mut buffer
+    } else {
+        out
+    };
     let mut stderr = std::io::stderr().lock();
     let (mut blocked, mut failed, mut changed) = (false, false, false);
+    let mut findings: Vec<(PathBuf, String, Vec<hotfix_diagnostics::Diagnostic>)> = Vec::new();
     for (candidate, outcome) in candidates.iter().zip(&outcomes) {
         let display = candidate.display();
         match outcome {
@@ -129,10 +152,17 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
                 if args.diff && result.text != *source {
                     write_diff(out, &display, source, &result.text)?;
                 }
-                if args.diff {
+                if args.diff || sarif {
                     writeln!(stderr, "{display}: {line}")?;
                 } else {
                     writeln!(out, "{display}: {line}")?;
+                }
+                if sarif {
+                    findings.push((
+                        candidate.path.clone(),
+                        source.clone(),
+                        on_disk(result, source, &line),
+                    ));
                 }
                 for (code, message) in &result.unsafe_applied {
                     writeln!(
@@ -162,6 +192,25 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
                 changed |= result.text != *source;
             }
         }
+    }
+    if sarif {
+        let root = crate::output::SourceRoot::discover(&std::env::current_dir()?);
+        let files: Vec<crate::output::FileFindings<'_>> = findings
+            .iter()
+            .map(|(path, source, diagnostics)| crate::output::FileFindings {
+                path,
+                source,
+                diagnostics,
+            })
+            .collect();
+        serde_json::to_writer_pretty(&mut *out, &crate::output::sarif::build(&root, &files))?;
+        writeln!(out)?;
+    }
+    drop(stderr);
+    if let Some(path) = &args.output {
+        crate::output::write_atomically(path, &buffer)?;
+    } else if !buffer.is_empty() {
+        std::io::stdout().lock().write_all(&buffer)?;
     }
     Ok(if failed {
         ExitCode::from(2)
@@ -200,6 +249,50 @@ fn process(candidate: &Candidate, options: &UpgradeOptions, write: bool) -> Outc
     Outcome::Done(result, source)
 }
 
+/// The upgrade's findings located in the file as it is on disk: that it would change (at its
+/// `heat_template_version`), why it is blocked (there too), and each warning, mapped back from
+/// the upgraded text to the original.
+fn on_disk(result: &Upgrade, source: &str, line: &str) -> Vec<hotfix_diagnostics::Diagnostic> {
+    use hotfix_diagnostics::{Diagnostic, Severity, Span};
+    let version_span = hotfix_yaml::parse(source)
+        .ok()
+        .and_then(|doc| match hotfix_hot::Template::new(&doc).version {
+            hotfix_hot::VersionDecl::Valid { value, .. } => Some(doc.node(value).span),
+            _ => None,
+        })
+        .unwrap_or(Span::new(0, 0));
+    let mut out = Vec::new();
+    if let UpgradeStatus::Blocked { blocked, .. } = &result.status {
+        let mut d = Diagnostic::new(
+            blocked.blocker.code,
+            blocked.blocker.name,
+            Severity::Error,
+            format!("hotfix upgrade: {line}"),
+            version_span,
+        );
+        d.help = blocked.blocker.help.clone();
+        out.push(d);
+    } else if result.text != source {
+        out.push(Diagnostic::new(
+            "U000",
+            "upgrade-available",
+            Severity::Info,
+            format!("hotfix upgrade: {line}"),
+            version_span,
+        ));
+    }
+    for warning in &result.diagnostics {
+        let mut d = warning.clone();
+        let start = result.segments.to_original(warning.span.start);
+        let end = result.segments.to_original(warning.span.end).max(start);
+        d.span = Span::new(start, end);
+        d.labels.clear();
+        d.fix = None;
+        out.push(d);
+    }
+    out
+}
+
 fn status_line(result: &Upgrade, dry_run: bool) -> String {
     let would = if dry_run { "would be " } else { "" };
     match &result.status {
@@ -236,7 +329,7 @@ fn status_line(result: &Upgrade, dry_run: bool) -> String {
     }
 }
 
-fn write_diff(out: &mut impl Write, display: &str, old: &str, new: &str) -> std::io::Result<()> {
+fn write_diff(out: &mut dyn Write, display: &str, old: &str, new: &str) -> std::io::Result<()> {
     let diff = similar::TextDiff::from_lines(old, new);
     let unified = diff
         .unified_diff()

@@ -494,3 +494,84 @@ fn the_code_scanning_workflow_runs_what_it_says() {
         serde_json::from_slice(&std::fs::read(dir.path().join("hotfix.sarif")).unwrap()).unwrap();
     check_for_code_scanning(&sarif);
 }
+
+/// `upgrade --check --format sarif`: one result per file that would change or is blocked, and
+/// its warnings, located in the file as it is on disk.
+fn upgrade_check_sarif() -> (tempfile::TempDir, PathBuf, Value) {
+    let dir = tempfile::tempdir().expect("the fixture");
+    std::fs::create_dir(dir.path().join(".git")).expect("the fixture");
+    std::fs::write(
+        dir.path().join("blocked.yaml"),
+        "heat_template_version: 2013-05-23\noutputs:\n  z: {value: {\"Fn::GetAZs\": \"\"}}\n",
+    )
+    .expect("the fixture");
+    std::fs::write(
+        dir.path().join("warn.yaml"),
+        "heat_template_version: 2016-04-08\noutputs:\n  o: {value: x, condition: false}\n",
+    )
+    .expect("the fixture");
+    let output = hotfix(
+        dir.path(),
+        &[
+            "upgrade", "--to", "pike", "--check", "--format", "sarif", "--output", "up.sarif", ".",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    let path = dir.path().join("up.sarif");
+    let sarif: Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("the fixture"))
+        .expect("the fixture");
+    (dir, path, sarif)
+}
+
+#[test]
+fn upgrade_check_writes_sarif_located_in_the_files_on_disk() {
+    let (_dir, _, sarif) = upgrade_check_sarif();
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    let summary: Vec<(String, String, String, u64)> = results
+        .iter()
+        .map(|r| {
+            let location = &r["locations"][0]["physicalLocation"];
+            (
+                string(&r["ruleId"]).to_owned(),
+                string(&r["level"]).to_owned(),
+                string(&location["artifactLocation"]["uri"]).to_owned(),
+                location["region"]["startLine"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        vec![
+            (
+                "U107".to_owned(),
+                "error".to_owned(),
+                "blocked.yaml".to_owned(),
+                1
+            ),
+            (
+                "U000".to_owned(),
+                "note".to_owned(),
+                "warn.yaml".to_owned(),
+                1
+            ),
+            (
+                "U501".to_owned(),
+                "warning".to_owned(),
+                "warn.yaml".to_owned(),
+                3
+            ),
+        ]
+    );
+    let rules = sarif["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap();
+    let u107 = rules.iter().find(|r| r["id"] == "U107").unwrap();
+    assert!(string(&u107["helpUri"]).ends_with("rules/U107-fn-get-azs.md"));
+}
+
+#[test]
+#[ignore = "needs ../shared and .venv-heat (scripts/setup-oracle.sh)"]
+fn upgrade_check_sarif_is_valid_against_the_schema() {
+    let (_dir, path, _) = upgrade_check_sarif();
+    validate_against_schema(&path);
+}

@@ -78,6 +78,29 @@ pub(crate) fn build(root: &SourceRoot, files: &[FileFindings<'_>]) -> Value {
 
 /// The `reportingDescriptor` of the rule behind a diagnostic.
 fn descriptor(diagnostic: &Diagnostic) -> Value {
+    if let Some(rule) = hotfix_linter::upgrade::all_upgrade_rules()
+        .iter()
+        .find(|r| r.code == diagnostic.code)
+    {
+        let documentation = rule.documentation().trim().to_owned();
+        let help_uri = format!(
+            "{REPOSITORY}/blob/main/{}",
+            hotfix_linter::docs::upgrade_rule_page_path(rule)
+        );
+        return json!({
+            "id": rule.code,
+            "name": rule.name,
+            "shortDescription": {"text": hotfix_linter::docs::upgrade_rule_summary(rule)},
+            "fullDescription": {"text": hotfix_linter::docs::upgrade_rule_summary(rule)},
+            "help": {
+                "text": documentation,
+                "markdown": format!("{documentation}\n\n[{} `{}`]({help_uri})", rule.code, rule.name),
+            },
+            "helpUri": help_uri,
+            "defaultConfiguration": {"level": level(rule.severity)},
+            "properties": properties(rule.code, rule.severity),
+        });
+    }
     let Some(rule) = hotfix_linter::rule_by_code(diagnostic.code) else {
         // Not a lint rule (a finding of another command): what the diagnostic itself says.
         return json!({
@@ -127,6 +150,9 @@ fn properties(code: &str, severity: Severity) -> Value {
 
 /// The family of a rule, from its code (see `hotfix rules`).
 fn family(code: &str) -> &'static str {
+    if code.starts_with('U') {
+        return "upgrade";
+    }
     match code.as_bytes().get(1) {
         Some(b'0') => "yaml",
         Some(b'1') => "template",

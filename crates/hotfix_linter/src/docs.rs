@@ -4,6 +4,7 @@ use std::fmt::Write as _;
 
 use crate::registry::all_rules;
 use crate::rule::Rule;
+use crate::upgrade::{UpgradeRule, all_upgrade_rules};
 
 /// Where a rule's page lives, relative to the repository root.
 pub fn rule_page_path(rule: &Rule) -> String {
@@ -24,6 +25,54 @@ pub fn rule_page(rule: &Rule) -> String {
     page
 }
 
+/// Where an upgrade rule's page lives, relative to the repository root.
+pub fn upgrade_rule_page_path(rule: &UpgradeRule) -> String {
+    format!("rules/{}-{}.md", rule.code, rule.name)
+}
+
+/// The version step an upgrade rule belongs to, in words.
+pub fn upgrade_step(rule: &UpgradeRule) -> String {
+    match rule.step {
+        Some((from, to)) => format!("{from} → {to}"),
+        None => "every step".to_owned(),
+    }
+}
+
+/// One upgrade rule's page.
+pub fn upgrade_rule_page(rule: &UpgradeRule) -> String {
+    let mut page = format!(
+        "# {} `{}` (upgrade)
+
+",
+        rule.code, rule.name
+    );
+    let kind = match rule.severity {
+        hotfix_diagnostics::Severity::Error => "Must be rewritten: the step is blocked otherwise",
+        _ => "Reports a change of meaning",
+    };
+    let _ = writeln!(page, "Step: **{}**. {kind}.\n", upgrade_step(rule));
+    page.push_str(rule.documentation().trim());
+    page.push('\n');
+    page
+}
+
+/// The first sentence of an upgrade rule's "What it does".
+pub fn upgrade_rule_summary(rule: &UpgradeRule) -> String {
+    let doc = rule.documentation();
+    let body = doc
+        .split("## What it does")
+        .nth(1)
+        .unwrap_or(&doc)
+        .split("\n## ")
+        .next()
+        .unwrap_or_default();
+    let text = body.split_whitespace().collect::<Vec<_>>().join(" ");
+    match text.find(". ") {
+        Some(end) => text[..=end].to_owned(),
+        None => text,
+    }
+}
+
 /// The index page, a table of every rule.
 pub fn index_page() -> String {
     let mut page = String::from(
@@ -42,6 +91,21 @@ pub fn index_page() -> String {
             rule.summary().replace('|', "\\|")
         );
     }
+    page.push_str(
+        "\n## Upgrade rules\n\nWhat `hotfix upgrade` rewrites, blocks on, or warns about, step by step.\n\n| code | name | step | what it does |\n| --- | --- | --- | --- |\n",
+    );
+    for rule in all_upgrade_rules() {
+        let _ = writeln!(
+            page,
+            "| [{}]({}-{}.md) | `{}` | {} | {} |",
+            rule.code,
+            rule.code,
+            rule.name,
+            rule.name,
+            upgrade_step(rule),
+            upgrade_rule_summary(rule).replace('|', "\\|")
+        );
+    }
     page
 }
 
@@ -51,12 +115,23 @@ pub fn generated_files() -> Vec<(String, String)> {
     for rule in all_rules() {
         files.push((rule_page_path(rule), rule_page(rule)));
     }
+    for rule in all_upgrade_rules() {
+        files.push((upgrade_rule_page_path(rule), upgrade_rule_page(rule)));
+    }
     files
 }
 
 /// The YAML blocks of a rule's "## Example" and "Use instead:" sections.
 pub fn doc_examples(rule: &Rule) -> (Option<String>, Option<String>) {
-    let doc = rule.documentation();
+    examples_of(&rule.documentation())
+}
+
+/// The YAML blocks of an upgrade rule's "## Example" and "Use instead:" sections.
+pub fn upgrade_doc_examples(rule: &UpgradeRule) -> (Option<String>, Option<String>) {
+    examples_of(&rule.documentation())
+}
+
+fn examples_of(doc: &str) -> (Option<String>, Option<String>) {
     let block_after = |marker: &str| -> Option<String> {
         let rest = &doc[doc.find(marker)? + marker.len()..];
         let start = rest.find("```yaml\n")? + "```yaml\n".len();

@@ -298,3 +298,27 @@ fn upgrade_rule_codes_are_unique_sorted_and_documented() {
         }
     }
 }
+
+#[test]
+fn every_upgrade_rule_doc_example_is_reported_and_its_use_instead_is_not() {
+    for rule in all_upgrade_rules() {
+        let (example, instead) = hotfix_linter::docs::upgrade_doc_examples(rule);
+        let example =
+            example.unwrap_or_else(|| panic!("{}: no ```yaml block under ## Example", rule.code));
+        let instead =
+            instead.unwrap_or_else(|| panic!("{}: no ```yaml block under Use instead:", rule.code));
+        let target = rule.step.map_or(Version::LATEST, |(_, to)| to);
+        assert!(
+            rule_reports(rule.code, &example, target),
+            "{}: the example is not reported",
+            rule.code
+        );
+        // "Use instead" may already be at a later version (the upgraded form): then the rule
+        // has nothing to report by construction; otherwise it must not report it.
+        assert!(
+            !rule_reports(rule.code, &instead, target),
+            "{}: \"Use instead\" is still reported",
+            rule.code
+        );
+    }
+}

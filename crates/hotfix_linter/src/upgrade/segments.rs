@@ -143,6 +143,31 @@ impl Segments {
         out
     }
 
+    /// Where a position of the current text was in the original: exact inside original runs;
+    /// inside written text, the start of what the edit replaced.
+    pub fn to_original(&self, offset: usize) -> usize {
+        let mut position = 0;
+        let mut original = 0;
+        for segment in &self.segments {
+            let len = segment.len();
+            match segment {
+                Segment::Original(range) => {
+                    if offset < position + len {
+                        return range.start + (offset - position);
+                    }
+                    original = range.end;
+                }
+                Segment::Written(_) => {
+                    if offset < position + len {
+                        return original;
+                    }
+                }
+            }
+            position += len;
+        }
+        original
+    }
+
     /// The ranges of the current text that edits wrote.
     pub fn written(&self) -> Vec<hotfix_diagnostics::Span> {
         let mut out = Vec::new();
