@@ -164,30 +164,7 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
                         on_disk(result, source, &line),
                     ));
                 }
-                for (code, message) in &result.unsafe_applied {
-                    writeln!(
-                        stderr,
-                        "  {display}: {code} unsafe rewrite applied: {message}"
-                    )?;
-                }
-                for diagnostic in &result.diagnostics {
-                    let rendered =
-                        render_human(diagnostic, &display, &result.text, RenderOptions::default());
-                    if args.verbose {
-                        write!(stderr, "{rendered}")?;
-                    } else {
-                        let (start, _) = hotfix_diagnostics::location(
-                            &hotfix_yaml::LineIndex::new(&result.text),
-                            &result.text,
-                            diagnostic.span,
-                        );
-                        writeln!(
-                            stderr,
-                            "  {display}:{}:{}: {} {}",
-                            start.line, start.column, diagnostic.code, diagnostic.message
-                        )?;
-                    }
-                }
+                report_findings(&mut stderr, &display, result, args.verbose)?;
                 blocked |= matches!(result.status, UpgradeStatus::Blocked { .. });
                 changed |= result.text != *source;
             }
@@ -219,6 +196,38 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The applied Unsafe rewrites and the findings of one file, on stderr: one line each, or
+/// code frames with `--verbose`.
+fn report_findings(
+    stderr: &mut impl Write,
+    display: &str,
+    result: &Upgrade,
+    verbose: bool,
+) -> std::io::Result<()> {
+    for (code, message) in &result.unsafe_applied {
+        writeln!(
+            stderr,
+            "  {display}: {code} unsafe rewrite applied: {message}"
+        )?;
+    }
+    let lines = hotfix_yaml::LineIndex::new(&result.text);
+    for diagnostic in &result.diagnostics {
+        if verbose {
+            let rendered =
+                render_human(diagnostic, display, &result.text, RenderOptions::default());
+            write!(stderr, "{rendered}")?;
+        } else {
+            let (start, _) = hotfix_diagnostics::location(&lines, &result.text, diagnostic.span);
+            writeln!(
+                stderr,
+                "  {display}:{}:{}: {} {}",
+                start.line, start.column, diagnostic.code, diagnostic.message
+            )?;
+        }
+    }
+    Ok(())
 }
 
 fn process(candidate: &Candidate, options: &UpgradeOptions, write: bool) -> Outcome {
@@ -270,7 +279,7 @@ fn on_disk(result: &Upgrade, source: &str, line: &str) -> Vec<hotfix_diagnostics
             format!("hotfix upgrade: {line}"),
             version_span,
         );
-        d.help = blocked.blocker.help.clone();
+        d.help.clone_from(&blocked.blocker.help);
         out.push(d);
     } else if result.text != source {
         out.push(Diagnostic::new(
