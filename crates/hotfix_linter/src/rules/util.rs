@@ -33,6 +33,50 @@ pub(crate) fn did_you_mean<'c>(
     (distance <= 2 && distance * 2 < word.chars().count().max(2)).then_some(candidate)
 }
 
+/// Python's `repr()` of a `str`: single quotes unless the text has a `'` and no `"`;
+/// backslash escapes for the quote, `\\`, `\n`, `\r`, `\t`, and `\xNN` for the other
+/// non-printable characters below U+00A0.
+pub(crate) fn py_str_repr(text: &str) -> String {
+    use std::fmt::Write as _;
+    let quote = if text.contains('\'') && !text.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push(quote);
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if (c as u32) < 0x20 || (0x7f..0xa0).contains(&(c as u32)) => {
+                let _ = write!(out, "\\x{:02x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+    out
+}
+
+/// Python's `repr()` (and `str()`) of a `float`: `nan`, `inf`, `-inf`, or the shortest
+/// round-trip digits.
+pub(crate) fn py_float_repr(f: f64) -> String {
+    if f.is_nan() {
+        "nan".to_owned()
+    } else if f.is_infinite() {
+        if f > 0.0 { "inf" } else { "-inf" }.to_owned()
+    } else {
+        hotfix_yaml::python_float_repr(f)
+    }
+}
+
 /// Edit distance (insertions, deletions, substitutions) between two strings.
 pub(crate) fn levenshtein(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
@@ -85,6 +129,15 @@ pub(crate) fn is_null(doc: &Document, id: NodeId) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reprs_strings_and_floats_as_python_does() {
+        assert_eq!(py_str_repr("it's"), "\"it's\"");
+        assert_eq!(py_str_repr("a'b\"c"), "'a\\'b\"c'");
+        assert_eq!(py_str_repr("tab\t\u{85}"), "'tab\\t\\x85'");
+        assert_eq!(py_float_repr(f64::NAN), "nan");
+        assert_eq!(py_float_repr(1e16), "1e+16");
+    }
 
     #[test]
     fn suggests_near_misses_only() {

@@ -1,8 +1,6 @@
 //! What the condition rules share: finding calls, and values as Python prints them (Heat's
 //! messages interpolate them with `%s`).
 
-use std::fmt::Write as _;
-
 use hotfix_hot::{Call, Version};
 use hotfix_yaml::{NodeId, NodeKind, ScalarValue};
 
@@ -108,31 +106,9 @@ fn py_repr(cx: &Context<'_>, id: NodeId, out: &mut String, depth: usize) {
     }
 }
 
-/// Python's `repr()` of a `str`: single quotes unless the text has a `'` and no `"`.
+/// Python's `repr()` of a `str`, appended to `out`.
 fn str_repr(text: &str, out: &mut String) {
-    let quote = if text.contains('\'') && !text.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
-    out.push(quote);
-    for c in text.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push(quote);
+    out.push_str(&crate::rules::util::py_str_repr(text));
 }
 
 /// What a loaded value is, in words: "a string", "a list", "null".

@@ -263,45 +263,9 @@ fn parse_python_int(text: &str) -> PyInt {
     PyInt::Value(value.map(|v| if negative { -v } else { v }))
 }
 
-/// Python's `repr()` of a `str`.
-pub(super) fn str_repr(s: &str) -> String {
-    let quote = if s.contains('\'') && !s.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push(quote);
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if (c as u32) < 0x20 || (0x7f..0xa0).contains(&(c as u32)) => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push(quote);
-    out
-}
+pub(super) use crate::rules::util::py_str_repr as str_repr;
 
-/// Python's `repr()` of a `float`.
-fn float_repr(f: f64) -> String {
-    if f.is_nan() {
-        "nan".to_owned()
-    } else if f.is_infinite() {
-        if f > 0.0 { "inf" } else { "-inf" }.to_owned()
-    } else {
-        hotfix_yaml::python_float_repr(f)
-    }
-}
+use crate::rules::util::py_float_repr as float_repr;
 
 /// Python's `str()` of a scalar (what `%s` prints), for the texts that format with `%s`.
 pub(super) fn py_str(view: &View<'_>, id: NodeId) -> Option<String> {

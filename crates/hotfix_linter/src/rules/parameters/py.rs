@@ -71,45 +71,9 @@ fn load_inner(doc: &Document, id: NodeId, budget: &mut usize, depth: usize) -> O
     })
 }
 
-/// Python's `repr(float)` / `str(float)`.
-pub(in crate::rules) fn float_str(f: f64) -> String {
-    if f.is_nan() {
-        "nan".to_owned()
-    } else if f.is_infinite() {
-        if f > 0.0 { "inf" } else { "-inf" }.to_owned()
-    } else {
-        python_float_repr(f)
-    }
-}
+pub(in crate::rules) use crate::rules::util::py_float_repr as float_str;
 
-/// Python's `repr(str)`.
-pub(in crate::rules) fn str_repr(s: &str) -> String {
-    let quote = if s.contains('\'') && !s.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push(quote);
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if (c as u32) < 0x20 || (0x7f..0xa0).contains(&(c as u32)) => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push(quote);
-    out
-}
+pub(in crate::rules) use crate::rules::util::py_str_repr as str_repr;
 
 /// `json.dumps` of a `str` (`ensure_ascii=True`).
 fn json_str(s: &str, out: &mut String) {
