@@ -58,19 +58,7 @@ pub fn upgrade_rule_page(rule: &UpgradeRule) -> String {
 
 /// The first sentence of an upgrade rule's "What it does".
 pub fn upgrade_rule_summary(rule: &UpgradeRule) -> String {
-    let doc = rule.documentation();
-    let body = doc
-        .split("## What it does")
-        .nth(1)
-        .unwrap_or(&doc)
-        .split("\n## ")
-        .next()
-        .unwrap_or_default();
-    let text = body.split_whitespace().collect::<Vec<_>>().join(" ");
-    match text.find(". ") {
-        Some(end) => text[..=end].to_owned(),
-        None => text,
-    }
+    rule.summary()
 }
 
 /// The index page, a table of every rule.

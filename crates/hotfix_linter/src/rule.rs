@@ -43,28 +43,36 @@ impl std::fmt::Debug for Rule {
 impl Rule {
     /// The documentation with the one leading space of each doc-comment line removed.
     pub fn documentation(&self) -> String {
-        self.doc
-            .lines()
-            .map(|line| line.strip_prefix(' ').unwrap_or(line))
-            .collect::<Vec<_>>()
-            .join("\n")
+        doc_text(self.doc)
     }
 
     /// The first sentence of "What it does", for tables and SARIF short descriptions.
     pub fn summary(&self) -> String {
-        let doc = self.documentation();
-        let body = doc
-            .split("## What it does")
-            .nth(1)
-            .unwrap_or(&doc)
-            .split("\n## ")
-            .next()
-            .unwrap_or_default();
-        let text = body.split_whitespace().collect::<Vec<_>>().join(" ");
-        match text.find(". ") {
-            Some(end) => text[..=end].to_owned(),
-            None => text,
-        }
+        doc_summary(&self.documentation())
+    }
+}
+
+/// A doc comment as collected by `concat!` (each line with the leading space `///` leaves).
+pub(crate) fn doc_text(raw: &str) -> String {
+    raw.lines()
+        .map(|line| line.strip_prefix(' ').unwrap_or(line))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The first sentence under `## What it does`.
+pub(crate) fn doc_summary(doc: &str) -> String {
+    let body = doc
+        .split("## What it does")
+        .nth(1)
+        .unwrap_or(doc)
+        .split("\n## ")
+        .next()
+        .unwrap_or_default();
+    let text = body.split_whitespace().collect::<Vec<_>>().join(" ");
+    match text.find(". ") {
+        Some(end) => text[..=end].to_owned(),
+        None => text,
     }
 }
 

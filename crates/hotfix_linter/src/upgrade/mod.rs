@@ -49,11 +49,12 @@ impl std::fmt::Debug for UpgradeRule {
 impl UpgradeRule {
     /// The documentation, one leading space per line removed.
     pub fn documentation(&self) -> String {
-        self.doc
-            .lines()
-            .map(|line| line.strip_prefix(' ').unwrap_or(line))
-            .collect::<Vec<_>>()
-            .join("\n")
+        crate::rule::doc_text(self.doc)
+    }
+
+    /// The first sentence of "What it does".
+    pub fn summary(&self) -> String {
+        crate::rule::doc_summary(&self.documentation())
     }
 
     fn applies_to(&self, step: (Version, Version)) -> bool {
