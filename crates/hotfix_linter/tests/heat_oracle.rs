@@ -9,89 +9,31 @@
 //! error that the original did not have. Ignored by a plain `cargo test`; run by `.ci/run`.
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 use hotfix_diagnostics::{Diagnostic, Severity};
 use hotfix_linter::{Settings, lint};
 use hotfix_yaml::{Document, NodeId, NodeKind, Style};
-use serde_json::{Value, json};
+use serde_json::json;
 
-fn workspace() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+mod common;
 
-fn shared() -> PathBuf {
-    let path = std::env::var_os("HOTFIX_SHARED")
-        .map_or_else(|| workspace().join("../shared"), PathBuf::from);
-    assert!(
-        path.join("corpus").is_dir() && path.join("oracles/heat/resolve.py").is_file(),
-        "this test needs the corpus and the Heat oracle in {} (set HOTFIX_SHARED)",
-        path.display()
-    );
-    path
-}
+use common::{Heat, shared};
 
-/// Heat's engine, started once, answering one JSON line per request.
-struct Heat {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-}
-
-impl Heat {
-    fn start() -> Heat {
-        let python = std::env::var_os("HOTFIX_PYTHON")
-            .map_or_else(|| workspace().join(".venv-heat/bin/python"), PathBuf::from);
-        assert!(
-            python.exists(),
-            "this test needs Heat's Python environment at {} (run scripts/setup-oracle.sh)",
-            python.display()
-        );
-        let mut child = Command::new(python)
-            .arg(shared().join("oracles/heat/resolve.py"))
-            .arg("serve")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("start resolve.py serve");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
-        Heat {
-            child,
-            stdin,
-            stdout,
-        }
+/// `None` when Heat accepts the template, else its error text.
+fn validate(heat: &mut Heat, template: &str) -> Option<String> {
+    let response =
+        heat.request(&json!({"cmd": "validate", "template": template, "types": "generic"}));
+    if response["valid"] == json!(true) {
+        return None;
     }
-
-    /// `None` when Heat accepts the template, else its error text.
-    fn validate(&mut self, template: &str) -> Option<String> {
-        let request = json!({"cmd": "validate", "template": template, "types": "generic"});
-        writeln!(self.stdin, "{request}").expect("write to Heat");
-        self.stdin.flush().expect("flush");
-        let mut line = String::new();
-        self.stdout.read_line(&mut line).expect("read from Heat");
-        let response: Value = serde_json::from_str(&line).expect("a JSON answer");
-        if response["valid"] == json!(true) {
-            None
-        } else {
-            Some(
-                response["error"]
-                    .as_str()
-                    .or_else(|| response["request_error"].as_str())
-                    .unwrap_or("(no message)")
-                    .to_owned(),
-            )
-        }
-    }
-}
-
-impl Drop for Heat {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+    Some(
+        response["error"]
+            .as_str()
+            .or_else(|| response["request_error"].as_str())
+            .unwrap_or("(no message)")
+            .to_owned(),
+    )
 }
 
 fn templates(corpus: &Path) -> Vec<PathBuf> {
@@ -155,7 +97,7 @@ fn hotfix_reports_a_new_error_for_every_mutant_heat_rejects() {
         let Ok(doc) = hotfix_yaml::parse(&text) else {
             continue;
         };
-        if heat.validate(&text).is_some() {
+        if validate(&mut heat, &text).is_some() {
             continue;
         }
         originals += 1;
@@ -168,7 +110,7 @@ fn hotfix_reports_a_new_error_for_every_mutant_heat_rejects() {
         for mutant in mutants(&doc, &text) {
             let entry = stats.entry(mutant.kind).or_default();
             entry[0] += 1;
-            let Some(heat_error) = heat.validate(&mutant.text) else {
+            let Some(heat_error) = validate(&mut heat, &mutant.text) else {
                 continue;
             };
             entry[1] += 1;

@@ -7,75 +7,18 @@
 //! Ignored by a plain `cargo test`; run by `.ci/run`.
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 use hotfix_hot::{Template, Version};
 use hotfix_linter::upgrade::{UpgradeOptions, UpgradeStatus, VersionStyle, upgrade};
 use serde_json::{Value, json};
 
-fn workspace() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+mod common;
 
-fn shared() -> PathBuf {
-    let path = std::env::var_os("HOTFIX_SHARED")
-        .map_or_else(|| workspace().join("../shared"), PathBuf::from);
-    assert!(
-        path.join("corpus").is_dir() && path.join("oracles/heat/resolve.py").is_file(),
-        "this test needs the corpus and the Heat oracle in {} (set HOTFIX_SHARED)",
-        path.display()
-    );
-    path
-}
+use common::{Heat, shared, workspace};
 
-struct Heat {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-}
-
-impl Heat {
-    fn start() -> Heat {
-        let python = std::env::var_os("HOTFIX_PYTHON")
-            .map_or_else(|| workspace().join(".venv-heat/bin/python"), PathBuf::from);
-        assert!(
-            python.exists(),
-            "this test needs Heat's Python environment at {} (run scripts/setup-oracle.sh)",
-            python.display()
-        );
-        let mut child = Command::new(python)
-            .arg(shared().join("oracles/heat/resolve.py"))
-            .arg("serve")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("start resolve.py serve");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
-        Heat {
-            child,
-            stdin,
-            stdout,
-        }
-    }
-
-    fn diff(&mut self, a: &str, b: &str, params: &Value) -> Value {
-        let request = json!({"cmd": "diff", "a": a, "b": b, "params": params});
-        writeln!(self.stdin, "{request}").expect("write to Heat");
-        self.stdin.flush().expect("flush");
-        let mut line = String::new();
-        self.stdout.read_line(&mut line).expect("read from Heat");
-        serde_json::from_str(&line).expect("a JSON answer")
-    }
-}
-
-impl Drop for Heat {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+fn diff(heat: &mut Heat, a: &str, b: &str, params: &Value) -> Value {
+    heat.request(&json!({"cmd": "diff", "a": a, "b": b, "params": params}))
 }
 
 /// Values for the parameters that have no default, generated from their type.
@@ -198,7 +141,7 @@ fn prove(heat: &mut Heat, label: &str, source: &str, options: &UpgradeOptions, t
         return;
     }
     tally.rewritten += 1;
-    let answer = heat.diff(source, &result.text, &params(source));
+    let answer = diff(heat, source, &result.text, &params(source));
     if answer["equal"] == json!(true) {
         tally.equal += 1;
         return;
