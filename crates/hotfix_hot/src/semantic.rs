@@ -111,6 +111,8 @@ pub struct Semantic {
     pub calls: Vec<Call>,
     pub data_maps: Vec<DataMap>,
     pub references: Vec<Reference>,
+    /// Each call's mapping → its first record in `calls`.
+    by_map: std::collections::HashMap<NodeId, usize>,
 }
 
 impl Semantic {
@@ -177,7 +179,17 @@ impl Semantic {
                 );
             }
         }
-        walker.out
+        let mut out = walker.out;
+        for (i, call) in out.calls.iter().enumerate() {
+            out.by_map.entry(call.map).or_insert(i);
+        }
+        out
+    }
+
+    /// The call whose `{name: args}` mapping is `map` (not following aliases), if Heat's
+    /// parser calls it, whatever its status.
+    pub fn call_at(&self, map: NodeId) -> Option<&Call> {
+        self.by_map.get(&map).map(|&i| &self.calls[i])
     }
 
     /// The references of one kind.

@@ -17,8 +17,7 @@ const MAX_DEPTH: usize = 16;
 
 /// The call `node` makes (through aliases), if Heat's parser calls it, whatever its status.
 pub(super) fn call_at<'c>(cx: &Context<'c>, node: NodeId) -> Option<&'c Call> {
-    let node = cx.doc.resolve(node);
-    cx.semantic.calls.iter().find(|c| c.map == node)
+    cx.semantic.call_at(cx.doc.resolve(node))
 }
 
 /// The span of `node`, or of `fallback` when `node` has no text (an implicit null).

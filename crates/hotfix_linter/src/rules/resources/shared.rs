@@ -11,8 +11,7 @@ pub(super) const NEWTON: Version = Version::V2016_10_14;
 
 /// The call `node` makes (through aliases), if Heat's parser calls it, whatever its status.
 pub(super) fn call_at<'c>(cx: &Context<'c>, node: NodeId) -> Option<&'c Call> {
-    let node = cx.doc.resolve(node);
-    cx.semantic.calls.iter().find(|c| c.map == node)
+    cx.semantic.call_at(cx.doc.resolve(node))
 }
 
 /// Whether Python finds the loaded value false (`None`, `''`, `0`, `False`, `[]`, `{}`).

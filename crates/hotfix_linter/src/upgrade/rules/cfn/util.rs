@@ -317,8 +317,7 @@ pub(super) fn replace_str(doc: &Document, id: NodeId, value: &str) -> Option<Edi
 
 /// The call a node is, if any.
 pub(super) fn call_at<'s>(semantic: &'s Semantic, doc: &Document, id: NodeId) -> Option<&'s Call> {
-    let id = doc.resolve(id);
-    semantic.calls.iter().find(|c| c.map == id)
+    semantic.call_at(doc.resolve(id))
 }
 
 /// The declared `type` of a parameter whose key is the string `name`.

@@ -81,7 +81,7 @@ enum Lists {
 }
 
 fn is_call(cx: &Context<'_>, node: NodeId) -> bool {
-    cx.semantic.calls.iter().any(|c| c.map == node)
+    cx.semantic.call_at(node).is_some()
 }
 
 fn lists(cx: &Context<'_>, for_each: Option<NodeId>) -> Lists {

@@ -448,12 +448,7 @@ impl SelectCall<'_> {
 
     /// Whether the index is a function call.
     fn index_is_call(&self) -> bool {
-        self.ucx
-            .cx
-            .semantic
-            .calls
-            .iter()
-            .any(|c| c.map == self.index)
+        self.ucx.cx.semantic.call_at(self.index).is_some()
     }
 
     /// The type of the parameter a `{get_param: name}` index reads (no path).

@@ -136,5 +136,5 @@ fn literal_collection(ucx: &UpgradeContext<'_>, node: NodeId) -> Option<&'static
 }
 
 fn is_call(ucx: &UpgradeContext<'_>, map: NodeId) -> bool {
-    ucx.cx.semantic.calls.iter().any(|c| c.map == map)
+    ucx.cx.semantic.call_at(map).is_some()
 }
