@@ -1,6 +1,9 @@
 //! Small helpers shared by rules.
 
-use hotfix_yaml::{Document, NodeId, NodeKind, ScalarValue};
+use hotfix_diagnostics::Span;
+use hotfix_yaml::{Document, Int, NodeId, NodeKind, ScalarValue};
+
+use crate::rule::Context;
 
 /// The closest candidate to `word`, if it is close enough to be a likely typo: a different
 /// case, or at most two edits (and fewer than half the word) away.
@@ -75,6 +78,70 @@ pub(crate) fn py_float_repr(f: f64) -> String {
     } else {
         hotfix_yaml::python_float_repr(f)
     }
+}
+
+/// Whether Python finds the loaded value false (`None`, `''`, `0`, `False`, `[]`, `{}`).
+pub(crate) fn is_falsy(doc: &Document, id: NodeId) -> bool {
+    match &doc.node(doc.resolve(id)).kind {
+        NodeKind::Scalar(s) => match &s.value {
+            ScalarValue::Null => true,
+            ScalarValue::Bool(b) => !*b,
+            ScalarValue::Int(n) => *n == Int::Small(0),
+            ScalarValue::Float(f) => *f == 0.0,
+            ScalarValue::Str | ScalarValue::Binary => s.text.is_empty(),
+            ScalarValue::Merge | ScalarValue::ValueKey => false,
+        },
+        NodeKind::Sequence { items, .. } => items.is_empty(),
+        NodeKind::Mapping { .. } => doc.entries(id).is_empty(),
+        NodeKind::Alias { .. } => false,
+    }
+}
+
+/// The span to point at for a node: the node itself, or `fallback` when the node is empty
+/// (an implicit null such as `type:` has no text).
+pub(crate) fn span_or(cx: &Context<'_>, node: NodeId, fallback: NodeId) -> Span {
+    let span = cx.span(node);
+    if span.is_empty() {
+        cx.span(fallback)
+    } else {
+        span
+    }
+}
+
+/// What a loaded value is, in words: "a string", "a list", "null".
+pub(crate) fn kind_name(doc: &Document, id: NodeId) -> &'static str {
+    match &doc.node(doc.resolve(id)).kind {
+        NodeKind::Mapping { .. } => "a mapping",
+        NodeKind::Sequence { .. } => "a list",
+        NodeKind::Alias { .. } => "an alias",
+        NodeKind::Scalar(s) => match s.value {
+            ScalarValue::Null => "null",
+            ScalarValue::Bool(_) => "a boolean",
+            ScalarValue::Int(_) => "an integer",
+            ScalarValue::Float(_) => "a float",
+            ScalarValue::Binary => "binary data",
+            ScalarValue::Str | ScalarValue::Merge | ScalarValue::ValueKey => "a string",
+        },
+    }
+}
+
+/// User text for a one-line message: control characters (a newline from a block scalar)
+/// escaped.
+pub(crate) fn esc(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    std::borrow::Cow::Owned(
+        text.chars()
+            .map(|c| {
+                if c.is_control() {
+                    c.escape_default().to_string()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect(),
+    )
 }
 
 /// Edit distance (insertions, deletions, substitutions) between two strings.

@@ -76,7 +76,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             }
         };
         let Some(items) = doc.items(call.args) else {
-            let what = kind_name(cx, call.args);
+            let what = kind_name(cx.doc, call.args);
             let advice = if let Some(condition) = doc.str_value(call.args) {
                 direct(condition)
             } else {

@@ -61,7 +61,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                 span,
                 format!(
                     "`if` takes a list [condition, value_if_true, value_if_false], not {}",
-                    kind_name(cx, call.args)
+                    kind_name(cx.doc, call.args)
                 ),
             )
             .help(format!(

@@ -138,7 +138,7 @@ fn check_definition(cx: &Context<'_>, sink: &mut Sink<'_>, version: Version, con
         Some(_) => (
             format!(
                 "the {} `{}`",
-                kind_name(cx, value)
+                kind_name(cx.doc, value)
                     .trim_start_matches("an ")
                     .trim_start_matches("a "),
                 key_name(doc, value)

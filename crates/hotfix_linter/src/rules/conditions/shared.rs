@@ -6,6 +6,8 @@ use hotfix_yaml::{NodeId, NodeKind, ScalarValue};
 
 use crate::rule::Context;
 
+pub(super) use crate::rules::util::{esc, kind_name, span_or};
+
 /// The first version with conditions.
 pub(super) const NEWTON: Version = Version::V2016_10_14;
 
@@ -18,20 +20,6 @@ const MAX_DEPTH: usize = 16;
 /// The call `node` makes (through aliases), if Heat's parser calls it, whatever its status.
 pub(super) fn call_at<'c>(cx: &Context<'c>, node: NodeId) -> Option<&'c Call> {
     cx.semantic.call_at(cx.doc.resolve(node))
-}
-
-/// The span of `node`, or of `fallback` when `node` has no text (an implicit null).
-pub(super) fn span_or(
-    cx: &Context<'_>,
-    node: NodeId,
-    fallback: NodeId,
-) -> hotfix_diagnostics::Span {
-    let span = cx.span(node);
-    if span.is_empty() {
-        cx.span(fallback)
-    } else {
-        span
-    }
 }
 
 /// Python's `str()` of the loaded value: a string as it is, anything else as its `repr()`.
@@ -108,41 +96,4 @@ fn py_repr(cx: &Context<'_>, id: NodeId, out: &mut String, depth: usize) {
 /// Python's `repr()` of a `str`, appended to `out`.
 fn str_repr(text: &str, out: &mut String) {
     out.push_str(&crate::rules::util::py_str_repr(text));
-}
-
-/// What a loaded value is, in words: "a string", "a list", "null".
-pub(super) fn kind_name(cx: &Context<'_>, id: NodeId) -> &'static str {
-    let doc = cx.doc;
-    match &doc.node(doc.resolve(id)).kind {
-        NodeKind::Mapping { .. } => "a mapping",
-        NodeKind::Sequence { .. } => "a list",
-        NodeKind::Alias { .. } => "an alias",
-        NodeKind::Scalar(s) => match s.value {
-            ScalarValue::Null => "null",
-            ScalarValue::Bool(_) => "a boolean",
-            ScalarValue::Int(_) => "an integer",
-            ScalarValue::Float(_) => "a float",
-            ScalarValue::Binary => "binary data",
-            ScalarValue::Str | ScalarValue::Merge | ScalarValue::ValueKey => "a string",
-        },
-    }
-}
-
-/// User text for a one-line message: control characters (a newline from a block scalar)
-/// escaped.
-pub(super) fn esc(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.chars().any(char::is_control) {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    std::borrow::Cow::Owned(
-        text.chars()
-            .map(|c| {
-                if c.is_control() {
-                    c.escape_default().to_string()
-                } else {
-                    c.to_string()
-                }
-            })
-            .collect(),
-    )
 }

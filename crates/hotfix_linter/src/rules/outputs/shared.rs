@@ -2,30 +2,15 @@
 
 use hotfix_diagnostics::Edit;
 use hotfix_hot::{Availability, Named, Version};
-use hotfix_yaml::{Document, Int, NodeId, NodeKind, ScalarStyle, ScalarValue};
+use hotfix_yaml::{NodeId, NodeKind, ScalarStyle};
 
 use crate::rule::Context;
 use crate::rules::util::did_you_mean;
 
+pub(super) use crate::rules::util::{esc, is_falsy};
+
 /// The first version whose outputs accept `condition`.
 pub(super) const NEWTON: Version = Version::V2016_10_14;
-
-/// Whether Python finds the loaded value false (`None`, `''`, `0`, `False`, `[]`, `{}`).
-pub(super) fn is_falsy(doc: &Document, id: NodeId) -> bool {
-    match &doc.node(doc.resolve(id)).kind {
-        NodeKind::Scalar(s) => match &s.value {
-            ScalarValue::Null => true,
-            ScalarValue::Bool(b) => !*b,
-            ScalarValue::Int(n) => *n == Int::Small(0),
-            ScalarValue::Float(f) => *f == 0.0,
-            ScalarValue::Str | ScalarValue::Binary => s.text.is_empty(),
-            ScalarValue::Merge | ScalarValue::ValueKey => false,
-        },
-        NodeKind::Sequence { items, .. } => items.is_empty(),
-        NodeKind::Mapping { .. } => doc.entries(id).is_empty(),
-        NodeKind::Alias { .. } => false,
-    }
-}
 
 /// The outputs whose definition is a mapping (the others are `output-not-mapping`'s).
 pub(super) fn mapping_outputs<'t>(cx: &'t Context<'_>) -> impl Iterator<Item = &'t Named> {
@@ -83,23 +68,4 @@ pub(super) fn function_as_definition(cx: &Context<'_>, output: &Named) -> Option
     };
     let name = doc.str_value(entry.key)?;
     (name != "value" && !matches!(version.function(name), Availability::Data)).then_some(entry.key)
-}
-
-/// User text for a one-line message: control characters (a newline from a block scalar)
-/// escaped.
-pub(super) fn esc(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.chars().any(char::is_control) {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    std::borrow::Cow::Owned(
-        text.chars()
-            .map(|c| {
-                if c.is_control() {
-                    c.escape_default().to_string()
-                } else {
-                    c.to_string()
-                }
-            })
-            .collect(),
-    )
 }
