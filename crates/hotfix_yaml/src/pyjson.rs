@@ -127,8 +127,8 @@ impl Document {
     }
 }
 
-/// `json.dumps` of a `str` with `ensure_ascii=True`.
-pub(crate) fn write_json_string(text: &str, out: &mut String) {
+/// `json.dumps` of a `str` with `ensure_ascii=True`, appended to `out`.
+pub fn write_json_string(text: &str, out: &mut String) {
     out.push('"');
     for c in text.chars() {
         match c {

@@ -75,30 +75,6 @@ pub(in crate::rules) use crate::rules::util::py_float_repr as float_str;
 
 pub(in crate::rules) use crate::rules::util::py_str_repr as str_repr;
 
-/// `json.dumps` of a `str` (`ensure_ascii=True`).
-fn json_str(s: &str, out: &mut String) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            ' '..='~' => out.push(c),
-            _ => {
-                let mut units = [0u16; 2];
-                for unit in c.encode_utf16(&mut units) {
-                    let _ = write!(out, "\\u{unit:04x}");
-                }
-            }
-        }
-    }
-    out.push('"');
-}
-
 impl Py {
     /// Python's type name (`int`, `str`, `list`, …).
     pub(in crate::rules) fn type_name(&self) -> &'static str {
@@ -164,7 +140,7 @@ impl Py {
             }
             Py::Big(digits) => out.push_str(digits),
             Py::Float(f) => out.push_str(&python_float_repr(*f)),
-            Py::Str(s) => json_str(s, out),
+            Py::Str(s) => hotfix_yaml::write_json_string(s, out),
             Py::Bytes => out.push_str("\"…\""),
             Py::List(items) => {
                 out.push('[');
@@ -183,7 +159,7 @@ impl Py {
                         out.push_str(", ");
                     }
                     match k {
-                        Py::Str(s) => json_str(s, out),
+                        Py::Str(s) => hotfix_yaml::write_json_string(s, out),
                         Py::None => out.push_str("\"null\""),
                         Py::Bool(b) => out.push_str(if *b { "\"true\"" } else { "\"false\"" }),
                         other => {
