@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 
 mod baseline;
 mod config;
@@ -13,6 +13,7 @@ mod explain;
 mod inspect;
 mod lint;
 mod output;
+mod pipe;
 mod progress;
 mod upgrade;
 
@@ -45,7 +46,11 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let command = Cli::command().term_width(term_width());
+    let parsed = command
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(err) => {
             let code = if err.use_stderr() { 2 } else { 0 };
@@ -53,7 +58,7 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    let mut stdout = io::stdout().lock();
+    let mut stdout = pipe::Tolerant::new(io::stdout().lock());
     let result = match cli.command {
         Command::Lint(args) => lint::run(&args, &mut stdout),
         Command::Upgrade(args) => upgrade::run(&args, &mut stdout),
@@ -64,7 +69,6 @@ fn main() -> ExitCode {
     };
     match result.and_then(|code| stdout.flush().map(|()| code).map_err(Into::into)) {
         Ok(code) => code,
-        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             report_failure(&err);
             ExitCode::from(2)
@@ -72,23 +76,27 @@ fn main() -> ExitCode {
     }
 }
 
-/// `hotfix … | head` closes the pipe early: that is not a failure.
-fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.chain().any(|cause| {
-        cause
-            .downcast_ref::<io::Error>()
-            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
-    })
+/// The width to wrap help and code frames at: the terminal's (standard output's, else standard
+/// error's, so that `hotfix lint --help | less` still fits the screen), else `COLUMNS`, else 100.
+pub(crate) fn term_width() -> usize {
+    let terminal = terminal_size::terminal_size_of(io::stdout())
+        .or_else(|| terminal_size::terminal_size_of(io::stderr()));
+    if let Some((terminal_size::Width(width), _)) = terminal {
+        return usize::from(width);
+    }
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .filter(|&c| c > 0)
+        .unwrap_or(100)
 }
 
-/// One line on stderr: what failed and why.
+/// What failed and why, on stderr: one line, or a line and the code frame a configuration
+/// error carries.
 fn report_failure(err: &anyhow::Error) {
     let mut message = format!("hotfix: error: {err}");
     for cause in err.chain().skip(1) {
         let _ = write!(message, ": {cause}");
     }
-    #[allow(clippy::print_stderr, reason = "the binary reports its own failure")]
-    {
-        eprintln!("{}", message.replace('\n', " "));
-    }
+    let _ = writeln!(pipe::stderr(), "{message}");
 }
