@@ -45,6 +45,7 @@ pub(crate) fn rules(args: &RulesArgs, out: &mut impl Write) -> anyhow::Result<Ex
                         "name": r.name,
                         "severity": r.severity.as_str(),
                         "fix": r.fix.as_str(),
+                        "default": r.default,
                         "summary": r.summary(),
                         "documentation": r.documentation().trim(),
                     })
@@ -57,10 +58,11 @@ pub(crate) fn rules(args: &RulesArgs, out: &mut impl Write) -> anyhow::Result<Ex
             for r in all_rules() {
                 writeln!(
                     out,
-                    "{}  {:<36} {:<8} {}",
+                    "{}  {:<36} {:<8} {}{}",
                     r.code,
                     r.name,
                     r.severity.as_str(),
+                    if r.default { "" } else { "(opt-in) " },
                     r.summary()
                 )?;
             }

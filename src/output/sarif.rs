@@ -292,7 +292,11 @@ mod tests {
     use super::*;
 
     fn lint(source: &str) -> Vec<Diagnostic> {
-        hotfix_linter::lint("t.yaml", source.as_bytes(), &Settings::default())
+        let settings = Settings {
+            select: vec![hotfix_linter::Selector::All],
+            ..Settings::default()
+        };
+        hotfix_linter::lint("t.yaml", source.as_bytes(), &settings)
     }
 
     fn root() -> (tempfile::TempDir, SourceRoot) {

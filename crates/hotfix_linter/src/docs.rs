@@ -20,9 +20,26 @@ pub fn rule_page(rule: &Rule) -> String {
         rule.severity.as_str(),
         rule.fix.as_str()
     );
+    if !rule.default {
+        let _ = writeln!(
+            page,
+            "Not in the default set: select it with `--extend-select {}` (or `extend-select` in \
+             `hotfix.toml`).\n",
+            rule.code
+        );
+    }
     page.push_str(rule.documentation().trim());
     page.push('\n');
     page
+}
+
+/// A rule's default severity, and `(opt-in)` for a rule outside the default set.
+pub fn severity_cell(rule: &Rule) -> String {
+    if rule.default {
+        rule.severity.as_str().to_owned()
+    } else {
+        format!("{} (opt-in)", rule.severity.as_str())
+    }
 }
 
 /// Where an upgrade rule's page lives, relative to the repository root.
@@ -74,7 +91,7 @@ pub fn index_page() -> String {
             rule.code,
             rule.name,
             rule.name,
-            rule.severity.as_str(),
+            severity_cell(rule),
             rule.fix.as_str(),
             rule.summary().replace('|', "\\|")
         );

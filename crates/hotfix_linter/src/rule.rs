@@ -29,6 +29,9 @@ pub struct Rule {
     pub name: &'static str,
     pub severity: Severity,
     pub fix: FixAvailability,
+    /// Whether the rule runs when the configuration selects nothing (the default set). A rule
+    /// outside it runs only when selected: by code, prefix, name or `ALL`.
+    pub default: bool,
     /// Markdown: `## What it does`, `## Why is this bad?`, `## Example`, `Use instead:`.
     pub doc: &'static str,
     pub(crate) check: fn(&Context<'_>, &mut Sink<'_>),
@@ -87,6 +90,7 @@ pub(crate) fn doc_summary(doc: &str) -> String {
 ///         name: "undefined-parameter",
 ///         severity: Error,
 ///         fix: None,
+///         // default: false,   (optional: a rule outside the default set)
 ///         check: check,
 ///     };
 /// }
@@ -99,6 +103,7 @@ macro_rules! declare_rule {
             name: $name:literal,
             severity: $severity:ident,
             fix: $fix:ident,
+            $(default: $default:literal,)?
             check: $check:path $(,)?
         };
     ) => {
@@ -108,6 +113,7 @@ macro_rules! declare_rule {
             name: $name,
             severity: hotfix_diagnostics::Severity::$severity,
             fix: $crate::rule::FixAvailability::$fix,
+            default: $crate::rule::in_default_set!($($default)?),
             doc: concat!($($doc, "\n"),+),
             check: $check,
         };
@@ -115,6 +121,18 @@ macro_rules! declare_rule {
 }
 
 pub(crate) use declare_rule;
+
+/// A rule is in the default set unless its declaration says `default: false`.
+macro_rules! in_default_set {
+    () => {
+        true
+    };
+    ($default:literal) => {
+        $default
+    };
+}
+
+pub(crate) use in_default_set;
 
 /// Everything a rule may look at.
 #[derive(Debug)]

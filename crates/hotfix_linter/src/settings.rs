@@ -8,8 +8,10 @@ use crate::rule::Rule;
 /// Rule selection for one file, already resolved from the command line and the configuration.
 #[derive(Clone, Debug, Default)]
 pub struct Settings {
-    /// Rules to run (codes, code prefixes, names, or `ALL`); empty means all.
+    /// Rules to run (codes, code prefixes, names, or `ALL`); empty means the default set.
     pub select: Vec<Selector>,
+    /// Rules to run besides those `select` (or the default set) names.
+    pub extend_select: Vec<Selector>,
     /// Rules not to run; wins over `select` when it is at least as specific.
     pub ignore: Vec<Selector>,
     /// Severity overrides, most specific first wins.
@@ -18,23 +20,15 @@ pub struct Settings {
 
 impl Settings {
     /// Whether a rule runs: the most specific matching selector decides (ruff's rule); with no
-    /// `select`, every rule is selected.
+    /// `select`, the rules of the default set are selected (as if by `ALL`).
     pub fn enabled(&self, rule: &Rule) -> bool {
-        let selected = if self.select.is_empty() {
-            Some(0)
+        let base = if self.select.is_empty() {
+            rule.default.then_some(0)
         } else {
-            self.select
-                .iter()
-                .filter(|s| s.matches(rule))
-                .map(Selector::specificity)
-                .max()
+            most_specific(&self.select, rule)
         };
-        let ignored = self
-            .ignore
-            .iter()
-            .filter(|s| s.matches(rule))
-            .map(Selector::specificity)
-            .max();
+        let selected = base.max(most_specific(&self.extend_select, rule));
+        let ignored = most_specific(&self.ignore, rule);
         match (selected, ignored) {
             (None, _) => false,
             (Some(_), None) => true,
@@ -50,4 +44,13 @@ impl Settings {
             .max_by_key(|(s, _)| s.specificity())
             .map_or(rule.severity, |(_, severity)| *severity)
     }
+}
+
+/// The specificity of the most specific selector that matches the rule.
+fn most_specific(selectors: &[Selector], rule: &Rule) -> Option<usize> {
+    selectors
+        .iter()
+        .filter(|s| s.matches(rule))
+        .map(Selector::specificity)
+        .max()
 }

@@ -12,14 +12,19 @@ declare_rule! {
     ///
     /// The rule stays silent for a template that calls `get_param` with a name that is not
     /// a literal string (`get_param: {get_param: which}`, `get_param: [{if: …}, …]`): any
-    /// parameter may then be the one used. Parameters of a nested or provider template are
-    /// set by the parent even when unused; they are still reported (suppress the finding if
-    /// the parameter is there only to accept the parent's property).
+    /// parameter may then be the one used.
+    ///
+    /// Not in the default set: on real repositories nearly every unused parameter belongs to
+    /// the interface of a nested (provider) template, which its parents pass as a property or
+    /// an environment sets (TripleO passes every service template the same parameters). A
+    /// single file cannot tell those from leftovers, and removing an interface parameter makes
+    /// Heat reject every parent that passes it (`Unknown Property`). Select the rule
+    /// (`--extend-select H408`) for templates that are only ever used as top-level stacks.
     ///
     /// ## Why is this bad?
-    /// Heat silently accepts an unused parameter. It is usually left over from an edit, or
-    /// the `get_param` that should use it is misspelled; users may still be asked for a
-    /// value.
+    /// Heat silently accepts an unused parameter. In a top-level template it is usually left
+    /// over from an edit, or the `get_param` that should use it is misspelled; users are still
+    /// asked for a value.
     ///
     /// ## Example
     /// ```yaml
@@ -52,6 +57,7 @@ declare_rule! {
         name: "unused-parameter",
         severity: Warning,
         fix: None,
+        default: false,
         check: check,
     };
 }
@@ -87,6 +93,9 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             cx.span(param.key),
             format!("parameter `{}` is never used", param.name),
         )
-        .help("use it with `get_param`, or remove it; Heat accepts unused parameters silently");
+        .help(
+            "use it with `get_param`; remove it only if no parent template or environment sets \
+             it (a parent passing a parameter the template lacks fails with `Unknown Property`)",
+        );
     }
 }
