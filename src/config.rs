@@ -1,8 +1,10 @@
-//! `hotfix.toml`: found upward from the working directory, or named with `--config`.
+//! `hotfix.toml`: for each linted file, the nearest one in its folder or above; or the one
+//! `--config` names for every file.
 //!
 //! ```toml
-//! select = ["H"]                 # rules to run (codes, prefixes, names, "ALL")
-//! ignore = ["H408"]              # rules not to run
+//! select = ["H"]                 # rules to run (codes, prefixes, names, "ALL"), instead of the default set
+//! extend-select = ["H408"]       # rules to run besides those
+//! ignore = ["H408"]              # rules not to run (extend-ignore is the same)
 //! include = ["**/*.yaml"]        # which files a directory walk considers (default: YAML and JSON)
 //! exclude = ["vendor/**"]        # files and folders a directory walk skips
 //!
@@ -13,9 +15,13 @@
 //! H408 = "info"                  # error, warning or info
 //! ```
 //!
-//! Unknown keys, unknown rule codes and bad globs are errors that point into the file.
+//! Unknown keys, unknown rule codes and bad globs are errors that point into the file. The
+//! schema of this file, for editors, is `hotfix.schema.json` at the repository root, generated
+//! from [`RawConfig`] (a test fails when it is stale).
 
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::{Context as _, anyhow};
 use globset::{Glob, GlobSet, GlobSetBuilder};
@@ -25,25 +31,204 @@ use serde::Deserialize;
 
 pub(crate) const FILE_NAME: &str = "hotfix.toml";
 
-#[derive(Debug, Default, Deserialize)]
+/// hotfix's configuration file, `hotfix.toml`.
+///
+/// Each linted file uses the nearest `hotfix.toml` in its folder or above (settings are not
+/// merged across files); `--config FILE` names one for every file. Rule selectors are codes
+/// (`H301`), code prefixes (`H3`), rule names (`undefined-parameter`) or `ALL`; the most
+/// specific selector decides.
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
-struct RawConfig {
+#[schemars(title = "hotfix.toml")]
+pub(crate) struct RawConfig {
+    /// The rules to run, instead of the default set (`hotfix rules` marks the rules outside it).
     #[serde(default)]
+    #[schemars(with = "Vec<RuleSelector>")]
     select: Vec<toml::Spanned<String>>,
+    /// Rules to run besides those `select` names (or the default set).
     #[serde(default)]
+    #[schemars(with = "Vec<RuleSelector>")]
+    extend_select: Vec<toml::Spanned<String>>,
+    /// Rules not to run.
+    #[serde(default)]
+    #[schemars(with = "Vec<RuleSelector>")]
     ignore: Vec<toml::Spanned<String>>,
+    /// Rules not to run, besides those `ignore` names (the same as `ignore`; for ruff users).
     #[serde(default)]
+    #[schemars(with = "Vec<RuleSelector>")]
+    extend_ignore: Vec<toml::Spanned<String>>,
+    /// Globs (relative to this file's folder) of the files a folder walk considers; by default
+    /// `.yaml`, `.yml`, `.json` and `.template` files.
+    #[serde(default)]
+    #[schemars(with = "Vec<String>")]
     include: Vec<toml::Spanned<String>>,
+    /// Globs (relative to this file's folder) of files and folders to skip, also when named on
+    /// the command line.
     #[serde(default)]
+    #[schemars(with = "Vec<String>")]
     exclude: Vec<toml::Spanned<String>>,
+    /// Rules not to run in the files a glob (relative to this file's folder) matches.
     #[serde(default)]
-    per_file_ignores: std::collections::BTreeMap<toml::Spanned<String>, Vec<toml::Spanned<String>>>,
+    #[schemars(with = "BTreeMap<String, Vec<RuleSelector>>")]
+    per_file_ignores: BTreeMap<toml::Spanned<String>, Vec<toml::Spanned<String>>>,
+    /// A severity for the rules a selector names: `error`, `warning` or `info`.
     #[serde(default)]
-    severity: std::collections::BTreeMap<toml::Spanned<String>, toml::Spanned<String>>,
+    #[schemars(with = "BTreeMap<RuleSelector, SeverityName>")]
+    severity: BTreeMap<toml::Spanned<String>, toml::Spanned<String>>,
+}
+
+/// A rule selector, as the schema lists them for editors: `ALL`, every code prefix and code,
+/// every rule name.
+struct RuleSelector;
+
+impl schemars::JsonSchema for RuleSelector {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "RuleSelector".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let mut names = std::collections::BTreeSet::new();
+        for rule in hotfix_linter::all_rules() {
+            for end in 1..=rule.code.len() {
+                names.insert(rule.code[..end].to_owned());
+            }
+        }
+        let mut names: Vec<String> = names.into_iter().collect();
+        names.insert(0, "ALL".to_owned());
+        names.extend(hotfix_linter::all_rules().iter().map(|r| r.name.to_owned()));
+        schemars::json_schema!({
+            "description": "A rule code (`H301`), code prefix (`H3`), rule name or `ALL`.",
+            "type": "string",
+            "enum": names,
+        })
+    }
+}
+
+/// A finding's severity.
+#[derive(schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(
+    dead_code,
+    reason = "only its schema is used; the text is parsed by Severity::parse"
+)]
+enum SeverityName {
+    Error,
+    Warning,
+    Info,
+}
+
+/// What the command line says about rules, applied on top of every configuration file.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Overrides {
+    /// `--select`: replaces the configuration's `select`.
+    pub(crate) select: Vec<Selector>,
+    /// `--extend-select`: added to it.
+    pub(crate) extend_select: Vec<Selector>,
+    /// `--ignore` and `--extend-ignore`: added to the configuration's `ignore`.
+    pub(crate) ignore: Vec<Selector>,
+}
+
+impl Overrides {
+    fn apply(&self, settings: &mut Settings) {
+        if !self.select.is_empty() {
+            settings.select.clone_from(&self.select);
+        }
+        settings
+            .extend_select
+            .extend(self.extend_select.iter().cloned());
+        settings.ignore.extend(self.ignore.iter().cloned());
+    }
+}
+
+/// Which configuration applies to which file: the one `--config` names, none with
+/// `--no-config`, or else the nearest `hotfix.toml` in the file's folder or above (the
+/// defaults where there is none). Each file is loaded once.
+#[derive(Debug)]
+pub(crate) struct Configs {
+    fixed: Option<Arc<Config>>,
+    defaults: Arc<Config>,
+    overrides: Overrides,
+    /// Folder → the configuration found in it or above it (`None`: none up to the root).
+    nearest: HashMap<PathBuf, Option<Arc<Config>>>,
+}
+
+impl Configs {
+    pub(crate) fn new(
+        no_config: bool,
+        explicit: Option<&Path>,
+        cwd: &Path,
+        overrides: Overrides,
+    ) -> anyhow::Result<Configs> {
+        let mut defaults = Config::empty(cwd.to_path_buf());
+        overrides.apply(&mut defaults.settings);
+        let fixed = if no_config {
+            Some(Arc::new(defaults.clone()))
+        } else {
+            explicit
+                .map(|path| load(path, &overrides).map(Arc::new))
+                .transpose()?
+        };
+        Ok(Configs {
+            fixed,
+            defaults: Arc::new(defaults),
+            overrides,
+            nearest: HashMap::new(),
+        })
+    }
+
+    /// The configuration for a file (or, for a folder, the files directly in it).
+    pub(crate) fn for_file(&mut self, path: &Path) -> anyhow::Result<Arc<Config>> {
+        if let Some(fixed) = &self.fixed {
+            return Ok(Arc::clone(fixed));
+        }
+        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        let folder = if absolute.is_dir() {
+            absolute.as_path()
+        } else {
+            absolute.parent().unwrap_or(Path::new("/"))
+        };
+        let found = self.nearest(folder)?;
+        Ok(found.unwrap_or_else(|| Arc::clone(&self.defaults)))
+    }
+
+    /// Every configuration file loaded so far, sorted.
+    pub(crate) fn loaded(&self) -> Vec<&Path> {
+        let mut paths: Vec<&Path> = self
+            .fixed
+            .iter()
+            .chain(self.nearest.values().flatten())
+            .filter_map(|c| c.path.as_deref())
+            .collect();
+        paths.sort_unstable();
+        paths.dedup();
+        paths
+    }
+
+    fn nearest(&mut self, folder: &Path) -> anyhow::Result<Option<Arc<Config>>> {
+        if let Some(found) = self.nearest.get(folder) {
+            return Ok(found.clone());
+        }
+        let candidate = folder.join(FILE_NAME);
+        let found = match std::fs::metadata(&candidate) {
+            Ok(meta) if meta.is_file() => Some(Arc::new(load(&candidate, &self.overrides)?)),
+            Ok(_) => {
+                return Err(anyhow!(
+                    "{} is not a file: a configuration must be a TOML file",
+                    candidate.display()
+                ));
+            }
+            Err(_) => match folder.parent() {
+                Some(parent) => self.nearest(parent)?,
+                None => None,
+            },
+        };
+        self.nearest.insert(folder.to_path_buf(), found.clone());
+        Ok(found)
+    }
 }
 
 /// The configuration, resolved: selectors parsed, globs compiled.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Config {
     /// The folder globs are relative to (the config file's folder, or the working directory).
     pub(crate) root: PathBuf,
@@ -94,25 +279,6 @@ impl Config {
     }
 }
 
-/// The configuration a command uses: none with `--no-config`, the file `--config` names, or
-/// `hotfix.toml` found from `cwd` upward.
-pub(crate) fn resolve(
-    no_config: bool,
-    explicit: Option<&Path>,
-    cwd: &Path,
-) -> anyhow::Result<Config> {
-    if no_config {
-        return Ok(Config::empty(cwd.to_path_buf()));
-    }
-    if let Some(path) = explicit {
-        return load(path);
-    }
-    match find(cwd) {
-        Some(path) => load(&path),
-        None => Ok(Config::empty(cwd.to_path_buf())),
-    }
-}
-
 /// The paths a command works on (the current folder when none is given), all of which exist.
 pub(crate) fn paths(given: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     let paths = if given.is_empty() {
@@ -128,17 +294,8 @@ pub(crate) fn paths(given: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     Ok(paths)
 }
 
-/// Finds `hotfix.toml` in `start` or the nearest folder above it.
-pub(crate) fn find(start: &Path) -> Option<PathBuf> {
-    let start = std::path::absolute(start).ok()?;
-    start
-        .ancestors()
-        .map(|dir| dir.join(FILE_NAME))
-        .find(|candidate| candidate.is_file())
-}
-
 /// Loads a configuration file. Errors are rendered with a code frame into the file.
-pub(crate) fn load(path: &Path) -> anyhow::Result<Config> {
+pub(crate) fn load(path: &Path, overrides: &Overrides) -> anyhow::Result<Config> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read the configuration {}", path.display()))?;
     let display = path.display().to_string();
@@ -152,7 +309,7 @@ pub(crate) fn load(path: &Path) -> anyhow::Result<Config> {
             span,
         );
         let rendered = render_human(&diagnostic, &display, &text, RenderOptions::default());
-        anyhow!("invalid configuration {display}\n{rendered}")
+        anyhow!("invalid configuration {display}\n{}", rendered.trim_end())
     };
     let raw: RawConfig =
         toml::from_str(&text).map_err(|err| fail(err.message().to_owned(), err.span()))?;
@@ -206,6 +363,15 @@ pub(crate) fn load(path: &Path) -> anyhow::Result<Config> {
         })?;
         severities.push((selector, severity));
     }
+    let mut ignore = selectors(&raw.ignore)?;
+    ignore.extend(selectors(&raw.extend_ignore)?);
+    let mut settings = Settings {
+        select: selectors(&raw.select)?,
+        extend_select: selectors(&raw.extend_select)?,
+        ignore,
+        severities,
+    };
+    overrides.apply(&mut settings);
     let root = std::path::absolute(path)
         .ok()
         .and_then(|p| p.parent().map(Path::to_path_buf))
@@ -213,13 +379,150 @@ pub(crate) fn load(path: &Path) -> anyhow::Result<Config> {
     Ok(Config {
         root,
         path: Some(path.to_path_buf()),
-        settings: Settings {
-            select: selectors(&raw.select)?,
-            ignore: selectors(&raw.ignore)?,
-            severities,
-        },
+        settings,
         include: globs(&raw.include)?,
         exclude: globs(&raw.exclude)?,
         per_file_ignores,
     })
+}
+
+/// The JSON schema of `hotfix.toml`, as committed in `hotfix.schema.json`.
+#[cfg(test)]
+pub(crate) fn json_schema() -> String {
+    let schema = schemars::schema_for!(RawConfig);
+    let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn committed_schema_path() -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("hotfix.schema.json")
+    }
+
+    #[test]
+    fn the_committed_json_schema_is_current() {
+        let path = committed_schema_path();
+        let fresh = json_schema();
+        if std::env::var_os("HOTFIX_UPDATE_SCHEMA").is_some() {
+            std::fs::write(&path, &fresh).expect("write hotfix.schema.json");
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == fresh,
+            "hotfix.schema.json is stale: run `HOTFIX_UPDATE_SCHEMA=1 cargo test -p hotfix \
+             the_committed_json_schema_is_current` and commit it"
+        );
+    }
+
+    #[test]
+    fn the_schema_names_every_key_the_parser_accepts() {
+        let schema: serde_json::Value =
+            serde_json::from_str(&json_schema()).expect("the schema is JSON");
+        let properties = schema["properties"].as_object().expect("properties");
+        let mut keys: Vec<&str> = properties.keys().map(String::as_str).collect();
+        keys.sort_unstable();
+        assert_eq!(
+            keys,
+            [
+                "exclude",
+                "extend-ignore",
+                "extend-select",
+                "ignore",
+                "include",
+                "per-file-ignores",
+                "select",
+                "severity"
+            ]
+        );
+        assert_eq!(schema["additionalProperties"], serde_json::json!(false));
+        let every_key = r#"
+            select = ["ALL"]
+            extend-select = ["H408"]
+            ignore = ["H4"]
+            extend-ignore = ["H101"]
+            include = ["**/*.yaml"]
+            exclude = ["vendor/**"]
+            [per-file-ignores]
+            "env/**" = ["H101"]
+            [severity]
+            H408 = "info"
+        "#;
+        let raw: RawConfig = toml::from_str(every_key).expect("every key parses");
+        assert_eq!(raw.severity.len(), 1);
+    }
+
+    #[test]
+    fn command_line_selection_applies_on_top_of_the_file() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join(FILE_NAME);
+        std::fs::write(
+            &path,
+            "select = [\"H3\"]\nextend-select = [\"H408\"]\nextend-ignore = [\"H302\"]\n",
+        )
+        .expect("write");
+        let rule = |code| hotfix_linter::rule_by_code(code).expect("a rule");
+        let plain = load(&path, &Overrides::default()).expect("loads");
+        assert!(plain.settings.enabled(rule("H301")));
+        assert!(plain.settings.enabled(rule("H408")));
+        assert!(!plain.settings.enabled(rule("H302")));
+        assert!(!plain.settings.enabled(rule("H401")));
+        let overrides = Overrides {
+            select: vec![Selector::parse("H4").expect("selector")],
+            extend_select: vec![Selector::parse("H302").expect("selector")],
+            ignore: vec![Selector::parse("H408").expect("selector")],
+        };
+        let overridden = load(&path, &overrides).expect("loads");
+        assert!(!overridden.settings.enabled(rule("H301")));
+        assert!(overridden.settings.enabled(rule("H401")));
+        assert!(!overridden.settings.enabled(rule("H408")));
+        // The file's `extend-ignore = ["H302"]` and the command line's `--extend-select H302`
+        // are equally specific: ignoring wins, as in ruff.
+        assert!(!overridden.settings.enabled(rule("H302")));
+    }
+
+    #[test]
+    fn each_file_uses_its_nearest_configuration() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("a/b")).expect("mkdir");
+        std::fs::create_dir_all(root.join("c")).expect("mkdir");
+        std::fs::write(root.join(FILE_NAME), "ignore = [\"H408\"]\n").expect("write");
+        std::fs::write(root.join("a").join(FILE_NAME), "select = [\"H3\"]\n").expect("write");
+        let mut configs =
+            Configs::new(false, None, root, Overrides::default()).expect("no config yet");
+        let for_file = |configs: &mut Configs, rel: &str| {
+            configs
+                .for_file(&root.join(rel))
+                .expect("loads")
+                .path
+                .clone()
+                .expect("a file")
+        };
+        assert_eq!(
+            for_file(&mut configs, "a/b/t.yaml"),
+            root.join("a").join(FILE_NAME)
+        );
+        assert_eq!(
+            for_file(&mut configs, "a/t.yaml"),
+            root.join("a").join(FILE_NAME)
+        );
+        assert_eq!(for_file(&mut configs, "c/t.yaml"), root.join(FILE_NAME));
+        assert_eq!(configs.loaded().len(), 2);
+    }
+
+    #[test]
+    fn a_folder_named_hotfix_toml_is_an_error() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir_all(dir.path().join(FILE_NAME)).expect("mkdir");
+        let mut configs =
+            Configs::new(false, None, dir.path(), Overrides::default()).expect("configs");
+        let err = configs
+            .for_file(&dir.path().join("t.yaml"))
+            .expect_err("a folder is not a configuration");
+        assert!(err.to_string().contains("is not a file"), "{err}");
+    }
 }

@@ -1,8 +1,9 @@
 //! Which files to lint: walking folders, and telling templates from other YAML.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use crate::config::Config;
+use crate::config::{Config, Configs};
 
 /// A file found on the command line or by walking a folder.
 #[derive(Debug)]
@@ -10,6 +11,8 @@ pub(crate) struct Candidate {
     pub(crate) path: PathBuf,
     /// Named on the command line: always linted.
     pub(crate) explicit: bool,
+    /// The configuration that applies to it.
+    pub(crate) config: Arc<Config>,
 }
 
 /// What a file is, judged by its name and content.
@@ -39,16 +42,19 @@ impl Kind {
 const EXTENSIONS: [&str; 4] = ["yaml", "yml", "json", "template"];
 
 /// The files to consider: explicit files as given, folders walked (hidden files skipped,
-/// `.gitignore` honoured even outside a git repository), sorted, without duplicates. The
-/// configuration's `exclude` applies to both; `include` to walked files.
-pub(crate) fn walk(paths: &[PathBuf], config: &Config) -> Vec<Candidate> {
+/// `.gitignore` honoured even outside a git repository), sorted, without duplicates. Each
+/// file's configuration (its nearest `hotfix.toml`) decides: its `exclude` applies to both,
+/// its `include` to walked files.
+pub(crate) fn walk(paths: &[PathBuf], configs: &mut Configs) -> anyhow::Result<Vec<Candidate>> {
     let mut out = Vec::new();
     for path in paths {
         if path.is_file() {
+            let config = configs.for_file(path)?;
             if !config.excluded(path) {
                 out.push(Candidate {
                     path: path.clone(),
                     explicit: true,
+                    config,
                 });
             }
             continue;
@@ -64,6 +70,7 @@ pub(crate) fn walk(paths: &[PathBuf], config: &Config) -> Vec<Candidate> {
             if !entry.file_type().is_some_and(|t| t.is_file()) {
                 continue;
             }
+            let config = configs.for_file(file)?;
             let wanted = if config.include.is_some() {
                 config.included(file)
             } else {
@@ -75,13 +82,14 @@ pub(crate) fn walk(paths: &[PathBuf], config: &Config) -> Vec<Candidate> {
                 out.push(Candidate {
                     path: file.to_path_buf(),
                     explicit: false,
+                    config,
                 });
             }
         }
     }
     out.sort_by(|a, b| a.path.cmp(&b.path));
     out.dedup_by(|a, b| a.path == b.path);
-    out
+    Ok(out)
 }
 
 /// Tells a template from an environment file, a Jinja2 source or other YAML, cheaply: by the

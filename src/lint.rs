@@ -9,12 +9,12 @@ use anyhow::{Context as _, anyhow};
 use hotfix_diagnostics::{
     Diagnostic, RenderOptions, Severity, location, render_concise, render_human,
 };
-use hotfix_linter::{Selector, Settings};
+use hotfix_linter::Selector;
 use hotfix_yaml::LineIndex;
 use rayon::prelude::*;
 
 use crate::baseline::{self, Baseline};
-use crate::config::{self, Config};
+use crate::config::{self, Configs, Overrides};
 use crate::discover::{self, Candidate, Kind};
 use crate::output::{self, FileFindings, SourceRoot};
 use crate::progress::Progress;
@@ -28,8 +28,14 @@ use crate::progress::Progress;
 #[derive(Debug, clap::Args)]
 #[allow(clippy::struct_excessive_bools, reason = "command-line flags")]
 pub(crate) struct LintArgs {
-    /// Files and folders to lint [default: the current folder].
+    /// Files and folders to lint [default: the current folder]; `-` reads a template from
+    /// standard input.
     paths: Vec<PathBuf>,
+
+    /// The file name a template read from standard input is reported under (its
+    /// `hotfix.toml` is found from there).
+    #[arg(long, value_name = "PATH")]
+    stdin_filename: Option<PathBuf>,
 
     /// Output format [default: github under GitHub Actions (`GITHUB_ACTIONS=true`), else
     /// human].
@@ -50,13 +56,22 @@ pub(crate) struct LintArgs {
     write_baseline: Option<PathBuf>,
 
     /// Only these rules: codes (`H301`), prefixes (`H3`), names (`undefined-parameter`) or
-    /// `ALL`; comma-separated, repeatable. Replaces the configuration's `select`.
-    #[arg(long, value_delimiter = ',')]
+    /// `ALL`; comma-separated, repeatable. Replaces the configuration's `select` (by default,
+    /// the default set: `hotfix rules` marks the rules outside it).
+    #[arg(long, value_delimiter = ',', value_name = "RULES")]
     select: Vec<String>,
 
+    /// These rules too, besides the selected ones (same forms as `--select`).
+    #[arg(long, value_delimiter = ',', value_name = "RULES")]
+    extend_select: Vec<String>,
+
     /// Not these rules (same forms as `--select`); added to the configuration's `ignore`.
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', value_name = "RULES")]
     ignore: Vec<String>,
+
+    /// The same as `--ignore` (for ruff users).
+    #[arg(long, value_delimiter = ',', value_name = "RULES")]
+    extend_ignore: Vec<String>,
 
     /// Exit with 0 even when findings remain (hotfix failures still exit with 2).
     #[arg(long)]
@@ -66,7 +81,8 @@ pub(crate) struct LintArgs {
     #[arg(long, value_enum, default_value_t = FailOn::Error)]
     fail_on: FailOn,
 
-    /// Use this configuration file instead of looking for `hotfix.toml`.
+    /// Use this configuration file for every file instead of each file's nearest
+    /// `hotfix.toml` (in its folder or above).
     #[arg(long, conflicts_with = "no_config")]
     config: Option<PathBuf>,
 
@@ -145,25 +161,41 @@ struct Linted {
 pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let cwd = std::env::current_dir()?;
-    let mut config = config::resolve(args.no_config, args.config.as_deref(), &cwd)?;
-    apply_arguments(&mut config.settings, args)?;
-
-    let paths = config::paths(&args.paths)?;
+    let mut configs = Configs::new(
+        args.no_config,
+        args.config.as_deref(),
+        &cwd,
+        overrides(args)?,
+    )?;
     let format = Format::resolve(args.format);
     let root = SourceRoot::discover(&cwd);
     let mut baseline = args.baseline.as_deref().map(Baseline::load).transpose()?;
-    let candidates = discover::walk(&paths, &config);
+    let stdin = reads_stdin(args)?;
+    let candidates = if let Some(name) = &stdin {
+        vec![Candidate {
+            config: configs.for_file(&cwd.join(name))?,
+            path: name.clone(),
+            explicit: true,
+        }]
+    } else {
+        discover::walk(&config::paths(&args.paths)?, &mut configs)?
+    };
     let mut failures = Vec::new();
     let mut skipped = Vec::new();
     let progress = Progress::start(candidates.len(), !format.is_machine());
-    let results: Vec<Result<Result<Linted, Kind>, String>> = candidates
-        .par_iter()
-        .map(|candidate| {
-            let result = lint_candidate(candidate, &config, args.templates_only);
-            progress.inc();
-            result
-        })
-        .collect();
+    let results: Vec<Result<Result<Linted, Kind>, String>> = if stdin.is_some() {
+        let bytes = read_stdin().map_err(|err| anyhow!("cannot read standard input: {err}"))?;
+        vec![Ok(lint_bytes(&candidates[0], &bytes, args.templates_only))]
+    } else {
+        candidates
+            .par_iter()
+            .map(|candidate| {
+                let result = lint_candidate(candidate, args.templates_only);
+                progress.inc();
+                result
+            })
+            .collect()
+    };
     progress.finish();
     let mut linted = Vec::new();
     for (candidate, result) in candidates.iter().zip(results) {
@@ -188,10 +220,12 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
     }
 
     emit(args, format, &root, &linted, out)?;
-    report(args, format, &config, &linted, &skipped, &failures, started)?;
+    report(
+        args, format, &configs, &linted, &skipped, &failures, started,
+    )?;
     if stale > 0 {
         writeln!(
-            std::io::stderr(),
+            crate::pipe::stderr(),
             "hotfix: {stale} baseline {} no longer {} (run with --write-baseline to drop {})",
             plural(stale, "entry", "entries"),
             plural(stale, "occurs", "occur"),
@@ -286,7 +320,7 @@ fn write_baseline(
     linted: &[Linted],
     failures: &[String],
 ) -> anyhow::Result<ExitCode> {
-    let mut stderr = std::io::stderr().lock();
+    let mut stderr = crate::pipe::stderr();
     if !failures.is_empty() {
         for failure in failures {
             writeln!(stderr, "hotfix: error: {failure}")?;
@@ -311,15 +345,15 @@ fn write_baseline(
 fn report(
     args: &LintArgs,
     format: Format,
-    config: &Config,
+    configs: &Configs,
     linted: &[Linted],
     skipped: &[(&Candidate, Kind)],
     failures: &[String],
     started: Instant,
 ) -> anyhow::Result<()> {
-    let mut stderr = std::io::stderr().lock();
+    let mut stderr = crate::pipe::stderr();
     if args.verbose {
-        if let Some(path) = &config.path {
+        for path in configs.loaded() {
             writeln!(stderr, "using configuration {}", path.display())?;
         }
         for (candidate, kind) in skipped {
@@ -367,8 +401,9 @@ fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
     if n == 1 { one } else { many }
 }
 
-/// `--select` replaces the configuration's selection; `--ignore` adds to it.
-fn apply_arguments(settings: &mut Settings, args: &LintArgs) -> anyhow::Result<()> {
+/// The rule selection of the command line: `--select` replaces each configuration's selection;
+/// `--extend-select`, `--ignore` and `--extend-ignore` add to it.
+fn overrides(args: &LintArgs) -> anyhow::Result<Overrides> {
     let parse = |items: &[String]| -> anyhow::Result<Vec<Selector>> {
         items
             .iter()
@@ -380,42 +415,87 @@ fn apply_arguments(settings: &mut Settings, args: &LintArgs) -> anyhow::Result<(
             })
             .collect()
     };
-    if !args.select.is_empty() {
-        settings.select = parse(&args.select)?;
+    let mut ignore = parse(&args.ignore)?;
+    ignore.extend(parse(&args.extend_ignore)?);
+    Ok(Overrides {
+        select: parse(&args.select)?,
+        extend_select: parse(&args.extend_select)?,
+        ignore,
+    })
+}
+
+/// The name standard input is linted under, when the paths say to read it (`-`, or
+/// `--stdin-filename` with no path).
+fn reads_stdin(args: &LintArgs) -> anyhow::Result<Option<PathBuf>> {
+    let dash = args.paths.iter().any(|p| p.as_os_str() == "-");
+    if dash && args.paths.len() > 1 {
+        return Err(anyhow!(
+            "`-` (standard input) cannot be combined with other paths"
+        ));
     }
-    settings.ignore.extend(parse(&args.ignore)?);
-    Ok(())
+    let named_only = args.paths.is_empty() && args.stdin_filename.is_some();
+    if !(dash || named_only) {
+        return Ok(None);
+    }
+    Ok(Some(
+        args.stdin_filename
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("-")),
+    ))
+}
+
+/// Standard input, read to its end but no further than a bound well above Heat's size limit
+/// (the linter reports Heat's own message for a template over the limit).
+fn read_stdin() -> std::io::Result<Vec<u8>> {
+    use std::io::Read as _;
+    const BOUND: u64 = 4 * hotfix_yaml::MAX_TEMPLATE_SIZE as u64;
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .take(BOUND + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > BOUND {
+        return Err(std::io::Error::other(format!(
+            "more than {BOUND} bytes, far over Heat's limit of {} bytes",
+            hotfix_yaml::MAX_TEMPLATE_SIZE
+        )));
+    }
+    Ok(bytes)
 }
 
 /// Reads and lints one candidate; `Ok(Err(kind))` when it is not a template to lint.
 fn lint_candidate(
     candidate: &Candidate,
-    config: &Config,
     templates_only: bool,
 ) -> Result<Result<Linted, Kind>, String> {
     let bytes = std::fs::read(&candidate.path)
         .map_err(|err| format!("cannot read {}: {err}", candidate.display()))?;
+    Ok(lint_bytes(candidate, &bytes, templates_only))
+}
+
+/// Lints the bytes of one candidate; `Err(kind)` when it is not a template to lint.
+fn lint_bytes(candidate: &Candidate, bytes: &[u8], templates_only: bool) -> Result<Linted, Kind> {
     let kind = if candidate.explicit && !templates_only {
         Kind::Template
     } else {
-        discover::classify(&candidate.path, &bytes)
+        discover::classify(&candidate.path, bytes)
     };
     if kind != Kind::Template {
-        return Ok(Err(kind));
+        return Err(kind);
     }
     let display = candidate.display();
-    let settings = config.settings_for(&candidate.path);
-    let diagnostics = hotfix_linter::lint(&display, &bytes, &settings);
-    Ok(Ok(Linted {
+    let settings = candidate.config.settings_for(&candidate.path);
+    let diagnostics = hotfix_linter::lint(&display, bytes, &settings);
+    Ok(Linted {
         path: candidate.path.clone(),
         display,
-        source: String::from_utf8_lossy(&bytes).into_owned(),
+        source: String::from_utf8_lossy(bytes).into_owned(),
         diagnostics,
-    }))
+    })
 }
 
 fn write_human(out: &mut impl Write, files: &[Linted], color: bool) -> anyhow::Result<()> {
-    let width = terminal_width();
+    let width = crate::term_width();
     for file in files {
         for diagnostic in &file.diagnostics {
             let rendered = render_human(
@@ -428,13 +508,6 @@ fn write_human(out: &mut impl Write, files: &[Linted], color: bool) -> anyhow::R
         }
     }
     Ok(())
-}
-
-fn terminal_width() -> usize {
-    std::env::var("COLUMNS")
-        .ok()
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(100)
 }
 
 fn write_concise(out: &mut impl Write, files: &[Linted]) -> anyhow::Result<()> {

@@ -49,7 +49,8 @@ pub(crate) struct UpgradeArgs {
     #[arg(long, value_enum, default_value_t = Style::Keep)]
     version_style: Style,
 
-    /// Use this configuration file instead of looking for `hotfix.toml` (its `exclude` applies).
+    /// Use this configuration file for every file instead of each file's nearest `hotfix.toml`
+    /// (its `exclude` applies).
     #[arg(long, conflicts_with = "no_config")]
     config: Option<PathBuf>,
 
@@ -112,9 +113,7 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
         },
     };
     let cwd = std::env::current_dir()?;
-    let config = config::resolve(args.no_config, args.config.as_deref(), &cwd)?;
-    let paths = config::paths(&args.paths)?;
-    let candidates = discover::walk(&paths, &config);
+    let candidates = candidates(args, &cwd)?;
     let write = !args.diff && !args.check;
     let outcomes: Vec<Outcome> = candidates
         .par_iter()
@@ -128,7 +127,7 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
     } else {
         out
     };
-    let mut stderr = std::io::stderr().lock();
+    let mut stderr = crate::pipe::stderr();
     let (mut blocked, mut failed, mut changed) = (false, false, false);
     let mut findings: Vec<(PathBuf, String, Vec<hotfix_diagnostics::Diagnostic>)> = Vec::new();
     for (candidate, outcome) in candidates.iter().zip(&outcomes) {
@@ -196,6 +195,13 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The files to upgrade, each with its nearest configuration (whose `exclude` applies).
+fn candidates(args: &UpgradeArgs, cwd: &Path) -> anyhow::Result<Vec<Candidate>> {
+    let overrides = config::Overrides::default();
+    let mut configs = config::Configs::new(args.no_config, args.config.as_deref(), cwd, overrides)?;
+    discover::walk(&config::paths(&args.paths)?, &mut configs)
 }
 
 /// The applied Unsafe rewrites and the findings of one file, on stderr: one line each, or
