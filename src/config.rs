@@ -279,7 +279,8 @@ impl Config {
     }
 }
 
-/// The paths a command works on (the current folder when none is given), all of which exist.
+/// The paths a command works on (the current folder when none is given), all of which exist,
+/// each once however it is spelled (`d`, `./d`, `d/../d`).
 pub(crate) fn paths(given: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     let paths = if given.is_empty() {
         vec![PathBuf::from(".")]
@@ -291,7 +292,7 @@ pub(crate) fn paths(given: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
             return Err(anyhow!("{}: no such file or folder", path.display()));
         }
     }
-    Ok(paths)
+    Ok(crate::rewrite::dedup_by_canonical(paths))
 }
 
 /// Loads a configuration file. Errors are rendered with a code frame into the file.

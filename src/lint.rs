@@ -180,6 +180,7 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
     } else {
         discover::walk(&config::paths(&args.paths)?, &mut configs)?
     };
+    refuse_output_onto_input(args.output.as_deref(), &candidates)?;
     let mut failures = Vec::new();
     let mut skipped = Vec::new();
     let progress = Progress::start(candidates.len(), !format.is_machine());
@@ -422,6 +423,26 @@ fn overrides(args: &LintArgs) -> anyhow::Result<Overrides> {
         extend_select: parse(&args.extend_select)?,
         ignore,
     })
+}
+
+/// `--output` naming one of the files being linted would replace a template with the report.
+fn refuse_output_onto_input(output: Option<&Path>, candidates: &[Candidate]) -> anyhow::Result<()> {
+    let Some(output) = output else {
+        return Ok(());
+    };
+    let Ok(output) = std::fs::canonicalize(output) else {
+        return Ok(()); // It does not exist yet: it is no input.
+    };
+    if let Some(input) = candidates
+        .iter()
+        .find(|c| std::fs::canonicalize(&c.path).is_ok_and(|p| p == output))
+    {
+        return Err(anyhow!(
+            "--output {} is one of the files being linted; write the report elsewhere",
+            input.display()
+        ));
+    }
+    Ok(())
 }
 
 /// The name standard input is linted under, when the paths say to read it (`-`, or

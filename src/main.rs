@@ -11,10 +11,12 @@ mod config;
 mod discover;
 mod explain;
 mod inspect;
+mod interrupt;
 mod lint;
 mod output;
 mod pipe;
 mod progress;
+mod rewrite;
 mod upgrade;
 
 /// Lint and upgrade OpenStack Heat Orchestration Templates (HOT), offline.

@@ -14,6 +14,7 @@ use rayon::prelude::*;
 
 use crate::config;
 use crate::discover::{self, Candidate, Kind};
+use crate::interrupt::{self, Interrupt};
 
 /// Upgrade templates to a later `heat_template_version`, with minimal edits.
 ///
@@ -93,31 +94,30 @@ enum Outcome {
     /// hotfix could not do its job (unreadable or unwritable file, an internal error): 2.
     Failed(String),
     Done(Upgrade, String),
+    /// Not started: the run was interrupted.
+    Interrupted,
 }
 
 pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
-    let target = Version::parse(&args.to).ok_or_else(|| {
-        anyhow!(
-            "`{}` is not a HOT version; use one of: {}",
-            args.to,
-            Version::accepted_strings().join(", ")
-        )
-    })?;
-    let options = UpgradeOptions {
-        target,
-        unsafe_fixes: args.unsafe_fixes,
-        version_style: match args.version_style {
-            Style::Keep => VersionStyle::Keep,
-            Style::Date => VersionStyle::Date,
-            Style::Name => VersionStyle::Name,
-        },
-    };
+    let options = options(args)?;
     let cwd = std::env::current_dir()?;
     let candidates = candidates(args, &cwd)?;
     let write = !args.diff && !args.check;
+    // Writing runs finish the files in flight on Ctrl-C; read-only runs just end.
+    let interrupt = if write {
+        Interrupt::install()
+    } else {
+        Interrupt::default()
+    };
     let outcomes: Vec<Outcome> = candidates
         .par_iter()
-        .map(|candidate| process(candidate, &options, write))
+        .map(|candidate| {
+            if interrupt.is_set() {
+                Outcome::Interrupted
+            } else {
+                process(candidate, &options, write)
+            }
+        })
         .collect();
 
     let sarif = args.format == UpgradeFormat::Sarif;
@@ -129,6 +129,7 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
     };
     let mut stderr = crate::pipe::stderr();
     let (mut blocked, mut failed, mut changed) = (false, false, false);
+    let mut interrupted = 0;
     let mut findings: Vec<(PathBuf, String, Vec<hotfix_diagnostics::Diagnostic>)> = Vec::new();
     for (candidate, outcome) in candidates.iter().zip(&outcomes) {
         let display = candidate.display();
@@ -146,6 +147,7 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
                 failed = true;
                 writeln!(stderr, "{display}: error: {message}")?;
             }
+            Outcome::Interrupted => interrupted += 1,
             Outcome::Done(result, source) => {
                 let line = status_line(result, args.check || args.diff);
                 if args.diff && result.text != *source {
@@ -170,17 +172,15 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
         }
     }
     if sarif {
-        let root = crate::output::SourceRoot::discover(&std::env::current_dir()?);
-        let files: Vec<crate::output::FileFindings<'_>> = findings
-            .iter()
-            .map(|(path, source, diagnostics)| crate::output::FileFindings {
-                path,
-                source,
-                diagnostics,
-            })
-            .collect();
-        serde_json::to_writer_pretty(&mut *out, &crate::output::sarif::build(&root, &files))?;
-        writeln!(out)?;
+        write_sarif(out, &findings)?;
+    }
+    if interrupted > 0 {
+        writeln!(
+            stderr,
+            "hotfix: interrupted: {interrupted} of {} files not started, and left as they were",
+            candidates.len()
+        )?;
+        return Ok(ExitCode::from(interrupt::EXIT_CODE));
     }
     drop(stderr);
     if let Some(path) = &args.output {
@@ -195,6 +195,45 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// What the arguments ask of the upgrade engine.
+fn options(args: &UpgradeArgs) -> anyhow::Result<UpgradeOptions> {
+    let target = Version::parse(&args.to).ok_or_else(|| {
+        anyhow!(
+            "`{}` is not a HOT version; use one of: {}",
+            args.to,
+            Version::accepted_strings().join(", ")
+        )
+    })?;
+    Ok(UpgradeOptions {
+        target,
+        unsafe_fixes: args.unsafe_fixes,
+        version_style: match args.version_style {
+            Style::Keep => VersionStyle::Keep,
+            Style::Date => VersionStyle::Date,
+            Style::Name => VersionStyle::Name,
+        },
+    })
+}
+
+/// The upgrade's findings as SARIF, located in the files on disk.
+fn write_sarif(
+    out: &mut dyn Write,
+    findings: &[(PathBuf, String, Vec<hotfix_diagnostics::Diagnostic>)],
+) -> anyhow::Result<()> {
+    let root = crate::output::SourceRoot::discover(&std::env::current_dir()?);
+    let files: Vec<crate::output::FileFindings<'_>> = findings
+        .iter()
+        .map(|(path, source, diagnostics)| crate::output::FileFindings {
+            path,
+            source,
+            diagnostics,
+        })
+        .collect();
+    serde_json::to_writer_pretty(&mut *out, &crate::output::sarif::build(&root, &files))?;
+    writeln!(out)?;
+    Ok(())
 }
 
 /// The files to upgrade, each with its nearest configuration (whose `exclude` applies).
@@ -354,42 +393,9 @@ fn write_diff(out: &mut dyn Write, display: &str, old: &str, new: &str) -> std::
     out.write_all(unified.as_bytes())
 }
 
-/// Writes `text` to `path` through a temporary file in the same folder and a rename: the file
-/// is either the old one or the new one, never half-written. Permissions are kept; a read-only
-/// file, or one that disappeared meanwhile, is left alone.
+/// Writes `text` to `path` safely (see [`crate::rewrite`]): never half-written, links written
+/// through, owner, permissions, hard links and extended attributes kept; a read-only file, or
+/// one deleted during the run, is left alone.
 pub(crate) fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    let metadata = std::fs::metadata(path)?;
-    if metadata.permissions().readonly() {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::PermissionDenied,
-            "the file is read-only",
-        ));
-    }
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temp = dir.join(format!(".{name}.hotfix-{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut file = std::fs::File::create(&temp)?;
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        std::fs::set_permissions(&temp, metadata.permissions())?;
-        // The original may have been deleted while we worked: do not resurrect it.
-        if !path.exists() {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::NotFound,
-                "the file was deleted during the run",
-            ));
-        }
-        std::fs::rename(&temp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    result
+    crate::rewrite::rewrite(path, text.as_bytes()).map(|_| ())
 }

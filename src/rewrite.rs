@@ -1,0 +1,333 @@
+//! Rewriting a template in place, safely: what `hotfix upgrade` and `hotfix lint --fix` write.
+//!
+//! - The new text goes to a temporary file in the target's folder, created exclusively (a
+//!   random name, `O_CREAT|O_EXCL`, which never follows a planted symbolic link) and private
+//!   (mode 0600) until it is complete, synced, given the original's permissions, owner and
+//!   group (where the user may), and renamed over the original: the file is either the old text
+//!   or the new, never half-written.
+//! - A symbolic link is written through: its target gets the new text and the link stays.
+//! - A file with other hard links, extended attributes or POSIX ACLs would lose them to a new
+//!   inode, so it is rewritten in place instead (same inode: truncated and written, then
+//!   synced), after the caller has proven the new text. That is the one case where a crash
+//!   in the middle could leave a partial file; the alternative, refusing, would leave such
+//!   repositories without upgrades.
+//! - A read-only file, or one deleted during the run, is left alone with a clear error.
+//! - Temporary files carry the writer's process id (`.NAME.hotfix-PID-RANDOM.tmp`): one left by
+//!   a run that was killed is recognised (its process is gone) and removed by the next run
+//!   that writes into the same folder.
+
+use std::ffi::OsString;
+use std::io::{self, Write as _};
+use std::path::{Path, PathBuf};
+
+/// How a file was rewritten.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Rewritten {
+    /// A new file renamed over the old one.
+    Replaced,
+    /// The same inode, written in place (hard links, extended attributes or ACLs kept).
+    InPlace,
+}
+
+/// Writes `text` as the new content of the template at `path` (see the module docs).
+pub(crate) fn rewrite(path: &Path, text: &[u8]) -> io::Result<Rewritten> {
+    // Write through symbolic links: the link stays, its target changes.
+    let target = std::fs::canonicalize(path)?;
+    let metadata = std::fs::metadata(&target)?;
+    if !metadata.is_file() {
+        return Err(io::Error::other("not a regular file"));
+    }
+    if metadata.permissions().readonly() {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            "the file is read-only",
+        ));
+    }
+    let dir = target.parent().unwrap_or(Path::new("/"));
+    remove_stale_temporaries(dir);
+    if must_keep_inode(&target, &metadata) {
+        write_in_place(&target, text)?;
+        return Ok(Rewritten::InPlace);
+    }
+    let name = target.file_name().unwrap_or_default().to_string_lossy();
+    let prefix = format!(".{name}.hotfix-{}-", std::process::id());
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    private(&mut builder);
+    let mut temp = builder.tempfile_in(dir)?;
+    temp.write_all(text)?;
+    temp.as_file().sync_all()?;
+    keep_owner(temp.as_file(), &metadata);
+    temp.as_file().set_permissions(metadata.permissions())?;
+    // The original may have been deleted while we worked: do not resurrect it.
+    if !target.exists() {
+        return Err(io::Error::new(
+            io::ErrorKind::NotFound,
+            "the file was deleted during the run",
+        ));
+    }
+    temp.persist(&target).map_err(|err| err.error)?;
+    sync_folder(dir);
+    Ok(Rewritten::Replaced)
+}
+
+/// The temporary files a run of hotfix writes, by name.
+fn temporary_owner(name: &OsString) -> Option<u32> {
+    let name = name.to_str()?;
+    let rest = name.strip_prefix('.')?.strip_suffix(".tmp")?;
+    let (_, tail) = rest.rsplit_once(".hotfix-")?;
+    let (pid, random) = tail.split_once('-')?;
+    if random.is_empty() {
+        return None;
+    }
+    pid.parse().ok()
+}
+
+/// Removes the temporary files of runs that were killed before they could clean up.
+fn remove_stale_temporaries(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let Some(pid) = temporary_owner(&entry.file_name()) else {
+            continue;
+        };
+        if pid != std::process::id() && !process_alive(pid) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+#[cfg(unix)]
+fn process_alive(pid: u32) -> bool {
+    let Some(pid) = i32::try_from(pid)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    else {
+        return false;
+    };
+    match rustix::process::test_kill_process(pid) {
+        Ok(()) => true,
+        // It exists, but belongs to someone else.
+        Err(err) => err == rustix::io::Errno::PERM,
+    }
+}
+
+#[cfg(not(unix))]
+fn process_alive(_: u32) -> bool {
+    // Without a way to ask, assume it runs: a stale file stays rather than a live one going.
+    true
+}
+
+/// Temporary files are readable by their owner only until they are complete.
+#[cfg(unix)]
+fn private(builder: &mut tempfile::Builder<'_, '_>) {
+    use std::os::unix::fs::PermissionsExt as _;
+    builder.permissions(std::fs::Permissions::from_mode(0o600));
+}
+
+#[cfg(not(unix))]
+fn private(_: &mut tempfile::Builder<'_, '_>) {}
+
+/// Whether a new inode would lose something: other hard links, extended attributes (POSIX ACLs
+/// are stored as extended attributes too).
+#[cfg(unix)]
+fn must_keep_inode(path: &Path, metadata: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt as _;
+    if metadata.nlink() > 1 {
+        return true;
+    }
+    // An error (no support for extended attributes on this file system) means none.
+    rustix::fs::listxattr_query(path).is_ok_and(|size| size > 0)
+}
+
+#[cfg(not(unix))]
+fn must_keep_inode(_: &Path, _: &std::fs::Metadata) -> bool {
+    false
+}
+
+fn write_in_place(path: &Path, text: &[u8]) -> io::Result<()> {
+    let mut file = std::fs::OpenOptions::new().write(true).open(path)?;
+    file.set_len(0)?;
+    file.write_all(text)?;
+    file.sync_all()
+}
+
+/// Gives the new file the original's owner and group where the user may (root may; others may
+/// at least choose among their own groups); silently keeps what it has otherwise.
+#[cfg(unix)]
+fn keep_owner(file: &std::fs::File, original: &std::fs::Metadata) {
+    use std::os::unix::fs::MetadataExt as _;
+    if std::os::unix::fs::fchown(file, Some(original.uid()), Some(original.gid())).is_err() {
+        let _ = std::os::unix::fs::fchown(file, None, Some(original.gid()));
+    }
+}
+
+#[cfg(not(unix))]
+fn keep_owner(_: &std::fs::File, _: &std::fs::Metadata) {}
+
+/// Makes the rename durable (best effort: not every system can sync a folder).
+fn sync_folder(dir: &Path) {
+    if let Ok(folder) = std::fs::File::open(dir) {
+        let _ = folder.sync_all();
+    }
+}
+
+/// Every path once, by what it names on disk: `d`, `./d` and `d/../d` are one folder.
+pub(crate) fn dedup_by_canonical(paths: Vec<PathBuf>) -> Vec<PathBuf> {
+    let mut seen = std::collections::HashSet::new();
+    paths
+        .into_iter()
+        .filter(|path| seen.insert(std::fs::canonicalize(path).unwrap_or_else(|_| path.clone())))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(path: &Path) -> String {
+        std::fs::read_to_string(path).expect("read")
+    }
+
+    fn leftovers(dir: &Path) -> Vec<String> {
+        std::fs::read_dir(dir)
+            .expect("read_dir")
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.contains(".hotfix-"))
+            .collect()
+    }
+
+    #[test]
+    fn replaces_the_file_and_leaves_no_temporary_file() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("t.yaml");
+        std::fs::write(&path, "old").expect("write");
+        assert_eq!(
+            rewrite(&path, b"new").expect("rewrite"),
+            Rewritten::Replaced
+        );
+        assert_eq!(read(&path), "new");
+        assert!(leftovers(dir.path()).is_empty());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn keeps_permissions() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("t.yaml");
+        std::fs::write(&path, "old").expect("write");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).expect("chmod");
+        rewrite(&path, b"new").expect("rewrite");
+        let mode = std::fs::metadata(&path).expect("stat").permissions().mode();
+        assert_eq!(mode & 0o777, 0o640);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn writes_through_a_symbolic_link_and_keeps_the_link() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let real = dir.path().join("real.yaml");
+        let link = dir.path().join("link.yaml");
+        std::fs::write(&real, "old").expect("write");
+        std::os::unix::fs::symlink("real.yaml", &link).expect("symlink");
+        rewrite(&link, b"new").expect("rewrite");
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .expect("lstat")
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(read(&real), "new");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_file_with_hard_links_keeps_its_inode() {
+        use std::os::unix::fs::MetadataExt as _;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("t.yaml");
+        let other = dir.path().join("other.yaml");
+        std::fs::write(&path, "a much longer old text").expect("write");
+        std::fs::hard_link(&path, &other).expect("link");
+        let inode = std::fs::metadata(&path).expect("stat").ino();
+        assert_eq!(rewrite(&path, b"new").expect("rewrite"), Rewritten::InPlace);
+        assert_eq!(std::fs::metadata(&path).expect("stat").ino(), inode);
+        assert_eq!(read(&other), "new");
+        assert!(leftovers(dir.path()).is_empty());
+    }
+
+    #[test]
+    fn a_read_only_file_is_left_alone() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("t.yaml");
+        std::fs::write(&path, "old").expect("write");
+        let mut permissions = std::fs::metadata(&path).expect("stat").permissions();
+        permissions.set_readonly(true);
+        std::fs::set_permissions(&path, permissions).expect("chmod");
+        let err = rewrite(&path, b"new").expect_err("read-only");
+        assert_eq!(err.kind(), io::ErrorKind::PermissionDenied);
+        assert_eq!(read(&path), "old");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_planted_link_at_a_temporary_name_is_never_followed() {
+        // An attacker cannot guess the random part; even a link at every name of the old,
+        // predictable scheme changes nothing.
+        let dir = tempfile::tempdir().expect("tempdir");
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, "precious").expect("write");
+        let path = dir.path().join("t.yaml");
+        std::fs::write(&path, "old").expect("write");
+        let planted = dir
+            .path()
+            .join(format!(".t.yaml.hotfix-{}.tmp", std::process::id()));
+        std::os::unix::fs::symlink(&victim, planted).expect("symlink");
+        rewrite(&path, b"new").expect("rewrite");
+        assert_eq!(read(&victim), "precious");
+        assert_eq!(read(&path), "new");
+    }
+
+    #[test]
+    fn recognises_the_temporary_files_of_hotfix_only() {
+        let owner = |name: &str| temporary_owner(&OsString::from(name));
+        assert_eq!(owner(".t.yaml.hotfix-1234-aB3xYz.tmp"), Some(1234));
+        assert_eq!(owner(".a.hotfix-b.yaml.hotfix-77-Q.tmp"), Some(77));
+        assert_eq!(owner(".t.yaml.hotfix-1234.tmp"), None);
+        assert_eq!(owner("t.yaml.hotfix-1234-x.tmp"), None);
+        assert_eq!(owner(".t.yaml.hotfix-12x-y.tmp"), None);
+        assert_eq!(owner(".t.yaml"), None);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn removes_the_temporary_files_of_a_killed_run_but_not_of_a_running_one() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut dead = std::process::Command::new("true").spawn().expect("spawn");
+        let dead_pid = dead.id();
+        dead.wait().expect("wait");
+        let stale = dir
+            .path()
+            .join(format!(".t.yaml.hotfix-{dead_pid}-abc.tmp"));
+        let live = dir.path().join(".t.yaml.hotfix-1-abc.tmp"); // pid 1 always runs
+        std::fs::write(&stale, "half").expect("write");
+        std::fs::write(&live, "half").expect("write");
+        let path = dir.path().join("t.yaml");
+        std::fs::write(&path, "old").expect("write");
+        rewrite(&path, b"new").expect("rewrite");
+        assert!(!stale.exists());
+        assert!(live.exists());
+    }
+
+    #[test]
+    fn the_same_folder_named_three_ways_is_one_path() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let d = dir.path().join("d");
+        std::fs::create_dir(&d).expect("mkdir");
+        let paths = vec![d.clone(), d.join("."), d.join("../d")];
+        assert_eq!(dedup_by_canonical(paths), [d]);
+    }
+}

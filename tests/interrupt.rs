@@ -1,0 +1,113 @@
+//! Ctrl-C during `hotfix upgrade`: no temporary file is left, and every template is either as
+//! it was or fully upgraded.
+#![cfg(unix)]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+fn template(i: usize) -> String {
+    format!(
+        "heat_template_version: 2013-05-23\n# template {i}\nparameters:\n  p: {{type: string, default: x}}\nresources:\n  r:\n    type: OS::Heat::None\n    properties:\n      a: {{\"Fn::Join\": [\"-\", [{{Ref: p}}, \"{i}\"]]}}\n      b: {{\"Fn::Base64\": \"{i}\"}}\noutputs:\n  o: {{value: {{\"Fn::Select\": [0, [{{Ref: p}}]]}}}}\n"
+    )
+}
+
+fn make_tree(dir: &Path, count: usize) {
+    for i in 0..count {
+        let sub = dir.join(format!("d{}", i % 20));
+        std::fs::create_dir_all(&sub).expect("mkdir");
+        std::fs::write(sub.join(format!("t{i}.yaml")), template(i)).expect("write");
+    }
+}
+
+fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(folder) = stack.pop() {
+        for entry in std::fs::read_dir(&folder).expect("read_dir").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let relative = path.strip_prefix(dir).expect("inside").to_path_buf();
+                out.insert(relative, std::fs::read(&path).expect("read"));
+            }
+        }
+    }
+    out
+}
+
+fn upgrade(dir: &Path) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_hotfix"))
+        .args(["upgrade", "--to", "wallaby", "--no-config", "."])
+        .current_dir(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run hotfix")
+}
+
+/// Interrupts an upgrade of `tree` (a copy) after each delay and checks what is on disk.
+fn interrupt_at_several_moments(original: &BTreeMap<PathBuf, Vec<u8>>, make: &dyn Fn(&Path)) {
+    let done = tempfile::tempdir().expect("tempdir");
+    make(done.path());
+    let finished = upgrade(done.path()).wait_with_output().expect("upgrade");
+    assert_eq!(
+        finished.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&finished.stderr)
+    );
+    let upgraded = files(done.path());
+    let mut interrupted_runs = 0;
+    for delay in [2_u64, 30, 100, 250, 500] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        make(dir.path());
+        let child = upgrade(dir.path());
+        std::thread::sleep(Duration::from_millis(delay));
+        let status = Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .expect("kill");
+        assert!(status.success());
+        let output = child.wait_with_output().expect("upgrade ends");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        match output.status.code() {
+            Some(130) => {
+                interrupted_runs += 1;
+                assert!(stderr.contains("hotfix: interrupted"), "{stderr}");
+            }
+            // Some(0): it finished before the signal arrived. None: the signal came before
+            // hotfix installed its handler, and it ended at once, before writing anything.
+            // Both are checked below like every other case.
+            Some(0) | None => {}
+            other => panic!("after {delay} ms: exit {other:?}: {stderr}"),
+        }
+        let now = files(dir.path());
+        assert_eq!(
+            now.keys().collect::<Vec<_>>(),
+            original.keys().collect::<Vec<_>>(),
+            "after {delay} ms: a file appeared or vanished (a temporary file?)"
+        );
+        for (path, bytes) in &now {
+            assert!(
+                *bytes == original[path] || *bytes == upgraded[path],
+                "after {delay} ms: {} is neither the original nor the upgrade",
+                path.display()
+            );
+        }
+    }
+    assert!(
+        interrupted_runs > 0,
+        "no run was interrupted: make the tree larger"
+    );
+}
+
+#[test]
+fn an_interrupted_upgrade_leaves_every_template_whole() {
+    let make = |dir: &Path| make_tree(dir, 1200);
+    let reference = tempfile::tempdir().expect("tempdir");
+    make(reference.path());
+    interrupt_at_several_moments(&files(reference.path()), &make);
+}
