@@ -295,9 +295,25 @@ pub(crate) fn paths(given: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     Ok(crate::rewrite::dedup_by_canonical(paths))
 }
 
+/// A configuration file's text, read no further than 1 MiB (no real one comes near).
+fn read_config(path: &Path) -> std::io::Result<String> {
+    use std::io::Read as _;
+    const BOUND: u64 = 1024 * 1024;
+    let mut text = String::new();
+    std::fs::File::open(path)?
+        .take(BOUND + 1)
+        .read_to_string(&mut text)?;
+    if text.len() as u64 > BOUND {
+        return Err(std::io::Error::other(format!(
+            "it is larger than {BOUND} bytes"
+        )));
+    }
+    Ok(text)
+}
+
 /// Loads a configuration file. Errors are rendered with a code frame into the file.
 pub(crate) fn load(path: &Path, overrides: &Overrides) -> anyhow::Result<Config> {
-    let text = std::fs::read_to_string(path)
+    let text = read_config(path)
         .with_context(|| format!("cannot read the configuration {}", path.display()))?;
     let display = path.display().to_string();
     let fail = |message: String, span: Option<std::ops::Range<usize>>| -> anyhow::Error {

@@ -41,14 +41,24 @@ impl Kind {
 
 const EXTENSIONS: [&str; 4] = ["yaml", "yml", "json", "template"];
 
-/// The files to consider: explicit files as given, folders walked (hidden files skipped,
+/// What a walk found: the files to consider, and the folders it could not read.
+#[derive(Debug, Default)]
+pub(crate) struct Walk {
+    pub(crate) candidates: Vec<Candidate>,
+    /// `cannot read folder …` messages: never a silent pass over what could not be read.
+    pub(crate) errors: Vec<String>,
+}
+
+/// The files to consider: explicit paths as given (files, and also FIFOs, `/dev/stdin` or a
+/// process substitution: anything that is not a folder), folders walked (hidden files skipped,
 /// `.gitignore` honoured even outside a git repository), sorted, without duplicates. Each
 /// file's configuration (its nearest `hotfix.toml`) decides: its `exclude` applies to both,
 /// its `include` to walked files.
-pub(crate) fn walk(paths: &[PathBuf], configs: &mut Configs) -> anyhow::Result<Vec<Candidate>> {
+pub(crate) fn walk(paths: &[PathBuf], configs: &mut Configs) -> anyhow::Result<Walk> {
     let mut out = Vec::new();
+    let mut errors = Vec::new();
     for path in paths {
-        if path.is_file() {
+        if !path.is_dir() {
             let config = configs.for_file(path)?;
             if !config.excluded(path) {
                 out.push(Candidate {
@@ -65,7 +75,14 @@ pub(crate) fn walk(paths: &[PathBuf], configs: &mut Configs) -> anyhow::Result<V
             .require_git(false)
             .sort_by_file_name(std::cmp::Ord::cmp)
             .build();
-        for entry in walker.flatten() {
+        for entry in walker {
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(err) => {
+                    errors.push(walk_error(&err));
+                    continue;
+                }
+            };
             let file = entry.path();
             if !entry.file_type().is_some_and(|t| t.is_file()) {
                 continue;
@@ -89,7 +106,34 @@ pub(crate) fn walk(paths: &[PathBuf], configs: &mut Configs) -> anyhow::Result<V
     }
     out.sort_by(|a, b| a.path.cmp(&b.path));
     out.dedup_by(|a, b| a.path == b.path);
-    Ok(out)
+    errors.sort();
+    errors.dedup();
+    Ok(Walk {
+        candidates: out,
+        errors,
+    })
+}
+
+/// `cannot read folder PATH: REASON` for an error of the walk.
+fn walk_error(err: &ignore::Error) -> String {
+    let mut path = None;
+    let mut inner = err;
+    loop {
+        match inner {
+            ignore::Error::WithPath { path: p, err } => {
+                path.get_or_insert_with(|| p.clone());
+                inner = err;
+            }
+            ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+                inner = err;
+            }
+            _ => break,
+        }
+    }
+    match path {
+        Some(path) => format!("cannot read folder {}: {inner}", path.display()),
+        None => format!("cannot walk the folders: {inner}"),
+    }
 }
 
 /// Tells a template from an environment file, a Jinja2 source or other YAML, cheaply: by the
@@ -107,13 +151,14 @@ pub(crate) fn classify(path: &Path, bytes: &[u8]) -> Kind {
     {
         return Kind::Jinja;
     }
-    let Ok(text) = std::str::from_utf8(bytes) else {
-        return Kind::Other;
-    };
+    // Heat refuses a template that is not UTF-8, but it is still a template: it is told by its
+    // keys in whatever encoding it has, so that lint reports it instead of skipping it.
+    let text = sniffable_text(bytes);
     // A byte-order mark is not part of the first key.
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let mut environment = false;
-    for line in text.lines() {
+    // Line ends as YAML knows them: LF, CRLF, and a lone CR.
+    for line in text.split(['\n', '\r']) {
         let key = top_level_key(line);
         match key {
             Some("heat_template_version") => {
@@ -142,6 +187,27 @@ pub(crate) fn classify(path: &Path, bytes: &[u8]) -> Kind {
     } else {
         Kind::Other
     }
+}
+
+/// The text of a file for telling what it is: UTF-8 as it is; UTF-16 with a byte-order mark
+/// decoded; anything else read as Latin-1 (every byte a character), which keeps ASCII keys.
+fn sniffable_text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let utf16 = |bytes: &[u8], decode: fn([u8; 2]) -> u16| {
+        let units: Vec<u16> = bytes
+            .chunks_exact(2)
+            .map(|pair| decode([pair[0], pair[1]]))
+            .collect();
+        String::from_utf16_lossy(&units)
+    };
+    let text = match bytes {
+        [0xFF, 0xFE, rest @ ..] => utf16(rest, u16::from_le_bytes),
+        [0xFE, 0xFF, rest @ ..] => utf16(rest, u16::from_be_bytes),
+        _ => bytes.iter().map(|&b| char::from(b)).collect(),
+    };
+    std::borrow::Cow::Owned(text)
 }
 
 /// The key of a top-level YAML mapping entry on this line (`key:` at column 0).
@@ -201,5 +267,37 @@ mod tests {
             kind("n.yaml", "nested:\n  heat_template_version: pike\n"),
             Kind::Other
         );
+    }
+
+    #[test]
+    fn tells_templates_in_any_encoding_and_line_end_heat_might_meet() {
+        let kind = |bytes: &[u8]| classify(Path::new("t.yaml"), bytes);
+        assert_eq!(
+            kind(b"heat_template_version: pike\ndescription: caf\xe9\n"),
+            Kind::Template
+        );
+        let little_endian: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain(
+                "heat_template_version: pike\n"
+                    .encode_utf16()
+                    .flat_map(u16::to_le_bytes),
+            )
+            .collect();
+        assert_eq!(kind(&little_endian), Kind::Template);
+        let big_endian: Vec<u8> = [0xFE, 0xFF]
+            .into_iter()
+            .chain(
+                "# c\nheat_template_version: pike\n"
+                    .encode_utf16()
+                    .flat_map(u16::to_be_bytes),
+            )
+            .collect();
+        assert_eq!(kind(&big_endian), Kind::Template);
+        assert_eq!(
+            kind(b"# a comment\rheat_template_version: pike\rresources: {}\r"),
+            Kind::Template
+        );
+        assert_eq!(kind(b"\x89PNG\r\n\x1a\n\x00\x00"), Kind::Other);
     }
 }

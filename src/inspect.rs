@@ -1,7 +1,7 @@
 //! `hotfix inspect`: show a template as Heat loads it.
 
 use std::fmt::Write as _;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -49,20 +49,28 @@ pub(crate) fn run(args: &InspectArgs, out: &mut impl Write) -> anyhow::Result<Ex
 }
 
 fn read_input(path: &Path) -> anyhow::Result<Vec<u8>> {
-    if path.as_os_str() == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut bytes)
-            .context("cannot read standard input")?;
-        return Ok(bytes);
+    let input = if path.as_os_str() == "-" {
+        crate::read::stdin().context("cannot read standard input")?
+    } else {
+        if path.is_dir() {
+            return Err(anyhow!(
+                "{} is a directory, not a template file",
+                path.display()
+            ));
+        }
+        crate::read::file(path).with_context(|| format!("cannot read {}", path.display()))?
+    };
+    match input {
+        crate::read::Input::Whole(bytes) => Ok(bytes),
+        crate::read::Input::TooLarge { chars, .. } => {
+            let exact = chars < 64 * crate::read::BOUND;
+            Err(anyhow!(
+                "{}: {}",
+                path.display(),
+                hotfix_yaml::too_large(chars, exact).message
+            ))
+        }
     }
-    if path.is_dir() {
-        return Err(anyhow!(
-            "{} is a directory, not a template file",
-            path.display()
-        ));
-    }
-    std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))
 }
 
 /// `path:line:col: message`, for a load error.

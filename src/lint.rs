@@ -18,6 +18,7 @@ use crate::config::{self, Configs, Overrides};
 use crate::discover::{self, Candidate, Kind};
 use crate::output::{self, FileFindings, SourceRoot};
 use crate::progress::Progress;
+use crate::read;
 
 /// Lint HOT templates: every file given, and every template found in the folders given.
 ///
@@ -171,22 +172,26 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
     let root = SourceRoot::discover(&cwd);
     let mut baseline = args.baseline.as_deref().map(Baseline::load).transpose()?;
     let stdin = reads_stdin(args)?;
-    let candidates = if let Some(name) = &stdin {
-        vec![Candidate {
-            config: configs.for_file(&cwd.join(name))?,
-            path: name.clone(),
-            explicit: true,
-        }]
+    let walk = if let Some(name) = &stdin {
+        discover::Walk {
+            candidates: vec![Candidate {
+                config: configs.for_file(&cwd.join(name))?,
+                path: name.clone(),
+                explicit: true,
+            }],
+            errors: Vec::new(),
+        }
     } else {
         discover::walk(&config::paths(&args.paths)?, &mut configs)?
     };
+    let candidates = walk.candidates;
     refuse_output_onto_input(args.output.as_deref(), &candidates)?;
-    let mut failures = Vec::new();
+    let mut failures = walk.errors;
     let mut skipped = Vec::new();
     let progress = Progress::start(candidates.len(), !format.is_machine());
     let results: Vec<Result<Result<Linted, Kind>, String>> = if stdin.is_some() {
-        let bytes = read_stdin().map_err(|err| anyhow!("cannot read standard input: {err}"))?;
-        vec![Ok(lint_bytes(&candidates[0], &bytes, args.templates_only))]
+        let input = read::stdin().map_err(|err| anyhow!("cannot read standard input: {err}"))?;
+        vec![Ok(lint_input(&candidates[0], input, args.templates_only))]
     } else {
         candidates
             .par_iter()
@@ -465,33 +470,44 @@ fn reads_stdin(args: &LintArgs) -> anyhow::Result<Option<PathBuf>> {
     ))
 }
 
-/// Standard input, read to its end but no further than a bound well above Heat's size limit
-/// (the linter reports Heat's own message for a template over the limit).
-fn read_stdin() -> std::io::Result<Vec<u8>> {
-    use std::io::Read as _;
-    const BOUND: u64 = 4 * hotfix_yaml::MAX_TEMPLATE_SIZE as u64;
-    let mut bytes = Vec::new();
-    std::io::stdin()
-        .lock()
-        .take(BOUND + 1)
-        .read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > BOUND {
-        return Err(std::io::Error::other(format!(
-            "more than {BOUND} bytes, far over Heat's limit of {} bytes",
-            hotfix_yaml::MAX_TEMPLATE_SIZE
-        )));
-    }
-    Ok(bytes)
-}
-
 /// Reads and lints one candidate; `Ok(Err(kind))` when it is not a template to lint.
 fn lint_candidate(
     candidate: &Candidate,
     templates_only: bool,
 ) -> Result<Result<Linted, Kind>, String> {
-    let bytes = std::fs::read(&candidate.path)
+    let input = read::file(&candidate.path)
         .map_err(|err| format!("cannot read {}: {err}", candidate.display()))?;
-    Ok(lint_bytes(candidate, &bytes, templates_only))
+    Ok(lint_input(candidate, input, templates_only))
+}
+
+/// Lints what was read of one candidate: a file over the read bound is reported with Heat's
+/// size message, when its first bytes show it is a template.
+fn lint_input(
+    candidate: &Candidate,
+    input: read::Input,
+    templates_only: bool,
+) -> Result<Linted, Kind> {
+    let (head, chars) = match input {
+        read::Input::Whole(bytes) => return lint_bytes(candidate, &bytes, templates_only),
+        read::Input::TooLarge { head, chars } => (head, chars),
+    };
+    let kind = if candidate.explicit && !templates_only {
+        Kind::Template
+    } else {
+        discover::classify(&candidate.path, &head)
+    };
+    if kind != Kind::Template {
+        return Err(kind);
+    }
+    let settings = candidate.config.settings_for(&candidate.path);
+    let exact = chars < 64 * read::BOUND;
+    let err = hotfix_yaml::too_large(chars, exact);
+    Ok(Linted {
+        path: candidate.path.clone(),
+        display: candidate.display(),
+        source: String::new(),
+        diagnostics: hotfix_linter::load_failure(err, &settings),
+    })
 }
 
 /// Lints the bytes of one candidate; `Err(kind)` when it is not a template to lint.

@@ -16,6 +16,7 @@ mod lint;
 mod output;
 mod pipe;
 mod progress;
+mod read;
 mod rewrite;
 mod upgrade;
 

@@ -101,7 +101,8 @@ enum Outcome {
 pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let options = options(args)?;
     let cwd = std::env::current_dir()?;
-    let candidates = candidates(args, &cwd)?;
+    let walk = candidates(args, &cwd)?;
+    let candidates = walk.candidates;
     let write = !args.diff && !args.check;
     // Writing runs finish the files in flight on Ctrl-C; read-only runs just end.
     let interrupt = if write {
@@ -128,7 +129,10 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
         out
     };
     let mut stderr = crate::pipe::stderr();
-    let (mut blocked, mut failed, mut changed) = (false, false, false);
+    let (mut blocked, mut failed, mut changed) = (false, !walk.errors.is_empty(), false);
+    for error in &walk.errors {
+        writeln!(stderr, "hotfix: error: {error}")?;
+    }
     let mut interrupted = 0;
     let mut findings: Vec<(PathBuf, String, Vec<hotfix_diagnostics::Diagnostic>)> = Vec::new();
     for (candidate, outcome) in candidates.iter().zip(&outcomes) {
@@ -237,7 +241,7 @@ fn write_sarif(
 }
 
 /// The files to upgrade, each with its nearest configuration (whose `exclude` applies).
-fn candidates(args: &UpgradeArgs, cwd: &Path) -> anyhow::Result<Vec<Candidate>> {
+fn candidates(args: &UpgradeArgs, cwd: &Path) -> anyhow::Result<discover::Walk> {
     let overrides = config::Overrides::default();
     let mut configs = config::Configs::new(args.no_config, args.config.as_deref(), cwd, overrides)?;
     discover::walk(&config::paths(&args.paths)?, &mut configs)
@@ -276,8 +280,16 @@ fn report_findings(
 }
 
 fn process(candidate: &Candidate, options: &UpgradeOptions, write: bool) -> Outcome {
-    let bytes = match std::fs::read(&candidate.path) {
-        Ok(bytes) => bytes,
+    let bytes = match crate::read::file(&candidate.path) {
+        Ok(crate::read::Input::Whole(bytes)) => bytes,
+        Ok(crate::read::Input::TooLarge { head, chars }) => {
+            let kind = discover::classify(&candidate.path, &head);
+            if kind != Kind::Template {
+                return Outcome::Skipped(kind);
+            }
+            let exact = chars < 64 * crate::read::BOUND;
+            return Outcome::Refused(hotfix_yaml::too_large(chars, exact).message);
+        }
         Err(err) => return Outcome::Failed(format!("cannot read it: {err}")),
     };
     let kind = discover::classify(&candidate.path, &bytes);

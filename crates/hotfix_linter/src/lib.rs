@@ -22,6 +22,23 @@ pub use settings::Settings;
 /// The code of the finding reported when a file cannot be loaded at all.
 pub const LOAD_ERROR: &str = "H001";
 
+/// The finding for a file Heat cannot load at all (`H001`), when that rule is enabled.
+pub fn load_failure(err: hotfix_yaml::LoadError, settings: &Settings) -> Vec<Diagnostic> {
+    if !settings.enabled(&rules::load::INVALID_TEMPLATE) {
+        return Vec::new();
+    }
+    let span = err.span.unwrap_or(Span::new(0, 0));
+    let mut diagnostic = Diagnostic::new(
+        rules::load::INVALID_TEMPLATE.code,
+        rules::load::INVALID_TEMPLATE.name,
+        settings.severity(&rules::load::INVALID_TEMPLATE),
+        err.message,
+        span,
+    );
+    diagnostic.help("Heat rejects this file before looking at its contents");
+    vec![diagnostic]
+}
+
 /// Lints one file: its bytes as read from disk.
 pub fn lint(path: &str, bytes: &[u8], settings: &Settings) -> Vec<Diagnostic> {
     let loaded = hotfix_yaml::check_bytes(bytes).and_then(|text| {
@@ -30,21 +47,7 @@ pub fn lint(path: &str, bytes: &[u8], settings: &Settings) -> Vec<Diagnostic> {
     });
     let doc = match loaded {
         Ok(doc) => doc,
-        Err(err) => {
-            if !settings.enabled(&rules::load::INVALID_TEMPLATE) {
-                return Vec::new();
-            }
-            let span = err.span.unwrap_or(Span::new(0, 0));
-            let mut diagnostic = Diagnostic::new(
-                rules::load::INVALID_TEMPLATE.code,
-                rules::load::INVALID_TEMPLATE.name,
-                settings.severity(&rules::load::INVALID_TEMPLATE),
-                err.message,
-                span,
-            );
-            diagnostic.help("Heat rejects this file before looking at its contents");
-            return vec![diagnostic];
-        }
+        Err(err) => return load_failure(err, settings),
     };
     let template = Template::new(&doc);
     let semantic = Semantic::new(&template);

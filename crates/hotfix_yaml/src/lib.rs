@@ -80,15 +80,26 @@ pub fn check_size(source: &str) -> Result<(), LoadError> {
     }
     let chars = source.chars().count();
     if chars > MAX_TEMPLATE_SIZE {
-        return Err(LoadError::new(
-            LoadErrorKind::TooLarge,
-            format!(
-                "Request limit exceeded: Template size ({chars} bytes) exceeds maximum allowed size ({MAX_TEMPLATE_SIZE} bytes)."
-            ),
-            None,
-        ));
+        return Err(too_large(chars, true));
     }
     Ok(())
+}
+
+/// Heat's error for a template of `chars` characters, over its size limit; `exact: false` when
+/// `chars` is only a lower bound (an input too large to be counted to its end).
+pub fn too_large(chars: usize, exact: bool) -> LoadError {
+    let size = if exact {
+        chars.to_string()
+    } else {
+        format!("more than {chars}")
+    };
+    LoadError::new(
+        LoadErrorKind::TooLarge,
+        format!(
+            "Request limit exceeded: Template size ({size} bytes) exceeds maximum allowed size ({MAX_TEMPLATE_SIZE} bytes)."
+        ),
+        None,
+    )
 }
 
 /// Turns raw file bytes into text, refusing binary files and invalid UTF-8 with one clear
@@ -98,6 +109,13 @@ pub fn check_size(source: &str) -> Result<(), LoadError> {
 /// [`LoadErrorKind::Binary`] when the bytes contain a NUL byte, and
 /// [`LoadErrorKind::NotUtf8`] when they are not valid UTF-8.
 pub fn check_bytes(bytes: &[u8]) -> Result<&str, LoadError> {
+    // Heat's client decodes the file as UTF-8 first (a NUL byte is valid UTF-8, refused by the
+    // YAML reader after that); a file with NUL bytes that is no UTF-16 text is called binary.
+    let utf16 = bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]);
+    let decoded = std::str::from_utf8(bytes);
+    if let (Err(err), true) = (&decoded, utf16) {
+        return Err(not_utf8(bytes, err, utf16));
+    }
     if let Some(at) = memchr_nul(bytes) {
         return Err(LoadError::new(
             LoadErrorKind::Binary,
@@ -105,20 +123,37 @@ pub fn check_bytes(bytes: &[u8]) -> Result<&str, LoadError> {
             Some(Span::new(at, at + 1)),
         ));
     }
-    match std::str::from_utf8(bytes) {
-        Ok(text) => Ok(text),
-        Err(err) => {
-            let at = err.valid_up_to();
-            Err(LoadError::new(
-                LoadErrorKind::NotUtf8,
-                format!(
-                    "the file is not valid UTF-8 (invalid byte 0x{:02X} at offset {at}); Heat reads templates as UTF-8 text",
-                    bytes[at]
-                ),
-                Some(Span::new(at, at + 1)),
-            ))
-        }
-    }
+    decoded.map_err(|err| not_utf8(bytes, &err, utf16))
+}
+
+/// The error for bytes that are not UTF-8, with the text of Python's decoder that Heat's client
+/// prints (`'utf-8' codec can't decode byte 0xe9 in position 50: invalid continuation byte`).
+fn not_utf8(bytes: &[u8], err: &std::str::Utf8Error, utf16: bool) -> LoadError {
+    let at = err.valid_up_to();
+    let byte = bytes[at];
+    let reason = if err.error_len().is_none() {
+        "unexpected end of data"
+    } else if (0xC2..=0xF4).contains(&byte) {
+        "invalid continuation byte"
+    } else {
+        "invalid start byte"
+    };
+    let encoding = if utf16 {
+        " (it is UTF-16: save it as UTF-8)"
+    } else {
+        ""
+    };
+    LoadError::new(
+        LoadErrorKind::NotUtf8,
+        format!(
+            "the file is not valid UTF-8{encoding}; Heat's client refuses it: `'utf-8' codec \
+             can't decode byte 0x{byte:02x} in position {at}: {reason}`"
+        ),
+        Some(Span::new(
+            at,
+            (at + err.error_len().map_or(1, usize::from)).min(bytes.len()),
+        )),
+    )
 }
 
 fn memchr_nul(bytes: &[u8]) -> Option<usize> {

@@ -1,0 +1,94 @@
+//! Reading inputs with a bound: a template can be no larger than Heat's limit, so hotfix never
+//! reads more than a few times that (a `/dev/zero`, a 1 GB JSON file in the tree, a FIFO that
+//! never ends are not read whole).
+
+use std::io::{self, Read as _};
+use std::path::Path;
+
+/// How many bytes hotfix reads of one input at most: Heat's limit counts characters, and a
+/// character has at most 4 bytes in UTF-8, so a template within the limit always fits.
+pub(crate) const BOUND: usize = 4 * hotfix_yaml::MAX_TEMPLATE_SIZE;
+
+/// An input, read up to [`BOUND`].
+#[derive(Debug)]
+pub(crate) enum Input {
+    Whole(Vec<u8>),
+    /// Longer than [`BOUND`]: its first bytes (for telling what it is) and, counted as the
+    /// rest streamed by without being kept, its length in characters as Heat would count them.
+    TooLarge {
+        head: Vec<u8>,
+        chars: usize,
+    },
+}
+
+/// Reads a file (a regular file, a FIFO, `/dev/stdin`, …) up to the bound.
+pub(crate) fn file(path: &Path) -> io::Result<Input> {
+    stream(std::fs::File::open(path)?)
+}
+
+/// Reads standard input up to the bound.
+pub(crate) fn stdin() -> io::Result<Input> {
+    stream(io::stdin().lock())
+}
+
+fn stream(mut reader: impl io::Read) -> io::Result<Input> {
+    let mut head = Vec::new();
+    (&mut reader)
+        .take(BOUND as u64 + 1)
+        .read_to_end(&mut head)?;
+    if head.len() <= BOUND {
+        return Ok(Input::Whole(head));
+    }
+    // Count what follows in characters (UTF-8 lead bytes), keeping nothing of it, and stop
+    // counting far past the limit: the message only needs to say by how much it is over.
+    let mut chars = count_chars(&head);
+    let mut buffer = vec![0; 64 * 1024];
+    let mut read = head.len();
+    while read < 64 * BOUND {
+        let n = reader.read(&mut buffer)?;
+        if n == 0 {
+            break;
+        }
+        chars += count_chars(&buffer[..n]);
+        read += n;
+    }
+    head.truncate(64 * 1024);
+    Ok(Input::TooLarge { head, chars })
+}
+
+/// Characters in UTF-8 bytes: every byte that is not a continuation byte.
+fn count_chars(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_an_input_within_the_bound_whole() {
+        let Input::Whole(bytes) = stream(&b"heat_template_version: pike\n"[..]).expect("read")
+        else {
+            panic!("whole");
+        };
+        assert_eq!(bytes.len(), 28);
+    }
+
+    #[test]
+    fn an_endless_input_is_not_read_whole() {
+        let Input::TooLarge { head, chars } = stream(io::repeat(b'a')).expect("read") else {
+            panic!("too large");
+        };
+        assert_eq!(head.len(), 64 * 1024);
+        assert!(chars > hotfix_yaml::MAX_TEMPLATE_SIZE);
+    }
+
+    #[test]
+    fn counts_characters_as_heat_does() {
+        let text = "é".repeat(BOUND / 2 + 10);
+        let Input::TooLarge { chars, .. } = stream(text.as_bytes()).expect("read") else {
+            panic!("too large");
+        };
+        assert_eq!(chars, BOUND / 2 + 10);
+    }
+}
