@@ -8,6 +8,8 @@
 
 use hotfix_diagnostics::{Applicability, Diagnostic, Edit, Fix};
 
+use crate::Settings;
+
 mod segments;
 
 pub use segments::Segments;
@@ -27,6 +29,68 @@ pub struct Applied {
     /// Where its first edit starts in the original text (a later pass's edit inside text an
     /// earlier pass wrote is placed at the start of what that pass replaced).
     pub offset: usize,
+}
+
+/// The result of fixing one file.
+#[derive(Clone, Debug)]
+pub struct FixOutcome {
+    /// The fixed text (the source itself when no fix applied).
+    pub text: String,
+    /// Every fix applied, pass after pass.
+    pub applied: Vec<Applied>,
+    /// What the enabled rules report on `text`, as [`crate::lint`] reports it.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Which bytes of the source survive in `text`, and where.
+    pub segments: Segments,
+}
+
+/// Why a file could not be fixed: both are bugs in a rule's fix.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FixError {
+    #[error("internal error: the fixes did not converge in {MAX_PASSES} passes")]
+    NotConverged,
+    #[error("internal error: the fixes produced text that does not load: {0}")]
+    Unparseable(String),
+}
+
+/// Lints `source` and applies the fixes of what the enabled rules report (Safe ones, and
+/// Unsafe ones with `unsafe_fixes`; `DisplayOnly` ones never), then lints the new text and
+/// fixes again until no fix applies. Suppressed findings are not reported, so not fixed. A
+/// source that does not load is returned unchanged with the finding [`crate::lint`] gives.
+///
+/// # Errors
+/// When fixes are still being applied after [`MAX_PASSES`] passes, or a fix produces text
+/// that no longer loads: both are bugs in a rule's fix.
+pub fn fix_file(
+    path: &str,
+    source: &str,
+    settings: &Settings,
+    unsafe_fixes: bool,
+) -> Result<FixOutcome, FixError> {
+    let mut segments = Segments::new(source.len());
+    let mut first_pass = true;
+    let fixed = fix_to_fixed_point(source, unsafe_fixes, &mut segments, |text, _| {
+        let loaded = hotfix_yaml::check_bytes(text.as_bytes()).and_then(hotfix_yaml::parse);
+        match loaded {
+            Ok(doc) => {
+                first_pass = false;
+                Ok(crate::lint_document(path, &doc, settings))
+            }
+            // The source itself does not load: nothing to fix, report it as `lint` does.
+            Err(_) if first_pass => Ok(crate::lint(path, text.as_bytes(), settings)),
+            Err(err) => Err(FixError::Unparseable(err.message)),
+        }
+    })
+    .map_err(|stopped| match stopped {
+        Stopped::Check(err) => err,
+        Stopped::NotConverged => FixError::NotConverged,
+    })?;
+    Ok(FixOutcome {
+        text: fixed.text,
+        applied: fixed.applied,
+        diagnostics: fixed.remaining,
+        segments,
+    })
 }
 
 /// Whether a fix of this applicability is applied: Safe ones always, Unsafe ones on request,
@@ -171,9 +235,10 @@ fn overlaps(a: &Edit, b: &Edit) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use hotfix_diagnostics::{Applicability, Span};
+    use hotfix_diagnostics::{Applicability, Severity, Span};
 
     use super::*;
+    use crate::Selector;
 
     fn fix(edits: Vec<Edit>) -> Fix {
         Fix {
@@ -215,5 +280,124 @@ mod tests {
         let (text, applied) = apply_fixes(source, &[&bad]);
         assert_eq!(text, "é");
         assert!(applied.is_empty());
+    }
+
+    const TEMPLATE: &str = "heat_template_version: 2015-04-30\n\
+resources:\n  r:\n    type: OS::Heat::None\n    properties:\n      at: 12:30\n      rules:\n        repeat:\n          permutations: true   # nests anyway\n          for_each: {<%p%>: [a]}\n          template: <%p%>\n";
+
+    fn codes(applied: &[Applied]) -> Vec<(&str, Applicability)> {
+        applied.iter().map(|a| (a.code, a.applicability)).collect()
+    }
+
+    #[test]
+    fn fix_file_applies_safe_fixes_and_unsafe_ones_only_when_asked() {
+        let safe = fix_file("t.yaml", TEMPLATE, &Settings::default(), false).unwrap();
+        assert_eq!(codes(&safe.applied), [("H903", Applicability::Safe)]);
+        assert_eq!(
+            safe.text,
+            TEMPLATE.replace("          permutations: true   # nests anyway\n", "")
+        );
+        // What remains is linted on the fixed text: the Unsafe fix is still offered.
+        let h004 = safe.diagnostics.iter().find(|d| d.code == "H004").unwrap();
+        assert_eq!(&safe.text[h004.span.range()], "12:30");
+        assert_eq!(
+            h004.fix.as_ref().map(|f| f.applicability),
+            Some(Applicability::Unsafe)
+        );
+        let all = fix_file("t.yaml", TEMPLATE, &Settings::default(), true).unwrap();
+        assert_eq!(
+            codes(&all.applied),
+            [
+                ("H004", Applicability::Unsafe),
+                ("H903", Applicability::Safe)
+            ]
+        );
+        assert!(all.text.contains("      at: '12:30'\n"), "{}", all.text);
+        assert!(all.diagnostics.iter().all(|d| d.code != "H004"));
+        // The offset of each applied fix is in the original text.
+        assert_eq!(&TEMPLATE[all.applied[0].offset..][..5], "12:30");
+        assert_eq!(&TEMPLATE[all.applied[1].offset..][..4], "    ");
+    }
+
+    #[test]
+    fn fix_file_leaves_suppressed_findings_and_disabled_rules_alone() {
+        let suppressed = TEMPLATE.replace("# nests anyway", "# hotfix: ignore[H903]");
+        let outcome = fix_file("t.yaml", &suppressed, &Settings::default(), false).unwrap();
+        assert!(outcome.applied.is_empty());
+        assert_eq!(outcome.text, suppressed);
+        let settings = Settings {
+            ignore: vec![Selector::parse("H903").unwrap()],
+            ..Settings::default()
+        };
+        let outcome = fix_file("t.yaml", TEMPLATE, &settings, true).unwrap();
+        assert_eq!(codes(&outcome.applied), [("H004", Applicability::Unsafe)]);
+        assert!(outcome.text.contains("permutations: true"));
+    }
+
+    #[test]
+    fn fix_file_reports_a_file_that_does_not_load_and_changes_nothing() {
+        let broken = "heat_template_version: 2015-04-30\nresources: [\n";
+        let outcome = fix_file("t.yaml", broken, &Settings::default(), true).unwrap();
+        assert_eq!(outcome.text, broken);
+        assert!(outcome.applied.is_empty());
+        assert_eq!(outcome.diagnostics.len(), 1);
+        assert_eq!(outcome.diagnostics[0].code, crate::LOAD_ERROR);
+    }
+
+    fn finding(fix: Fix) -> Diagnostic {
+        let mut d = Diagnostic::new("H999", "test", Severity::Error, "m", Span::new(0, 1));
+        d.fix(fix);
+        d
+    }
+
+    fn fix_of(applicability: Applicability, edit: Edit) -> Fix {
+        Fix {
+            message: "m".to_owned(),
+            edits: vec![edit],
+            applicability,
+        }
+    }
+
+    #[test]
+    fn display_only_fixes_are_never_applied() {
+        let mut segments = Segments::new(3);
+        let fixed = fix_to_fixed_point("abc", true, &mut segments, |_, _| {
+            Ok::<_, ()>(vec![finding(fix_of(
+                Applicability::DisplayOnly,
+                Edit::replace(Span::new(0, 1), "x"),
+            ))])
+        })
+        .unwrap();
+        assert_eq!(fixed.text, "abc");
+        assert!(fixed.applied.is_empty());
+        assert_eq!(fixed.remaining.len(), 1);
+    }
+
+    #[test]
+    fn a_fix_that_never_removes_its_finding_does_not_converge() {
+        let mut segments = Segments::new(3);
+        let result = fix_to_fixed_point("abc", false, &mut segments, |_, _| {
+            Ok::<_, ()>(vec![finding(fix_of(
+                Applicability::Safe,
+                Edit::insert(0, "x"),
+            ))])
+        });
+        assert!(matches!(result, Err(Stopped::NotConverged)));
+    }
+
+    #[test]
+    fn a_failing_check_stops_fixing_with_its_error() {
+        let mut segments = Segments::new(3);
+        let result = fix_to_fixed_point("abc", false, &mut segments, |text, _| {
+            if text == "abc" {
+                Ok(vec![finding(fix_of(
+                    Applicability::Safe,
+                    Edit::replace(Span::new(0, 3), "{"),
+                ))])
+            } else {
+                Err("does not parse")
+            }
+        });
+        assert!(matches!(result, Err(Stopped::Check("does not parse"))));
     }
 }

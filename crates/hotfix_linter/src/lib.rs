@@ -15,6 +15,7 @@ pub mod upgrade;
 use hotfix_diagnostics::{Diagnostic, Span};
 use hotfix_hot::{Semantic, Template};
 
+pub use fix::{FixError, FixOutcome, fix_file};
 pub use registry::{Selector, all_rules, rule_by_code, rule_by_selector};
 pub use rule::{Context, FixAvailability, Rule, Sink};
 pub use settings::Settings;
@@ -28,8 +29,8 @@ pub fn lint(path: &str, bytes: &[u8], settings: &Settings) -> Vec<Diagnostic> {
         hotfix_yaml::check_size(text)?;
         hotfix_yaml::parse_unlimited(text)
     });
-    let doc = match loaded {
-        Ok(doc) => doc,
+    match loaded {
+        Ok(doc) => lint_document(path, &doc, settings),
         Err(err) => {
             if !settings.enabled(&rules::load::INVALID_TEMPLATE) {
                 return Vec::new();
@@ -43,14 +44,22 @@ pub fn lint(path: &str, bytes: &[u8], settings: &Settings) -> Vec<Diagnostic> {
                 span,
             );
             diagnostic.help("Heat rejects this file before looking at its contents");
-            return vec![diagnostic];
+            vec![diagnostic]
         }
-    };
-    let template = Template::new(&doc);
+    }
+}
+
+/// Lints a loaded file: what the enabled rules find, less what inline comments suppress.
+pub(crate) fn lint_document(
+    path: &str,
+    doc: &hotfix_yaml::Document,
+    settings: &Settings,
+) -> Vec<Diagnostic> {
+    let template = Template::new(doc);
     let semantic = Semantic::new(&template);
     let cx = Context {
         path,
-        doc: &doc,
+        doc,
         template: &template,
         semantic: &semantic,
     };
@@ -72,7 +81,7 @@ pub fn lint(path: &str, bytes: &[u8], settings: &Settings) -> Vec<Diagnostic> {
             diagnostic.severity = severity;
         }
     }
-    let mut diagnostics = suppression::apply(&doc, diagnostics, settings);
+    let mut diagnostics = suppression::apply(doc, diagnostics, settings);
     diagnostics.sort_by(|a, b| {
         (a.span.start, a.code, &a.message).cmp(&(b.span.start, b.code, &b.message))
     });
