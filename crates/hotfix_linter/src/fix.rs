@@ -26,8 +26,8 @@ pub struct Applied {
     /// What the fix did, e.g. "Remove `permutations: true`".
     pub message: String,
     pub applicability: Applicability,
-    /// Where its first edit starts in the original text (a later pass's edit inside text an
-    /// earlier pass wrote is placed at the start of what that pass replaced).
+    /// Where its finding starts in the original text (a finding of a later pass inside text
+    /// an earlier pass wrote is placed at the start of what that pass replaced).
     pub offset: usize,
 }
 
@@ -156,13 +156,12 @@ pub(crate) fn fix_to_fixed_point<E>(
             });
         }
         for &i in &applied {
-            let start = fixes[i].edits.iter().map(|e| e.span.start).min();
             applied_fixes.push(Applied {
                 code: fixable[i].code,
                 name: fixable[i].name,
                 message: fixes[i].message.clone(),
                 applicability: fixes[i].applicability,
-                offset: segments.to_original(start.unwrap_or(0)),
+                offset: segments.to_original(fixable[i].span.start),
             });
         }
         let batch: Vec<Edit> = applied
@@ -316,7 +315,7 @@ resources:\n  r:\n    type: OS::Heat::None\n    properties:\n      at: 12:30\n  
         assert!(all.diagnostics.iter().all(|d| d.code != "H004"));
         // The offset of each applied fix is in the original text.
         assert_eq!(&TEMPLATE[all.applied[0].offset..][..5], "12:30");
-        assert_eq!(&TEMPLATE[all.applied[1].offset..][..4], "    ");
+        assert_eq!(&TEMPLATE[all.applied[1].offset..][..12], "permutations");
     }
 
     #[test]
