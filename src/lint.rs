@@ -86,6 +86,9 @@ pub(crate) struct LintArgs {
     /// Colours in human output.
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     color: Color,
+
+    #[command(flatten)]
+    fix: crate::fix::FixArgs,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -140,6 +143,7 @@ struct Linted {
     display: String,
     source: String,
     diagnostics: Vec<Diagnostic>,
+    fixes: crate::fix::FileFixes,
 }
 
 pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
@@ -159,7 +163,7 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
     let results: Vec<Result<Result<Linted, Kind>, String>> = candidates
         .par_iter()
         .map(|candidate| {
-            let result = lint_candidate(candidate, &config, args.templates_only);
+            let result = lint_candidate(candidate, &config, args);
             progress.inc();
             result
         })
@@ -187,6 +191,10 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
         stale = baseline.unmatched(&root, &linted_paths);
     }
 
+    if args.fix.diff {
+        let (files, output) = (fixed(&linted), args.output.as_deref());
+        return crate::fix::write_diff(&args.fix, &files, &failures, args.exit_zero, output, out);
+    }
     emit(args, format, &root, &linted, out)?;
     report(args, format, &config, &linted, &skipped, &failures, started)?;
     if stale > 0 {
@@ -360,7 +368,19 @@ fn report(
             started.elapsed().as_secs_f64()
         )?;
     }
+    crate::fix::report(&args.fix, &fixed(linted), quiet, &mut stderr)?;
     Ok(())
+}
+
+fn fixed(linted: &[Linted]) -> Vec<crate::fix::FixedFile<'_>> {
+    linted
+        .iter()
+        .map(|file| crate::fix::FixedFile {
+            display: &file.display,
+            diagnostics: &file.diagnostics,
+            fixes: &file.fixes,
+        })
+        .collect()
 }
 
 fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
@@ -387,15 +407,15 @@ fn apply_arguments(settings: &mut Settings, args: &LintArgs) -> anyhow::Result<(
     Ok(())
 }
 
-/// Reads and lints one candidate; `Ok(Err(kind))` when it is not a template to lint.
+/// Reads and lints (or fixes) one candidate; `Ok(Err(kind))` when it is not a template to lint.
 fn lint_candidate(
     candidate: &Candidate,
     config: &Config,
-    templates_only: bool,
+    args: &LintArgs,
 ) -> Result<Result<Linted, Kind>, String> {
     let bytes = std::fs::read(&candidate.path)
         .map_err(|err| format!("cannot read {}: {err}", candidate.display()))?;
-    let kind = if candidate.explicit && !templates_only {
+    let kind = if candidate.explicit && !args.templates_only {
         Kind::Template
     } else {
         discover::classify(&candidate.path, &bytes)
@@ -405,12 +425,14 @@ fn lint_candidate(
     }
     let display = candidate.display();
     let settings = config.settings_for(&candidate.path);
-    let diagnostics = hotfix_linter::lint(&display, &bytes, &settings);
+    let (source, diagnostics, fixes) =
+        crate::fix::lint_file(&args.fix, &candidate.path, &display, &bytes, &settings)?;
     Ok(Ok(Linted {
         path: candidate.path.clone(),
         display,
-        source: String::from_utf8_lossy(&bytes).into_owned(),
+        source,
         diagnostics,
+        fixes,
     }))
 }
 
