@@ -25,7 +25,7 @@ pub(crate) struct FixArgs {
     /// Apply the Safe fixes (those that keep what Heat computes) in place, then report what
     /// remains. Files are rewritten atomically, keeping their permissions; read-only files are
     /// refused.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "write_baseline")]
     pub(crate) fix: bool,
 
     /// Also apply the Unsafe fixes, which may change what Heat computes (read each one with
