@@ -1,7 +1,7 @@
 //! Applying fixes: byte edits of the original text, back to front, pass after pass.
 //!
 //! In one pass, fixes are taken in the order of their first edit; a fix whose edits overlap an
-//! edit already taken waits for the next pass. [`fix_to_fixed_point`] re-parses and asks the
+//! edit already taken waits for the next pass. The fixed-point loop re-parses and asks the
 //! rules again after each pass until nothing is left to apply; both `hotfix lint --fix` and
 //! `hotfix upgrade` run it. The text is never re-serialised: everything outside the edits stays
 //! byte for byte, which [`Segments`] records.
