@@ -103,6 +103,9 @@ pub(crate) struct LintArgs {
     /// Colours in human output.
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     color: Color,
+
+    #[command(flatten)]
+    fix: crate::fix::FixArgs,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -157,6 +160,7 @@ struct Linted {
     display: String,
     source: String,
     diagnostics: Vec<Diagnostic>,
+    fixes: crate::fix::FileFixes,
 }
 
 pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
@@ -172,18 +176,7 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
     let root = SourceRoot::discover(&cwd);
     let mut baseline = args.baseline.as_deref().map(Baseline::load).transpose()?;
     let stdin = reads_stdin(args)?;
-    let walk = if let Some(name) = &stdin {
-        discover::Walk {
-            candidates: vec![Candidate {
-                config: configs.for_file(&cwd.join(name))?,
-                path: name.clone(),
-                explicit: true,
-            }],
-            errors: Vec::new(),
-        }
-    } else {
-        discover::walk(&config::paths(&args.paths)?, &mut configs)?
-    };
+    let walk = find(args, stdin.as_deref(), &cwd, &mut configs)?;
     let candidates = walk.candidates;
     refuse_output_onto_input(args.output.as_deref(), &candidates)?;
     let mut failures = walk.errors;
@@ -191,12 +184,12 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
     let progress = Progress::start(candidates.len(), !format.is_machine());
     let results: Vec<Result<Result<Linted, Kind>, String>> = if stdin.is_some() {
         let input = read::stdin().map_err(|err| anyhow!("cannot read standard input: {err}"))?;
-        vec![Ok(lint_input(&candidates[0], input, args.templates_only))]
+        vec![lint_input(&candidates[0], input, args)]
     } else {
         candidates
             .par_iter()
             .map(|candidate| {
-                let result = lint_candidate(candidate, args.templates_only);
+                let result = lint_candidate(candidate, args);
                 progress.inc();
                 result
             })
@@ -225,6 +218,10 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
         stale = baseline.unmatched(&root, &linted_paths);
     }
 
+    if args.fix.diff {
+        let (files, output) = (fixed(&linted), args.output.as_deref());
+        return crate::fix::write_diff(&args.fix, &files, &failures, args.exit_zero, output, out);
+    }
     emit(args, format, &root, &linted, out)?;
     report(
         args, format, &configs, &linted, &skipped, &failures, started,
@@ -400,7 +397,19 @@ fn report(
             started.elapsed().as_secs_f64()
         )?;
     }
+    crate::fix::report(&args.fix, &fixed(linted), quiet, &mut stderr)?;
     Ok(())
+}
+
+fn fixed(linted: &[Linted]) -> Vec<crate::fix::FixedFile<'_>> {
+    linted
+        .iter()
+        .map(|file| crate::fix::FixedFile {
+            display: &file.display,
+            diagnostics: &file.diagnostics,
+            fixes: &file.fixes,
+        })
+        .collect()
 }
 
 fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
@@ -427,6 +436,31 @@ fn overrides(args: &LintArgs) -> anyhow::Result<Overrides> {
         select: parse(&args.select)?,
         extend_select: parse(&args.extend_select)?,
         ignore,
+    })
+}
+
+/// The files to lint: the one read from standard input, or those the paths name.
+fn find(
+    args: &LintArgs,
+    stdin: Option<&Path>,
+    cwd: &Path,
+    configs: &mut Configs,
+) -> anyhow::Result<discover::Walk> {
+    let Some(name) = stdin else {
+        return discover::walk(&config::paths(&args.paths)?, configs);
+    };
+    if args.fix.fix {
+        return Err(anyhow!(
+            "--fix cannot rewrite standard input; use --diff to see the fixes"
+        ));
+    }
+    Ok(discover::Walk {
+        candidates: vec![Candidate {
+            config: configs.for_file(&cwd.join(name))?,
+            path: name.to_path_buf(),
+            explicit: true,
+        }],
+        errors: Vec::new(),
     })
 }
 
@@ -470,14 +504,11 @@ fn reads_stdin(args: &LintArgs) -> anyhow::Result<Option<PathBuf>> {
     ))
 }
 
-/// Reads and lints one candidate; `Ok(Err(kind))` when it is not a template to lint.
-fn lint_candidate(
-    candidate: &Candidate,
-    templates_only: bool,
-) -> Result<Result<Linted, Kind>, String> {
+/// Reads and lints (or fixes) one candidate; `Ok(Err(kind))` when it is not a template to lint.
+fn lint_candidate(candidate: &Candidate, args: &LintArgs) -> Result<Result<Linted, Kind>, String> {
     let input = read::file(&candidate.path)
         .map_err(|err| format!("cannot read {}: {err}", candidate.display()))?;
-    Ok(lint_input(candidate, input, templates_only))
+    lint_input(candidate, input, args)
 }
 
 /// Lints what was read of one candidate: a file over the read bound is reported with Heat's
@@ -485,50 +516,58 @@ fn lint_candidate(
 fn lint_input(
     candidate: &Candidate,
     input: read::Input,
-    templates_only: bool,
-) -> Result<Linted, Kind> {
+    args: &LintArgs,
+) -> Result<Result<Linted, Kind>, String> {
     let (head, chars) = match input {
-        read::Input::Whole(bytes) => return lint_bytes(candidate, &bytes, templates_only),
+        read::Input::Whole(bytes) => return lint_bytes(candidate, &bytes, args),
         read::Input::TooLarge { head, chars } => (head, chars),
     };
-    let kind = if candidate.explicit && !templates_only {
+    let kind = if candidate.explicit && !args.templates_only {
         Kind::Template
     } else {
         discover::classify(&candidate.path, &head)
     };
     if kind != Kind::Template {
-        return Err(kind);
+        return Ok(Err(kind));
     }
     let settings = candidate.config.settings_for(&candidate.path);
     let exact = chars < 64 * read::BOUND;
     let err = hotfix_yaml::too_large(chars, exact);
-    Ok(Linted {
+    Ok(Ok(Linted {
         path: candidate.path.clone(),
         display: candidate.display(),
         source: String::new(),
         diagnostics: hotfix_linter::load_failure(err, &settings),
-    })
+        fixes: crate::fix::FileFixes::default(),
+    }))
 }
 
-/// Lints the bytes of one candidate; `Err(kind)` when it is not a template to lint.
-fn lint_bytes(candidate: &Candidate, bytes: &[u8], templates_only: bool) -> Result<Linted, Kind> {
-    let kind = if candidate.explicit && !templates_only {
+/// Lints (or fixes) the bytes of one candidate; `Ok(Err(kind))` when it is not a template to
+/// lint.
+fn lint_bytes(
+    candidate: &Candidate,
+    bytes: &[u8],
+    args: &LintArgs,
+) -> Result<Result<Linted, Kind>, String> {
+    let kind = if candidate.explicit && !args.templates_only {
         Kind::Template
     } else {
         discover::classify(&candidate.path, bytes)
     };
     if kind != Kind::Template {
-        return Err(kind);
+        return Ok(Err(kind));
     }
     let display = candidate.display();
     let settings = candidate.config.settings_for(&candidate.path);
-    let diagnostics = hotfix_linter::lint(&display, bytes, &settings);
-    Ok(Linted {
+    let (source, diagnostics, fixes) =
+        crate::fix::lint_file(&args.fix, &candidate.path, &display, bytes, &settings)?;
+    Ok(Ok(Linted {
         path: candidate.path.clone(),
         display,
-        source: String::from_utf8_lossy(bytes).into_owned(),
+        source,
         diagnostics,
-    })
+        fixes,
+    }))
 }
 
 fn write_human(out: &mut impl Write, files: &[Linted], color: bool) -> anyhow::Result<()> {

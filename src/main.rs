@@ -10,6 +10,7 @@ mod baseline;
 mod config;
 mod discover;
 mod explain;
+mod fix;
 mod inspect;
 mod interrupt;
 mod lint;

@@ -15,6 +15,7 @@ pub mod upgrade;
 use hotfix_diagnostics::{Diagnostic, Span};
 use hotfix_hot::{Semantic, Template};
 
+pub use fix::{FixError, FixOutcome, fix_file};
 pub use registry::{Selector, all_rules, rule_by_code, rule_by_selector};
 pub use rule::{Context, FixAvailability, Rule, Sink};
 pub use settings::Settings;
@@ -45,15 +46,23 @@ pub fn lint(path: &str, bytes: &[u8], settings: &Settings) -> Vec<Diagnostic> {
         hotfix_yaml::check_size(text)?;
         hotfix_yaml::parse_unlimited(text)
     });
-    let doc = match loaded {
-        Ok(doc) => doc,
-        Err(err) => return load_failure(err, settings),
-    };
-    let template = Template::new(&doc);
+    match loaded {
+        Ok(doc) => lint_document(path, &doc, settings),
+        Err(err) => load_failure(err, settings),
+    }
+}
+
+/// Lints a loaded file: what the enabled rules find, less what inline comments suppress.
+pub(crate) fn lint_document(
+    path: &str,
+    doc: &hotfix_yaml::Document,
+    settings: &Settings,
+) -> Vec<Diagnostic> {
+    let template = Template::new(doc);
     let semantic = Semantic::new(&template);
     let cx = Context {
         path,
-        doc: &doc,
+        doc,
         template: &template,
         semantic: &semantic,
     };
@@ -75,7 +84,7 @@ pub fn lint(path: &str, bytes: &[u8], settings: &Settings) -> Vec<Diagnostic> {
             diagnostic.severity = severity;
         }
     }
-    let mut diagnostics = suppression::apply(&doc, diagnostics, settings);
+    let mut diagnostics = suppression::apply(doc, diagnostics, settings);
     diagnostics.sort_by(|a, b| {
         (a.span.start, a.code, &a.message).cmp(&(b.span.start, b.code, &b.message))
     });

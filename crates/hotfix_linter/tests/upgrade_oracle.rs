@@ -15,37 +15,10 @@ use serde_json::{Value, json};
 
 mod common;
 
-use common::{Heat, shared, workspace};
+use common::{Heat, params, shared, workspace};
 
 fn diff(heat: &mut Heat, a: &str, b: &str, params: &Value) -> Value {
     heat.request(&json!({"cmd": "diff", "a": a, "b": b, "params": params}))
-}
-
-/// Values for the parameters that have no default, generated from their type.
-fn params(source: &str) -> Value {
-    let mut out = serde_json::Map::new();
-    let Ok(doc) = hotfix_yaml::parse(source) else {
-        return Value::Object(out);
-    };
-    let template = Template::new(&doc);
-    for p in &template.parameters {
-        if doc.get(p.value, "default").is_some() {
-            continue;
-        }
-        let ty = doc
-            .get(p.value, "type")
-            .and_then(|t| doc.str_value(t))
-            .unwrap_or("string");
-        let value = match ty {
-            "number" => json!(1),
-            "json" => json!({"key": "value"}),
-            "comma_delimited_list" => json!("a,b,c"),
-            "boolean" => json!(true),
-            _ => json!("value"),
-        };
-        out.insert(p.name.clone(), value);
-    }
-    Value::Object(out)
 }
 
 /// `resources.NAME` / `outputs.NAME` of every definition a warning points into.

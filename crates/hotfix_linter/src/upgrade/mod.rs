@@ -15,17 +15,13 @@ use hotfix_diagnostics::{Applicability, Diagnostic, Edit, Severity, Span};
 use hotfix_hot::{Semantic, Template, Version, VersionDecl};
 use hotfix_yaml::{Document, LoadError, ScalarStyle};
 
-use crate::fix::apply_fixes;
+use crate::fix::{Stopped, fix_to_fixed_point};
 use crate::rule::Context;
 
 mod rules;
-mod segments;
 pub(crate) mod shared;
 
-pub use segments::Segments;
-
-/// How many fix passes a step may take before it counts as not converging (a bug).
-pub const MAX_PASSES: usize = 16;
+pub use crate::fix::{MAX_PASSES, Segments};
 
 /// An upgrade rule: like a lint rule, plus the version step it belongs to.
 pub struct UpgradeRule {
@@ -369,44 +365,25 @@ fn run_step(
     segments: &mut Segments,
     unsafe_applied: &mut Vec<(&'static str, String)>,
 ) -> Result<(String, Vec<Vec<Edit>>, usize, Vec<Diagnostic>), UpgradeError> {
-    let mut text = source.to_owned();
-    let mut batches: Vec<Vec<Edit>> = Vec::new();
-    let mut applied_fixes = 0;
-    for _ in 0..MAX_PASSES {
-        let doc = hotfix_yaml::parse(&text)
-            .map_err(|e| UpgradeError::Unparseable(step.0, step.1, e.message))?;
-        let written = segments.written();
-        let diagnostics = check_step_with(&doc, step, target, &written);
-        let allowed = |a: Applicability| {
-            a == Applicability::Safe || (unsafe_fixes && a == Applicability::Unsafe)
-        };
-        let fixable: Vec<&Diagnostic> = diagnostics
-            .iter()
-            .filter(|d| d.fix.as_ref().is_some_and(|f| allowed(f.applicability)))
-            .collect();
-        let fixes: Vec<_> = fixable.iter().filter_map(|d| d.fix.as_ref()).collect();
-        if fixes.is_empty() {
-            return Ok((text, batches, applied_fixes, diagnostics));
+    let fixed = fix_to_fixed_point(source, unsafe_fixes, segments, |text, segments| {
+        let doc = hotfix_yaml::parse(text).map_err(|e| e.message)?;
+        Ok(check_step_with(&doc, step, target, &segments.written()))
+    })
+    .map_err(|stopped| match stopped {
+        Stopped::Check(message) => UpgradeError::Unparseable(step.0, step.1, message),
+        Stopped::NotConverged => UpgradeError::NotConverged(step.0, step.1),
+    })?;
+    for applied in &fixed.applied {
+        if applied.applicability == Applicability::Unsafe {
+            unsafe_applied.push((applied.code, applied.message.clone()));
         }
-        let (next, applied) = apply_fixes(&text, &fixes);
-        if applied.is_empty() {
-            return Ok((text, batches, applied_fixes, diagnostics));
-        }
-        applied_fixes += applied.len();
-        for &i in &applied {
-            if fixes[i].applicability == Applicability::Unsafe {
-                unsafe_applied.push((fixable[i].code, fixes[i].message.clone()));
-            }
-        }
-        let batch: Vec<Edit> = applied
-            .iter()
-            .flat_map(|&i| fixes[i].edits.iter().cloned())
-            .collect();
-        segments.apply(&batch);
-        batches.push(batch);
-        text = next;
     }
-    Err(UpgradeError::NotConverged(step.0, step.1))
+    Ok((
+        fixed.text,
+        fixed.batches,
+        fixed.applied.len(),
+        fixed.remaining,
+    ))
 }
 
 /// What the rules of one step report on a document (which declares the step's `from`).

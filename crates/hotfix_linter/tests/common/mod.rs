@@ -6,7 +6,8 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
-use serde_json::Value;
+use hotfix_hot::Template;
+use serde_json::{Value, json};
 
 pub(crate) fn workspace() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -72,4 +73,31 @@ impl Drop for Heat {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Values for the parameters that have no default, generated from their type.
+pub(crate) fn params(source: &str) -> Value {
+    let mut out = serde_json::Map::new();
+    let Ok(doc) = hotfix_yaml::parse(source) else {
+        return Value::Object(out);
+    };
+    let template = Template::new(&doc);
+    for p in &template.parameters {
+        if doc.get(p.value, "default").is_some() {
+            continue;
+        }
+        let ty = doc
+            .get(p.value, "type")
+            .and_then(|t| doc.str_value(t))
+            .unwrap_or("string");
+        let value = match ty {
+            "number" => json!(1),
+            "json" => json!({"key": "value"}),
+            "comma_delimited_list" => json!("a,b,c"),
+            "boolean" => json!(true),
+            _ => json!("value"),
+        };
+        out.insert(p.name.clone(), value);
+    }
+    Value::Object(out)
 }

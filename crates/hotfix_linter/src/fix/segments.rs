@@ -168,6 +168,32 @@ impl Segments {
         original
     }
 
+    /// Where a position of the original text is in the current text: exact where the byte
+    /// survived; inside a range edits replaced, the start of what was written there.
+    pub fn to_current(&self, offset: usize) -> usize {
+        let mut position = 0;
+        // Where the text after the last original run starts: a replacement written there.
+        let mut after_original = 0;
+        for segment in &self.segments {
+            position += segment.len();
+            if let Segment::Original(range) = segment {
+                if offset < range.start {
+                    return after_original;
+                }
+                if offset < range.end {
+                    return position - (range.end - offset);
+                }
+                after_original = position;
+            }
+        }
+        // At or past the end: the end, or the start of what replaced the original's end.
+        if matches!(self.segments.last(), Some(Segment::Original(_))) {
+            position
+        } else {
+            after_original
+        }
+    }
+
     /// The ranges of the current text that edits wrote.
     pub fn written(&self) -> Vec<hotfix_diagnostics::Span> {
         let mut out = Vec::new();
@@ -230,5 +256,12 @@ mod tests {
         }
         // The insertion replaced no original byte.
         assert_eq!(segments.edited(original.len()), vec![3..11, 12..13]);
+        // Original positions in the current text: kept bytes exactly, replaced ones at the
+        // start of their replacement.
+        assert_eq!(segments.to_current(0), 6);
+        assert_eq!(&text[segments.to_current(5)..][..9], "list_join");
+        assert_eq!(&text[segments.to_current(15)..][..4], "keep");
+        assert_eq!(&text[segments.to_current(12)..][..1], "B");
+        assert_eq!(segments.to_current(original.len()), text.len());
     }
 }

@@ -1,0 +1,280 @@
+//! `hotfix lint --fix`, `--unsafe-fixes`, `--diff` and `--show-fixes`: applying the fixes the
+//! rules offer.
+//!
+//! The library fixes one file at a time ([`hotfix_linter::fix_file`]: the Safe fixes, and the
+//! Unsafe ones on request, re-linting until nothing applies); this module writes the fixed
+//! text back (atomically, as `hotfix upgrade` does) or prints it as a diff, lists the fixes,
+//! and counts what was fixed and what could be.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+
+use hotfix_diagnostics::{Applicability, Diagnostic};
+use hotfix_linter::Settings;
+use hotfix_linter::fix::{Applied, Segments, is_applied};
+use hotfix_yaml::LineIndex;
+
+/// The fix flags of `hotfix lint`.
+#[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("fixing").args(["fix", "diff"]).multiple(true)))]
+#[allow(clippy::struct_excessive_bools, reason = "command-line flags")]
+pub(crate) struct FixArgs {
+    /// Apply the Safe fixes (those that keep what Heat computes) in place, then report what
+    /// remains. Files are rewritten atomically, keeping their permissions; read-only files are
+    /// refused.
+    #[arg(long, conflicts_with = "write_baseline")]
+    pub(crate) fix: bool,
+
+    /// Also apply the Unsafe fixes, which may change what Heat computes (read each one with
+    /// `--show-fixes` or `--diff`). Without `--fix` or `--diff`, only counts them as fixable.
+    #[arg(long)]
+    pub(crate) unsafe_fixes: bool,
+
+    /// Print a unified diff of what `--fix` would change and write nothing; exit with 1 when
+    /// there is something to change.
+    #[arg(long, conflicts_with_all = ["write_baseline", "format"])]
+    pub(crate) diff: bool,
+
+    /// List every fix applied (or, with `--diff`, that would be) on stderr, one line each.
+    #[arg(long, requires = "fixing")]
+    pub(crate) show_fixes: bool,
+}
+
+impl FixArgs {
+    /// Whether files are fixed (in place, or as a diff).
+    fn fixing(&self) -> bool {
+        self.fix || self.diff
+    }
+}
+
+/// What fixing did to one file.
+#[derive(Debug, Default)]
+pub(crate) struct FileFixes {
+    /// The text as read from disk, when fixing changed it.
+    original: Option<String>,
+    /// The fixed text, when fixing changed it.
+    fixed: Option<String>,
+    applied: Vec<Applied>,
+    segments: Option<Segments>,
+}
+
+/// Lints one template, fixing it first when asked: the text to report on (the fixed text once
+/// written), its findings, and what was fixed. `Err` is a failure of hotfix for this file: a
+/// fix that does not converge or breaks the file (a bug), or a file that cannot be written.
+pub(crate) fn lint_file(
+    args: &FixArgs,
+    path: &Path,
+    display: &str,
+    bytes: &[u8],
+    settings: &Settings,
+) -> Result<(String, Vec<Diagnostic>, FileFixes), String> {
+    let plain = || {
+        (
+            String::from_utf8_lossy(bytes).into_owned(),
+            hotfix_linter::lint(display, bytes, settings),
+            FileFixes::default(),
+        )
+    };
+    if !args.fixing() {
+        return Ok(plain());
+    }
+    // A file that is not text is reported as it is: there is nothing to fix.
+    let Ok(source) = hotfix_yaml::check_bytes(bytes) else {
+        return Ok(plain());
+    };
+    let outcome = hotfix_linter::fix_file(display, source, settings, args.unsafe_fixes)
+        .map_err(|err| format!("cannot fix {display}: {err}"))?;
+    if outcome.text == source {
+        return Ok((source.to_owned(), outcome.diagnostics, FileFixes::default()));
+    }
+    if !args.diff {
+        crate::upgrade::write_atomically(path, &outcome.text)
+            .map_err(|err| format!("cannot fix {display}: not written: {err}"))?;
+    }
+    let fixes = FileFixes {
+        original: Some(source.to_owned()),
+        fixed: Some(outcome.text.clone()),
+        applied: outcome.applied,
+        segments: Some(outcome.segments),
+    };
+    Ok((outcome.text, outcome.diagnostics, fixes))
+}
+
+/// One linted file, as this module sees it.
+pub(crate) struct FixedFile<'a> {
+    pub(crate) display: &'a str,
+    pub(crate) diagnostics: &'a [Diagnostic],
+    pub(crate) fixes: &'a FileFixes,
+}
+
+/// `--diff`: the diff of every file fixing would change, on `out` (or in `--output`); on
+/// stderr the fixes (with `--show-fixes`), the failures and a summary. Exit code 1 when there
+/// is a diff (unless `exit_zero`, as ruff does), 2 when a file failed.
+pub(crate) fn write_diff(
+    args: &FixArgs,
+    files: &[FixedFile<'_>],
+    failures: &[String],
+    exit_zero: bool,
+    output: Option<&Path>,
+    out: &mut dyn Write,
+) -> anyhow::Result<ExitCode> {
+    let mut buffer = Vec::new();
+    let out: &mut dyn Write = if output.is_some() { &mut buffer } else { out };
+    for file in files {
+        let (Some(original), Some(fixed)) = (&file.fixes.original, &file.fixes.fixed) else {
+            continue;
+        };
+        let unified = similar::TextDiff::from_lines(original, fixed)
+            .unified_diff()
+            .context_radius(3)
+            .header(
+                &format!("a/{}", file.display),
+                &format!("b/{}", file.display),
+            )
+            .to_string();
+        out.write_all(unified.as_bytes())?;
+    }
+    if let Some(path) = output {
+        crate::output::write_atomically(path, &buffer)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    let mut stderr = std::io::stderr().lock();
+    for failure in failures {
+        writeln!(stderr, "hotfix: error: {failure}")?;
+    }
+    report(args, files, false, &mut stderr)?;
+    let changed = files.iter().any(|f| f.fixes.fixed.is_some());
+    Ok(if !failures.is_empty() {
+        ExitCode::from(2)
+    } else if changed && !exit_zero {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// On stderr: each fix (with `--show-fixes`), then what was fixed (with `--fix` or `--diff`)
+/// and how many of the findings left could be fixed, as ruff counts them: the fixes these flags
+/// would apply, and the "hidden" Unsafe ones they would not. `quiet` (JSON or SARIF on stdout)
+/// keeps only the list and, when files changed, what was fixed.
+pub(crate) fn report(
+    args: &FixArgs,
+    files: &[FixedFile<'_>],
+    quiet: bool,
+    stderr: &mut dyn Write,
+) -> std::io::Result<()> {
+    let verb = if args.diff { "would fix" } else { "fixed" };
+    if args.show_fixes {
+        for file in files {
+            list_fixes(file, verb, stderr)?;
+        }
+    }
+    let left: Vec<Applicability> = files
+        .iter()
+        .flat_map(|f| f.diagnostics)
+        .filter_map(|d| d.fix.as_ref().map(|f| f.applicability))
+        .collect();
+    let fixable = left
+        .iter()
+        .filter(|&&a| is_applied(a, args.unsafe_fixes))
+        .count();
+    let hidden = left
+        .iter()
+        .filter(|&&a| a == Applicability::Unsafe && !args.unsafe_fixes)
+        .count();
+    let mut parts = Vec::new();
+    if args.fixing() {
+        let applied: Vec<&Applied> = files.iter().flat_map(|f| &f.fixes.applied).collect();
+        let changed = files.iter().filter(|f| f.fixes.fixed.is_some()).count();
+        let unsafe_count = applied
+            .iter()
+            .filter(|a| a.applicability == Applicability::Unsafe)
+            .count();
+        let with_unsafe = if unsafe_count > 0 {
+            format!(" ({unsafe_count} with unsafe fixes)")
+        } else {
+            String::new()
+        };
+        if quiet && changed == 0 {
+            return Ok(());
+        }
+        parts.push(format!(
+            "{verb} {} {} in {changed} {}{with_unsafe}",
+            applied.len(),
+            plural(applied.len(), "finding", "findings"),
+            plural(changed, "file", "files")
+        ));
+    } else if fixable > 0 {
+        let flags = if args.unsafe_fixes {
+            "--fix --unsafe-fixes"
+        } else {
+            "--fix"
+        };
+        parts.push(format!("{fixable} fixable with `{flags}`"));
+    }
+    if hidden > 0 && !quiet {
+        let flags = if args.fixing() {
+            "--unsafe-fixes"
+        } else {
+            "--fix --unsafe-fixes"
+        };
+        parts.push(format!(
+            "{hidden} hidden {} can be enabled with `{flags}`",
+            plural(hidden, "fix", "fixes")
+        ));
+    }
+    if parts.is_empty() || (quiet && !args.fixing()) {
+        return Ok(());
+    }
+    writeln!(stderr, "{}", parts.join("; "))
+}
+
+/// `path:line:col: fixed CODE (applicability): what the fix did`, at the fix's place in the
+/// text as it is now on disk (the original with `--diff`, the fixed text with `--fix`).
+fn list_fixes(file: &FixedFile<'_>, verb: &str, out: &mut dyn Write) -> std::io::Result<()> {
+    let (Some(original), Some(fixed), Some(segments)) = (
+        &file.fixes.original,
+        &file.fixes.fixed,
+        &file.fixes.segments,
+    ) else {
+        return Ok(());
+    };
+    let written = verb == "fixed";
+    let text = if written { fixed } else { original };
+    let lines = LineIndex::new(text);
+    let mut applied: Vec<(usize, &Applied)> = file
+        .fixes
+        .applied
+        .iter()
+        .map(|a| {
+            let at = if written {
+                segments.to_current(a.offset)
+            } else {
+                a.offset
+            };
+            (at, a)
+        })
+        .collect();
+    applied.sort_by_key(|(at, a)| (*at, a.code));
+    for (at, a) in applied {
+        let position = lines.position(text, at);
+        writeln!(
+            out,
+            "{}:{}:{}: {verb} {} ({}): {}",
+            file.display,
+            position.line,
+            position.char_col,
+            a.code,
+            a.applicability.as_str(),
+            a.message
+        )?;
+    }
+    Ok(())
+}
+
+fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
+    if n == 1 { one } else { many }
+}
