@@ -134,7 +134,7 @@ fn prove(heat: &mut Heat, label: &str, source: &str, options: &UpgradeOptions, t
     if let UpgradeStatus::Blocked { blocked, .. } = &result.status {
         *tally
             .blocked
-            .entry(blocked.blocker.code.to_owned())
+            .entry(blocked.blocker.diagnostic.code.to_owned())
             .or_default() += 1;
     }
     if result.text == source {

@@ -67,16 +67,40 @@ fn status(result: &Upgrade) -> String {
             from,
             reached,
             blocked,
-        } => format!(
-            "upgraded {from} → {reached}, blocked at {} → {} by {} at {}:{}: {}\n  help: {}",
-            blocked.step.0,
-            blocked.step.1,
-            blocked.blocker.code,
-            blocked.line,
-            blocked.column,
-            blocked.blocker.message,
-            blocked.blocker.help.as_deref().unwrap_or("")
-        ),
+        } => {
+            let mut out = format!(
+                "upgraded {from} → {reached}, blocked at {} → {}",
+                blocked.step.0, blocked.step.1
+            );
+            for blocker in blocked.blockers() {
+                let d = &blocker.diagnostic;
+                let _ = write!(
+                    out,
+                    "\n  by {} at {}:{}: {}\n    help: {}",
+                    d.code,
+                    blocker.line,
+                    blocker.column,
+                    d.message,
+                    d.help.as_deref().unwrap_or("")
+                );
+            }
+            if let Some(reach) = &blocked.unsafe_fixes {
+                let _ = write!(
+                    out,
+                    "\n  --unsafe-fixes would reach {}{}",
+                    reach.reached,
+                    if reach.blocked {
+                        " (blocked there)"
+                    } else {
+                        ""
+                    }
+                );
+                for (code, message) in &reach.rewrites {
+                    let _ = write!(out, "\n    {code}: {message}");
+                }
+            }
+            out
+        }
     }
 }
 

@@ -158,14 +158,45 @@ pub struct UpgradeOptions {
     pub version_style: VersionStyle,
 }
 
-/// A step that could not be taken, and the first finding that blocked it.
+/// A step that could not be taken, and every finding that blocked it.
 #[derive(Clone, Debug)]
 pub struct Blocked {
     pub step: (Version, Version),
-    pub blocker: Diagnostic,
-    /// 1-based line and column of the blocker in the text the step started from.
+    /// The first error left in the step, in the order of the text.
+    pub blocker: Blocker,
+    /// The other errors left in the step, in the order of the text.
+    pub more: Vec<Blocker>,
+    /// What `--unsafe-fixes` would do, found by running the upgrade with it: `Some` only when
+    /// that run gets further than this one (never when this run already had them).
+    pub unsafe_fixes: Option<UnsafeReach>,
+}
+
+impl Blocked {
+    /// Every error left in the step, in the order of the text.
+    pub fn blockers(&self) -> impl Iterator<Item = &Blocker> {
+        std::iter::once(&self.blocker).chain(&self.more)
+    }
+}
+
+/// One finding that blocks a step.
+#[derive(Clone, Debug)]
+pub struct Blocker {
+    pub diagnostic: Diagnostic,
+    /// 1-based line and column of the finding in the text of the blocked step (after the
+    /// rewrites that went through before it).
     pub line: usize,
     pub column: usize,
+}
+
+/// How far an upgrade gets with `--unsafe-fixes`, when that is further than without.
+#[derive(Clone, Debug)]
+pub struct UnsafeReach {
+    /// The version it reaches: the target when it goes through.
+    pub reached: Version,
+    /// Whether it is blocked too, further on.
+    pub blocked: bool,
+    /// The Unsafe rewrites it applies: the rule's code and what the fix does.
+    pub rewrites: Vec<(&'static str, String)>,
 }
 
 #[derive(Clone, Debug)]
@@ -222,6 +253,41 @@ pub enum UpgradeError {
 /// When the source is not a loadable HOT template with a valid version, and on internal
 /// errors (rewrites that do not converge or produce text that does not parse), which are bugs.
 pub fn upgrade(source: &str, options: &UpgradeOptions) -> Result<Upgrade, UpgradeError> {
+    let mut result = upgrade_once(source, options)?;
+    if let UpgradeStatus::Blocked {
+        reached, blocked, ..
+    } = &mut result.status
+    {
+        if !options.unsafe_fixes {
+            let bolder = upgrade_once(
+                source,
+                &UpgradeOptions {
+                    unsafe_fixes: true,
+                    ..options.clone()
+                },
+            )?;
+            blocked.unsafe_fixes = match bolder.status {
+                UpgradeStatus::Upgraded { to, .. } if to > *reached => Some(UnsafeReach {
+                    reached: to,
+                    blocked: false,
+                    rewrites: bolder.unsafe_applied,
+                }),
+                UpgradeStatus::Blocked {
+                    reached: further, ..
+                } if further > *reached => Some(UnsafeReach {
+                    reached: further,
+                    blocked: true,
+                    rewrites: bolder.unsafe_applied,
+                }),
+                _ => None,
+            };
+        }
+    }
+    Ok(result)
+}
+
+/// [`upgrade`], without looking at what `--unsafe-fixes` would do.
+fn upgrade_once(source: &str, options: &UpgradeOptions) -> Result<Upgrade, UpgradeError> {
     let doc = hotfix_yaml::parse(source).map_err(UpgradeError::Load)?;
     let template = Template::new(&doc);
     let original = template.version().ok_or(UpgradeError::NoVersion)?;
@@ -319,19 +385,24 @@ fn run(
         for batch in &batches {
             shift(&mut warnings, batch);
         }
-        let blocker = remaining
+        let lines = hotfix_yaml::LineIndex::new(&after);
+        let mut blockers = remaining
             .iter()
             .filter(|d| d.severity == Severity::Error)
-            .min_by_key(|d| d.span.start)
-            .cloned();
-        if let Some(blocker) = blocker {
-            let lines = hotfix_yaml::LineIndex::new(&after);
-            let position = lines.position(&after, blocker.span.start);
+            .map(|d| {
+                let position = lines.position(&after, d.span.start);
+                Blocker {
+                    diagnostic: d.clone(),
+                    line: position.line,
+                    column: position.char_col,
+                }
+            });
+        if let Some(blocker) = blockers.next() {
             return Ok(Run::Blocked(Blocked {
                 step,
                 blocker,
-                line: position.line,
-                column: position.char_col,
+                more: blockers.collect(),
+                unsafe_fixes: None,
             }));
         }
         warnings.extend(remaining);
