@@ -380,3 +380,22 @@ fn unsafe_fixes_are_not_suggested_where_they_would_not_get_further() {
     );
     assert!(!stdout.contains("--unsafe-fixes would rewrite"), "{stdout}");
 }
+
+#[test]
+fn a_rewrite_that_would_erase_a_likely_mistake_is_withheld_and_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = "heat_template_version: 2015-04-30\nresources:\n  server: {type: OS::Heat::None}\noutputs:\n  ip: {value: {Fn::Select: [1, [{Fn::GetAtt: [server, first_address]}, none]]}}\n";
+    std::fs::write(dir.path().join("t.yaml"), source).unwrap();
+    let output = hotfix(dir.path(), &["--to", "wallaby", "t.yaml"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        text(&output.stdout),
+        "t.yaml: blocked at step 2015-04-30 → 2015-10-15 by U301 at 5:16: `Fn::Select` is removed in 2015-10-15, \
+         and its rewrite is withheld: it would erase what H204 reports at 5:34 \
+         (`Fn::GetAtt` is a CloudFormation function, not a HOT function)\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("t.yaml")).unwrap(),
+        source
+    );
+}

@@ -10,6 +10,9 @@
 //! step starts. When a step is blocked, the template must not claim a version its content does
 //! not meet, so the whole upgrade is redone with the blocked step's start as the target (rules
 //! may rewrite differently for a nearer target) until it goes through.
+//!
+//! A rewrite never erases a node that a lint rule flags as a likely mistake (`guard`): such a
+//! rewrite is withheld, and its finding says why.
 
 use hotfix_diagnostics::{Applicability, Diagnostic, Edit, Severity, Span};
 use hotfix_hot::{Semantic, Template, Version, VersionDecl};
@@ -18,6 +21,7 @@ use hotfix_yaml::{Document, LoadError, ScalarStyle};
 use crate::fix::apply_fixes;
 use crate::rule::Context;
 
+mod guard;
 mod rules;
 mod segments;
 pub(crate) mod shared;
@@ -447,10 +451,16 @@ fn run_step(
         let doc = hotfix_yaml::parse(&text)
             .map_err(|e| UpgradeError::Unparseable(step.0, step.1, e.message))?;
         let written = segments.written();
-        let diagnostics = check_step_with(&doc, step, target, &written);
+        let mut diagnostics = check_step_with(&doc, step, target, &written);
         let allowed = |a: Applicability| {
             a == Applicability::Safe || (unsafe_fixes && a == Applicability::Unsafe)
         };
+        // Every fix is guarded, not only those applied now: a withheld Unsafe rewrite then
+        // says why `--unsafe-fixes` would not apply it either.
+        if diagnostics.iter().any(|d| d.fix.is_some()) {
+            let mistakes = guard::likely_mistakes(&doc);
+            guard::withhold(&text, &mut diagnostics, &mistakes, &written);
+        }
         let fixable: Vec<&Diagnostic> = diagnostics
             .iter()
             .filter(|d| d.fix.as_ref().is_some_and(|f| allowed(f.applicability)))
