@@ -1,11 +1,12 @@
 //! `hotfix upgrade`: rewrite templates for a later `heat_template_version`.
 
+use std::fmt::Write as _;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::anyhow;
-use hotfix_diagnostics::{RenderOptions, render_human};
+use hotfix_diagnostics::{Applicability, RenderOptions, render_human};
 use hotfix_hot::Version;
 use hotfix_linter::upgrade::{
     Upgrade, UpgradeError, UpgradeOptions, UpgradeStatus, VersionStyle, upgrade,
@@ -129,7 +130,10 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
         out
     };
     let mut stderr = crate::pipe::stderr();
-    let (mut blocked, mut failed, mut changed) = (false, !walk.errors.is_empty(), false);
+    let mut tally = Tally {
+        failed: walk.errors.len(),
+        ..Tally::default()
+    };
     for error in &walk.errors {
         writeln!(stderr, "hotfix: error: {error}")?;
     }
@@ -139,29 +143,23 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
         let display = candidate.display();
         match outcome {
             Outcome::Skipped(kind) => {
+                tally.skipped += 1;
                 if args.verbose || candidate.explicit {
                     writeln!(stderr, "{display}: skipped: {}", kind.describe())?;
                 }
             }
             Outcome::Refused(message) => {
-                blocked = true;
+                tally.refused += 1;
                 writeln!(stderr, "{display}: error: {message}")?;
             }
             Outcome::Failed(message) => {
-                failed = true;
+                tally.failed += 1;
                 writeln!(stderr, "{display}: error: {message}")?;
             }
             Outcome::Interrupted => interrupted += 1,
             Outcome::Done(result, source) => {
-                let line = status_line(result, args.check || args.diff);
-                if args.diff && result.text != *source {
-                    write_diff(out, &display, source, &result.text)?;
-                }
-                if args.diff || sarif {
-                    writeln!(stderr, "{display}: {line}")?;
-                } else {
-                    writeln!(out, "{display}: {line}")?;
-                }
+                tally.count(result, source, options.target);
+                let line = report_done(args, &display, result, source, out, &mut stderr)?;
                 if sarif {
                     findings.push((
                         candidate.path.clone(),
@@ -169,12 +167,14 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
                         on_disk(result, source, &line),
                     ));
                 }
-                report_findings(&mut stderr, &display, result, args.verbose)?;
-                blocked |= matches!(result.status, UpgradeStatus::Blocked { .. });
-                changed |= result.text != *source;
             }
         }
     }
+    writeln!(
+        stderr,
+        "{}",
+        tally.summary(&args.to, args.check || args.diff, args.verbose)
+    )?;
     if sarif {
         write_sarif(out, &findings)?;
     }
@@ -192,9 +192,9 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
     } else if !buffer.is_empty() {
         std::io::stdout().lock().write_all(&buffer)?;
     }
-    Ok(if failed {
+    Ok(if tally.failed > 0 {
         ExitCode::from(2)
-    } else if blocked || (args.check && changed) {
+    } else if tally.blocked > 0 || tally.refused > 0 || (args.check && tally.changed) {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
@@ -245,6 +245,133 @@ fn candidates(args: &UpgradeArgs, cwd: &Path) -> anyhow::Result<discover::Walk> 
     let overrides = config::Overrides::default();
     let mut configs = config::Configs::new(args.no_config, args.config.as_deref(), cwd, overrides)?;
     discover::walk(&config::paths(&args.paths)?, &mut configs)
+}
+
+/// Reports one upgraded (or blocked) file: the diff with `--diff`, its status line (on
+/// standard output, or standard error when standard output holds the diff or SARIF), its
+/// blockers and findings on standard error. Returns the status line.
+fn report_done(
+    args: &UpgradeArgs,
+    display: &str,
+    result: &Upgrade,
+    source: &str,
+    out: &mut dyn Write,
+    stderr: &mut impl Write,
+) -> anyhow::Result<String> {
+    let line = status_line(
+        result,
+        args.check || args.diff,
+        args.verbose,
+        args.unsafe_fixes,
+    );
+    if args.diff && result.text != source {
+        write_diff(out, display, source, &result.text)?;
+    }
+    if args.diff || args.format == UpgradeFormat::Sarif {
+        writeln!(stderr, "{display}: {line}")?;
+    } else {
+        writeln!(out, "{display}: {line}")?;
+    }
+    report_blockers(stderr, display, result, args.verbose)?;
+    report_findings(stderr, display, result, args.verbose)?;
+    Ok(line)
+}
+
+/// How many files ended how: the closing summary and the exit code.
+#[derive(Default)]
+struct Tally {
+    upgraded: usize,
+    /// At the target, or above it: whether any is above.
+    current: usize,
+    above: bool,
+    blocked: usize,
+    /// Blocked after some steps went through.
+    partly: usize,
+    /// Cannot be upgraded as they are (invalid YAML, no valid version): exit code 1.
+    refused: usize,
+    /// hotfix could not do its job: exit code 2.
+    failed: usize,
+    skipped: usize,
+    /// Whether any file changes (or would).
+    changed: bool,
+}
+
+impl Tally {
+    fn count(&mut self, result: &Upgrade, source: &str, target: Version) {
+        self.changed |= result.text != source;
+        match &result.status {
+            UpgradeStatus::AlreadyAtTarget { version } => {
+                self.current += 1;
+                self.above |= *version > target;
+            }
+            UpgradeStatus::Upgraded { .. } => self.upgraded += 1,
+            UpgradeStatus::Blocked { .. } => {
+                self.blocked += 1;
+                if result.text != source {
+                    self.partly += 1;
+                }
+            }
+        }
+    }
+
+    /// `12 upgraded, 3 already at wallaby, 1 blocked, 0 failed`, or `12 would be upgraded, …`
+    /// for `--check` and `--diff`; with `--verbose`, the skipped files too.
+    fn summary(&self, spelled: &str, dry_run: bool, verbose: bool) -> String {
+        let would = if dry_run { "would be " } else { "" };
+        let or_later = if self.above { " or later" } else { "" };
+        let partly = match self.partly {
+            0 => String::new(),
+            n => format!(" ({n} {would}upgraded part of the way)"),
+        };
+        let mut out = format!(
+            "{} {would}upgraded, {} already at {spelled}{or_later}, {} blocked{partly}, {} failed",
+            self.upgraded,
+            self.current,
+            self.blocked,
+            self.refused + self.failed
+        );
+        if verbose {
+            let _ = write!(out, ", {} skipped (not templates)", self.skipped);
+        }
+        out
+    }
+}
+
+/// Every finding that blocks a step, each with its help, on stderr (`--verbose`; otherwise the
+/// status line names the first and counts the others), and what `--unsafe-fixes` would
+/// rewrite.
+fn report_blockers(
+    stderr: &mut impl Write,
+    display: &str,
+    result: &Upgrade,
+    verbose: bool,
+) -> std::io::Result<()> {
+    let UpgradeStatus::Blocked { blocked, .. } = &result.status else {
+        return Ok(());
+    };
+    if !verbose {
+        return Ok(());
+    }
+    for blocker in blocked.blockers() {
+        let d = &blocker.diagnostic;
+        writeln!(
+            stderr,
+            "  {display}:{}:{}: {} blocks step {} → {}: {}",
+            blocker.line, blocker.column, d.code, blocked.step.0, blocked.step.1, d.message
+        )?;
+        if let Some(help) = &d.help {
+            writeln!(stderr, "    help: {help}")?;
+        }
+    }
+    if let Some(reach) = &blocked.unsafe_fixes {
+        for (code, message) in &reach.rewrites {
+            writeln!(
+                stderr,
+                "  {display}: {code} --unsafe-fixes would apply: {message}"
+            )?;
+        }
+    }
+    Ok(())
 }
 
 /// The applied Unsafe rewrites and the findings of one file, on stderr: one line each, or
@@ -329,14 +456,15 @@ fn on_disk(result: &Upgrade, source: &str, line: &str) -> Vec<hotfix_diagnostics
         .unwrap_or(Span::new(0, 0));
     let mut out = Vec::new();
     if let UpgradeStatus::Blocked { blocked, .. } = &result.status {
+        let blocker = &blocked.blocker.diagnostic;
         let mut d = Diagnostic::new(
-            blocked.blocker.code,
-            blocked.blocker.name,
+            blocker.code,
+            blocker.name,
             Severity::Error,
             format!("hotfix upgrade: {line}"),
             version_span,
         );
-        d.help.clone_from(&blocked.blocker.help);
+        d.help.clone_from(&blocker.help);
         out.push(d);
     } else if result.text != source {
         out.push(Diagnostic::new(
@@ -359,7 +487,7 @@ fn on_disk(result: &Upgrade, source: &str, line: &str) -> Vec<hotfix_diagnostics
     out
 }
 
-fn status_line(result: &Upgrade, dry_run: bool) -> String {
+fn status_line(result: &Upgrade, dry_run: bool, verbose: bool, unsafe_fixes: bool) -> String {
     let would = if dry_run { "would be " } else { "" };
     match &result.status {
         UpgradeStatus::AlreadyAtTarget { version } => {
@@ -382,17 +510,77 @@ fn status_line(result: &Upgrade, dry_run: bool) -> String {
             } else {
                 String::new()
             };
-            format!(
+            let first = &blocked.blocker;
+            let mut line = format!(
                 "{progress}blocked at step {} → {} by {} at {}:{}: {}",
                 blocked.step.0,
                 blocked.step.1,
-                blocked.blocker.code,
-                blocked.line,
-                blocked.column,
-                blocked.blocker.message
-            )
+                first.diagnostic.code,
+                first.line,
+                first.column,
+                first.diagnostic.message
+            );
+            let mut notes = Vec::new();
+            match (blocked.more.len(), verbose) {
+                (0, _) => {}
+                (n, true) => notes.push(format!("and {n} more, listed below")),
+                (n, false) => notes.push(format!("and {n} more; --verbose lists them")),
+            }
+            if let Some(reach) = &blocked.unsafe_fixes {
+                notes.push(unsafe_note(reach, verbose));
+            } else if !unsafe_fixes
+                && first
+                    .diagnostic
+                    .fix
+                    .as_ref()
+                    .is_some_and(|f| f.applicability == Applicability::Unsafe)
+            {
+                notes.push(
+                    "its rewrite is Unsafe, but --unsafe-fixes alone would not get the file further"
+                        .to_owned(),
+                );
+            }
+            if !notes.is_empty() {
+                let _ = write!(line, " ({})", notes.join("; "));
+            }
+            line
         }
     }
+}
+
+/// What `--unsafe-fixes` would do for a blocked file: how far it would get, and with which
+/// Unsafe rewrites.
+fn unsafe_note(reach: &hotfix_linter::upgrade::UnsafeReach, verbose: bool) -> String {
+    let mut note = if reach.blocked {
+        format!(
+            "--unsafe-fixes would rewrite it up to {}, where it is blocked again",
+            reach.reached
+        )
+    } else {
+        format!("--unsafe-fixes would rewrite it up to {}", reach.reached)
+    };
+    match (reach.rewrites.as_slice(), verbose) {
+        ([], _) => {}
+        ([(code, message)], _) => {
+            let _ = write!(note, ": {code} {message}");
+        }
+        ([(code, message), rest @ ..], false) => {
+            let rewrites = if rest.len() == 1 {
+                "rewrite"
+            } else {
+                "rewrites"
+            };
+            let _ = write!(
+                note,
+                ": {code} {message}, and {} more Unsafe {rewrites}",
+                rest.len()
+            );
+        }
+        (all, true) => {
+            let _ = write!(note, " with the {} Unsafe rewrites listed below", all.len());
+        }
+    }
+    note
 }
 
 fn write_diff(out: &mut dyn Write, display: &str, old: &str, new: &str) -> std::io::Result<()> {

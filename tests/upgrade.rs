@@ -242,3 +242,160 @@ fn upgrading_a_copy_of_the_corpus_twice_changes_nothing_the_second_time() {
     eprintln!("corpus copy: {upgraded} templates upgraded by the first run, none by the second");
     assert!(upgraded > 100, "too few upgrades: {upgraded}");
 }
+
+/// The last line of standard error: the closing summary.
+fn summary(output: &Output) -> String {
+    text(&output.stderr)
+        .lines()
+        .last()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+#[test]
+fn a_closing_summary_counts_upgraded_current_blocked_and_failed_templates() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a-old.yaml"), OLD).unwrap();
+    std::fs::write(dir.path().join("b-new.yaml"), NEW).unwrap();
+    std::fs::write(
+        dir.path().join("c-zones.yaml"),
+        "heat_template_version: 2013-05-23\noutputs:\n  zones: {value: {\"Fn::GetAZs\": \"\"}}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("d-broken.yaml"),
+        "heat_template_version: 2013-05-23\noutputs: [\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("e-roles.yaml"), "- name: Controller\n").unwrap();
+
+    let check = hotfix(dir.path(), &["--to", "wallaby", "--check", "."]);
+    assert_eq!(check.status.code(), Some(1));
+    assert_eq!(
+        summary(&check),
+        "1 would be upgraded, 1 already at wallaby, 1 blocked, 1 failed"
+    );
+    let diff = hotfix(dir.path(), &["--to", "wallaby", "--diff", "--verbose", "."]);
+    assert_eq!(
+        summary(&diff),
+        "1 would be upgraded, 1 already at wallaby, 1 blocked, 1 failed, 1 skipped (not templates)"
+    );
+    // Above the target counts as current.
+    let pike = hotfix(dir.path(), &["--to", "pike", "--check", "."]);
+    assert_eq!(
+        summary(&pike),
+        "1 would be upgraded, 1 already at pike or later, 1 blocked, 1 failed"
+    );
+
+    let write = hotfix(dir.path(), &["--to", "wallaby", "."]);
+    assert_eq!(
+        summary(&write),
+        "1 upgraded, 1 already at wallaby, 1 blocked, 1 failed"
+    );
+    let again = hotfix(dir.path(), &["--to", "wallaby", "."]);
+    assert_eq!(
+        summary(&again),
+        "0 upgraded, 2 already at wallaby, 1 blocked, 1 failed"
+    );
+}
+
+#[test]
+fn the_summary_counts_files_upgraded_part_of_the_way() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("t.yaml"),
+        "heat_template_version: 2013-05-23\nparameters:\n  j: {type: json}\noutputs:\n  o: {value: {\"Fn::Join\": [\",\", [a]]}}\n  s: {value: {\"Fn::Select\": [x, {get_param: j}]}}\n",
+    )
+    .unwrap();
+    let check = hotfix(dir.path(), &["--to", "wallaby", "--check", "t.yaml"]);
+    assert_eq!(
+        summary(&check),
+        "0 would be upgraded, 0 already at wallaby, 1 blocked (1 would be upgraded part of the way), 0 failed"
+    );
+    let write = hotfix(dir.path(), &["--to", "wallaby", "t.yaml"]);
+    assert_eq!(
+        summary(&write),
+        "0 upgraded, 0 already at wallaby, 1 blocked (1 upgraded part of the way), 0 failed"
+    );
+}
+
+const TWO_BASE64: &str = "heat_template_version: 2013-05-23\nparameters:\n  data: {type: json}\nresources:\n  a:\n    type: OS::Heat::None\n    properties:\n      user_data: {\"Fn::Base64\": {get_param: data}}\n  b:\n    type: OS::Heat::None\n    properties:\n      user_data: {\"Fn::Base64\": {get_param: data}}\n";
+
+#[test]
+fn a_blocked_file_counts_its_other_blockers_and_says_what_unsafe_fixes_would_rewrite() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("t.yaml"), TWO_BASE64).unwrap();
+    let output = hotfix(dir.path(), &["--to", "wallaby", "--check", "t.yaml"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        text(&output.stdout),
+        "t.yaml: blocked at step 2013-05-23 → 2014-10-16 by U104 at 8:19: `Fn::Base64` is removed in 2014-10-16 \
+         (and 1 more; --verbose lists them; --unsafe-fixes would rewrite it up to 2021-04-16: \
+         U104 Replace `Fn::Base64: X` with `X`, and 1 more Unsafe rewrite)\n"
+    );
+    // With --verbose, every blocker with its help, and every Unsafe rewrite.
+    let verbose = hotfix(
+        dir.path(),
+        &["--to", "wallaby", "--check", "--verbose", "t.yaml"],
+    );
+    let stdout = text(&verbose.stdout);
+    assert!(
+        stdout.contains("(and 1 more, listed below; --unsafe-fixes would rewrite it up to 2021-04-16 with the 2 Unsafe rewrites listed below)"),
+        "{stdout}"
+    );
+    let stderr = text(&verbose.stderr);
+    for line in [
+        "  t.yaml:8:19: U104 blocks step 2013-05-23 → 2014-10-16: `Fn::Base64` is removed in 2014-10-16\n    help: `Fn::Base64` encodes nothing",
+        "  t.yaml:12:19: U104 blocks step 2013-05-23 → 2014-10-16: `Fn::Base64` is removed in 2014-10-16\n    help: `Fn::Base64` encodes nothing",
+    ] {
+        assert!(stderr.contains(line), "{stderr}");
+    }
+    assert_eq!(
+        stderr
+            .matches("t.yaml: U104 --unsafe-fixes would apply: Replace `Fn::Base64: X` with `X`\n")
+            .count(),
+        2,
+        "{stderr}"
+    );
+    // The claim holds: with --unsafe-fixes the file goes all the way.
+    let bolder = hotfix(dir.path(), &["--to", "wallaby", "--unsafe-fixes", "t.yaml"]);
+    assert_eq!(bolder.status.code(), Some(0), "{}", text(&bolder.stderr));
+    assert_eq!(
+        text(&bolder.stdout),
+        "t.yaml: upgraded 2013-05-23 → 2021-04-16 (2 rewrites)\n"
+    );
+}
+
+#[test]
+fn unsafe_fixes_are_not_suggested_where_they_would_not_get_further() {
+    let dir = tempfile::tempdir().unwrap();
+    // The Unsafe rewrite of Fn::Base64 would go through, but Fn::GetAZs blocks the same step.
+    let source = format!("{TWO_BASE64}outputs:\n  zones: {{value: {{\"Fn::GetAZs\": \"\"}}}}\n");
+    std::fs::write(dir.path().join("t.yaml"), &source).unwrap();
+    let output = hotfix(dir.path(), &["--to", "wallaby", "--check", "t.yaml"]);
+    let stdout = text(&output.stdout);
+    assert!(
+        stdout.contains("(and 2 more; --verbose lists them; its rewrite is Unsafe, but --unsafe-fixes alone would not get the file further)\n"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("--unsafe-fixes would rewrite"), "{stdout}");
+}
+
+#[test]
+fn a_rewrite_that_would_erase_a_likely_mistake_is_withheld_and_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = "heat_template_version: 2015-04-30\nresources:\n  server: {type: OS::Heat::None}\noutputs:\n  ip: {value: {Fn::Select: [1, [{Fn::GetAtt: [server, first_address]}, none]]}}\n";
+    std::fs::write(dir.path().join("t.yaml"), source).unwrap();
+    let output = hotfix(dir.path(), &["--to", "wallaby", "t.yaml"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        text(&output.stdout),
+        "t.yaml: blocked at step 2015-04-30 → 2015-10-15 by U301 at 5:16: `Fn::Select` is removed in 2015-10-15, \
+         and its rewrite is withheld: it would erase what H204 reports at 5:34 \
+         (`Fn::GetAtt` is a CloudFormation function, not a HOT function)\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("t.yaml")).unwrap(),
+        source
+    );
+}

@@ -67,16 +67,40 @@ fn status(result: &Upgrade) -> String {
             from,
             reached,
             blocked,
-        } => format!(
-            "upgraded {from} → {reached}, blocked at {} → {} by {} at {}:{}: {}\n  help: {}",
-            blocked.step.0,
-            blocked.step.1,
-            blocked.blocker.code,
-            blocked.line,
-            blocked.column,
-            blocked.blocker.message,
-            blocked.blocker.help.as_deref().unwrap_or("")
-        ),
+        } => {
+            let mut out = format!(
+                "upgraded {from} → {reached}, blocked at {} → {}",
+                blocked.step.0, blocked.step.1
+            );
+            for blocker in blocked.blockers() {
+                let d = &blocker.diagnostic;
+                let _ = write!(
+                    out,
+                    "\n  by {} at {}:{}: {}\n    help: {}",
+                    d.code,
+                    blocker.line,
+                    blocker.column,
+                    d.message,
+                    d.help.as_deref().unwrap_or("")
+                );
+            }
+            if let Some(reach) = &blocked.unsafe_fixes {
+                let _ = write!(
+                    out,
+                    "\n  --unsafe-fixes would reach {}{}",
+                    reach.reached,
+                    if reach.blocked {
+                        " (blocked there)"
+                    } else {
+                        ""
+                    }
+                );
+                for (code, message) in &reach.rewrites {
+                    let _ = write!(out, "\n    {code}: {message}");
+                }
+            }
+            out
+        }
     }
 }
 
@@ -177,9 +201,40 @@ fn rule_reports_at(code: &str, source: &str, step: (Version, Version), target: V
         .any(|d| d.code == code)
 }
 
+/// How many findings each of the lint rules that mark a likely mistake reports, of those that
+/// a later version cannot take back: a removed function stays removed (`removed-function`),
+/// and `Fn::GetAtt` is a function in no version (`cfn-function-not-in-hot`). (The others
+/// depend on which keys are functions in the version: `{Ref: x, note: y}` is a function with
+/// sibling keys in 2013-05-23, where `Ref` is a function, and plain data in wallaby; the
+/// upgrade guards them step by step.)
+fn likely_mistakes(text: &str) -> std::collections::BTreeMap<&'static str, usize> {
+    let settings = hotfix_linter::Settings {
+        select: ["H201", "H204"]
+            .iter()
+            .filter_map(|c| hotfix_linter::Selector::parse(c))
+            .collect(),
+        ..hotfix_linter::Settings::default()
+    };
+    let mut out = std::collections::BTreeMap::new();
+    for d in hotfix_linter::lint("", text.as_bytes(), &settings) {
+        *out.entry(d.code).or_insert(0) += 1;
+    }
+    out
+}
+
 fn check_invariants(name: &str, source: &str, options: &UpgradeOptions, result: &Upgrade) {
     hotfix_yaml::parse(&result.text)
         .unwrap_or_else(|e| panic!("{name}: the upgraded text does not parse: {e}"));
+    // No rewrite erases a likely mistake: what lint reports on the original, it still reports.
+    let after = likely_mistakes(&result.text);
+    for (code, count) in likely_mistakes(source) {
+        let left = after.get(code).copied().unwrap_or(0);
+        assert!(
+            left >= count,
+            "{name}: the upgrade erased {} of the {count} {code} findings",
+            count - left
+        );
+    }
     let again = upgrade(&result.text, options).unwrap_or_else(|e| panic!("{name}: again: {e}"));
     assert_eq!(
         again.text, result.text,

@@ -10,6 +10,9 @@
 //! step starts. When a step is blocked, the template must not claim a version its content does
 //! not meet, so the whole upgrade is redone with the blocked step's start as the target (rules
 //! may rewrite differently for a nearer target) until it goes through.
+//!
+//! A rewrite never erases a node that a lint rule flags as a likely mistake (`guard`): such a
+//! rewrite is withheld, and its finding says why.
 
 use hotfix_diagnostics::{Applicability, Diagnostic, Edit, Severity, Span};
 use hotfix_hot::{Semantic, Template, Version, VersionDecl};
@@ -18,6 +21,7 @@ use hotfix_yaml::{Document, LoadError, ScalarStyle};
 use crate::fix::{Stopped, fix_to_fixed_point};
 use crate::rule::Context;
 
+mod guard;
 mod rules;
 pub(crate) mod shared;
 
@@ -154,14 +158,45 @@ pub struct UpgradeOptions {
     pub version_style: VersionStyle,
 }
 
-/// A step that could not be taken, and the first finding that blocked it.
+/// A step that could not be taken, and every finding that blocked it.
 #[derive(Clone, Debug)]
 pub struct Blocked {
     pub step: (Version, Version),
-    pub blocker: Diagnostic,
-    /// 1-based line and column of the blocker in the text the step started from.
+    /// The first error left in the step, in the order of the text.
+    pub blocker: Blocker,
+    /// The other errors left in the step, in the order of the text.
+    pub more: Vec<Blocker>,
+    /// What `--unsafe-fixes` would do, found by running the upgrade with it: `Some` only when
+    /// that run gets further than this one (never when this run already had them).
+    pub unsafe_fixes: Option<UnsafeReach>,
+}
+
+impl Blocked {
+    /// Every error left in the step, in the order of the text.
+    pub fn blockers(&self) -> impl Iterator<Item = &Blocker> {
+        std::iter::once(&self.blocker).chain(&self.more)
+    }
+}
+
+/// One finding that blocks a step.
+#[derive(Clone, Debug)]
+pub struct Blocker {
+    pub diagnostic: Diagnostic,
+    /// 1-based line and column of the finding in the text of the blocked step (after the
+    /// rewrites that went through before it).
     pub line: usize,
     pub column: usize,
+}
+
+/// How far an upgrade gets with `--unsafe-fixes`, when that is further than without.
+#[derive(Clone, Debug)]
+pub struct UnsafeReach {
+    /// The version it reaches: the target when it goes through.
+    pub reached: Version,
+    /// Whether it is blocked too, further on.
+    pub blocked: bool,
+    /// The Unsafe rewrites it applies: the rule's code and what the fix does.
+    pub rewrites: Vec<(&'static str, String)>,
 }
 
 #[derive(Clone, Debug)]
@@ -218,6 +253,41 @@ pub enum UpgradeError {
 /// When the source is not a loadable HOT template with a valid version, and on internal
 /// errors (rewrites that do not converge or produce text that does not parse), which are bugs.
 pub fn upgrade(source: &str, options: &UpgradeOptions) -> Result<Upgrade, UpgradeError> {
+    let mut result = upgrade_once(source, options)?;
+    if let UpgradeStatus::Blocked {
+        reached, blocked, ..
+    } = &mut result.status
+    {
+        if !options.unsafe_fixes {
+            let bolder = upgrade_once(
+                source,
+                &UpgradeOptions {
+                    unsafe_fixes: true,
+                    ..options.clone()
+                },
+            )?;
+            blocked.unsafe_fixes = match bolder.status {
+                UpgradeStatus::Upgraded { to, .. } if to > *reached => Some(UnsafeReach {
+                    reached: to,
+                    blocked: false,
+                    rewrites: bolder.unsafe_applied,
+                }),
+                UpgradeStatus::Blocked {
+                    reached: further, ..
+                } if further > *reached => Some(UnsafeReach {
+                    reached: further,
+                    blocked: true,
+                    rewrites: bolder.unsafe_applied,
+                }),
+                _ => None,
+            };
+        }
+    }
+    Ok(result)
+}
+
+/// [`upgrade`], without looking at what `--unsafe-fixes` would do.
+fn upgrade_once(source: &str, options: &UpgradeOptions) -> Result<Upgrade, UpgradeError> {
     let doc = hotfix_yaml::parse(source).map_err(UpgradeError::Load)?;
     let template = Template::new(&doc);
     let original = template.version().ok_or(UpgradeError::NoVersion)?;
@@ -315,19 +385,24 @@ fn run(
         for batch in &batches {
             shift(&mut warnings, batch);
         }
-        let blocker = remaining
+        let lines = hotfix_yaml::LineIndex::new(&after);
+        let mut blockers = remaining
             .iter()
             .filter(|d| d.severity == Severity::Error)
-            .min_by_key(|d| d.span.start)
-            .cloned();
-        if let Some(blocker) = blocker {
-            let lines = hotfix_yaml::LineIndex::new(&after);
-            let position = lines.position(&after, blocker.span.start);
+            .map(|d| {
+                let position = lines.position(&after, d.span.start);
+                Blocker {
+                    diagnostic: d.clone(),
+                    line: position.line,
+                    column: position.char_col,
+                }
+            });
+        if let Some(blocker) = blockers.next() {
             return Ok(Run::Blocked(Blocked {
                 step,
                 blocker,
-                line: position.line,
-                column: position.char_col,
+                more: blockers.collect(),
+                unsafe_fixes: None,
             }));
         }
         warnings.extend(remaining);
@@ -367,7 +442,15 @@ fn run_step(
 ) -> Result<(String, Vec<Vec<Edit>>, usize, Vec<Diagnostic>), UpgradeError> {
     let fixed = fix_to_fixed_point(source, unsafe_fixes, segments, |text, segments| {
         let doc = hotfix_yaml::parse(text).map_err(|e| e.message)?;
-        Ok(check_step_with(&doc, step, target, &segments.written()))
+        let written = segments.written();
+        let mut diagnostics = check_step_with(&doc, step, target, &written);
+        // Every fix is guarded, not only those applied now: a withheld Unsafe rewrite then
+        // says why `--unsafe-fixes` would not apply it either.
+        if diagnostics.iter().any(|d| d.fix.is_some()) {
+            let mistakes = guard::likely_mistakes(&doc);
+            guard::withhold(text, &mut diagnostics, &mistakes, &written);
+        }
+        Ok(diagnostics)
     })
     .map_err(|stopped| match stopped {
         Stopped::Check(message) => UpgradeError::Unparseable(step.0, step.1, message),
