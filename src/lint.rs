@@ -100,6 +100,8 @@ enum Format {
     Sarif,
     /// GitHub Actions workflow commands: annotations on the files and lines.
     Github,
+    /// JUnit XML: a test suite per file, a failing test case per finding.
+    Junit,
 }
 
 impl Format {
@@ -116,7 +118,10 @@ impl Format {
 
     /// Formats read by programs: never a progress bar.
     fn is_machine(self) -> bool {
-        matches!(self, Format::Json | Format::Sarif | Format::Github)
+        matches!(
+            self,
+            Format::Json | Format::Sarif | Format::Github | Format::Junit
+        )
     }
 }
 
@@ -264,6 +269,7 @@ fn write_findings(
             Ok(())
         }
         Format::Github => Ok(output::github::write(out, root, &findings(linted))?),
+        Format::Junit => Ok(output::junit::write(out, root, &findings(linted))?),
     }
 }
 
@@ -346,8 +352,10 @@ fn report(
         count(Severity::Warning),
         count(Severity::Info),
     );
-    // JSON and SARIF on stdout stay quiet (their readers are programs) unless asked.
-    let quiet = matches!(format, Format::Json | Format::Sarif) && args.output.is_none();
+    // JSON, SARIF and JUnit reports on stdout stay quiet (their readers are programs) unless
+    // asked.
+    let quiet =
+        matches!(format, Format::Json | Format::Sarif | Format::Junit) && args.output.is_none();
     if !quiet || args.verbose {
         writeln!(
             stderr,

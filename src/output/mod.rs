@@ -1,11 +1,12 @@
 //! What the machine-readable outputs share: the files and their findings, paths relative to
 //! the repository root, UTF-16 regions, line fingerprints, and atomic writes of `--output`.
 //!
-//! `hotfix lint` uses them for `--format sarif`, `--format github` and the baseline; `hotfix
-//! upgrade --check` can hand its own findings to the same writers.
+//! `hotfix lint` uses them for `--format sarif`, `github` and `junit` and for the baseline;
+//! `hotfix upgrade --check` can hand its own findings to the same writers.
 
 pub(crate) mod fingerprint;
 pub(crate) mod github;
+pub(crate) mod junit;
 pub(crate) mod sarif;
 
 use std::fmt::Write as _;
@@ -323,6 +324,10 @@ mod tests {
                     .lines()
                     .all(|l| l.starts_with("::"))
             );
+            let mut out = Vec::new();
+            junit::write(&mut out, &root, &files).unwrap();
+            let xml = String::from_utf8(out).unwrap();
+            assert_eq!(xml.matches("<failure ").count(), diagnostics.len());
         }
     }
 
