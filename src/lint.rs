@@ -102,6 +102,8 @@ enum Format {
     Github,
     /// JUnit XML: a test suite per file, a failing test case per finding.
     Junit,
+    /// GitLab Code Quality report (JSON), for merge requests.
+    Gitlab,
 }
 
 impl Format {
@@ -120,7 +122,7 @@ impl Format {
     fn is_machine(self) -> bool {
         matches!(
             self,
-            Format::Json | Format::Sarif | Format::Github | Format::Junit
+            Format::Json | Format::Sarif | Format::Github | Format::Junit | Format::Gitlab
         )
     }
 }
@@ -270,6 +272,12 @@ fn write_findings(
         }
         Format::Github => Ok(output::github::write(out, root, &findings(linted))?),
         Format::Junit => Ok(output::junit::write(out, root, &findings(linted))?),
+        Format::Gitlab => {
+            let report = output::gitlab::build(root, &findings(linted));
+            serde_json::to_writer_pretty(&mut *out, &report)?;
+            writeln!(out)?;
+            Ok(())
+        }
     }
 }
 
@@ -352,10 +360,12 @@ fn report(
         count(Severity::Warning),
         count(Severity::Info),
     );
-    // JSON, SARIF and JUnit reports on stdout stay quiet (their readers are programs) unless
-    // asked.
-    let quiet =
-        matches!(format, Format::Json | Format::Sarif | Format::Junit) && args.output.is_none();
+    // JSON, SARIF, JUnit and GitLab reports on stdout stay quiet (their readers are programs)
+    // unless asked.
+    let quiet = matches!(
+        format,
+        Format::Json | Format::Sarif | Format::Junit | Format::Gitlab
+    ) && args.output.is_none();
     if !quiet || args.verbose {
         writeln!(
             stderr,

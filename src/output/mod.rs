@@ -1,11 +1,12 @@
 //! What the machine-readable outputs share: the files and their findings, paths relative to
 //! the repository root, UTF-16 regions, line fingerprints, and atomic writes of `--output`.
 //!
-//! `hotfix lint` uses them for `--format sarif`, `github` and `junit` and for the baseline;
-//! `hotfix upgrade --check` can hand its own findings to the same writers.
+//! `hotfix lint` uses them for `--format sarif`, `github`, `junit` and `gitlab` and for the
+//! baseline; `hotfix upgrade --check` can hand its own findings to the same writers.
 
 pub(crate) mod fingerprint;
 pub(crate) mod github;
+pub(crate) mod gitlab;
 pub(crate) mod junit;
 pub(crate) mod sarif;
 
@@ -324,6 +325,12 @@ mod tests {
                     .lines()
                     .all(|l| l.starts_with("::"))
             );
+            let gitlab = gitlab::build(&root, &files);
+            for issue in gitlab.as_array().unwrap() {
+                let lines = &issue["location"]["lines"];
+                assert!(lines["begin"].as_u64().unwrap() >= 1);
+                assert!(lines["begin"].as_u64() <= lines["end"].as_u64());
+            }
             let mut out = Vec::new();
             junit::write(&mut out, &root, &files).unwrap();
             let xml = String::from_utf8(out).unwrap();
