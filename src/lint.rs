@@ -78,6 +78,11 @@ pub(crate) struct LintArgs {
     #[arg(long, short)]
     verbose: bool,
 
+    /// Count the findings of each rule instead of listing them (a table, or JSON with
+    /// `--format json`). The exit code is the same as without.
+    #[arg(long)]
+    statistics: bool,
+
     /// Lint only HOT templates, judged by content, even among files named on the command line
     /// (the pre-commit hook passes every staged YAML file).
     #[arg(long)]
@@ -107,10 +112,11 @@ enum Format {
 }
 
 impl Format {
-    /// The format asked for, or the default for where hotfix runs.
-    fn resolve(asked: Option<Format>) -> Format {
+    /// The format asked for, or the default for where hotfix runs (statistics are a table
+    /// unless JSON is asked for, also under GitHub Actions).
+    fn resolve(asked: Option<Format>, statistics: bool) -> Format {
         asked.unwrap_or_else(|| {
-            if std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| v == "true") {
+            if !statistics && std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| v == "true") {
                 Format::Github
             } else {
                 Format::Human
@@ -156,7 +162,12 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
     apply_arguments(&mut config.settings, args)?;
 
     let paths = config::paths(&args.paths)?;
-    let format = Format::resolve(args.format);
+    let format = Format::resolve(args.format, args.statistics);
+    if args.statistics && !matches!(format, Format::Human | Format::Concise | Format::Json) {
+        return Err(anyhow!(
+            "--statistics prints a table or JSON: use it with --format human, concise or json"
+        ));
+    }
     let root = SourceRoot::discover(&cwd);
     let mut baseline = args.baseline.as_deref().map(Baseline::load).transpose()?;
     let candidates = discover::walk(&paths, &config);
@@ -243,14 +254,30 @@ fn emit(
     };
     if let Some(path) = &args.output {
         let mut buffer = Vec::new();
-        write_findings(&mut buffer, format, root, linted, color)?;
+        write_output(&mut buffer, args, format, root, linted, color)?;
         output::write_atomically(path, &buffer)
             .with_context(|| format!("cannot write {}", path.display()))?;
     } else {
-        write_findings(out, format, root, linted, color)?;
+        write_output(out, args, format, root, linted, color)?;
     }
 
     Ok(())
+}
+
+/// The findings, or with `--statistics` their counts.
+fn write_output(
+    out: &mut impl Write,
+    args: &LintArgs,
+    format: Format,
+    root: &SourceRoot,
+    linted: &[Linted],
+    color: bool,
+) -> anyhow::Result<()> {
+    if args.statistics {
+        write_statistics(out, format, linted)
+    } else {
+        write_findings(out, format, root, linted, color)
+    }
 }
 
 fn write_findings(
@@ -279,6 +306,17 @@ fn write_findings(
             Ok(())
         }
     }
+}
+
+/// `--statistics`: counts per rule, as a table or as JSON.
+fn write_statistics(out: &mut impl Write, format: Format, linted: &[Linted]) -> anyhow::Result<()> {
+    let files = findings(linted);
+    if format == Format::Json {
+        output::statistics::write_json(out, &files)?;
+    } else {
+        output::statistics::write_text(out, &files)?;
+    }
+    Ok(())
 }
 
 fn findings(linted: &[Linted]) -> Vec<FileFindings<'_>> {

@@ -1,0 +1,148 @@
+//! `hotfix lint --statistics`: counts per rule instead of findings, never a different exit
+//! code.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/cli/formats")
+}
+
+fn lint_in(dir: &Path, args: &[&str], github_actions: bool) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_hotfix"));
+    command
+        .current_dir(dir)
+        .arg("lint")
+        .args(args)
+        .env("NO_COLOR", "1");
+    if github_actions {
+        command.env("GITHUB_ACTIONS", "true");
+    } else {
+        command.env_remove("GITHUB_ACTIONS");
+    }
+    command.output().expect("run hotfix")
+}
+
+fn lint(args: &[&str]) -> Output {
+    lint_in(&fixtures(), args, false)
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn snapshot(name: &str, value: &str) {
+    insta::with_settings!({
+        snapshot_path => "../snapshots/cli",
+        prepend_module_to_snapshot => false,
+        omit_expression => true,
+    }, {
+        insta::assert_snapshot!(name, value);
+    });
+}
+
+#[test]
+fn statistics_count_the_findings_of_each_rule() {
+    let output = lint(&["templates", "--no-config", "--statistics"]);
+    assert_eq!(output.status.code(), Some(1), "the exit code is unchanged");
+    let stdout = text(&output.stdout);
+    snapshot("lint_statistics", &stdout);
+    // Most first, then by code; `[*]` where every finding has a safe fix.
+    assert_eq!(
+        stdout,
+        "2\tH301\t[ ] undefined-parameter\n\
+         2\tH903\t[*] permutations-ignored\n\
+         1\tH102\t[ ] invalid-version\n\
+         1\tH408\t[ ] unused-parameter\n"
+    );
+    // The summary still goes to stderr.
+    assert!(
+        text(&output.stderr).contains("3 templates checked (0 skipped): 3 errors, 3 warnings"),
+        "{}",
+        text(&output.stderr)
+    );
+
+    // The same counts as the findings of `--format json`.
+    let findings: Vec<Value> =
+        serde_json::from_slice(&lint(&["templates", "--no-config", "--format", "json"]).stdout)
+            .unwrap();
+    let output = lint(&[
+        "templates",
+        "--no-config",
+        "--statistics",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    let statistics: Vec<Value> = serde_json::from_slice(&output.stdout).expect("a JSON list");
+    let total: u64 = statistics
+        .iter()
+        .map(|s| s["count"].as_u64().unwrap())
+        .sum();
+    assert_eq!(usize::try_from(total).unwrap(), findings.len());
+    assert_eq!(
+        statistics[1],
+        serde_json::json!({"code": "H903", "name": "permutations-ignored", "count": 2, "fixable": true})
+    );
+    assert_eq!(text(&output.stderr), "", "no summary beside JSON on stdout");
+}
+
+#[test]
+fn statistics_respect_the_selection_and_the_exit_code_rules() {
+    let output = lint(&[
+        "templates",
+        "--no-config",
+        "--statistics",
+        "--select",
+        "H4,H9",
+        "--ignore",
+        "H903",
+    ]);
+    assert_eq!(text(&output.stdout), "1\tH408\tunused-parameter\n");
+    // Only a warning is left: the exit code is 0 unless warnings fail.
+    assert_eq!(output.status.code(), Some(0));
+    let output = lint(&[
+        "templates",
+        "--no-config",
+        "--statistics",
+        "--select",
+        "H408",
+        "--fail-on",
+        "warning",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    // Nothing found: nothing printed, or an empty JSON list.
+    let output = lint(&["templates/fine.json", "--statistics"]);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(text(&output.stdout), "");
+    let output = lint(&["templates/fine.json", "--statistics", "--format", "json"]);
+    assert_eq!(text(&output.stdout), "[]\n");
+}
+
+#[test]
+fn statistics_are_a_table_under_github_actions_and_refuse_report_formats() {
+    let output = lint_in(
+        &fixtures(),
+        &["templates", "--no-config", "--statistics"],
+        true,
+    );
+    assert!(
+        text(&output.stdout).starts_with("2\tH301\t"),
+        "{}",
+        text(&output.stdout)
+    );
+    for format in ["sarif", "github", "junit", "gitlab"] {
+        let output = lint(&["templates", "--statistics", "--format", format]);
+        assert_eq!(output.status.code(), Some(2), "{format}");
+        assert_eq!(text(&output.stdout), "");
+        assert!(
+            text(&output.stderr).contains(
+                "--statistics prints a table or JSON: use it with --format human, concise or json"
+            ),
+            "{}",
+            text(&output.stderr)
+        );
+    }
+}
