@@ -75,8 +75,17 @@ pub(crate) struct LintArgs {
     no_config: bool,
 
     /// Also list the files that were skipped, and why.
-    #[arg(long, short)]
+    #[arg(long, short, conflicts_with_all = ["quiet", "silent"])]
     verbose: bool,
+
+    /// Print only the findings: no summary line, no progress bar, no notes.
+    #[arg(long, short)]
+    quiet: bool,
+
+    /// Print nothing but hotfix's own failures; the exit code tells the result. A file named
+    /// by `--output` is still written.
+    #[arg(long, short)]
+    silent: bool,
 
     /// Count the findings of each rule instead of listing them (a table, or JSON with
     /// `--format json`). The exit code is the same as without.
@@ -173,7 +182,10 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
     let candidates = discover::walk(&paths, &config);
     let mut failures = Vec::new();
     let mut skipped = Vec::new();
-    let progress = Progress::start(candidates.len(), !format.is_machine());
+    let progress = Progress::start(
+        candidates.len(),
+        !format.is_machine() && !args.quiet && !args.silent,
+    );
     let results: Vec<Result<Result<Linted, Kind>, String>> = candidates
         .par_iter()
         .map(|candidate| {
@@ -194,7 +206,7 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
     linted.sort_by(|a, b| a.path.cmp(&b.path));
 
     if let Some(path) = &args.write_baseline {
-        return write_baseline(path, &root, &linted, &failures);
+        return write_baseline(path, &root, &linted, &failures, args.quiet || args.silent);
     }
     let mut stale = 0;
     if let Some(baseline) = &mut baseline {
@@ -207,7 +219,7 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
 
     emit(args, format, &root, &linted, out)?;
     report(args, format, &config, &linted, &skipped, &failures, started)?;
-    if stale > 0 {
+    if stale > 0 && !args.quiet && !args.silent {
         writeln!(
             std::io::stderr(),
             "hotfix: {stale} baseline {} no longer {} (run with --write-baseline to drop {})",
@@ -257,7 +269,7 @@ fn emit(
         write_output(&mut buffer, args, format, root, linted, color)?;
         output::write_atomically(path, &buffer)
             .with_context(|| format!("cannot write {}", path.display()))?;
-    } else {
+    } else if !args.silent {
         write_output(out, args, format, root, linted, color)?;
     }
 
@@ -337,6 +349,7 @@ fn write_baseline(
     root: &SourceRoot,
     linted: &[Linted],
     failures: &[String],
+    quiet: bool,
 ) -> anyhow::Result<ExitCode> {
     let mut stderr = std::io::stderr().lock();
     if !failures.is_empty() {
@@ -349,6 +362,9 @@ fn write_baseline(
     let text = baseline::render(root, &findings(linted))?;
     output::write_atomically(path, text.as_bytes())
         .with_context(|| format!("cannot write {}", path.display()))?;
+    if quiet {
+        return Ok(ExitCode::SUCCESS);
+    }
     let count: usize = linted.iter().map(|f| f.diagnostics.len()).sum();
     writeln!(
         stderr,
@@ -399,12 +415,12 @@ fn report(
         count(Severity::Info),
     );
     // JSON, SARIF, JUnit and GitLab reports on stdout stay quiet (their readers are programs)
-    // unless asked.
-    let quiet = matches!(
+    // unless asked; `--quiet` and `--silent` leave out the summary always.
+    let machine = matches!(
         format,
         Format::Json | Format::Sarif | Format::Junit | Format::Gitlab
     ) && args.output.is_none();
-    if !quiet || args.verbose {
+    if args.verbose || !(machine || args.quiet || args.silent) {
         writeln!(
             stderr,
             "{} {} checked ({} skipped): {errors} {}, {warnings} {}, {infos} info in {:.2}s",

@@ -1,5 +1,5 @@
-//! `hotfix lint --statistics`: counts per rule instead of findings, never a different exit
-//! code.
+//! `hotfix lint --statistics`, `--quiet` and `--silent`: how much is printed, never what the
+//! exit code says.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -145,4 +145,102 @@ fn statistics_are_a_table_under_github_actions_and_refuse_report_formats() {
             text(&output.stderr)
         );
     }
+}
+
+#[test]
+fn quiet_prints_only_the_findings() {
+    let loud = lint(&["templates", "--no-config", "--format", "concise"]);
+    for flag in ["--quiet", "-q"] {
+        let quiet = lint(&["templates", "--no-config", "--format", "concise", flag]);
+        assert_eq!(quiet.status.code(), Some(1));
+        assert_eq!(quiet.stdout, loud.stdout);
+        assert!(!quiet.stdout.is_empty());
+        assert_eq!(text(&quiet.stderr), "", "{flag}");
+    }
+    assert!(text(&loud.stderr).contains("templates checked"));
+    // With statistics: only the table.
+    let output = lint(&["templates", "--no-config", "--statistics", "-q"]);
+    assert!(text(&output.stdout).starts_with("2\tH301"));
+    assert_eq!(text(&output.stderr), "");
+    // Hotfix's own failures are never hidden.
+    let output = lint(&["no-such-folder", "-q"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("hotfix: error"));
+    // `--quiet --verbose` contradicts itself.
+    let output = lint(&["templates", "--quiet", "--verbose"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("cannot be used with"));
+}
+
+#[test]
+fn quiet_leaves_out_the_baseline_notes() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("templates")).unwrap();
+    let template = dir.path().join("templates/repeat.yaml");
+    std::fs::copy(fixtures().join("templates/repeat.yaml"), &template).unwrap();
+    let written = lint_in(
+        dir.path(),
+        &["templates", "--write-baseline", "baseline.toml", "-q"],
+        false,
+    );
+    assert_eq!(written.status.code(), Some(0));
+    assert_eq!(text(&written.stderr), "");
+    assert!(dir.path().join("baseline.toml").is_file());
+    // Fix one finding: its baseline entry no longer occurs, which only a loud run says.
+    let source = std::fs::read_to_string(&template).unwrap();
+    std::fs::write(
+        &template,
+        source.replace("  unused:\n    type: string\n", ""),
+    )
+    .unwrap();
+    let loud = lint_in(
+        dir.path(),
+        &["templates", "--baseline", "baseline.toml"],
+        false,
+    );
+    assert!(
+        text(&loud.stderr).contains("1 baseline entry no longer occurs"),
+        "{}",
+        text(&loud.stderr)
+    );
+    let quiet = lint_in(
+        dir.path(),
+        &["templates", "--baseline", "baseline.toml", "--quiet"],
+        false,
+    );
+    assert_eq!(quiet.status.code(), loud.status.code());
+    assert_eq!(text(&quiet.stderr), "");
+}
+
+#[test]
+fn silent_prints_nothing_and_keeps_the_exit_code() {
+    for flag in ["--silent", "-s"] {
+        let output = lint(&["templates", "--no-config", flag]);
+        assert_eq!(output.status.code(), Some(1), "{flag}");
+        assert_eq!(text(&output.stdout), "");
+        assert_eq!(text(&output.stderr), "");
+    }
+    let output = lint(&["templates/fine.json", "--silent"]);
+    assert_eq!(output.status.code(), Some(0));
+    // A file named by `--output` is still written.
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("report.json");
+    let output = lint(&[
+        "templates",
+        "--no-config",
+        "--silent",
+        "--format",
+        "json",
+        "--output",
+        report.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(text(&output.stdout), "");
+    assert_eq!(text(&output.stderr), "");
+    let written: Vec<Value> = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+    assert_eq!(written.len(), 6);
+    // Failures are still said.
+    let output = lint(&["no-such-folder", "--silent"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("hotfix: error"));
 }
