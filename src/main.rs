@@ -102,10 +102,14 @@ fn completions(args: &CompletionsArgs, out: &mut impl Write) -> anyhow::Result<E
 
 /// `hotfix … | head` closes the pipe early: that is not a failure.
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    // serde_json wraps the write error of `to_writer` in its own error type.
     err.chain().any(|cause| {
         cause
             .downcast_ref::<io::Error>()
             .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+            || cause
+                .downcast_ref::<serde_json::Error>()
+                .is_some_and(|e| e.io_error_kind() == Some(io::ErrorKind::BrokenPipe))
     })
 }
 

@@ -1,6 +1,7 @@
 //! `hotfix lint --statistics`, `--quiet` and `--silent`: how much is printed, never what the
-//! exit code says.
+//! exit code says; and a reader that stops reading early.
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -243,4 +244,33 @@ fn silent_prints_nothing_and_keeps_the_exit_code() {
     let output = lint(&["no-such-folder", "--silent"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(text(&output.stderr).contains("hotfix: error"));
+}
+
+/// `hotfix lint … | head`: the reader goes away early, and that is not a failure of hotfix,
+/// also for the formats written through `serde_json`.
+#[test]
+fn a_closed_pipe_is_not_a_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut template = String::from("heat_template_version: 2016-10-14\nparameters:\n");
+    for i in 0..3000 {
+        writeln!(template, "  unused{i}: {{type: string}}").unwrap();
+    }
+    std::fs::write(dir.path().join("big.yaml"), template).unwrap();
+    for format in ["json", "sarif", "gitlab", "junit", "concise"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hotfix"))
+            .current_dir(dir.path())
+            .args(["lint", "big.yaml", "--format", format])
+            .env_remove("GITHUB_ACTIONS")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("run hotfix");
+        // Close the reading end before hotfix writes: its output (far more than a pipe holds)
+        // meets a closed pipe.
+        drop(child.stdout.take());
+        let output = child.wait_with_output().expect("hotfix ends");
+        let stderr = text(&output.stderr);
+        assert!(!stderr.contains("error"), "{format}: {stderr}");
+        assert_eq!(output.status.code(), Some(0), "{format}: {stderr}");
+    }
 }
