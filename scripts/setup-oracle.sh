@@ -34,3 +34,21 @@ then
     echo "setup-oracle: installing ${sarif_validator[*]} into .venv-heat" >&2
     .venv-heat/bin/pip install --quiet --disable-pip-version-check "${sarif_validator[@]}"
 fi
+
+# The JUnit schema that scripts/validate-junit.py checks `--format junit` against: the Jenkins
+# xunit plugin's junit-10.xsd (MIT), which pytest ships in its source package to validate its
+# own reports. Taken from that pinned package, checked by its hash, when not there yet.
+junit_schema=.venv-heat/share/junit-10.xsd
+if [ ! -f "$junit_schema" ]; then
+    echo "setup-oracle: taking junit-10.xsd from pytest's source package" >&2
+    download=$(mktemp -d)
+    trap 'rm -rf "$download"' EXIT
+    .venv-heat/bin/pip download --quiet --disable-pip-version-check --no-deps \
+        --no-binary :all: --dest "$download" pytest==9.2.0
+    echo "97c4f3b1f3c7414aa36465e09b8220f1d03627993bd51b1282e193753c80557b  $download/pytest-9.2.0.tar.gz" \
+        | sha256sum --check --quiet
+    mkdir -p "$(dirname "$junit_schema")"
+    tar -xzf "$download/pytest-9.2.0.tar.gz" -O pytest-9.2.0/testing/example_scripts/junit-10.xsd \
+        > "$junit_schema.tmp"
+    mv "$junit_schema.tmp" "$junit_schema"
+fi

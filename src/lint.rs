@@ -92,8 +92,22 @@ pub(crate) struct LintArgs {
     no_config: bool,
 
     /// Also list the files that were skipped, and why.
-    #[arg(long, short)]
+    #[arg(long, short, conflicts_with_all = ["quiet", "silent"])]
     verbose: bool,
+
+    /// Print only the findings: no summary line, no progress bar, no notes.
+    #[arg(long, short)]
+    quiet: bool,
+
+    /// Print nothing but hotfix's own failures; the exit code tells the result. A file named
+    /// by `--output` is still written.
+    #[arg(long, short)]
+    silent: bool,
+
+    /// Count the findings of each rule instead of listing them (a table, or JSON with
+    /// `--format json`). The exit code is the same as without.
+    #[arg(long)]
+    statistics: bool,
 
     /// Lint only HOT templates, judged by content, even among files named on the command line
     /// (the pre-commit hook passes every staged YAML file).
@@ -120,13 +134,18 @@ enum Format {
     Sarif,
     /// GitHub Actions workflow commands: annotations on the files and lines.
     Github,
+    /// JUnit XML: a test suite per file, a failing test case per finding.
+    Junit,
+    /// GitLab Code Quality report (JSON), for merge requests.
+    Gitlab,
 }
 
 impl Format {
-    /// The format asked for, or the default for where hotfix runs.
-    fn resolve(asked: Option<Format>) -> Format {
+    /// The format asked for, or the default for where hotfix runs (statistics are a table
+    /// unless JSON is asked for, also under GitHub Actions).
+    fn resolve(asked: Option<Format>, statistics: bool) -> Format {
         asked.unwrap_or_else(|| {
-            if std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| v == "true") {
+            if !statistics && std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| v == "true") {
                 Format::Github
             } else {
                 Format::Human
@@ -136,7 +155,10 @@ impl Format {
 
     /// Formats read by programs: never a progress bar.
     fn is_machine(self) -> bool {
-        matches!(self, Format::Json | Format::Sarif | Format::Github)
+        matches!(
+            self,
+            Format::Json | Format::Sarif | Format::Github | Format::Junit | Format::Gitlab
+        )
     }
 }
 
@@ -172,7 +194,12 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
         &cwd,
         overrides(args)?,
     )?;
-    let format = Format::resolve(args.format);
+    let format = Format::resolve(args.format, args.statistics);
+    if args.statistics && !matches!(format, Format::Human | Format::Concise | Format::Json) {
+        return Err(anyhow!(
+            "--statistics prints a table or JSON: use it with --format human, concise or json"
+        ));
+    }
     let root = SourceRoot::discover(&cwd);
     let mut baseline = args.baseline.as_deref().map(Baseline::load).transpose()?;
     let stdin = reads_stdin(args)?;
@@ -181,7 +208,10 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
     refuse_output_onto_input(args.output.as_deref(), &candidates)?;
     let mut failures = walk.errors;
     let mut skipped = Vec::new();
-    let progress = Progress::start(candidates.len(), !format.is_machine());
+    let progress = Progress::start(
+        candidates.len(),
+        !format.is_machine() && !args.quiet && !args.silent,
+    );
     let results: Vec<Result<Result<Linted, Kind>, String>> = if stdin.is_some() {
         let input = read::stdin().map_err(|err| anyhow!("cannot read standard input: {err}"))?;
         vec![lint_input(&candidates[0], input, args)]
@@ -207,7 +237,7 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
     linted.sort_by(|a, b| a.path.cmp(&b.path));
 
     if let Some(path) = &args.write_baseline {
-        return write_baseline(path, &root, &linted, &failures);
+        return write_baseline(path, &root, &linted, &failures, args.quiet || args.silent);
     }
     let mut stale = 0;
     if let Some(baseline) = &mut baseline {
@@ -226,7 +256,7 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
     report(
         args, format, &configs, &linted, &skipped, &failures, started,
     )?;
-    if stale > 0 {
+    if stale > 0 && !args.quiet && !args.silent {
         writeln!(
             crate::pipe::stderr(),
             "hotfix: {stale} baseline {} no longer {} (run with --write-baseline to drop {})",
@@ -273,14 +303,30 @@ fn emit(
     };
     if let Some(path) = &args.output {
         let mut buffer = Vec::new();
-        write_findings(&mut buffer, format, root, linted, color)?;
+        write_output(&mut buffer, args, format, root, linted, color)?;
         output::write_atomically(path, &buffer)
             .with_context(|| format!("cannot write {}", path.display()))?;
-    } else {
-        write_findings(out, format, root, linted, color)?;
+    } else if !args.silent {
+        write_output(out, args, format, root, linted, color)?;
     }
 
     Ok(())
+}
+
+/// The findings, or with `--statistics` their counts.
+fn write_output(
+    out: &mut impl Write,
+    args: &LintArgs,
+    format: Format,
+    root: &SourceRoot,
+    linted: &[Linted],
+    color: bool,
+) -> anyhow::Result<()> {
+    if args.statistics {
+        write_statistics(out, format, linted)
+    } else {
+        write_findings(out, format, root, linted, color)
+    }
 }
 
 fn write_findings(
@@ -301,7 +347,25 @@ fn write_findings(
             Ok(())
         }
         Format::Github => Ok(output::github::write(out, root, &findings(linted))?),
+        Format::Junit => Ok(output::junit::write(out, root, &findings(linted))?),
+        Format::Gitlab => {
+            let report = output::gitlab::build(root, &findings(linted));
+            serde_json::to_writer_pretty(&mut *out, &report)?;
+            writeln!(out)?;
+            Ok(())
+        }
     }
+}
+
+/// `--statistics`: counts per rule, as a table or as JSON.
+fn write_statistics(out: &mut impl Write, format: Format, linted: &[Linted]) -> anyhow::Result<()> {
+    let files = findings(linted);
+    if format == Format::Json {
+        output::statistics::write_json(out, &files)?;
+    } else {
+        output::statistics::write_text(out, &files)?;
+    }
+    Ok(())
 }
 
 fn findings(linted: &[Linted]) -> Vec<FileFindings<'_>> {
@@ -322,6 +386,7 @@ fn write_baseline(
     root: &SourceRoot,
     linted: &[Linted],
     failures: &[String],
+    quiet: bool,
 ) -> anyhow::Result<ExitCode> {
     let mut stderr = crate::pipe::stderr();
     if !failures.is_empty() {
@@ -334,6 +399,9 @@ fn write_baseline(
     let text = baseline::render(root, &findings(linted))?;
     output::write_atomically(path, text.as_bytes())
         .with_context(|| format!("cannot write {}", path.display()))?;
+    if quiet {
+        return Ok(ExitCode::SUCCESS);
+    }
     let count: usize = linted.iter().map(|f| f.diagnostics.len()).sum();
     writeln!(
         stderr,
@@ -383,9 +451,13 @@ fn report(
         count(Severity::Warning),
         count(Severity::Info),
     );
-    // JSON and SARIF on stdout stay quiet (their readers are programs) unless asked.
-    let quiet = matches!(format, Format::Json | Format::Sarif) && args.output.is_none();
-    if !quiet || args.verbose {
+    // JSON, SARIF, JUnit and GitLab reports on stdout stay quiet (their readers are programs)
+    // unless asked; `--quiet` and `--silent` leave out the summary always.
+    let machine = matches!(
+        format,
+        Format::Json | Format::Sarif | Format::Junit | Format::Gitlab
+    ) && args.output.is_none();
+    if args.verbose || !(machine || args.quiet || args.silent) {
         writeln!(
             stderr,
             "{} {} checked ({} skipped): {errors} {}, {warnings} {}, {infos} info in {:.2}s",
@@ -397,7 +469,10 @@ fn report(
             started.elapsed().as_secs_f64()
         )?;
     }
-    crate::fix::report(&args.fix, &fixed(linted), quiet, &mut stderr)?;
+    if !args.silent {
+        let quiet = machine || args.quiet;
+        crate::fix::report(&args.fix, &fixed(linted), quiet, &mut stderr)?;
+    }
     Ok(())
 }
 

@@ -47,6 +47,24 @@ enum Command {
     Rule(explain::RuleArgs),
     /// List the HOT versions and what each adds and removes.
     Versions(explain::VersionsArgs),
+    /// Print a shell completion script.
+    #[command(after_help = COMPLETIONS_HELP)]
+    Completions(CompletionsArgs),
+}
+
+const COMPLETIONS_HELP: &str = "\
+Install the script where the shell looks for it, for example:
+  bash:        hotfix completions bash > ~/.local/share/bash-completion/completions/hotfix
+  zsh:         hotfix completions zsh > ~/.zfunc/_hotfix
+               (with `fpath+=~/.zfunc` before `compinit` in ~/.zshrc)
+  fish:        hotfix completions fish > ~/.config/fish/completions/hotfix.fish
+  PowerShell:  hotfix completions powershell | Out-String | Invoke-Expression
+               (in $PROFILE)";
+
+#[derive(Debug, clap::Args)]
+struct CompletionsArgs {
+    /// The shell.
+    shell: clap_complete::Shell,
 }
 
 fn main() -> ExitCode {
@@ -70,6 +88,7 @@ fn main() -> ExitCode {
         Command::Rules(args) => explain::rules(&args, &mut stdout),
         Command::Rule(args) => explain::rule(&args, &mut stdout),
         Command::Versions(args) => explain::versions(&args, &mut stdout),
+        Command::Completions(args) => completions(&args, &mut stdout),
     };
     match result.and_then(|code| stdout.flush().map(|()| code).map_err(Into::into)) {
         Ok(code) => code,
@@ -93,6 +112,15 @@ pub(crate) fn term_width() -> usize {
         .and_then(|c| c.parse().ok())
         .filter(|&c| c > 0)
         .unwrap_or(100)
+}
+
+/// `hotfix completions SHELL`. `clap_complete` panics when a write fails, so the script is made
+/// in memory and then written, where a closed pipe is an error like any other.
+fn completions(args: &CompletionsArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut Cli::command(), "hotfix", &mut script);
+    out.write_all(&script)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// What failed and why, on stderr: one line, or a line and the code frame a configuration

@@ -329,7 +329,9 @@ fn sarif_has_what_code_scanning_needs() {
 #[test]
 fn output_writes_any_format_to_a_file() {
     let dir = fixture_repo();
-    for format in ["human", "concise", "json", "sarif", "github"] {
+    for format in [
+        "human", "concise", "json", "sarif", "github", "junit", "gitlab",
+    ] {
         let name = format!("out.{format}");
         let output = hotfix(
             dir.path(),

@@ -1,12 +1,16 @@
 //! What the machine-readable outputs share: the files and their findings, paths relative to
 //! the repository root, UTF-16 regions, line fingerprints, and atomic writes of `--output`.
 //!
-//! `hotfix lint` uses them for `--format sarif`, `--format github` and the baseline; `hotfix
-//! upgrade --check` can hand its own findings to the same writers.
+//! `hotfix lint` uses them for `--format sarif`, `github`, `junit` and `gitlab`, for
+//! `--statistics` and for the baseline; `hotfix upgrade --check` can hand its own findings to the
+//! same writers.
 
 pub(crate) mod fingerprint;
 pub(crate) mod github;
+pub(crate) mod gitlab;
+pub(crate) mod junit;
 pub(crate) mod sarif;
+pub(crate) mod statistics;
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -322,6 +326,22 @@ mod tests {
                     .unwrap()
                     .lines()
                     .all(|l| l.starts_with("::"))
+            );
+            let gitlab = gitlab::build(&root, &files);
+            for issue in gitlab.as_array().unwrap() {
+                let lines = &issue["location"]["lines"];
+                assert!(lines["begin"].as_u64().unwrap() >= 1);
+                assert!(lines["begin"].as_u64() <= lines["end"].as_u64());
+            }
+            let mut out = Vec::new();
+            junit::write(&mut out, &root, &files).unwrap();
+            let xml = String::from_utf8(out).unwrap();
+            assert_eq!(xml.matches("<failure ").count(), diagnostics.len());
+            let mut out = Vec::new();
+            statistics::write_text(&mut out, &files).unwrap();
+            assert_eq!(
+                out,
+                format!("{}\tH999\tmade-up\n", diagnostics.len()).as_bytes()
             );
         }
     }
