@@ -80,8 +80,16 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                     "only when the stack is created; `template validate` does not find it"
                 };
                 let heat = format!("Heat: `The Parameter ({name}) was not provided.` ({when})");
-                let advice = advice(name, parameter_names())
-                    .unwrap_or_else(|| format!("declare `{name}` under `parameters`"));
+                let advice = advice(name, parameter_names()).unwrap_or_else(|| {
+                    if resources.contains_key(name) {
+                        format!(
+                            "`{name}` is a resource: use `get_resource` (or `get_attr`) to refer \
+                             to it, or declare a parameter"
+                        )
+                    } else {
+                        format!("declare `{name}` under `parameters`")
+                    }
+                });
                 sink.report(
                     cx.span(reference.node),
                     format!("`get_param` names `{name}`, which is not a declared parameter"),

@@ -54,6 +54,8 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         return;
     }
     let resources = by_name(&cx.template.resources);
+    let parameters: std::collections::HashSet<&str> =
+        cx.template.parameters.iter().map(|p| p.name.as_str()).collect();
     let mut paths = Paths::new(cx);
     for reference in &cx.semantic.references {
         let what = match reference.kind {
@@ -76,6 +78,9 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         let advice = match did_you_mean(name, cx.template.resources.iter().map(|r| r.name.as_str()))
         {
             Some(suggestion) => format!("did you mean `{suggestion}`?"),
+            None if reference.kind == RefKind::Resource && parameters.contains(name) => {
+                format!("`{name}` is a parameter: use `get_param` to refer to it")
+            }
             None => format!("define a resource `{name}` or refer to an existing one"),
         };
         sink.report(
