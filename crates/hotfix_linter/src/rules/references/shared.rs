@@ -1,13 +1,13 @@
 //! Helpers shared by the reference rules: Heat's paths to calls (as its error texts print
-//! them), iterative cycle finding, and condition implication for guarded references.
+//! them), iterative cycle finding, and literal conditions.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use hotfix_hot::{
-    Call, CallStatus, Context as CallContext, Function, Named, Owner, RefKind, Reference, key_name,
+    Call, Context as CallContext, Function, Named, Owner, RefKind, Reference, key_name,
     owner_definition,
 };
-use hotfix_yaml::{NodeId, NodeKind, ScalarValue, Span};
+use hotfix_yaml::{NodeId, NodeKind, ScalarValue};
 
 use crate::rule::Context;
 use crate::rules::util::{is_mapping, is_null};
@@ -28,11 +28,6 @@ pub(super) fn owner_name<'t>(cx: &'t Context<'_>, owner: Owner) -> &'t str {
 /// The call a reference is an argument of.
 pub(super) fn call_of<'s>(cx: &'s Context<'_>, reference: &Reference) -> Option<&'s Call> {
     reference.call.and_then(|i| cx.semantic.calls.get(i))
-}
-
-/// Whether `inner` lies within `outer`.
-pub(super) fn contains(outer: Span, inner: Span) -> bool {
-    outer.start <= inner.start && inner.end <= outer.end
 }
 
 /// Heat's paths to the calls of parsed fields, computed once per field.
@@ -339,23 +334,6 @@ pub(super) fn cycles(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
     found
 }
 
-/// Whether two conditions are the same: the same name, or equal expressions.
-fn same_condition(cx: &Context<'_>, a: NodeId, b: NodeId) -> bool {
-    let doc = cx.doc;
-    let (a, b) = (doc.resolve(a), doc.resolve(b));
-    if a == b {
-        return true;
-    }
-    match (doc.str_value(a), doc.str_value(b)) {
-        (Some(x), Some(y)) => x == y,
-        (None, None) => matches!(
-            (doc.node_to_python_json(a), doc.node_to_python_json(b)),
-            (Ok(x), Ok(y)) if x == y
-        ),
-        _ => false,
-    }
-}
-
 /// The boolean a condition is written as, if it is a literal or names a condition defined as
 /// one.
 pub(super) fn literal_condition(cx: &Context<'_>, node: NodeId) -> Option<bool> {
@@ -368,60 +346,6 @@ pub(super) fn literal_condition(cx: &Context<'_>, node: NodeId) -> Option<bool> 
         ScalarValue::Bool(b) => Some(b),
         _ => None,
     }
-}
-
-/// Whether knowing that condition `guard` is `polarity` implies that condition `target` is
-/// true: `guard` is `target`, or `not`/`and`/`or` (and the definitions of named conditions)
-/// lead there, or `guard` can never be `polarity`.
-pub(super) fn implies(
-    cx: &Context<'_>,
-    calls: &HashMap<NodeId, &Call>,
-    guard: NodeId,
-    polarity: bool,
-    target: NodeId,
-) -> bool {
-    let doc = cx.doc;
-    let mut seen = HashSet::new();
-    let mut work = vec![(guard, polarity)];
-    while let Some((node, polarity)) = work.pop() {
-        let node = doc.resolve(node);
-        if !seen.insert((node, polarity)) {
-            continue;
-        }
-        if polarity && same_condition(cx, node, target) {
-            return true;
-        }
-        if let Some(name) = doc.str_value(node) {
-            if let Some(definition) = cx.template.condition(name) {
-                work.push((definition.value, polarity));
-            }
-            continue;
-        }
-        if let Some(ScalarValue::Bool(b)) = doc.scalar(node).map(|s| &s.value) {
-            if *b != polarity {
-                // The guard can never be `polarity`: the guarded part is never used.
-                return true;
-            }
-            continue;
-        }
-        let Some(call) = calls.get(&node) else {
-            continue;
-        };
-        if call.context != CallContext::Condition {
-            continue;
-        }
-        match (call.status, polarity) {
-            (CallStatus::Active(Function::Not), _) => work.push((call.args, !polarity)),
-            (CallStatus::Active(Function::And), true)
-            | (CallStatus::Active(Function::Or), false) => {
-                for &item in doc.items(call.args).unwrap_or_default() {
-                    work.push((item, polarity));
-                }
-            }
-            _ => {}
-        }
-    }
-    false
 }
 
 /// The calls of the template by their mapping node.
