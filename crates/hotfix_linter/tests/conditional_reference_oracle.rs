@@ -5,8 +5,8 @@
 //! `params`) under every combination of the parameters the conditions read: a boolean
 //! parameter is `true` and `false`, another parameter takes each string it is compared with
 //! (`equals`, `contains`) and one value compared with nothing. To see one reference alone, the
-//! other such references of the same resource or output are pointed at an added unconditional
-//! resource. hotfix must report H303 on the reference exactly when some combination fails with
+//! other such references of the same resources or outputs are pointed at an added
+//! unconditional resource (a reference an alias shares fails when it fails in any of them). hotfix must report H303 on the reference exactly when some combination fails with
 //! Heat's `The specified reference "…" … is incorrect.` Ignored by a plain `cargo test`; run by
 //! `.ci/run`.
 
@@ -38,10 +38,10 @@ fn fixtures() -> Vec<PathBuf> {
     files
 }
 
-/// A reference to a resource with a condition.
+/// A reference to a resource with a condition: its node, and the resources and outputs that
+/// use it (more than one when an alias shares it).
 struct Candidate {
-    owner: Owner,
-    owner_name: String,
+    owners: Vec<(Owner, String)>,
     target: String,
     node: NodeId,
 }
@@ -91,7 +91,12 @@ fn hotfix_reports_a_conditional_reference_exactly_when_heat_can_fail_on_it() {
                 mismatches.push(format!(
                     "{name}:{line}: `{}` in `{}`: hotfix {}, Heat fails with {} of {} combinations {:?}",
                     candidate.target,
-                    candidate.owner_name,
+                    candidate
+                        .owners
+                        .iter()
+                        .map(|(_, n)| n.as_str())
+                        .collect::<Vec<_>>()
+                        .join("`, `"),
                     if report { "reports H303" } else { "is silent" },
                     fails.len(),
                     combinations.len(),
@@ -112,8 +117,7 @@ fn hotfix_reports_a_conditional_reference_exactly_when_heat_can_fail_on_it() {
     assert!(references > 0 && failing > 0 && failing < references);
 }
 
-/// Every reference to a resource that has a `condition`, once per node; each node must belong
-/// to one resource or output (a fixture with an alias shared by two would be ambiguous).
+/// Every reference to a resource that has a `condition`, once per node.
 fn candidates(doc: &Document, template: &Template<'_>, semantic: &Semantic) -> Vec<Candidate> {
     let mut out: Vec<Candidate> = Vec::new();
     for reference in &semantic.references {
@@ -126,19 +130,19 @@ fn candidates(doc: &Document, template: &Template<'_>, semantic: &Semantic) -> V
         if !template.is_mapping(target.value) || doc.get(target.value, "condition").is_none() {
             continue;
         }
-        if let Some(seen) = out.iter().find(|c| c.node == reference.node) {
-            assert_eq!(
-                seen.owner, reference.owner,
-                "a reference shared by two owners"
-            );
-            continue;
+        let owner = (
+            reference.owner,
+            owner_definition(template, reference.owner).name.clone(),
+        );
+        match out.iter_mut().find(|c| c.node == reference.node) {
+            Some(seen) if seen.owners.contains(&owner) => {}
+            Some(seen) => seen.owners.push(owner),
+            None => out.push(Candidate {
+                owners: vec![owner],
+                target: reference.name.clone(),
+                node: reference.node,
+            }),
         }
-        out.push(Candidate {
-            owner: reference.owner,
-            owner_name: owner_definition(template, reference.owner).name.clone(),
-            target: reference.name.clone(),
-            node: reference.node,
-        });
     }
     out
 }
@@ -273,12 +277,12 @@ fn string(doc: &Document, node: NodeId) -> Option<String> {
     doc.str_value(node).map(str::to_owned)
 }
 
-/// The template as JSON with every other candidate of the same owner pointed at [`ALWAYS`],
+/// The template as JSON with every other candidate of the same owners pointed at [`ALWAYS`],
 /// an unconditional resource added for them.
 fn isolate(doc: &Document, source: &str, all: &[Candidate], keep: &Candidate) -> String {
     let mut edits: Vec<_> = all
         .iter()
-        .filter(|c| c.owner == keep.owner && c.node != keep.node)
+        .filter(|c| c.node != keep.node && c.owners.iter().any(|o| keep.owners.contains(o)))
         .map(|c| doc.node(c.node).span)
         .collect();
     edits.sort_by_key(|s| std::cmp::Reverse(s.start));
@@ -303,18 +307,20 @@ fn isolate(doc: &Document, source: &str, all: &[Candidate], keep: &Candidate) ->
     value.to_string()
 }
 
-/// Whether Heat's answer has the missing-reference error for the candidate's owner.
+/// Whether Heat's answer has the missing-reference error in one of the candidate's owners.
 fn reference_error(answer: &Value, candidate: &Candidate) -> bool {
-    let section = match candidate.owner {
-        Owner::Resource(_) => "resources",
-        Owner::Output(_) => "outputs",
-        Owner::Condition(_) => return false,
-    };
     let needle = format!("The specified reference \"{}\"", candidate.target);
-    answer
-        .get(section)
-        .and_then(|s| s.get(&candidate.owner_name))
-        .is_some_and(|v| mentions(v, &needle))
+    candidate.owners.iter().any(|(owner, name)| {
+        let section = match owner {
+            Owner::Resource(_) => "resources",
+            Owner::Output(_) => "outputs",
+            Owner::Condition(_) => return false,
+        };
+        answer
+            .get(section)
+            .and_then(|s| s.get(name))
+            .is_some_and(|v| mentions(v, &needle))
+    })
 }
 
 fn mentions(value: &Value, needle: &str) -> bool {

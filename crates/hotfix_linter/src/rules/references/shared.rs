@@ -50,13 +50,20 @@ impl<'c> Paths<'c> {
         }
     }
 
-    /// The path at which `call` sits in its field, starting with `prefix` (the path of the
+    /// The path at which `call` sits in field `field` of `owner` (not always the call's own:
+    /// an alias can bring it to another definition), starting with `prefix` (the path of the
     /// field itself).
-    fn path(&mut self, call: &Call, prefix: &str) -> Option<String> {
-        let key = (call.owner, call.field);
+    fn path(
+        &mut self,
+        owner: Owner,
+        field: &'static str,
+        call: &Call,
+        prefix: &str,
+    ) -> Option<String> {
+        let key = (owner, field);
         if !self.fields.contains_key(&key) {
-            let definition = owner_definition(self.cx.template, call.owner);
-            let paths = match self.cx.template.field(definition, call.field) {
+            let definition = owner_definition(self.cx.template, owner);
+            let paths = match self.cx.template.field(definition, field) {
                 Some(root) => self.walk(root),
                 None => HashMap::new(),
             };
@@ -135,7 +142,9 @@ impl<'c> Paths<'c> {
                     "Metadata"
                 };
                 let prefix = format!("{owner}.{section}");
-                match call_of(self.cx, reference).and_then(|call| self.path(call, &prefix)) {
+                let path = call_of(self.cx, reference)
+                    .and_then(|call| self.path(reference.owner, reference.field, call, &prefix));
+                match path {
                     Some(path) => {
                         format!("The specified reference \"{name}\" (in {path}) is incorrect.")
                     }
@@ -173,7 +182,7 @@ impl<'c> Paths<'c> {
             owner_name(self.cx, call.owner),
             call.field
         );
-        let path = self.path(call, &prefix)?;
+        let path = self.path(call.owner, call.field, call, &prefix)?;
         let name = self.cx.doc.str_value(call.key)?;
         Some(format!("{path}.{name}"))
     }
