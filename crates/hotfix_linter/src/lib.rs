@@ -12,7 +12,7 @@ mod settings;
 mod suppression;
 pub mod upgrade;
 
-use hotfix_diagnostics::{Diagnostic, Span};
+use hotfix_diagnostics::{Applicability, Diagnostic, Span};
 use hotfix_hot::{Semantic, Template};
 
 pub use registry::{Selector, all_rules, rule_by_code, rule_by_selector};
@@ -46,7 +46,14 @@ pub fn lint(path: &str, bytes: &[u8], settings: &Settings) -> Vec<Diagnostic> {
             return vec![diagnostic];
         }
     };
-    let template = Template::new(&doc);
+    let mut template = Template::new(&doc);
+    // A misspelt version with one clear correction: H102 reports it, and the rest of the
+    // template is linted as that version instead of not at all (H102 says so).
+    if settings.enabled(&rules::template::INVALID_VERSION) {
+        if let Some(version) = rules::template::assumed_version(&template) {
+            template.assume_version(version);
+        }
+    }
     let semantic = Semantic::new(&template);
     let cx = Context {
         path,
@@ -70,6 +77,19 @@ pub fn lint(path: &str, bytes: &[u8], settings: &Settings) -> Vec<Diagnostic> {
         let severity = settings.severity(rule);
         for diagnostic in &mut diagnostics[start..] {
             diagnostic.severity = severity;
+        }
+    }
+    if template.version_assumed().is_some() {
+        // Fixes computed for a version the template does not declare: the user opts in.
+        for diagnostic in &mut diagnostics {
+            if diagnostic.code == rules::template::INVALID_VERSION.code {
+                continue;
+            }
+            if let Some(fix) = diagnostic.fix.as_mut() {
+                if fix.applicability == Applicability::Safe {
+                    fix.applicability = Applicability::Unsafe;
+                }
+            }
         }
     }
     let mut diagnostics = suppression::apply(&doc, diagnostics, settings);
