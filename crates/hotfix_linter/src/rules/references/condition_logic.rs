@@ -455,7 +455,8 @@ impl Search<'_, '_> {
     }
 }
 
-/// Whether a value-context mapping is an `if` call in `version` (one key, `if`).
+/// The arguments of `node` when it is an `if` call in a value context of `version`: a
+/// mapping with the single key `if`, as Heat's `parse` decides.
 pub(super) fn value_if(cx: &Context<'_>, version: Version, node: NodeId) -> Option<NodeId> {
     let doc = cx.doc;
     let entries = doc.entries(doc.resolve(node));
