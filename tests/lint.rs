@@ -40,9 +40,11 @@ fn walks_folders_finds_templates_by_content_and_skips_the_rest() {
     let stderr = text(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
     // `nested/suppressed.yaml` has an H104 finding, suppressed by its inline comment.
+    // `broken.yaml` misspells its version: it is linted as the correction, 2016-10-14.
     assert_eq!(
         stdout,
         "tree/broken.yaml:1:24: H102 `2016-10-15` is not a HOT version Heat knows\n\
+         tree/broken.yaml:3:1: H104 `resource` is not a template section in 2016-10-14\n\
          tree/nested/template.json:1:41: H104 `resource` is not a template section in 2016-10-14\n"
     );
     // Hidden folders and .gitignored files are not walked; others are skipped with a reason.
@@ -63,7 +65,7 @@ fn walks_folders_finds_templates_by_content_and_skips_the_rest() {
         "{stderr}"
     );
     assert!(
-        stderr.contains("4 templates checked (3 skipped): 2 errors"),
+        stderr.contains("4 templates checked (3 skipped): 3 errors"),
         "{stderr}"
     );
 }
@@ -189,6 +191,71 @@ fn json_output_lists_findings_with_positions() {
     assert_eq!(first["end"]["column"], 34);
     assert_eq!(first["fix"]["applicability"], "unsafe");
     assert_eq!(first["fix"]["edits"][0]["content"], "2016-10-14");
+}
+
+#[test]
+fn a_misspelt_version_hides_no_other_finding() {
+    let output = lint(&[
+        "version/typo.yaml",
+        "version/unknown.yaml",
+        "--select",
+        "H102,H301",
+        "--format",
+        "concise",
+        "--no-config",
+    ]);
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    // `2016-10-15` has one clear correction: the rest is linted as 2016-10-14. `2020-08-07`
+    // has none: nothing else is linted, as Heat reads nothing else.
+    assert_eq!(
+        stdout,
+        "version/typo.yaml:1:24: H102 `2016-10-15` is not a HOT version Heat knows\n\
+         version/typo.yaml:9:27: H301 `get_param` names `flavour`, which is not a declared parameter\n\
+         version/unknown.yaml:1:24: H102 `2020-08-07` is not a HOT version Heat knows\n"
+    );
+    let output = lint(&[
+        "version/typo.yaml",
+        "--select",
+        "H102",
+        "--format",
+        "json",
+        "--no-config",
+    ]);
+    let findings: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let help = findings[0]["help"].as_str().expect("a help text");
+    assert!(
+        help.starts_with(
+            "did you mean `2016-10-14`? hotfix lints the rest of the template as 2016-10-14."
+        ),
+        "{help}"
+    );
+}
+
+#[test]
+fn fixes_found_under_an_assumed_version_are_unsafe() {
+    let output = lint(&[
+        "version/typo-fix.yaml",
+        "--select",
+        "H102,H903",
+        "--format",
+        "json",
+        "--no-config",
+    ]);
+    let findings: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(findings[1]["code"], "H903", "{findings}");
+    // Safe for 2016-10-14, but the template does not declare 2016-10-14.
+    assert_eq!(findings[1]["fix"]["applicability"], "unsafe", "{findings}");
+    // Without H102, which says what version is assumed, nothing is assumed.
+    let output = lint(&[
+        "version/typo-fix.yaml",
+        "--select",
+        "H903",
+        "--format",
+        "json",
+        "--no-config",
+    ]);
+    assert_eq!(text(&output.stdout).trim(), "[]");
 }
 
 #[test]

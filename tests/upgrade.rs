@@ -161,6 +161,26 @@ fn a_blocked_file_says_where_and_why_and_exits_with_1() {
 }
 
 #[test]
+fn a_misspelt_version_is_refused_not_upgraded_as_its_correction() {
+    let dir = tempfile::tempdir().unwrap();
+    // Linting reads this as 2016-10-14; upgrading must not: Heat refuses the file as it is.
+    let source =
+        "heat_template_version: 2016-10-15\noutputs:\n  o: {value: {get_param: OS::stack_name}}\n";
+    std::fs::write(dir.path().join("t.yaml"), source).unwrap();
+    let output = hotfix(dir.path(), &["--to", "wallaby", "t.yaml"]);
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.contains("t.yaml: error: no valid heat_template_version"),
+        "{stderr}"
+    );
+    assert_ne!(output.status.code(), Some(0), "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("t.yaml")).unwrap(),
+        source
+    );
+}
+
+#[test]
 fn bad_targets_are_tool_errors() {
     let dir = tempfile::tempdir().unwrap();
     let output = hotfix(dir.path(), &["--to", "Pike"]);

@@ -116,12 +116,13 @@ pub struct Semantic {
 }
 
 impl Semantic {
-    /// Walks every parsed field of the template. Without a valid version nothing is parsed
-    /// (Heat would not get that far), so the result is empty.
+    /// Walks every parsed field of the template, with the functions of the version it is read
+    /// as ([`Template::effective_version`]). Without one nothing is parsed (Heat would not get
+    /// that far), so the result is empty.
     pub fn new(template: &Template<'_>) -> Semantic {
         let mut walker = Walker {
             doc: template.doc,
-            version: template.version(),
+            version: template.effective_version(),
             out: Semantic::default(),
             seen: std::collections::HashSet::new(),
         };

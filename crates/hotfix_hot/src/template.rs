@@ -61,6 +61,10 @@ pub struct Template<'d> {
     pub resources: Vec<Named>,
     pub outputs: Vec<Named>,
     pub conditions: Vec<Named>,
+    /// The version an invalid declaration most likely means, when the caller has settled on
+    /// one ([`Template::assume_version`]). [`Template::new`] never assumes anything, so that
+    /// what must refuse an invalid version (an upgrade) does.
+    version_assumed: Option<Version>,
 }
 
 const VERSION_KEYS: [&str; 3] = [
@@ -102,6 +106,7 @@ impl<'d> Template<'d> {
             outputs: named("outputs"),
             conditions: named("conditions"),
             sections,
+            version_assumed: None,
         }
     }
 
@@ -111,6 +116,26 @@ impl<'d> Template<'d> {
             VersionDecl::Valid { version, .. } => Some(version),
             _ => None,
         }
+    }
+
+    /// Reads the template as `version` although its declaration is invalid (a misspelling
+    /// whose correction is clear, e.g. `2016-10-15` for `2016-10-14`). Ignored unless the
+    /// declaration is [`VersionDecl::Invalid`]: a valid, missing or ambiguous one stays as is.
+    pub fn assume_version(&mut self, version: Version) {
+        if matches!(self.version, VersionDecl::Invalid { .. }) {
+            self.version_assumed = Some(version);
+        }
+    }
+
+    /// The version assumed for an invalid declaration, if any.
+    pub fn version_assumed(&self) -> Option<Version> {
+        self.version_assumed
+    }
+
+    /// The version the template is read as: the declared one when Heat accepts it, else the
+    /// assumed one. Only for checking; Heat itself refuses an invalid version.
+    pub fn effective_version(&self) -> Option<Version> {
+        self.version().or(self.version_assumed)
     }
 
     /// A top-level section's value node.
@@ -202,5 +227,35 @@ fn version_decl(doc: &Document, sections: &[Section]) -> VersionDecl {
             value: section.value,
         },
         None => VersionDecl::Missing,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn template_with(version: &str, check: impl FnOnce(&mut Template<'_>)) {
+        let doc = hotfix_yaml::parse(&format!("heat_template_version: {version}\n")).unwrap();
+        check(&mut Template::new(&doc));
+    }
+
+    #[test]
+    fn assumes_a_version_only_for_an_invalid_declaration() {
+        template_with("2016-10-15", |t| {
+            assert_eq!(t.effective_version(), None);
+            t.assume_version(Version::V2016_10_14);
+            assert_eq!(t.version(), None, "the declaration stays invalid");
+            assert_eq!(t.version_assumed(), Some(Version::V2016_10_14));
+            assert_eq!(t.effective_version(), Some(Version::V2016_10_14));
+        });
+        template_with("2017-02-24", |t| {
+            t.assume_version(Version::V2016_10_14);
+            assert_eq!(t.version_assumed(), None);
+            assert_eq!(t.effective_version(), Some(Version::V2017_02_24));
+        });
+        template_with("2016", |t| {
+            t.assume_version(Version::V2016_10_14);
+            assert_eq!(t.effective_version(), None, "not a string: missing");
+        });
     }
 }

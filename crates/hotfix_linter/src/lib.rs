@@ -12,7 +12,7 @@ mod settings;
 mod suppression;
 pub mod upgrade;
 
-use hotfix_diagnostics::{Diagnostic, Span};
+use hotfix_diagnostics::{Applicability, Diagnostic, Span};
 use hotfix_hot::{Semantic, Template};
 
 pub use fix::{FixError, FixOutcome, fix_file};
@@ -58,7 +58,14 @@ pub(crate) fn lint_document(
     doc: &hotfix_yaml::Document,
     settings: &Settings,
 ) -> Vec<Diagnostic> {
-    let template = Template::new(doc);
+    let mut template = Template::new(doc);
+    // A misspelt version with one clear correction: H102 reports it, and the rest of the
+    // template is linted as that version instead of not at all (H102 says so).
+    if settings.enabled(&rules::template::INVALID_VERSION) {
+        if let Some(version) = rules::template::assumed_version(&template) {
+            template.assume_version(version);
+        }
+    }
     let semantic = Semantic::new(&template);
     let cx = Context {
         path,
@@ -82,6 +89,19 @@ pub(crate) fn lint_document(
         let severity = settings.severity(rule);
         for diagnostic in &mut diagnostics[start..] {
             diagnostic.severity = severity;
+        }
+    }
+    if template.version_assumed().is_some() {
+        // Fixes computed for a version the template does not declare: the user opts in.
+        for diagnostic in &mut diagnostics {
+            if diagnostic.code == rules::template::INVALID_VERSION.code {
+                continue;
+            }
+            if let Some(fix) = diagnostic.fix.as_mut() {
+                if fix.applicability == Applicability::Safe {
+                    fix.applicability = Applicability::Unsafe;
+                }
+            }
         }
     }
     let mut diagnostics = suppression::apply(doc, diagnostics, settings);

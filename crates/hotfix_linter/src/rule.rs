@@ -144,9 +144,10 @@ pub struct Context<'a> {
 }
 
 impl Context<'_> {
-    /// The declared version, when Heat accepts it.
+    /// The version the template is linted as: the declared one when Heat accepts it, else
+    /// the one assumed for a misspelt declaration (H102 reports the misspelling and says so).
     pub fn version(&self) -> Option<Version> {
-        self.template.version()
+        self.template.effective_version()
     }
 
     pub fn span(&self, id: NodeId) -> Span {

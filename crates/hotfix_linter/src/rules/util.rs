@@ -6,14 +6,24 @@ use hotfix_yaml::{Document, Int, NodeId, NodeKind, ScalarValue};
 use crate::rule::Context;
 
 /// The closest candidate to `word`, if it is close enough to be a likely typo: a different
-/// case, or at most two edits (and fewer than half the word) away.
+/// case, or at most two edits (and fewer than half the word) away. Ties go to the candidate
+/// sharing the longest prefix (`2016-10-15` → `2016-10-14`), then to the first.
 pub(crate) fn did_you_mean<'c>(
     word: &str,
     candidates: impl IntoIterator<Item = &'c str>,
 ) -> Option<&'c str> {
+    closest(word, candidates).first().copied()
+}
+
+/// Every candidate as close to `word` as the closest one (same distance, same shared prefix),
+/// in the candidates' order, when that is close enough for [`did_you_mean`]; else none.
+pub(crate) fn closest<'c>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'c str>,
+) -> Vec<&'c str> {
     let lower = word.to_lowercase();
-    // Ties go to the candidate sharing the longest prefix: `2016-10-15` → `2016-10-14`.
-    let mut best: Option<(usize, usize, &str)> = None;
+    let mut best: Option<(usize, usize)> = None;
+    let mut found = Vec::new();
     for candidate in candidates {
         if candidate == word {
             continue;
@@ -28,12 +38,20 @@ pub(crate) fn did_you_mean<'c>(
             .zip(candidate.to_lowercase().chars())
             .take_while(|(a, b)| a == b)
             .count();
-        if best.is_none_or(|(d, p, _)| distance < d || (distance == d && prefix > p)) {
-            best = Some((distance, prefix, candidate));
+        let rank = (distance, prefix);
+        match best {
+            Some((d, p)) if (d, p) == rank => found.push(candidate),
+            Some((d, p)) if d < distance || (d == distance && p > prefix) => {}
+            _ => {
+                best = Some(rank);
+                found = vec![candidate];
+            }
         }
     }
-    let (distance, _, candidate) = best?;
-    (distance <= 2 && distance * 2 < word.chars().count().max(2)).then_some(candidate)
+    match best {
+        Some((distance, _)) if distance <= 2 && distance * 2 < word.chars().count().max(2) => found,
+        _ => Vec::new(),
+    }
 }
 
 /// Python's `repr()` of a `str`: single quotes unless the text has a `'` and no `"`;
@@ -213,5 +231,18 @@ mod tests {
         assert_eq!(did_you_mean("Newton", versions), Some("newton"));
         assert_eq!(did_you_mean("2020-08-07", versions), None);
         assert_eq!(levenshtein("kitten", "sitting"), 3);
+    }
+
+    #[test]
+    fn lists_every_candidate_tied_for_closest() {
+        let versions = ["2014-10-16", "2015-10-15", "2016-10-14"];
+        // One edit from two of them; the longer shared prefix decides.
+        assert_eq!(closest("2016-10-15", versions), ["2016-10-14"]);
+        // Two edits from all three, sharing the same prefix with each.
+        assert_eq!(
+            closest("2010-10-13", versions),
+            ["2014-10-16", "2015-10-15", "2016-10-14"]
+        );
+        assert!(closest("1999-01-01", versions).is_empty());
     }
 }

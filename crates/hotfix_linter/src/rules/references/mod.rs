@@ -3,6 +3,7 @@
 use crate::rule::Rule;
 
 mod condition_cycle;
+mod condition_logic;
 mod dependency_cycle;
 mod parameter_resource_name_clash;
 mod reference_to_conditional_resource;

@@ -1,13 +1,13 @@
 //! Helpers shared by the reference rules: Heat's paths to calls (as its error texts print
-//! them), iterative cycle finding, and condition implication for guarded references.
+//! them), iterative cycle finding, and literal conditions.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use hotfix_hot::{
-    Call, CallStatus, Context as CallContext, Function, Named, Owner, RefKind, Reference, key_name,
+    Call, Context as CallContext, Function, Named, Owner, RefKind, Reference, key_name,
     owner_definition,
 };
-use hotfix_yaml::{NodeId, NodeKind, ScalarValue, Span};
+use hotfix_yaml::{NodeId, NodeKind, ScalarValue};
 
 use crate::rule::Context;
 use crate::rules::util::{is_mapping, is_null};
@@ -30,11 +30,6 @@ pub(super) fn call_of<'s>(cx: &'s Context<'_>, reference: &Reference) -> Option<
     reference.call.and_then(|i| cx.semantic.calls.get(i))
 }
 
-/// Whether `inner` lies within `outer`.
-pub(super) fn contains(outer: Span, inner: Span) -> bool {
-    outer.start <= inner.start && inner.end <= outer.end
-}
-
 /// Heat's paths to the calls of parsed fields, computed once per field.
 ///
 /// Heat prints a path as `.key` for a mapping entry, `[i]` for a list item and `.fn` for the
@@ -55,13 +50,20 @@ impl<'c> Paths<'c> {
         }
     }
 
-    /// The path at which `call` sits in its field, starting with `prefix` (the path of the
+    /// The path at which `call` sits in field `field` of `owner` (not always the call's own:
+    /// an alias can bring it to another definition), starting with `prefix` (the path of the
     /// field itself).
-    fn path(&mut self, call: &Call, prefix: &str) -> Option<String> {
-        let key = (call.owner, call.field);
+    fn path(
+        &mut self,
+        owner: Owner,
+        field: &'static str,
+        call: &Call,
+        prefix: &str,
+    ) -> Option<String> {
+        let key = (owner, field);
         if !self.fields.contains_key(&key) {
-            let definition = owner_definition(self.cx.template, call.owner);
-            let paths = match self.cx.template.field(definition, call.field) {
+            let definition = owner_definition(self.cx.template, owner);
+            let paths = match self.cx.template.field(definition, field) {
                 Some(root) => self.walk(root),
                 None => HashMap::new(),
             };
@@ -140,7 +142,9 @@ impl<'c> Paths<'c> {
                     "Metadata"
                 };
                 let prefix = format!("{owner}.{section}");
-                match call_of(self.cx, reference).and_then(|call| self.path(call, &prefix)) {
+                let path = call_of(self.cx, reference)
+                    .and_then(|call| self.path(reference.owner, reference.field, call, &prefix));
+                match path {
                     Some(path) => {
                         format!("The specified reference \"{name}\" (in {path}) is incorrect.")
                     }
@@ -178,7 +182,7 @@ impl<'c> Paths<'c> {
             owner_name(self.cx, call.owner),
             call.field
         );
-        let path = self.path(call, &prefix)?;
+        let path = self.path(call.owner, call.field, call, &prefix)?;
         let name = self.cx.doc.str_value(call.key)?;
         Some(format!("{path}.{name}"))
     }
@@ -339,23 +343,6 @@ pub(super) fn cycles(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
     found
 }
 
-/// Whether two conditions are the same: the same name, or equal expressions.
-fn same_condition(cx: &Context<'_>, a: NodeId, b: NodeId) -> bool {
-    let doc = cx.doc;
-    let (a, b) = (doc.resolve(a), doc.resolve(b));
-    if a == b {
-        return true;
-    }
-    match (doc.str_value(a), doc.str_value(b)) {
-        (Some(x), Some(y)) => x == y,
-        (None, None) => matches!(
-            (doc.node_to_python_json(a), doc.node_to_python_json(b)),
-            (Ok(x), Ok(y)) if x == y
-        ),
-        _ => false,
-    }
-}
-
 /// The boolean a condition is written as, if it is a literal or names a condition defined as
 /// one.
 pub(super) fn literal_condition(cx: &Context<'_>, node: NodeId) -> Option<bool> {
@@ -368,60 +355,6 @@ pub(super) fn literal_condition(cx: &Context<'_>, node: NodeId) -> Option<bool> 
         ScalarValue::Bool(b) => Some(b),
         _ => None,
     }
-}
-
-/// Whether knowing that condition `guard` is `polarity` implies that condition `target` is
-/// true: `guard` is `target`, or `not`/`and`/`or` (and the definitions of named conditions)
-/// lead there, or `guard` can never be `polarity`.
-pub(super) fn implies(
-    cx: &Context<'_>,
-    calls: &HashMap<NodeId, &Call>,
-    guard: NodeId,
-    polarity: bool,
-    target: NodeId,
-) -> bool {
-    let doc = cx.doc;
-    let mut seen = HashSet::new();
-    let mut work = vec![(guard, polarity)];
-    while let Some((node, polarity)) = work.pop() {
-        let node = doc.resolve(node);
-        if !seen.insert((node, polarity)) {
-            continue;
-        }
-        if polarity && same_condition(cx, node, target) {
-            return true;
-        }
-        if let Some(name) = doc.str_value(node) {
-            if let Some(definition) = cx.template.condition(name) {
-                work.push((definition.value, polarity));
-            }
-            continue;
-        }
-        if let Some(ScalarValue::Bool(b)) = doc.scalar(node).map(|s| &s.value) {
-            if *b != polarity {
-                // The guard can never be `polarity`: the guarded part is never used.
-                return true;
-            }
-            continue;
-        }
-        let Some(call) = calls.get(&node) else {
-            continue;
-        };
-        if call.context != CallContext::Condition {
-            continue;
-        }
-        match (call.status, polarity) {
-            (CallStatus::Active(Function::Not), _) => work.push((call.args, !polarity)),
-            (CallStatus::Active(Function::And), true)
-            | (CallStatus::Active(Function::Or), false) => {
-                for &item in doc.items(call.args).unwrap_or_default() {
-                    work.push((item, polarity));
-                }
-            }
-            _ => {}
-        }
-    }
-    false
 }
 
 /// The calls of the template by their mapping node.

@@ -54,8 +54,12 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         return;
     }
     let resources = by_name(&cx.template.resources);
-    let parameters: std::collections::HashSet<&str> =
-        cx.template.parameters.iter().map(|p| p.name.as_str()).collect();
+    let parameters: std::collections::HashSet<&str> = cx
+        .template
+        .parameters
+        .iter()
+        .map(|p| p.name.as_str())
+        .collect();
     let mut paths = Paths::new(cx);
     for reference in &cx.semantic.references {
         let what = match reference.kind {

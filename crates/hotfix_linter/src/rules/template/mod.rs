@@ -8,6 +8,8 @@ mod missing_version;
 mod too_many_resources;
 mod unknown_section;
 
+pub(crate) use invalid_version::{RULE as INVALID_VERSION, assumed_version};
+
 pub(crate) const RULES: &[&Rule] = &[
     &missing_version::RULE,
     &invalid_version::RULE,
