@@ -253,6 +253,8 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
         return crate::fix::write_diff(&args.fix, &files, &failures, args.exit_zero, output, out);
     }
     emit(args, format, &root, &linted, out)?;
+    // The findings before the summary, where both streams go to one terminal.
+    out.flush()?;
     report(
         args, format, &configs, &linted, &skipped, &failures, started,
     )?;

@@ -419,3 +419,40 @@ fn a_rewrite_that_would_erase_a_likely_mistake_is_withheld_and_says_why() {
         source
     );
 }
+
+#[test]
+fn an_upgrade_that_would_grow_past_heats_size_limit_is_blocked_not_an_internal_error() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    // Just under Heat's 524,288 characters; each `Fn::Join` → `list_join` adds a character.
+    let mut template = String::from("heat_template_version: 2013-05-23\noutputs:\n");
+    let mut i = 0;
+    loop {
+        let line = format!("  o{i}: {{value: {{\"Fn::Join\": [\"\", [a, b]]}}}}\n");
+        if template.len() + line.len() > 524_288 - 64 {
+            break;
+        }
+        template.push_str(&line);
+        i += 1;
+    }
+    template.push('#');
+    template.push_str(&"x".repeat(524_288 - template.len() - 1));
+    template.push('\n');
+    assert_eq!(template.len(), 524_288);
+    std::fs::write(dir.path().join("near.yaml"), &template).expect("write");
+    let output = hotfix(dir.path(), &["--to", "wallaby", "near.yaml"]);
+    let stderr = text(&output.stderr);
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(
+        stdout.contains(
+            "near.yaml: blocked at step 2013-05-23 → 2014-10-16 by H001 at 1:1: Request limit \
+             exceeded: Template size ("
+        ),
+        "{stdout}{stderr}"
+    );
+    assert!(!stderr.contains("internal error"), "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("near.yaml")).expect("read"),
+        template
+    );
+}

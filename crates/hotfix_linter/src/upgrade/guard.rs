@@ -134,7 +134,7 @@ fn erased<'m>(
     let survivors = if applied.is_empty() {
         Vec::new()
     } else {
-        hotfix_yaml::parse(&after)
+        hotfix_yaml::parse_unlimited(&after)
             .map(|doc| likely_mistakes(&doc))
             .unwrap_or_default()
     };

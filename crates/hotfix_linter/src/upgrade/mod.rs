@@ -405,11 +405,36 @@ fn run(
                 unsafe_fixes: None,
             }));
         }
-        warnings.extend(remaining);
         let bump = version_edit(&after, step.1, style)
             .map_err(|e| UpgradeError::Unparseable(step.0, step.1, e))?;
-        text = after;
-        text.replace_range(bump.span.range(), &bump.content);
+        let mut bumped = after;
+        bumped.replace_range(bump.span.range(), &bump.content);
+        if let Err(err) = hotfix_yaml::check_size(&bumped) {
+            // The rewrites grew the template past Heat's limit: Heat would refuse it.
+            let mut diagnostic = Diagnostic::new(
+                crate::LOAD_ERROR,
+                "invalid-template",
+                Severity::Error,
+                err.message,
+                hotfix_diagnostics::Span::new(0, 0),
+            );
+            diagnostic.help(
+                "the rewrites of this step make the template larger than Heat accepts; split it \
+                 (a nested template, `get_file`) before upgrading",
+            );
+            return Ok(Run::Blocked(Blocked {
+                step,
+                blocker: Blocker {
+                    diagnostic,
+                    line: 1,
+                    column: 1,
+                },
+                more: Vec::new(),
+                unsafe_fixes: None,
+            }));
+        }
+        warnings.extend(remaining);
+        text = bumped;
         segments.apply(std::slice::from_ref(&bump));
         shift(&mut warnings, &[bump]);
     }
@@ -441,7 +466,8 @@ fn run_step(
     unsafe_applied: &mut Vec<(&'static str, String)>,
 ) -> Result<(String, Vec<Vec<Edit>>, usize, Vec<Diagnostic>), UpgradeError> {
     let fixed = fix_to_fixed_point(source, unsafe_fixes, segments, |text, segments| {
-        let doc = hotfix_yaml::parse(text).map_err(|e| e.message)?;
+        // The size limit is checked once the step is done (it blocks the step, see `run`).
+        let doc = hotfix_yaml::parse_unlimited(text).map_err(|e| e.message)?;
         let written = segments.written();
         let mut diagnostics = check_step_with(&doc, step, target, &written);
         // Every fix is guarded, not only those applied now: a withheld Unsafe rewrite then
@@ -515,7 +541,7 @@ fn check_step_with(
 /// The edit that rewrites the `heat_template_version` value to `to`, in the chosen spelling,
 /// keeping quotes.
 fn version_edit(text: &str, to: Version, style: VersionStyle) -> Result<Edit, String> {
-    let doc = hotfix_yaml::parse(text).map_err(|e| e.message)?;
+    let doc = hotfix_yaml::parse_unlimited(text).map_err(|e| e.message)?;
     let template = Template::new(&doc);
     let VersionDecl::Valid { value, .. } = template.version else {
         return Err("the version disappeared".to_owned());

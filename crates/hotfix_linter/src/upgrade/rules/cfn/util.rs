@@ -10,7 +10,8 @@ use crate::upgrade::shared::rename_key;
 /// What the help adds when a call's text cannot be edited in place.
 pub(super) const NOT_IN_PLACE: &str = "hotfix does not rewrite a call written in an unusual \
      way (through a merge key `<<`, with a repeated key, with an anchor or tag the rewrite would \
-     move, or as a block scalar with an indentation indicator such as `|2`): rewrite it by hand";
+     move, as a block scalar with an indentation indicator such as `|2`, or with a mapping \
+     argument written without its braces, like `[P, k: v]` or `- k:`): rewrite it by hand";
 
 /// How deep the value classifiers follow nested calls.
 const MAX_DEPTH: usize = 32;
@@ -130,10 +131,34 @@ pub(super) fn has_props(doc: &Document, id: NodeId) -> bool {
     node.anchor.is_some() || node.tag.is_some()
 }
 
-/// A node's text with its anchor and tag.
+/// A node's text with its anchor and tag; `None` when that text cannot stand elsewhere on its
+/// own (see [`self_contained`]).
 pub(super) fn full_text(doc: &Document, id: NodeId) -> Option<&str> {
+    if !self_contained(doc, id) {
+        return None;
+    }
     doc.source()
         .get(full_start(doc, id)?..doc.node(id).span.end)
+}
+
+/// Whether a node's text means the same node when moved elsewhere: not a flow pair without its
+/// braces (`[P, k: v]`, whose item is the mapping `{k: v}`), and not a block collection that
+/// ends in an empty value (`- k:`), whose span stops before the `:` that makes it a mapping.
+fn self_contained(doc: &Document, id: NodeId) -> bool {
+    let node = doc.node(id);
+    let text = doc.source().get(node.span.range()).unwrap_or_default();
+    let last = match &node.kind {
+        NodeKind::Mapping {
+            style: Style::Flow, ..
+        } => return text.starts_with('{'),
+        NodeKind::Sequence {
+            style: Style::Flow, ..
+        } => return text.starts_with('['),
+        NodeKind::Mapping { entries, .. } => entries.last().map(|e| e.value),
+        NodeKind::Sequence { items, .. } => items.last().copied(),
+        NodeKind::Scalar(_) | NodeKind::Alias { .. } => return true,
+    };
+    last.is_none_or(|last| !doc.node(last).span.is_empty() && self_contained(doc, last))
 }
 
 /// Whether the node (not through aliases) is a block mapping or block sequence.

@@ -65,7 +65,7 @@ impl Rewrite {
             }
             text.replace_range(edit.span.range(), &edit.content);
         }
-        let Ok(new) = hotfix_yaml::parse(&text) else {
+        let Ok(new) = hotfix_yaml::parse_unlimited(&text) else {
             return false;
         };
         // A JSON template must stay JSON (Heat would otherwise read it with its YAML loader).
