@@ -344,6 +344,7 @@ fn write_findings(
         Format::Json => write_json(out, linted),
         Format::Sarif => {
             let sarif = output::sarif::build(root, &findings(linted));
+            warn_past_code_scanning_limit(&sarif)?;
             serde_json::to_writer_pretty(&mut *out, &sarif)?;
             writeln!(out)?;
             Ok(())
@@ -368,6 +369,23 @@ fn write_statistics(out: &mut impl Write, format: Format, linted: &[Linted]) -> 
         output::statistics::write_text(out, &files)?;
     }
     Ok(())
+}
+
+/// GitHub code scanning rejects a SARIF run with more than 25,000 results: say so, and how to
+/// get through (the upload would otherwise fail far from here).
+fn warn_past_code_scanning_limit(sarif: &serde_json::Value) -> std::io::Result<()> {
+    const LIMIT: usize = 25_000;
+    let results = sarif["runs"][0]["results"].as_array().map_or(0, Vec::len);
+    if results <= LIMIT {
+        return Ok(());
+    }
+    writeln!(
+        crate::pipe::stderr(),
+        "hotfix: warning: {results} SARIF results: GitHub code scanning accepts at most {LIMIT} \
+         per run and would reject this upload; split the run (by rule family, `--select H3`, or \
+         by folder), each uploaded with its own `category`, or adopt a baseline first \
+         (`--write-baseline`)"
+    )
 }
 
 fn findings(linted: &[Linted]) -> Vec<FileFindings<'_>> {

@@ -240,3 +240,39 @@ fn help_wraps_to_the_width_it_is_given() {
         assert!(longest > width - 30, "{width}: only {longest} used\n{help}");
     }
 }
+
+#[test]
+fn sarif_past_code_scannings_limit_of_results_is_warned_about() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for file in 0..3 {
+        let mut template = String::from("heat_template_version: 2016-10-14\nparameters:\n");
+        for i in 0..8400 {
+            template.push_str(&format!("  u{i}: {{type: string}}\n"));
+        }
+        std::fs::write(dir.path().join(format!("m{file}.yaml")), template).expect("write");
+    }
+    let args = |select: &'static str| {
+        [
+            "lint",
+            ".",
+            "--no-config",
+            "--extend-select",
+            select,
+            "--format",
+            "sarif",
+            "-o",
+            "out.sarif",
+        ]
+    };
+    let output = run(dir.path(), &args("H408"));
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains(
+            "hotfix: warning: 25200 SARIF results: GitHub code scanning accepts at most 25000"
+        ),
+        "{stderr}"
+    );
+    let output = run(dir.path(), &args("H301"));
+    assert!(!text(&output.stderr).contains("hotfix: warning"));
+}
