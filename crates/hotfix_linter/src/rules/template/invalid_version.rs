@@ -1,4 +1,5 @@
 use hotfix_hot::{Template, Version, VersionDecl};
+use hotfix_yaml::ScalarStyle;
 
 use crate::rule::{Context, Sink, declare_rule};
 use crate::rules::util::closest;
@@ -69,12 +70,17 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                 String::new()
             };
             diagnostic.help(format!("did you mean `{suggestion}`?{linted_as} {heat}"));
+            // Inside the quotes of a quoted version: a JSON template must stay JSON.
+            let span = cx.span(*value);
+            let span = match cx.doc.scalar(*value).map(|s| s.style) {
+                Some(ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted) => {
+                    hotfix_diagnostics::Span::new(span.start + 1, span.end - 1)
+                }
+                _ => span,
+            };
             diagnostic.fix(hotfix_diagnostics::Fix {
                 message: format!("Replace `{text}` with `{suggestion}`"),
-                edits: vec![hotfix_diagnostics::Edit::replace(
-                    cx.span(*value),
-                    suggestion,
-                )],
+                edits: vec![hotfix_diagnostics::Edit::replace(span, suggestion)],
                 applicability: hotfix_diagnostics::Applicability::Unsafe,
             });
         }
