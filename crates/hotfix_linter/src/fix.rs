@@ -136,7 +136,10 @@ pub(crate) fn fix_to_fixed_point<E>(
     let mut batches: Vec<Vec<Edit>> = Vec::new();
     let mut applied_fixes = Vec::new();
     for _ in 0..MAX_PASSES {
-        let diagnostics = check(&text, segments).map_err(Stopped::Check)?;
+        let mut diagnostics = check(&text, segments).map_err(Stopped::Check)?;
+        if let Some(line) = lone_cr_line(&text) {
+            withhold_all(&mut diagnostics, line);
+        }
         let fixable: Vec<&Diagnostic> = diagnostics
             .iter()
             .filter(|d| {
@@ -173,6 +176,32 @@ pub(crate) fn fix_to_fixed_point<E>(
         text = next;
     }
     Err(Stopped::NotConverged)
+}
+
+/// The 1-based line of the first carriage return that is a line break on its own (not part of a
+/// CRLF). YAML takes it for a line break; the fixes and rewrites, which edit lines, count only
+/// LF and CRLF, so they are not applied to such a file rather than risk breaking it.
+fn lone_cr_line(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let lone = |i: usize| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n');
+    let at = (0..bytes.len()).find(|&i| lone(i))?;
+    let breaks = (0..at).filter(|&i| bytes[i] == b'\n' || lone(i)).count();
+    Some(breaks + 1)
+}
+
+/// Takes the fix off every finding, and says why in its help.
+fn withhold_all(diagnostics: &mut [Diagnostic], line: usize) {
+    let note = format!(
+        "hotfix does not rewrite a file that ends a line with a lone carriage return (line \
+         {line}): convert its line ends to LF or CRLF, then run hotfix again"
+    );
+    for diagnostic in diagnostics.iter_mut().filter(|d| d.fix.is_some()) {
+        diagnostic.fix = None;
+        diagnostic.help = Some(match diagnostic.help.take() {
+            Some(help) => format!("{help}; {note}"),
+            None => note.clone(),
+        });
+    }
 }
 
 /// The text with the fixes applied, and which fixes (indexes into `fixes`) were applied.
@@ -230,6 +259,19 @@ fn overlaps(a: &Edit, b: &Edit) -> bool {
         return a.start < b.start && b.start < a.end;
     }
     a.start < b.end && b.start < a.end
+}
+
+#[cfg(test)]
+mod lone_cr_tests {
+    use super::*;
+
+    #[test]
+    fn finds_the_line_of_the_first_lone_carriage_return() {
+        assert_eq!(lone_cr_line("a\r\nb\n"), None);
+        assert_eq!(lone_cr_line("a\r\nb\rc\n"), Some(2));
+        assert_eq!(lone_cr_line("a\rb"), Some(1));
+        assert_eq!(lone_cr_line("a\nb\nc\r"), Some(3));
+    }
 }
 
 #[cfg(test)]
