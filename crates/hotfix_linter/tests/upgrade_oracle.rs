@@ -233,7 +233,8 @@ fn likely_mistakes(text: &str) -> (usize, usize) {
 
 #[test]
 #[ignore = "needs ../shared/corpus; run by scripts/test.sh beside ../shared"]
-fn shared_upgrading_the_corpus_converges_is_idempotent_and_keeps_every_other_byte_and_likely_mistake() {
+fn shared_upgrading_the_corpus_converges_is_idempotent_and_keeps_every_other_byte_and_likely_mistake()
+ {
     let mut paths = Vec::new();
     files(&shared().join("corpus"), &mut paths);
     paths.sort();
