@@ -40,8 +40,9 @@ fi
 if [ ! -x .venv-heat/bin/python ]; then
     if ! command -v python3 >/dev/null; then
         echo "setup-oracle: python3 is missing: the tests that compare hotfix with Heat need it" \
-            "to install Heat's engine into .venv-heat (install Python 3, or set HOTFIX_PYTHON" \
-            "to a Python that has the pins of $requirements)" >&2
+            "to install Heat's engine into .venv-heat. Install Python 3, or set HOTFIX_PYTHON" \
+            "to a Python that has the pins of $requirements; \`cargo test --workspace\` runs" \
+            "every other test without it." >&2
         exit 1
     fi
     echo "setup-oracle: creating .venv-heat with $(python3 --version)" >&2

@@ -38,6 +38,11 @@ fi
 
 if [ -n "${HOTFIX_PYTHON:-}" ]; then
     python=$HOTFIX_PYTHON
+    if ! "$python" -c 'import heat.common.template_format' 2>/dev/null; then
+        say "HOTFIX_PYTHON=$python does not import Heat: unset it (scripts/setup-oracle.sh then" \
+            "makes .venv-heat) or point it at a Python with the pins of scripts/heat-requirements.txt"
+        exit 1
+    fi
     say "using HOTFIX_PYTHON=$python for the tests that run Heat"
 else
     scripts/setup-oracle.sh
