@@ -89,7 +89,7 @@ else
     say "passed: every self-contained test and $heat_tests heat_ tests (Heat's engine, the" \
         "repository's fixtures)"
     awk -F'\t' '{ name = $2; sub(/.*::/, "", name) } name ~ /^shared_/ {
-            tests[$1] = ($1 in tests) ? tests[$1] ", " $2 : $2 }
+            if ($1 in tests) tests[$1] = tests[$1] ", " $2; else tests[$1] = $2 }
         END { for (file in tests) print file "\t" tests[file] }' <<<"$ignored" | sort |
         while IFS=$'\t' read -r file tests; do
             say "skipped, $shared is absent: $file: $tests"
