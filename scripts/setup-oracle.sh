@@ -5,6 +5,7 @@
 # schema validator that scripts/validate-sarif.py needs. Needs python3; nothing beside the
 # repository.
 # Idempotent: an environment that meets every pin is kept; one that does not is brought to them.
+# Also takes the JUnit schema that scripts/validate-junit.py needs (below).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,32 +35,30 @@ import heat.common.template_format  # noqa: E402,F401
 PY
 }
 
-if pins_met; then
-    exit 0
-fi
-if [ ! -x .venv-heat/bin/python ]; then
-    if ! command -v python3 >/dev/null; then
-        echo "setup-oracle: python3 is missing: the tests that compare hotfix with Heat need it" \
-            "to install Heat's engine into .venv-heat. Install Python 3, or set HOTFIX_PYTHON" \
-            "to a Python that has the pins of $requirements; \`cargo test --workspace\` runs" \
-            "every other test without it." >&2
+if ! pins_met; then
+    if [ ! -x .venv-heat/bin/python ]; then
+        if ! command -v python3 >/dev/null; then
+            echo "setup-oracle: python3 is missing: the tests that compare hotfix with Heat need it" \
+                "to install Heat's engine into .venv-heat. Install Python 3;" \
+                "\`cargo test --workspace\` runs every other test without it." >&2
+            exit 1
+        fi
+        echo "setup-oracle: creating .venv-heat with $(python3 --version)" >&2
+        python3 -m venv .venv-heat
+    fi
+    echo "setup-oracle: installing Heat ($requirements, $constraints) and ${sarif_validator[*]}" \
+        "into .venv-heat (about 40 s)" >&2
+    if ! .venv-heat/bin/pip install --quiet --disable-pip-version-check \
+        -r "$requirements" -c "$constraints" "${sarif_validator[@]}"; then
+        echo "setup-oracle: pip could not install the pins above into .venv-heat" \
+            "($(.venv-heat/bin/python --version 2>&1))" >&2
         exit 1
     fi
-    echo "setup-oracle: creating .venv-heat with $(python3 --version)" >&2
-    python3 -m venv .venv-heat
-fi
-echo "setup-oracle: installing Heat ($requirements, $constraints) and ${sarif_validator[*]}" \
-    "into .venv-heat (about 40 s)" >&2
-if ! .venv-heat/bin/pip install --quiet --disable-pip-version-check \
-    -r "$requirements" -c "$constraints" "${sarif_validator[@]}"; then
-    echo "setup-oracle: pip could not install the pins above into .venv-heat" \
-        "($(.venv-heat/bin/python --version 2>&1))" >&2
-    exit 1
-fi
-if ! pins_met; then
-    echo "setup-oracle: .venv-heat still does not meet the pins of $requirements," \
-        "$constraints and ${sarif_validator[*]}, or does not import Heat" >&2
-    exit 1
+    if ! pins_met; then
+        echo "setup-oracle: .venv-heat still does not meet the pins of $requirements," \
+            "$constraints and ${sarif_validator[*]}, or does not import Heat" >&2
+        exit 1
+    fi
 fi
 
 # The JUnit schema that scripts/validate-junit.py checks `--format junit` against: the Jenkins

@@ -4,8 +4,8 @@
 #   1. every self-contained test: `cargo test --workspace` (unit, snapshot, CLI);
 #   2. the tests that compare hotfix with Heat's own engine. These are `#[ignore]`d, so that a
 #      plain `cargo test` needs no Python; here scripts/setup-oracle.sh first installs Heat,
-#      pinned, into .venv-heat, which needs python3 (or set HOTFIX_PYTHON to a Python that
-#      has the pins).
+#      pinned, into .venv-heat, which needs python3 (HOTFIX_PYTHON, when set, is the Python
+#      the Heat tests run instead).
 #
 # Naming convention of the `#[ignore]`d tests (crates/hotfix_linter/tests/common/mod.rs says the
 # same), by what they need:
@@ -36,17 +36,15 @@ else
     have_shared=
 fi
 
+scripts/setup-oracle.sh
+python=.venv-heat/bin/python
 if [ -n "${HOTFIX_PYTHON:-}" ]; then
-    python=$HOTFIX_PYTHON
-    if ! "$python" -c 'import heat.common.template_format' 2>/dev/null; then
-        say "HOTFIX_PYTHON=$python does not import Heat: unset it (scripts/setup-oracle.sh then" \
-            "makes .venv-heat) or point it at a Python with the pins of scripts/heat-requirements.txt"
+    if ! "$HOTFIX_PYTHON" -c 'import heat.common.template_format' 2>/dev/null; then
+        say "HOTFIX_PYTHON=$HOTFIX_PYTHON does not import Heat: unset it (the tests then use" \
+            ".venv-heat) or point it at a Python with the pins of scripts/heat-requirements.txt"
         exit 1
     fi
-    say "using HOTFIX_PYTHON=$python for the tests that run Heat"
-else
-    scripts/setup-oracle.sh
-    python=.venv-heat/bin/python
+    say "the tests that run Heat use HOTFIX_PYTHON=$HOTFIX_PYTHON"
 fi
 
 # Every ignored test, one per line: its source file, a tab, its name.
