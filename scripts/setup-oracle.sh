@@ -1,38 +1,64 @@
 #!/usr/bin/env bash
 # Creates .venv-heat: OpenStack Heat's own engine from the Python package registry, pinned by
-# ../shared/oracles/heat/requirements.txt, which tests that compare hotfix with Heat run; and
-# the pinned SARIF schema validator that scripts/validate-sarif.py needs.
-# Idempotent: an environment that already imports Heat and meets the validator's pins is kept.
+# scripts/heat-requirements.txt and scripts/heat-constraints.txt, which the tests that compare
+# hotfix with Heat run (scripts/heat_oracle.py, scripts/heat_load.py); and the pinned SARIF
+# schema validator that scripts/validate-sarif.py needs. Needs python3; nothing beside the
+# repository.
+# Idempotent: an environment that meets every pin is kept; one that does not is brought to them.
+# Also takes the JUnit schema that scripts/validate-junit.py needs (below).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-requirements=../shared/oracles/heat/requirements.txt
-if [ ! -f "$requirements" ]; then
-    echo "setup-oracle: $requirements is missing: the shared folder must sit beside this repository" >&2
-    exit 1
-fi
-if ! .venv-heat/bin/python -c 'import heat.common.template_format' 2>/dev/null; then
-    command -v python3 >/dev/null || { echo "setup-oracle: python3 is required" >&2; exit 1; }
-    echo "setup-oracle: installing Heat into .venv-heat (about 40 s)" >&2
-    python3 -m venv .venv-heat
-    .venv-heat/bin/pip install --quiet --disable-pip-version-check -r "$requirements"
-    .venv-heat/bin/python -c 'import heat.common.template_format'
-fi
-
-# The SARIF schema validator (scripts/validate-sarif.py): jsonschema, and rfc3986-validator for
-# the `uri` and `uri-reference` formats. Pinned; installed only when a pin is not met.
+requirements=scripts/heat-requirements.txt
+constraints=scripts/heat-constraints.txt
+# The SARIF schema validator: jsonschema, and rfc3986-validator for the `uri` and
+# `uri-reference` formats.
 sarif_validator=(jsonschema==4.26.0 rfc3986-validator==0.1.1)
-if ! .venv-heat/bin/python - "${sarif_validator[@]}" <<'PY' 2>/dev/null
+
+# Whether .venv-heat has exactly the pinned version of every package, and imports Heat.
+pins_met() {
+    .venv-heat/bin/python - "$requirements" "$constraints" "${sarif_validator[@]}" <<'PY' 2>/dev/null
 import sys
 from importlib.metadata import version
-for pin in sys.argv[1:]:
+pins = []
+for arg in sys.argv[1:]:
+    if arg.endswith(".txt"):
+        with open(arg, encoding="utf-8") as f:
+            pins += [line.split("#")[0].strip() for line in f]
+    else:
+        pins.append(arg)
+for pin in filter(None, pins):
     name, wanted = pin.split("==")
     if version(name) != wanted:
         sys.exit(1)
+import heat.common.template_format  # noqa: E402,F401
 PY
-then
-    echo "setup-oracle: installing ${sarif_validator[*]} into .venv-heat" >&2
-    .venv-heat/bin/pip install --quiet --disable-pip-version-check "${sarif_validator[@]}"
+}
+
+if ! pins_met; then
+    if [ ! -x .venv-heat/bin/python ]; then
+        if ! command -v python3 >/dev/null; then
+            echo "setup-oracle: python3 is missing: the tests that compare hotfix with Heat need it" \
+                "to install Heat's engine into .venv-heat. Install Python 3;" \
+                "\`cargo test --workspace\` runs every other test without it." >&2
+            exit 1
+        fi
+        echo "setup-oracle: creating .venv-heat with $(python3 --version)" >&2
+        python3 -m venv .venv-heat
+    fi
+    echo "setup-oracle: installing Heat ($requirements, $constraints) and ${sarif_validator[*]}" \
+        "into .venv-heat (about 40 s)" >&2
+    if ! .venv-heat/bin/pip install --quiet --disable-pip-version-check \
+        -r "$requirements" -c "$constraints" "${sarif_validator[@]}"; then
+        echo "setup-oracle: pip could not install the pins above into .venv-heat" \
+            "($(.venv-heat/bin/python --version 2>&1))" >&2
+        exit 1
+    fi
+    if ! pins_met; then
+        echo "setup-oracle: .venv-heat still does not meet the pins of $requirements," \
+            "$constraints and ${sarif_validator[*]}, or does not import Heat" >&2
+        exit 1
+    fi
 fi
 
 # The JUnit schema that scripts/validate-junit.py checks `--format junit` against: the Jenkins

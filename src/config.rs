@@ -145,6 +145,9 @@ impl Overrides {
 /// defaults where there is none). Each file is loaded once.
 #[derive(Debug)]
 pub(crate) struct Configs {
+    /// The working directory, as [`crate::paths::current_dir`] gives it: relative paths start
+    /// there, and a file's folders are looked in by the names the user sees.
+    cwd: PathBuf,
     fixed: Option<Arc<Config>>,
     defaults: Arc<Config>,
     overrides: Overrides,
@@ -165,10 +168,11 @@ impl Configs {
             Some(Arc::new(defaults.clone()))
         } else {
             explicit
-                .map(|path| load(path, &overrides).map(Arc::new))
+                .map(|path| load(path, &overrides, cwd).map(Arc::new))
                 .transpose()?
         };
         Ok(Configs {
+            cwd: cwd.to_path_buf(),
             fixed,
             defaults: Arc::new(defaults),
             overrides,
@@ -181,7 +185,7 @@ impl Configs {
         if let Some(fixed) = &self.fixed {
             return Ok(Arc::clone(fixed));
         }
-        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        let absolute = crate::paths::absolute(&self.cwd, path);
         let folder = if absolute.is_dir() {
             absolute.as_path()
         } else {
@@ -210,7 +214,9 @@ impl Configs {
         }
         let candidate = folder.join(FILE_NAME);
         let found = match std::fs::metadata(&candidate) {
-            Ok(meta) if meta.is_file() => Some(Arc::new(load(&candidate, &self.overrides)?)),
+            Ok(meta) if meta.is_file() => {
+                Some(Arc::new(load(&candidate, &self.overrides, &self.cwd)?))
+            }
             Ok(_) => {
                 return Err(anyhow!(
                     "{} is not a file: a configuration must be a TOML file",
@@ -230,8 +236,11 @@ impl Configs {
 /// The configuration, resolved: selectors parsed, globs compiled.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Config {
-    /// The folder globs are relative to (the config file's folder, or the working directory).
+    /// The folder globs are relative to (the config file's folder, or the working directory),
+    /// as the user's shell names it (see [`crate::paths`]).
     pub(crate) root: PathBuf,
+    /// The working directory, as the shell names it: relative paths start there.
+    cwd: PathBuf,
     pub(crate) path: Option<PathBuf>,
     pub(crate) settings: Settings,
     pub(crate) include: Option<GlobSet>,
@@ -240,10 +249,12 @@ pub(crate) struct Config {
 }
 
 impl Config {
-    /// No configuration: every rule, default severities, globs relative to `root`.
-    pub(crate) fn empty(root: PathBuf) -> Config {
+    /// No configuration: every rule, default severities, globs relative to the working
+    /// directory `cwd`.
+    pub(crate) fn empty(cwd: PathBuf) -> Config {
         Config {
-            root,
+            root: cwd.clone(),
+            cwd,
             ..Config::default()
         }
     }
@@ -260,12 +271,10 @@ impl Config {
         settings
     }
 
-    /// A path relative to the configuration's folder, for glob matching.
+    /// A path relative to the configuration's folder, for glob matching (the path as given
+    /// when it lies elsewhere).
     pub(crate) fn relative(&self, path: &Path) -> PathBuf {
-        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-        absolute
-            .strip_prefix(&self.root)
-            .map_or_else(|_| path.to_path_buf(), Path::to_path_buf)
+        crate::paths::under(&self.root, &self.cwd, path).unwrap_or_else(|| path.to_path_buf())
     }
 
     pub(crate) fn excluded(&self, path: &Path) -> bool {
@@ -311,8 +320,9 @@ fn read_config(path: &Path) -> std::io::Result<String> {
     Ok(text)
 }
 
-/// Loads a configuration file. Errors are rendered with a code frame into the file.
-pub(crate) fn load(path: &Path, overrides: &Overrides) -> anyhow::Result<Config> {
+/// Loads a configuration file (a path relative to the working directory `cwd`, or absolute).
+/// Errors are rendered with a code frame into the file.
+pub(crate) fn load(path: &Path, overrides: &Overrides, cwd: &Path) -> anyhow::Result<Config> {
     let text = read_config(path)
         .with_context(|| format!("cannot read the configuration {}", path.display()))?;
     let display = path.display().to_string();
@@ -389,12 +399,13 @@ pub(crate) fn load(path: &Path, overrides: &Overrides) -> anyhow::Result<Config>
         severities,
     };
     overrides.apply(&mut settings);
-    let root = std::path::absolute(path)
-        .ok()
-        .and_then(|p| p.parent().map(Path::to_path_buf))
+    let root = crate::paths::absolute(cwd, path)
+        .parent()
+        .map(Path::to_path_buf)
         .unwrap_or_default();
     Ok(Config {
         root,
+        cwd: cwd.to_path_buf(),
         path: Some(path.to_path_buf()),
         settings,
         include: globs(&raw.include)?,
@@ -482,7 +493,7 @@ mod tests {
         )
         .expect("write");
         let rule = |code| hotfix_linter::rule_by_code(code).expect("a rule");
-        let plain = load(&path, &Overrides::default()).expect("loads");
+        let plain = load(&path, &Overrides::default(), dir.path()).expect("loads");
         assert!(plain.settings.enabled(rule("H301")));
         assert!(plain.settings.enabled(rule("H408")));
         assert!(!plain.settings.enabled(rule("H302")));
@@ -492,7 +503,7 @@ mod tests {
             extend_select: vec![Selector::parse("H302").expect("selector")],
             ignore: vec![Selector::parse("H408").expect("selector")],
         };
-        let overridden = load(&path, &overrides).expect("loads");
+        let overridden = load(&path, &overrides, dir.path()).expect("loads");
         assert!(!overridden.settings.enabled(rule("H301")));
         assert!(overridden.settings.enabled(rule("H401")));
         assert!(!overridden.settings.enabled(rule("H408")));

@@ -187,7 +187,7 @@ struct Linted {
 
 pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
-    let cwd = std::env::current_dir()?;
+    let cwd = crate::paths::current_dir()?;
     let mut configs = Configs::new(
         args.no_config,
         args.config.as_deref(),

@@ -15,6 +15,7 @@ mod inspect;
 mod interrupt;
 mod lint;
 mod output;
+mod paths;
 mod pipe;
 mod progress;
 mod read;

@@ -101,7 +101,7 @@ enum Outcome {
 
 pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let options = options(args)?;
-    let cwd = std::env::current_dir()?;
+    let cwd = crate::paths::current_dir()?;
     let walk = candidates(args, &cwd)?;
     let candidates = walk.candidates;
     let write = !args.diff && !args.check;
@@ -226,7 +226,7 @@ fn write_sarif(
     out: &mut dyn Write,
     findings: &[(PathBuf, String, Vec<hotfix_diagnostics::Diagnostic>)],
 ) -> anyhow::Result<()> {
-    let root = crate::output::SourceRoot::discover(&std::env::current_dir()?);
+    let root = crate::output::SourceRoot::discover(&crate::paths::current_dir()?);
     let files: Vec<crate::output::FileFindings<'_>> = findings
         .iter()
         .map(|(path, source, diagnostics)| crate::output::FileFindings {

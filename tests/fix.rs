@@ -310,8 +310,8 @@ fn snapshot_tree(dir: &Path, out: &mut Vec<(PathBuf, Vec<u8>)>) {
 }
 
 #[test]
-#[ignore = "needs ../shared/corpus; run by .ci/run"]
-fn fixing_a_copy_of_the_corpus_twice_changes_nothing_the_second_time() {
+#[ignore = "needs ../shared/corpus; run by scripts/test.sh beside ../shared"]
+fn shared_fixing_a_copy_of_the_corpus_twice_changes_nothing_the_second_time() {
     let corpus = std::env::var_os("HOTFIX_SHARED")
         .map_or_else(
             || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),

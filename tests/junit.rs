@@ -1,9 +1,9 @@
 //! `hotfix lint --format junit`: JUnit XML that CI servers read as a test report, a suite per
 //! file and a failing test case per finding, well-formed whatever the templates hold.
 //!
-//! The schema test is `#[ignore]`d: it needs the Python of `.venv-heat` (lxml) and the JUnit
-//! schema that `scripts/setup-oracle.sh` takes from pytest's source package; `.ci/run` and
-//! `scripts/test.sh` run it.
+//! The schema tests are `#[ignore]`d: they need the Python of `.venv-heat` (lxml) and the JUnit
+//! schema that `scripts/setup-oracle.sh` takes from pytest's source package; `scripts/test.sh`
+//! runs the `heat_` one everywhere and the `shared_` one (the corpus) beside `../shared`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -307,8 +307,8 @@ fn run_validator(report: &Path) -> (bool, String) {
 }
 
 #[test]
-#[ignore = "needs .venv-heat and the JUnit schema (scripts/setup-oracle.sh)"]
-fn junit_is_valid_against_the_jenkins_schema() {
+#[ignore = "needs .venv-heat and the JUnit schema (scripts/setup-oracle.sh); run by scripts/test.sh"]
+fn heat_junit_is_valid_against_the_jenkins_schema() {
     let (dir, xml, _) = junit_and_json();
     let path = dir.path().join("report.xml");
     std::fs::write(&path, &xml).unwrap();
@@ -330,8 +330,8 @@ fn junit_is_valid_against_the_jenkins_schema() {
 }
 
 #[test]
-#[ignore = "needs ../shared, .venv-heat and the JUnit schema (scripts/setup-oracle.sh)"]
-fn junit_of_the_corpus_is_valid_against_the_jenkins_schema() {
+#[ignore = "needs ../shared, .venv-heat and the JUnit schema; run by scripts/test.sh beside ../shared"]
+fn shared_junit_of_the_corpus_is_valid_against_the_jenkins_schema() {
     let corpus = repo().join("../shared/corpus");
     assert!(
         corpus.is_dir(),

@@ -2,9 +2,9 @@
 //! GitHub code scanning needs (rule help, levels, repository-relative URIs, UTF-16 regions,
 //! line fingerprints, fixes); and `--output`.
 //!
-//! The schema tests are `#[ignore]`d: they need `../shared` (the schema, the corpus) and the
-//! Python validator that `scripts/setup-oracle.sh` installs into `.venv-heat`; `.ci/run` and
-//! `scripts/test.sh` run them.
+//! The schema tests are `#[ignore]`d (named `shared_`): they need `../shared` (the schema, the
+//! corpus) and the Python validator that `scripts/setup-oracle.sh` installs into `.venv-heat`;
+//! `scripts/test.sh` runs them beside `../shared`.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -14,6 +14,11 @@ use serde_json::Value;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
+}
+
+/// The shared folder: `HOTFIX_SHARED`, or `../shared` beside the repository.
+fn shared() -> PathBuf {
+    std::env::var_os("HOTFIX_SHARED").map_or_else(|| repo().join("../shared"), PathBuf::from)
 }
 
 fn hotfix(dir: &Path, args: &[&str]) -> Output {
@@ -112,16 +117,19 @@ fn validate_against_schema(sarif: &Path) -> String {
 
 /// Whether the validator accepts the log, and what it said.
 fn run_validator(sarif: &Path) -> (bool, String) {
-    let python = repo().join(".venv-heat/bin/python");
-    let schema = repo().join("../shared/reference/sarif-schema-2.1.0.json");
+    let python = std::env::var_os("HOTFIX_PYTHON")
+        .map_or_else(|| repo().join(".venv-heat/bin/python"), PathBuf::from);
+    let schema = shared().join("reference/sarif-schema-2.1.0.json");
     assert!(
         schema.is_file(),
-        "the SARIF schema {} is missing: ../shared must sit beside the repository",
+        "the SARIF schema {} is missing: ../shared must sit beside the repository (or set \
+         HOTFIX_SHARED)",
         schema.display()
     );
     assert!(
-        python.is_file(),
-        "{} is missing: run scripts/setup-oracle.sh (it installs jsonschema into .venv-heat)",
+        python.exists(),
+        "{} is missing: run scripts/setup-oracle.sh (it installs jsonschema into .venv-heat), \
+         or set HOTFIX_PYTHON",
         python.display()
     );
     let output = Command::new(&python)
@@ -404,9 +412,134 @@ fn paths_outside_a_repository_are_relative_to_the_working_directory() {
     );
 }
 
+/// The URIs of every result, sorted.
+fn uris(sarif: &Value) -> Vec<String> {
+    let mut out: Vec<String> = array(&sarif["runs"][0]["results"])
+        .iter()
+        .map(|r| {
+            string(&r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]).to_owned()
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// hotfix run in `dir` the way a shell runs it there: `PWD` names the folder as the user
+/// reached it, links included.
+fn hotfix_in(dir: &Path, pwd: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hotfix"))
+        .current_dir(dir)
+        .env("PWD", pwd)
+        .args(args)
+        .env("NO_COLOR", "1")
+        .env_remove("GITHUB_ACTIONS")
+        .output()
+        .expect("run hotfix")
+}
+
+/// Symbolic links on the way to the project, to a folder of templates in it, and to a shared
+/// folder beside it whose target lies in another repository: SARIF URIs are relative to the
+/// repository root the user sees, and human paths are the paths as given.
+#[cfg(unix)]
 #[test]
-#[ignore = "needs ../shared and .venv-heat (scripts/setup-oracle.sh)"]
-fn sarif_of_the_fixtures_is_valid_against_the_schema() {
+fn paths_through_symbolic_links_are_the_ones_the_user_sees() {
+    use std::os::unix::fs::symlink;
+    let template = "heat_template_version: 2016-10-14\nresources:\n  r:\n    type: OS::Heat::None\n    properties: {value: {get_param: nope}}\n";
+    let dir = tempfile::tempdir().unwrap();
+    let top = dir.path().canonicalize().unwrap();
+    // Another repository, which holds the templates that links lead to.
+    for folder in [
+        "team/.git",
+        "team/templates",
+        "team/shared/corpus/deep",
+        "work/project/.git",
+        "work/project/own",
+    ] {
+        std::fs::create_dir_all(top.join(folder)).unwrap();
+    }
+    std::fs::write(top.join("team/templates/t.yaml"), template).unwrap();
+    std::fs::write(top.join("team/shared/corpus/deep/c.yaml"), template).unwrap();
+    std::fs::write(top.join("work/project/own/o.yaml"), template).unwrap();
+    // In the project, a link to a folder of templates; beside it, `shared` as a link; and the
+    // project itself reached through a link.
+    symlink(top.join("team/templates"), top.join("work/project/linked")).unwrap();
+    symlink(top.join("team/shared"), top.join("work/shared")).unwrap();
+    symlink(top.join("work/project"), top.join("entry")).unwrap();
+
+    let entry = top.join("entry");
+    let sarif = |output: &Output| -> Value {
+        assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+        serde_json::from_slice(&output.stdout).unwrap()
+    };
+    let output = hotfix_in(
+        &entry,
+        &entry,
+        &["lint", ".", "linked", "--format", "sarif"],
+    );
+    assert_eq!(uris(&sarif(&output)), ["linked/t.yaml", "own/o.yaml"]);
+    let output = hotfix_in(
+        &entry,
+        &entry,
+        &["lint", "own", "linked/t.yaml", "--format", "concise"],
+    );
+    let human = text(&output.stdout);
+    assert!(human.contains("linked/t.yaml:5:37: H301"), "{human}");
+    assert!(human.contains("own/o.yaml:5:37: H301"), "{human}");
+
+    // Linting `../shared` from the project, and from inside it: it lies outside every
+    // repository the user sees, so its paths are relative to the working folder, or go up to it.
+    let corpus = top.join("work/shared/corpus");
+    let output = hotfix_in(&corpus, &corpus, &["lint", "--format", "sarif"]);
+    assert_eq!(uris(&sarif(&output)), ["deep/c.yaml"]);
+    let output = hotfix_in(&corpus, &corpus, &["lint", "--format", "concise"]);
+    assert!(
+        text(&output.stdout).starts_with("deep/c.yaml:5:37: H301"),
+        "{}",
+        text(&output.stdout)
+    );
+    let project = top.join("work/project");
+    let output = hotfix_in(
+        &project,
+        &project,
+        &["lint", "../shared/corpus", "--format", "sarif"],
+    );
+    assert_eq!(uris(&sarif(&output)), ["../shared/corpus/deep/c.yaml"]);
+    let output = hotfix_in(
+        &project,
+        &project,
+        &["lint", "../shared/corpus", "--format", "concise"],
+    );
+    assert!(
+        text(&output.stdout).starts_with("../shared/corpus/deep/c.yaml:5:37: H301"),
+        "{}",
+        text(&output.stdout)
+    );
+
+    // A `PWD` that does not lead to the working folder is not believed: then only the link's
+    // target is known, a folder of the other repository.
+    let output = hotfix_in(&corpus, &top, &["lint", "--format", "sarif"]);
+    assert_eq!(uris(&sarif(&output)), ["shared/corpus/deep/c.yaml"]);
+
+    // Configuration globs match the paths the user sees, however the file is named.
+    std::fs::write(project.join("hotfix.toml"), "exclude = [\"linked/**\"]\n").unwrap();
+    let through_entry = top.join("entry/hotfix.toml");
+    let through_entry = through_entry.to_str().unwrap();
+    for (cwd, config, paths) in [
+        (entry.clone(), "hotfix.toml", [".", "linked"]),
+        (project.clone(), through_entry, [".", "linked"]),
+        (project.join("own"), through_entry, ["..", "../linked"]),
+    ] {
+        let mut args = vec!["lint", "--format", "sarif", "--config", config];
+        args.extend(paths);
+        let output = hotfix_in(&cwd, &cwd, &args);
+        assert_eq!(uris(&sarif(&output)), ["own/o.yaml"], "{}", cwd.display());
+    }
+}
+
+#[test]
+#[ignore = "needs ../shared/reference and .venv-heat; run by scripts/test.sh beside ../shared"]
+fn shared_sarif_of_the_fixtures_is_valid_against_the_schema() {
     let (_dir, path, sarif) = fixture_sarif();
     let report = validate_against_schema(&path);
     println!("{}", report.trim());
@@ -429,21 +562,37 @@ fn sarif_of_the_fixtures_is_valid_against_the_schema() {
 }
 
 #[test]
-#[ignore = "needs ../shared and .venv-heat (scripts/setup-oracle.sh)"]
-fn sarif_of_the_corpus_is_valid_and_complete() {
-    let corpus = repo().join("../shared/corpus");
+#[ignore = "needs ../shared and .venv-heat; run by scripts/test.sh beside ../shared"]
+fn shared_sarif_of_the_corpus_is_valid_and_complete() {
+    // The corpus as a shell names it after `cd ../shared/corpus`, links kept.
+    let corpus =
+        shared()
+            .join("corpus")
+            .components()
+            .fold(PathBuf::new(), |mut path, component| {
+                if component == std::path::Component::ParentDir {
+                    path.pop();
+                } else {
+                    path.push(component);
+                }
+                path
+            });
     assert!(
         corpus.is_dir(),
-        "{} is missing: ../shared must sit beside the repository",
+        "{} is missing: ../shared must sit beside the repository (or set HOTFIX_SHARED)",
         corpus.display()
     );
     let out = tempfile::tempdir().unwrap();
     let path = out.path().join("corpus.sarif");
-    let output = hotfix(
+    let output = hotfix_in(
+        &corpus,
         &corpus,
         &[
             "lint",
             ".",
+            // Most of the corpus's findings are `unused-parameter`, outside the default set.
+            "--extend-select",
+            "H408",
             "--format",
             "sarif",
             "--exit-zero",
@@ -572,8 +721,8 @@ fn upgrade_check_writes_sarif_located_in_the_files_on_disk() {
 }
 
 #[test]
-#[ignore = "needs ../shared and .venv-heat (scripts/setup-oracle.sh)"]
-fn upgrade_check_sarif_is_valid_against_the_schema() {
+#[ignore = "needs ../shared/reference and .venv-heat; run by scripts/test.sh beside ../shared"]
+fn shared_upgrade_check_sarif_is_valid_against_the_schema() {
     let (_dir, path, _) = upgrade_check_sarif();
     validate_against_schema(&path);
 }

@@ -19,6 +19,8 @@ use std::path::{Component, Path, PathBuf};
 use hotfix_diagnostics::{Diagnostic, Span};
 use hotfix_yaml::LineIndex;
 
+use crate::paths;
+
 /// One file's findings, as the writers see them.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct FileFindings<'a> {
@@ -31,7 +33,9 @@ pub(crate) struct FileFindings<'a> {
 
 /// The folder that paths in SARIF, annotations and baselines are relative to: the root of the
 /// git work tree around the working directory (the nearest folder above it with a `.git`), or
-/// the working directory itself outside a repository.
+/// the working directory itself outside a repository. Both are as the user's shell names them
+/// (see [`crate::paths`]): a repository or a folder of templates reached through a symbolic
+/// link gives the paths the user sees, not those of the link's target.
 #[derive(Clone, Debug)]
 pub(crate) struct SourceRoot {
     root: PathBuf,
@@ -39,9 +43,9 @@ pub(crate) struct SourceRoot {
 }
 
 impl SourceRoot {
-    /// The root for a run in `cwd`.
+    /// The root for a run in `cwd` (as [`crate::paths::current_dir`] gives it).
     pub(crate) fn discover(cwd: &Path) -> SourceRoot {
-        let cwd = normalize(&std::path::absolute(cwd).unwrap_or_else(|_| cwd.to_path_buf()));
+        let cwd = paths::normalize(&std::path::absolute(cwd).unwrap_or_else(|_| cwd.to_path_buf()));
         let root = cwd
             .ancestors()
             .find(|dir| dir.join(".git").exists())
@@ -53,16 +57,10 @@ impl SourceRoot {
     /// `path` relative to the root, with forward slashes; never absolute. A file outside the
     /// root gets a path through `..`.
     pub(crate) fn relative(&self, path: &Path) -> String {
-        let absolute = normalize(&self.cwd.join(path));
-        if let Ok(inside) = absolute.strip_prefix(&self.root) {
-            return slashes(inside);
+        if let Some(inside) = paths::under(&self.root, &self.cwd, path) {
+            return slashes(&inside);
         }
-        // The root or the file may be reached through a symbolic link.
-        if let (Ok(file), Ok(root)) = (absolute.canonicalize(), self.root.canonicalize())
-            && let Ok(inside) = file.strip_prefix(&root)
-        {
-            return slashes(inside);
-        }
+        let absolute = paths::absolute(&self.cwd, path);
         let common = absolute
             .components()
             .zip(self.root.components())
@@ -89,23 +87,6 @@ impl SourceRoot {
     pub(crate) fn uri(&self, path: &Path) -> String {
         escape_uri_path(&self.relative(path))
     }
-}
-
-/// `.` and `..` resolved without touching the file system.
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
-                }
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 fn slashes(path: &Path) -> String {

@@ -1,14 +1,15 @@
 //! H303 (reference-to-conditional-resource) against Heat's engine.
 //!
 //! For every fixture of `testdata/rules/H303`, each `get_resource`/`get_attr` that names a
-//! resource with a `condition` is resolved by Heat (`resolve.py serve`, `resolve` with
+//! resource with a `condition` is resolved by Heat (`scripts/heat_oracle.py`, `resolve` with
 //! `params`) under every combination of the parameters the conditions read: a boolean
 //! parameter is `true` and `false`, another parameter takes each string it is compared with
 //! (`equals`, `contains`) and one value compared with nothing. To see one reference alone, the
 //! other such references of the same resources or outputs are pointed at an added
-//! unconditional resource (a reference an alias shares fails when it fails in any of them). hotfix must report H303 on the reference exactly when some combination fails with
-//! Heat's `The specified reference "…" … is incorrect.` Ignored by a plain `cargo test`; run by
-//! `.ci/run`.
+//! unconditional resource (a reference an alias shares fails when it fails in any of them).
+//! hotfix must report H303 on the reference exactly when some combination fails with Heat's
+//! `The specified reference "…" … is incorrect.` Ignored by a plain `cargo test`; run by
+//! `scripts/test.sh` (a `heat_` test: see `common`).
 
 use std::path::{Path, PathBuf};
 
@@ -47,8 +48,8 @@ struct Candidate {
 }
 
 #[test]
-#[ignore = "needs ../shared (Heat oracle) and Heat's Python environment; run by .ci/run"]
-fn hotfix_reports_a_conditional_reference_exactly_when_heat_can_fail_on_it() {
+#[ignore = "needs Heat's engine (scripts/setup-oracle.sh); run by scripts/test.sh"]
+fn heat_hotfix_reports_a_conditional_reference_exactly_when_heat_can_fail_on_it() {
     let mut heat = Heat::start();
     let settings = Settings {
         select: vec![Selector::parse("H303").expect("a rule code")],

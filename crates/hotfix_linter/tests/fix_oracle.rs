@@ -3,16 +3,17 @@
 //! Every rule that offers fixes is run alone on every fixture of `testdata/rules/` (so that a
 //! rule's fix is also tried on the other rules' fixtures), with `--fix` and with
 //! `--fix --unsafe-fixes`, and on every template of `../shared/corpus` with every rule and
-//! `--fix`. Whenever a fix applied, Heat's own engine (`../shared/oracles/heat/resolve.py
-//! serve`) validates the original and the fixed text (`validate --types generic`) and resolves
-//! both (`diff`, with the parameters' defaults or values generated from their types).
+//! `--fix`. Whenever a fix applied, Heat's own engine (`scripts/heat_oracle.py`) validates the
+//! original and the fixed text (`validate` with generic types) and resolves both (`diff`, with
+//! the parameters' defaults or values generated from their types).
 //!
 //! A Safe fix must keep what Heat computes: Heat accepts the original and the fixed text, and
 //! resolves them identically. A Safe fix on a template Heat rejects proves nothing, so it
 //! fails too: such a fix must be Unsafe. Unsafe fixes are only counted (how many keep the
 //! result, how many change it, how many start from a template Heat rejects): a count of
 //! Unsafe fixes that never change anything is a hint that one could be Safe. Ignored by a
-//! plain `cargo test`; run by `.ci/run`.
+//! plain `cargo test`; `scripts/test.sh` runs the `heat_` test everywhere and the `shared_` one
+//! beside `../shared` (see `common`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -50,9 +51,27 @@ impl Tally {
     }
 }
 
+/// Fails on every Safe fix that changes what Heat computes or starts from a template Heat
+/// rejects.
+fn assert_safe(safe: &[&Tally]) {
+    let wrong: Vec<&String> = safe
+        .iter()
+        .flat_map(|t| t.changed.iter().chain(&t.rejected))
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "Safe fixes that change what Heat computes, or that start from a template Heat rejects (make them Unsafe):\n{}",
+        wrong
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
 #[test]
-#[ignore = "needs ../shared (corpus, Heat oracle) and Heat's Python environment; run by .ci/run"]
-fn every_safe_fix_keeps_what_heat_computes() {
+#[ignore = "needs Heat's engine (scripts/setup-oracle.sh); run by scripts/test.sh"]
+fn heat_every_safe_fix_of_a_fixture_keeps_what_heat_computes() {
     let mut heat = Heat::start();
     let mut tallies: BTreeMap<(&str, &str), Tally> = BTreeMap::new();
     let fixtures = files(&workspace().join("testdata/rules"));
@@ -89,6 +108,31 @@ fn every_safe_fix_keeps_what_heat_computes() {
             }
         }
     }
+    for ((code, kind), tally) in &tallies {
+        eprintln!(
+            "fix oracle: {code} {kind} fixes on fixtures: {}",
+            tally.line()
+        );
+        for what in tally.changed.iter().chain(&tally.rejected) {
+            eprintln!("    {what}");
+        }
+    }
+    let safe: Vec<&Tally> = tallies
+        .iter()
+        .filter(|((_, kind), _)| *kind == "safe")
+        .map(|(_, t)| t)
+        .collect();
+    assert!(
+        safe.iter().map(|t| t.fixed).sum::<usize>() > 0,
+        "no Safe fix applied to any fixture: nothing was proven"
+    );
+    assert_safe(&safe);
+}
+
+#[test]
+#[ignore = "needs ../shared/corpus and Heat's engine; run by scripts/test.sh beside ../shared"]
+fn shared_every_safe_fix_of_the_corpus_keeps_what_heat_computes() {
+    let mut heat = Heat::start();
     let mut corpus = Tally::default();
     let mut templates = 0;
     for path in files(&shared().join("corpus")) {
@@ -113,42 +157,12 @@ fn every_safe_fix_keeps_what_heat_computes() {
             judge(&mut heat, &label, &source, &outcome.text, &mut corpus);
         }
     }
-    for ((code, kind), tally) in &tallies {
-        eprintln!(
-            "fix oracle: {code} {kind} fixes on fixtures: {}",
-            tally.line()
-        );
-        for what in tally.changed.iter().chain(&tally.rejected) {
-            eprintln!("    {what}");
-        }
-    }
     eprintln!(
         "fix oracle: corpus ({templates} templates, every rule, --fix): {}",
         corpus.line()
     );
-    let safe: Vec<&Tally> = tallies
-        .iter()
-        .filter(|((_, kind), _)| *kind == "safe")
-        .map(|(_, t)| t)
-        .chain([&corpus])
-        .collect();
-    assert!(
-        safe.iter().map(|t| t.fixed).sum::<usize>() > 0,
-        "no Safe fix applied to any fixture: nothing was proven"
-    );
-    let wrong: Vec<&String> = safe
-        .iter()
-        .flat_map(|t| t.changed.iter().chain(&t.rejected))
-        .collect();
-    assert!(
-        wrong.is_empty(),
-        "Safe fixes that change what Heat computes, or that start from a template Heat rejects (make them Unsafe):\n{}",
-        wrong
-            .iter()
-            .map(|s| s.as_str())
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
+    assert!(templates > 300, "too few corpus templates: {templates}");
+    assert_safe(&[&corpus]);
 }
 
 /// Asks Heat about one original and its fixed text.

@@ -1,12 +1,14 @@
 //! hotfix finds at least what Heat's own validation finds.
 //!
-//! Templates of `../shared/corpus` that Heat accepts are mutated in the ways Heat rejects
-//! (an unknown `get_resource`/`get_attr`/`depends_on` target, an unknown section or resource
-//! key, a removed function, a default out of range, an output without a value, a dependency
-//! cycle, an unknown grouped parameter, an unknown parameter type, an invalid function in
-//! conditions, …). Each mutant goes to Heat's engine (`../shared/oracles/heat/resolve.py
-//! serve`, `validate --types generic`); for every mutant Heat rejects, hotfix must report an
-//! error that the original did not have. Ignored by a plain `cargo test`; run by `.ci/run`.
+//! The fixtures under `testdata/` and the templates of `../shared/corpus` that Heat accepts
+//! are mutated in the ways Heat rejects (an unknown `get_resource`/`get_attr`/`depends_on`
+//! target, an unknown section or resource key, a removed function, a default out of range, an
+//! output without a value, a dependency cycle, an unknown grouped parameter, an unknown
+//! parameter type, an invalid function in conditions, …). Each mutant goes to Heat's engine
+//! (`scripts/heat_oracle.py`, `validate` with generic types); for every mutant Heat rejects,
+//! hotfix must report an error that the original did not have. Ignored by a plain `cargo test`;
+//! `scripts/test.sh` runs the `heat_` test everywhere and the `shared_` one beside `../shared`
+//! (see `common`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -18,7 +20,7 @@ use serde_json::json;
 
 mod common;
 
-use common::{Heat, shared};
+use common::{Heat, shared, workspace};
 
 /// `None` when Heat accepts the template, else its error text.
 fn validate(heat: &mut Heat, template: &str) -> Option<String> {
@@ -79,45 +81,103 @@ fn errors(path: &str, text: &str) -> Vec<(String, String)> {
     found
 }
 
-#[test]
-#[ignore = "needs ../shared (corpus, Heat oracle) and Heat's Python environment; run by .ci/run"]
-fn hotfix_reports_a_new_error_for_every_mutant_heat_rejects() {
-    let corpus = shared().join("corpus");
-    let mut heat = Heat::start();
-    let mut stats: BTreeMap<&str, [usize; 4]> = BTreeMap::new();
-    let mut missed = Vec::new();
-    let mut originals = 0;
-    for path in templates(&corpus) {
+/// What mutating the templates under some folders showed.
+#[derive(Default)]
+struct Outcome {
+    /// Templates Heat accepts, which were mutated.
+    originals: usize,
+    /// Per mutation: mutants, rejected by Heat, with a new hotfix error, with the expected code.
+    stats: BTreeMap<&'static str, [usize; 4]>,
+    missed: Vec<String>,
+}
+
+impl Outcome {
+    fn rejected(&self) -> usize {
+        self.stats.values().map(|s| s[1]).sum()
+    }
+
+    /// The table of mutations, what Heat and hotfix made of them.
+    fn table(&self, name: &str) -> String {
+        let total: [usize; 4] = self.stats.values().fold([0; 4], |acc, s| {
+            [acc[0] + s[0], acc[1] + s[1], acc[2] + s[2], acc[3] + s[3]]
+        });
+        let row = |kind: &str, s: &[usize; 4]| {
+            format!(
+                "  {kind:<32} {:>8} {:>14} {:>14} {:>14}\n",
+                s[0], s[1], s[2], s[3]
+            )
+        };
+        let mut out = format!(
+            "heat oracle: {} {name} templates Heat accepts, mutated:\n  {:<32} {:>8} {:>14} {:>14} {:>14}\n",
+            self.originals,
+            "mutation",
+            "mutants",
+            "Heat rejects",
+            "hotfix new error",
+            "expected code"
+        );
+        for (kind, s) in &self.stats {
+            out.push_str(&row(kind, s));
+        }
+        out.push_str(&row("total", &total));
+        out
+    }
+
+    /// Fails on every mutant Heat rejects without a new hotfix error.
+    fn assert_none_missed(&self) {
+        assert!(
+            self.missed.is_empty(),
+            "{} mutants Heat rejects without a new hotfix error:\n{}",
+            self.missed.len(),
+            self.missed
+                .iter()
+                .take(40)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+    }
+}
+
+/// Mutates every HOT template under `root` that Heat accepts, and asks Heat and hotfix about
+/// each mutant.
+fn mutate(heat: &mut Heat, root: &Path, outcome: &mut Outcome) {
+    for path in templates(root) {
         let Ok(text) = std::fs::read_to_string(&path) else {
             continue;
         };
-        if !text.lines().any(|l| l.starts_with("heat_template_version")) {
+        // A suppression comment hides, as asked, the error a mutant gives its line.
+        if !text.lines().any(|l| l.starts_with("heat_template_version"))
+            || text.contains("hotfix: ignore")
+        {
             continue;
         }
         let Ok(doc) = hotfix_yaml::parse(&text) else {
             continue;
         };
-        if validate(&mut heat, &text).is_some() {
+        if validate(heat, &text).is_some() {
             continue;
         }
-        originals += 1;
+        outcome.originals += 1;
         let display = path
-            .strip_prefix(&corpus)
+            .strip_prefix(root)
             .unwrap_or(&path)
             .display()
             .to_string();
         let before = errors(&display, &text);
         for mutant in mutants(&doc, &text) {
-            let entry = stats.entry(mutant.kind).or_default();
+            let entry = outcome.stats.entry(mutant.kind).or_default();
             entry[0] += 1;
-            let Some(heat_error) = validate(&mut heat, &mutant.text) else {
+            let Some(heat_error) = validate(heat, &mutant.text) else {
                 continue;
             };
             entry[1] += 1;
             let after = errors(&display, &mutant.text);
             let new: Vec<_> = after.iter().filter(|e| !before.contains(e)).collect();
             if new.is_empty() {
-                missed.push(format!("{display} [{}]: Heat: {heat_error}", mutant.kind));
+                outcome
+                    .missed
+                    .push(format!("{display} [{}]: Heat: {heat_error}", mutant.kind));
                 continue;
             }
             entry[2] += 1;
@@ -129,43 +189,47 @@ fn hotfix_reports_a_new_error_for_every_mutant_heat_rejects() {
             }
         }
     }
-    let total: [usize; 4] = stats.values().fold([0; 4], |acc, s| {
-        [acc[0] + s[0], acc[1] + s[1], acc[2] + s[2], acc[3] + s[3]]
-    });
-    eprintln!("heat oracle: {originals} corpus templates Heat accepts, mutated:");
-    eprintln!(
-        "  {:<32} {:>8} {:>14} {:>14} {:>14}",
-        "mutation", "mutants", "Heat rejects", "hotfix new error", "expected code"
-    );
-    for (kind, s) in &stats {
-        eprintln!(
-            "  {kind:<32} {:>8} {:>14} {:>14} {:>14}",
-            s[0], s[1], s[2], s[3]
-        );
+}
+
+#[test]
+#[ignore = "needs Heat's engine (scripts/setup-oracle.sh); run by scripts/test.sh"]
+fn heat_hotfix_reports_a_new_error_for_every_fixture_mutant_heat_rejects() {
+    let mut heat = Heat::start();
+    let mut outcome = Outcome::default();
+    for dir in ["testdata/rules", "testdata/upgrades"] {
+        mutate(&mut heat, &workspace().join(dir), &mut outcome);
     }
-    eprintln!(
-        "  {:<32} {:>8} {:>14} {:>14} {:>14}",
-        "total", total[0], total[1], total[2], total[3]
+    eprint!("{}", outcome.table("fixture"));
+    outcome.assert_none_missed();
+    assert!(
+        outcome.originals > 100,
+        "too few fixtures accepted by Heat: {}",
+        outcome.originals
     );
     assert!(
-        originals > 300,
-        "too few corpus templates accepted by Heat: {originals}"
-    );
-    assert!(
-        total[1] > 1000,
+        outcome.rejected() > 300,
         "too few mutants rejected by Heat: {}",
-        total[1]
+        outcome.rejected()
+    );
+}
+
+#[test]
+#[ignore = "needs ../shared/corpus and Heat's engine; run by scripts/test.sh beside ../shared"]
+fn shared_hotfix_reports_a_new_error_for_every_corpus_mutant_heat_rejects() {
+    let mut heat = Heat::start();
+    let mut outcome = Outcome::default();
+    mutate(&mut heat, &shared().join("corpus"), &mut outcome);
+    eprint!("{}", outcome.table("corpus"));
+    outcome.assert_none_missed();
+    assert!(
+        outcome.originals > 300,
+        "too few corpus templates accepted by Heat: {}",
+        outcome.originals
     );
     assert!(
-        missed.is_empty(),
-        "{} mutants Heat rejects without a new hotfix error:\n{}",
-        missed.len(),
-        missed
-            .iter()
-            .take(40)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("\n")
+        outcome.rejected() > 1000,
+        "too few mutants rejected by Heat: {}",
+        outcome.rejected()
     );
 }
 

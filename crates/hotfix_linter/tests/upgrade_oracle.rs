@@ -1,13 +1,13 @@
 //! Upgrades proven against Heat, and upgrades of the whole corpus.
 //!
 //! For every upgrade fixture and every corpus template that hotfix rewrites, the original (at
-//! its version) and the upgraded text (at the target) are resolved by Heat's own engine through
-//! `../shared/oracles/heat/resolve.py serve` (`diff`), with the parameters' defaults and, where
-//! there is none, a value generated from the type: every Safe rewrite must resolve identically.
-//! Ignored by a plain `cargo test`; run by `.ci/run`.
+//! its version) and the upgraded text (at the target) are resolved by Heat's own engine
+//! (`scripts/heat_oracle.py`, `diff`), with the parameters' defaults and, where there is none,
+//! a value generated from the type: every Safe rewrite must resolve identically.
+//! Ignored by a plain `cargo test`; `scripts/test.sh` runs the `heat_` test everywhere and the
+//! `shared_` ones beside `../shared` (see `common`).
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 
 use hotfix_hot::{Template, Version};
 use hotfix_linter::upgrade::{UpgradeOptions, UpgradeStatus, VersionStyle, upgrade};
@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 mod common;
 
-use common::{Heat, params, shared, workspace};
+use common::{Heat, files, params, shared, workspace};
 
 fn diff(heat: &mut Heat, a: &str, b: &str, params: &Value) -> Value {
     heat.request(&json!({"cmd": "diff", "a": a, "b": b, "params": params}))
@@ -45,27 +45,6 @@ fn warned_definitions(text: &str, diagnostics: &[hotfix_diagnostics::Diagnostic]
         }
     }
     out
-}
-
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if path.is_dir() {
-            if !name.starts_with('.') {
-                files(&path, out);
-            }
-        } else if path
-            .extension()
-            .is_some_and(|e| e == "yaml" || e == "yml" || e == "json")
-            && !name.contains(".j2")
-        {
-            out.push(path);
-        }
-    }
 }
 
 fn fixture_options(source: &str) -> UpgradeOptions {
@@ -145,9 +124,21 @@ fn prove(heat: &mut Heat, label: &str, source: &str, options: &UpgradeOptions, t
     }
 }
 
+/// The summary line of a proof.
+fn summary(name: &str, tally: &Tally) -> String {
+    format!(
+        "upgrade oracle ({name}): {} rewritten, {} resolve identically under Heat, {} differ only where a warning says the meaning changes, {} differ; blocked: {:?}",
+        tally.rewritten,
+        tally.equal,
+        tally.warned,
+        tally.differ.len(),
+        tally.blocked
+    )
+}
+
 #[test]
-#[ignore = "needs ../shared (corpus, Heat oracle) and Heat's Python environment; run by .ci/run"]
-fn every_safe_rewrite_resolves_identically_under_heat() {
+#[ignore = "needs Heat's engine (scripts/setup-oracle.sh); run by scripts/test.sh"]
+fn heat_every_safe_rewrite_of_a_fixture_resolves_identically() {
     let mut heat = Heat::start();
     let mut fixtures = Tally::default();
     let mut paths = Vec::new();
@@ -168,6 +159,23 @@ fn every_safe_rewrite_resolves_identically_under_heat() {
             &mut fixtures,
         );
     }
+    eprintln!("{}", summary("fixtures", &fixtures));
+    let differ = fixtures.differ.join("\n");
+    assert!(
+        fixtures.rewritten > 50,
+        "too few rewrites: {}",
+        fixtures.rewritten
+    );
+    assert!(
+        differ.is_empty(),
+        "Safe rewrites that Heat resolves differently:\n{differ}"
+    );
+}
+
+#[test]
+#[ignore = "needs ../shared/corpus and Heat's engine; run by scripts/test.sh beside ../shared"]
+fn shared_every_safe_rewrite_of_the_corpus_resolves_identically() {
+    let mut heat = Heat::start();
     let mut corpus = Tally::default();
     let mut paths = Vec::new();
     files(&shared().join("corpus"), &mut paths);
@@ -194,30 +202,16 @@ fn every_safe_rewrite_resolves_identically_under_heat() {
             .to_string();
         prove(&mut heat, &label, &source, &options, &mut corpus);
     }
-    for (name, t) in [("fixtures", &fixtures), ("corpus", &corpus)] {
-        eprintln!(
-            "upgrade oracle ({name}): {} rewritten, {} resolve identically under Heat, {} differ only where a warning says the meaning changes, {} differ; blocked: {:?}",
-            t.rewritten,
-            t.equal,
-            t.warned,
-            t.differ.len(),
-            t.blocked
-        );
-    }
+    eprintln!("{}", summary("corpus", &corpus));
+    let differ = corpus.differ.join("\n");
     assert!(
-        fixtures.rewritten > 0 && corpus.rewritten > 0,
-        "nothing was rewritten"
+        corpus.rewritten > 100,
+        "too few rewrites: {}",
+        corpus.rewritten
     );
-    let differ: Vec<_> = fixtures
-        .differ
-        .iter()
-        .chain(&corpus.differ)
-        .cloned()
-        .collect();
     assert!(
         differ.is_empty(),
-        "Safe rewrites that Heat resolves differently:\n{}",
-        differ.join("\n")
+        "Safe rewrites that Heat resolves differently:\n{differ}"
     );
 }
 
@@ -238,8 +232,9 @@ fn likely_mistakes(text: &str) -> (usize, usize) {
 }
 
 #[test]
-#[ignore = "needs ../shared/corpus; run by .ci/run"]
-fn upgrading_the_corpus_converges_is_idempotent_and_keeps_every_other_byte_and_likely_mistake() {
+#[ignore = "needs ../shared/corpus; run by scripts/test.sh beside ../shared"]
+fn shared_upgrading_the_corpus_converges_is_idempotent_and_keeps_every_other_byte_and_likely_mistake()
+ {
     let mut paths = Vec::new();
     files(&shared().join("corpus"), &mut paths);
     paths.sort();

@@ -42,3 +42,75 @@ fn every_conformance_case_loads_as_heat_loads_it() {
         failures.join("\n")
     );
 }
+
+/// The table holds what Heat's loader gives today: `scripts/heat_load.py cases`, run again with
+/// the pinned Heat and PyYAML (`scripts/heat-requirements.txt`, `scripts/heat-constraints.txt`),
+/// writes the same file.
+#[test]
+#[ignore = "needs Heat's engine (scripts/setup-oracle.sh); run by scripts/test.sh"]
+fn heat_the_table_is_what_heats_loader_gives_today() {
+    let workspace = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let python = std::env::var_os("HOTFIX_PYTHON").map_or_else(
+        || workspace.join(".venv-heat/bin/python"),
+        std::path::PathBuf::from,
+    );
+    assert!(
+        python.exists(),
+        "this test needs Heat's Python environment at {} (run scripts/setup-oracle.sh, which \
+         needs python3, or set HOTFIX_PYTHON)",
+        python.display()
+    );
+    // The loader is PyYAML: another version may load the table differently.
+    let constraints = std::fs::read_to_string(workspace.join("scripts/heat-constraints.txt"))
+        .expect("scripts/heat-constraints.txt");
+    let pinned = constraints
+        .lines()
+        .find_map(|line| line.strip_prefix("PyYAML=="))
+        .expect("a PyYAML pin");
+    let version = std::process::Command::new(&python)
+        .args(["-c", "import yaml; print(yaml.__version__)"])
+        .output()
+        .expect("run Python");
+    let version = String::from_utf8_lossy(&version.stdout).trim().to_owned();
+    assert_eq!(
+        version,
+        pinned,
+        "{} has PyYAML {version}, the table was made with {pinned}: run scripts/setup-oracle.sh \
+         (or point HOTFIX_PYTHON at an environment with the pins)",
+        python.display()
+    );
+    let fresh = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("conformance-expected.json");
+    let output = std::process::Command::new(&python)
+        .arg(workspace.join("scripts/heat_load.py"))
+        .arg("cases")
+        .arg(workspace.join("testdata/yaml/conformance/cases.json"))
+        .arg(&fresh)
+        .output()
+        .expect("run scripts/heat_load.py");
+    assert!(
+        output.status.success(),
+        "scripts/heat_load.py failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let fresh: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(&fresh).expect("the fresh table"))
+            .expect("JSON");
+    let committed: Vec<Value> = serde_json::from_str(EXPECTED).expect("expected.json is JSON");
+    let differ: Vec<String> = fresh
+        .iter()
+        .zip(&committed)
+        .filter(|(a, b)| a != b)
+        .map(|(a, b)| format!("{}: Heat now gives {a}, the table says {b}", b["name"]))
+        .collect();
+    assert_eq!(
+        fresh.len(),
+        committed.len(),
+        "cases.json and expected.json have different cases"
+    );
+    assert!(
+        differ.is_empty(),
+        "testdata/yaml/conformance/expected.json is not what Heat's loader gives (regenerate it as \
+         the top of this file says, and look at what changed):\n{}",
+        differ.join("\n")
+    );
+}

@@ -3,8 +3,9 @@
 //! The expectations are computed now, by `scripts/heat_load.py` running Heat's
 //! `template_format.simple_parse` (from the `openstack-heat` package). This test needs
 //! `../shared/corpus` and the Heat environment made by `scripts/setup-oracle.sh`; it is
-//! ignored by a plain `cargo test` and run by `.ci/run` (`cargo test -- --ignored`), where a
-//! missing corpus or Python fails it loudly.
+//! ignored by a plain `cargo test` and run by `scripts/test.sh` beside `../shared` (the
+//! `shared_` prefix: see `crates/hotfix_linter/tests/common/mod.rs`), where a missing corpus or
+//! Python fails it loudly.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -38,8 +39,8 @@ fn python() -> PathBuf {
 }
 
 #[test]
-#[ignore = "needs ../shared/corpus and Heat's Python environment; run by .ci/run"]
-fn corpus_loads_exactly_as_heat_loads_it() {
+#[ignore = "needs ../shared/corpus and Heat's engine; run by scripts/test.sh beside ../shared"]
+fn shared_corpus_loads_exactly_as_heat_loads_it() {
     let corpus = shared().join("corpus");
     let output = Command::new(python())
         .arg(workspace().join("scripts/heat_load.py"))
@@ -98,8 +99,8 @@ fn corpus_loads_exactly_as_heat_loads_it() {
 /// hotfix finds comments from the tree instead of from the parser's comment events (which
 /// cost more than building the tree): on every corpus file both must agree.
 #[test]
-#[ignore = "needs ../shared/corpus; run by .ci/run"]
-fn comments_found_from_the_tree_match_the_parser_comment_events() {
+#[ignore = "needs ../shared/corpus; run by scripts/test.sh beside ../shared"]
+fn shared_comments_found_from_the_tree_match_the_parser_comment_events() {
     let corpus = shared().join("corpus");
     let mut stack = vec![corpus];
     let (mut files, mut comments) = (0, 0);

@@ -1,9 +1,26 @@
-//! What the tests that use `../shared` have in common: where it is, and Heat's engine.
+//! What the tests that compare hotfix with Heat have in common: Heat's engine, and where the
+//! shared folder is.
+//!
+//! These tests are `#[ignore]`d (a plain `cargo test` runs everything else) and named by what
+//! they need, so that `scripts/test.sh` can tell them apart:
+//!
+//! - `heat_…`: Heat's engine and the repository's own files only (fixtures under `testdata/`,
+//!   `scripts/heat_oracle.py`). They run wherever Python does: `scripts/test.sh` installs Heat
+//!   (pinned by `scripts/heat-requirements.txt`) into `.venv-heat` first.
+//! - `shared_…`: also the team's shared folder, `../shared` beside the repository (or
+//!   `HOTFIX_SHARED`): the template corpus, the SARIF schema in `reference/`, the shared oracle
+//!   scripts. Without it `scripts/test.sh` skips them and says which; with
+//!   `HOTFIX_REQUIRE_SHARED=1` (as `.ci/run` sets) its absence is a failure.
+//!
+//! The prefix starts the test function's name; an ignored test named otherwise fails
+//! `scripts/test.sh`, and so does a `heat_` test whose name contains `shared_` (the script skips
+//! by that text). Neither kind skips itself when what it needs is missing: it fails, saying
+//! what to install or where to put the folder.
 
 #![allow(dead_code, reason = "each test file uses part of this module")]
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 use hotfix_hot::Template;
@@ -14,7 +31,7 @@ pub(crate) fn workspace() -> PathBuf {
 }
 
 /// The shared folder (`HOTFIX_SHARED`, or `../shared` beside the repository), which must hold
-/// the corpus and the Heat oracle: a test that needs it fails loudly without it.
+/// the corpus and the Heat oracle: a `shared_` test fails loudly without it.
 pub(crate) fn shared() -> PathBuf {
     let path = std::env::var_os("HOTFIX_SHARED")
         .map_or_else(|| workspace().join("../shared"), PathBuf::from);
@@ -26,45 +43,96 @@ pub(crate) fn shared() -> PathBuf {
     path
 }
 
-/// Heat's engine (`resolve.py serve`), started once, answering one JSON line per request.
+/// The Python that has Heat: `HOTFIX_PYTHON`, or `.venv-heat` in the repository (made by
+/// `scripts/setup-oracle.sh`, which `scripts/test.sh` runs).
+pub(crate) fn python() -> PathBuf {
+    let python = std::env::var_os("HOTFIX_PYTHON")
+        .map_or_else(|| workspace().join(".venv-heat/bin/python"), PathBuf::from);
+    assert!(
+        python.exists(),
+        "this test needs Heat's Python environment at {} (run scripts/setup-oracle.sh, which \
+         needs python3, or set HOTFIX_PYTHON)",
+        python.display()
+    );
+    python
+}
+
+/// The YAML and JSON files under `dir` (not in hidden folders, not Jinja2 sources), in `out`.
+pub(crate) fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if path.is_dir() {
+            if !name.starts_with('.') {
+                files(&path, out);
+            }
+        } else if path
+            .extension()
+            .is_some_and(|e| e == "yaml" || e == "yml" || e == "json")
+            && !name.contains(".j2")
+        {
+            out.push(path);
+        }
+    }
+}
+
+/// Heat's engine behind a JSON-lines session, started once, answering one line per request.
 pub(crate) struct Heat {
     child: Child,
     stdin: ChildStdin,
     stdout: BufReader<ChildStdout>,
+    script: PathBuf,
 }
 
 impl Heat {
+    /// The repository's own driver, `scripts/heat_oracle.py` (`resolve`, `validate`, `diff`).
     pub(crate) fn start() -> Heat {
-        let python = std::env::var_os("HOTFIX_PYTHON")
-            .map_or_else(|| workspace().join(".venv-heat/bin/python"), PathBuf::from);
-        assert!(
-            python.exists(),
-            "this test needs Heat's Python environment at {} (run scripts/setup-oracle.sh)",
-            python.display()
-        );
-        let mut child = Command::new(python)
-            .arg(shared().join("oracles/heat/resolve.py"))
+        Heat::serve(&workspace().join("scripts/heat_oracle.py"))
+    }
+
+    /// The shared oracle, `../shared/oracles/heat/resolve.py`, which answers more (strict
+    /// validation, real plugins without a cloud): for `shared_` tests only.
+    pub(crate) fn start_shared() -> Heat {
+        Heat::serve(&shared().join("oracles/heat/resolve.py"))
+    }
+
+    fn serve(script: &Path) -> Heat {
+        let mut child = Command::new(python())
+            .arg(script)
             .arg("serve")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
-            .expect("start resolve.py serve");
+            .unwrap_or_else(|err| panic!("cannot start {}: {err}", script.display()));
         let stdin = child.stdin.take().expect("stdin");
         let stdout = BufReader::new(child.stdout.take().expect("stdout"));
         Heat {
             child,
             stdin,
             stdout,
+            script: script.to_path_buf(),
         }
     }
 
     /// One request, one answer.
     pub(crate) fn request(&mut self, request: &Value) -> Value {
-        writeln!(self.stdin, "{request}").expect("write to Heat");
-        self.stdin.flush().expect("flush");
+        let ended = |script: &Path| {
+            format!(
+                "{} ended (its error is above; is Heat installed? run scripts/setup-oracle.sh)",
+                script.display()
+            )
+        };
+        writeln!(self.stdin, "{request}")
+            .and_then(|()| self.stdin.flush())
+            .unwrap_or_else(|_| panic!("{}", ended(&self.script)));
         let mut line = String::new();
-        self.stdout.read_line(&mut line).expect("read from Heat");
-        serde_json::from_str(&line).expect("a JSON answer")
+        let read = self.stdout.read_line(&mut line).expect("read from Heat");
+        assert!(read > 0, "{}", ended(&self.script));
+        serde_json::from_str(&line)
+            .unwrap_or_else(|err| panic!("not a JSON answer ({err}): {line}"))
     }
 }
 

@@ -1,0 +1,157 @@
+//! Paths as the user sees them, symbolic links included.
+//!
+//! The system's working directory has every link resolved; the shell's (`$PWD`) keeps the
+//! links the user went through. Paths in reports and configuration globs are relative to
+//! folders the user named (the repository root, the configuration's folder), so they are
+//! worked out from the shell's names, and from where the links lead only when those names do
+//! not reach the folder.
+
+use std::path::{Component, Path, PathBuf};
+
+/// The working directory as the user's shell names it: `$PWD` when it is an absolute path
+/// without `.` or `..` that leads to the working directory (what `pwd` prints), else the
+/// system's.
+pub(crate) fn current_dir() -> std::io::Result<PathBuf> {
+    let system = std::env::current_dir()?;
+    let shell = std::env::var_os("PWD").map(PathBuf::from);
+    Ok(match shell {
+        Some(shell)
+            if shell.is_absolute()
+                && !shell
+                    .components()
+                    .any(|c| matches!(c, Component::CurDir | Component::ParentDir))
+                && same_file(&shell, &system) =>
+        {
+            shell
+        }
+        _ => system,
+    })
+}
+
+/// `path` (relative to `cwd`, or absolute) made absolute with `.` and `..` taken out by name,
+/// keeping the links on the way, when that leads to the file the system opens for it. A `..`
+/// after a link leaves the link's target, not the folder holding the link: when the two
+/// differ, the path with every link resolved.
+pub(crate) fn absolute(cwd: &Path, path: &Path) -> PathBuf {
+    let joined = cwd.join(path);
+    let named = normalize(&joined);
+    if !joined.components().any(|c| c == Component::ParentDir) || same_file(&named, &joined) {
+        return named;
+    }
+    joined.canonicalize().unwrap_or(named)
+}
+
+/// `path` (relative to `cwd`, or absolute) relative to `base`, when it lies under it: by the
+/// names the user sees; else under where the links to `base` lead (the path named through
+/// another link to the same folder); else with every link resolved on both sides.
+pub(crate) fn under(base: &Path, cwd: &Path, path: &Path) -> Option<PathBuf> {
+    let absolute = absolute(cwd, path);
+    if let Ok(inside) = absolute.strip_prefix(base) {
+        return Some(inside.to_path_buf());
+    }
+    let base = base.canonicalize().ok()?;
+    if let Ok(inside) = absolute.strip_prefix(&base) {
+        return Some(inside.to_path_buf());
+    }
+    let file = absolute.canonicalize().ok()?;
+    file.strip_prefix(base).ok().map(Path::to_path_buf)
+}
+
+/// `.` and `..` taken out without touching the file system.
+pub(crate) fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Whether two paths lead to the same file or folder.
+fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        match (std::fs::metadata(a), std::fs::metadata(b)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        match (a.canonicalize(), b.canonicalize()) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::symlink;
+
+    #[test]
+    fn names_through_links_are_kept_unless_a_dot_dot_leaves_a_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let top = dir.path().canonicalize().unwrap();
+        std::fs::create_dir_all(top.join("deep/inner/project/sub")).unwrap();
+        std::fs::create_dir_all(top.join("deep/inner/other")).unwrap();
+        std::fs::create_dir_all(top.join("other")).unwrap();
+        std::fs::write(top.join("deep/inner/other/a.yaml"), "").unwrap();
+        std::fs::write(top.join("other/a.yaml"), "").unwrap();
+        symlink(top.join("deep/inner/project"), top.join("project")).unwrap();
+        let cwd = top.join("project");
+
+        // Without `..`, and with a `..` that stays inside: the names as given.
+        assert_eq!(absolute(&cwd, Path::new("x.yaml")), cwd.join("x.yaml"));
+        assert_eq!(
+            absolute(&cwd, Path::new("sub/../x.yaml")),
+            cwd.join("x.yaml")
+        );
+        // `project/..` is `deep/inner` for the system, not `top`: the resolved path.
+        assert_eq!(
+            absolute(&cwd, Path::new("../other/a.yaml")),
+            top.join("deep/inner/other/a.yaml")
+        );
+        assert_eq!(
+            under(&top.join("deep"), &cwd, Path::new("../other/a.yaml")),
+            Some(PathBuf::from("inner/other/a.yaml"))
+        );
+        // A folder under the base through a link: the link's name, not its target's.
+        assert_eq!(
+            under(
+                &top.join("project"),
+                &top,
+                Path::new("deep/inner/project/sub")
+            ),
+            Some(PathBuf::from("sub"))
+        );
+        symlink(top.join("other"), top.join("deep/inner/project/linked")).unwrap();
+        assert_eq!(
+            under(
+                &top.join("project"),
+                &top,
+                Path::new("deep/inner/project/linked/a.yaml")
+            ),
+            Some(PathBuf::from("linked/a.yaml"))
+        );
+        // A file under the base by its link's target only.
+        assert_eq!(
+            under(
+                &top.join("deep/inner/project"),
+                &top,
+                Path::new("project/sub")
+            ),
+            Some(PathBuf::from("sub"))
+        );
+        assert_eq!(under(&top.join("other"), &cwd, Path::new("x.yaml")), None);
+    }
+}
