@@ -176,7 +176,7 @@ enum Color {
     Never,
 }
 
-/// One linted file.
+/// One linted file (boxed in the results, which hold an entry for every file the walk found).
 struct Linted {
     path: PathBuf,
     display: String,
@@ -212,7 +212,7 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
         candidates.len(),
         !format.is_machine() && !args.quiet && !args.silent,
     );
-    let results: Vec<Result<Result<Linted, Kind>, String>> = if stdin.is_some() {
+    let results: Vec<Result<Result<Box<Linted>, Kind>, String>> = if stdin.is_some() {
         let input = read::stdin().map_err(|err| anyhow!("cannot read standard input: {err}"))?;
         vec![lint_input(&candidates[0], input, args)]
     } else {
@@ -229,7 +229,7 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
     let mut linted = Vec::new();
     for (candidate, result) in candidates.iter().zip(results) {
         match result {
-            Ok(Ok(file)) => linted.push(file),
+            Ok(Ok(file)) => linted.push(*file),
             Ok(Err(kind)) => skipped.push((candidate, kind)),
             Err(message) => failures.push(message),
         }
@@ -600,7 +600,7 @@ fn reads_stdin(args: &LintArgs) -> anyhow::Result<Option<PathBuf>> {
 }
 
 /// Reads and lints (or fixes) one candidate; `Ok(Err(kind))` when it is not a template to lint.
-fn lint_candidate(candidate: &Candidate, args: &LintArgs) -> Result<Result<Linted, Kind>, String> {
+fn lint_candidate(candidate: &Candidate, args: &LintArgs) -> Result<Result<Box<Linted>, Kind>, String> {
     let input = read::file(&candidate.path)
         .map_err(|err| format!("cannot read {}: {err}", candidate.display()))?;
     lint_input(candidate, input, args)
@@ -612,7 +612,7 @@ fn lint_input(
     candidate: &Candidate,
     input: read::Input,
     args: &LintArgs,
-) -> Result<Result<Linted, Kind>, String> {
+) -> Result<Result<Box<Linted>, Kind>, String> {
     let (head, chars) = match input {
         read::Input::Whole(bytes) => return lint_bytes(candidate, &bytes, args),
         read::Input::TooLarge { head, chars } => (head, chars),
@@ -628,13 +628,13 @@ fn lint_input(
     let settings = candidate.config.settings_for(&candidate.path);
     let exact = chars < 64 * read::BOUND;
     let err = hotfix_yaml::too_large(chars, exact);
-    Ok(Ok(Linted {
+    Ok(Ok(Box::new(Linted {
         path: candidate.path.clone(),
         display: candidate.display(),
         source: String::new(),
         diagnostics: hotfix_linter::load_failure(err, &settings),
         fixes: crate::fix::FileFixes::default(),
-    }))
+    })))
 }
 
 /// Lints (or fixes) the bytes of one candidate; `Ok(Err(kind))` when it is not a template to
@@ -643,7 +643,7 @@ fn lint_bytes(
     candidate: &Candidate,
     bytes: &[u8],
     args: &LintArgs,
-) -> Result<Result<Linted, Kind>, String> {
+) -> Result<Result<Box<Linted>, Kind>, String> {
     let kind = if candidate.explicit && !args.templates_only {
         Kind::Template
     } else {
@@ -654,15 +654,20 @@ fn lint_bytes(
     }
     let display = candidate.display();
     let settings = candidate.config.settings_for(&candidate.path);
-    let (source, diagnostics, fixes) =
+    let (mut source, diagnostics, fixes) =
         crate::fix::lint_file(&args.fix, &candidate.path, &display, bytes, &settings)?;
-    Ok(Ok(Linted {
+    if diagnostics.is_empty() {
+        // The printers need a file's text only to place its findings: a clean file's text is
+        // not kept, so that memory follows the findings, not the size of the tree.
+        source = String::new();
+    }
+    Ok(Ok(Box::new(Linted {
         path: candidate.path.clone(),
         display,
         source,
         diagnostics,
         fixes,
-    }))
+    })))
 }
 
 fn write_human(out: &mut impl Write, files: &[Linted], color: bool) -> anyhow::Result<()> {

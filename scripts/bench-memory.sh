@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Peak memory of `hotfix lint` over the corpus copied once and ten times (the goal: the 10x
+# tree within 1.5x of the 1x tree), per output format, measured by GNU time (`/usr/bin/time`,
+# Debian package `time`): the largest resident set of the process, median of 3 runs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+corpus=${HOTFIX_SHARED:-../shared}/corpus
+[ -d "$corpus" ] || { echo "bench-memory: no corpus at $corpus" >&2; exit 1; }
+[ -x /usr/bin/time ] || { echo "bench-memory: needs GNU time at /usr/bin/time" >&2; exit 1; }
+cargo build --release --locked -q
+work=$(mktemp -d)
+trap 'chmod -R u+w "$work"; rm -rf "$work"' EXIT
+mkdir -p "$work/x1" "$work/x10"
+cp -r "$corpus" "$work/x1/c0"
+for i in 0 1 2 3 4 5 6 7 8 9; do cp -r "$corpus" "$work/x10/c$i"; done
+peak() { # tree, format, extra args: prints the median peak RSS in MB of three runs
+    local tree=$1 format=$2
+    shift 2
+    for _ in 1 2 3; do
+        /usr/bin/time -f '%M' ./target/release/hotfix lint "$tree" --no-config --exit-zero \
+            --format "$format" --output "$work/out" "$@" 2>&1 >/dev/null | tail -n 1
+    done | sort -n | sed -n 2p | awk '{printf "%.1f", $1 / 1024}'
+}
+printf '%-32s %10s %10s %7s\n' "run" "1x (MB)" "10x (MB)" "ratio"
+for case in "concise" "sarif" "concise --select ALL" "sarif --select ALL"; do
+    read -r format extra <<<"$case"
+    # shellcheck disable=SC2086 # $extra is a list of arguments
+    one=$(peak "$work/x1" "$format" $extra)
+    # shellcheck disable=SC2086
+    ten=$(peak "$work/x10" "$format" $extra)
+    printf '%-32s %10s %10s %7s\n' "$case" "$one" "$ten" "$(awk "BEGIN {printf \"%.2f\", $ten / $one}")"
+done
