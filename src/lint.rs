@@ -600,7 +600,10 @@ fn reads_stdin(args: &LintArgs) -> anyhow::Result<Option<PathBuf>> {
 }
 
 /// Reads and lints (or fixes) one candidate; `Ok(Err(kind))` when it is not a template to lint.
-fn lint_candidate(candidate: &Candidate, args: &LintArgs) -> Result<Result<Box<Linted>, Kind>, String> {
+fn lint_candidate(
+    candidate: &Candidate,
+    args: &LintArgs,
+) -> Result<Result<Box<Linted>, Kind>, String> {
     let input = read::file(&candidate.path)
         .map_err(|err| format!("cannot read {}: {err}", candidate.display()))?;
     lint_input(candidate, input, args)
