@@ -749,6 +749,6 @@ impl Candidate {
 
 /// A path as the user would write it: relative, without a leading `./`.
 fn display_path(path: &Path) -> String {
-    let text = path.to_string_lossy();
+    let text = crate::paths::escaped(path);
     text.strip_prefix("./").unwrap_or(&text).to_owned()
 }

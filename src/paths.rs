@@ -93,6 +93,64 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
+/// A path as text, losslessly: as it is when it is UTF-8 without control characters; otherwise
+/// every byte that is not part of valid UTF-8, and every control character, is written as
+/// `\xHH`, and a backslash as `\\`, so that the text names exactly one path and a file name
+/// with a line break cannot break a line of output.
+pub(crate) fn escaped(path: &Path) -> String {
+    let bytes = path_bytes(path);
+    let plain = std::str::from_utf8(&bytes)
+        .ok()
+        .filter(|text| !text.chars().any(char::is_control));
+    if let Some(text) = plain {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(bytes.len() + 8);
+    let mut rest: &[u8] = &bytes;
+    while !rest.is_empty() {
+        let (valid, invalid) = match std::str::from_utf8(rest) {
+            Ok(text) => (text, &[][..]),
+            Err(err) => {
+                let (valid, after) = rest.split_at(err.valid_up_to());
+                let bad = err.error_len().unwrap_or(after.len());
+                (
+                    std::str::from_utf8(valid).unwrap_or_default(),
+                    &after[..bad],
+                )
+            }
+        };
+        for c in valid.chars() {
+            match c {
+                '\\' => out.push_str("\\\\"),
+                c if c.is_control() && u32::from(c) < 0x100 => {
+                    let _ = std::fmt::Write::write_fmt(
+                        &mut out,
+                        format_args!("\\x{:02X}", u32::from(c)),
+                    );
+                }
+                c => out.push(c),
+            }
+        }
+        for byte in invalid {
+            let _ = std::fmt::Write::write_fmt(&mut out, format_args!("\\x{byte:02X}"));
+        }
+        rest = &rest[valid.len() + invalid.len()..];
+    }
+    out
+}
+
+/// The bytes of a path as the system gives them (on Unix, the raw bytes of the name).
+pub(crate) fn path_bytes(path: &Path) -> std::borrow::Cow<'_, [u8]> {
+    #[cfg(unix)]
+    {
+        std::borrow::Cow::Borrowed(std::os::unix::ffi::OsStrExt::as_bytes(path.as_os_str()))
+    }
+    #[cfg(not(unix))]
+    {
+        std::borrow::Cow::Owned(path.to_string_lossy().into_owned().into_bytes())
+    }
+}
+
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;

@@ -337,3 +337,57 @@ fn the_report_never_replaces_an_input() {
         GOOD
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn file_names_that_are_not_utf8_or_hold_a_line_break_are_reported_losslessly() {
+    use std::os::unix::ffi::OsStrExt as _;
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir(dir.path().join(".git")).expect("mkdir");
+    let broken = GOOD.replace(
+        "{}",
+        "{r: {type: OS::Heat::None, properties: {a: {get_param: x}}}}",
+    );
+    let latin1 = std::ffi::OsStr::from_bytes(b"caf\xe9.yaml");
+    std::fs::write(dir.path().join(latin1), &broken).expect("write");
+    std::fs::write(dir.path().join("two\nlines.yaml"), &broken).expect("write");
+    let concise = hotfix(
+        dir.path(),
+        &["lint", ".", "--no-config", "--format", "concise"],
+    );
+    let stdout = text(&concise.stdout);
+    assert_eq!(stdout.lines().count(), 2, "one line per finding: {stdout}");
+    assert!(stdout.contains("caf\\xE9.yaml:2:"), "{stdout}");
+    assert!(stdout.contains("two\\x0Alines.yaml:2:"), "{stdout}");
+    let json = hotfix(
+        dir.path(),
+        &["lint", ".", "--no-config", "--format", "json"],
+    );
+    let findings: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    let mut paths: Vec<&str> = findings
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|f| f["path"].as_str().expect("a path"))
+        .collect();
+    paths.sort_unstable();
+    assert_eq!(paths, ["caf\\xE9.yaml", "two\\x0Alines.yaml"]);
+    let sarif = hotfix(
+        dir.path(),
+        &["lint", ".", "--no-config", "--format", "sarif"],
+    );
+    let sarif: serde_json::Value = serde_json::from_slice(&sarif.stdout).expect("SARIF");
+    let mut uris: Vec<&str> = sarif["runs"][0]["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| {
+            r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+                .as_str()
+                .expect("a URI")
+        })
+        .collect();
+    uris.sort_unstable();
+    // The raw bytes, percent-encoded: `%E9` is the Latin-1 byte itself.
+    assert_eq!(uris, ["caf%E9.yaml", "two%0Alines.yaml"]);
+}

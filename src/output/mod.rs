@@ -57,8 +57,13 @@ impl SourceRoot {
     /// `path` relative to the root, with forward slashes; never absolute. A file outside the
     /// root gets a path through `..`.
     pub(crate) fn relative(&self, path: &Path) -> String {
+        slashes(&self.relative_path(path))
+    }
+
+    /// [`SourceRoot::relative`] as a path.
+    fn relative_path(&self, path: &Path) -> PathBuf {
         if let Some(inside) = paths::under(&self.root, &self.cwd, path) {
-            return slashes(&inside);
+            return inside;
         }
         let absolute = paths::absolute(&self.cwd, path);
         let common = absolute
@@ -75,7 +80,7 @@ impl SourceRoot {
                 relative.push(part);
             }
         }
-        slashes(&relative)
+        relative
     }
 
     /// The file at a path relative to the root.
@@ -83,17 +88,30 @@ impl SourceRoot {
         self.root.join(relative)
     }
 
-    /// `path` relative to the root as a URI reference (percent-encoded).
+    /// `path` relative to the root as a URI reference: every byte of the name percent-encoded
+    /// but unreserved ones, so that a name that is not UTF-8 is kept exactly.
     pub(crate) fn uri(&self, path: &Path) -> String {
-        escape_uri_path(&self.relative(path))
+        let relative = self.relative_path(path);
+        let parts: Vec<String> = relative
+            .components()
+            .filter_map(|c| match c {
+                Component::Normal(part) => {
+                    Some(escape_uri_bytes(&paths::path_bytes(Path::new(part))))
+                }
+                Component::ParentDir => Some("..".to_owned()),
+                _ => None,
+            })
+            .collect();
+        parts.join("/")
     }
 }
 
+/// A relative path with forward slashes, each name as [`paths::escaped`] writes it.
 fn slashes(path: &Path) -> String {
     let parts: Vec<String> = path
         .components()
         .filter_map(|c| match c {
-            Component::Normal(part) => Some(part.to_string_lossy().into_owned()),
+            Component::Normal(part) => Some(paths::escaped(Path::new(part))),
             Component::ParentDir => Some("..".to_owned()),
             _ => None,
         })
@@ -104,9 +122,9 @@ fn slashes(path: &Path) -> String {
 /// Percent-encodes a relative path for a URI: everything but unreserved characters, `/` and
 /// the sub-delimiters that are safe in a path (`:` is encoded, lest the first segment read as a
 /// scheme).
-pub(crate) fn escape_uri_path(path: &str) -> String {
+fn escape_uri_bytes(path: &[u8]) -> String {
     let mut out = String::with_capacity(path.len());
-    for byte in path.bytes() {
+    for &byte in path {
         if byte.is_ascii_alphanumeric() || b"-._~/!$&'()*+,;=@".contains(&byte) {
             out.push(char::from(byte));
         } else {
