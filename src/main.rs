@@ -14,6 +14,7 @@ mod fix;
 mod inspect;
 mod interrupt;
 mod lint;
+mod ordered;
 mod output;
 mod paths;
 mod pipe;

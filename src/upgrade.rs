@@ -11,7 +11,6 @@ use hotfix_hot::Version;
 use hotfix_linter::upgrade::{
     Upgrade, UpgradeError, UpgradeOptions, UpgradeStatus, VersionStyle, upgrade,
 };
-use rayon::prelude::*;
 
 use crate::config;
 use crate::discover::{self, Candidate, Kind};
@@ -111,17 +110,6 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
     } else {
         Interrupt::default()
     };
-    let outcomes: Vec<Outcome> = candidates
-        .par_iter()
-        .map(|candidate| {
-            if interrupt.is_set() {
-                Outcome::Interrupted
-            } else {
-                process(candidate, &options, write)
-            }
-        })
-        .collect();
-
     let sarif = args.format == UpgradeFormat::Sarif;
     let mut buffer: Vec<u8> = Vec::new();
     let out: &mut dyn Write = if args.output.is_some() || sarif {
@@ -139,9 +127,18 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
     }
     let mut interrupted = 0;
     let mut findings: Vec<(PathBuf, String, Vec<hotfix_diagnostics::Diagnostic>)> = Vec::new();
-    for (candidate, outcome) in candidates.iter().zip(&outcomes) {
+    // Each file's line is printed as soon as it and every file before it are done, so that an
+    // interrupted run leaves a record of what it did.
+    let work = |candidate: &Candidate| {
+        if interrupt.is_set() {
+            Outcome::Interrupted
+        } else {
+            process(candidate, &options, write)
+        }
+    };
+    crate::ordered::for_each_in_order(&candidates, work, |candidate, outcome| {
         let display = candidate.display();
-        match outcome {
+        match &outcome {
             Outcome::Skipped(kind) => {
                 tally.skipped += 1;
                 if args.verbose || candidate.explicit {
@@ -169,7 +166,9 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
                 }
             }
         }
-    }
+        out.flush()?;
+        anyhow::Ok(())
+    })?;
     writeln!(
         stderr,
         "{}",

@@ -42,7 +42,7 @@ fn upgrade(dir: &Path) -> std::process::Child {
     Command::new(env!("CARGO_BIN_EXE_hotfix"))
         .args(["upgrade", "--to", "wallaby", "--no-config", "."])
         .current_dir(dir)
-        .stdout(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("run hotfix")
@@ -98,6 +98,17 @@ fn interrupt_at_several_moments(original: &BTreeMap<PathBuf, Vec<u8>>, make: &dy
                 path.display()
             );
         }
+        // Every file it rewrote has its line: results are printed as files complete, not at
+        // the end of a run that may never come.
+        let rewritten = now
+            .iter()
+            .filter(|(path, bytes)| **bytes != original[*path])
+            .count();
+        let reported = String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .filter(|line| line.contains(": upgraded "))
+            .count();
+        assert_eq!(rewritten, reported, "after {delay} ms: {stderr}");
     }
     assert!(
         interrupted_runs > 0,
