@@ -104,14 +104,47 @@ pub(crate) fn walk(paths: &[PathBuf], configs: &mut Configs) -> anyhow::Result<W
             }
         }
     }
-    out.sort_by(|a, b| a.path.cmp(&b.path));
-    out.dedup_by(|a, b| a.path == b.path);
+    // One file once, however it was reached (`t.yaml` named and `./t.yaml` walked): two runs
+    // on one file would print it twice, and could write it from two threads.
+    out.sort_by_cached_key(|c| crate::paths::normalize(&c.path));
+    out.dedup_by(|later, kept| {
+        let same = crate::paths::normalize(&later.path) == crate::paths::normalize(&kept.path);
+        if same {
+            kept.explicit |= later.explicit;
+        }
+        same
+    });
     errors.sort();
     errors.dedup();
     Ok(Walk {
         candidates: out,
         errors,
     })
+}
+
+/// A report (`--output`, `--write-baseline`) written onto one of the files being checked would
+/// replace a template with it: refused.
+pub(crate) fn refuse_writing_onto_input(
+    flag: &str,
+    output: Option<&Path>,
+    candidates: &[Candidate],
+) -> anyhow::Result<()> {
+    let Some(output) = output else {
+        return Ok(());
+    };
+    let Ok(output) = std::fs::canonicalize(output) else {
+        return Ok(()); // It does not exist yet: it is no input.
+    };
+    if let Some(input) = candidates
+        .iter()
+        .find(|c| std::fs::canonicalize(&c.path).is_ok_and(|p| p == output))
+    {
+        return Err(anyhow::anyhow!(
+            "{flag} {} is one of the files hotfix reads; write it elsewhere",
+            input.display()
+        ));
+    }
+    Ok(())
 }
 
 /// `cannot read folder PATH: REASON` for an error of the walk.

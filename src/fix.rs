@@ -141,7 +141,7 @@ pub(crate) fn write_diff(
         crate::output::write_atomically(path, &buffer)
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
-    let mut stderr = std::io::stderr().lock();
+    let mut stderr = crate::pipe::stderr();
     for failure in failures {
         writeln!(stderr, "hotfix: error: {failure}")?;
     }

@@ -62,14 +62,11 @@ fn read_input(path: &Path) -> anyhow::Result<Vec<u8>> {
     };
     match input {
         crate::read::Input::Whole(bytes) => Ok(bytes),
-        crate::read::Input::TooLarge { chars, .. } => {
-            let exact = chars < 64 * crate::read::BOUND;
-            Err(anyhow!(
-                "{}: {}",
-                path.display(),
-                hotfix_yaml::too_large(chars, exact).message
-            ))
-        }
+        crate::read::Input::TooLarge { chars, exact, .. } => Err(anyhow!(
+            "{}: {}",
+            path.display(),
+            hotfix_yaml::too_large(chars, exact).message
+        )),
     }
 }
 

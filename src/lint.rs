@@ -16,6 +16,7 @@ use rayon::prelude::*;
 use crate::baseline::{self, Baseline};
 use crate::config::{self, Configs, Overrides};
 use crate::discover::{self, Candidate, Kind};
+use crate::interrupt::{self, Interrupt};
 use crate::output::{self, FileFindings, SourceRoot};
 use crate::progress::Progress;
 use crate::read;
@@ -176,6 +177,52 @@ enum Color {
     Never,
 }
 
+/// What became of one file: linted, not a template to lint (`Ok(Err)`), or a failure of hotfix
+/// (`Err`, its message).
+type FileResult = Result<Result<Box<Linted>, Kind>, String>;
+
+/// Lints (or fixes) every candidate on every core, or the one read from standard input.
+fn lint_all(
+    args: &LintArgs,
+    candidates: &[Candidate],
+    stdin: bool,
+    progress: &Progress,
+) -> anyhow::Result<Vec<FileResult>> {
+    if stdin {
+        let input = read::stdin().map_err(|err| anyhow!("cannot read standard input: {err}"))?;
+        return Ok(vec![lint_input(&candidates[0], input, args)]);
+    }
+    // `--fix` writes files: Ctrl-C finishes those in flight and starts no other.
+    let interrupt = if args.fix.fix {
+        Interrupt::install()
+    } else {
+        Interrupt::default()
+    };
+    Ok(candidates
+        .par_iter()
+        .map(|candidate| {
+            if interrupt.is_set() {
+                return Err(NOT_STARTED.to_owned());
+            }
+            let result = lint_candidate(candidate, args);
+            progress.inc();
+            result
+        })
+        .collect())
+}
+
+/// The end of a run interrupted before `not_started` of `total` files.
+fn interrupted(not_started: usize, total: usize) -> anyhow::Result<ExitCode> {
+    writeln!(
+        crate::pipe::stderr(),
+        "hotfix: interrupted: {not_started} of {total} files not started, and left as they were"
+    )?;
+    Ok(ExitCode::from(interrupt::EXIT_CODE))
+}
+
+/// The result of a file the run did not start, once interrupted.
+const NOT_STARTED: &str = "\0not started";
+
 /// One linted file (boxed in the results, which hold an entry for every file the walk found).
 struct Linted {
     path: PathBuf,
@@ -205,34 +252,36 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
     let stdin = reads_stdin(args)?;
     let walk = find(args, stdin.as_deref(), &cwd, &mut configs)?;
     let candidates = walk.candidates;
-    refuse_output_onto_input(args.output.as_deref(), &candidates)?;
+    discover::refuse_writing_onto_input("--output", args.output.as_deref(), &candidates)?;
+    discover::refuse_writing_onto_input(
+        "--write-baseline",
+        args.write_baseline.as_deref(),
+        &candidates,
+    )?;
     let mut failures = walk.errors;
     let mut skipped = Vec::new();
     let progress = Progress::start(
         candidates.len(),
         !format.is_machine() && !args.quiet && !args.silent,
     );
-    let results: Vec<Result<Result<Box<Linted>, Kind>, String>> = if stdin.is_some() {
-        let input = read::stdin().map_err(|err| anyhow!("cannot read standard input: {err}"))?;
-        vec![lint_input(&candidates[0], input, args)]
-    } else {
-        candidates
-            .par_iter()
-            .map(|candidate| {
-                let result = lint_candidate(candidate, args);
-                progress.inc();
-                result
-            })
-            .collect()
-    };
+    let results = lint_all(args, &candidates, stdin.is_some(), &progress)?;
     progress.finish();
     let mut linted = Vec::new();
+    let mut not_started = 0;
     for (candidate, result) in candidates.iter().zip(results) {
         match result {
             Ok(Ok(file)) => linted.push(*file),
             Ok(Err(kind)) => skipped.push((candidate, kind)),
+            Err(message) if message == NOT_STARTED => not_started += 1,
             Err(message) => failures.push(message),
         }
+    }
+    if not_started > 0 {
+        // What was fixed is said (the summary), then the run ends as interrupted.
+        report(
+            args, format, &configs, &linted, &skipped, &failures, started,
+        )?;
+        return interrupted(not_started, candidates.len());
     }
     linted.sort_by(|a, b| a.path.cmp(&b.path));
 
@@ -559,26 +608,6 @@ fn find(
     })
 }
 
-/// `--output` naming one of the files being linted would replace a template with the report.
-fn refuse_output_onto_input(output: Option<&Path>, candidates: &[Candidate]) -> anyhow::Result<()> {
-    let Some(output) = output else {
-        return Ok(());
-    };
-    let Ok(output) = std::fs::canonicalize(output) else {
-        return Ok(()); // It does not exist yet: it is no input.
-    };
-    if let Some(input) = candidates
-        .iter()
-        .find(|c| std::fs::canonicalize(&c.path).is_ok_and(|p| p == output))
-    {
-        return Err(anyhow!(
-            "--output {} is one of the files being linted; write the report elsewhere",
-            input.display()
-        ));
-    }
-    Ok(())
-}
-
 /// The name standard input is linted under, when the paths say to read it (`-`, or
 /// `--stdin-filename` with no path).
 fn reads_stdin(args: &LintArgs) -> anyhow::Result<Option<PathBuf>> {
@@ -600,10 +629,7 @@ fn reads_stdin(args: &LintArgs) -> anyhow::Result<Option<PathBuf>> {
 }
 
 /// Reads and lints (or fixes) one candidate; `Ok(Err(kind))` when it is not a template to lint.
-fn lint_candidate(
-    candidate: &Candidate,
-    args: &LintArgs,
-) -> Result<Result<Box<Linted>, Kind>, String> {
+fn lint_candidate(candidate: &Candidate, args: &LintArgs) -> FileResult {
     let input = read::file(&candidate.path)
         .map_err(|err| format!("cannot read {}: {err}", candidate.display()))?;
     lint_input(candidate, input, args)
@@ -611,14 +637,10 @@ fn lint_candidate(
 
 /// Lints what was read of one candidate: a file over the read bound is reported with Heat's
 /// size message, when its first bytes show it is a template.
-fn lint_input(
-    candidate: &Candidate,
-    input: read::Input,
-    args: &LintArgs,
-) -> Result<Result<Box<Linted>, Kind>, String> {
-    let (head, chars) = match input {
+fn lint_input(candidate: &Candidate, input: read::Input, args: &LintArgs) -> FileResult {
+    let (head, chars, exact) = match input {
         read::Input::Whole(bytes) => return lint_bytes(candidate, &bytes, args),
-        read::Input::TooLarge { head, chars } => (head, chars),
+        read::Input::TooLarge { head, chars, exact } => (head, chars, exact),
     };
     let kind = if candidate.explicit && !args.templates_only {
         Kind::Template
@@ -629,7 +651,6 @@ fn lint_input(
         return Ok(Err(kind));
     }
     let settings = candidate.config.settings_for(&candidate.path);
-    let exact = chars < 64 * read::BOUND;
     let err = hotfix_yaml::too_large(chars, exact);
     Ok(Ok(Box::new(Linted {
         path: candidate.path.clone(),
@@ -642,11 +663,7 @@ fn lint_input(
 
 /// Lints (or fixes) the bytes of one candidate; `Ok(Err(kind))` when it is not a template to
 /// lint.
-fn lint_bytes(
-    candidate: &Candidate,
-    bytes: &[u8],
-    args: &LintArgs,
-) -> Result<Result<Box<Linted>, Kind>, String> {
+fn lint_bytes(candidate: &Candidate, bytes: &[u8], args: &LintArgs) -> FileResult {
     let kind = if candidate.explicit && !args.templates_only {
         Kind::Template
     } else {

@@ -6,6 +6,7 @@
 //! worked out from the shell's names, and from where the links lead only when those names do
 //! not reach the folder.
 
+use std::fmt::Write as _;
 use std::path::{Component, Path, PathBuf};
 
 /// The working directory as the user's shell names it: `$PWD` when it is an absolute path
@@ -99,9 +100,13 @@ fn same_file(a: &Path, b: &Path) -> bool {
 /// with a line break cannot break a line of output.
 pub(crate) fn escaped(path: &Path) -> String {
     let bytes = path_bytes(path);
+    // On Windows a backslash separates folders; elsewhere it is part of a name and, once names
+    // are escaped, must be escaped itself.
+    let backslash_is_text = cfg!(unix);
+    let needs_escape = |c: char| c.is_control() || (c == '\\' && backslash_is_text);
     let plain = std::str::from_utf8(&bytes)
         .ok()
-        .filter(|text| !text.chars().any(char::is_control));
+        .filter(|text| !text.chars().any(needs_escape));
     if let Some(text) = plain {
         return text.to_owned();
     }
@@ -120,19 +125,21 @@ pub(crate) fn escaped(path: &Path) -> String {
             }
         };
         for c in valid.chars() {
-            match c {
-                '\\' => out.push_str("\\\\"),
-                c if c.is_control() && u32::from(c) < 0x100 => {
-                    let _ = std::fmt::Write::write_fmt(
-                        &mut out,
-                        format_args!("\\x{:02X}", u32::from(c)),
-                    );
+            if c == '\\' && backslash_is_text {
+                out.push_str("\\\\");
+            } else if c.is_control() {
+                // Every byte of its UTF-8 form (`\xC2\x85` for U+0085), never to be confused
+                // with a lone byte that is not UTF-8 (`\x85`).
+                let mut utf8 = [0; 4];
+                for byte in c.encode_utf8(&mut utf8).bytes() {
+                    let _ = write!(out, "\\x{byte:02X}");
                 }
-                c => out.push(c),
+            } else {
+                out.push(c);
             }
         }
         for byte in invalid {
-            let _ = std::fmt::Write::write_fmt(&mut out, format_args!("\\x{byte:02X}"));
+            let _ = write!(out, "\\x{byte:02X}");
         }
         rest = &rest[valid.len() + invalid.len()..];
     }
@@ -155,6 +162,17 @@ pub(crate) fn path_bytes(path: &Path) -> std::borrow::Cow<'_, [u8]> {
 mod tests {
     use super::*;
     use std::os::unix::fs::symlink;
+
+    #[test]
+    fn escaped_names_name_exactly_one_path() {
+        use std::os::unix::ffi::OsStrExt as _;
+        let name = |bytes: &[u8]| escaped(Path::new(std::ffi::OsStr::from_bytes(bytes)));
+        assert_eq!(name(b"plain.yaml"), "plain.yaml");
+        assert_eq!(name(b"a\x85.yaml"), "a\\x85.yaml");
+        assert_eq!(name("a\u{85}.yaml".as_bytes()), "a\\xC2\\x85.yaml");
+        assert_eq!(name(b"a\\x85.yaml"), "a\\\\x85.yaml");
+        assert_eq!(name(b"two\nlines"), "two\\x0Alines");
+    }
 
     #[test]
     fn names_through_links_are_kept_unless_a_dot_dot_leaves_a_link() {

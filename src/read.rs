@@ -18,6 +18,9 @@ pub(crate) enum Input {
     TooLarge {
         head: Vec<u8>,
         chars: usize,
+        /// False when the input was too long to be counted to its end (`chars` is then a lower
+        /// bound).
+        exact: bool,
     },
 }
 
@@ -44,16 +47,18 @@ fn stream(mut reader: impl io::Read) -> io::Result<Input> {
     let mut chars = count_chars(&head);
     let mut buffer = vec![0; 64 * 1024];
     let mut read = head.len();
+    let mut exact = false;
     while read < 64 * BOUND {
         let n = reader.read(&mut buffer)?;
         if n == 0 {
+            exact = true;
             break;
         }
         chars += count_chars(&buffer[..n]);
         read += n;
     }
     head.truncate(64 * 1024);
-    Ok(Input::TooLarge { head, chars })
+    Ok(Input::TooLarge { head, chars, exact })
 }
 
 /// Characters in UTF-8 bytes: every byte that is not a continuation byte.
@@ -76,19 +81,21 @@ mod tests {
 
     #[test]
     fn an_endless_input_is_not_read_whole() {
-        let Input::TooLarge { head, chars } = stream(io::repeat(b'a')).expect("read") else {
+        let Input::TooLarge { head, chars, exact } = stream(io::repeat(b'a')).expect("read") else {
             panic!("too large");
         };
         assert_eq!(head.len(), 64 * 1024);
         assert!(chars > hotfix_yaml::MAX_TEMPLATE_SIZE);
+        assert!(!exact);
     }
 
     #[test]
     fn counts_characters_as_heat_does() {
         let text = "é".repeat(BOUND / 2 + 10);
-        let Input::TooLarge { chars, .. } = stream(text.as_bytes()).expect("read") else {
+        let Input::TooLarge { chars, exact, .. } = stream(text.as_bytes()).expect("read") else {
             panic!("too large");
         };
         assert_eq!(chars, BOUND / 2 + 10);
+        assert!(exact);
     }
 }

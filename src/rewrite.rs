@@ -46,11 +46,16 @@ pub(crate) fn rewrite(path: &Path, text: &[u8]) -> io::Result<Rewritten> {
     let dir = target.parent().unwrap_or(Path::new("/"));
     remove_stale_temporaries(dir);
     if must_keep_inode(&target, &metadata) {
-        write_in_place(&target, text)?;
+        write_in_place(&target, &metadata, text)?;
         return Ok(Rewritten::InPlace);
     }
     let name = target.file_name().unwrap_or_default().to_string_lossy();
-    let prefix = format!(".{name}.hotfix-{}-", std::process::id());
+    // A name near the system's limit (255 bytes) leaves no room for the suffix: keep its start.
+    let mut short = name.len().min(100);
+    while !name.is_char_boundary(short) {
+        short -= 1;
+    }
+    let prefix = format!(".{}.hotfix-{}-", &name[..short], std::process::id());
     let mut builder = tempfile::Builder::new();
     builder.prefix(&prefix).suffix(".tmp");
     private(&mut builder);
@@ -134,11 +139,7 @@ fn private(_: &mut tempfile::Builder<'_, '_>) {}
 #[cfg(unix)]
 fn must_keep_inode(path: &Path, metadata: &std::fs::Metadata) -> bool {
     use std::os::unix::fs::MetadataExt as _;
-    if metadata.nlink() > 1 {
-        return true;
-    }
-    // An error (no support for extended attributes on this file system) means none.
-    rustix::fs::listxattr_query(path).is_ok_and(|size| size > 0)
+    metadata.nlink() > 1 || has_own_xattrs(path)
 }
 
 #[cfg(not(unix))]
@@ -146,11 +147,80 @@ fn must_keep_inode(_: &Path, _: &std::fs::Metadata) -> bool {
     false
 }
 
-fn write_in_place(path: &Path, text: &[u8]) -> io::Result<()> {
-    let mut file = std::fs::OpenOptions::new().write(true).open(path)?;
+/// Extended attributes a new file would not get by itself. Labels the system gives every file
+/// (an SELinux context, macOS's quarantine and provenance marks) do not count: were they
+/// counted, every file on such a system would be rewritten in place, without the atomicity of
+/// a rename.
+#[cfg(any(target_os = "linux", target_os = "android", target_vendor = "apple"))]
+fn has_own_xattrs(path: &Path) -> bool {
+    const EVERY_FILE_HAS: [&[u8]; 3] = [
+        b"security.selinux",
+        b"com.apple.quarantine",
+        b"com.apple.provenance",
+    ];
+    // An error (no support for extended attributes on this file system) means none.
+    let Ok(size) = rustix::fs::listxattr_query(path) else {
+        return false;
+    };
+    if size == 0 {
+        return false;
+    }
+    let mut names = vec![0; size];
+    let Ok(len) = rustix::fs::listxattr(path, &mut names) else {
+        // The list changed meanwhile: assume something worth keeping is there.
+        return true;
+    };
+    names[..len]
+        .split(|&b| b == 0)
+        .filter(|name| !name.is_empty())
+        .any(|name| !EVERY_FILE_HAS.contains(&name))
+}
+
+/// Elsewhere rustix lists no extended attributes: only hard links count.
+#[cfg(all(
+    unix,
+    not(any(target_os = "linux", target_os = "android", target_vendor = "apple"))
+))]
+fn has_own_xattrs(_: &Path) -> bool {
+    false
+}
+
+/// Writes the same inode: opened without following a link, and only if it is still the file
+/// that was checked (a link or another file put in its place meanwhile is refused).
+fn write_in_place(path: &Path, checked: &std::fs::Metadata, text: &[u8]) -> io::Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true);
+    no_follow(&mut options);
+    let mut file = options.open(path)?;
+    if !same_file(&file.metadata()?, checked) {
+        return Err(io::Error::other(
+            "the file was replaced during the run; it is left alone",
+        ));
+    }
     file.set_len(0)?;
     file.write_all(text)?;
     file.sync_all()
+}
+
+#[cfg(unix)]
+fn no_follow(options: &mut std::fs::OpenOptions) {
+    use std::os::unix::fs::OpenOptionsExt as _;
+    #[allow(clippy::cast_possible_wrap, reason = "open(2) flags are a C int")]
+    options.custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32);
+}
+
+#[cfg(not(unix))]
+fn no_follow(_: &mut std::fs::OpenOptions) {}
+
+#[cfg(unix)]
+fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt as _;
+    a.dev() == b.dev() && a.ino() == b.ino()
+}
+
+#[cfg(not(unix))]
+fn same_file(_: &std::fs::Metadata, _: &std::fs::Metadata) -> bool {
+    true
 }
 
 /// Gives the new file the original's owner and group where the user may (root may; others may
@@ -288,6 +358,40 @@ mod tests {
         std::os::unix::fs::symlink(&victim, planted).expect("symlink");
         rewrite(&path, b"new").expect("rewrite");
         assert_eq!(read(&victim), "precious");
+        assert_eq!(read(&path), "new");
+    }
+
+    #[test]
+    fn a_name_near_the_systems_limit_is_rewritten() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join(format!("{}.yaml", "x".repeat(245)));
+        std::fs::write(&path, "old").expect("write");
+        rewrite(&path, b"new").expect("rewrite");
+        assert_eq!(read(&path), "new");
+        assert!(leftovers(dir.path()).is_empty());
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_file_with_a_user_attribute_keeps_its_inode() {
+        use std::os::unix::fs::MetadataExt as _;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("t.yaml");
+        std::fs::write(&path, "old").expect("write");
+        if rustix::fs::setxattr(
+            &path,
+            "user.hotfix-test",
+            b"1",
+            rustix::fs::XattrFlags::empty(),
+        )
+        .is_err()
+        {
+            println!("skipped: this file system takes no user extended attributes");
+            return;
+        }
+        let inode = std::fs::metadata(&path).expect("stat").ino();
+        assert_eq!(rewrite(&path, b"new").expect("rewrite"), Rewritten::InPlace);
+        assert_eq!(std::fs::metadata(&path).expect("stat").ino(), inode);
         assert_eq!(read(&path), "new");
     }
 

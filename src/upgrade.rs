@@ -103,6 +103,7 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
     let cwd = crate::paths::current_dir()?;
     let walk = candidates(args, &cwd)?;
     let candidates = walk.candidates;
+    discover::refuse_writing_onto_input("--output", args.output.as_deref(), &candidates)?;
     let write = !args.diff && !args.check;
     // Writing runs finish the files in flight on Ctrl-C; read-only runs just end.
     let interrupt = if write {
@@ -112,10 +113,11 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
     };
     let sarif = args.format == UpgradeFormat::Sarif;
     let mut buffer: Vec<u8> = Vec::new();
+    let stdout = out;
     let out: &mut dyn Write = if args.output.is_some() || sarif {
         &mut buffer
     } else {
-        out
+        &mut *stdout
     };
     let mut stderr = crate::pipe::stderr();
     let mut tally = Tally {
@@ -157,6 +159,7 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
             Outcome::Done(result, source) => {
                 tally.count(result, source, options.target);
                 let line = report_done(args, &display, result, source, out, &mut stderr)?;
+                out.flush()?;
                 if sarif {
                     findings.push((
                         candidate.path.clone(),
@@ -166,7 +169,6 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
                 }
             }
         }
-        out.flush()?;
         anyhow::Ok(())
     })?;
     writeln!(
@@ -177,6 +179,12 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
     if sarif {
         write_sarif(out, &findings)?;
     }
+    // The report is written also when the run was interrupted: it is the record of what was done.
+    if let Some(path) = &args.output {
+        crate::output::write_atomically(path, &buffer)?;
+    } else if !buffer.is_empty() {
+        stdout.write_all(&buffer)?;
+    }
     if interrupted > 0 {
         writeln!(
             stderr,
@@ -184,12 +192,6 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
             candidates.len()
         )?;
         return Ok(ExitCode::from(interrupt::EXIT_CODE));
-    }
-    drop(stderr);
-    if let Some(path) = &args.output {
-        crate::output::write_atomically(path, &buffer)?;
-    } else if !buffer.is_empty() {
-        std::io::stdout().lock().write_all(&buffer)?;
     }
     Ok(if tally.failed > 0 {
         ExitCode::from(2)
@@ -408,12 +410,11 @@ fn report_findings(
 fn process(candidate: &Candidate, options: &UpgradeOptions, write: bool) -> Outcome {
     let bytes = match crate::read::file(&candidate.path) {
         Ok(crate::read::Input::Whole(bytes)) => bytes,
-        Ok(crate::read::Input::TooLarge { head, chars }) => {
+        Ok(crate::read::Input::TooLarge { head, chars, exact }) => {
             let kind = discover::classify(&candidate.path, &head);
             if kind != Kind::Template {
                 return Outcome::Skipped(kind);
             }
-            let exact = chars < 64 * crate::read::BOUND;
             return Outcome::Refused(hotfix_yaml::too_large(chars, exact).message);
         }
         Err(err) => return Outcome::Failed(format!("cannot read it: {err}")),

@@ -277,3 +277,30 @@ fn sarif_past_code_scannings_limit_of_results_is_warned_about() {
     let output = run(dir.path(), &args("H301"));
     assert!(!text(&output.stderr).contains("hotfix: warning"));
 }
+
+#[test]
+fn the_upgrades_sarif_into_a_closed_pipe_keeps_the_exit_code() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for i in 0..300 {
+        std::fs::write(
+            dir.path().join(format!("u{i}.yaml")),
+            "heat_template_version: 2013-05-23\noutputs:\n  o: {value: {\"Fn::Join\": [\"-\", [a, b]]}}\n",
+        )
+        .expect("write");
+    }
+    let mut child = hotfix(
+        dir.path(),
+        &[
+            "upgrade", "--to", "pike", "--check", "--format", "sarif", ".",
+        ],
+    )
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .expect("run hotfix");
+    drop(child.stdout.take());
+    let output = child.wait_with_output().expect("hotfix ends");
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(!stderr.contains("hotfix: error"), "{stderr}");
+}

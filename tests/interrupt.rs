@@ -166,3 +166,84 @@ fn shared_an_interrupted_upgrade_of_copies_of_the_corpus_leaves_every_template_w
     make(reference.path());
     interrupt_at_several_moments(&files(reference.path()), &make);
 }
+
+#[test]
+fn an_interrupted_lint_fix_leaves_every_template_whole_and_says_so() {
+    let template = |i: usize| {
+        format!(
+            "heat_template_version: 2016-04-08\n# template {i}\nresources:\n  r:\n    type: OS::Heat::None\n    properties:\n      v:\n        repeat:\n          permutations: true\n          for_each: {{<%a%>: [x, y]}}\n          template: <%a%>\n"
+        )
+    };
+    let make = |dir: &Path| {
+        for i in 0..1500 {
+            std::fs::write(dir.join(format!("t{i}.yaml")), template(i)).expect("write");
+        }
+    };
+    let done = tempfile::tempdir().expect("tempdir");
+    make(done.path());
+    let fix = |dir: &Path| {
+        Command::new(env!("CARGO_BIN_EXE_hotfix"))
+            .args(["lint", "--fix", "--no-config", "--exit-zero", "."])
+            .current_dir(dir)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run hotfix")
+    };
+    let finished = fix(done.path()).wait_with_output().expect("fix");
+    assert_eq!(
+        finished.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&finished.stderr)
+    );
+    let (original, fixed) = (
+        template(0),
+        files(done.path())[Path::new("t0.yaml")].clone(),
+    );
+    assert_ne!(
+        original.as_bytes(),
+        fixed.as_slice(),
+        "the fixture has a Safe fix"
+    );
+    let mut interrupted_runs = 0;
+    for delay in [20_u64, 80, 200] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        make(dir.path());
+        let child = fix(dir.path());
+        std::thread::sleep(Duration::from_millis(delay));
+        let status = Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .expect("kill");
+        assert!(status.success());
+        let output = child.wait_with_output().expect("hotfix ends");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        match output.status.code() {
+            Some(130) => {
+                interrupted_runs += 1;
+                assert!(stderr.contains("hotfix: interrupted"), "{stderr}");
+            }
+            Some(0) | None => {}
+            other => panic!("after {delay} ms: exit {other:?}: {stderr}"),
+        }
+        let now = files(dir.path());
+        assert_eq!(
+            now.len(),
+            1500,
+            "after {delay} ms: a temporary file is left"
+        );
+        for (i, bytes) in (0..1500).map(|i| (i, &now[Path::new(&format!("t{i}.yaml"))])) {
+            let fixed_i =
+                String::from_utf8_lossy(&fixed).replace("template 0", &format!("template {i}"));
+            assert!(
+                *bytes == template(i).into_bytes() || *bytes == fixed_i.into_bytes(),
+                "after {delay} ms: t{i}.yaml is neither the original nor the fixed text"
+            );
+        }
+    }
+    assert!(
+        interrupted_runs > 0,
+        "no run was interrupted: make the tree larger"
+    );
+}

@@ -329,13 +329,30 @@ fn the_same_folder_named_three_ways_is_linted_once() {
 fn the_report_never_replaces_an_input() {
     let dir = tempfile::tempdir().expect("tempdir");
     std::fs::write(dir.path().join("t.yaml"), GOOD).expect("write");
-    let output = hotfix(dir.path(), &["lint", ".", "--no-config", "-o", "./t.yaml"]);
-    assert_eq!(output.status.code(), Some(2));
-    assert!(text(&output.stderr).contains("is one of the files being linted"));
-    assert_eq!(
-        std::fs::read_to_string(dir.path().join("t.yaml")).expect("read"),
-        GOOD
-    );
+    for args in [
+        &["lint", ".", "--no-config", "-o", "./t.yaml"][..],
+        &["lint", ".", "--no-config", "--write-baseline", "t.yaml"][..],
+        &[
+            "upgrade", "--to", "pike", "--check", "--format", "sarif", "--output", "t.yaml",
+            "t.yaml",
+        ][..],
+        &[
+            "upgrade", "--to", "pike", "--diff", "--output", "t.yaml", ".",
+        ][..],
+    ] {
+        let output = hotfix(dir.path(), args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&output.stderr).contains("is one of the files hotfix reads"),
+            "{args:?}: {}",
+            text(&output.stderr)
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("t.yaml")).expect("read"),
+            GOOD,
+            "{args:?}"
+        );
+    }
 }
 
 #[cfg(unix)]
