@@ -8,7 +8,8 @@ use hotfix_yaml::{Document, Entry, NodeId, NodeKind, ScalarValue, Style};
 /// the entry (with a comment that ends them); in flow style the entry and one comma next to
 /// it. `None` when that cannot be done safely: the key is missing, repeated, or only merged in
 /// (`<<`); the entry is the mapping's only one; the mapping has an anchor (another place may use
-/// it); the removed text defines an anchor; or the entry shares its line with other content.
+/// it); the removed text defines an anchor; the key has a tag or an anchor; or the entry shares
+/// its line with other content.
 pub(super) fn remove_entry(doc: &Document, mapping: NodeId, name: &str) -> Option<Vec<Edit>> {
     let mapping = doc.resolve(mapping);
     let node = doc.node(mapping);
@@ -35,6 +36,12 @@ pub(super) fn remove_entry(doc: &Document, mapping: NodeId, name: &str) -> Optio
     let [index] = matching[..] else {
         return None;
     };
+    // A tag or anchor on the key stands before the key's own span: the removal would leave it
+    // behind, dangling in front of the next entry.
+    let key = doc.node(entries[index].key);
+    if key.tag.is_some() || key.anchor.is_some() {
+        return None;
+    }
     let edits = match style {
         Style::Block => vec![Edit::delete(block_lines(doc, *entries.get(index)?)?)],
         Style::Flow => flow_entry(doc, entries, index)?,
