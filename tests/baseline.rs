@@ -4,21 +4,12 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+
+use common::copy_tree;
+
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/cli/baseline/tree")
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("the fixture files");
-    for entry in std::fs::read_dir(from).expect("the fixture files") {
-        let entry = entry.expect("the fixture files");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("the fixture files").is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).expect("the fixture files");
-        }
-    }
 }
 
 fn hotfix(dir: &Path, args: &[&str]) -> Output {

@@ -4,6 +4,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+
+use common::{copy_tree, snapshot_tree};
+
 fn tree() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/cli/fix")
 }
@@ -274,59 +278,13 @@ fn a_read_only_file_is_refused_left_alone_and_the_rest_is_fixed() {
     );
 }
 
-/// Copies a folder, making every file writable (the shared corpus is read-only).
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("file system");
-    for entry in std::fs::read_dir(from).expect("file system") {
-        let entry = entry.expect("file system");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("file system").is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("file system");
-            let mut permissions = std::fs::metadata(&target)
-                .expect("file system")
-                .permissions();
-            #[allow(clippy::permissions_set_readonly_false, reason = "a private test copy")]
-            permissions.set_readonly(false);
-            std::fs::set_permissions(&target, permissions).expect("file system");
-        }
-    }
-}
-
-fn snapshot_tree(dir: &Path, out: &mut Vec<(PathBuf, Vec<u8>)>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .expect("file system")
-        .map(|e| e.expect("file system").path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            snapshot_tree(&path, out);
-        } else {
-            out.push((path.clone(), std::fs::read(&path).expect("file system")));
-        }
-    }
-}
-
 #[test]
 #[ignore = "needs ../shared/corpus; run by scripts/test.sh beside ../shared"]
 fn shared_fixing_a_copy_of_the_corpus_twice_changes_nothing_the_second_time() {
-    let corpus = std::env::var_os("HOTFIX_SHARED")
-        .map_or_else(
-            || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
-            PathBuf::from,
-        )
-        .join("corpus");
-    assert!(
-        corpus.is_dir(),
-        "this test needs the corpus at {}",
-        corpus.display()
-    );
+    let corpus = common::corpus();
     let dir = tempfile::tempdir().expect("file system");
     copy_tree(&corpus, dir.path());
-    let mut before = Vec::new();
-    snapshot_tree(dir.path(), &mut before);
+    let before = snapshot_tree(dir.path());
     let args = [
         "--fix",
         "--unsafe-fixes",
@@ -342,8 +300,7 @@ fn shared_fixing_a_copy_of_the_corpus_twice_changes_nothing_the_second_time() {
         .find(|l| l.starts_with("fixed "))
         .unwrap_or_else(|| panic!("no summary line: {stderr}"))
         .to_owned();
-    let mut after_first = Vec::new();
-    snapshot_tree(dir.path(), &mut after_first);
+    let after_first = snapshot_tree(dir.path());
     assert_eq!(
         before.len(),
         after_first.len(),
@@ -373,8 +330,7 @@ fn shared_fixing_a_copy_of_the_corpus_twice_changes_nothing_the_second_time() {
         "{}",
         text(&second.stderr)
     );
-    let mut after_second = Vec::new();
-    snapshot_tree(dir.path(), &mut after_second);
+    let after_second = snapshot_tree(dir.path());
     assert!(after_first == after_second, "the second run changed files");
     eprintln!(
         "corpus copy: {summary}; {changed} files changed by the first run, none by the second"

@@ -7,6 +7,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
+mod common;
+
+use common::{copy_tree, snapshot_tree};
+
 fn template(i: usize) -> String {
     format!(
         "heat_template_version: 2013-05-23\n# template {i}\nparameters:\n  p: {{type: string, default: x}}\nresources:\n  r:\n    type: OS::Heat::None\n    properties:\n      a: {{\"Fn::Join\": [\"-\", [{{Ref: p}}, \"{i}\"]]}}\n      b: {{\"Fn::Base64\": \"{i}\"}}\noutputs:\n  o: {{value: {{\"Fn::Select\": [0, [{{Ref: p}}]]}}}}\n"
@@ -22,20 +26,7 @@ fn make_tree(dir: &Path, count: usize) {
 }
 
 fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(folder) = stack.pop() {
-        for entry in std::fs::read_dir(&folder).expect("read_dir").flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                let relative = path.strip_prefix(dir).expect("inside").to_path_buf();
-                out.insert(relative, std::fs::read(&path).expect("read"));
-            }
-        }
-    }
-    out
+    snapshot_tree(dir).into_iter().collect()
 }
 
 fn upgrade(dir: &Path) -> std::process::Child {
@@ -124,42 +115,14 @@ fn an_interrupted_upgrade_leaves_every_template_whole() {
     interrupt_at_several_moments(&files(reference.path()), &make);
 }
 
-/// Copies a folder (files made writable: the shared corpus is read-only on disk).
-fn copy_writable(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("read_dir").flatten() {
-        let target = to.join(entry.file_name());
-        let kind = entry.file_type().expect("file type");
-        if kind.is_dir() {
-            copy_writable(&entry.path(), &target);
-        } else if kind.is_file() {
-            std::fs::copy(entry.path(), &target).expect("copy");
-            let mut permissions = std::fs::metadata(&target).expect("stat").permissions();
-            #[allow(clippy::permissions_set_readonly_false, reason = "a private test copy")]
-            permissions.set_readonly(false);
-            std::fs::set_permissions(&target, permissions).expect("chmod");
-        }
-    }
-}
-
 #[test]
 #[ignore = "needs ../shared/corpus; run by scripts/test.sh beside ../shared"]
 fn shared_an_interrupted_upgrade_of_copies_of_the_corpus_leaves_every_template_whole() {
-    let corpus = std::env::var_os("HOTFIX_SHARED")
-        .map_or_else(
-            || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
-            PathBuf::from,
-        )
-        .join("corpus");
-    assert!(
-        corpus.is_dir(),
-        "this test needs the corpus at {}",
-        corpus.display()
-    );
+    let corpus = common::corpus();
     // Three copies, so that an upgrade takes long enough to be interrupted in the middle.
     let make = |dir: &Path| {
         for copy in 0..3 {
-            copy_writable(&corpus, &dir.join(format!("copy{copy}")));
+            copy_tree(&corpus, &dir.join(format!("copy{copy}")));
         }
     };
     let reference = tempfile::tempdir().expect("tempdir");

@@ -11,6 +11,10 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+mod common;
+
+use common::copy_tree;
+
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
 }
@@ -36,14 +40,6 @@ fn fixture_repo() -> tempfile::TempDir {
     )
     .expect("the fixture files");
     dir
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("the fixture files");
-    for entry in std::fs::read_dir(from).expect("the fixture files") {
-        let entry = entry.expect("the fixture files");
-        std::fs::copy(entry.path(), to.join(entry.file_name())).expect("the fixture files");
-    }
 }
 
 fn hotfix(dir: &Path, args: &[&str]) -> Output {

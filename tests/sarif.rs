@@ -12,13 +12,12 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+mod common;
+
+use common::{copy_tree, shared};
+
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
-}
-
-/// The shared folder: `HOTFIX_SHARED`, or `../shared` beside the repository.
-fn shared() -> PathBuf {
-    std::env::var_os("HOTFIX_SHARED").map_or_else(|| repo().join("../shared"), PathBuf::from)
 }
 
 fn hotfix(dir: &Path, args: &[&str]) -> Output {
@@ -33,20 +32,6 @@ fn hotfix(dir: &Path, args: &[&str]) -> Output {
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// Copies a folder of fixtures into `to`.
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("the fixture files");
-    for entry in std::fs::read_dir(from).expect("the fixture files") {
-        let entry = entry.expect("the fixture files");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("the fixture files").is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).expect("the fixture files");
-        }
-    }
 }
 
 /// A repository in a temporary folder with the SARIF fixtures, the annotation fixtures, and

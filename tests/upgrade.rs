@@ -4,6 +4,10 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+mod common;
+
+use common::{copy_tree, snapshot_tree};
+
 fn hotfix(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_hotfix"))
         .current_dir(dir)
@@ -192,62 +196,16 @@ fn bad_targets_are_tool_errors() {
     );
 }
 
-/// Copies a folder, making every file writable (the shared corpus is read-only).
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("file system");
-    for entry in std::fs::read_dir(from).expect("file system") {
-        let entry = entry.expect("file system");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("file system").is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("file system");
-            let mut permissions = std::fs::metadata(&target)
-                .expect("file system")
-                .permissions();
-            #[allow(clippy::permissions_set_readonly_false, reason = "a private test copy")]
-            permissions.set_readonly(false);
-            std::fs::set_permissions(&target, permissions).expect("file system");
-        }
-    }
-}
-
-fn snapshot_tree(dir: &Path, out: &mut Vec<(std::path::PathBuf, Vec<u8>)>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .expect("file system")
-        .map(|e| e.expect("file system").path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            snapshot_tree(&path, out);
-        } else {
-            out.push((path.clone(), std::fs::read(&path).expect("file system")));
-        }
-    }
-}
-
 #[test]
 #[ignore = "needs ../shared/corpus; run by scripts/test.sh beside ../shared"]
 fn shared_upgrading_a_copy_of_the_corpus_twice_changes_nothing_the_second_time() {
-    let corpus = std::env::var_os("HOTFIX_SHARED")
-        .map_or_else(
-            || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
-            std::path::PathBuf::from,
-        )
-        .join("corpus");
-    assert!(
-        corpus.is_dir(),
-        "this test needs the corpus at {}",
-        corpus.display()
-    );
+    let corpus = common::corpus();
     let dir = tempfile::tempdir().expect("file system");
     copy_tree(&corpus, dir.path());
     let first = hotfix(dir.path(), &["--to", "wallaby", "."]);
     assert_ne!(first.status.code(), Some(2), "{}", text(&first.stderr));
     let upgraded = text(&first.stdout).matches(": upgraded").count();
-    let mut after_first = Vec::new();
-    snapshot_tree(dir.path(), &mut after_first);
+    let after_first = snapshot_tree(dir.path());
     let second = hotfix(dir.path(), &["--to", "wallaby", "."]);
     assert_ne!(second.status.code(), Some(2), "{}", text(&second.stderr));
     assert_eq!(
@@ -256,8 +214,7 @@ fn shared_upgrading_a_copy_of_the_corpus_twice_changes_nothing_the_second_time()
         "{}",
         text(&second.stdout)
     );
-    let mut after_second = Vec::new();
-    snapshot_tree(dir.path(), &mut after_second);
+    let after_second = snapshot_tree(dir.path());
     assert!(after_first == after_second, "the second run changed files");
     eprintln!("corpus copy: {upgraded} templates upgraded by the first run, none by the second");
     assert!(upgraded > 100, "too few upgrades: {upgraded}");
