@@ -435,7 +435,7 @@ fn process(candidate: &Candidate, options: &UpgradeOptions, write: bool) -> Outc
         Err(err) => return Outcome::Failed(err.to_string()),
     };
     if write && result.text != source {
-        if let Err(err) = write_atomically(&candidate.path, &result.text) {
+        if let Err(err) = crate::rewrite::rewrite(&candidate.path, result.text.as_bytes()) {
             return Outcome::Failed(format!("not rewritten: {err}"));
         }
     }
@@ -591,11 +591,4 @@ fn write_diff(out: &mut dyn Write, display: &str, old: &str, new: &str) -> std::
         .header(&format!("a/{display}"), &format!("b/{display}"))
         .to_string();
     out.write_all(unified.as_bytes())
-}
-
-/// Writes `text` to `path` safely (see [`crate::rewrite`]): never half-written, links written
-/// through, owner, permissions, hard links and extended attributes kept; a read-only file, or
-/// one deleted during the run, is left alone.
-pub(crate) fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    crate::rewrite::rewrite(path, text.as_bytes()).map(|_| ())
 }
