@@ -57,16 +57,21 @@ impl Entry {
     }
 }
 
-/// The entries of every finding of these files.
-fn entries(root: &SourceRoot, files: &[FileFindings<'_>]) -> Vec<Entry> {
-    let mut entries = Vec::new();
-    for file in files {
+/// A baseline being recorded, one file at a time.
+#[derive(Debug, Default)]
+pub(crate) struct Recorder {
+    entries: Vec<Entry>,
+}
+
+impl Recorder {
+    /// Records the findings of one file.
+    pub(crate) fn add(&mut self, root: &SourceRoot, file: &FileFindings<'_>) {
         if file.diagnostics.is_empty() {
-            continue;
+            return;
         }
         let path = root.relative(file.path);
         for (diagnostic, fingerprint) in file.diagnostics.iter().zip(fingerprints(file)) {
-            entries.push(Entry {
+            self.entries.push(Entry {
                 path: path.clone(),
                 code: diagnostic.code.to_owned(),
                 fingerprint,
@@ -74,8 +79,24 @@ fn entries(root: &SourceRoot, files: &[FileFindings<'_>]) -> Vec<Entry> {
             });
         }
     }
-    entries.sort();
-    entries
+
+    /// How many findings are recorded.
+    pub(crate) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// The baseline file's text.
+    pub(crate) fn render(mut self) -> anyhow::Result<String> {
+        self.entries.sort();
+        let file = BaselineFile {
+            version: VERSION,
+            tool: Some(format!("hotfix {}", env!("CARGO_PKG_VERSION"))),
+            findings: self.entries,
+        };
+        let mut text = serde_json::to_string_pretty(&file)?;
+        text.push('\n');
+        Ok(text)
+    }
 }
 
 /// The fingerprint of each diagnostic of a file, in order.
@@ -92,15 +113,13 @@ fn fingerprints(file: &FileFindings<'_>) -> Vec<String> {
 }
 
 /// The baseline file's text for these findings.
+#[cfg(test)]
 pub(crate) fn render(root: &SourceRoot, files: &[FileFindings<'_>]) -> anyhow::Result<String> {
-    let file = BaselineFile {
-        version: VERSION,
-        tool: Some(format!("hotfix {}", env!("CARGO_PKG_VERSION"))),
-        findings: entries(root, files),
-    };
-    let mut text = serde_json::to_string_pretty(&file)?;
-    text.push('\n');
-    Ok(text)
+    let mut recorder = Recorder::default();
+    for file in files {
+        recorder.add(root, file);
+    }
+    recorder.render()
 }
 
 /// A loaded baseline.

@@ -55,39 +55,110 @@ pub(crate) struct Walk {
 /// file's configuration (its nearest `hotfix.toml`) decides: its `exclude` applies to both,
 /// its `include` to walked files.
 pub(crate) fn walk(paths: &[PathBuf], configs: &mut Configs) -> anyhow::Result<Walk> {
-    let mut out = Vec::new();
-    let mut errors = Vec::new();
-    for path in paths {
-        if !path.is_dir() {
-            let config = configs.for_file(path)?;
-            if !config.excluded(path) {
-                out.push(Candidate {
-                    path: path.clone(),
-                    explicit: true,
-                    config,
-                });
-            }
-            continue;
+    let mut walk = Walk::default();
+    for found in Walker::collected(paths, configs)? {
+        match found? {
+            Found::Candidate(candidate) => walk.candidates.push(candidate),
+            Found::Error(error) => walk.errors.push(error),
         }
-        let walker = ignore::WalkBuilder::new(path)
-            .hidden(true)
-            .git_ignore(true)
-            .require_git(false)
-            .sort_by_file_name(std::cmp::Ord::cmp)
-            .build();
-        for entry in walker {
+    }
+    Ok(walk)
+}
+
+/// What a walk meets: a file to consider, or a folder it could not read.
+#[derive(Debug)]
+pub(crate) enum Found {
+    Candidate(Candidate),
+    /// `cannot read folder …`: never a silent pass over what could not be read.
+    Error(String),
+}
+
+/// The files to consider ([`walk`]), found as they are needed: a run holds one file name at a
+/// time, not a list of every file in the tree. The order is [`walk`]'s: the walk of one folder
+/// visits each folder's entries sorted by name, depth first, which is the order of their
+/// paths; disjoint paths are walked in the order of their names. When paths overlap (a folder
+/// and a folder or file inside it), the files are collected first and then sorted without
+/// duplicates.
+pub(crate) struct Walker<'c> {
+    configs: &'c mut Configs,
+    /// The paths still to walk.
+    roots: std::vec::IntoIter<PathBuf>,
+    /// The walk of the current folder.
+    folder: Option<ignore::Walk>,
+    /// What a collected walk found, in order.
+    collected: std::vec::IntoIter<Found>,
+}
+
+impl<'c> Walker<'c> {
+    /// Walks `paths` (as [`crate::config::paths`] gives them: existing, without duplicates).
+    pub(crate) fn new(paths: &[PathBuf], configs: &'c mut Configs) -> anyhow::Result<Walker<'c>> {
+        let mut roots = paths.to_vec();
+        roots.sort_by_cached_key(|root| crate::paths::normalize(root));
+        if overlap(&roots) {
+            return Walker::collected(paths, configs);
+        }
+        Ok(Walker {
+            configs,
+            roots: roots.into_iter(),
+            folder: None,
+            collected: Vec::new().into_iter(),
+        })
+    }
+
+    /// Everything found under `paths`, collected, sorted and without duplicates.
+    fn collected(paths: &[PathBuf], configs: &'c mut Configs) -> anyhow::Result<Walker<'c>> {
+        let roots: Vec<PathBuf> = paths.to_vec();
+        let mut walker = Walker {
+            configs,
+            roots: roots.into_iter(),
+            folder: None,
+            collected: Vec::new().into_iter(),
+        };
+        let mut out = Vec::new();
+        let mut errors = Vec::new();
+        for found in walker.by_ref() {
+            match found? {
+                Found::Candidate(candidate) => out.push(candidate),
+                Found::Error(error) => errors.push(error),
+            }
+        }
+        // One file once, however it was reached (`t.yaml` named and `./t.yaml` walked): two
+        // runs on one file would print it twice, and could write it from two threads.
+        out.sort_by_cached_key(|c| crate::paths::normalize(&c.path));
+        out.dedup_by(|later, kept| {
+            let same = crate::paths::normalize(&later.path) == crate::paths::normalize(&kept.path);
+            if same {
+                kept.explicit |= later.explicit;
+            }
+            same
+        });
+        errors.sort();
+        errors.dedup();
+        let found: Vec<Found> = out
+            .into_iter()
+            .map(Found::Candidate)
+            .chain(errors.into_iter().map(Found::Error))
+            .collect();
+        walker.collected = found.into_iter();
+        Ok(walker)
+    }
+
+    /// The next entry of the current folder's walk that is a file to consider.
+    fn next_in_folder(&mut self) -> Option<anyhow::Result<Found>> {
+        let folder = self.folder.as_mut()?;
+        for entry in folder.by_ref() {
             let entry = match entry {
                 Ok(entry) => entry,
-                Err(err) => {
-                    errors.push(walk_error(&err));
-                    continue;
-                }
+                Err(err) => return Some(Ok(Found::Error(walk_error(&err)))),
             };
-            let file = entry.path();
             if !entry.file_type().is_some_and(|t| t.is_file()) {
                 continue;
             }
-            let config = configs.for_file(file)?;
+            let file = entry.path();
+            let config = match self.configs.for_file(file) {
+                Ok(config) => config,
+                Err(err) => return Some(Err(err)),
+            };
             let wanted = if config.include.is_some() {
                 config.included(file)
             } else {
@@ -96,30 +167,69 @@ pub(crate) fn walk(paths: &[PathBuf], configs: &mut Configs) -> anyhow::Result<W
                     .is_some_and(|e| EXTENSIONS.contains(&e))
             };
             if wanted && !config.excluded(file) {
-                out.push(Candidate {
-                    path: file.to_path_buf(),
+                return Some(Ok(Found::Candidate(Candidate {
+                    path: entry.into_path(),
                     explicit: false,
                     config,
-                });
+                })));
+            }
+        }
+        self.folder = None;
+        None
+    }
+}
+
+impl Iterator for Walker<'_> {
+    type Item = anyhow::Result<Found>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if let Some(found) = self.collected.next() {
+            return Some(Ok(found));
+        }
+        loop {
+            if let Some(found) = self.next_in_folder() {
+                return Some(found);
+            }
+            let path = self.roots.next()?;
+            if path.is_dir() {
+                self.folder = Some(
+                    ignore::WalkBuilder::new(&path)
+                        .hidden(true)
+                        .git_ignore(true)
+                        .require_git(false)
+                        .sort_by_file_name(std::cmp::Ord::cmp)
+                        .build(),
+                );
+                continue;
+            }
+            let config = match self.configs.for_file(&path) {
+                Ok(config) => config,
+                Err(err) => return Some(Err(err)),
+            };
+            if !config.excluded(&path) {
+                return Some(Ok(Found::Candidate(Candidate {
+                    path,
+                    explicit: true,
+                    config,
+                })));
             }
         }
     }
-    // One file once, however it was reached (`t.yaml` named and `./t.yaml` walked): two runs
-    // on one file would print it twice, and could write it from two threads.
-    out.sort_by_cached_key(|c| crate::paths::normalize(&c.path));
-    out.dedup_by(|later, kept| {
-        let same = crate::paths::normalize(&later.path) == crate::paths::normalize(&kept.path);
-        if same {
-            kept.explicit |= later.explicit;
-        }
-        same
-    });
-    errors.sort();
-    errors.dedup();
-    Ok(Walk {
-        candidates: out,
-        errors,
-    })
+}
+
+/// Whether one of these paths is inside another (sorted by their normalized form).
+fn overlap(roots: &[PathBuf]) -> bool {
+    let Ok(cwd) = std::env::current_dir() else {
+        return roots.len() > 1;
+    };
+    let mut absolute: Vec<PathBuf> = roots
+        .iter()
+        .map(|root| crate::paths::normalize(&cwd.join(root)))
+        .collect();
+    absolute.sort();
+    absolute
+        .windows(2)
+        .any(|pair| pair[1].starts_with(&pair[0]))
 }
 
 /// A report (`--output`, `--write-baseline`) written onto one of the files being checked would
@@ -129,22 +239,50 @@ pub(crate) fn refuse_writing_onto_input(
     output: Option<&Path>,
     candidates: &[Candidate],
 ) -> anyhow::Result<()> {
-    let Some(output) = output else {
-        return Ok(());
+    let Some(output) = output.and_then(Identity::of) else {
+        return Ok(()); // None, or it does not exist yet: it is no input.
     };
-    let Ok(output) = std::fs::canonicalize(output) else {
-        return Ok(()); // It does not exist yet: it is no input.
-    };
-    if let Some(input) = candidates
-        .iter()
-        .find(|c| std::fs::canonicalize(&c.path).is_ok_and(|p| p == output))
-    {
+    if let Some(input) = candidates.iter().find(|c| output.is(&c.path)) {
         return Err(anyhow::anyhow!(
             "{flag} {} is one of the files hotfix reads; write it elsewhere",
             input.display()
         ));
     }
     Ok(())
+}
+
+/// What a file is on disk, whatever path leads to it (a symbolic link, `..`).
+#[derive(Debug)]
+pub(crate) struct Identity {
+    #[cfg(unix)]
+    id: (u64, u64),
+    #[cfg(not(unix))]
+    id: PathBuf,
+}
+
+impl Identity {
+    /// The identity of an existing file.
+    pub(crate) fn of(path: &Path) -> Option<Identity> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt as _;
+            let metadata = std::fs::metadata(path).ok()?;
+            Some(Identity {
+                id: (metadata.dev(), metadata.ino()),
+            })
+        }
+        #[cfg(not(unix))]
+        {
+            Some(Identity {
+                id: std::fs::canonicalize(path).ok()?,
+            })
+        }
+    }
+
+    /// Whether `path` leads to this file.
+    pub(crate) fn is(&self, path: &Path) -> bool {
+        Identity::of(path).is_some_and(|other| other.id == self.id)
+    }
 }
 
 /// `cannot read folder PATH: REASON` for an error of the walk.
@@ -332,5 +470,84 @@ mod tests {
             Kind::Template
         );
         assert_eq!(kind(b"\x89PNG\r\n\x1a\n\x00\x00"), Kind::Other);
+    }
+
+    /// The paths of what a walk finds, and whether it streamed (did not collect first).
+    fn found(paths: &[PathBuf]) -> (Vec<PathBuf>, bool) {
+        let cwd = std::env::current_dir().expect("cwd");
+        let mut configs =
+            Configs::new(true, None, &cwd, crate::config::Overrides::default()).expect("configs");
+        let walker = Walker::new(paths, &mut configs).expect("walker");
+        let streamed = walker.collected.len() == 0;
+        let found = walker
+            .map(|found| match found.expect("found") {
+                Found::Candidate(candidate) => candidate.path,
+                Found::Error(error) => panic!("{error}"),
+            })
+            .collect();
+        (found, streamed)
+    }
+
+    #[test]
+    fn a_streamed_walk_finds_what_a_collected_one_does_in_the_same_order() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        for file in [
+            "a/x.yaml",
+            "a/sub/y.yaml",
+            "a/sub-z/y.yaml",
+            "a b/w.yaml",
+            "a.yaml",
+            "b/z.json",
+            "b/.hidden.yaml",
+            "b/notes.txt",
+        ] {
+            let path = root.join(file);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            std::fs::write(path, "heat_template_version: pike\n").expect("write");
+        }
+        let (a, b, a_b, a_yaml) = (
+            root.join("a"),
+            root.join("b"),
+            root.join("a b"),
+            root.join("a.yaml"),
+        );
+        for paths in [
+            vec![b.clone(), a.clone()],
+            vec![a_yaml.clone(), a_b.clone(), b.clone(), a.clone()],
+            vec![root.to_path_buf()],
+        ] {
+            let (streamed, did_stream) = found(&paths);
+            assert!(did_stream, "{paths:?}");
+            let mut configs = Configs::new(true, None, root, crate::config::Overrides::default())
+                .expect("configs");
+            let collected: Vec<PathBuf> = walk(&paths, &mut configs)
+                .expect("walk")
+                .candidates
+                .into_iter()
+                .map(|c| c.path)
+                .collect();
+            assert_eq!(streamed, collected, "{paths:?}");
+        }
+        let (all, _) = found(&[root.to_path_buf()]);
+        let names: Vec<String> = all
+            .iter()
+            .map(|p| p.strip_prefix(root).expect("inside").display().to_string())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "a/sub/y.yaml",
+                "a/sub-z/y.yaml",
+                "a/x.yaml",
+                "a b/w.yaml",
+                "a.yaml",
+                "b/z.json"
+            ]
+        );
+        // A folder and a file or folder inside it: collected, each file once.
+        let (overlapping, did_stream) = found(&[a.join("x.yaml"), root.to_path_buf(), a]);
+        assert!(!did_stream);
+        assert_eq!(overlapping, all);
     }
 }

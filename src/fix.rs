@@ -8,9 +8,6 @@
 
 use std::io::Write;
 use std::path::Path;
-use std::process::ExitCode;
-
-use anyhow::Context as _;
 
 use hotfix_diagnostics::{Applicability, Diagnostic};
 use hotfix_linter::Settings;
@@ -110,126 +107,121 @@ pub(crate) struct FixedFile<'a> {
     pub(crate) fixes: &'a FileFixes,
 }
 
-/// `--diff`: the diff of every file fixing would change, on `out` (or in `--output`); on
-/// stderr the fixes (with `--show-fixes`), the failures and a summary. Exit code 1 when there
-/// is a diff (unless `exit_zero`, as ruff does), 2 when a file failed.
-pub(crate) fn write_diff(
-    args: &FixArgs,
-    files: &[FixedFile<'_>],
-    failures: &[String],
-    exit_zero: bool,
-    output: Option<&Path>,
-    out: &mut dyn Write,
-) -> anyhow::Result<ExitCode> {
-    let mut buffer = Vec::new();
-    let out: &mut dyn Write = if output.is_some() { &mut buffer } else { out };
-    for file in files {
-        let (Some(original), Some(fixed)) = (&file.fixes.original, &file.fixes.fixed) else {
-            continue;
-        };
-        let unified = similar::TextDiff::from_lines(original, fixed)
-            .unified_diff()
-            .context_radius(3)
-            .header(
-                &format!("a/{}", file.display),
-                &format!("b/{}", file.display),
-            )
-            .to_string();
-        out.write_all(unified.as_bytes())?;
-    }
-    if let Some(path) = output {
-        crate::output::write_atomically(path, &buffer)
-            .with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    let mut stderr = crate::pipe::stderr();
-    for failure in failures {
-        writeln!(stderr, "hotfix: error: {failure}")?;
-    }
-    report(args, files, false, &mut stderr)?;
-    let changed = files.iter().any(|f| f.fixes.fixed.is_some());
-    Ok(if !failures.is_empty() {
-        ExitCode::from(2)
-    } else if changed && !exit_zero {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+/// `--diff`: the diff of one file, when fixing would change it.
+pub(crate) fn write_diff(out: &mut dyn Write, file: &FixedFile<'_>) -> std::io::Result<()> {
+    let (Some(original), Some(fixed)) = (&file.fixes.original, &file.fixes.fixed) else {
+        return Ok(());
+    };
+    let unified = similar::TextDiff::from_lines(original, fixed)
+        .unified_diff()
+        .context_radius(3)
+        .header(
+            &format!("a/{}", file.display),
+            &format!("b/{}", file.display),
+        )
+        .to_string();
+    out.write_all(unified.as_bytes())
 }
 
-/// On stderr: each fix (with `--show-fixes`), then what was fixed (with `--fix` or `--diff`)
-/// and how many of the findings left could be fixed, as ruff counts them: the fixes these flags
-/// would apply, and the "hidden" Unsafe ones they would not. `quiet` (JSON or SARIF on stdout)
-/// keeps only the list and, when files changed, what was fixed.
-pub(crate) fn report(
-    args: &FixArgs,
-    files: &[FixedFile<'_>],
-    quiet: bool,
-    stderr: &mut dyn Write,
-) -> std::io::Result<()> {
-    let verb = if args.diff { "would fix" } else { "fixed" };
-    if args.show_fixes {
-        for file in files {
-            list_fixes(file, verb, stderr)?;
+/// What fixing did and could do, gathered one file at a time for the run's last lines.
+#[derive(Debug, Default)]
+pub(crate) struct Summary {
+    /// The `--show-fixes` lines.
+    listed: Vec<u8>,
+    /// Findings left whose fix these flags would apply.
+    fixable: usize,
+    /// Findings left with an Unsafe fix these flags would not apply.
+    hidden: usize,
+    applied: usize,
+    unsafe_applied: usize,
+    /// Files fixing changed (or, with `--diff`, would change).
+    pub(crate) changed: usize,
+}
+
+impl Summary {
+    /// Counts one file (and lists its fixes, with `--show-fixes`).
+    pub(crate) fn add(&mut self, args: &FixArgs, file: &FixedFile<'_>) -> std::io::Result<()> {
+        if args.show_fixes {
+            let verb = if args.diff { "would fix" } else { "fixed" };
+            list_fixes(file, verb, &mut self.listed)?;
         }
-    }
-    let left: Vec<Applicability> = files
-        .iter()
-        .flat_map(|f| f.diagnostics)
-        .filter_map(|d| d.fix.as_ref().map(|f| f.applicability))
-        .collect();
-    let fixable = left
-        .iter()
-        .filter(|&&a| is_applied(a, args.unsafe_fixes))
-        .count();
-    let hidden = left
-        .iter()
-        .filter(|&&a| a == Applicability::Unsafe && !args.unsafe_fixes)
-        .count();
-    let mut parts = Vec::new();
-    if args.fixing() {
-        let applied: Vec<&Applied> = files.iter().flat_map(|f| &f.fixes.applied).collect();
-        let changed = files.iter().filter(|f| f.fixes.fixed.is_some()).count();
-        let unsafe_count = applied
+        for applicability in file
+            .diagnostics
+            .iter()
+            .filter_map(|d| d.fix.as_ref().map(|f| f.applicability))
+        {
+            if is_applied(applicability, args.unsafe_fixes) {
+                self.fixable += 1;
+            }
+            if applicability == Applicability::Unsafe && !args.unsafe_fixes {
+                self.hidden += 1;
+            }
+        }
+        self.applied += file.fixes.applied.len();
+        self.unsafe_applied += file
+            .fixes
+            .applied
             .iter()
             .filter(|a| a.applicability == Applicability::Unsafe)
             .count();
-        let with_unsafe = if unsafe_count > 0 {
-            format!(" ({unsafe_count} with unsafe fixes)")
-        } else {
-            String::new()
-        };
-        if quiet && changed == 0 {
+        self.changed += usize::from(file.fixes.fixed.is_some());
+        Ok(())
+    }
+
+    /// On stderr: each fix (with `--show-fixes`), then what was fixed (with `--fix` or
+    /// `--diff`) and how many of the findings left could be fixed, as ruff counts them: the
+    /// fixes these flags would apply, and the "hidden" Unsafe ones they would not. `quiet`
+    /// (JSON or SARIF on stdout) keeps only the list and, when files changed, what was fixed.
+    pub(crate) fn write(
+        &self,
+        args: &FixArgs,
+        quiet: bool,
+        stderr: &mut dyn Write,
+    ) -> std::io::Result<()> {
+        let verb = if args.diff { "would fix" } else { "fixed" };
+        stderr.write_all(&self.listed)?;
+        let mut parts = Vec::new();
+        if args.fixing() {
+            let with_unsafe = if self.unsafe_applied > 0 {
+                format!(" ({} with unsafe fixes)", self.unsafe_applied)
+            } else {
+                String::new()
+            };
+            if quiet && self.changed == 0 {
+                return Ok(());
+            }
+            parts.push(format!(
+                "{verb} {} {} in {} {}{with_unsafe}",
+                self.applied,
+                plural(self.applied, "finding", "findings"),
+                self.changed,
+                plural(self.changed, "file", "files")
+            ));
+        } else if self.fixable > 0 {
+            let flags = if args.unsafe_fixes {
+                "--fix --unsafe-fixes"
+            } else {
+                "--fix"
+            };
+            parts.push(format!("{} fixable with `{flags}`", self.fixable));
+        }
+        if self.hidden > 0 && !quiet {
+            let flags = if args.fixing() {
+                "--unsafe-fixes"
+            } else {
+                "--fix --unsafe-fixes"
+            };
+            parts.push(format!(
+                "{} hidden {} can be enabled with `{flags}`",
+                self.hidden,
+                plural(self.hidden, "fix", "fixes")
+            ));
+        }
+        if parts.is_empty() || (quiet && !args.fixing()) {
             return Ok(());
         }
-        parts.push(format!(
-            "{verb} {} {} in {changed} {}{with_unsafe}",
-            applied.len(),
-            plural(applied.len(), "finding", "findings"),
-            plural(changed, "file", "files")
-        ));
-    } else if fixable > 0 {
-        let flags = if args.unsafe_fixes {
-            "--fix --unsafe-fixes"
-        } else {
-            "--fix"
-        };
-        parts.push(format!("{fixable} fixable with `{flags}`"));
+        writeln!(stderr, "{}", parts.join("; "))
     }
-    if hidden > 0 && !quiet {
-        let flags = if args.fixing() {
-            "--unsafe-fixes"
-        } else {
-            "--fix --unsafe-fixes"
-        };
-        parts.push(format!(
-            "{hidden} hidden {} can be enabled with `{flags}`",
-            plural(hidden, "fix", "fixes")
-        ));
-    }
-    if parts.is_empty() || (quiet && !args.fixing()) {
-        return Ok(());
-    }
-    writeln!(stderr, "{}", parts.join("; "))
 }
 
 /// `path:line:col: fixed CODE (applicability): what the fix did`, at the fix's place in the

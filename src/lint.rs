@@ -6,16 +6,12 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context as _, anyhow};
-use hotfix_diagnostics::{
-    Diagnostic, RenderOptions, Severity, location, render_concise, render_human,
-};
+use hotfix_diagnostics::{Diagnostic, Severity};
 use hotfix_linter::Selector;
-use hotfix_yaml::LineIndex;
-use rayon::prelude::*;
 
 use crate::baseline::{self, Baseline};
 use crate::config::{self, Configs, Overrides};
-use crate::discover::{self, Candidate, Kind};
+use crate::discover::{self, Candidate, Found, Kind};
 use crate::interrupt::{self, Interrupt};
 use crate::output::{self, FileFindings, SourceRoot};
 use crate::progress::Progress;
@@ -23,7 +19,7 @@ use crate::read;
 
 /// Lint HOT templates: every file given, and every template found in the folders given.
 ///
-/// Folders are walked in parallel, honouring `.gitignore` and skipping hidden files; a YAML
+/// Folders are walked honouring `.gitignore` and skipping hidden files; a YAML
 /// or JSON file is linted when it has a top-level `heat_template_version`. Environment files
 /// and Jinja2 sources are skipped (`--verbose` lists them). Files named on the command line are
 /// always linted.
@@ -181,36 +177,6 @@ enum Color {
 /// (`Err`, its message).
 type FileResult = Result<Result<Box<Linted>, Kind>, String>;
 
-/// Lints (or fixes) every candidate on every core, or the one read from standard input.
-fn lint_all(
-    args: &LintArgs,
-    candidates: &[Candidate],
-    stdin: bool,
-    progress: &Progress,
-) -> anyhow::Result<Vec<FileResult>> {
-    if stdin {
-        let input = read::stdin().map_err(|err| anyhow!("cannot read standard input: {err}"))?;
-        return Ok(vec![lint_input(&candidates[0], input, args)]);
-    }
-    // `--fix` writes files: Ctrl-C finishes those in flight and starts no other.
-    let interrupt = if args.fix.fix {
-        Interrupt::install()
-    } else {
-        Interrupt::default()
-    };
-    Ok(candidates
-        .par_iter()
-        .map(|candidate| {
-            if interrupt.is_set() {
-                return Err(NOT_STARTED.to_owned());
-            }
-            let result = lint_candidate(candidate, args);
-            progress.inc();
-            result
-        })
-        .collect())
-}
-
 /// The end of a run interrupted before `not_started` of `total` files.
 fn interrupted(not_started: usize, total: usize) -> anyhow::Result<ExitCode> {
     writeln!(
@@ -223,13 +189,133 @@ fn interrupted(not_started: usize, total: usize) -> anyhow::Result<ExitCode> {
 /// The result of a file the run did not start, once interrupted.
 const NOT_STARTED: &str = "\0not started";
 
-/// One linted file (boxed in the results, which hold an entry for every file the walk found).
+/// One linted file, until it is reported.
 struct Linted {
     path: PathBuf,
     display: String,
     source: String,
     diagnostics: Vec<Diagnostic>,
     fixes: crate::fix::FileFixes,
+}
+
+impl Linted {
+    fn findings(&self) -> FileFindings<'_> {
+        FileFindings {
+            path: &self.path,
+            source: &self.source,
+            diagnostics: &self.diagnostics,
+        }
+    }
+
+    fn fixed(&self) -> crate::fix::FixedFile<'_> {
+        crate::fix::FixedFile {
+            display: &self.display,
+            diagnostics: &self.diagnostics,
+            fixes: &self.fixes,
+        }
+    }
+}
+
+/// What the run has seen so far: everything the last lines and the exit code need, and
+/// nothing of the files themselves (each is reported and dropped as it completes).
+#[derive(Default)]
+struct Tally {
+    /// Files found (linted, skipped, failed or not started).
+    seen: usize,
+    linted: usize,
+    /// Findings by severity: errors, warnings, infos.
+    counts: [usize; 3],
+    /// The files skipped (as displayed), and why.
+    skipped: Vec<(String, Kind)>,
+    failures: Vec<String>,
+    not_started: usize,
+    fixes: crate::fix::Summary,
+    /// The repository-relative paths linted (for the baseline's stale entries).
+    linted_paths: std::collections::HashSet<String>,
+}
+
+impl Tally {
+    fn count(&self, severity: Severity) -> usize {
+        match severity {
+            Severity::Error => self.counts[0],
+            Severity::Warning => self.counts[1],
+            Severity::Info => self.counts[2],
+        }
+    }
+}
+
+/// What a run writes: the report in its format, a baseline, or a diff.
+enum Product<'a> {
+    Report(output::report::Report<'a>),
+    Baseline(baseline::Recorder),
+    Diff(&'a mut dyn Write),
+}
+
+impl<'a> Product<'a> {
+    /// What the arguments ask for, to be written on `out`.
+    fn start(
+        args: &LintArgs,
+        format: Format,
+        root: &'a SourceRoot,
+        out: &'a mut dyn Write,
+    ) -> std::io::Result<Product<'a>> {
+        Ok(if args.write_baseline.is_some() {
+            Product::Baseline(baseline::Recorder::default())
+        } else if args.fix.diff {
+            Product::Diff(out)
+        } else {
+            let report = output::report::Report::start(style(args, format), root, out)?;
+            Product::Report(report)
+        })
+    }
+}
+
+/// Where the report goes: `--output` (a file replaced at the end), standard output (around
+/// the progress bar), or nowhere (`--silent`).
+enum Destination<'p, W: Write> {
+    File(crate::rewrite::Replacement),
+    Stdout(AroundBar<'p, W>),
+    Nowhere(std::io::Sink),
+}
+
+impl<W: Write> Destination<'_, W> {
+    fn writer(&mut self) -> &mut dyn Write {
+        match self {
+            Destination::File(file) => file,
+            Destination::Stdout(stdout) => stdout,
+            Destination::Nowhere(sink) => sink,
+        }
+    }
+}
+
+/// Standard output while a progress bar may be drawn on stderr (the same terminal, often):
+/// what is written is held until a flush, which clears the bar, writes, and draws it again.
+struct AroundBar<'p, W: Write> {
+    progress: &'p Progress,
+    inner: W,
+    held: Vec<u8>,
+}
+
+impl<W: Write> Write for AroundBar<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.held.extend_from_slice(buf);
+        if self.held.len() >= 1 << 16 {
+            self.flush()?;
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if self.held.is_empty() {
+            return self.inner.flush();
+        }
+        let (inner, held) = (&mut self.inner, &mut self.held);
+        self.progress.suspend(|| {
+            inner.write_all(held)?;
+            held.clear();
+            inner.flush()
+        })
+    }
 }
 
 pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
@@ -249,182 +335,292 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
     }
     let root = SourceRoot::discover(&cwd);
     let mut baseline = args.baseline.as_deref().map(Baseline::load).transpose()?;
-    let stdin = reads_stdin(args)?;
-    let walk = find(args, stdin.as_deref(), &cwd, &mut configs)?;
-    let candidates = walk.candidates;
-    discover::refuse_writing_onto_input("--output", args.output.as_deref(), &candidates)?;
-    discover::refuse_writing_onto_input(
-        "--write-baseline",
-        args.write_baseline.as_deref(),
-        &candidates,
-    )?;
-    let mut failures = walk.errors;
-    let mut skipped = Vec::new();
-    let progress = Progress::start(
-        candidates.len(),
-        !format.is_machine() && !args.quiet && !args.silent,
-    );
-    let results = lint_all(args, &candidates, stdin.is_some(), &progress)?;
-    progress.finish();
-    let mut linted = Vec::new();
-    let mut not_started = 0;
-    for (candidate, result) in candidates.iter().zip(results) {
-        match result {
-            Ok(Ok(file)) => linted.push(*file),
-            Ok(Err(kind)) => skipped.push((candidate, kind)),
-            Err(message) if message == NOT_STARTED => not_started += 1,
-            Err(message) => failures.push(message),
-        }
-    }
-    if not_started > 0 {
-        // What was fixed is said (the summary), then the run ends as interrupted.
-        report(
-            args, format, &configs, &linted, &skipped, &failures, started,
-        )?;
-        return interrupted(not_started, candidates.len());
-    }
-    linted.sort_by(|a, b| a.path.cmp(&b.path));
+    let drawn = Progress::would_draw(!format.is_machine() && !args.quiet && !args.silent);
+    let (stdin_candidate, paths, total) = inputs(args, drawn, &cwd, &mut configs)?;
+    let mut tally = Tally::default();
+    let progress = Progress::start(total, drawn);
 
-    if let Some(path) = &args.write_baseline {
-        return write_baseline(path, &root, &linted, &failures, args.quiet || args.silent);
-    }
-    let mut stale = 0;
-    if let Some(baseline) = &mut baseline {
-        for file in &mut linted {
-            baseline.remove_known(&root, &file.path, &file.source, &mut file.diagnostics);
+    // The report is written as files complete: to a temporary file beside `--output` (put in
+    // place at the end), or to standard output.
+    let report_file = if args.diff_or_report() {
+        args.output.as_deref()
+    } else {
+        None
+    };
+    let mut destination = match report_file {
+        Some(path) => Destination::File(
+            crate::rewrite::Replacement::create(path)
+                .with_context(|| format!("cannot write {}", path.display()))?,
+        ),
+        None if args.silent && !args.fix.diff => Destination::Nowhere(std::io::sink()),
+        None => Destination::Stdout(AroundBar {
+            progress: &progress,
+            inner: &mut *out,
+            held: Vec::new(),
+        }),
+    };
+    let mut product = Product::start(args, format, &root, destination.writer())?;
+
+    let mut sink = Sink {
+        args,
+        root: &root,
+        baseline: baseline.as_mut(),
+        tally: &mut tally,
+        product: &mut product,
+    };
+    let walk_errors = match &stdin_candidate {
+        Some(candidate) => {
+            let input =
+                read::stdin().map_err(|err| anyhow!("cannot read standard input: {err}"))?;
+            sink.take(candidate, lint_input(candidate, input, args))?;
+            Vec::new()
         }
-        let linted_paths = linted.iter().map(|f| root.relative(&f.path)).collect();
-        stale = baseline.unmatched(&root, &linted_paths);
+        None => lint_walk(args, &paths, &mut configs, &progress, &mut sink)?,
+    };
+    // The folders that could not be read first, as the walk met them.
+    tally.failures.splice(0..0, walk_errors);
+
+    // What only the end of the run knows.
+    match product {
+        Product::Report(report) => {
+            let written = report.finish()?;
+            warn_past_code_scanning_limit(written.sarif_results)?;
+        }
+        Product::Baseline(recorder) => {
+            drop(destination);
+            progress.finish();
+            let path = args.write_baseline.as_deref().unwrap_or(Path::new(""));
+            return write_baseline(path, recorder, &tally.failures, args.quiet || args.silent);
+        }
+        Product::Diff(_) => {}
     }
+    match destination {
+        Destination::File(file) => {
+            let path = args.output.as_deref().unwrap_or(Path::new(""));
+            file.commit()
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        // The findings before the summary, where both streams go to one terminal.
+        Destination::Stdout(mut stdout) => stdout.flush()?,
+        Destination::Nowhere(_) => {}
+    }
+    progress.finish();
 
     if args.fix.diff {
-        let (files, output) = (fixed(&linted), args.output.as_deref());
-        return crate::fix::write_diff(&args.fix, &files, &failures, args.exit_zero, output, out);
+        return finish_diff(args, &tally);
     }
-    emit(args, format, &root, &linted, out)?;
-    // The findings before the summary, where both streams go to one terminal.
-    out.flush()?;
-    report(
-        args, format, &configs, &linted, &skipped, &failures, started,
-    )?;
-    if stale > 0 && !args.quiet && !args.silent {
-        writeln!(
-            crate::pipe::stderr(),
-            "hotfix: {stale} baseline {} no longer {} (run with --write-baseline to drop {})",
-            plural(stale, "entry", "entries"),
-            plural(stale, "occurs", "occur"),
-            plural(stale, "it", "them"),
-        )?;
+    report(args, format, &configs, &tally, started)?;
+    if tally.not_started > 0 {
+        return interrupted(tally.not_started, tally.seen);
     }
-    if !failures.is_empty() {
-        return Ok(ExitCode::from(2));
+    if let Some(baseline) = &baseline
+        && !args.quiet
+        && !args.silent
+    {
+        report_stale(baseline.unmatched(&root, &tally.linted_paths))?;
     }
-    let threshold = match args.fail_on {
-        FailOn::Error => Severity::Error,
-        FailOn::Warning => Severity::Warning,
-        FailOn::Info => Severity::Info,
+    Ok(exit_code(args, &tally))
+}
+
+/// Says how many baseline entries no longer occur.
+fn report_stale(stale: usize) -> std::io::Result<()> {
+    if stale == 0 {
+        return Ok(());
+    }
+    writeln!(
+        crate::pipe::stderr(),
+        "hotfix: {stale} baseline {} no longer {} (run with --write-baseline to drop {})",
+        plural(stale, "entry", "entries"),
+        plural(stale, "occurs", "occur"),
+        plural(stale, "it", "them"),
+    )
+}
+
+/// The exit code of a run that was not interrupted.
+fn exit_code(args: &LintArgs, tally: &Tally) -> ExitCode {
+    if !tally.failures.is_empty() {
+        return ExitCode::from(2);
+    }
+    let failing = match args.fail_on {
+        FailOn::Error => tally.count(Severity::Error) > 0,
+        FailOn::Warning => tally.counts[..2].iter().any(|&n| n > 0),
+        FailOn::Info => tally.counts.iter().any(|&n| n > 0),
     };
-    let failing = linted
-        .iter()
-        .flat_map(|f| &f.diagnostics)
-        .any(|d| d.severity >= threshold);
-    Ok(if failing && !args.exit_zero {
+    if failing && !args.exit_zero {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Where each file's result goes as it completes: the tally, and the report, baseline or diff.
+struct Sink<'r, 'a> {
+    args: &'r LintArgs,
+    root: &'r SourceRoot,
+    baseline: Option<&'r mut Baseline>,
+    tally: &'r mut Tally,
+    product: &'r mut Product<'a>,
+}
+
+impl Sink<'_, '_> {
+    /// Takes one file's result: counts it, and reports it.
+    fn take(&mut self, candidate: &Candidate, result: FileResult) -> anyhow::Result<()> {
+        let tally = &mut *self.tally;
+        tally.seen += 1;
+        let mut file = match result {
+            Ok(Ok(file)) => file,
+            Ok(Err(kind)) => {
+                tally.skipped.push((candidate.display(), kind));
+                return Ok(());
+            }
+            Err(message) if message == NOT_STARTED => {
+                tally.not_started += 1;
+                return Ok(());
+            }
+            Err(message) => {
+                tally.failures.push(message);
+                return Ok(());
+            }
+        };
+        if let Some(baseline) = &mut self.baseline {
+            baseline.remove_known(self.root, &file.path, &file.source, &mut file.diagnostics);
+            tally.linted_paths.insert(self.root.relative(&file.path));
+        }
+        tally.linted += 1;
+        for diagnostic in &file.diagnostics {
+            tally.counts[match diagnostic.severity {
+                Severity::Error => 0,
+                Severity::Warning => 1,
+                Severity::Info => 2,
+            }] += 1;
+        }
+        tally.fixes.add(&self.args.fix, &file.fixed())?;
+        match &mut *self.product {
+            Product::Report(report) => {
+                report.file(&file.display, &file.findings())?;
+                if !file.diagnostics.is_empty() {
+                    report.flush()?;
+                }
+            }
+            Product::Baseline(recorder) => recorder.add(self.root, &file.findings()),
+            Product::Diff(out) => {
+                crate::fix::write_diff(&mut **out, &file.fixed())?;
+                out.flush()?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Lints (or fixes) every file the paths lead to, on every core, a chunk at a time as the walk
+/// finds them, each result taken by `sink` in order; returns the walk's errors.
+fn lint_walk(
+    args: &LintArgs,
+    paths: &[PathBuf],
+    configs: &mut Configs,
+    progress: &Progress,
+    sink: &mut Sink<'_, '_>,
+) -> anyhow::Result<Vec<String>> {
+    // `--fix` writes files: Ctrl-C finishes those in flight and starts no other.
+    let interrupt = if args.fix.fix {
+        Interrupt::install()
+    } else {
+        Interrupt::default()
+    };
+    let mut walk_errors = Vec::new();
+    let mut fatal = None;
+    let candidates = discover::Walker::new(paths, configs)?
+        .map_while(|found| match found {
+            Ok(Found::Candidate(candidate)) => Some(Some(candidate)),
+            Ok(Found::Error(error)) => {
+                walk_errors.push(error);
+                Some(None)
+            }
+            Err(err) => {
+                fatal = Some(err);
+                None
+            }
+        })
+        .flatten();
+    crate::ordered::for_each_in_order(
+        candidates,
+        |candidate| {
+            if interrupt.is_set() {
+                return Err(NOT_STARTED.to_owned());
+            }
+            let result = lint_candidate(candidate, args);
+            progress.inc();
+            result
+        },
+        |candidate, result| sink.take(&candidate, result),
+    )?;
+    match fatal {
+        Some(err) => Err(err),
+        None => Ok(walk_errors),
+    }
+}
+
+impl LintArgs {
+    /// Whether `--output` receives the report or the diff (not with `--write-baseline`).
+    fn diff_or_report(&self) -> bool {
+        self.write_baseline.is_none()
+    }
+}
+
+/// The report's style for the format and flags.
+fn style(args: &LintArgs, format: Format) -> output::report::Style {
+    use output::report::Style;
+    if args.statistics {
+        return Style::Statistics {
+            json: format == Format::Json,
+        };
+    }
+    match format {
+        Format::Human => {
+            let color = match args.color {
+                Color::Always => true,
+                Color::Never => false,
+                Color::Auto => {
+                    args.output.is_none()
+                        && std::io::stdout().is_terminal()
+                        && std::env::var_os("NO_COLOR").is_none()
+                }
+            };
+            Style::Human {
+                color,
+                width: crate::term_width(),
+            }
+        }
+        Format::Concise => Style::Concise,
+        Format::Json => Style::Json,
+        Format::Sarif => Style::Sarif,
+        Format::Github => Style::Github,
+        Format::Junit => Style::Junit,
+        Format::Gitlab => Style::Gitlab,
+    }
+}
+
+/// The end of `--diff`: on stderr the fixes (with `--show-fixes`), the failures and a summary.
+/// Exit code 1 when there is a diff (unless `--exit-zero`, as ruff does), 2 when a file failed.
+fn finish_diff(args: &LintArgs, tally: &Tally) -> anyhow::Result<ExitCode> {
+    let mut stderr = crate::pipe::stderr();
+    for failure in &tally.failures {
+        writeln!(stderr, "hotfix: error: {failure}")?;
+    }
+    tally.fixes.write(&args.fix, false, &mut stderr)?;
+    Ok(if !tally.failures.is_empty() {
+        ExitCode::from(2)
+    } else if tally.fixes.changed > 0 && !args.exit_zero {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     })
 }
 
-/// Writes the findings in `format` to `--output` (atomically) or to `out`.
-fn emit(
-    args: &LintArgs,
-    format: Format,
-    root: &SourceRoot,
-    linted: &[Linted],
-    out: &mut impl Write,
-) -> anyhow::Result<()> {
-    let color = match args.color {
-        Color::Always => true,
-        Color::Never => false,
-        Color::Auto => {
-            args.output.is_none()
-                && std::io::stdout().is_terminal()
-                && std::env::var_os("NO_COLOR").is_none()
-        }
-    };
-    if let Some(path) = &args.output {
-        let mut buffer = Vec::new();
-        write_output(&mut buffer, args, format, root, linted, color)?;
-        output::write_atomically(path, &buffer)
-            .with_context(|| format!("cannot write {}", path.display()))?;
-    } else if !args.silent {
-        write_output(out, args, format, root, linted, color)?;
-    }
-
-    Ok(())
-}
-
-/// The findings, or with `--statistics` their counts.
-fn write_output(
-    out: &mut impl Write,
-    args: &LintArgs,
-    format: Format,
-    root: &SourceRoot,
-    linted: &[Linted],
-    color: bool,
-) -> anyhow::Result<()> {
-    if args.statistics {
-        write_statistics(out, format, linted)
-    } else {
-        write_findings(out, format, root, linted, color)
-    }
-}
-
-fn write_findings(
-    out: &mut impl Write,
-    format: Format,
-    root: &SourceRoot,
-    linted: &[Linted],
-    color: bool,
-) -> anyhow::Result<()> {
-    match format {
-        Format::Human => write_human(out, linted, color),
-        Format::Concise => write_concise(out, linted),
-        Format::Json => write_json(out, linted),
-        Format::Sarif => {
-            let sarif = output::sarif::build(root, &findings(linted));
-            warn_past_code_scanning_limit(&sarif)?;
-            serde_json::to_writer_pretty(&mut *out, &sarif)?;
-            writeln!(out)?;
-            Ok(())
-        }
-        Format::Github => Ok(output::github::write(out, root, &findings(linted))?),
-        Format::Junit => Ok(output::junit::write(out, root, &findings(linted))?),
-        Format::Gitlab => {
-            let report = output::gitlab::build(root, &findings(linted));
-            serde_json::to_writer_pretty(&mut *out, &report)?;
-            writeln!(out)?;
-            Ok(())
-        }
-    }
-}
-
-/// `--statistics`: counts per rule, as a table or as JSON.
-fn write_statistics(out: &mut impl Write, format: Format, linted: &[Linted]) -> anyhow::Result<()> {
-    let files = findings(linted);
-    if format == Format::Json {
-        output::statistics::write_json(out, &files)?;
-    } else {
-        output::statistics::write_text(out, &files)?;
-    }
-    Ok(())
-}
-
 /// GitHub code scanning rejects a SARIF run with more than 25,000 results: say so, and how to
 /// get through (the upload would otherwise fail far from here).
-fn warn_past_code_scanning_limit(sarif: &serde_json::Value) -> std::io::Result<()> {
+fn warn_past_code_scanning_limit(results: usize) -> std::io::Result<()> {
     const LIMIT: usize = 25_000;
-    let results = sarif["runs"][0]["results"].as_array().map_or(0, Vec::len);
     if results <= LIMIT {
         return Ok(());
     }
@@ -437,23 +633,11 @@ fn warn_past_code_scanning_limit(sarif: &serde_json::Value) -> std::io::Result<(
     )
 }
 
-fn findings(linted: &[Linted]) -> Vec<FileFindings<'_>> {
-    linted
-        .iter()
-        .map(|file| FileFindings {
-            path: &file.path,
-            source: &file.source,
-            diagnostics: &file.diagnostics,
-        })
-        .collect()
-}
-
 /// `--write-baseline`: records every finding and exits with 0 (2 when a file could not be
 /// read, and then writes nothing: the baseline would miss its findings).
 fn write_baseline(
     path: &Path,
-    root: &SourceRoot,
-    linted: &[Linted],
+    recorder: baseline::Recorder,
     failures: &[String],
     quiet: bool,
 ) -> anyhow::Result<ExitCode> {
@@ -465,13 +649,13 @@ fn write_baseline(
         writeln!(stderr, "hotfix: baseline not written")?;
         return Ok(ExitCode::from(2));
     }
-    let text = baseline::render(root, &findings(linted))?;
-    output::write_atomically(path, text.as_bytes())
+    let count = recorder.len();
+    let text = recorder.render()?;
+    crate::rewrite::replace(path, text.as_bytes())
         .with_context(|| format!("cannot write {}", path.display()))?;
     if quiet {
         return Ok(ExitCode::SUCCESS);
     }
-    let count: usize = linted.iter().map(|f| f.diagnostics.len()).sum();
     writeln!(
         stderr,
         "hotfix: wrote {count} {} to the baseline {}",
@@ -486,9 +670,7 @@ fn report(
     args: &LintArgs,
     format: Format,
     configs: &Configs,
-    linted: &[Linted],
-    skipped: &[(&Candidate, Kind)],
-    failures: &[String],
+    tally: &Tally,
     started: Instant,
 ) -> anyhow::Result<()> {
     let mut stderr = crate::pipe::stderr();
@@ -496,29 +678,17 @@ fn report(
         for path in configs.loaded() {
             writeln!(stderr, "using configuration {}", path.display())?;
         }
-        for (candidate, kind) in skipped {
-            writeln!(
-                stderr,
-                "skipped {}: {}",
-                candidate.display(),
-                kind.describe()
-            )?;
+        for (display, kind) in &tally.skipped {
+            writeln!(stderr, "skipped {display}: {}", kind.describe())?;
         }
     }
-    for failure in failures {
+    for failure in &tally.failures {
         writeln!(stderr, "hotfix: error: {failure}")?;
     }
-    let count = |severity: Severity| {
-        linted
-            .iter()
-            .flat_map(|f| &f.diagnostics)
-            .filter(|d| d.severity == severity)
-            .count()
-    };
     let (errors, warnings, infos) = (
-        count(Severity::Error),
-        count(Severity::Warning),
-        count(Severity::Info),
+        tally.count(Severity::Error),
+        tally.count(Severity::Warning),
+        tally.count(Severity::Info),
     );
     // JSON, SARIF, JUnit and GitLab reports on stdout stay quiet (their readers are programs)
     // unless asked; `--quiet` and `--silent` leave out the summary always.
@@ -530,9 +700,9 @@ fn report(
         writeln!(
             stderr,
             "{} {} checked ({} skipped): {errors} {}, {warnings} {}, {infos} info in {:.2}s",
-            linted.len(),
-            plural(linted.len(), "template", "templates"),
-            skipped.len(),
+            tally.linted,
+            plural(tally.linted, "template", "templates"),
+            tally.skipped.len(),
             plural(errors, "error", "errors"),
             plural(warnings, "warning", "warnings"),
             started.elapsed().as_secs_f64()
@@ -540,20 +710,9 @@ fn report(
     }
     if !args.silent {
         let quiet = machine || args.quiet;
-        crate::fix::report(&args.fix, &fixed(linted), quiet, &mut stderr)?;
+        tally.fixes.write(&args.fix, quiet, &mut stderr)?;
     }
     Ok(())
-}
-
-fn fixed(linted: &[Linted]) -> Vec<crate::fix::FixedFile<'_>> {
-    linted
-        .iter()
-        .map(|file| crate::fix::FixedFile {
-            display: &file.display,
-            diagnostics: &file.diagnostics,
-            fixes: &file.fixes,
-        })
-        .collect()
 }
 
 fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
@@ -583,29 +742,83 @@ fn overrides(args: &LintArgs) -> anyhow::Result<Overrides> {
     })
 }
 
-/// The files to lint: the one read from standard input, or those the paths name.
-fn find(
+/// What the run reads: the candidate read from standard input, or the paths to walk; and how
+/// many files there are, when a first walk was needed to know (else 0).
+fn inputs(
     args: &LintArgs,
-    stdin: Option<&Path>,
+    drawn: bool,
     cwd: &Path,
     configs: &mut Configs,
-) -> anyhow::Result<discover::Walk> {
-    let Some(name) = stdin else {
-        return discover::walk(&config::paths(&args.paths)?, configs);
+) -> anyhow::Result<(Option<Candidate>, Vec<PathBuf>, usize)> {
+    if let Some(name) = reads_stdin(args)? {
+        return Ok((
+            Some(stdin_candidate(args, &name, cwd, configs)?),
+            Vec::new(),
+            0,
+        ));
+    }
+    let paths = config::paths(&args.paths)?;
+    // The files are found as they are linted. A first walk is made only when its results are
+    // needed before the run: the total of a progress bar, and the proof that a report does not
+    // replace one of the files read.
+    let reports = [
+        ("--output", args.output.as_deref()),
+        ("--write-baseline", args.write_baseline.as_deref()),
+    ];
+    let total = if drawn || reports.iter().any(|(_, p)| p.is_some()) {
+        prescan(&paths, configs, &reports)?
+    } else {
+        0
     };
+    Ok((None, paths, total))
+}
+
+/// The candidate read from standard input, under the name it is linted as.
+fn stdin_candidate(
+    args: &LintArgs,
+    name: &Path,
+    cwd: &Path,
+    configs: &mut Configs,
+) -> anyhow::Result<Candidate> {
     if args.fix.fix {
         return Err(anyhow!(
             "--fix cannot rewrite standard input; use --diff to see the fixes"
         ));
     }
-    Ok(discover::Walk {
-        candidates: vec![Candidate {
-            config: configs.for_file(&cwd.join(name))?,
-            path: name.to_path_buf(),
-            explicit: true,
-        }],
-        errors: Vec::new(),
+    Ok(Candidate {
+        config: configs.for_file(&cwd.join(name))?,
+        path: name.to_path_buf(),
+        explicit: true,
     })
+}
+
+/// A first walk: how many files there are, and whether a report (`--output`,
+/// `--write-baseline`) would replace one of them (refused, before anything is written).
+fn prescan(
+    paths: &[PathBuf],
+    configs: &mut Configs,
+    reports: &[(&str, Option<&Path>)],
+) -> anyhow::Result<usize> {
+    let reports: Vec<(&str, discover::Identity)> = reports
+        .iter()
+        .filter_map(|(flag, path)| Some((*flag, discover::Identity::of(path.as_ref()?)?)))
+        .collect();
+    let mut total = 0;
+    for found in discover::Walker::new(paths, configs)? {
+        let Found::Candidate(candidate) = found? else {
+            continue;
+        };
+        total += 1;
+        for (flag, report) in &reports {
+            if report.is(&candidate.path) {
+                return Err(anyhow!(
+                    "{flag} {} is one of the files hotfix reads; write it elsewhere",
+                    candidate.display()
+                ));
+            }
+        }
+    }
+    Ok(total)
 }
 
 /// The name standard input is linted under, when the paths say to read it (`-`, or
@@ -688,74 +901,6 @@ fn lint_bytes(candidate: &Candidate, bytes: &[u8], args: &LintArgs) -> FileResul
         diagnostics,
         fixes,
     })))
-}
-
-fn write_human(out: &mut impl Write, files: &[Linted], color: bool) -> anyhow::Result<()> {
-    let width = crate::term_width();
-    for file in files {
-        for diagnostic in &file.diagnostics {
-            let rendered = render_human(
-                diagnostic,
-                &file.display,
-                &file.source,
-                RenderOptions { color, width },
-            );
-            writeln!(out, "{rendered}")?;
-        }
-    }
-    Ok(())
-}
-
-fn write_concise(out: &mut impl Write, files: &[Linted]) -> anyhow::Result<()> {
-    for file in files {
-        let lines = LineIndex::new(&file.source);
-        for diagnostic in &file.diagnostics {
-            writeln!(
-                out,
-                "{}",
-                render_concise(diagnostic, &file.display, &lines, &file.source)
-            )?;
-        }
-    }
-    Ok(())
-}
-
-fn write_json(out: &mut impl Write, files: &[Linted]) -> anyhow::Result<()> {
-    let mut findings = Vec::new();
-    for file in files {
-        let lines = LineIndex::new(&file.source);
-        for d in &file.diagnostics {
-            let (start, end) = location(&lines, &file.source, d.span);
-            let fix = d.fix.as_ref().map(|fix| {
-                serde_json::json!({
-                    "message": fix.message,
-                    "applicability": fix.applicability.as_str(),
-                    "edits": fix.edits.iter().map(|e| {
-                        let (s, t) = location(&lines, &file.source, e.span);
-                        serde_json::json!({
-                            "start": {"line": s.line, "column": s.column, "offset": e.span.start},
-                            "end": {"line": t.line, "column": t.column, "offset": e.span.end},
-                            "content": e.content,
-                        })
-                    }).collect::<Vec<_>>(),
-                })
-            });
-            findings.push(serde_json::json!({
-                "code": d.code,
-                "name": d.name,
-                "severity": d.severity.as_str(),
-                "message": d.message,
-                "help": d.help,
-                "path": file.display,
-                "start": {"line": start.line, "column": start.column, "offset": d.span.start},
-                "end": {"line": end.line, "column": end.column, "offset": d.span.end},
-                "fix": fix,
-            }));
-        }
-    }
-    serde_json::to_writer_pretty(&mut *out, &findings)?;
-    writeln!(out)?;
-    Ok(())
 }
 
 impl Candidate {

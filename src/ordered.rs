@@ -10,19 +10,25 @@ use rayon::prelude::*;
 const CHUNK: usize = 64;
 
 /// Runs `work` on every item in parallel and `handle` on each result, in the items' order, on
-/// the calling thread. Stops at the first error of `handle`.
+/// the calling thread. Items are taken from `items` a chunk at a time, so that an iterator that
+/// finds them (a walk of folders) is read no further ahead than the work. Stops at the first
+/// error of `handle`.
 pub(crate) fn for_each_in_order<T: Sync, R: Send, E>(
-    items: &[T],
+    items: impl IntoIterator<Item = T>,
     work: impl Fn(&T) -> R + Sync,
-    mut handle: impl FnMut(&T, R) -> Result<(), E>,
+    mut handle: impl FnMut(T, R) -> Result<(), E>,
 ) -> Result<(), E> {
-    for chunk in items.chunks(CHUNK) {
+    let mut items = items.into_iter();
+    loop {
+        let chunk: Vec<T> = items.by_ref().take(CHUNK).collect();
+        if chunk.is_empty() {
+            return Ok(());
+        }
         let results: Vec<R> = chunk.par_iter().map(&work).collect();
-        for (item, result) in chunk.iter().zip(results) {
+        for (item, result) in chunk.into_iter().zip(results) {
             handle(item, result)?;
         }
     }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -35,7 +41,7 @@ mod tests {
         let mut seen = Vec::new();
         for_each_in_order(
             &items,
-            |&i| i * 2,
+            |&&i| i * 2,
             |&i, doubled| {
                 seen.push((i, doubled));
                 Ok::<(), ()>(())
@@ -51,7 +57,7 @@ mod tests {
         let mut handled = 0;
         let result = for_each_in_order(
             &items,
-            |&i| i,
+            |&&i| i,
             |_, i| {
                 handled += 1;
                 if i == 70 { Err(i) } else { Ok(()) }

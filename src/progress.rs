@@ -22,9 +22,14 @@ pub(crate) struct Progress {
 }
 
 impl Progress {
+    /// Whether [`Progress::start`] would draw a bar: `enabled`, and stderr is a terminal.
+    pub(crate) fn would_draw(enabled: bool) -> bool {
+        enabled && std::io::IsTerminal::is_terminal(&std::io::stderr())
+    }
+
     /// A bar on stderr when `enabled` and stderr is a terminal; otherwise nothing at all.
     pub(crate) fn start(total: usize, enabled: bool) -> Progress {
-        if enabled && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        if Progress::would_draw(enabled) {
             Progress::with_target(total, DELAY, ProgressDrawTarget::stderr())
         } else {
             Progress {
@@ -67,6 +72,12 @@ impl Progress {
     /// One more file done.
     pub(crate) fn inc(&self) {
         self.bar.inc(1);
+    }
+
+    /// Runs `f` with the bar cleared from the screen, and draws it again after: for writing to
+    /// the same terminal while the bar may be shown.
+    pub(crate) fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        self.bar.suspend(f)
     }
 
     /// Removes the bar (if it was drawn).

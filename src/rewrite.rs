@@ -1,4 +1,5 @@
-//! Rewriting a template in place, safely: what `hotfix upgrade` and `hotfix lint --fix` write.
+//! Rewriting a template in place, safely: what `hotfix upgrade` and `hotfix lint --fix` write;
+//! and writing reports (`--output`, baselines) the same way ([`Replacement`]).
 //!
 //! - The new text goes to a temporary file in the target's folder, created exclusively (a
 //!   random name, `O_CREAT|O_EXCL`, which never follows a planted symbolic link) and private
@@ -49,17 +50,7 @@ pub(crate) fn rewrite(path: &Path, text: &[u8]) -> io::Result<Rewritten> {
         write_in_place(&target, &metadata, text)?;
         return Ok(Rewritten::InPlace);
     }
-    let name = target.file_name().unwrap_or_default().to_string_lossy();
-    // A name near the system's limit (255 bytes) leaves no room for the suffix: keep its start.
-    let mut short = name.len().min(100);
-    while !name.is_char_boundary(short) {
-        short -= 1;
-    }
-    let prefix = format!(".{}.hotfix-{}-", &name[..short], std::process::id());
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".tmp");
-    private(&mut builder);
-    let mut temp = builder.tempfile_in(dir)?;
+    let mut temp = temporary_beside(&target)?;
     temp.write_all(text)?;
     temp.as_file().sync_all()?;
     keep_owner(temp.as_file(), &metadata);
@@ -74,6 +65,114 @@ pub(crate) fn rewrite(path: &Path, text: &[u8]) -> io::Result<Rewritten> {
     temp.persist(&target).map_err(|err| err.error)?;
     sync_folder(dir);
     Ok(Rewritten::Replaced)
+}
+
+/// A private temporary file in `target`'s folder, named after it and after this process
+/// (`.NAME.hotfix-PID-RANDOM.tmp`), created exclusively.
+fn temporary_beside(target: &Path) -> io::Result<tempfile::NamedTempFile> {
+    let dir = folder_of(target);
+    let name = target.file_name().unwrap_or_default().to_string_lossy();
+    // A name near the system's limit (255 bytes) leaves no room for the suffix: keep its start.
+    let mut short = name.len().min(100);
+    while !name.is_char_boundary(short) {
+        short -= 1;
+    }
+    let prefix = format!(".{}.hotfix-{}-", &name[..short], std::process::id());
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    private(&mut builder);
+    builder.tempfile_in(dir)
+}
+
+/// The folder a file is in (`.` for a bare name).
+fn folder_of(path: &Path) -> &Path {
+    path.parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+}
+
+/// A report (`--output`, a baseline) written as it is made, through a temporary file of the
+/// same kind as a template's, and put in place at [`Replacement::commit`]: readers see the old
+/// file or the complete new one, never a part. Dropped without a commit (an error, Ctrl-C), it
+/// leaves the old file as it was and no temporary file.
+///
+/// A symbolic link is written through (the link stays); an existing file keeps its permissions,
+/// a new one is readable by all (0644).
+pub(crate) struct Replacement {
+    temp: io::BufWriter<tempfile::NamedTempFile>,
+    target: PathBuf,
+    permissions: Option<std::fs::Permissions>,
+}
+
+impl Replacement {
+    /// Starts the new text of the file at `path`.
+    pub(crate) fn create(path: &Path) -> io::Result<Replacement> {
+        let target = match std::fs::canonicalize(path) {
+            Ok(target) => target,
+            // A new file (or a dangling link, which is replaced like a new file).
+            Err(err) if err.kind() == io::ErrorKind::NotFound => path.to_path_buf(),
+            Err(err) => return Err(err),
+        };
+        let permissions = match std::fs::metadata(&target) {
+            Ok(metadata) if !metadata.is_file() => {
+                return Err(io::Error::other("not a regular file"));
+            }
+            Ok(metadata) => Some(metadata.permissions()),
+            Err(_) => None,
+        };
+        remove_stale_temporaries(folder_of(&target));
+        let temp = temporary_beside(&target)?;
+        Ok(Replacement {
+            temp: io::BufWriter::new(temp),
+            target,
+            permissions,
+        })
+    }
+
+    /// Puts the complete text in place.
+    pub(crate) fn commit(self) -> io::Result<()> {
+        let temp = self
+            .temp
+            .into_inner()
+            .map_err(io::IntoInnerError::into_error)?;
+        temp.as_file().sync_all()?;
+        match self.permissions {
+            Some(permissions) => temp.as_file().set_permissions(permissions)?,
+            None => set_default_permissions(temp.as_file())?,
+        }
+        temp.persist(&self.target).map_err(|err| err.error)?;
+        sync_folder(folder_of(&self.target));
+        Ok(())
+    }
+}
+
+impl io::Write for Replacement {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.temp.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.temp.flush()
+    }
+}
+
+/// Writes `bytes` as the whole new text of the report at `path` (see [`Replacement`]).
+pub(crate) fn replace(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut replacement = Replacement::create(path)?;
+    replacement.write_all(bytes)?;
+    replacement.commit()
+}
+
+/// A new report is for everyone to read.
+#[cfg(unix)]
+fn set_default_permissions(file: &std::fs::File) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt as _;
+    file.set_permissions(std::fs::Permissions::from_mode(0o644))
+}
+
+#[cfg(not(unix))]
+fn set_default_permissions(_: &std::fs::File) -> io::Result<()> {
+    Ok(())
 }
 
 /// The temporary files a run of hotfix writes, by name.
@@ -433,5 +532,54 @@ mod tests {
         std::fs::create_dir(&d).expect("mkdir");
         let paths = vec![d.clone(), d.join("."), d.join("../d")];
         assert_eq!(dedup_by_canonical(paths), [d]);
+    }
+
+    #[test]
+    fn a_report_is_put_in_place_only_when_complete() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("report.sarif");
+        std::fs::write(&path, "old").expect("write");
+        let mut replacement = Replacement::create(&path).expect("create");
+        replacement.write_all(b"new, ").expect("write");
+        assert_eq!(read(&path), "old");
+        // Dropped (an error, Ctrl-C): the old report stays, and no temporary file.
+        drop(replacement);
+        assert_eq!(read(&path), "old");
+        assert!(leftovers(dir.path()).is_empty());
+        let mut replacement = Replacement::create(&path).expect("create");
+        replacement.write_all(b"new").expect("write");
+        replacement.commit().expect("commit");
+        assert_eq!(read(&path), "new");
+        assert!(leftovers(dir.path()).is_empty());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_report_is_written_through_a_link_with_the_permissions_it_had() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let real = dir.path().join("real.json");
+        let link = dir.path().join("link.json");
+        std::fs::write(&real, "old").expect("write");
+        std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o640)).expect("chmod");
+        std::os::unix::fs::symlink("real.json", &link).expect("symlink");
+        replace(&link, b"new").expect("replace");
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .expect("lstat")
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(read(&real), "new");
+        let mode = std::fs::metadata(&real).expect("stat").permissions().mode();
+        assert_eq!(mode & 0o777, 0o640);
+        // A new report is readable by all.
+        let fresh = dir.path().join("fresh.json");
+        replace(&fresh, b"x").expect("replace");
+        let mode = std::fs::metadata(&fresh)
+            .expect("stat")
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o644);
     }
 }

@@ -131,7 +131,7 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
     let mut findings: Vec<(PathBuf, String, Vec<hotfix_diagnostics::Diagnostic>)> = Vec::new();
     // Each file's line is printed as soon as it and every file before it are done, so that an
     // interrupted run leaves a record of what it did.
-    let work = |candidate: &Candidate| {
+    let work = |candidate: &&Candidate| {
         if interrupt.is_set() {
             Outcome::Interrupted
         } else {
@@ -181,7 +181,7 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
     }
     // The report is written also when the run was interrupted: it is the record of what was done.
     if let Some(path) = &args.output {
-        crate::output::write_atomically(path, &buffer)?;
+        crate::rewrite::replace(path, &buffer)?;
     } else if !buffer.is_empty() {
         stdout.write_all(&buffer)?;
     }
@@ -236,8 +236,7 @@ fn write_sarif(
             diagnostics,
         })
         .collect();
-    serde_json::to_writer_pretty(&mut *out, &crate::output::sarif::build(&root, &files))?;
-    writeln!(out)?;
+    crate::output::sarif::write(out, &root, &files)?;
     Ok(())
 }
 

@@ -21,72 +21,114 @@ use super::{FileFindings, Region, SourceRoot};
 /// The most annotations of one kind GitHub shows for a step.
 pub(crate) const LIMIT: usize = 10;
 
-/// Writes the annotations of every file, grouped by file.
-pub(crate) fn write(
-    out: &mut impl Write,
-    root: &SourceRoot,
-    files: &[FileFindings<'_>],
-) -> io::Result<()> {
-    let count = |severity: Severity| {
-        files
-            .iter()
-            .flat_map(|f| f.diagnostics)
-            .filter(|d| d.severity == severity)
-            .count()
-    };
-    let (errors, warnings, notices) = (
-        count(Severity::Error),
-        count(Severity::Warning),
-        count(Severity::Info),
-    );
-    // When findings are left out, one notice is kept for saying so.
-    let overflow = errors > LIMIT || warnings > LIMIT || notices > LIMIT;
-    let mut left = [LIMIT, LIMIT, if overflow { LIMIT - 1 } else { LIMIT }];
-    let mut shown = 0;
-    for file in files {
-        let path = root.relative(file.path);
+/// The annotations of a run, gathered one file at a time. At most [`LIMIT`] of each kind are
+/// ever shown, so only those are kept (with the counts of all); [`Github::finish`] writes them,
+/// once it knows whether findings were left out and a notice must make room to say so.
+pub(crate) struct Github<'a> {
+    out: &'a mut dyn Write,
+    root: &'a SourceRoot,
+    /// Each file with annotations to show: its path, and each annotation's kind and text.
+    groups: Vec<(String, Vec<(usize, String)>)>,
+    /// Findings of each kind (error, warning, notice): all of them, and those kept.
+    total: [usize; 3],
+    kept: [usize; 3],
+}
+
+impl<'a> Github<'a> {
+    pub(crate) fn new(out: &'a mut dyn Write, root: &'a SourceRoot) -> Github<'a> {
+        Github {
+            out,
+            root,
+            groups: Vec::new(),
+            total: [0; 3],
+            kept: [0; 3],
+        }
+    }
+
+    /// One more file's findings.
+    pub(crate) fn file(&mut self, file: &FileFindings<'_>) {
+        if file.diagnostics.is_empty() {
+            return;
+        }
+        let path = self.root.relative(file.path);
         let lines = LineIndex::new(file.source);
-        let mut group_open = false;
+        let mut annotations = Vec::new();
         for diagnostic in file.diagnostics {
             let (command, kind) = match diagnostic.severity {
                 Severity::Error => ("error", 0),
                 Severity::Warning => ("warning", 1),
                 Severity::Info => ("notice", 2),
             };
-            if left[kind] == 0 {
+            self.total[kind] += 1;
+            if self.kept[kind] == LIMIT {
                 continue;
             }
-            left[kind] -= 1;
-            shown += 1;
-            if !group_open {
-                writeln!(out, "::group::{}", escape_data(&path))?;
-                group_open = true;
+            self.kept[kind] += 1;
+            let text = annotation(command, &path, &lines, file.source, diagnostic);
+            annotations.push((kind, text));
+        }
+        if !annotations.is_empty() {
+            self.groups.push((path, annotations));
+        }
+    }
+
+    /// Writes the annotations, grouped by file, and the notice of those left out.
+    pub(crate) fn finish(mut self) -> io::Result<()> {
+        // When findings are left out, one notice is kept for saying so: the last one goes.
+        let overflow = self.total.iter().any(|&n| n > LIMIT);
+        if overflow
+            && self.kept[2] == LIMIT
+            && let Some(annotations) = self
+                .groups
+                .iter_mut()
+                .rev()
+                .map(|(_, annotations)| annotations)
+                .find(|annotations| annotations.iter().any(|(kind, _)| *kind == 2))
+            && let Some(last) = annotations.iter().rposition(|(kind, _)| *kind == 2)
+        {
+            annotations.remove(last);
+            self.kept[2] -= 1;
+        }
+        for (path, annotations) in &self.groups {
+            if annotations.is_empty() {
+                continue;
             }
+            writeln!(self.out, "::group::{}", escape_data(path))?;
+            for (_, text) in annotations {
+                writeln!(self.out, "{text}")?;
+            }
+            writeln!(self.out, "::endgroup::")?;
+        }
+        let hidden = self.total.iter().sum::<usize>() - self.kept.iter().sum::<usize>();
+        if hidden > 0 {
             writeln!(
-                out,
-                "{}",
-                annotation(command, &path, &lines, file.source, diagnostic)
+                self.out,
+                "::notice title=hotfix::{}",
+                escape_data(&format!(
+                    "{hidden} more {} not shown as annotations (GitHub shows at most {LIMIT} \
+                     errors, {LIMIT} warnings and {LIMIT} notices per step): see them all with \
+                     `hotfix lint --format concise`, or in code scanning with \
+                     `hotfix lint --format sarif`",
+                    if hidden == 1 { "finding" } else { "findings" }
+                ))
             )?;
         }
-        if group_open {
-            writeln!(out, "::endgroup::")?;
-        }
+        Ok(())
     }
-    let hidden = errors + warnings + notices - shown;
-    if hidden > 0 {
-        writeln!(
-            out,
-            "::notice title=hotfix::{}",
-            escape_data(&format!(
-                "{hidden} more {} not shown as annotations (GitHub shows at most {LIMIT} errors, \
-                 {LIMIT} warnings and {LIMIT} notices per step): see them all with \
-                 `hotfix lint --format concise`, or in code scanning with \
-                 `hotfix lint --format sarif`",
-                if hidden == 1 { "finding" } else { "findings" }
-            ))
-        )?;
+}
+
+/// Writes the annotations of every file, grouped by file.
+#[cfg(test)]
+pub(crate) fn write(
+    out: &mut dyn Write,
+    root: &SourceRoot,
+    files: &[FileFindings<'_>],
+) -> io::Result<()> {
+    let mut github = Github::new(out, root);
+    for file in files {
+        github.file(file);
     }
-    Ok(())
+    github.finish()
 }
 
 /// One workflow command: `::error file=…,line=…,endLine=…[,col=…,endColumn=…],title=…::…`.

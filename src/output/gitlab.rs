@@ -22,23 +22,40 @@
 //! - `location.path` is relative to the repository root, as in SARIF.
 
 use std::collections::{HashMap, HashSet};
+use std::io::{self, Write};
 
 use hotfix_diagnostics::{Diagnostic, Severity};
 use hotfix_yaml::LineIndex;
 use serde_json::{Value, json};
 
 use super::fingerprint::line_hashes;
-use super::{FileFindings, Region, SourceRoot};
+use super::{FileFindings, JsonArray, Region, SourceRoot};
 
-/// The report for these files: a JSON array of issues, in the files' order.
-pub(crate) fn build(root: &SourceRoot, files: &[FileFindings<'_>]) -> Value {
-    let mut issues = Vec::new();
-    let mut taken: HashSet<String> = HashSet::new();
-    for file in files {
-        if file.diagnostics.is_empty() {
-            continue;
+/// A report written one file at a time: a JSON array of issues, in the files' order.
+pub(crate) struct Gitlab<'a> {
+    out: &'a mut dyn Write,
+    root: &'a SourceRoot,
+    issues: JsonArray,
+    /// The fingerprints given so far (they must be unique in a report).
+    taken: HashSet<u128>,
+}
+
+impl<'a> Gitlab<'a> {
+    pub(crate) fn new(out: &'a mut dyn Write, root: &'a SourceRoot) -> Gitlab<'a> {
+        Gitlab {
+            out,
+            root,
+            issues: JsonArray::new(0),
+            taken: HashSet::new(),
         }
-        let path = root.relative(file.path);
+    }
+
+    /// One more file's issues.
+    pub(crate) fn file(&mut self, file: &FileFindings<'_>) -> io::Result<()> {
+        if file.diagnostics.is_empty() {
+            return Ok(());
+        }
+        let path = self.root.relative(file.path);
         let lines = LineIndex::new(file.source);
         let hashes = line_hashes(file.source);
         let mut ranks: HashMap<(&str, &str), usize> = HashMap::new();
@@ -49,15 +66,39 @@ pub(crate) fn build(root: &SourceRoot, files: &[FileFindings<'_>]) -> Value {
             *rank += 1;
             let mut hash = fingerprint(diagnostic.code, &path, line_hash, *rank);
             // Two different inputs with one hash: take the next rank until the hash is new.
-            while taken.contains(&hash) {
+            while self.taken.contains(&hash) {
                 *rank += 1;
                 hash = fingerprint(diagnostic.code, &path, line_hash, *rank);
             }
-            issues.push(issue(diagnostic, &path, region, &hash));
-            taken.insert(hash);
+            self.taken.insert(hash);
+            let issue = issue(diagnostic, &path, region, &format!("{hash:032x}"));
+            self.issues.push(&mut *self.out, &issue)?;
         }
+        Ok(())
     }
-    Value::Array(issues)
+
+    /// Sends on the issues written so far.
+    pub(crate) fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+
+    /// Ends the report.
+    pub(crate) fn finish(self) -> io::Result<()> {
+        self.issues.close(&mut *self.out)?;
+        writeln!(self.out)
+    }
+}
+
+/// The report for these files: a JSON array of issues, in the files' order.
+#[cfg(test)]
+pub(crate) fn build(root: &SourceRoot, files: &[FileFindings<'_>]) -> Value {
+    let mut out = Vec::new();
+    let mut gitlab = Gitlab::new(&mut out, root);
+    for file in files {
+        gitlab.file(file).unwrap();
+    }
+    gitlab.finish().unwrap();
+    serde_json::from_slice(&out).unwrap()
 }
 
 fn issue(diagnostic: &Diagnostic, path: &str, region: Region, fingerprint: &str) -> Value {
@@ -89,9 +130,9 @@ pub(crate) fn severity(severity: Severity) -> &'static str {
 }
 
 /// The fingerprint of the `rank`-th finding of `code` on a line with this line hash.
-fn fingerprint(code: &str, path: &str, line_hash: &str, rank: usize) -> String {
+fn fingerprint(code: &str, path: &str, line_hash: &str, rank: usize) -> u128 {
     let key = format!("{code}\0{path}\0{line_hash}\0{rank}");
-    format!("{:032x}", fnv1a_128(key.as_bytes()))
+    fnv1a_128(key.as_bytes())
 }
 
 /// 128-bit FNV-1a: small, and the same on every platform and in every release (unlike the

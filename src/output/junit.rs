@@ -28,47 +28,94 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::io::{self, Write};
+use std::io::{self, Seek as _, Write};
 
 use hotfix_diagnostics::{Diagnostic, location};
 use hotfix_yaml::LineIndex;
 
 use super::{FileFindings, SourceRoot};
 
+/// A report written one file at a time: each file's `<testsuite>` goes to a spool (an unnamed
+/// temporary file) as it comes, and [`Junit::finish`] writes the root element, whose totals
+/// are known only then, and copies the suites after it.
+pub(crate) struct Junit<'a> {
+    out: &'a mut dyn Write,
+    root: &'a SourceRoot,
+    spool: io::BufWriter<std::fs::File>,
+    files: usize,
+    tests: usize,
+    failures: usize,
+}
+
+impl<'a> Junit<'a> {
+    pub(crate) fn new(out: &'a mut dyn Write, root: &'a SourceRoot) -> io::Result<Junit<'a>> {
+        Ok(Junit {
+            out,
+            root,
+            spool: io::BufWriter::new(tempfile::tempfile()?),
+            files: 0,
+            tests: 0,
+            failures: 0,
+        })
+    }
+
+    /// One more file's suite.
+    pub(crate) fn file(&mut self, file: &FileFindings<'_>) -> io::Result<()> {
+        // A clean file is one passing test case.
+        self.files += 1;
+        self.tests += file.diagnostics.len().max(1);
+        self.failures += file.diagnostics.len();
+        write_suite(&mut self.spool, self.root, file)
+    }
+
+    /// Writes the report.
+    pub(crate) fn finish(self) -> io::Result<()> {
+        let Junit {
+            out,
+            spool,
+            files,
+            tests,
+            failures,
+            ..
+        } = self;
+        // No file at all is one passing test case too, so that a CI server that rejects empty
+        // reports still sees the run.
+        let tests = tests.max(1);
+        writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
+        writeln!(
+            out,
+            r#"<testsuites name="hotfix" tests="{tests}" failures="{failures}" errors="0">"#
+        )?;
+        if files == 0 {
+            writeln!(
+                out,
+                r#"    <testsuite name="hotfix" tests="1" failures="0" errors="0" skipped="0">"#
+            )?;
+            writeln!(
+                out,
+                r#"        <testcase name="no templates to lint" classname="hotfix"/>"#
+            )?;
+            writeln!(out, "    </testsuite>")?;
+        }
+        let mut spool = spool.into_inner().map_err(io::IntoInnerError::into_error)?;
+        spool.seek(io::SeekFrom::Start(0))?;
+        io::copy(&mut spool, out)?;
+        writeln!(out, "</testsuites>")
+    }
+}
+
 /// Writes the report for these files, in their order.
+#[cfg(test)]
 pub(crate) fn write(
-    out: &mut impl Write,
+    out: &mut dyn Write,
     root: &SourceRoot,
     files: &[FileFindings<'_>],
 ) -> io::Result<()> {
-    let failures: usize = files.iter().map(|f| f.diagnostics.len()).sum();
-    // A clean file is one passing test case; no file at all is one passing test case too, so
-    // that a CI server that rejects empty reports still sees the run.
-    let tests = files
-        .iter()
-        .map(|f| f.diagnostics.len().max(1))
-        .sum::<usize>()
-        .max(1);
-    writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
-    writeln!(
-        out,
-        r#"<testsuites name="hotfix" tests="{tests}" failures="{failures}" errors="0">"#
-    )?;
-    if files.is_empty() {
-        writeln!(
-            out,
-            r#"    <testsuite name="hotfix" tests="1" failures="0" errors="0" skipped="0">"#
-        )?;
-        writeln!(
-            out,
-            r#"        <testcase name="no templates to lint" classname="hotfix"/>"#
-        )?;
-        writeln!(out, "    </testsuite>")?;
-    }
+    let mut junit = Junit::new(out, root)?;
     for file in files {
-        write_suite(out, root, file)?;
+        junit.file(file)?;
     }
-    writeln!(out, "</testsuites>")
+    junit.finish()
 }
 
 /// One file's `<testsuite>`.

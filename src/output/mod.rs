@@ -1,5 +1,5 @@
 //! What the machine-readable outputs share: the files and their findings, paths relative to
-//! the repository root, UTF-16 regions, line fingerprints, and atomic writes of `--output`.
+//! the repository root, UTF-16 regions and line fingerprints.
 //!
 //! `hotfix lint` uses them for `--format sarif`, `github`, `junit` and `gitlab`, for
 //! `--statistics` and for the baseline; `hotfix upgrade --check` can hand its own findings to the
@@ -9,11 +9,11 @@ pub(crate) mod fingerprint;
 pub(crate) mod github;
 pub(crate) mod gitlab;
 pub(crate) mod junit;
+pub(crate) mod report;
 pub(crate) mod sarif;
 pub(crate) mod statistics;
 
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::{Component, Path, PathBuf};
 
 use hotfix_diagnostics::{Diagnostic, Span};
@@ -169,189 +169,112 @@ impl Region {
     }
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same folder and a rename: readers
-/// see the old file or the new one, never a half-written one. An existing file keeps its
-/// permissions; a new one is readable by all (0644).
-pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let mut temp = tempfile::Builder::new()
-        .prefix(".hotfix-")
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
-    temp.write_all(bytes)?;
-    temp.flush()?;
-    match std::fs::metadata(path) {
-        Ok(metadata) => temp.as_file().set_permissions(metadata.permissions())?,
-        Err(_) => set_default_permissions(temp.as_file())?,
+/// A JSON array written one element at a time, byte for byte as `serde_json::to_writer_pretty`
+/// writes the whole array when it sits `depth` levels deep: a report of any size goes out
+/// without being held in memory.
+#[derive(Debug)]
+pub(crate) struct JsonArray {
+    depth: usize,
+    empty: bool,
+}
+
+impl JsonArray {
+    /// An array whose brackets are indented `depth` levels (two spaces each).
+    pub(crate) fn new(depth: usize) -> JsonArray {
+        JsonArray { depth, empty: true }
     }
-    temp.as_file().sync_all()?;
-    temp.persist(path).map_err(|err| err.error)?;
-    Ok(())
+
+    /// Writes one element (the opening bracket first).
+    pub(crate) fn push(
+        &mut self,
+        out: &mut dyn std::io::Write,
+        value: &serde_json::Value,
+    ) -> std::io::Result<()> {
+        out.write_all(if self.empty { b"[\n" } else { b",\n" })?;
+        self.empty = false;
+        let text = serde_json::to_string_pretty(value)?;
+        let indent = "  ".repeat(self.depth + 1);
+        // A pretty JSON text breaks lines only between tokens: strings escape their line breaks.
+        for (i, line) in text.split('\n').enumerate() {
+            if i > 0 {
+                out.write_all(b"\n")?;
+            }
+            out.write_all(indent.as_bytes())?;
+            out.write_all(line.as_bytes())?;
+        }
+        Ok(())
+    }
+
+    /// Writes the closing bracket (`[]` for an array without elements).
+    pub(crate) fn close(self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        if self.empty {
+            out.write_all(b"[]")
+        } else {
+            write!(out, "\n{}]", "  ".repeat(self.depth))
+        }
+    }
 }
 
-/// Temporary files are private (0600); an output file is for everyone to read.
-#[cfg(unix)]
-fn set_default_permissions(file: &std::fs::File) -> std::io::Result<()> {
-    use std::os::unix::fs::PermissionsExt as _;
-    file.set_permissions(std::fs::Permissions::from_mode(0o644))
-}
-
-#[cfg(not(unix))]
-#[allow(clippy::unnecessary_wraps, reason = "the same signature as on Unix")]
-fn set_default_permissions(_: &std::fs::File) -> std::io::Result<()> {
-    Ok(())
+/// `serde_json::to_string_pretty` of `document`, cut where the string `marker` stands as a
+/// value: what goes before an array streamed in its place, what goes after, and its depth.
+pub(crate) fn split_around(
+    document: &serde_json::Value,
+    marker: &str,
+) -> std::io::Result<(String, String, usize)> {
+    let text = serde_json::to_string_pretty(document)?;
+    let quoted = serde_json::to_string(marker)?;
+    let at = text
+        .find(&quoted)
+        .ok_or_else(|| std::io::Error::other("the report's skeleton lost its marker"))?;
+    let line = &text[text[..at].rfind('\n').map_or(0, |i| i + 1)..at];
+    let depth = (line.len() - line.trim_start().len()) / 2;
+    Ok((
+        text[..at].to_owned(),
+        text[at + quoted.len()..].to_owned(),
+        depth,
+    ))
 }
 
 #[cfg(test)]
-mod tests {
+mod json_array_tests {
+    use serde_json::json;
+
     use super::*;
 
-    #[test]
-    fn paths_are_relative_to_the_git_root_with_forward_slashes() {
-        let dir = tempfile::tempdir().unwrap();
-        let repo = dir.path().join("repo");
-        std::fs::create_dir_all(repo.join(".git")).unwrap();
-        std::fs::create_dir_all(repo.join("sub/deeper")).unwrap();
-        let root = SourceRoot::discover(&repo.join("sub"));
-        assert_eq!(root.relative(Path::new("a b.yaml")), "sub/a b.yaml");
-        assert_eq!(root.relative(Path::new("./deeper/../x.yaml")), "sub/x.yaml");
-        assert_eq!(root.relative(&repo.join("top.yaml")), "top.yaml");
-        assert_eq!(root.relative(&dir.path().join("out.yaml")), "../out.yaml");
-        assert_eq!(
-            root.uri(Path::new("a b%#:é.yaml")),
-            "sub/a%20b%25%23%3A%C3%A9.yaml"
-        );
-        // Outside a repository: relative to the working directory.
-        let plain = dir.path().join("plain");
-        std::fs::create_dir_all(&plain).unwrap();
-        let root = SourceRoot::discover(&plain);
-        assert_eq!(root.relative(Path::new("t.yaml")), "t.yaml");
+    fn streamed(document: &serde_json::Value, items: &[serde_json::Value]) -> String {
+        let (before, after, depth) = split_around(document, "\u{0}items").expect("marker");
+        let mut out = Vec::new();
+        out.extend_from_slice(before.as_bytes());
+        let mut array = JsonArray::new(depth);
+        for item in items {
+            array.push(&mut out, item).expect("push");
+        }
+        array.close(&mut out).expect("close");
+        out.extend_from_slice(after.as_bytes());
+        String::from_utf8(out).expect("UTF-8")
     }
 
     #[test]
-    fn regions_count_utf16_and_stop_before_line_breaks() {
-        let source = "a: \"é𝄞x\"\nb: [1,\n  2]\n";
-        let lines = LineIndex::new(source);
-        let x = source.find('x').unwrap();
-        assert_eq!(
-            Region::of_finding(&lines, source, Span::new(x, x + 1)),
-            Region {
-                start_line: 1,
-                start_column: 8,
-                end_line: 1,
-                end_column: 9
-            }
-        );
-        let b = source.find('[').unwrap();
-        assert_eq!(
-            Region::of_finding(&lines, source, Span::new(b, source.len())),
-            Region {
-                start_line: 2,
-                start_column: 4,
-                end_line: 3,
-                end_column: 5
-            }
-        );
-        assert_eq!(
-            Region::exact(&lines, source, Span::new(b, source.len())).end_line,
-            4
-        );
-        // Spans past the end are clamped, never a panic.
-        let _ = Region::of_finding(&lines, source, Span::new(500, 400));
-    }
-
-    /// Every span over awkward texts (line breaks of all kinds, characters of every width, a
-    /// byte-order mark), inside characters and past the end: regions stay 1-based and ordered,
-    /// and every writer gets through without a panic.
-    #[test]
-    fn any_span_gives_a_region_and_every_writer_copes() {
-        use hotfix_diagnostics::{Applicability, Edit, Fix, Severity};
-        let dir = tempfile::tempdir().unwrap();
-        let root = SourceRoot::discover(dir.path());
-        for source in [
-            "",
-            "\r",
-            "\n",
-            "\r\n",
-            "é",
-            "a\rb\r\nc\n",
-            "𝄞\r\n𝄞",
-            "\u{feff}x",
-            " \t\n",
-        ] {
-            let lines = LineIndex::new(source);
-            let mut diagnostics = Vec::new();
-            for start in 0..=source.len() + 2 {
-                for end in 0..=source.len() + 2 {
-                    let span = Span::new(start, end);
-                    for region in [
-                        Region::of_finding(&lines, source, span),
-                        Region::exact(&lines, source, span),
-                    ] {
-                        assert!(region.start_line >= 1 && region.start_column >= 1);
-                        assert!(
-                            (region.start_line, region.start_column)
-                                <= (region.end_line, region.end_column),
-                            "{source:?} {span:?} {region:?}"
-                        );
-                    }
-                    let mut diagnostic =
-                        Diagnostic::new("H999", "made-up", Severity::Warning, "m\n%", span);
-                    diagnostic.label(span, "here").fix(Fix {
-                        message: String::new(),
-                        edits: vec![Edit::replace(span, "x")],
-                        applicability: Applicability::DisplayOnly,
-                    });
-                    diagnostics.push(diagnostic);
-                }
-            }
-            let files = [FileFindings {
-                path: Path::new("t.yaml"),
-                source,
-                diagnostics: &diagnostics,
-            }];
-            let sarif = sarif::build(&root, &files);
+    fn a_streamed_array_is_the_array_serde_json_writes() {
+        let items = [
+            json!({"a": 1, "b": {"c": [1, 2, {"d": "line\nbreak"}], "e": {}}, "f": []}),
+            json!("text"),
+            json!([]),
+        ];
+        for count in 0..=items.len() {
+            let items = &items[..count];
+            let skeleton = json!({"runs": [{"results": "\u{0}items", "z": {"y": [1]}}], "a": 0});
+            let mut whole = skeleton.clone();
+            whole["runs"][0]["results"] = json!(items);
             assert_eq!(
-                sarif["runs"][0]["results"].as_array().unwrap().len(),
-                diagnostics.len()
+                streamed(&skeleton, items),
+                serde_json::to_string_pretty(&whole).unwrap()
             );
-            let mut out = Vec::new();
-            github::write(&mut out, &root, &files).unwrap();
-            assert!(
-                String::from_utf8(out)
-                    .unwrap()
-                    .lines()
-                    .all(|l| l.starts_with("::"))
-            );
-            let gitlab = gitlab::build(&root, &files);
-            for issue in gitlab.as_array().unwrap() {
-                let lines = &issue["location"]["lines"];
-                assert!(lines["begin"].as_u64().unwrap() >= 1);
-                assert!(lines["begin"].as_u64() <= lines["end"].as_u64());
-            }
-            let mut out = Vec::new();
-            junit::write(&mut out, &root, &files).unwrap();
-            let xml = String::from_utf8(out).unwrap();
-            assert_eq!(xml.matches("<failure ").count(), diagnostics.len());
-            let mut out = Vec::new();
-            statistics::write_text(&mut out, &files).unwrap();
+            let top = json!("\u{0}items");
             assert_eq!(
-                out,
-                format!("{}\tH999\tmade-up\n", diagnostics.len()).as_bytes()
+                streamed(&top, items),
+                serde_json::to_string_pretty(&json!(items)).unwrap()
             );
         }
-    }
-
-    #[test]
-    fn writes_atomically_and_keeps_no_temporary_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("out.sarif");
-        write_atomically(&path, b"one").unwrap();
-        write_atomically(&path, b"two").unwrap();
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), "two");
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 }

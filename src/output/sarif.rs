@@ -5,6 +5,7 @@
 //! URI, a UTF-16 region, GitHub's line fingerprint, and the fix when there is one.
 
 use std::collections::BTreeMap;
+use std::io::{self, BufRead as _, Seek as _, Write};
 
 use hotfix_diagnostics::{Diagnostic, Severity};
 use hotfix_linter::Rule;
@@ -19,37 +20,103 @@ pub(crate) const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 pub(crate) const REPOSITORY: &str = env!("CARGO_PKG_REPOSITORY");
 const SRCROOT: &str = "%SRCROOT%";
 
-/// The SARIF log of these files' findings, with paths relative to `root`.
-pub(crate) fn build(root: &SourceRoot, files: &[FileFindings<'_>]) -> Value {
-    // The rules that fired, sorted by code; `ruleIndex` points into this list.
-    let mut fired: BTreeMap<&'static str, &Diagnostic> = BTreeMap::new();
-    for file in files {
-        for diagnostic in file.diagnostics {
-            fired.entry(diagnostic.code).or_insert(diagnostic);
-        }
-    }
-    let index: BTreeMap<&str, usize> = fired.keys().enumerate().map(|(i, c)| (*c, i)).collect();
-    let rules: Vec<Value> = fired.values().map(|d| descriptor(d)).collect();
+/// Where the results go in the log's skeleton until they are written.
+const RESULTS: &str = "\u{0}results";
 
-    let mut results = Vec::new();
-    for file in files {
+/// A SARIF log written one file at a time. Each result goes to a spool (an unnamed temporary
+/// file, one compact JSON line each) as its file comes; [`Sarif::finish`] writes the log, once
+/// the rules that fired, and so each result's `ruleIndex`, are known. Memory holds the rules
+/// and one result, whatever the size of the run.
+pub(crate) struct Sarif<'a> {
+    out: &'a mut dyn Write,
+    root: &'a SourceRoot,
+    /// The rules that fired (a finding of each), sorted by code; `ruleIndex` points into them.
+    fired: BTreeMap<&'static str, Diagnostic>,
+    spool: io::BufWriter<std::fs::File>,
+    results: usize,
+}
+
+impl<'a> Sarif<'a> {
+    /// A log of findings with paths relative to `root`, to be written on `out`.
+    pub(crate) fn new(out: &'a mut dyn Write, root: &'a SourceRoot) -> io::Result<Sarif<'a>> {
+        Ok(Sarif {
+            out,
+            root,
+            fired: BTreeMap::new(),
+            spool: io::BufWriter::new(tempfile::tempfile()?),
+            results: 0,
+        })
+    }
+
+    /// One more file's results.
+    pub(crate) fn file(&mut self, file: &FileFindings<'_>) -> io::Result<()> {
         if file.diagnostics.is_empty() {
-            continue;
+            return Ok(());
         }
-        let uri = root.uri(file.path);
+        let uri = self.root.uri(file.path);
         let lines = LineIndex::new(file.source);
         let hashes = line_hashes(file.source);
         for diagnostic in file.diagnostics {
-            results.push(result(
-                diagnostic,
-                index[diagnostic.code],
-                &uri,
-                file.source,
-                &lines,
-                &hashes,
-            ));
+            self.fired
+                .entry(diagnostic.code)
+                .or_insert_with(|| diagnostic.clone());
+            // `ruleIndex` is set when the log is written.
+            let result = result(diagnostic, 0, &uri, file.source, &lines, &hashes);
+            serde_json::to_writer(&mut self.spool, &result)?;
+            self.spool.write_all(b"\n")?;
+            self.results += 1;
         }
+        Ok(())
     }
+
+    /// Writes the log; returns how many results it holds.
+    pub(crate) fn finish(self) -> io::Result<usize> {
+        let Sarif {
+            out,
+            fired,
+            spool,
+            results,
+            ..
+        } = self;
+        let index: BTreeMap<&str, usize> = fired.keys().enumerate().map(|(i, c)| (*c, i)).collect();
+        let rules: Vec<Value> = fired.values().map(descriptor).collect();
+        let (before, after, depth) = super::split_around(&skeleton(&rules), RESULTS)?;
+        out.write_all(before.as_bytes())?;
+        let mut spool = spool.into_inner().map_err(io::IntoInnerError::into_error)?;
+        spool.seek(io::SeekFrom::Start(0))?;
+        let mut array = super::JsonArray::new(depth);
+        let mut line = String::new();
+        let mut reader = io::BufReader::new(spool);
+        while reader.read_line(&mut line)? > 0 {
+            let mut result: Value = serde_json::from_str(&line)?;
+            let code = result["ruleId"].as_str().unwrap_or_default();
+            let rule_index = index.get(code).copied().unwrap_or_default();
+            result["ruleIndex"] = json!(rule_index);
+            array.push(&mut *out, &result)?;
+            line.clear();
+        }
+        array.close(&mut *out)?;
+        out.write_all(after.as_bytes())?;
+        writeln!(out)?;
+        Ok(results)
+    }
+}
+
+/// Writes the SARIF log of these files' findings; returns how many results it holds.
+pub(crate) fn write(
+    out: &mut dyn Write,
+    root: &SourceRoot,
+    files: &[FileFindings<'_>],
+) -> io::Result<usize> {
+    let mut sarif = Sarif::new(out, root)?;
+    for file in files {
+        sarif.file(file)?;
+    }
+    sarif.finish()
+}
+
+/// The log around its results (which stand as [`RESULTS`]).
+fn skeleton(rules: &[Value]) -> Value {
     json!({
         "$schema": SCHEMA,
         "version": "2.1.0",
@@ -71,7 +138,7 @@ pub(crate) fn build(root: &SourceRoot, files: &[FileFindings<'_>]) -> Value {
                 },
             },
             "columnKind": "utf16CodeUnits",
-            "results": results,
+            "results": RESULTS,
         }],
     })
 }
@@ -304,6 +371,13 @@ mod tests {
         std::fs::create_dir(dir.path().join(".git")).unwrap();
         let root = SourceRoot::discover(dir.path());
         (dir, root)
+    }
+
+    /// The log as a JSON value.
+    fn build(root: &SourceRoot, files: &[FileFindings<'_>]) -> Value {
+        let mut out = Vec::new();
+        write(&mut out, root, files).unwrap();
+        serde_json::from_slice(&out).unwrap()
     }
 
     const TEMPLATE: &str = "heat_template_version: 2016-10-14\nparameters:\n  unused:\n    type: string\nresources:\n  r:\n    type: OS::Heat::None\n    properties:\n      value: {get_param: missing}\n";

@@ -16,6 +16,7 @@ use std::io::{self, Write};
 use hotfix_diagnostics::{Applicability, Diagnostic};
 use serde_json::json;
 
+#[cfg(test)]
 use super::FileFindings;
 
 /// One rule's count.
@@ -28,23 +29,44 @@ pub(crate) struct Statistic {
     pub(crate) fixable: bool,
 }
 
-/// The counts per rule, most first, then by code.
-pub(crate) fn collect(files: &[FileFindings<'_>]) -> Vec<Statistic> {
-    let mut by_code: BTreeMap<&'static str, Statistic> = BTreeMap::new();
-    for diagnostic in files.iter().flat_map(|f| f.diagnostics) {
-        let statistic = by_code.entry(diagnostic.code).or_insert(Statistic {
-            code: diagnostic.code,
-            name: diagnostic.name,
-            count: 0,
-            fixable: true,
-        });
-        statistic.count += 1;
-        statistic.fixable &= safely_fixable(diagnostic);
+/// The counts per rule, gathered one file at a time.
+#[derive(Debug, Default)]
+pub(crate) struct Counter {
+    by_code: BTreeMap<&'static str, Statistic>,
+}
+
+impl Counter {
+    /// Counts these findings.
+    pub(crate) fn add(&mut self, diagnostics: &[Diagnostic]) {
+        for diagnostic in diagnostics {
+            let statistic = self.by_code.entry(diagnostic.code).or_insert(Statistic {
+                code: diagnostic.code,
+                name: diagnostic.name,
+                count: 0,
+                fixable: true,
+            });
+            statistic.count += 1;
+            statistic.fixable &= safely_fixable(diagnostic);
+        }
     }
-    let mut statistics: Vec<Statistic> = by_code.into_values().collect();
-    // Stable: equal counts keep the order of their codes.
-    statistics.sort_by_key(|s| std::cmp::Reverse(s.count));
-    statistics
+
+    /// The counts per rule, most first, then by code.
+    pub(crate) fn statistics(self) -> Vec<Statistic> {
+        let mut statistics: Vec<Statistic> = self.by_code.into_values().collect();
+        // Stable: equal counts keep the order of their codes.
+        statistics.sort_by_key(|s| std::cmp::Reverse(s.count));
+        statistics
+    }
+}
+
+/// The counts per rule of these files, most first, then by code.
+#[cfg(test)]
+pub(crate) fn collect(files: &[FileFindings<'_>]) -> Vec<Statistic> {
+    let mut counter = Counter::default();
+    for file in files {
+        counter.add(file.diagnostics);
+    }
+    counter.statistics()
 }
 
 fn safely_fixable(diagnostic: &Diagnostic) -> bool {
@@ -55,8 +77,7 @@ fn safely_fixable(diagnostic: &Diagnostic) -> bool {
 }
 
 /// The table: count, code, fixable mark, name; tab-separated, counts right-aligned.
-pub(crate) fn write_text(out: &mut impl Write, files: &[FileFindings<'_>]) -> io::Result<()> {
-    let statistics = collect(files);
+pub(crate) fn write_text(out: &mut dyn Write, statistics: &[Statistic]) -> io::Result<()> {
     let count_width = statistics
         .iter()
         .map(|s| s.count.to_string().len())
@@ -64,7 +85,7 @@ pub(crate) fn write_text(out: &mut impl Write, files: &[FileFindings<'_>]) -> io
         .unwrap_or(1);
     let code_width = statistics.iter().map(|s| s.code.len()).max().unwrap_or(0);
     let any_fixable = statistics.iter().any(|s| s.fixable);
-    for statistic in &statistics {
+    for statistic in statistics {
         let mark = match (any_fixable, statistic.fixable) {
             (false, _) => "",
             (true, true) => "[*] ",
@@ -80,8 +101,8 @@ pub(crate) fn write_text(out: &mut impl Write, files: &[FileFindings<'_>]) -> io
 }
 
 /// The same as a JSON list (`[]` when there is nothing to count).
-pub(crate) fn write_json(out: &mut impl Write, files: &[FileFindings<'_>]) -> io::Result<()> {
-    let statistics: Vec<_> = collect(files)
+pub(crate) fn write_json(out: &mut dyn Write, statistics: &[Statistic]) -> io::Result<()> {
+    let statistics: Vec<_> = statistics
         .iter()
         .map(|s| {
             json!({
@@ -118,15 +139,12 @@ mod tests {
 
     fn text(diagnostics: &[Diagnostic]) -> String {
         let mut out = Vec::new();
-        write_text(
-            &mut out,
-            &[FileFindings {
-                path: Path::new("t.yaml"),
-                source: "a",
-                diagnostics,
-            }],
-        )
-        .unwrap();
+        let statistics = collect(&[FileFindings {
+            path: Path::new("t.yaml"),
+            source: "a",
+            diagnostics,
+        }]);
+        write_text(&mut out, &statistics).unwrap();
         String::from_utf8(out).unwrap()
     }
 

@@ -1,0 +1,199 @@
+//! `hotfix lint`'s report in any format, written one file at a time as the run goes: only the
+//! file at hand is in memory, whatever the size of the tree. Formats whose beginning depends
+//! on the whole run (the rules of SARIF, the totals of JUnit) spool their body to an unnamed
+//! temporary file and write it at the end; the GitHub format keeps only the few annotations
+//! GitHub shows; statistics keep a count per rule.
+
+use std::io::{self, Write};
+
+use hotfix_diagnostics::{RenderOptions, location, render_concise, render_human};
+use hotfix_yaml::LineIndex;
+
+use super::github::Github;
+use super::gitlab::Gitlab;
+use super::junit::Junit;
+use super::sarif::Sarif;
+use super::statistics::Counter;
+use super::{FileFindings, JsonArray, SourceRoot};
+
+/// What to write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Style {
+    /// Code frames, `width` columns wide.
+    Human {
+        color: bool,
+        width: usize,
+    },
+    Concise,
+    Json,
+    Sarif,
+    Github,
+    Junit,
+    Gitlab,
+    /// `--statistics`: a table, or JSON.
+    Statistics {
+        json: bool,
+    },
+}
+
+/// A report being written.
+pub(crate) enum Report<'a> {
+    Human {
+        out: &'a mut dyn Write,
+        options: RenderOptions,
+    },
+    Concise(&'a mut dyn Write),
+    Json(&'a mut dyn Write, JsonArray),
+    Sarif(Sarif<'a>),
+    Github(Github<'a>),
+    Junit(Junit<'a>),
+    Gitlab(Gitlab<'a>),
+    Statistics {
+        out: &'a mut dyn Write,
+        json: bool,
+        counter: Counter,
+    },
+}
+
+/// How a report ended.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Written {
+    /// The results of a SARIF log (GitHub code scanning takes at most 25,000 in a run).
+    pub(crate) sarif_results: usize,
+}
+
+impl<'a> Report<'a> {
+    /// Starts a report on `out`, with paths relative to `root`.
+    pub(crate) fn start(
+        style: Style,
+        root: &'a SourceRoot,
+        out: &'a mut dyn Write,
+    ) -> io::Result<Report<'a>> {
+        Ok(match style {
+            Style::Human { color, width } => Report::Human {
+                out,
+                options: RenderOptions { color, width },
+            },
+            Style::Concise => Report::Concise(out),
+            Style::Json => Report::Json(out, JsonArray::new(0)),
+            Style::Sarif => Report::Sarif(Sarif::new(out, root)?),
+            Style::Github => Report::Github(Github::new(out, root)),
+            Style::Junit => Report::Junit(Junit::new(out, root)?),
+            Style::Gitlab => Report::Gitlab(Gitlab::new(out, root)),
+            Style::Statistics { json } => Report::Statistics {
+                out,
+                json,
+                counter: Counter::default(),
+            },
+        })
+    }
+
+    /// One more file, with its display name (as the user wrote its path).
+    pub(crate) fn file(&mut self, display: &str, file: &FileFindings<'_>) -> io::Result<()> {
+        match self {
+            Report::Human { out, options } => {
+                for diagnostic in file.diagnostics {
+                    let rendered = render_human(diagnostic, display, file.source, *options);
+                    writeln!(out, "{rendered}")?;
+                }
+            }
+            Report::Concise(out) => {
+                if file.diagnostics.is_empty() {
+                    return Ok(());
+                }
+                let lines = LineIndex::new(file.source);
+                for diagnostic in file.diagnostics {
+                    let line = render_concise(diagnostic, display, &lines, file.source);
+                    writeln!(out, "{line}")?;
+                }
+            }
+            Report::Json(out, array) => {
+                if file.diagnostics.is_empty() {
+                    return Ok(());
+                }
+                let lines = LineIndex::new(file.source);
+                for diagnostic in file.diagnostics {
+                    array.push(&mut **out, &json_finding(display, file, &lines, diagnostic))?;
+                }
+            }
+            Report::Sarif(sarif) => sarif.file(file)?,
+            Report::Github(github) => github.file(file),
+            Report::Junit(junit) => junit.file(file)?,
+            Report::Gitlab(gitlab) => gitlab.file(file)?,
+            Report::Statistics { counter, .. } => counter.add(file.diagnostics),
+        }
+        Ok(())
+    }
+
+    /// Sends on what the formats written as they go hold (the others write at the end).
+    pub(crate) fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Report::Human { out, .. } | Report::Concise(out) | Report::Json(out, _) => out.flush(),
+            Report::Gitlab(gitlab) => gitlab.flush(),
+            Report::Sarif(_) | Report::Github(_) | Report::Junit(_) | Report::Statistics { .. } => {
+                Ok(())
+            }
+        }
+    }
+
+    /// Writes what only the end of the run knows, and ends the report.
+    pub(crate) fn finish(self) -> io::Result<Written> {
+        let mut written = Written::default();
+        match self {
+            Report::Human { .. } | Report::Concise(_) => {}
+            Report::Json(out, array) => {
+                array.close(&mut *out)?;
+                writeln!(out)?;
+            }
+            Report::Sarif(sarif) => written.sarif_results = sarif.finish()?,
+            Report::Github(github) => github.finish()?,
+            Report::Junit(junit) => junit.finish()?,
+            Report::Gitlab(gitlab) => gitlab.finish()?,
+            Report::Statistics { out, json, counter } => {
+                let statistics = counter.statistics();
+                if json {
+                    super::statistics::write_json(out, &statistics)?;
+                } else {
+                    super::statistics::write_text(out, &statistics)?;
+                }
+            }
+        }
+        Ok(written)
+    }
+}
+
+/// One finding of `--format json`.
+fn json_finding(
+    display: &str,
+    file: &FileFindings<'_>,
+    lines: &LineIndex,
+    d: &hotfix_diagnostics::Diagnostic,
+) -> serde_json::Value {
+    let source = file.source;
+    let (start, end) = location(lines, source, d.span);
+    let fix = d.fix.as_ref().map(|fix| {
+        serde_json::json!({
+            "message": fix.message,
+            "applicability": fix.applicability.as_str(),
+            "edits": fix.edits.iter().map(|e| {
+                let (s, t) = location(lines, source, e.span);
+                serde_json::json!({
+                    "start": {"line": s.line, "column": s.column, "offset": e.span.start},
+                    "end": {"line": t.line, "column": t.column, "offset": e.span.end},
+                    "content": e.content,
+                })
+            }).collect::<Vec<_>>(),
+        })
+    });
+    serde_json::json!({
+        "code": d.code,
+        "name": d.name,
+        "severity": d.severity.as_str(),
+        "message": d.message,
+        "help": d.help,
+        "path": display,
+        "start": {"line": start.line, "column": start.column, "offset": d.span.start},
+        "end": {"line": end.line, "column": end.column, "offset": d.span.end},
+        "fix": fix,
+    })
+}
