@@ -41,30 +41,6 @@ impl Kind {
 
 const EXTENSIONS: [&str; 4] = ["yaml", "yml", "json", "template"];
 
-/// What a walk found: the files to consider, and the folders it could not read.
-#[derive(Debug, Default)]
-pub(crate) struct Walk {
-    pub(crate) candidates: Vec<Candidate>,
-    /// `cannot read folder …` messages: never a silent pass over what could not be read.
-    pub(crate) errors: Vec<String>,
-}
-
-/// The files to consider: explicit paths as given (files, and also FIFOs, `/dev/stdin` or a
-/// process substitution: anything that is not a folder), folders walked (hidden files skipped,
-/// `.gitignore` honoured even outside a git repository), sorted, without duplicates. Each
-/// file's configuration (its nearest `hotfix.toml`) decides: its `exclude` applies to both,
-/// its `include` to walked files.
-pub(crate) fn walk(paths: &[PathBuf], configs: &mut Configs) -> anyhow::Result<Walk> {
-    let mut walk = Walk::default();
-    for found in Walker::collected(paths, configs)? {
-        match found? {
-            Found::Candidate(candidate) => walk.candidates.push(candidate),
-            Found::Error(error) => walk.errors.push(error),
-        }
-    }
-    Ok(walk)
-}
-
 /// What a walk meets: a file to consider, or a folder it could not read.
 #[derive(Debug)]
 pub(crate) enum Found {
@@ -73,8 +49,14 @@ pub(crate) enum Found {
     Error(String),
 }
 
-/// The files to consider ([`walk`]), found as they are needed: a run holds one file name at a
-/// time, not a list of every file in the tree. The order is [`walk`]'s: the walk of one folder
+/// The files to consider: explicit paths as given (files, and also FIFOs, `/dev/stdin` or a
+/// process substitution: anything that is not a folder), folders walked (hidden files skipped,
+/// `.gitignore` honoured even outside a git repository), sorted, without duplicates. Each
+/// file's configuration (its nearest `hotfix.toml`) decides: its `exclude` applies to both,
+/// its `include` to walked files.
+///
+/// They are found as they are needed: a run holds one file name at a
+/// time, not a list of every file in the tree. The walk of one folder
 /// visits each folder's entries sorted by name, depth first, which is the order of their
 /// paths; disjoint paths are walked in the order of their names. When paths overlap (a folder
 /// and a folder or file inside it), the files are collected first and then sorted without
@@ -232,23 +214,33 @@ fn overlap(roots: &[PathBuf]) -> bool {
         .any(|pair| pair[1].starts_with(&pair[0]))
 }
 
-/// A report (`--output`, `--write-baseline`) written onto one of the files being checked would
-/// replace a template with it: refused.
-pub(crate) fn refuse_writing_onto_input(
-    flag: &str,
-    output: Option<&Path>,
-    candidates: &[Candidate],
-) -> anyhow::Result<()> {
-    let Some(output) = output.and_then(Identity::of) else {
-        return Ok(()); // None, or it does not exist yet: it is no input.
-    };
-    if let Some(input) = candidates.iter().find(|c| output.is(&c.path)) {
-        return Err(anyhow::anyhow!(
-            "{flag} {} is one of the files hotfix reads; write it elsewhere",
-            input.display()
-        ));
+/// A first walk: how many files there are, and whether a report (`--output`,
+/// `--write-baseline`) would replace one of them (refused, before anything is written).
+pub(crate) fn prescan(
+    paths: &[PathBuf],
+    configs: &mut Configs,
+    reports: &[(&str, Option<&Path>)],
+) -> anyhow::Result<usize> {
+    let reports: Vec<(&str, Identity)> = reports
+        .iter()
+        .filter_map(|(flag, path)| Some((*flag, Identity::of(path.as_ref()?)?)))
+        .collect();
+    let mut total = 0;
+    for found in Walker::new(paths, configs)? {
+        let Found::Candidate(candidate) = found? else {
+            continue;
+        };
+        total += 1;
+        for (flag, report) in &reports {
+            if report.is(&candidate.path) {
+                return Err(anyhow::anyhow!(
+                    "{flag} {} is one of the files hotfix reads; write it elsewhere",
+                    candidate.display()
+                ));
+            }
+        }
     }
-    Ok(())
+    Ok(total)
 }
 
 /// What a file is on disk, whatever path leads to it (a symbolic link, `..`).
@@ -396,6 +388,17 @@ fn top_level_key(line: &str) -> Option<&str> {
 mod tests {
     use super::*;
 
+    /// What a collected walk finds, as a list.
+    fn walk(paths: &[PathBuf], configs: &mut Configs) -> anyhow::Result<Vec<Candidate>> {
+        let mut candidates = Vec::new();
+        for found in Walker::collected(paths, configs)? {
+            if let Found::Candidate(candidate) = found? {
+                candidates.push(candidate);
+            }
+        }
+        Ok(candidates)
+    }
+
     #[test]
     fn tells_templates_from_environments_jinja_and_other_yaml() {
         let kind = |name: &str, text: &str| classify(Path::new(name), text.as_bytes());
@@ -523,7 +526,6 @@ mod tests {
                 .expect("configs");
             let collected: Vec<PathBuf> = walk(&paths, &mut configs)
                 .expect("walk")
-                .candidates
                 .into_iter()
                 .map(|c| c.path)
                 .collect();

@@ -766,7 +766,7 @@ fn inputs(
         ("--write-baseline", args.write_baseline.as_deref()),
     ];
     let total = if drawn || reports.iter().any(|(_, p)| p.is_some()) {
-        prescan(&paths, configs, &reports)?
+        discover::prescan(&paths, configs, &reports)?
     } else {
         0
     };
@@ -790,35 +790,6 @@ fn stdin_candidate(
         path: name.to_path_buf(),
         explicit: true,
     })
-}
-
-/// A first walk: how many files there are, and whether a report (`--output`,
-/// `--write-baseline`) would replace one of them (refused, before anything is written).
-fn prescan(
-    paths: &[PathBuf],
-    configs: &mut Configs,
-    reports: &[(&str, Option<&Path>)],
-) -> anyhow::Result<usize> {
-    let reports: Vec<(&str, discover::Identity)> = reports
-        .iter()
-        .filter_map(|(flag, path)| Some((*flag, discover::Identity::of(path.as_ref()?)?)))
-        .collect();
-    let mut total = 0;
-    for found in discover::Walker::new(paths, configs)? {
-        let Found::Candidate(candidate) = found? else {
-            continue;
-        };
-        total += 1;
-        for (flag, report) in &reports {
-            if report.is(&candidate.path) {
-                return Err(anyhow!(
-                    "{flag} {} is one of the files hotfix reads; write it elsewhere",
-                    candidate.display()
-                ));
-            }
-        }
-    }
-    Ok(total)
 }
 
 /// The name standard input is linted under, when the paths say to read it (`-`, or

@@ -2,10 +2,10 @@
 
 use std::fmt::Write as _;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::anyhow;
+use anyhow::{Context as _, anyhow};
 use hotfix_diagnostics::{Applicability, RenderOptions, render_human};
 use hotfix_hot::Version;
 use hotfix_linter::upgrade::{
@@ -13,7 +13,7 @@ use hotfix_linter::upgrade::{
 };
 
 use crate::config;
-use crate::discover::{self, Candidate, Kind};
+use crate::discover::{self, Candidate, Found, Kind};
 use crate::interrupt::{self, Interrupt};
 
 /// Upgrade templates to a later `heat_template_version`, with minimal edits.
@@ -96,14 +96,24 @@ enum Outcome {
     Done(Upgrade, String),
     /// Not started: the run was interrupted.
     Interrupted,
+    /// A folder the walk could not read: exit code 2.
+    Unreadable(String),
 }
 
 pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let options = options(args)?;
     let cwd = crate::paths::current_dir()?;
-    let walk = candidates(args, &cwd)?;
-    let candidates = walk.candidates;
-    discover::refuse_writing_onto_input("--output", args.output.as_deref(), &candidates)?;
+    let overrides = config::Overrides::default();
+    let mut configs =
+        config::Configs::new(args.no_config, args.config.as_deref(), &cwd, overrides)?;
+    let paths = config::paths(&args.paths)?;
+    if args.output.is_some() {
+        discover::prescan(
+            &paths,
+            &mut configs,
+            &[("--output", args.output.as_deref())],
+        )?;
+    }
     let write = !args.diff && !args.check;
     // Writing runs finish the files in flight on Ctrl-C; read-only runs just end.
     let interrupt = if write {
@@ -111,85 +121,74 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
     } else {
         Interrupt::default()
     };
-    let sarif = args.format == UpgradeFormat::Sarif;
-    let mut buffer: Vec<u8> = Vec::new();
-    let stdout = out;
-    let out: &mut dyn Write = if args.output.is_some() || sarif {
-        &mut buffer
+    let root = crate::output::SourceRoot::discover(&cwd);
+    let mut sarif = if args.format == UpgradeFormat::Sarif {
+        Some(crate::output::sarif::Sarif::new(&root)?)
     } else {
-        &mut *stdout
+        None
+    };
+    // The report goes to a temporary file beside `--output`, put in place at the end, or to
+    // standard output, as each file completes.
+    let mut report_file = match args.output.as_deref() {
+        Some(path) => Some(
+            crate::rewrite::Replacement::create(path)
+                .with_context(|| format!("cannot write {}", path.display()))?,
+        ),
+        None => None,
+    };
+    let out: &mut dyn Write = match &mut report_file {
+        Some(file) => file,
+        None => out,
     };
     let mut stderr = crate::pipe::stderr();
-    let mut tally = Tally {
-        failed: walk.errors.len(),
-        ..Tally::default()
-    };
-    for error in &walk.errors {
-        writeln!(stderr, "hotfix: error: {error}")?;
-    }
-    let mut interrupted = 0;
-    let mut findings: Vec<(PathBuf, String, Vec<hotfix_diagnostics::Diagnostic>)> = Vec::new();
+    let mut tally = Tally::default();
+    let mut fatal = None;
+    let found = discover::Walker::new(&paths, &mut configs)?.map_while(|found| match found {
+        Ok(found) => Some(found),
+        Err(err) => {
+            fatal = Some(err);
+            None
+        }
+    });
     // Each file's line is printed as soon as it and every file before it are done, so that an
     // interrupted run leaves a record of what it did.
-    let work = |candidate: &&Candidate| {
-        if interrupt.is_set() {
-            Outcome::Interrupted
-        } else {
-            process(candidate, &options, write)
-        }
+    let work = |found: &Found| match found {
+        Found::Error(error) => Outcome::Unreadable(error.clone()),
+        Found::Candidate(_) if interrupt.is_set() => Outcome::Interrupted,
+        Found::Candidate(candidate) => process(candidate, &options, write),
     };
-    crate::ordered::for_each_in_order(&candidates, work, |candidate, outcome| {
-        let display = candidate.display();
-        match &outcome {
-            Outcome::Skipped(kind) => {
-                tally.skipped += 1;
-                if args.verbose || candidate.explicit {
-                    writeln!(stderr, "{display}: skipped: {}", kind.describe())?;
-                }
-            }
-            Outcome::Refused(message) => {
-                tally.refused += 1;
-                writeln!(stderr, "{display}: error: {message}")?;
-            }
-            Outcome::Failed(message) => {
-                tally.failed += 1;
-                writeln!(stderr, "{display}: error: {message}")?;
-            }
-            Outcome::Interrupted => interrupted += 1,
-            Outcome::Done(result, source) => {
-                tally.count(result, source, options.target);
-                let line = report_done(args, &display, result, source, out, &mut stderr)?;
-                out.flush()?;
-                if sarif {
-                    findings.push((
-                        candidate.path.clone(),
-                        source.clone(),
-                        on_disk(result, source, &line),
-                    ));
-                }
-            }
-        }
-        anyhow::Ok(())
-    })?;
+    let mut taken = Taken {
+        args,
+        target: options.target,
+        out,
+        stderr: &mut stderr,
+        sarif: sarif.as_mut(),
+        tally: &mut tally,
+        seen: 0,
+        interrupted: 0,
+    };
+    crate::ordered::for_each_in_order(found, work, |found, outcome| taken.take(&found, &outcome))?;
+    let (seen, interrupted) = (taken.seen, taken.interrupted);
+    if let Some(err) = fatal {
+        return Err(err);
+    }
     writeln!(
         stderr,
         "{}",
         tally.summary(&args.to, args.check || args.diff, args.verbose)
     )?;
-    if sarif {
-        write_sarif(out, &findings)?;
+    if let Some(sarif) = sarif {
+        sarif.finish(out)?;
     }
     // The report is written also when the run was interrupted: it is the record of what was done.
-    if let Some(path) = &args.output {
-        crate::rewrite::replace(path, &buffer)?;
-    } else if !buffer.is_empty() {
-        stdout.write_all(&buffer)?;
+    if let (Some(file), Some(path)) = (report_file, &args.output) {
+        file.commit()
+            .with_context(|| format!("cannot write {}", path.display()))?;
     }
     if interrupted > 0 {
         writeln!(
             stderr,
-            "hotfix: interrupted: {interrupted} of {} files not started, and left as they were",
-            candidates.len()
+            "hotfix: interrupted: {interrupted} of {seen} files not started, and left as they were"
         )?;
         return Ok(ExitCode::from(interrupt::EXIT_CODE));
     }
@@ -200,6 +199,66 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Where each file's outcome goes as it completes, in the files' order.
+struct Taken<'r, 's> {
+    args: &'r UpgradeArgs,
+    target: Version,
+    out: &'r mut dyn Write,
+    stderr: &'r mut dyn Write,
+    sarif: Option<&'r mut crate::output::sarif::Sarif<'s>>,
+    tally: &'r mut Tally,
+    /// Files met, and those not started once interrupted.
+    seen: usize,
+    interrupted: usize,
+}
+
+impl Taken<'_, '_> {
+    /// Counts and reports one outcome.
+    fn take(&mut self, found: &Found, outcome: &Outcome) -> anyhow::Result<()> {
+        let (args, tally, stderr) = (self.args, &mut *self.tally, &mut *self.stderr);
+        let Found::Candidate(candidate) = found else {
+            if let Outcome::Unreadable(error) = outcome {
+                tally.failed += 1;
+                writeln!(stderr, "hotfix: error: {error}")?;
+            }
+            return Ok(());
+        };
+        self.seen += 1;
+        let display = candidate.display();
+        match outcome {
+            Outcome::Skipped(kind) => {
+                tally.skipped += 1;
+                if args.verbose || candidate.explicit {
+                    writeln!(stderr, "{display}: skipped: {}", kind.describe())?;
+                }
+            }
+            Outcome::Refused(message) => {
+                tally.refused += 1;
+                writeln!(stderr, "{display}: error: {message}")?;
+            }
+            Outcome::Failed(message) | Outcome::Unreadable(message) => {
+                tally.failed += 1;
+                writeln!(stderr, "{display}: error: {message}")?;
+            }
+            Outcome::Interrupted => self.interrupted += 1,
+            Outcome::Done(result, source) => {
+                tally.count(result, source, self.target);
+                let line = report_done(args, &display, result, source, self.out, stderr)?;
+                self.out.flush()?;
+                if let Some(sarif) = &mut self.sarif {
+                    let diagnostics = on_disk(result, source, &line);
+                    sarif.file(&crate::output::FileFindings {
+                        path: &candidate.path,
+                        source,
+                        diagnostics: &diagnostics,
+                    })?;
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// What the arguments ask of the upgrade engine.
@@ -222,31 +281,6 @@ fn options(args: &UpgradeArgs) -> anyhow::Result<UpgradeOptions> {
     })
 }
 
-/// The upgrade's findings as SARIF, located in the files on disk.
-fn write_sarif(
-    out: &mut dyn Write,
-    findings: &[(PathBuf, String, Vec<hotfix_diagnostics::Diagnostic>)],
-) -> anyhow::Result<()> {
-    let root = crate::output::SourceRoot::discover(&crate::paths::current_dir()?);
-    let files: Vec<crate::output::FileFindings<'_>> = findings
-        .iter()
-        .map(|(path, source, diagnostics)| crate::output::FileFindings {
-            path,
-            source,
-            diagnostics,
-        })
-        .collect();
-    crate::output::sarif::write(out, &root, &files)?;
-    Ok(())
-}
-
-/// The files to upgrade, each with its nearest configuration (whose `exclude` applies).
-fn candidates(args: &UpgradeArgs, cwd: &Path) -> anyhow::Result<discover::Walk> {
-    let overrides = config::Overrides::default();
-    let mut configs = config::Configs::new(args.no_config, args.config.as_deref(), cwd, overrides)?;
-    discover::walk(&config::paths(&args.paths)?, &mut configs)
-}
-
 /// Reports one upgraded (or blocked) file: the diff with `--diff`, its status line (on
 /// standard output, or standard error when standard output holds the diff or SARIF), its
 /// blockers and findings on standard error. Returns the status line.
@@ -256,7 +290,7 @@ fn report_done(
     result: &Upgrade,
     source: &str,
     out: &mut dyn Write,
-    stderr: &mut impl Write,
+    stderr: &mut dyn Write,
 ) -> anyhow::Result<String> {
     let line = status_line(
         result,
@@ -341,7 +375,7 @@ impl Tally {
 /// status line names the first and counts the others), and what `--unsafe-fixes` would
 /// rewrite.
 fn report_blockers(
-    stderr: &mut impl Write,
+    stderr: &mut (impl Write + ?Sized),
     display: &str,
     result: &Upgrade,
     verbose: bool,
@@ -377,7 +411,7 @@ fn report_blockers(
 /// The applied Unsafe rewrites and the findings of one file, on stderr: one line each, or
 /// code frames with `--verbose`.
 fn report_findings(
-    stderr: &mut impl Write,
+    stderr: &mut (impl Write + ?Sized),
     display: &str,
     result: &Upgrade,
     verbose: bool,

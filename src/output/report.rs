@@ -44,7 +44,7 @@ pub(crate) enum Report<'a> {
     },
     Concise(&'a mut dyn Write),
     Json(&'a mut dyn Write, JsonArray),
-    Sarif(Sarif<'a>),
+    Sarif(&'a mut dyn Write, Sarif<'a>),
     Github(Github<'a>),
     Junit(Junit<'a>),
     Gitlab(Gitlab<'a>),
@@ -76,7 +76,7 @@ impl<'a> Report<'a> {
             },
             Style::Concise => Report::Concise(out),
             Style::Json => Report::Json(out, JsonArray::new(0)),
-            Style::Sarif => Report::Sarif(Sarif::new(out, root)?),
+            Style::Sarif => Report::Sarif(out, Sarif::new(root)?),
             Style::Github => Report::Github(Github::new(out, root)),
             Style::Junit => Report::Junit(Junit::new(out, root)?),
             Style::Gitlab => Report::Gitlab(Gitlab::new(out, root)),
@@ -116,7 +116,7 @@ impl<'a> Report<'a> {
                     array.push(&mut **out, &json_finding(display, file, &lines, diagnostic))?;
                 }
             }
-            Report::Sarif(sarif) => sarif.file(file)?,
+            Report::Sarif(_, sarif) => sarif.file(file)?,
             Report::Github(github) => github.file(file),
             Report::Junit(junit) => junit.file(file)?,
             Report::Gitlab(gitlab) => gitlab.file(file)?,
@@ -130,9 +130,10 @@ impl<'a> Report<'a> {
         match self {
             Report::Human { out, .. } | Report::Concise(out) | Report::Json(out, _) => out.flush(),
             Report::Gitlab(gitlab) => gitlab.flush(),
-            Report::Sarif(_) | Report::Github(_) | Report::Junit(_) | Report::Statistics { .. } => {
-                Ok(())
-            }
+            Report::Sarif(..)
+            | Report::Github(_)
+            | Report::Junit(_)
+            | Report::Statistics { .. } => Ok(()),
         }
     }
 
@@ -145,7 +146,7 @@ impl<'a> Report<'a> {
                 array.close(&mut *out)?;
                 writeln!(out)?;
             }
-            Report::Sarif(sarif) => written.sarif_results = sarif.finish()?,
+            Report::Sarif(out, sarif) => written.sarif_results = sarif.finish(out)?,
             Report::Github(github) => github.finish()?,
             Report::Junit(junit) => junit.finish()?,
             Report::Gitlab(gitlab) => gitlab.finish()?,

@@ -28,7 +28,6 @@ const RESULTS: &str = "\u{0}results";
 /// the rules that fired, and so each result's `ruleIndex`, are known. Memory holds the rules
 /// and one result, whatever the size of the run.
 pub(crate) struct Sarif<'a> {
-    out: &'a mut dyn Write,
     root: &'a SourceRoot,
     /// The rules that fired (a finding of each), sorted by code; `ruleIndex` points into them.
     fired: BTreeMap<&'static str, Diagnostic>,
@@ -37,10 +36,9 @@ pub(crate) struct Sarif<'a> {
 }
 
 impl<'a> Sarif<'a> {
-    /// A log of findings with paths relative to `root`, to be written on `out`.
-    pub(crate) fn new(out: &'a mut dyn Write, root: &'a SourceRoot) -> io::Result<Sarif<'a>> {
+    /// A log of findings with paths relative to `root`.
+    pub(crate) fn new(root: &'a SourceRoot) -> io::Result<Sarif<'a>> {
         Ok(Sarif {
-            out,
             root,
             fired: BTreeMap::new(),
             spool: io::BufWriter::new(tempfile::tempfile()?),
@@ -69,10 +67,9 @@ impl<'a> Sarif<'a> {
         Ok(())
     }
 
-    /// Writes the log; returns how many results it holds.
-    pub(crate) fn finish(self) -> io::Result<usize> {
+    /// Writes the log on `out`; returns how many results it holds.
+    pub(crate) fn finish(self, out: &mut dyn Write) -> io::Result<usize> {
         let Sarif {
-            out,
             fired,
             spool,
             results,
@@ -103,16 +100,17 @@ impl<'a> Sarif<'a> {
 }
 
 /// Writes the SARIF log of these files' findings; returns how many results it holds.
+#[cfg(test)]
 pub(crate) fn write(
     out: &mut dyn Write,
     root: &SourceRoot,
     files: &[FileFindings<'_>],
 ) -> io::Result<usize> {
-    let mut sarif = Sarif::new(out, root)?;
+    let mut sarif = Sarif::new(root)?;
     for file in files {
         sarif.file(file)?;
     }
-    sarif.finish()
+    sarif.finish(out)
 }
 
 /// The log around its results (which stand as [`RESULTS`]).
