@@ -407,7 +407,7 @@ fn run(
         }
         let bump = version_edit(&after, step.1, style)
             .map_err(|e| UpgradeError::Unparseable(step.0, step.1, e))?;
-        let mut bumped = after;
+        let mut bumped = after.clone();
         bumped.replace_range(bump.span.range(), &bump.content);
         if let Err(err) = hotfix_yaml::check_size(&bumped) {
             // The rewrites grew the template past Heat's limit: Heat would refuse it.
@@ -433,6 +433,9 @@ fn run(
                 unsafe_fixes: None,
             }));
         }
+        if let Some(blocked) = removed_by_bump(&after, &bumped, &bump, step) {
+            return Ok(Run::Blocked(blocked));
+        }
         warnings.extend(remaining);
         text = bumped;
         segments.apply(std::slice::from_ref(&bump));
@@ -451,6 +454,74 @@ fn run(
         segments,
         unsafe_applied,
     }))
+}
+
+/// A step whose version bump would leave a function Heat no longer has where the step's rules
+/// did not rewrite it (a place hotfix does not rewrite, such as a key Heat rejects anyway): the
+/// bumped template would hold a `removed-function` (H201) error the original did not. Blocked,
+/// at each such function.
+fn removed_by_bump(
+    before: &str,
+    bumped: &str,
+    bump: &Edit,
+    step: (Version, Version),
+) -> Option<Blocked> {
+    const REMOVED_FUNCTION: &str = "H201";
+    let removed = |text: &str| -> Vec<Diagnostic> {
+        hotfix_yaml::parse_unlimited(text)
+            .map(|doc| guard::likely_mistakes(&doc))
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|d| d.code == REMOVED_FUNCTION)
+            .collect()
+    };
+    let after = removed(bumped);
+    if after.is_empty() {
+        return None;
+    }
+    // Spans of the bumped text, as they were before the bump (which edits the version only).
+    let delta = signed(bump.content.len()) - signed(bump.span.len());
+    let earlier = |span: Span| {
+        if span.start >= bump.span.end {
+            Span::new(
+                span.start.saturating_add_signed(-delta),
+                span.end.saturating_add_signed(-delta),
+            )
+        } else {
+            span
+        }
+    };
+    let known: Vec<Span> = removed(before).iter().map(|d| d.span).collect();
+    // Blockers are placed in the text of the step before its bump, as the others are.
+    let lines = hotfix_yaml::LineIndex::new(before);
+    let mut blockers = after
+        .into_iter()
+        .filter(|d| !known.contains(&earlier(d.span)))
+        .map(|mut diagnostic| {
+            diagnostic.span = earlier(diagnostic.span);
+            for label in &mut diagnostic.labels {
+                label.span = earlier(label.span);
+            }
+            diagnostic.fix = None;
+            diagnostic.help(format!(
+                "hotfix rewrites this function where Heat evaluates it, not here; \
+                 heat_template_version {} still has it: rewrite or remove it by hand",
+                step.0
+            ));
+            let position = lines.position(before, diagnostic.span.start);
+            Blocker {
+                diagnostic,
+                line: position.line,
+                column: position.char_col,
+            }
+        });
+    let blocker = blockers.next()?;
+    Some(Blocked {
+        step,
+        blocker,
+        more: blockers.collect(),
+        unsafe_fixes: None,
+    })
 }
 
 /// Runs one step's rules and fixes to a fixed point, recording the edits in `segments`.
