@@ -137,10 +137,12 @@ for folder in "${folders[@]}"; do
         no_rust_path=${no_rust_path:+$no_rust_path:}$folder
     fi
 done
-if PATH=$no_rust_path command -v cargo rustc rustup >/dev/null; then
-    echo "FAIL: a Rust toolchain is still on the PATH meant to have none: $no_rust_path"
-    exit 1
-fi
+for tool in cargo rustc rustup; do
+    if PATH=$no_rust_path command -v "$tool" >/dev/null; then
+        echo "FAIL: $tool is still on the PATH meant to have no Rust toolchain: $no_rust_path"
+        exit 1
+    fi
+done
 (
     export PATH=$no_rust_path PIP_NO_INDEX=1 PIP_FIND_LINKS=$links
     unset CARGO_HOME RUSTUP_HOME RUSTUP_TOOLCHAIN
