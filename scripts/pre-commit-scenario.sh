@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
 # Proves the pre-commit hooks work as users will use them: installs pre-commit from the Python
-# package registry, makes a throwaway git repository whose .pre-commit-config.yaml uses this
-# repository's hooks at its current commit, and checks that
+# package registry (pinned in scripts/pre-commit-requirements.txt), makes a throwaway git
+# repository whose .pre-commit-config.yaml uses hotfix's hooks, and checks that
 #   1. committing a broken template fails with the finding,
 #   2. committing the fixed template passes (and non-template YAML is never reported),
 #   3. the upgrade hook rewrites an old template and fails the commit, as pre-commit expects of
 #      a fixer, and the rewritten file then commits.
+# It does so twice:
+#   - rust: this repository's hooks at its current commit (`language: rust`: pre-commit builds
+#     hotfix with cargo);
+#   - python: the hooks repository that scripts/pre-commit-mirror.sh generates (`language:
+#     python`: pre-commit pip-installs the hotfix-lint wheel), with no Rust toolchain on PATH,
+#     and pip offered only the wheel that scripts/build-wheel.sh builds and the hooks
+#     repository's build backend (scripts/pre-commit-links.txt), never the package registry.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
@@ -15,25 +22,33 @@ if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
 fi
 
 venv=.venv-pre-commit
-if ! "$venv/bin/pre-commit" --version >/dev/null 2>&1; then
+if ! cmp -s scripts/pre-commit-requirements.txt "$venv/requirements.txt"; then
     python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check 'pre-commit==4.3.0'
+    "$venv/bin/pip" install --quiet --disable-pip-version-check -r scripts/pre-commit-requirements.txt
+    cp scripts/pre-commit-requirements.txt "$venv/requirements.txt"
 fi
 pre_commit=$(pwd)/$venv/bin/pre-commit
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export PRE_COMMIT_HOME="$work/cache"
+passed=0
+
+# scenario HOOKS_REPO REV NAME: the three steps in a new repository $work/NAME whose
+# .pre-commit-config.yaml uses the hooks of HOOKS_REPO at REV.
+scenario() {
+local hooks_repo=$1 hooks_rev=$2 name=$3
+echo "pre-commit scenario, $name hooks ($hooks_repo at $hooks_rev):"
 cd "$work"
-git init -q project
-cd project
+git init -q "$name"
+cd "$name"
 git config user.email ci@example.invalid
 git config user.name "hotfix CI"
 git config commit.gpgsign false
 cat > .pre-commit-config.yaml <<YAML
 repos:
-  - repo: $repo
-    rev: $rev
+  - repo: $hooks_repo
+    rev: $hooks_rev
     hooks:
       - id: hotfix-lint
       - id: hotfix-upgrade
@@ -42,7 +57,7 @@ YAML
 "$pre_commit" install >/dev/null
 printf -- '- name: Controller\n  count: 1\n' > roles.yaml
 git add .pre-commit-config.yaml roles.yaml
-git commit -qm "non-template YAML only" > ../out.txt 2>&1 || { cat ../out.txt; echo "FAIL: committing non-template YAML failed"; exit 1; }
+git commit -qm "non-template YAML only" > ../out-$name.txt 2>&1 || { cat ../out-$name.txt; echo "FAIL: committing non-template YAML failed"; exit 1; }
 echo "ok: non-template YAML is not reported"
 
 # 1. A broken template: the lint hook fails and names the finding.
@@ -55,10 +70,10 @@ resources:
       flavor: {get_param: flavour}
 YAML
 git add server.yaml
-if git commit -qm "broken" > ../out.txt 2>&1; then
-    cat ../out.txt; echo "FAIL: a broken template was committed"; exit 1
+if git commit -qm "broken" > ../out-$name.txt 2>&1; then
+    cat ../out-$name.txt; echo "FAIL: a broken template was committed"; exit 1
 fi
-grep -q "H301" ../out.txt || { cat ../out.txt; echo "FAIL: the finding is not shown"; exit 1; }
+grep -q "H301" ../out-$name.txt || { cat ../out-$name.txt; echo "FAIL: the finding is not shown"; exit 1; }
 echo "ok: the broken template is refused with its finding"
 
 # 2. Fixed: the commit goes through.
@@ -73,7 +88,7 @@ resources:
       flavor: {get_param: flavour}
 YAML
 git add server.yaml
-git commit -qm "fixed" > ../out.txt 2>&1 || { cat ../out.txt; echo "FAIL: the fixed template was refused"; exit 1; }
+git commit -qm "fixed" > ../out-$name.txt 2>&1 || { cat ../out-$name.txt; echo "FAIL: the fixed template was refused"; exit 1; }
 echo "ok: the fixed template commits"
 
 # 3. The upgrade hook rewrites an old template and fails the commit; the result then commits.
@@ -84,13 +99,61 @@ outputs:
     value: {"Fn::Join": ["-", [a, b]]}  # a comment that must survive
 YAML
 git add old.yaml
-if git commit -qm "old" > ../out.txt 2>&1; then
-    cat ../out.txt; echo "FAIL: the upgrade hook did not stop the commit"; exit 1
+if git commit -qm "old" > ../out-$name.txt 2>&1; then
+    cat ../out-$name.txt; echo "FAIL: the upgrade hook did not stop the commit"; exit 1
 fi
 grep -q "heat_template_version: 2017-09-01" old.yaml || { cat old.yaml; echo "FAIL: not upgraded"; exit 1; }
 grep -q '"list_join"' old.yaml || { cat old.yaml; echo "FAIL: Fn::Join not rewritten"; exit 1; }
 grep -q "a comment that must survive" old.yaml || { echo "FAIL: the comment was lost"; exit 1; }
 git add old.yaml
-git commit -qm "upgraded" > ../out.txt 2>&1 || { cat ../out.txt; echo "FAIL: the upgraded file was refused"; exit 1; }
+git commit -qm "upgraded" > ../out-$name.txt 2>&1 || { cat ../out-$name.txt; echo "FAIL: the upgraded file was refused"; exit 1; }
 echo "ok: the upgrade hook rewrites the file and fails the commit once"
-echo "pre-commit scenario: 4 passed, 0 failed"
+passed=$((passed + 4))
+}
+
+# 1. This repository's hooks, built with cargo.
+scenario "$repo" "$rev" rust
+
+# 2. The hooks repository of `language: python` hooks, installing the wheel built here.
+cd "$repo"
+wheel=$repo/$(scripts/build-wheel.sh)
+links=$work/links
+mkdir "$links"
+cp "$wheel" "$links/"
+python3 -m pip download --quiet --disable-pip-version-check --no-deps --only-binary :all: \
+    --dest "$links" -r scripts/pre-commit-links.txt
+scripts/pre-commit-mirror.sh "$work/hotfix-pre-commit"
+git -C "$work/hotfix-pre-commit" init -q
+git -C "$work/hotfix-pre-commit" add -A
+git -C "$work/hotfix-pre-commit" -c user.email=ci@example.invalid -c user.name="hotfix CI" \
+    -c commit.gpgsign=false commit -qm "hotfix-pre-commit"
+mirror_rev=$(git -C "$work/hotfix-pre-commit" rev-parse HEAD)
+
+# PATH without any folder that holds cargo, rustc or rustup; pip sees only $links.
+no_rust_path=
+IFS=: read -ra folders <<<"$PATH"
+for folder in "${folders[@]}"; do
+    if [ -n "$folder" ] && [ ! -e "$folder/cargo" ] && [ ! -e "$folder/rustc" ] && [ ! -e "$folder/rustup" ]; then
+        no_rust_path=${no_rust_path:+$no_rust_path:}$folder
+    fi
+done
+for tool in cargo rustc rustup; do
+    if PATH=$no_rust_path command -v "$tool" >/dev/null; then
+        echo "FAIL: $tool is still on the PATH meant to have no Rust toolchain: $no_rust_path"
+        exit 1
+    fi
+done
+(
+    export PATH=$no_rust_path PIP_NO_INDEX=1 PIP_FIND_LINKS=$links
+    unset CARGO_HOME RUSTUP_HOME RUSTUP_TOOLCHAIN
+    scenario "$work/hotfix-pre-commit" "$mirror_rev" python
+)
+passed=$((passed + 4))
+installed=("$PRE_COMMIT_HOME"/repo*/py_env-*/bin/hotfix)
+if [ "${#installed[@]}" != 1 ] || ! cmp -s "${installed[0]}" "$repo/target/dist/hotfix"; then
+    echo "FAIL: the python hooks' environment does not hold the wheel's binary: ${installed[*]}"
+    exit 1
+fi
+echo "ok: the python hooks ran the binary of the wheel built here"
+passed=$((passed + 1))
+echo "pre-commit scenario: $passed passed, 0 failed"
