@@ -441,7 +441,7 @@ mod tests {
         let committed = std::fs::read_to_string(&path).unwrap_or_default();
         assert!(
             committed == fresh,
-            "hotfix.schema.json is stale: run `HOTFIX_UPDATE_SCHEMA=1 cargo test -p hotfix \
+            "hotfix.schema.json is stale: run `HOTFIX_UPDATE_SCHEMA=1 cargo test -p hotfix-lint \
              the_committed_json_schema_is_current` and commit it"
         );
     }
