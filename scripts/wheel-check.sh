@@ -20,7 +20,7 @@ fail() { echo "FAIL: $*"; echo "wheel-check: $passed passed, 1 failed"; exit 1; 
 
 wheel=$repo/$(scripts/build-wheel.sh)
 version=$(cargo metadata --no-deps --format-version 1 --locked |
-    python3 -c 'import json, sys; print(next(p["version"] for p in json.load(sys.stdin)["packages"] if p["name"] == "hotfix"))')
+    python3 -c 'import json, sys; print(next(p["version"] for p in json.load(sys.stdin)["packages"] if p["name"] == "hotfix-lint"))')
 
 # 1. Size and name.
 size=$(stat -c %s "$wheel")
