@@ -1,0 +1,188 @@
+//! The embedded resource-type data against Heat itself: it is what
+//! `scripts/gen-resource-types.py` writes from the pinned Heat, and its behaviour flags agree
+//! with what Heat's validation accepts, type by type.
+//!
+//! These tests need Heat's engine: they are `#[ignore]`d and named `heat_…`, and
+//! `scripts/test.sh` runs them after installing Heat into `.venv-heat` (`HOTFIX_PYTHON` names
+//! another Python with Heat).
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use hotfix_hot::resource_types::{self, Constraint, PropertyType, Schema};
+use serde_json::{Value, json};
+
+fn workspace() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The Python that has Heat: `HOTFIX_PYTHON`, or `.venv-heat` in the repository (made by
+/// `scripts/setup-oracle.sh`, which `scripts/test.sh` runs).
+fn python() -> PathBuf {
+    let python = std::env::var_os("HOTFIX_PYTHON")
+        .map_or_else(|| workspace().join(".venv-heat/bin/python"), PathBuf::from);
+    assert!(
+        python.exists(),
+        "this test needs Heat's Python environment at {} (run scripts/setup-oracle.sh, which \
+         needs python3, or set HOTFIX_PYTHON)",
+        python.display()
+    );
+    python
+}
+
+#[test]
+#[ignore = "needs Heat's engine (scripts/setup-oracle.sh); run by scripts/test.sh"]
+fn heat_the_embedded_resource_type_data_is_what_the_script_writes() {
+    let output = Command::new(python())
+        .arg(workspace().join("scripts/gen-resource-types.py"))
+        .arg("-")
+        .output()
+        .expect("run scripts/gen-resource-types.py");
+    assert!(
+        output.status.success(),
+        "scripts/gen-resource-types.py failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let fresh = String::from_utf8(output.stdout).expect("UTF-8");
+    if fresh != resource_types::RESOURCE_TYPES_JSON {
+        let changed: Vec<&str> = fresh
+            .lines()
+            .filter(|line| {
+                !resource_types::RESOURCE_TYPES_JSON
+                    .lines()
+                    .any(|l| l == *line)
+            })
+            .map(|line| line.find("\":").map_or(line, |end| &line[..=end]))
+            .take(10)
+            .collect();
+        panic!(
+            "crates/hotfix_hot/data/resource_types.json is stale against Heat's registry \
+             (the lines that differ start {}). Regenerate it with\n  .venv-heat/bin/python \
+             scripts/gen-resource-types.py crates/hotfix_hot/data/resource_types.json\n\
+             (see docs/resource-types.md)",
+            changed.join(", ")
+        );
+    }
+}
+
+/// For every registered type: a resource with its required properties validates; the
+/// `Snapshot` deletion policy validates exactly when the data says `snapshot`; `get_attr` of an
+/// undeclared attribute validates exactly when it says `dynamic_attributes`; every declared
+/// attribute validates.
+#[test]
+#[ignore = "needs Heat's engine (scripts/setup-oracle.sh); run by scripts/test.sh"]
+fn heat_every_type_accepts_snapshot_and_attributes_exactly_as_the_data_says() {
+    let mut heat = Oracle::start();
+    let mut wrong = Vec::new();
+    let types = resource_types::all();
+    for (name, t) in types.iter() {
+        let properties: serde_json::Map<String, Value> = t
+            .properties
+            .iter()
+            .filter(|(_, s)| s.required)
+            .map(|(key, s)| (key.clone(), example(s)))
+            .collect();
+        let template = |extra: Value, outputs: Value| {
+            let mut resource = json!({"type": name, "properties": properties});
+            if let (Some(resource), Value::Object(extra)) = (resource.as_object_mut(), extra) {
+                resource.extend(extra);
+            }
+            json!({
+                "heat_template_version": "2018-08-31",
+                "resources": {"r": resource},
+                "outputs": outputs,
+            })
+        };
+        let plain = heat.validate(&template(json!({}), json!({})));
+        if plain["valid"] != true {
+            wrong.push(format!("{name}: with its required properties: {plain}"));
+            continue;
+        }
+        let snapshot = heat.validate(&template(json!({"deletion_policy": "Snapshot"}), json!({})));
+        if snapshot["valid"] != t.snapshot {
+            wrong.push(format!(
+                "{name}: snapshot is {} but Heat: {snapshot}",
+                t.snapshot
+            ));
+        }
+        let undeclared = heat.validate(&template(
+            json!({}),
+            json!({"o": {"value": {"get_attr": ["r", "not_an_attribute_of_any_type"]}}}),
+        ));
+        if undeclared["valid"] != t.dynamic_attributes {
+            wrong.push(format!(
+                "{name}: dynamic_attributes is {} but Heat: {undeclared}",
+                t.dynamic_attributes
+            ));
+        }
+        let outputs: serde_json::Map<String, Value> = t
+            .attributes
+            .keys()
+            .map(|a| (a.clone(), json!({"value": {"get_attr": ["r", a]}})))
+            .collect();
+        let declared = heat.validate(&template(json!({}), Value::Object(outputs)));
+        if declared["valid"] != true {
+            wrong.push(format!("{name}: its declared attributes: {declared}"));
+        }
+    }
+    assert!(types.len() > 100, "{} types", types.len());
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// A value of the schema's type (its first allowed value when it has some).
+fn example(schema: &Schema) -> Value {
+    let allowed = schema.constraints.iter().find_map(|c| match c {
+        Constraint::AllowedValues(values) => values.first(),
+        _ => None,
+    });
+    if let Some(first) = allowed {
+        return first.clone();
+    }
+    match schema.kind {
+        PropertyType::String | PropertyType::Any => json!("x"),
+        PropertyType::Integer | PropertyType::Number => json!(1),
+        PropertyType::Boolean => json!(true),
+        PropertyType::Map => json!({}),
+        PropertyType::List => json!([]),
+    }
+}
+
+/// `scripts/heat_oracle.py serve`: one JSON request per line, one answer per line.
+struct Oracle {
+    child: std::process::Child,
+    stdout: BufReader<std::process::ChildStdout>,
+}
+
+impl Oracle {
+    fn start() -> Self {
+        let mut child = Command::new(python())
+            .arg(workspace().join("scripts/heat_oracle.py"))
+            .arg("serve")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("start scripts/heat_oracle.py serve");
+        let stdout = BufReader::new(child.stdout.take().expect("piped"));
+        Self { child, stdout }
+    }
+
+    fn validate(&mut self, template: &Value) -> Value {
+        let request = json!({"cmd": "validate", "template": template.to_string()});
+        let stdin = self.child.stdin.as_mut().expect("piped");
+        writeln!(stdin, "{request}").expect("write to the oracle");
+        stdin.flush().expect("write to the oracle");
+        let mut line = String::new();
+        self.stdout
+            .read_line(&mut line)
+            .expect("read from the oracle");
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("oracle answer {line:?}: {e}"))
+    }
+}
+
+impl Drop for Oracle {
+    fn drop(&mut self) {
+        drop(self.child.stdin.take());
+        let _ = self.child.wait();
+    }
+}
