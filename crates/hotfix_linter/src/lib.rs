@@ -18,6 +18,7 @@ use hotfix_hot::{Semantic, Template};
 pub use fix::{FixError, FixOutcome, fix_file};
 pub use registry::{Selector, all_rules, rule_by_code, rule_by_selector};
 pub use rule::{Context, FixAvailability, Rule, Sink};
+pub use rules::util::did_you_mean;
 pub use settings::Settings;
 
 /// The code of the finding reported when a file cannot be loaded at all.

@@ -8,7 +8,7 @@ use crate::rule::Context;
 /// The closest candidate to `word`, if it is close enough to be a likely typo: a different
 /// case, or at most two edits (and fewer than half the word) away. Ties go to the candidate
 /// sharing the longest prefix (`2016-10-15` → `2016-10-14`), then to the first.
-pub(crate) fn did_you_mean<'c>(
+pub fn did_you_mean<'c>(
     word: &str,
     candidates: impl IntoIterator<Item = &'c str>,
 ) -> Option<&'c str> {
