@@ -21,6 +21,7 @@ mod pipe;
 mod progress;
 mod read;
 mod rewrite;
+mod types;
 mod upgrade;
 
 /// Lint and upgrade OpenStack Heat Orchestration Templates (HOT), offline.
@@ -49,6 +50,23 @@ enum Command {
     Rule(explain::RuleArgs),
     /// List the HOT versions and what each adds and removes.
     Versions(explain::VersionsArgs),
+    /// List Heat's resource types, with their support status.
+    ///
+    /// The data comes from Heat's own resource registry (the openstack-heat release named in
+    /// the first line). Hidden types are listed too: Heat leaves them out of `openstack
+    /// orchestration resource type list`, and most of them are removed; a removed type that
+    /// Heat keeps as a placeholder accepts any property and does nothing, like `OS::Heat::None`.
+    /// The aliases of the default environment file that Heat ships follow; they work only where
+    /// a deployment installs that file.
+    Types(types::TypesArgs),
+    /// Show a resource type: properties, attributes, support status.
+    ///
+    /// Each property with its type, `required`, default, `update_allowed` (a change is made in
+    /// place; otherwise it replaces the resource), `immutable` (a change fails), constraints and
+    /// the Heat release it appeared in; the keys of nested maps and list items indented below.
+    /// Then the attributes `get_attr` may name, the `update_policy` keys, and the translation
+    /// rules by which Heat renames older properties. Names are case-sensitive, as in Heat.
+    Type(types::TypeArgs),
     /// Print a shell completion script.
     #[command(after_help = COMPLETIONS_HELP)]
     Completions(CompletionsArgs),
@@ -90,6 +108,8 @@ fn main() -> ExitCode {
         Command::Rules(args) => explain::rules(&args, &mut stdout),
         Command::Rule(args) => explain::rule(&args, &mut stdout),
         Command::Versions(args) => explain::versions(&args, &mut stdout),
+        Command::Types(args) => types::types(&args, &mut stdout),
+        Command::Type(args) => types::resource_type(&args, &mut stdout),
         Command::Completions(args) => completions(&args, &mut stdout),
     };
     match result.and_then(|code| stdout.flush().map(|()| code).map_err(Into::into)) {
