@@ -413,11 +413,9 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
     if tally.not_started > 0 {
         return interrupted(tally.not_started, tally.seen);
     }
-    if let Some(baseline) = &baseline
-        && !args.quiet
-        && !args.silent
-    {
-        report_stale(baseline.unmatched(&root, &tally.linted_paths))?;
+    let stale = baseline.map_or(0, |b| b.unmatched(&root, &tally.linted_paths));
+    if !args.quiet && !args.silent {
+        report_stale(stale)?;
     }
     Ok(exit_code(args, &tally))
 }

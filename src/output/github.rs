@@ -76,18 +76,15 @@ impl<'a> Github<'a> {
     pub(crate) fn finish(mut self) -> io::Result<()> {
         // When findings are left out, one notice is kept for saying so: the last one goes.
         let overflow = self.total.iter().any(|&n| n > LIMIT);
-        if overflow
-            && self.kept[2] == LIMIT
-            && let Some(annotations) = self
-                .groups
-                .iter_mut()
-                .rev()
-                .map(|(_, annotations)| annotations)
-                .find(|annotations| annotations.iter().any(|(kind, _)| *kind == 2))
-            && let Some(last) = annotations.iter().rposition(|(kind, _)| *kind == 2)
-        {
-            annotations.remove(last);
-            self.kept[2] -= 1;
+        if overflow && self.kept[2] == LIMIT {
+            let last_notice = self.groups.iter_mut().rev().find_map(|(_, annotations)| {
+                let last = annotations.iter().rposition(|(kind, _)| *kind == 2)?;
+                Some((annotations, last))
+            });
+            if let Some((annotations, last)) = last_notice {
+                annotations.remove(last);
+                self.kept[2] -= 1;
+            }
         }
         for (path, annotations) in &self.groups {
             if annotations.is_empty() {
