@@ -321,10 +321,11 @@ fn property_status(status: &SupportStatus) -> Option<String> {
     if status.is_default() {
         return None;
     }
-    if status.status == Status::Supported && status.previous.is_none() {
-        if let Some(version) = &status.version {
-            return Some(format!("since {version}"));
-        }
+    if status.status == Status::Supported
+        && status.previous.is_none()
+        && let Some(version) = &status.version
+    {
+        return Some(format!("since {version}"));
     }
     Some(status_text(status))
 }

@@ -467,10 +467,11 @@ fn process(candidate: &Candidate, options: &UpgradeOptions, write: bool) -> Outc
         }
         Err(err) => return Outcome::Failed(err.to_string()),
     };
-    if write && result.text != source {
-        if let Err(err) = crate::rewrite::rewrite(&candidate.path, result.text.as_bytes()) {
-            return Outcome::Failed(format!("not rewritten: {err}"));
-        }
+    if write
+        && result.text != source
+        && let Err(err) = crate::rewrite::rewrite(&candidate.path, result.text.as_bytes())
+    {
+        return Outcome::Failed(format!("not rewritten: {err}"));
     }
     Outcome::Done(result, source)
 }

@@ -147,10 +147,8 @@ impl Semantic {
                     walker.walk(node, Context::Value, owner, field);
                 }
             }
-            if conditions_exist {
-                if let Some(node) = template.field(resource, "condition") {
-                    walker.condition_field(node, owner, "condition");
-                }
+            if conditions_exist && let Some(node) = template.field(resource, "condition") {
+                walker.condition_field(node, owner, "condition");
             }
             if let Some(node) = template.field(resource, "depends_on") {
                 walker.depends_on(node, owner);
@@ -164,10 +162,8 @@ impl Semantic {
             if let Some(node) = template.field(output, "value") {
                 walker.walk(node, Context::Value, owner, "value");
             }
-            if conditions_exist {
-                if let Some(node) = template.field(output, "condition") {
-                    walker.condition_field(node, owner, "condition");
-                }
+            if conditions_exist && let Some(node) = template.field(output, "condition") {
+                walker.condition_field(node, owner, "condition");
             }
         }
         if conditions_exist {
@@ -278,20 +274,20 @@ impl Walker<'_> {
             NodeKind::Mapping { .. } => {
                 let entries = doc.entries(node);
                 let first_visit = self.seen.insert((node, context));
-                if let [entry] = entries.as_slice() {
-                    if let Some(status) = self.status(entry.key, context) {
-                        self.call(
-                            node,
-                            entry.key,
-                            entry.value,
-                            status,
-                            context,
-                            owner,
-                            field,
-                            first_visit,
-                        );
-                        return;
-                    }
+                if let [entry] = entries.as_slice()
+                    && let Some(status) = self.status(entry.key, context)
+                {
+                    self.call(
+                        node,
+                        entry.key,
+                        entry.value,
+                        status,
+                        context,
+                        owner,
+                        field,
+                        first_visit,
+                    );
+                    return;
                 }
                 if first_visit {
                     self.out.data_maps.push(DataMap {

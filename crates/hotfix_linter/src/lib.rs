@@ -62,10 +62,10 @@ pub(crate) fn lint_document(
     let mut template = Template::new(doc);
     // A misspelt version with one clear correction: H102 reports it, and the rest of the
     // template is linted as that version instead of not at all (H102 says so).
-    if settings.enabled(&rules::template::INVALID_VERSION) {
-        if let Some(version) = rules::template::assumed_version(&template) {
-            template.assume_version(version);
-        }
+    if settings.enabled(&rules::template::INVALID_VERSION)
+        && let Some(version) = rules::template::assumed_version(&template)
+    {
+        template.assume_version(version);
     }
     let semantic = Semantic::new(&template);
     let cx = Context {
@@ -98,10 +98,10 @@ pub(crate) fn lint_document(
             if diagnostic.code == rules::template::INVALID_VERSION.code {
                 continue;
             }
-            if let Some(fix) = diagnostic.fix.as_mut() {
-                if fix.applicability == Applicability::Safe {
-                    fix.applicability = Applicability::Unsafe;
-                }
+            if let Some(fix) = diagnostic.fix.as_mut()
+                && fix.applicability == Applicability::Safe
+            {
+                fix.applicability = Applicability::Unsafe;
             }
         }
     }

@@ -324,27 +324,25 @@ fn mutants(doc: &Document, text: &str) -> Vec<Mutant> {
                 text: t,
             });
         }
-        if version >= hotfix_hot::Version::V2016_10_14 && doc.get(*first, "condition").is_none() {
-            if let Some(t) = insert_entry(doc, text, *first, "condition: hotfix_missing") {
-                out.push(Mutant {
-                    kind: "unknown condition",
-                    expected: &["H305"],
-                    text: t,
-                });
-            }
+        if version >= hotfix_hot::Version::V2016_10_14
+            && doc.get(*first, "condition").is_none()
+            && let Some(t) = insert_entry(doc, text, *first, "condition: hotfix_missing")
+        {
+            out.push(Mutant {
+                kind: "unknown condition",
+                expected: &["H305"],
+                text: t,
+            });
         }
-        if let Some(params) = section("parameters") {
-            if doc.get(params, name).is_none() {
-                if let Some(t) =
-                    insert_entry(doc, text, params, &format!("{name}: {{type: string}}"))
-                {
-                    out.push(Mutant {
-                        kind: "parameter/resource clash",
-                        expected: &["H307"],
-                        text: t,
-                    });
-                }
-            }
+        if let Some(params) = section("parameters")
+            && doc.get(params, name).is_none()
+            && let Some(t) = insert_entry(doc, text, params, &format!("{name}: {{type: string}}"))
+        {
+            out.push(Mutant {
+                kind: "parameter/resource clash",
+                expected: &["H307"],
+                text: t,
+            });
         }
     }
     if resources.len() >= 2 {
@@ -369,14 +367,14 @@ fn mutants(doc: &Document, text: &str) -> Vec<Mutant> {
             }
         }
     }
-    if let Some(resources_node) = section("resources") {
-        if let Some(t) = insert_entry(doc, text, resources_node, "hotfix_bad: 42") {
-            out.push(Mutant {
-                kind: "resource not a mapping",
-                expected: &["H601"],
-                text: t,
-            });
-        }
+    if let Some(resources_node) = section("resources")
+        && let Some(t) = insert_entry(doc, text, resources_node, "hotfix_bad: 42")
+    {
+        out.push(Mutant {
+            kind: "resource not a mapping",
+            expected: &["H601"],
+            text: t,
+        });
     }
     if doc.get(root, "hotfix_section").is_none() {
         out.push(Mutant {
@@ -385,17 +383,16 @@ fn mutants(doc: &Document, text: &str) -> Vec<Mutant> {
             text: append("hotfix_section: {}"),
         });
     }
-    if version >= hotfix_hot::Version::V2014_10_16 {
-        if let Some(call) = semantic
+    if version >= hotfix_hot::Version::V2014_10_16
+        && let Some(call) = semantic
             .calls_to(hotfix_hot::Function::GetParam)
             .find(|c| c.field != "definition")
-        {
-            out.push(Mutant {
-                kind: "removed function",
-                expected: &["H201"],
-                text: replace(doc.node(call.key).span, "Fn::Join"),
-            });
-        }
+    {
+        out.push(Mutant {
+            kind: "removed function",
+            expected: &["H201"],
+            text: replace(doc.node(call.key).span, "Fn::Join"),
+        });
     }
     if let Some(outputs) = section("outputs") {
         if let Some(t) = insert_entry(doc, text, outputs, "hotfix_output: {description: no value}")
@@ -445,14 +442,14 @@ fn mutants(doc: &Document, text: &str) -> Vec<Mutant> {
                 break;
             }
         }
-        if let Some(first) = doc.entries(params).first().filter(|e| is_map(doc, e.value)) {
-            if let Some(ty) = doc.get(first.value, "type") {
-                out.push(Mutant {
-                    kind: "unknown parameter type",
-                    expected: &["H401"],
-                    text: replace(doc.node(ty).span, "integer"),
-                });
-            }
+        if let Some(first) = doc.entries(params).first().filter(|e| is_map(doc, e.value))
+            && let Some(ty) = doc.get(first.value, "type")
+        {
+            out.push(Mutant {
+                kind: "unknown parameter type",
+                expected: &["H401"],
+                text: replace(doc.node(ty).span, "integer"),
+            });
         }
     }
     if doc.get(root, "parameter_groups").is_none() {

@@ -55,10 +55,10 @@ fn fixture_options(source: &str) -> UpgradeOptions {
         .and_then(|l| l.strip_prefix("# hotfix-test:"))
     {
         let words: Vec<&str> = line.split_whitespace().collect();
-        if let Some(i) = words.iter().position(|w| *w == "--to") {
-            if let Some(v) = words.get(i + 1).and_then(|w| Version::parse(w)) {
-                target = v;
-            }
+        if let Some(i) = words.iter().position(|w| *w == "--to")
+            && let Some(v) = words.get(i + 1).and_then(|w| Version::parse(w))
+        {
+            target = v;
         }
     }
     // Safe rewrites only: those are the ones that must not change what Heat computes.

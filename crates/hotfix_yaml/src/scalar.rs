@@ -93,10 +93,10 @@ pub(crate) fn construct_plain(text: &str) -> Result<ScalarValue, String> {
         );
         return Ok(ScalarValue::Bool(truthy));
     }
-    if is_float(text) {
-        if let Ok(value) = construct_float(text) {
-            return Ok(ScalarValue::Float(value));
-        }
+    if is_float(text)
+        && let Ok(value) = construct_float(text)
+    {
+        return Ok(ScalarValue::Float(value));
     }
     if is_int(text) {
         return construct_int(text).map(ScalarValue::Int);

@@ -333,11 +333,10 @@ proptest! {
 
     #[test]
     fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..2048)) {
-        if let Ok(text) = hotfix_yaml::check_bytes(&bytes) {
-            if let Ok(doc) = hotfix_yaml::parse_unlimited(text) {
+        if let Ok(text) = hotfix_yaml::check_bytes(&bytes)
+            && let Ok(doc) = hotfix_yaml::parse_unlimited(text) {
                 exercise(&doc);
             }
-        }
     }
 
     #[test]

@@ -257,31 +257,30 @@ pub fn upgrade(source: &str, options: &UpgradeOptions) -> Result<Upgrade, Upgrad
     if let UpgradeStatus::Blocked {
         reached, blocked, ..
     } = &mut result.status
+        && !options.unsafe_fixes
     {
-        if !options.unsafe_fixes {
-            let bolder = upgrade_once(
-                source,
-                &UpgradeOptions {
-                    unsafe_fixes: true,
-                    ..options.clone()
-                },
-            )?;
-            blocked.unsafe_fixes = match bolder.status {
-                UpgradeStatus::Upgraded { to, .. } if to > *reached => Some(UnsafeReach {
-                    reached: to,
-                    blocked: false,
-                    rewrites: bolder.unsafe_applied,
-                }),
-                UpgradeStatus::Blocked {
-                    reached: further, ..
-                } if further > *reached => Some(UnsafeReach {
-                    reached: further,
-                    blocked: true,
-                    rewrites: bolder.unsafe_applied,
-                }),
-                _ => None,
-            };
-        }
+        let bolder = upgrade_once(
+            source,
+            &UpgradeOptions {
+                unsafe_fixes: true,
+                ..options.clone()
+            },
+        )?;
+        blocked.unsafe_fixes = match bolder.status {
+            UpgradeStatus::Upgraded { to, .. } if to > *reached => Some(UnsafeReach {
+                reached: to,
+                blocked: false,
+                rewrites: bolder.unsafe_applied,
+            }),
+            UpgradeStatus::Blocked {
+                reached: further, ..
+            } if further > *reached => Some(UnsafeReach {
+                reached: further,
+                blocked: true,
+                rewrites: bolder.unsafe_applied,
+            }),
+            _ => None,
+        };
     }
     Ok(result)
 }

@@ -188,15 +188,15 @@ fn data_map_advice(
         };
         return (format!("a `{name}` mapping"), advice);
     }
-    if let Some(since) = Function::from_name(name).and_then(Function::condition_since) {
-        if version < since {
-            return (
-                format!("a `{name}` mapping"),
-                format!(
-                    "`{name}` is a condition function from heat_template_version {since}; upgrade, or use `equals`"
-                ),
-            );
-        }
+    if let Some(since) = Function::from_name(name).and_then(Function::condition_since)
+        && version < since
+    {
+        return (
+            format!("a `{name}` mapping"),
+            format!(
+                "`{name}` is a condition function from heat_template_version {since}; upgrade, or use `equals`"
+            ),
+        );
     }
     (format!("a `{name}` mapping"), generic)
 }

@@ -25,10 +25,10 @@ pub(super) fn call_at<'c>(cx: &Context<'c>, node: NodeId) -> Option<&'c Call> {
 /// Python's `str()` of the loaded value: a string as it is, anything else as its `repr()`.
 /// Calls (which Heat would have resolved) print as `…`; long values are cut.
 pub(super) fn py_str(cx: &Context<'_>, id: NodeId) -> String {
-    if let Some(s) = cx.doc.scalar(id) {
-        if matches!(s.value, ScalarValue::Str) {
-            return cut(&s.text);
-        }
+    if let Some(s) = cx.doc.scalar(id)
+        && matches!(s.value, ScalarValue::Str)
+    {
+        return cut(&s.text);
     }
     let mut out = String::new();
     py_repr(cx, id, &mut out, 0);

@@ -104,9 +104,10 @@ fn check_unparsed(cx: &Context<'_>, sink: &mut Sink<'_>, version: Version) {
                     NodeKind::Sequence { items, .. } => stack.extend(items.iter().rev()),
                     NodeKind::Mapping { .. } => {
                         let entries = cx.doc.entries(node);
-                        if let [only] = entries.as_slice() {
-                            if let Some(function) = removed(cx, only.key, version) {
-                                sink.report(
+                        if let [only] = entries.as_slice()
+                            && let Some(function) = removed(cx, only.key, version)
+                        {
+                            sink.report(
                                     cx.span(only.key),
                                     format!(
                                         "`{}` is not supported in heat_template_version {version}",
@@ -117,7 +118,6 @@ fn check_unparsed(cx: &Context<'_>, sink: &mut Sink<'_>, version: Version) {
                                     "the template was written for an older version: `{key}` is not a resource key, so Heat rejects it before reaching this function. Heat: `The template version is invalid: The function {} is not supported in this version of HOT.`",
                                     function.name()
                                 ));
-                            }
                         }
                         stack.extend(entries.iter().rev().map(|e| e.value));
                     }

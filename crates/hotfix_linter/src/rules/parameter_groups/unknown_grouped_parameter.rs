@@ -54,10 +54,11 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     }
     let doc = cx.doc;
     // A `parameters` section that is not a mapping fails before groups are checked.
-    if let Some(section) = cx.template.section("parameters") {
-        if !is_null(doc, section.value) && !is_mapping(doc, section.value) {
-            return;
-        }
+    if let Some(section) = cx.template.section("parameters")
+        && !is_null(doc, section.value)
+        && !is_mapping(doc, section.value)
+    {
+        return;
     }
     let mut valid: Vec<Py> = PSEUDO.iter().map(|p| Py::Str((*p).to_owned())).collect();
     for param in &cx.template.parameters {

@@ -304,14 +304,14 @@ impl Parser {
                     Some(h) if h.is_empty() => None,
                     Some(h) => Some(parse(h)?),
                 };
-                if let Some(max) = max {
-                    if max < min {
-                        self.pos = i + 1;
-                        return Self::invalid(format!(
-                            "min repeat greater than max repeat at position {}",
-                            start + 1
-                        ));
-                    }
+                if let Some(max) = max
+                    && max < min
+                {
+                    self.pos = i + 1;
+                    return Self::invalid(format!(
+                        "min repeat greater than max repeat at position {}",
+                        start + 1
+                    ));
                 }
                 self.pos = i + 1;
                 Ok(Some((min, max)))

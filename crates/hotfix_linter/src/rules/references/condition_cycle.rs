@@ -76,11 +76,11 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         let Some(&to) = index.get(reference.name.as_str()) else {
             continue;
         };
-        if let Some(targets) = adjacency.get_mut(from) {
-            if !targets.contains(&to) {
-                targets.push(to);
-                edges.insert((from, to), reference.node);
-            }
+        if let Some(targets) = adjacency.get_mut(from)
+            && !targets.contains(&to)
+        {
+            targets.push(to);
+            edges.insert((from, to), reference.node);
         }
     }
     let name = |i: usize| conditions.get(i).map_or("?", |c| c.name.as_str());

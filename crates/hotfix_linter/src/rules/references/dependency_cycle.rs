@@ -95,17 +95,17 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         let Some(&to) = index.get(reference.name.as_str()) else {
             continue;
         };
-        if let Some(targets) = adjacency.get_mut(from) {
-            if !targets.contains(&to) {
-                targets.push(to);
-                edges.insert(
-                    (from, to),
-                    Edge {
-                        node: reference.node,
-                        via,
-                    },
-                );
-            }
+        if let Some(targets) = adjacency.get_mut(from)
+            && !targets.contains(&to)
+        {
+            targets.push(to);
+            edges.insert(
+                (from, to),
+                Edge {
+                    node: reference.node,
+                    via,
+                },
+            );
         }
     }
     let name = |i: usize| resources.get(i).map_or("?", |r| r.name.as_str());

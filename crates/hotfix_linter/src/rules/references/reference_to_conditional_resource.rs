@@ -309,20 +309,19 @@ fn walk(cx: &Context<'_>, version: Version, root: NodeId) -> HashMap<NodeId, Vec
         match &doc.node(node).kind {
             NodeKind::Scalar(_) => out.entry(node).or_default().push(branches),
             NodeKind::Mapping { .. } => {
-                if let Some(args) = value_if(cx, version, node) {
-                    if let Some((&test, rest)) = doc
+                if let Some(args) = value_if(cx, version, node)
+                    && let Some((&test, rest)) = doc
                         .items(doc.resolve(args))
                         .and_then(<[NodeId]>::split_first)
-                    {
-                        for (i, &branch) in rest.iter().enumerate() {
-                            let mut inner = branches.clone();
-                            if i < 2 {
-                                inner.push((test, i == 0));
-                            }
-                            stack.push((branch, inner));
+                {
+                    for (i, &branch) in rest.iter().enumerate() {
+                        let mut inner = branches.clone();
+                        if i < 2 {
+                            inner.push((test, i == 0));
                         }
-                        continue;
+                        stack.push((branch, inner));
                     }
+                    continue;
                 }
                 for entry in doc.entries(node) {
                     stack.push((entry.value, branches.clone()));

@@ -249,10 +249,10 @@ fn strongly_connected(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
                 None => {
                     work.pop();
                     let lv = low.get(v).copied().unwrap_or(0);
-                    if let Some(&(parent, _)) = work.last() {
-                        if let Some(lp) = low.get_mut(parent) {
-                            *lp = (*lp).min(lv);
-                        }
+                    if let Some(&(parent, _)) = work.last()
+                        && let Some(lp) = low.get_mut(parent)
+                    {
+                        *lp = (*lp).min(lv);
                     }
                     if Some(&lv) == index.get(v) {
                         let mut component = Vec::new();

@@ -82,10 +82,10 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             if let Some(call) = calls.get(doc, id) {
                 external |= EXTERNAL.contains(&call.status.function());
             }
-            if let NodeKind::Scalar(s) = &doc.node(id).kind {
-                if s.value == ScalarValue::Str {
-                    strings.push(&s.text);
-                }
+            if let NodeKind::Scalar(s) = &doc.node(id).kind
+                && s.value == ScalarValue::Str
+            {
+                strings.push(&s.text);
             }
             true
         });

@@ -74,11 +74,12 @@ fn check_value(
     let doc = cx.doc;
     if let Some(call) = call_at(cx, value) {
         // Heat resolves the field, then looks the result up: follow `if` to its branches.
-        if call.status == CallStatus::Active(Function::If) && depth < MAX_DEPTH {
-            if let Some(items) = doc.items(call.args) {
-                for &branch in items.iter().skip(1) {
-                    check_value(cx, sink, version, branch, depth + 1, true);
-                }
+        if call.status == CallStatus::Active(Function::If)
+            && depth < MAX_DEPTH
+            && let Some(items) = doc.items(call.args)
+        {
+            for &branch in items.iter().skip(1) {
+                check_value(cx, sink, version, branch, depth + 1, true);
             }
         }
         return;

@@ -158,13 +158,13 @@ fn flow_entry(doc: &Document, entries: &[Entry], index: usize) -> Option<Vec<Edi
         while matches!(bytes.get(stop), Some(b' ' | b'\t')) {
             stop += 1;
         }
-        if first_on_line(source, start) {
-            if let Some(past) = line_break_after_spaces(source, stop) {
-                return Some(vec![Edit::delete(Span::new(
-                    line_start(source, start),
-                    past,
-                ))]);
-            }
+        if first_on_line(source, start)
+            && let Some(past) = line_break_after_spaces(source, stop)
+        {
+            return Some(vec![Edit::delete(Span::new(
+                line_start(source, start),
+                past,
+            ))]);
         }
         return Some(vec![Edit::delete(Span::new(start, stop))]);
     }
@@ -180,13 +180,13 @@ fn flow_entry(doc: &Document, entries: &[Entry], index: usize) -> Option<Vec<Edi
     }
     // A comment between them stays where it is.
     let comma_edit = Edit::delete(Span::new(comma, comma + 1));
-    if first_on_line(source, start) {
-        if let Some(past) = line_break_after_spaces(source, end) {
-            return Some(vec![
-                comma_edit,
-                Edit::delete(Span::new(line_start(source, start), past)),
-            ]);
-        }
+    if first_on_line(source, start)
+        && let Some(past) = line_break_after_spaces(source, end)
+    {
+        return Some(vec![
+            comma_edit,
+            Edit::delete(Span::new(line_start(source, start), past)),
+        ]);
     }
     Some(vec![comma_edit, Edit::delete(Span::new(start, end))])
 }

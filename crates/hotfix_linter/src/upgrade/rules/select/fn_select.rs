@@ -181,36 +181,36 @@ fn plan(ucx: &UpgradeContext<'_>, map: NodeId, key: NodeId, args: NodeId, depth:
         NodeKind::Sequence { items, .. } => call.fold(items, None),
         NodeKind::Mapping { .. } => {
             let entries = doc.entries(collection);
-            if let [entry] = entries.as_slice() {
-                if let Some(name) = doc.str_value(entry.key) {
-                    match name {
-                        "get_param" => return call.via_get_param(entry.value),
-                        "get_attr" => return call.via_get_attr(entry.value),
-                        // Only a `str_split` this upgrade wrote (U106, from an `Fn::Split` of
-                        // 2013-05-23) is a call here: at 2015-04-30 an author's `{str_split: …}`
-                        // is a plain map, and a left-over `Fn::Split` already fails in Heat.
-                        "str_split"
-                            if ucx.is_written(doc.node(entry.key).span)
-                                || ucx.from.function(name) != Availability::Data =>
-                        {
-                            return call.via_split(name, entry.value);
-                        }
-                        "Fn::Select" => {
-                            return call.nested(collection, entry.key, entry.value, depth);
-                        }
-                        _ => {}
+            if let [entry] = entries.as_slice()
+                && let Some(name) = doc.str_value(entry.key)
+            {
+                match name {
+                    "get_param" => return call.via_get_param(entry.value),
+                    "get_attr" => return call.via_get_attr(entry.value),
+                    // Only a `str_split` this upgrade wrote (U106, from an `Fn::Split` of
+                    // 2013-05-23) is a call here: at 2015-04-30 an author's `{str_split: …}`
+                    // is a plain map, and a left-over `Fn::Split` already fails in Heat.
+                    "str_split"
+                        if ucx.is_written(doc.node(entry.key).span)
+                            || ucx.from.function(name) != Availability::Data =>
+                    {
+                        return call.via_split(name, entry.value);
                     }
-                    if ucx.from.function(name) != Availability::Data {
-                        return manual(
-                            format!(
-                                "the collection is computed by `{name}`, and no HOT path or function selects from it as `Fn::Select` does (it JSON-decodes strings, gives `''` for a missing element)"
-                            ),
-                            format!(
-                                "select the value another way (a `get_param`/`get_attr` path on the data `{name}` reads, or `yaql` from 2016-10-14), or keep the template at {}",
-                                ucx.from
-                            ),
-                        );
+                    "Fn::Select" => {
+                        return call.nested(collection, entry.key, entry.value, depth);
                     }
+                    _ => {}
+                }
+                if ucx.from.function(name) != Availability::Data {
+                    return manual(
+                        format!(
+                            "the collection is computed by `{name}`, and no HOT path or function selects from it as `Fn::Select` does (it JSON-decodes strings, gives `''` for a missing element)"
+                        ),
+                        format!(
+                            "select the value another way (a `get_param`/`get_attr` path on the data `{name}` reads, or `yaql` from 2016-10-14), or keep the template at {}",
+                            ucx.from
+                        ),
+                    );
                 }
             }
             call.fold(&[], Some(collection))
@@ -486,18 +486,18 @@ impl SelectCall<'_> {
                 "fix the `get_attr`, then upgrade again",
             );
         };
-        if let Some(ty) = template.resource_type(definition) {
-            if GROUPS.contains(&ty) {
-                return manual(
-                    format!(
-                        "`{name}` is an `{ty}`: since 2014-10-16 a `get_attr` path applies to each member of the group, while `Fn::Select` picks from the list of the members' values"
-                    ),
-                    format!(
-                        "for one member of a ResourceGroup use `get_attr: [{name}, resource.<index>, <attribute>]` (check that the member names match the indexes), or keep the template at {}",
-                        self.ucx.from
-                    ),
-                );
-            }
+        if let Some(ty) = template.resource_type(definition)
+            && GROUPS.contains(&ty)
+        {
+            return manual(
+                format!(
+                    "`{name}` is an `{ty}`: since 2014-10-16 a `get_attr` path applies to each member of the group, while `Fn::Select` picks from the list of the members' values"
+                ),
+                format!(
+                    "for one member of a ResourceGroup use `get_attr: [{name}, resource.<index>, <attribute>]` (check that the member names match the indexes), or keep the template at {}",
+                    self.ucx.from
+                ),
+            );
         }
         let mut pieces: Vec<Piece> = items.iter().copied().map(Piece::Node).collect();
         let index = Index::of(doc, self.index);
@@ -782,12 +782,11 @@ fn functions_in<'d>(doc: &'d Document, node: NodeId, out: &mut Vec<&'d str>) {
         match &doc.node(id).kind {
             NodeKind::Sequence { items, .. } => stack.extend(items.iter().copied()),
             NodeKind::Mapping { entries, .. } => {
-                if let [entry] = entries.as_slice() {
-                    if let Some(name) = doc.str_value(entry.key) {
-                        if Function::from_name(name).is_some() {
-                            out.push(name);
-                        }
-                    }
+                if let [entry] = entries.as_slice()
+                    && let Some(name) = doc.str_value(entry.key)
+                    && Function::from_name(name).is_some()
+                {
+                    out.push(name);
                 }
                 stack.extend(entries.iter().map(|e| e.value));
             }
