@@ -10,6 +10,7 @@ mod resource_not_mapping;
 mod shared;
 mod slash_in_resource_name;
 mod unknown_resource_key;
+mod unknown_resource_type;
 
 pub(crate) const RULES: &[&Rule] = &[
     &resource_not_mapping::RULE,
@@ -19,4 +20,5 @@ pub(crate) const RULES: &[&Rule] = &[
     &invalid_deletion_policy::RULE,
     &slash_in_resource_name::RULE,
     &external_id_with_depends_on::RULE,
+    &unknown_resource_type::RULE,
 ];

@@ -1,0 +1,113 @@
+use std::collections::BTreeSet;
+
+use hotfix_hot::resource_types;
+use hotfix_yaml::ScalarValue;
+
+use crate::rule::{Context, Sink, declare_rule};
+use crate::rules::resources::shared::mapping_resources;
+use crate::rules::util::did_you_mean;
+
+declare_rule! {
+    /// ## What it does
+    /// Checks that a resource's `type` is a type Heat registers, when it is in a namespace
+    /// Heat owns (`OS::Nova::…`, `AWS::EC2::…`: the first two parts of a registered type).
+    ///
+    /// ## Why is this bad?
+    /// Heat refuses the template: `The Resource Type (OS::Nova::Servr) could not be found.`
+    /// The types are those of Heat's own registry (`hotfix types`), which hotfix carries.
+    ///
+    /// Not reported: a template file (`type: server.yaml`, any name ending in `.yaml` or
+    /// `.template`, which Heat loads as a nested stack), a type in a namespace Heat does not
+    /// own (`OS::TripleO::Controller`, `My::Server`), which an environment's
+    /// `resource_registry` maps, and a type that Heat's default environment maps
+    /// (`OS::Quantum::Net`, see `hotfix types`).
+    ///
+    /// ## Example
+    /// ```yaml
+    /// heat_template_version: 2016-10-14
+    /// resources:
+    ///   server:
+    ///     type: OS::Nova::Servr
+    ///     properties:
+    ///       flavor: m1.small
+    ///       image: cirros
+    /// ```
+    ///
+    /// Use instead:
+    /// ```yaml
+    /// heat_template_version: 2016-10-14
+    /// resources:
+    ///   server:
+    ///     type: OS::Nova::Server
+    ///     properties:
+    ///       flavor: m1.small
+    ///       image: cirros
+    /// ```
+    pub(crate) static RULE = {
+        code: "H608",
+        name: "unknown-resource-type",
+        severity: Error,
+        fix: None,
+        check: check,
+    };
+}
+
+fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
+    if cx.version().is_none() {
+        return;
+    }
+    let doc = cx.doc;
+    let mut namespaces: Option<BTreeSet<&str>> = None;
+    for resource in mapping_resources(cx) {
+        let Some(ty) = cx.template.field(resource, "type") else {
+            continue;
+        };
+        let Some(scalar) = doc.scalar(ty) else {
+            continue;
+        };
+        if scalar.value != ScalarValue::Str {
+            continue;
+        }
+        let name: &str = &scalar.text;
+        let types = resource_types::all();
+        #[allow(
+            clippy::case_sensitive_file_extension_comparisons,
+            reason = "Heat's test: `resource_type.endswith(('.yaml', '.template'))`"
+        )]
+        let template_file = name.ends_with(".yaml") || name.ends_with(".template");
+        if name.is_empty()
+            || template_file
+            || types.get(name).is_some()
+            || types.default_environment_target(name).is_some()
+        {
+            continue;
+        }
+        let namespaces = namespaces
+            .get_or_insert_with(|| types.iter().filter_map(|(t, _)| namespace(t)).collect());
+        if !namespace(name).is_some_and(|ns| namespaces.contains(ns)) {
+            continue;
+        }
+        let visible = types
+            .iter()
+            .filter(|(_, t)| !t.is_hidden())
+            .map(|(name, _)| name);
+        let diagnostic = sink.report(
+            cx.span(ty),
+            format!(
+                "`{name}` is not a resource type of Heat {}",
+                types.heat_version()
+            ),
+        );
+        let heat = format!("Heat: `The Resource Type ({name}) could not be found.`");
+        match did_you_mean(name, visible) {
+            Some(suggestion) => diagnostic.help(format!("did you mean `{suggestion}`? {heat}")),
+            None => diagnostic.help(format!("`hotfix types` lists the types; {heat}")),
+        };
+    }
+}
+
+/// `OS::Nova` of `OS::Nova::Server`: every part but the last, when there are three or more.
+fn namespace(name: &str) -> Option<&str> {
+    let (namespace, last) = name.rsplit_once("::")?;
+    (!last.is_empty() && namespace.contains("::")).then_some(namespace)
+}

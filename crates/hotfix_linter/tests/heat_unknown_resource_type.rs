@@ -1,0 +1,130 @@
+//! `unknown-resource-type` (H608) against Heat's own registry: every type the rule reports in
+//! its fixtures is one Heat cannot find, with the message the rule quotes, and every type of the
+//! fixtures Heat cannot find that the rule leaves alone is one of the rule's documented
+//! exceptions (a template file, a namespace Heat does not own, a default-environment alias).
+//!
+//! Needs Heat's engine: `#[ignore]`d and named `heat_…`; `scripts/test.sh` runs it after
+//! installing Heat into `.venv-heat` (`HOTFIX_PYTHON` names another Python with Heat).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use hotfix_linter::{Selector, Settings, lint};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn python() -> PathBuf {
+    let python = std::env::var_os("HOTFIX_PYTHON")
+        .map_or_else(|| workspace().join(".venv-heat/bin/python"), PathBuf::from);
+    assert!(
+        python.exists(),
+        "this test needs Heat's Python environment at {} (run scripts/setup-oracle.sh, which \
+         needs python3, or set HOTFIX_PYTHON)",
+        python.display()
+    );
+    python
+}
+
+/// What Heat's global environment says of each name, as heat-engine builds it (no environment
+/// directory read): "" when it finds a class, else its error text.
+const LOOKUP: &str = r#"
+import json, sys, tempfile, warnings, logging
+warnings.simplefilter('ignore')
+logging.disable(logging.CRITICAL)
+from oslo_config import cfg
+from heat.engine import resource, resources
+cfg.CONF.set_override('environment_dir', tempfile.mkdtemp())
+resource.Resource._validate_service_availability = lambda self, context, resource_type: None
+resources.initialise()
+env = resources.global_env()
+out = {}
+for name in json.load(sys.stdin):
+    try:
+        env.get_class(name)
+        out[name] = ""
+    except Exception as ex:
+        out[name] = str(ex)
+print(json.dumps(out))
+"#;
+
+#[test]
+#[ignore = "needs Heat's engine (scripts/setup-oracle.sh); run by scripts/test.sh"]
+fn heat_unknown_resource_types_are_those_heat_cannot_find() {
+    let settings = Settings {
+        select: vec![Selector::parse("H608").expect("code")],
+        ..Settings::default()
+    };
+    let dir = workspace().join("testdata/rules/H608");
+    let mut names = Vec::new();
+    let mut reported = Vec::new();
+    for entry in std::fs::read_dir(&dir).expect("fixtures") {
+        let path = entry.expect("entry").path();
+        let source = std::fs::read_to_string(&path).expect("fixture");
+        let doc = hotfix_yaml::parse(&source).expect("fixture loads");
+        let template = hotfix_hot::Template::new(&doc);
+        for resource in &template.resources {
+            if let Some(ty) = template.field(resource, "type")
+                && let Some(name) = doc.str_value(ty)
+            {
+                names.push(name.to_owned());
+            }
+        }
+        for diagnostic in lint(&path.display().to_string(), source.as_bytes(), &settings) {
+            let text = &source[diagnostic.span.range()];
+            reported.push(text.trim_matches('"').to_owned());
+        }
+    }
+    assert!(!reported.is_empty());
+    let output = {
+        let mut child = Command::new(python())
+            .arg("-c")
+            .arg(LOOKUP)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("run Heat");
+        serde_json::to_writer(child.stdin.take().expect("stdin"), &names).expect("write");
+        child.wait_with_output().expect("Heat's answer")
+    };
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let heat: std::collections::BTreeMap<String, String> =
+        serde_json::from_slice(&output.stdout).expect("JSON");
+    let types = hotfix_hot::resource_types::all();
+    for name in &names {
+        let error = &heat[name];
+        if reported.contains(name) {
+            assert_eq!(
+                error,
+                &format!("The Resource Type ({name}) could not be found."),
+                "{name} is reported, but Heat finds it"
+            );
+        } else if !error.is_empty() {
+            let owned = types.iter().any(|(t, _)| {
+                t.rsplit_once("::").map(|(ns, _)| ns) == name.rsplit_once("::").map(|(ns, _)| ns)
+            });
+            #[allow(
+                clippy::case_sensitive_file_extension_comparisons,
+                reason = "Heat's test is case-sensitive"
+            )]
+            let template_file = name.ends_with(".yaml") || name.ends_with(".template");
+            let exception =
+                template_file || !owned || types.default_environment_target(name).is_some();
+            assert!(
+                exception,
+                "Heat cannot find {name} ({error}), and the rule does not say so"
+            );
+        }
+    }
+    println!(
+        "H608 oracle: {} types in the fixtures, {} reported, all confirmed by Heat's registry",
+        names.len(),
+        reported.len()
+    );
+}
