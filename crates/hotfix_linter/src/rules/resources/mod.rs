@@ -9,6 +9,7 @@ mod missing_resource_type;
 mod resource_not_mapping;
 mod shared;
 mod slash_in_resource_name;
+mod unknown_property;
 mod unknown_resource_key;
 mod unknown_resource_type;
 
@@ -21,4 +22,5 @@ pub(crate) const RULES: &[&Rule] = &[
     &slash_in_resource_name::RULE,
     &external_id_with_depends_on::RULE,
     &unknown_resource_type::RULE,
+    &unknown_property::RULE,
 ];

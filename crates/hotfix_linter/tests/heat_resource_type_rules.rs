@@ -1,7 +1,12 @@
-//! `unknown-resource-type` (H608) against Heat's own registry: every type the rule reports in
-//! its fixtures is one Heat cannot find, with the message the rule quotes, and every type of the
-//! fixtures Heat cannot find that the rule leaves alone is one of the rule's documented
-//! exceptions (a template file, a namespace Heat does not own, a default-environment alias).
+//! The resource-type rules against Heat itself.
+//!
+//! - `unknown-resource-type` (H608): every type the rule reports in its fixtures is one Heat
+//!   cannot find, with the message the rule quotes, and every type of the fixtures Heat cannot
+//!   find that the rule leaves alone is one of the rule's documented exceptions (a template
+//!   file, a namespace Heat does not own, a default-environment alias).
+//! - `unknown-property` (H609): for every registered type, Heat's validation accepts every
+//!   property the data lists, and refuses one more with `Unknown Property` exactly when the
+//!   rule reports it.
 //!
 //! Needs Heat's engine: `#[ignore]`d and named `heat_…`; `scripts/test.sh` runs it after
 //! installing Heat into `.venv-heat` (`HOTFIX_PYTHON` names another Python with Heat).
@@ -10,6 +15,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use hotfix_linter::{Selector, Settings, lint};
+use serde_json::{Value, json};
+
+mod common;
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -127,4 +135,53 @@ fn heat_unknown_resource_types_are_those_heat_cannot_find() {
         names.len(),
         reported.len()
     );
+}
+
+#[test]
+#[ignore = "needs Heat's engine (scripts/setup-oracle.sh); run by scripts/test.sh"]
+fn heat_unknown_properties_are_those_heat_refuses() {
+    let settings = Settings {
+        select: vec![Selector::parse("H609").expect("code")],
+        ..Settings::default()
+    };
+    let mut heat = common::Heat::start();
+    let mut wrong = Vec::new();
+    let mut checked = 0;
+    for (name, t) in hotfix_hot::resource_types::all().iter() {
+        // Every property the data lists (values are not checked by this validation), less
+        // those Heat declares but refuses any value for.
+        let mut properties: serde_json::Map<String, Value> = t
+            .properties
+            .iter()
+            .filter(|(_, p)| p.implemented)
+            .map(|(key, _)| (key.clone(), Value::Null))
+            .collect();
+        for bogus in [false, true] {
+            if bogus {
+                properties.insert("hotfix_no_such_property".to_owned(), json!("x"));
+            }
+            let template = json!({
+                "heat_template_version": "2018-08-31",
+                "resources": {"r": {"type": name, "properties": properties}},
+            });
+            let text = serde_json::to_string_pretty(&template).expect("JSON");
+            let answer = heat.request(&json!({"cmd": "validate", "template": text}));
+            let error = answer["error"].as_str().unwrap_or_default();
+            let heat_refuses = error.contains("Unknown Property");
+            let findings = lint("t.json", text.as_bytes(), &settings);
+            let reported = !findings.is_empty();
+            if heat_refuses != reported {
+                wrong.push(format!(
+                    "{name} (bogus: {bogus}): hotfix {} finding(s), Heat: {answer}",
+                    findings.len()
+                ));
+            }
+            if heat_refuses && !error.ends_with("Unknown Property hotfix_no_such_property") {
+                wrong.push(format!("{name}: Heat names another property: {error}"));
+            }
+            checked += 1;
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    println!("H609 oracle: {checked} templates, every one agreeing with Heat");
 }

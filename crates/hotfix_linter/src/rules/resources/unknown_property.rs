@@ -1,0 +1,107 @@
+use hotfix_hot::key_name;
+use hotfix_hot::resource_types;
+
+use crate::rule::{Context, Sink, declare_rule};
+use crate::rules::resources::shared::{call_at, mapping_resources};
+use crate::rules::util::did_you_mean;
+
+declare_rule! {
+    /// ## What it does
+    /// Checks that every key under a resource's `properties` is a property of its type, for
+    /// the types of Heat's registry (`hotfix type OS::Nova::Server` lists them).
+    ///
+    /// ## Why is this bad?
+    /// Heat refuses the template when it validates it, before anything is created:
+    /// `Property error: resources.server.properties: Unknown Property netwroks`. A misspelt
+    /// property is never what was meant: the value meant for it is not used.
+    ///
+    /// Not checked: `OS::Heat::None` and the removed types Heat keeps as placeholders (they
+    /// take any property), template files and types Heat's registry does not have
+    /// (`unknown-resource-type` reports those it should know).
+    ///
+    /// ## Example
+    /// ```yaml
+    /// heat_template_version: 2016-10-14
+    /// resources:
+    ///   server:
+    ///     type: OS::Nova::Server
+    ///     properties:
+    ///       flavor: m1.small
+    ///       image: cirros
+    ///       netwroks: [{network: private}]
+    /// ```
+    ///
+    /// Use instead:
+    /// ```yaml
+    /// heat_template_version: 2016-10-14
+    /// resources:
+    ///   server:
+    ///     type: OS::Nova::Server
+    ///     properties:
+    ///       flavor: m1.small
+    ///       image: cirros
+    ///       networks: [{network: private}]
+    /// ```
+    pub(crate) static RULE = {
+        code: "H609",
+        name: "unknown-property",
+        severity: Error,
+        fix: None,
+        check: check,
+    };
+}
+
+fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
+    if cx.version().is_none() {
+        return;
+    }
+    let doc = cx.doc;
+    for resource in mapping_resources(cx) {
+        let Some(type_name) = cx
+            .template
+            .field(resource, "type")
+            .and_then(|ty| doc.str_value(ty))
+        else {
+            continue;
+        };
+        let Some(schema) = resource_types::get(type_name) else {
+            continue;
+        };
+        if schema.none_resource {
+            continue;
+        }
+        let Some(properties) = cx.template.field(resource, "properties") else {
+            continue;
+        };
+        // A call (`properties: {get_param: p}`) is resolved by Heat first: its keys are not
+        // properties.
+        if !cx.template.is_mapping(properties) || call_at(cx, properties).is_some() {
+            continue;
+        }
+        for entry in doc.entries(doc.resolve(properties)) {
+            let key = key_name(doc, entry.key);
+            if doc.str_value(entry.key).is_some() && schema.properties.contains_key(&key) {
+                continue;
+            }
+            let shown = schema
+                .properties
+                .iter()
+                .filter(|(_, p)| p.support_status.status != resource_types::Status::Hidden)
+                .map(|(name, _)| name.as_str());
+            let diagnostic = sink.report(
+                cx.span(entry.key),
+                format!("`{key}` is not a property of {type_name}"),
+            );
+            let heat = format!(
+                "Heat: `Property error: resources.{}.properties: Unknown Property {key}`",
+                resource.name
+            );
+            match did_you_mean(&key, shown) {
+                Some(suggestion) => diagnostic.help(format!("did you mean `{suggestion}`? {heat}")),
+                None => diagnostic.help(format!(
+                    "`hotfix type {type_name}` lists its properties; {heat}"
+                )),
+            };
+        }
+    }
+}
