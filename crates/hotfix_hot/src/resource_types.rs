@@ -275,6 +275,28 @@ pub struct Schema {
     pub items: Option<Box<Schema>>,
 }
 
+impl Schema {
+    /// A value of the schema's type that its allowed values (if any) accept: the first allowed
+    /// value, else `"x"`, `1`, `true`, `{}` or `[]`. Other constraints (range, length,
+    /// pattern) are not considered.
+    pub fn example_value(&self) -> Value {
+        let allowed = self.constraints.iter().find_map(|c| match c {
+            Constraint::AllowedValues(values) => values.first(),
+            _ => None,
+        });
+        if let Some(first) = allowed {
+            return first.clone();
+        }
+        match self.kind {
+            PropertyType::String | PropertyType::Any => Value::from("x"),
+            PropertyType::Integer | PropertyType::Number => Value::from(1),
+            PropertyType::Boolean => Value::from(true),
+            PropertyType::Map => Value::Object(serde_json::Map::new()),
+            PropertyType::List => Value::Array(Vec::new()),
+        }
+    }
+}
+
 /// The types of property values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]

@@ -10,7 +10,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-use hotfix_hot::resource_types::{self, Constraint, PropertyType, Schema};
+use hotfix_hot::resource_types;
 use serde_json::{Value, json};
 
 fn workspace() -> PathBuf {
@@ -81,7 +81,7 @@ fn heat_every_type_accepts_snapshot_and_attributes_exactly_as_the_data_says() {
             .properties
             .iter()
             .filter(|(_, s)| s.required)
-            .map(|(key, s)| (key.clone(), example(s)))
+            .map(|(key, s)| (key.clone(), s.example_value()))
             .collect();
         let template = |extra: Value, outputs: Value| {
             let mut resource = json!({"type": name, "properties": properties});
@@ -128,24 +128,6 @@ fn heat_every_type_accepts_snapshot_and_attributes_exactly_as_the_data_says() {
     }
     assert!(types.len() > 100, "{} types", types.len());
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-}
-
-/// A value of the schema's type (its first allowed value when it has some).
-fn example(schema: &Schema) -> Value {
-    let allowed = schema.constraints.iter().find_map(|c| match c {
-        Constraint::AllowedValues(values) => values.first(),
-        _ => None,
-    });
-    if let Some(first) = allowed {
-        return first.clone();
-    }
-    match schema.kind {
-        PropertyType::String | PropertyType::Any => json!("x"),
-        PropertyType::Integer | PropertyType::Number => json!(1),
-        PropertyType::Boolean => json!(true),
-        PropertyType::Map => json!({}),
-        PropertyType::List => json!([]),
-    }
 }
 
 /// `scripts/heat_oracle.py serve`: one JSON request per line, one answer per line.

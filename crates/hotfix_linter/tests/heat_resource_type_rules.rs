@@ -185,3 +185,52 @@ fn heat_unknown_properties_are_those_heat_refuses() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     println!("H609 oracle: {checked} templates, every one agreeing with Heat");
 }
+
+#[test]
+#[ignore = "needs Heat's engine (scripts/setup-oracle.sh); run by scripts/test.sh"]
+fn heat_unknown_attributes_are_those_heat_refuses() {
+    let settings = Settings {
+        select: vec![Selector::parse("H610").expect("code")],
+        ..Settings::default()
+    };
+    let mut heat = common::Heat::start();
+    let mut wrong = Vec::new();
+    let mut checked = 0;
+    for (name, t) in hotfix_hot::resource_types::all().iter() {
+        let properties: serde_json::Map<String, Value> = t
+            .properties
+            .iter()
+            .filter(|(_, s)| s.required)
+            .map(|(key, s)| (key.clone(), s.example_value()))
+            .collect();
+        let mut attributes: Vec<&str> = t.attributes.keys().map(String::as_str).collect();
+        attributes.push("not_an_attribute_of_any_type");
+        for attribute in attributes {
+            let template = json!({
+                "heat_template_version": "2018-08-31",
+                "resources": {"r": {"type": name, "properties": properties}},
+                "outputs": {"o": {"value": {"get_attr": ["r", attribute]}}},
+            });
+            let text = serde_json::to_string_pretty(&template).expect("JSON");
+            let answer = heat.request(&json!({"cmd": "validate", "template": text}));
+            let error = answer["error"].as_str().unwrap_or_default();
+            let heat_refuses = error.contains("The Referenced Attribute");
+            let reported = !lint("t.json", text.as_bytes(), &settings).is_empty();
+            if heat_refuses != reported {
+                wrong.push(format!(
+                    "{name}.{attribute}: hotfix reports: {reported}, Heat: {answer}"
+                ));
+            }
+            if heat_refuses
+                && !error.ends_with(&format!(
+                    "The Referenced Attribute (r {attribute}) is incorrect."
+                ))
+            {
+                wrong.push(format!("{name}: Heat says otherwise: {error}"));
+            }
+            checked += 1;
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    println!("H610 oracle: {checked} get_attr calls, every one agreeing with Heat");
+}

@@ -9,6 +9,7 @@ mod missing_resource_type;
 mod resource_not_mapping;
 mod shared;
 mod slash_in_resource_name;
+mod unknown_attribute;
 mod unknown_property;
 mod unknown_resource_key;
 mod unknown_resource_type;
@@ -23,4 +24,5 @@ pub(crate) const RULES: &[&Rule] = &[
     &external_id_with_depends_on::RULE,
     &unknown_resource_type::RULE,
     &unknown_property::RULE,
+    &unknown_attribute::RULE,
 ];
