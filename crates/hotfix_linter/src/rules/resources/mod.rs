@@ -2,6 +2,7 @@
 
 use crate::rule::Rule;
 
+mod deprecated_resource_type;
 mod external_id_with_depends_on;
 mod invalid_deletion_policy;
 mod invalid_resource_field_type;
@@ -25,4 +26,5 @@ pub(crate) const RULES: &[&Rule] = &[
     &unknown_resource_type::RULE,
     &unknown_property::RULE,
     &unknown_attribute::RULE,
+    &deprecated_resource_type::RULE,
 ];

@@ -1,0 +1,113 @@
+use std::fmt::Write as _;
+
+use hotfix_hot::resource_types::{self, Status, SupportStatus};
+
+use crate::rule::{Context, Sink, declare_rule};
+use crate::rules::resources::shared::mapping_resources;
+
+declare_rule! {
+    /// ## What it does
+    /// Reports a resource whose type Heat has deprecated, hidden or removed, as Heat's registry
+    /// records it (`hotfix types`).
+    ///
+    /// ## Why is this bad?
+    /// - A removed type that Heat keeps as a placeholder (`OS::Glance::Image`,
+    ///   `OS::Designate::Record`, the old load balancer types, …) is accepted with any property, and
+    ///   Heat creates nothing for it: the template deploys, without the resource it describes.
+    /// - A hidden type still works, but Heat no longer lists or documents it, and it is the step
+    ///   before removal.
+    /// - A deprecated type works, and will be hidden, then removed.
+    ///
+    /// Heat names a replacement for some (`OS::Heat::SoftwareDeployments` →
+    /// `OS::Heat::SoftwareDeploymentGroup`); the help gives it.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// heat_template_version: 2016-10-14
+    /// resources:
+    ///   image:
+    ///     type: OS::Glance::Image
+    ///     properties:
+    ///       location: https://example.com/cirros.img
+    ///       disk_format: qcow2
+    ///       container_format: bare
+    /// ```
+    ///
+    /// Use instead:
+    /// ```yaml
+    /// heat_template_version: 2016-10-14
+    /// resources:
+    ///   image:
+    ///     type: OS::Glance::WebImage
+    ///     properties:
+    ///       location: https://example.com/cirros.img
+    ///       disk_format: qcow2
+    ///       container_format: bare
+    /// ```
+    pub(crate) static RULE = {
+        code: "H611",
+        name: "deprecated-resource-type",
+        severity: Warning,
+        fix: None,
+        check: check,
+    };
+}
+
+fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
+    if cx.version().is_none() {
+        return;
+    }
+    let doc = cx.doc;
+    for resource in mapping_resources(cx) {
+        let Some(ty) = cx.template.field(resource, "type") else {
+            continue;
+        };
+        let Some(name) = doc.str_value(ty) else {
+            continue;
+        };
+        let Some(schema) = resource_types::get(name) else {
+            continue;
+        };
+        let status = &schema.support_status;
+        let heat = resource_types::all().heat_version();
+        let message = match status.status {
+            Status::Hidden if schema.none_resource => format!(
+                "`{name}` was removed from Heat (hidden{}): Heat {heat} accepts any property for \
+                 it and creates nothing",
+                since(status)
+            ),
+            Status::Hidden => format!(
+                "`{name}` is hidden{}: Heat {heat} still runs it, but no longer lists it",
+                since(status)
+            ),
+            Status::Deprecated => format!("`{name}` is deprecated{}", since(status)),
+            Status::Supported | Status::Unsupported | Status::Unknown => continue,
+        };
+        let history = status
+            .chain()
+            .skip(1)
+            .filter(|s| s.status != Status::Supported)
+            .map(|s| format!("{}{}", s.status.as_str().to_lowercase(), since(s)))
+            .collect::<Vec<_>>();
+        let diagnostic = sink.report(cx.span(ty), message);
+        let mut help = match status.chain().find_map(|s| s.substitute.as_deref()) {
+            Some(substitute) => format!("use `{substitute}`, which Heat names as its replacement"),
+            None if schema.none_resource => {
+                "remove it, or use the type of the service that replaced it".to_owned()
+            }
+            None => "plan its replacement: `hotfix types` lists the supported types".to_owned(),
+        };
+        if !history.is_empty() {
+            let _ = write!(help, " (before: {})", history.join(", "));
+        }
+        diagnostic.help(help);
+    }
+}
+
+/// ` since 10.0.0`, when Heat says since when.
+fn since(status: &SupportStatus) -> String {
+    status
+        .version
+        .as_deref()
+        .map_or_else(String::new, |version| format!(" since {version}"))
+}
