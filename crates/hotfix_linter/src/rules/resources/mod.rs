@@ -2,6 +2,7 @@
 
 use crate::rule::Rule;
 
+mod deprecated_property;
 mod deprecated_resource_type;
 mod external_id_with_depends_on;
 mod invalid_deletion_policy;
@@ -27,4 +28,5 @@ pub(crate) const RULES: &[&Rule] = &[
     &unknown_property::RULE,
     &unknown_attribute::RULE,
     &deprecated_resource_type::RULE,
+    &deprecated_property::RULE,
 ];
