@@ -303,7 +303,7 @@ fn bounds_text(
 /// `supported since 2014.1`, `hidden since 10.0.0 (deprecated since 8.0.0, supported since
 /// 5.0.0); use OS::X`.
 fn status_text(status: &SupportStatus) -> String {
-    let mut chain = status.chain().map(one_status);
+    let mut chain = status.chain().map(ToString::to_string);
     let mut text = chain.next().unwrap_or_default();
     let before: Vec<String> = chain.collect();
     if !before.is_empty() {
@@ -328,14 +328,6 @@ fn property_status(status: &SupportStatus) -> Option<String> {
         return Some(format!("since {version}"));
     }
     Some(status_text(status))
-}
-
-fn one_status(status: &SupportStatus) -> String {
-    let name = status.status.as_str().to_lowercase();
-    match &status.version {
-        Some(version) => format!("{name} since {version}"),
-        None => name,
-    }
 }
 
 fn rule_text(rule: &TranslationRule) -> String {

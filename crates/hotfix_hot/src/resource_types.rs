@@ -196,6 +196,17 @@ impl Default for SupportStatus {
     }
 }
 
+/// This status alone, as Heat names it in lower case: `hidden since 10.0.0`, `deprecated`.
+impl std::fmt::Display for SupportStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.status.as_str().to_lowercase())?;
+        match &self.version {
+            Some(version) => write!(f, " since {version}"),
+            None => Ok(()),
+        }
+    }
+}
+
 impl SupportStatus {
     /// This status and every one before it, newest first.
     pub fn chain(&self) -> impl Iterator<Item = &SupportStatus> {

@@ -1,10 +1,10 @@
-use std::fmt::Write as _;
-
-use hotfix_hot::resource_types::{self, ResourceType, RuleKind, Status, SupportStatus};
+use hotfix_hot::resource_types::{ResourceType, RuleKind, Status};
 use serde_json::Value;
 
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::resources::shared::{call_at, mapping_resources};
+use crate::rules::resources::shared::{
+    Registered, earlier_statuses, literal_properties, registered_resources,
+};
 
 declare_rule! {
     /// ## What it does
@@ -51,27 +51,20 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         return;
     }
     let doc = cx.doc;
-    for resource in mapping_resources(cx) {
-        let Some(type_name) = cx
-            .template
-            .field(resource, "type")
-            .and_then(|ty| doc.str_value(ty))
-        else {
-            continue;
-        };
-        let Some(schema) = resource_types::get(type_name) else {
-            continue;
-        };
-        let Some(properties) = cx.template.field(resource, "properties") else {
-            continue;
-        };
-        if schema.none_resource
-            || !cx.template.is_mapping(properties)
-            || call_at(cx, properties).is_some()
-        {
+    for Registered {
+        resource,
+        type_name,
+        schema,
+        ..
+    } in registered_resources(cx)
+    {
+        if schema.none_resource {
             continue;
         }
-        for entry in doc.entries(doc.resolve(properties)) {
+        let Some(properties) = literal_properties(cx, resource) else {
+            continue;
+        };
+        for entry in doc.entries(properties) {
             let Some(key) = doc.str_value(entry.key) else {
                 continue;
             };
@@ -79,26 +72,18 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                 continue;
             };
             let status = &property.support_status;
-            let state = match status.status {
-                Status::Deprecated => "deprecated",
-                Status::Hidden => "hidden",
-                Status::Supported | Status::Unsupported | Status::Unknown => continue,
-            };
-            let diagnostic = sink.report(
-                cx.span(entry.key),
-                format!("`{key}` of {type_name} is {state}{}", since(status)),
-            );
-            let mut help = what_heat_does(schema, key);
-            let history: Vec<String> = status
-                .chain()
-                .skip(1)
-                .filter(|s| s.status != Status::Supported)
-                .map(|s| format!("{}{}", s.status.as_str().to_lowercase(), since(s)))
-                .collect();
-            if !history.is_empty() {
-                let _ = write!(help, " (before: {})", history.join(", "));
+            if !matches!(status.status, Status::Deprecated | Status::Hidden) {
+                continue;
             }
-            diagnostic.help(help);
+            sink.report(
+                cx.span(entry.key),
+                format!("`{key}` of {type_name} is {status}"),
+            )
+            .help(format!(
+                "{}{}",
+                what_heat_does(schema, key),
+                earlier_statuses(status)
+            ));
         }
     }
 }
@@ -141,12 +126,4 @@ fn reads(value: &Value, key: &str) -> bool {
         Value::Array(items) => items.iter().any(|v| reads(v, key)),
         _ => false,
     }
-}
-
-/// ` since 5.0.0`, when Heat says since when.
-fn since(status: &SupportStatus) -> String {
-    status
-        .version
-        .as_deref()
-        .map_or_else(String::new, |version| format!(" since {version}"))
 }

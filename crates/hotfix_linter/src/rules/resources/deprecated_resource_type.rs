@@ -1,9 +1,7 @@
-use std::fmt::Write as _;
-
-use hotfix_hot::resource_types::{self, Status, SupportStatus};
+use hotfix_hot::resource_types::{self, Status};
 
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::resources::shared::mapping_resources;
+use crate::rules::resources::shared::{Registered, earlier_statuses, registered_resources};
 
 declare_rule! {
     /// ## What it does
@@ -57,57 +55,34 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     if cx.version().is_none() {
         return;
     }
-    let doc = cx.doc;
-    for resource in mapping_resources(cx) {
-        let Some(ty) = cx.template.field(resource, "type") else {
-            continue;
-        };
-        let Some(name) = doc.str_value(ty) else {
-            continue;
-        };
-        let Some(schema) = resource_types::get(name) else {
-            continue;
-        };
+    for Registered {
+        type_node,
+        type_name: name,
+        schema,
+        ..
+    } in registered_resources(cx)
+    {
         let status = &schema.support_status;
         let heat = resource_types::all().heat_version();
         let message = match status.status {
             Status::Hidden if schema.none_resource => format!(
-                "`{name}` was removed from Heat (hidden{}): Heat {heat} accepts any property for \
-                 it and creates nothing",
-                since(status)
+                "`{name}` was removed from Heat ({status}): Heat {heat} accepts any property for \
+                 it and creates nothing"
             ),
-            Status::Hidden => format!(
-                "`{name}` is hidden{}: Heat {heat} still runs it, but no longer lists it",
-                since(status)
-            ),
-            Status::Deprecated => format!("`{name}` is deprecated{}", since(status)),
+            Status::Hidden => {
+                format!("`{name}` is {status}: Heat {heat} still runs it, but no longer lists it")
+            }
+            Status::Deprecated => format!("`{name}` is {status}"),
             Status::Supported | Status::Unsupported | Status::Unknown => continue,
         };
-        let history = status
-            .chain()
-            .skip(1)
-            .filter(|s| s.status != Status::Supported)
-            .map(|s| format!("{}{}", s.status.as_str().to_lowercase(), since(s)))
-            .collect::<Vec<_>>();
-        let diagnostic = sink.report(cx.span(ty), message);
-        let mut help = match status.chain().find_map(|s| s.substitute.as_deref()) {
+        let advice = match status.chain().find_map(|s| s.substitute.as_deref()) {
             Some(substitute) => format!("use `{substitute}`, which Heat names as its replacement"),
             None if schema.none_resource => {
                 "remove it, or use the type of the service that replaced it".to_owned()
             }
             None => "plan its replacement: `hotfix types` lists the supported types".to_owned(),
         };
-        if !history.is_empty() {
-            let _ = write!(help, " (before: {})", history.join(", "));
-        }
-        diagnostic.help(help);
+        sink.report(cx.span(type_node), message)
+            .help(format!("{advice}{}", earlier_statuses(status)));
     }
-}
-
-/// ` since 10.0.0`, when Heat says since when.
-fn since(status: &SupportStatus) -> String {
-    status
-        .version
-        .as_deref()
-        .map_or_else(String::new, |version| format!(" since {version}"))
 }

@@ -1,6 +1,7 @@
 //! What the resource rules share: finding calls, Python truthiness, and names for versions.
 
 use hotfix_diagnostics::Edit;
+use hotfix_hot::resource_types::{self, ResourceType, Status, SupportStatus};
 use hotfix_hot::{Call, Named, Version};
 use hotfix_yaml::{NodeId, NodeKind, ScalarStyle};
 
@@ -22,6 +23,58 @@ pub(super) fn mapping_resources<'t>(cx: &'t Context<'_>) -> impl Iterator<Item =
         .resources
         .iter()
         .filter(|r| cx.template.is_mapping(r.value))
+}
+
+/// A resource whose `type` is a type of Heat's registry.
+pub(super) struct Registered<'t> {
+    pub(super) resource: &'t Named,
+    /// The `type` value's node, and its text.
+    pub(super) type_node: NodeId,
+    pub(super) type_name: &'t str,
+    pub(super) schema: &'static ResourceType,
+}
+
+/// The resources (mappings) whose `type` is a type of Heat's registry.
+pub(super) fn registered_resources<'t>(
+    cx: &'t Context<'_>,
+) -> impl Iterator<Item = Registered<'t>> {
+    mapping_resources(cx).filter_map(|resource| registered(cx, resource))
+}
+
+/// The resource, when its `type` is a type of Heat's registry.
+pub(super) fn registered<'t>(cx: &Context<'t>, resource: &'t Named) -> Option<Registered<'t>> {
+    let type_node = cx.template.field(resource, "type")?;
+    let type_name = cx.doc.str_value(type_node)?;
+    Some(Registered {
+        resource,
+        type_node,
+        type_name,
+        schema: resource_types::get(type_name)?,
+    })
+}
+
+/// A resource's `properties` as a written mapping (through aliases): none when absent, not a
+/// mapping, or a call (`properties: {get_param: p}`), which Heat resolves before its keys count.
+pub(super) fn literal_properties(cx: &Context<'_>, resource: &Named) -> Option<NodeId> {
+    let properties = cx.template.field(resource, "properties")?;
+    (cx.template.is_mapping(properties) && call_at(cx, properties).is_none())
+        .then(|| cx.doc.resolve(properties))
+}
+
+/// ` (before: deprecated since 2014.2)`: the statuses before this one that were not plain
+/// support; empty when there were none.
+pub(super) fn earlier_statuses(status: &SupportStatus) -> String {
+    let earlier: Vec<String> = status
+        .chain()
+        .skip(1)
+        .filter(|s| s.status != Status::Supported)
+        .map(ToString::to_string)
+        .collect();
+    if earlier.is_empty() {
+        String::new()
+    } else {
+        format!(" (before: {})", earlier.join(", "))
+    }
 }
 
 /// `heat_template_version 2016-10-14 (newton)`.

@@ -1,6 +1,7 @@
 use hotfix_hot::{RefKind, resource_types};
 
 use crate::rule::{Context, Sink, declare_rule};
+use crate::rules::resources::shared::{Registered, registered};
 use crate::rules::util::did_you_mean;
 
 declare_rule! {
@@ -65,14 +66,10 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         else {
             continue;
         };
-        let Some(type_name) = cx
-            .template
-            .field(resource, "type")
-            .and_then(|ty| doc.str_value(ty))
+        let Some(Registered {
+            type_name, schema, ..
+        }) = registered(cx, resource)
         else {
-            continue;
-        };
-        let Some(schema) = resource_types::get(type_name) else {
             continue;
         };
         let args = cx.semantic.calls[call].args;

@@ -2,7 +2,7 @@ use hotfix_hot::key_name;
 use hotfix_hot::resource_types;
 
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::resources::shared::{call_at, mapping_resources};
+use crate::rules::resources::shared::{Registered, literal_properties, registered_resources};
 use crate::rules::util::did_you_mean;
 
 declare_rule! {
@@ -56,29 +56,20 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         return;
     }
     let doc = cx.doc;
-    for resource in mapping_resources(cx) {
-        let Some(type_name) = cx
-            .template
-            .field(resource, "type")
-            .and_then(|ty| doc.str_value(ty))
-        else {
-            continue;
-        };
-        let Some(schema) = resource_types::get(type_name) else {
-            continue;
-        };
+    for Registered {
+        resource,
+        type_name,
+        schema,
+        ..
+    } in registered_resources(cx)
+    {
         if schema.none_resource {
             continue;
         }
-        let Some(properties) = cx.template.field(resource, "properties") else {
+        let Some(properties) = literal_properties(cx, resource) else {
             continue;
         };
-        // A call (`properties: {get_param: p}`) is resolved by Heat first: its keys are not
-        // properties.
-        if !cx.template.is_mapping(properties) || call_at(cx, properties).is_some() {
-            continue;
-        }
-        for entry in doc.entries(doc.resolve(properties)) {
+        for entry in doc.entries(properties) {
             let key = key_name(doc, entry.key);
             if doc.str_value(entry.key).is_some() && schema.properties.contains_key(&key) {
                 continue;
