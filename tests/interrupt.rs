@@ -56,14 +56,7 @@ fn interrupt_at_several_moments(original: &BTreeMap<PathBuf, Vec<u8>>, make: &dy
     for delay in [2_u64, 30, 100, 250, 500] {
         let dir = tempfile::tempdir().expect("tempdir");
         make(dir.path());
-        let child = upgrade(dir.path());
-        std::thread::sleep(Duration::from_millis(delay));
-        let status = Command::new("kill")
-            .args(["-INT", &child.id().to_string()])
-            .status()
-            .expect("kill");
-        assert!(status.success());
-        let output = child.wait_with_output().expect("upgrade ends");
+        let output = interrupt_after(upgrade(dir.path()), delay);
         let stderr = String::from_utf8_lossy(&output.stderr);
         match output.status.code() {
             Some(130) => {
@@ -173,14 +166,7 @@ fn an_interrupted_lint_fix_leaves_every_template_whole_and_says_so() {
     for delay in [20_u64, 80, 200] {
         let dir = tempfile::tempdir().expect("tempdir");
         make(dir.path());
-        let child = fix(dir.path());
-        std::thread::sleep(Duration::from_millis(delay));
-        let status = Command::new("kill")
-            .args(["-INT", &child.id().to_string()])
-            .status()
-            .expect("kill");
-        assert!(status.success());
-        let output = child.wait_with_output().expect("hotfix ends");
+        let output = interrupt_after(fix(dir.path()), delay);
         let stderr = String::from_utf8_lossy(&output.stderr);
         match output.status.code() {
             Some(130) => {
@@ -209,4 +195,15 @@ fn an_interrupted_lint_fix_leaves_every_template_whole_and_says_so() {
         interrupted_runs > 0,
         "no run was interrupted: make the tree larger"
     );
+}
+
+/// Sends SIGINT to `child` after `delay` ms and waits for it to end.
+fn interrupt_after(child: std::process::Child, delay: u64) -> std::process::Output {
+    std::thread::sleep(Duration::from_millis(delay));
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(status.success());
+    child.wait_with_output().expect("hotfix ends")
 }
