@@ -20,10 +20,17 @@ repository's own fixtures use, and its answers are the same, key for key (a test
       Answer: {"version", "template_class", "parameters", "conditions", "resources",
       "disabled_resources", "outputs", and "template_error", "parameter_error",
       "conditions_error", "resources_error", "outputs_error" where Heat raised}.
-  {"cmd": "validate", "template": TEXT, "types": "generic"|"real", "params", "env", "files"}
+  {"cmd": "validate", "template": TEXT, "types": "generic"|"real", "params", "env", "files",
+   "strict": BOOL, "no_cloud": BOOL}
       What `openstack orchestration template validate` checks (strict_validate off). With
       "generic" every resource type is a permissive stand-in, so only template-level and
       function errors remain; with "real" (the default) only unregistered types are.
+      "strict" and "no_cloud" together: the checks a stack create runs before it creates
+      anything (strict_validate on, every resource's full validate()), without a cloud: the
+      plugins' own validate() methods, which may ask a cloud's APIs, are replaced by the base
+      Resource.validate (property values, their types and constraints, required properties),
+      except for nested stacks, groups and chains, which keep theirs. So "invalid" is certain
+      and "valid" an upper bound. "strict" alone (a cloud's checks) is refused.
       Answer: {"valid": true} or {"valid": false, "error": TEXT, "error_type": CLASS}, plus
       "stubbed_types" when types were stood in for.
   {"cmd": "diff", "a": TEXT, "b": TEXT, "params", "attrs", "env", "files", "strict_errors"}
@@ -31,7 +38,7 @@ repository's own fixtures use, and its answers are the same, key for key (a test
       Answer: {"equal": BOOL, "diffs": [{"path", "a", "b"}]}, or {"equal": false,
       "a_error", "b_error"} when a text does not parse as a template.
 
-Any other request (another command, an unknown key, "strict" or "no_cloud" validation) is
+Any other request (another command, an unknown key, "strict" without "no_cloud") is
 answered with {"request_error": {"error": TEXT, "error_type": CLASS}}, never ignored.
 
 What stands in for a created stack: every resource is CREATE_COMPLETE; `get_resource: r`
@@ -59,6 +66,7 @@ logging.disable(logging.CRITICAL)
 try:
     from heat.common import context as heat_context
     from heat.common import environment_format
+    from heat.common import grouputils
     from heat.common import exception
     from heat.common import identifier
     from heat.common import template_format
@@ -72,6 +80,7 @@ try:
     from heat.engine import stack as heat_stack
     from heat.engine import stk_defn
     from heat.engine import template as heat_template
+    from heat.engine.resources import stack_resource
 except ImportError as exc:  # the message is the point
     sys.exit('heat_oracle.py: cannot import Heat (%s): run scripts/setup-oracle.sh and use '
              '.venv-heat/bin/python' % exc)
@@ -422,9 +431,43 @@ def engine():
         _ENGINE_READY.append(True)
 
 
-def validate(parsed, types='real', params=None, env=None, files=None):
-    """EngineService.validate_template, as `openstack orchestration template validate`."""
+class BaseValidation:
+    """While active, ordinary plugins validate as the base Resource does (no cloud API calls);
+    nested stacks, groups and chains keep their own validate(), which validates their members.
+    Groups ask the engine for their existing members; before a create there are none."""
+
+    def __enter__(self):
+        self.replaced = []
+        for info in list(resources.global_env().registry._registry.values()):
+            cls = getattr(info, 'value', None)
+            if (isinstance(cls, type) and issubclass(cls, resource.Resource)
+                    and not issubclass(cls, stack_resource.StackResource)
+                    and 'validate' in vars(cls)):
+                self.replaced.append((cls, vars(cls)['validate']))
+                cls.validate = resource.Resource.validate
+        self.inspector = vars(grouputils.GroupInspector)['from_parent_resource']
+        grouputils.GroupInspector.from_parent_resource = classmethod(
+            lambda cls, parent: cls(parent.context, None, None))
+        return self
+
+    def __exit__(self, *exc):
+        for cls, method in self.replaced:
+            cls.validate = method
+        grouputils.GroupInspector.from_parent_resource = self.inspector
+
+
+def validate(parsed, types='real', params=None, env=None, files=None, strict=False):
+    """EngineService.validate_template, as `openstack orchestration template validate`; with
+    strict, the validation a stack create runs first, under BaseValidation."""
     engine()
+    if strict:
+        with BaseValidation():
+            return validate_as(parsed, types, params, env, files, True)
+    return validate_as(parsed, types, params, env, files, False)
+
+
+def validate_as(parsed, types, params, env, files, strict):
+    """One validation; strict_validate as given."""
     environment_ = environment_of(params, env)
     by_name, props, attrs = usage(parsed)
     stubbed = []
@@ -453,8 +496,8 @@ def validate(parsed, types='real', params=None, env=None, files=None):
             raise
         except Exception as ex:
             raise exception.StackValidationFailed(message=str(ex))
-        heat_stack.Stack(context, 'dummy', template, strict_validate=False).validate(
-            validate_res_tmpl_only=True)
+        heat_stack.Stack(context, 'dummy', template, strict_validate=strict).validate(
+            validate_res_tmpl_only=not strict)
         answer = {'valid': True}
     except Exception as ex:
         answer = dict(valid=False, **error(ex))
@@ -540,7 +583,7 @@ class Unsupported(Exception):
 
 KEYS = {
     'resolve': {'template', 'params', 'env', 'files', 'attrs'},
-    'validate': {'template', 'params', 'env', 'files', 'types'},
+    'validate': {'template', 'params', 'env', 'files', 'types', 'strict', 'no_cloud'},
     'diff': {'a', 'b', 'params', 'env', 'files', 'attrs', 'strict_errors'},
 }
 
@@ -582,9 +625,13 @@ def answer(request):
     types = request.get('types', 'real')
     if types not in ('real', 'generic'):
         raise Unsupported('types is "real" or "generic", not %r' % (types,))
+    strict = request.get('strict', False)
+    if strict != request.get('no_cloud', False):
+        raise Unsupported('validate takes "strict" and "no_cloud" together here (the checks of a '
+                          'stack create without a cloud); a plugin\'s own checks need a cloud')
     if parse_error:
         return dict(valid=False, **parse_error)
-    return validate(parsed, types, **given)
+    return validate(parsed, types, strict=bool(strict), **given)
 
 
 def serve(lines, out):

@@ -234,3 +234,299 @@ fn heat_unknown_attributes_are_those_heat_refuses() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     println!("H610 oracle: {checked} get_attr calls, every one agreeing with Heat");
 }
+
+/// A value for `schema` that its own constraints accept, where one is easy to make: the first
+/// allowed value, a number within the range, a string of the minimum length.
+fn valid_value(schema: &hotfix_hot::resource_types::Schema) -> Value {
+    use hotfix_hot::resource_types::{Constraint, PropertyType};
+    let mut value = schema.example_value();
+    for constraint in &schema.constraints {
+        match constraint {
+            Constraint::Range(bounds) => {
+                if let Some(n) = bounds.min.as_ref().or(bounds.max.as_ref()) {
+                    value = Value::Number(n.clone());
+                }
+            }
+            Constraint::Length(bounds) => {
+                let min = bounds.min.as_ref().and_then(serde_json::Number::as_u64);
+                let n = usize::try_from(min.unwrap_or(1).max(1)).unwrap_or(1);
+                value = match schema.kind {
+                    PropertyType::List => Value::Array(vec![json!("x"); n]),
+                    _ => json!("x".repeat(n)),
+                };
+            }
+            _ => {}
+        }
+    }
+    if schema.kind == PropertyType::Map && !schema.schema.is_empty() {
+        value = Value::Object(
+            schema
+                .schema
+                .iter()
+                .filter(|(_, s)| s.required)
+                .map(|(k, s)| (k.clone(), valid_value(s)))
+                .collect(),
+        );
+    }
+    value
+}
+
+/// What a probe of one property's value gives: whether Heat refuses the stack for that
+/// property, and what hotfix reports.
+struct Probe {
+    type_name: String,
+    property: String,
+    value: Value,
+    heat: String,
+    hotfix: Vec<String>,
+}
+
+/// The property-value rules (H613 missing-required-property, H614 invalid-property-type, H615
+/// invalid-property-value, and H609 for nested keys) against the checks Heat runs before a stack
+/// create, without a cloud (`scripts/heat_oracle.py`, `strict` + `no_cloud`).
+///
+/// For every registered type whose required properties can be given valid values (a template
+/// Heat's create-time checks accept): each required property removed, and each property given
+/// each probe value. Heat refuses for that property (`Property error: resources.r.properties.P`)
+/// exactly when hotfix reports one of the rules on it, and where hotfix quotes Heat, the quote is
+/// Heat's text.
+#[test]
+#[ignore = "needs Heat's engine (scripts/setup-oracle.sh); run by scripts/test.sh"]
+#[allow(
+    clippy::too_many_lines,
+    reason = "one table of probes, and the comparison of each, read best in one place"
+)]
+fn heat_property_values_hotfix_refuses_are_those_heat_refuses_at_create() {
+    use hotfix_hot::resource_types::PropertyType;
+    let settings = Settings {
+        select: ["H609", "H613", "H614", "H615"]
+            .iter()
+            .map(|c| Selector::parse(c).expect("code"))
+            .collect(),
+        ..Settings::default()
+    };
+    let mut heat = common::Heat::start();
+    let mut strict = |template: &Value| -> String {
+        let text = serde_json::to_string_pretty(template).expect("JSON");
+        let answer = heat.request(&json!({
+            "cmd": "validate", "template": text, "strict": true, "no_cloud": true,
+        }));
+        if answer["valid"] == json!(true) {
+            String::new()
+        } else {
+            answer["error"]
+                .as_str()
+                .map_or_else(|| answer.to_string(), str::to_owned)
+        }
+    };
+    let findings = |template: &Value| -> Vec<String> {
+        let text = serde_json::to_string_pretty(template).expect("JSON");
+        lint("t.json", text.as_bytes(), &settings)
+            .iter()
+            .map(|d| {
+                format!(
+                    "{} {} | {}",
+                    d.code,
+                    d.message,
+                    d.help.clone().unwrap_or_default()
+                )
+            })
+            .collect()
+    };
+    let template = |type_name: &str, properties: &serde_json::Map<String, Value>| {
+        json!({
+            "heat_template_version": "2018-08-31",
+            "resources": {"r": {"type": type_name, "properties": properties}},
+        })
+    };
+    let probes = [
+        json!(null),
+        json!(true),
+        json!(0),
+        json!(1),
+        json!(-1),
+        json!(100_000),
+        json!(1.5),
+        json!(""),
+        json!("x"),
+        json!("10"),
+        json!("1.5"),
+        json!("TRUE"),
+        json!("yes"),
+        json!("x".repeat(300)),
+        json!([]),
+        json!(["x"]),
+        json!([1]),
+        json!({}),
+        json!({"x": "y"}),
+    ];
+    let mut wrong: Vec<String> = Vec::new();
+    let mut skipped = Vec::new();
+    let (mut agreed, mut refused) = (0, 0);
+    let mut check = |probe: Probe, wrong: &mut Vec<String>| {
+        let prefix = format!("Property error: resources.r.properties.{}", probe.property);
+        let missing = format!(
+            "Property error: resources.r.properties: Property {} not assigned",
+            probe.property
+        );
+        let heat_refuses = probe.heat.starts_with(&format!("{prefix}:"))
+            || probe.heat.starts_with(&format!("{prefix}["))
+            || probe.heat.starts_with(&format!("{prefix}."))
+            || probe.heat == missing
+            || probe.heat
+                == format!(
+                    "Property error: resources.r.properties: Property {} not implemented yet",
+                    probe.property
+                );
+        if !heat_refuses && !probe.heat.is_empty() {
+            // Refused for something else (a group's or nested stack's own check).
+            return;
+        }
+        let reported = !probe.hotfix.is_empty();
+        if heat_refuses {
+            refused += 1;
+        }
+        if heat_refuses != reported {
+            wrong.push(format!(
+                "{}.{} = {}: Heat: {:?}; hotfix: {:?}",
+                probe.type_name, probe.property, probe.value, probe.heat, probe.hotfix
+            ));
+            return;
+        }
+        // Heat stops at its first error. Where hotfix quotes Heat's whole text for each of its
+        // findings, one of them must be Heat's.
+        let quotes: Vec<String> = probe
+            .hotfix
+            .iter()
+            .filter_map(|finding| {
+                finding
+                    .split_once("`Property error: ")
+                    .and_then(|(_, rest)| rest.split_once('`'))
+                    .map(|(quote, _)| format!("Property error: {quote}"))
+                    .filter(|q| !q.ends_with('…'))
+            })
+            .collect();
+        if heat_refuses && quotes.len() == probe.hotfix.len() && !quotes.contains(&probe.heat) {
+            wrong.push(format!(
+                "{}.{} = {}: hotfix quotes {quotes:?}, Heat says {:?}",
+                probe.type_name, probe.property, probe.value, probe.heat
+            ));
+        }
+        agreed += 1;
+    };
+    for (name, t) in hotfix_hot::resource_types::all().iter() {
+        if t.none_resource {
+            continue;
+        }
+        let base: serde_json::Map<String, Value> = t
+            .properties
+            .iter()
+            .filter(|(_, s)| s.required && s.implemented)
+            .map(|(key, s)| (key.clone(), valid_value(s)))
+            .collect();
+        let heat = strict(&template(name, &base));
+        if !heat.is_empty() {
+            skipped.push(format!("{name}: {heat}"));
+            continue;
+        }
+        for required in base.keys() {
+            let mut properties = base.clone();
+            properties.remove(required);
+            let t = template(name, &properties);
+            check(
+                Probe {
+                    type_name: name.to_owned(),
+                    property: required.clone(),
+                    value: json!("(removed)"),
+                    heat: strict(&t),
+                    hotfix: findings(&t),
+                },
+                &mut wrong,
+            );
+        }
+        for (property, schema) in &t.properties {
+            // A property a translation rule moves or drops is checked (or not) depending on
+            // whether the plugin makes the rule for that value; hotfix leaves them alone.
+            let translated = t.translation.iter().any(|rule| {
+                rule.path.first() == Some(property)
+                    && rule.rule == hotfix_hot::resource_types::RuleKind::Delete
+                    || rule.value_path.as_ref().and_then(|p| p.first()) == Some(property)
+            });
+            if schema.kind == PropertyType::Any || translated {
+                continue;
+            }
+            // The nested keys: each probe inside an item of a list of maps, or inside a map.
+            let nested = match (&schema.items, schema.schema.is_empty()) {
+                (Some(items), _) if !items.schema.is_empty() => Some((&items.schema, true)),
+                (None, false) => Some((&schema.schema, false)),
+                _ => None,
+            };
+            if let Some((keys, in_list)) = nested {
+                let required: serde_json::Map<String, Value> = keys
+                    .iter()
+                    .filter(|(_, s)| s.required)
+                    .map(|(k, s)| (k.clone(), valid_value(s)))
+                    .collect();
+                for (key, key_schema) in keys {
+                    if key_schema.kind == PropertyType::Any {
+                        continue;
+                    }
+                    for probe in &probes {
+                        let mut inner = required.clone();
+                        inner.insert(key.clone(), probe.clone());
+                        let value = if in_list {
+                            json!([inner])
+                        } else {
+                            Value::Object(inner)
+                        };
+                        let mut properties = base.clone();
+                        properties.insert(property.clone(), value.clone());
+                        let t = template(name, &properties);
+                        check(
+                            Probe {
+                                type_name: name.to_owned(),
+                                property: property.clone(),
+                                value,
+                                heat: strict(&t),
+                                hotfix: findings(&t),
+                            },
+                            &mut wrong,
+                        );
+                    }
+                }
+            }
+            for probe in &probes {
+                let mut properties = base.clone();
+                properties.insert(property.clone(), probe.clone());
+                let t = template(name, &properties);
+                check(
+                    Probe {
+                        type_name: name.to_owned(),
+                        property: property.clone(),
+                        value: probe.clone(),
+                        heat: strict(&t),
+                        hotfix: findings(&t),
+                    },
+                    &mut wrong,
+                );
+            }
+        }
+    }
+    println!(
+        "H609/H613/H614/H615 oracle: {agreed} probes agreeing with Heat's create-time checks \
+         ({refused} refused by Heat); {} types skipped (Heat refuses their simplest properties): \
+         {}",
+        skipped.len(),
+        skipped.join("; ")
+    );
+    assert!(
+        wrong.is_empty(),
+        "{} disagreements:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+    assert!(
+        agreed > 5_000 && refused > 1_000,
+        "too few probes: {agreed}, {refused}"
+    );
+}

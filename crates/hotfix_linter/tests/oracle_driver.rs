@@ -139,7 +139,7 @@ fn heat_the_driver_refuses_what_it_does_not_answer_and_goes_on() {
     for (request, says) in [
         (
             json!({"cmd": "validate", "template": TEMPLATE, "strict": true}),
-            "does not take strict",
+            "takes \"strict\" and \"no_cloud\" together",
         ),
         (
             json!({"cmd": "resolve", "template": TEMPLATE, "prams": {}}),
@@ -164,7 +164,8 @@ fn heat_the_driver_refuses_what_it_does_not_answer_and_goes_on() {
 }
 
 /// The requests the fixture tests send, for every fixture: `validate` with generic types,
-/// `resolve` with generated parameters, and for upgrade fixtures `diff` with the Safe upgrade.
+/// `resolve` with generated parameters, for upgrade fixtures `diff` with the Safe upgrade, and
+/// for the resource rules' fixtures `validate` with real types under the checks of a stack create.
 fn fixture_requests() -> Vec<(String, Value)> {
     let mut paths = Vec::new();
     for dir in ["testdata/rules", "testdata/upgrades"] {
@@ -185,6 +186,14 @@ fn fixture_requests() -> Vec<(String, Value)> {
             format!("{label} (validate)"),
             json!({"cmd": "validate", "template": source, "types": "generic"}),
         ));
+        if path.starts_with(workspace().join("testdata/rules")) && label.contains("/H6") {
+            // The resource rules' fixtures, under the checks of a stack create.
+            out.push((
+                format!("{label} (validate at create)"),
+                json!({"cmd": "validate", "template": source, "types": "real",
+                       "strict": true, "no_cloud": true}),
+            ));
+        }
         out.push((
             format!("{label} (resolve)"),
             json!({"cmd": "resolve", "template": source, "params": params(&source)}),
@@ -232,7 +241,7 @@ fn shared_the_driver_answers_every_fixture_request_as_the_shared_oracle() {
         differ.len()
     );
     assert!(requests.len() > 500, "too few requests: {}", requests.len());
-    assert_eq!(kinds.len(), 3, "{kinds:?}");
+    assert_eq!(kinds.len(), 4, "{kinds:?}");
     assert!(differ.is_empty(), "{}", differ.join("\n"));
 }
 

@@ -16,7 +16,7 @@
 
 /// The outcome of compiling a pattern.
 #[derive(Debug)]
-pub(super) enum Compiled {
+pub(in crate::rules) enum Compiled {
     Regex(Regex),
     /// Python's `re.error` text, e.g. `nothing to repeat at position 0`.
     Invalid(String),
@@ -26,7 +26,7 @@ pub(super) enum Compiled {
 
 /// A compiled pattern.
 #[derive(Debug)]
-pub(super) struct Regex {
+pub(in crate::rules) struct Regex {
     root: Node,
 }
 
@@ -118,7 +118,7 @@ impl Class {
 }
 
 /// Compiles a pattern with Python's syntax.
-pub(super) fn compile(pattern: &str) -> Compiled {
+pub(in crate::rules) fn compile(pattern: &str) -> Compiled {
     let mut parser = Parser {
         chars: pattern.chars().collect(),
         pos: 0,
@@ -565,7 +565,7 @@ const MAX_STEPS: usize = 200_000;
 /// Nesting of the matcher's recursion before the answer is declared unknown.
 const MAX_DEPTH: usize = 1_000;
 /// Values longer than this (in characters) are not matched.
-const MAX_TEXT: usize = 256;
+const MAX_TEXT: usize = 4096;
 
 /// What has to match after the current node.
 enum Next<'a> {
@@ -594,7 +594,7 @@ struct Matcher<'t> {
 impl Regex {
     /// Whether `re.match(pattern, text)` matches and its match covers all of `text`.
     /// `None` when that cannot be decided here.
-    pub(super) fn full_match(&self, text: &str) -> Option<bool> {
+    pub(in crate::rules) fn full_match(&self, text: &str) -> Option<bool> {
         let chars: Vec<char> = text.chars().collect();
         if chars.len() > MAX_TEXT {
             return None;

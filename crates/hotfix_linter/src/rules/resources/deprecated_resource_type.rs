@@ -1,7 +1,9 @@
 use hotfix_hot::resource_types::{self, Status};
 
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::resources::shared::{Registered, earlier_statuses, registered_resources};
+use crate::rules::resources::shared::{
+    Registered, earlier_statuses, mapping_resources, registered_resources,
+};
 
 declare_rule! {
     /// ## What it does
@@ -15,6 +17,13 @@ declare_rule! {
     /// - A hidden type still works, but Heat no longer lists or documents it, and it is the step
     ///   before removal.
     /// - A deprecated type works, and will be hidden, then removed.
+    ///
+    /// - An old name Heat no longer registers (`OS::Ceilometer::Alarm`, `OS::Quantum::Net`) works
+    ///   only on a cloud that installs Heat's default environment
+    ///   (`/etc/heat/environment.d/default.yaml`, shipped with Heat), which maps it onto the
+    ///   current type; elsewhere Heat refuses it: `The Resource Type (OS::Ceilometer::Alarm)
+    ///   could not be found.` Most installations have that file, so this is a warning, not an
+    ///   error; the help names the type to write instead.
     ///
     /// Heat names a replacement for some (`OS::Heat::SoftwareDeployments` →
     /// `OS::Heat::SoftwareDeploymentGroup`); the help gives it.
@@ -54,6 +63,39 @@ declare_rule! {
 fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     if cx.version().is_none() {
         return;
+    }
+    let types = resource_types::all();
+    for resource in mapping_resources(cx) {
+        let Some(type_node) = cx.template.field(resource, "type") else {
+            continue;
+        };
+        let Some(name) = cx.doc.str_value(type_node) else {
+            continue;
+        };
+        if types.get(name).is_some() {
+            continue;
+        }
+        let Some(target) = types.default_environment_target(name) else {
+            continue;
+        };
+        let heat = types.heat_version();
+        let target_status = types
+            .get(&target)
+            .map(|t| &t.support_status)
+            .filter(|s| s.status != Status::Supported)
+            .map(|s| format!(", itself {s}"))
+            .unwrap_or_default();
+        sink.report(
+            cx.span(type_node),
+            format!(
+                "`{name}` is not a type of Heat {heat}: only Heat's default environment maps it, \
+                 onto `{target}`"
+            ),
+        )
+        .help(format!(
+            "write `{target}`{target_status}; a cloud without /etc/heat/environment.d/default.yaml \
+             refuses `{name}`: `The Resource Type ({name}) could not be found.`"
+        ));
     }
     for Registered {
         type_node,

@@ -6,8 +6,12 @@ mod deprecated_property;
 mod deprecated_resource_type;
 mod external_id_with_depends_on;
 mod invalid_deletion_policy;
+mod invalid_property_type;
+mod invalid_property_value;
 mod invalid_resource_field_type;
+mod missing_required_property;
 mod missing_resource_type;
+mod property_values;
 mod resource_not_mapping;
 mod shared;
 mod slash_in_resource_name;
@@ -29,4 +33,7 @@ pub(crate) const RULES: &[&Rule] = &[
     &unknown_attribute::RULE,
     &deprecated_resource_type::RULE,
     &deprecated_property::RULE,
+    &missing_required_property::RULE,
+    &invalid_property_type::RULE,
+    &invalid_property_value::RULE,
 ];

@@ -2,18 +2,22 @@ use hotfix_hot::key_name;
 use hotfix_hot::resource_types;
 
 use crate::rule::{Context, Sink, declare_rule};
+use crate::rules::resources::property_values::{Kind, problems};
 use crate::rules::resources::shared::{Registered, literal_properties, registered_resources};
 use crate::rules::util::did_you_mean;
 
 declare_rule! {
     /// ## What it does
     /// Checks that every key under a resource's `properties` is a property of its type, for
-    /// the types of Heat's registry (`hotfix type OS::Nova::Server` lists them).
+    /// the types of Heat's registry (`hotfix type OS::Nova::Server` lists them), and that every
+    /// key of a nested map is one its schema has (`networks: [{netwrok: private}]`).
     ///
     /// ## Why is this bad?
     /// Heat refuses the template when it validates it, before anything is created:
     /// `Property error: resources.server.properties: Unknown Property netwroks`. A misspelt
-    /// property is never what was meant: the value meant for it is not used.
+    /// property is never what was meant: the value meant for it is not used. A misspelt key of a
+    /// nested map passes that validation, and Heat refuses the stack when it creates it
+    /// (`Property error: resources.server.properties.networks[0]: Unknown Property netwrok`).
     ///
     /// Not checked: `OS::Heat::None` and the removed types Heat keeps as placeholders (they
     /// take any property), template files and types Heat's registry does not have
@@ -56,15 +60,21 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         return;
     }
     let doc = cx.doc;
-    for Registered {
-        resource,
-        type_name,
-        schema,
-        ..
-    } in registered_resources(cx)
-    {
+    for registered in registered_resources(cx) {
+        let Registered {
+            resource,
+            type_name,
+            schema,
+            ..
+        } = registered;
         if schema.none_resource {
             continue;
+        }
+        for problem in problems(cx, &registered) {
+            if matches!(problem.kind, Kind::UnknownKey | Kind::NotImplemented) {
+                sink.report(cx.span(problem.node), problem.message)
+                    .help(problem.help);
+            }
         }
         let Some(properties) = literal_properties(cx, resource) else {
             continue;

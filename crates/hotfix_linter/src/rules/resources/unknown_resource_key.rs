@@ -3,7 +3,7 @@ use hotfix_hot::key_name;
 
 use crate::rule::{Context, Sink, declare_rule};
 use crate::rules::resources::shared::{
-    NEWTON, esc, mapping_resources, replace_scalar, version_label,
+    NEWTON, esc, mapping_resources, registered, replace_scalar, version_label,
 };
 use crate::rules::util::{did_you_mean, python_type};
 
@@ -118,6 +118,13 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                                 applicability: Applicability::Unsafe,
                             });
                         }
+                    } else if let Some(type_name) = registered(cx, resource)
+                        .filter(|r| r.schema.properties.contains_key(name.as_str()))
+                        .map(|r| r.type_name)
+                    {
+                        diagnostic.help(format!(
+                            "`{name}` is a property of {type_name}: move it under `properties`; {heat}"
+                        ));
                     } else if let Some(later) = did_you_mean(&name, ["external_id", "condition"]) {
                         // `conditon` before newton: the key it misspells is newer still.
                         diagnostic.help(format!(

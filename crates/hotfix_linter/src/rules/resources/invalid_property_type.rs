@@ -1,0 +1,67 @@
+use crate::rule::{Context, Sink, declare_rule};
+use crate::rules::resources::property_values::{Kind, problems};
+use crate::rules::resources::shared::registered_resources;
+
+declare_rule! {
+    /// ## What it does
+    /// Checks that every literal property value of a resource (of a type of Heat's registry)
+    /// is of the property's type, or one Heat converts to it, recursively into the nested
+    /// schemas of lists and maps. Heat's conversions are followed exactly:
+    ///
+    /// - a string property takes a string, and also an integer or a boolean (`1` becomes `"1"`,
+    ///   `true` becomes `"True"`), but not a float, a list or a map;
+    /// - an integer property takes an integer, a string Python's `int()` reads (`"10"`), a
+    ///   boolean, or a float (truncated);
+    /// - a number property takes a number, a boolean, or a string of one (`"1.5"`, `"1e3"`);
+    /// - a boolean property takes `true`/`false` or the strings `"true"`/`"false"` in any case,
+    ///   and nothing else: not `1`, not `"yes"` (a plain `yes` is YAML's `true`);
+    /// - a list property takes a list, a map property a map (some take a string Heat converts).
+    ///
+    /// Values given by a function are not checked; the literal items around them are.
+    ///
+    /// ## Why is this bad?
+    /// `openstack orchestration template validate` accepts the template, but Heat refuses the
+    /// stack when it creates it: `Property error: resources.volume.properties.size: Value 'ten'
+    /// is not an integer`.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// heat_template_version: 2016-10-14
+    /// resources:
+    ///   net:
+    ///     type: OS::Neutron::Net
+    ///     properties:
+    ///       admin_state_up: 1
+    /// ```
+    ///
+    /// Use instead:
+    /// ```yaml
+    /// heat_template_version: 2016-10-14
+    /// resources:
+    ///   net:
+    ///     type: OS::Neutron::Net
+    ///     properties:
+    ///       admin_state_up: true
+    /// ```
+    pub(crate) static RULE = {
+        code: "H614",
+        name: "invalid-property-type",
+        severity: Error,
+        fix: None,
+        check: check,
+    };
+}
+
+fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
+    if cx.version().is_none() {
+        return;
+    }
+    for registered in registered_resources(cx) {
+        for problem in problems(cx, &registered) {
+            if problem.kind == Kind::Type {
+                sink.report(cx.span(problem.node), problem.message)
+                    .help(problem.help);
+            }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+use crate::rule::{Context, Sink, declare_rule};
+use crate::rules::resources::property_values::{Kind, problems};
+use crate::rules::resources::shared::registered_resources;
+
+declare_rule! {
+    /// ## What it does
+    /// Checks every literal property value of a resource (of a type of Heat's registry) against
+    /// the constraints of its property, after Heat's conversion to the property's type:
+    /// allowed values, ranges, lengths, steps (modulo) and allowed patterns, recursively into
+    /// the nested schemas of lists and maps (`hotfix type OS::Neutron::SecurityGroupRule` lists
+    /// them).
+    ///
+    /// Not checked: the constraints that ask the cloud (`nova.flavor`, `glance.image`, …);
+    /// values given by a function; the length and allowed values of a list or map that holds a
+    /// function call. When a property's value depends on a resource (a `get_resource` or
+    /// `get_attr` somewhere in it), `openstack orchestration template validate` skips its
+    /// checks, but Heat runs them just before it creates the resource, so its literal parts
+    /// are checked here all the same.
+    ///
+    /// ## Why is this bad?
+    /// Heat refuses the stack when it creates it, e.g. `Property error:
+    /// resources.rule.properties.direction: "inbound" is not an allowed value ["ingress",
+    /// "egress"]`.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// heat_template_version: 2016-10-14
+    /// resources:
+    ///   rule:
+    ///     type: OS::Neutron::SecurityGroupRule
+    ///     properties:
+    ///       security_group: default
+    ///       direction: inbound
+    /// ```
+    ///
+    /// Use instead:
+    /// ```yaml
+    /// heat_template_version: 2016-10-14
+    /// resources:
+    ///   rule:
+    ///     type: OS::Neutron::SecurityGroupRule
+    ///     properties:
+    ///       security_group: default
+    ///       direction: ingress
+    /// ```
+    pub(crate) static RULE = {
+        code: "H615",
+        name: "invalid-property-value",
+        severity: Error,
+        fix: None,
+        check: check,
+    };
+}
+
+fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
+    if cx.version().is_none() {
+        return;
+    }
+    for registered in registered_resources(cx) {
+        for problem in problems(cx, &registered) {
+            if problem.kind == Kind::Constraint {
+                sink.report(cx.span(problem.node), problem.message)
+                    .help(problem.help);
+            }
+        }
+    }
+}

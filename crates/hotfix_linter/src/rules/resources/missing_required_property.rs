@@ -1,0 +1,62 @@
+use crate::rule::{Context, Sink, declare_rule};
+use crate::rules::resources::property_values::{Kind, problems};
+use crate::rules::resources::shared::registered_resources;
+
+declare_rule! {
+    /// ## What it does
+    /// Checks that a resource of a type of Heat's registry gives every property the type
+    /// requires (`hotfix type OS::Cinder::VolumeAttachment` marks them), and every required key
+    /// of the nested maps it writes (each item of `OS::Neutron::Port`'s `allowed_address_pairs`
+    /// needs `ip_address`).
+    ///
+    /// A property given by a function (`get_param`, `get_attr`, `if`, …) counts as given, and
+    /// so does one that Heat fills from a deprecated property through a translation rule
+    /// (`network_id` for `network`).
+    ///
+    /// ## Why is this bad?
+    /// `openstack orchestration template validate` accepts the template, but Heat refuses the
+    /// stack when it creates it: `Property error: resources.attachment.properties: Property
+    /// volume_id not assigned`.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// heat_template_version: 2016-10-14
+    /// resources:
+    ///   attachment:
+    ///     type: OS::Cinder::VolumeAttachment
+    ///     properties:
+    ///       instance_uuid: {get_resource: server}
+    /// ```
+    ///
+    /// Use instead:
+    /// ```yaml
+    /// heat_template_version: 2016-10-14
+    /// resources:
+    ///   attachment:
+    ///     type: OS::Cinder::VolumeAttachment
+    ///     properties:
+    ///       instance_uuid: {get_resource: server}
+    ///       volume_id: {get_resource: volume}
+    /// ```
+    pub(crate) static RULE = {
+        code: "H613",
+        name: "missing-required-property",
+        severity: Error,
+        fix: None,
+        check: check,
+    };
+}
+
+fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
+    if cx.version().is_none() {
+        return;
+    }
+    for registered in registered_resources(cx) {
+        for problem in problems(cx, &registered) {
+            if problem.kind == Kind::Missing {
+                sink.report(cx.span(problem.node), problem.message)
+                    .help(problem.help);
+            }
+        }
+    }
+}

@@ -1,0 +1,973 @@
+//! A resource's property values checked as Heat checks them before it creates the resource
+//! (`Properties.validate` with values, `heat/engine/properties.py`): every key a property (or a
+//! key of a nested map schema), every required one given, every literal converted to the
+//! property's type as Heat converts it, and the converted value within the constraints,
+//! recursively into the nested schemas of lists and maps.
+//!
+//! What Heat cannot know before it resolves a function is left alone: a value that is a call
+//! (`get_param`, `get_attr`, `if`, …), and the length or allowed values of a list or map with a
+//! call among its items. The literal parts around a call are checked. Heat skips the value checks
+//! of a property that depends on a resource not created yet when it validates a template, but
+//! runs them all again just before it creates the resource, so a literal that breaks them fails
+//! the stack either way. Properties that a translation rule drops or moves are not checked
+//! (their value is checked where Heat moves it), and a required property that a translation rule
+//! fills from another one counts as given.
+
+use std::collections::BTreeMap;
+
+use hotfix_hot::key_name;
+use hotfix_hot::resource_types::{Constraint, PropertyType, RuleKind, Schema, TranslationRule};
+use hotfix_yaml::{NodeId, NodeKind};
+use serde_json::Value;
+
+use crate::rule::Context;
+use crate::rules::parameters::py::{self, Num, Parsed, Py};
+use crate::rules::parameters::regex::{self, Compiled};
+use crate::rules::resources::shared::{Registered, call_at};
+
+/// How deep nested schemas are followed (Heat's deepest is four).
+const MAX_DEPTH: usize = 16;
+
+/// Characters of a value shown in a message.
+const MAX_SHOWN: usize = 60;
+
+/// What is wrong with a property value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// A key of a nested map that its schema does not have (the top-level keys are
+    /// `unknown-property`'s own).
+    UnknownKey,
+    /// A required property (or nested key) not given.
+    Missing,
+    /// A literal that Heat cannot convert to the property's type.
+    Type,
+    /// A converted literal outside the property's constraints.
+    Constraint,
+    /// A property (or a list's items) that Heat declares but refuses any value for.
+    NotImplemented,
+}
+
+/// One problem, ready to report.
+#[derive(Debug)]
+pub(super) struct Problem {
+    pub(super) kind: Kind,
+    pub(super) node: NodeId,
+    pub(super) message: String,
+    pub(super) help: String,
+}
+
+/// The problems of one resource's properties, in document order within each mapping.
+pub(super) fn problems(cx: &Context<'_>, registered: &Registered<'_>) -> Vec<Problem> {
+    let schema = registered.schema;
+    if schema.none_resource {
+        return Vec::new();
+    }
+    let resource = registered.resource;
+    let mut walk = Walk {
+        cx,
+        type_name: registered.type_name,
+        rules: &schema.translation,
+        // A property written beside `type` is `unknown-resource-key`'s (which says to move it).
+        misplaced: cx
+            .doc
+            .entries(resource.value)
+            .iter()
+            .filter_map(|e| cx.doc.str_value(e.key))
+            .filter(|k| {
+                schema.properties.contains_key(*k)
+                    && cx.version().is_some_and(|v| !v.resource_keys().contains(k))
+            })
+            .map(str::to_owned)
+            .collect(),
+        out: Vec::new(),
+    };
+    let path = format!("resources.{}.properties", resource.name);
+    let doc = cx.doc;
+    match cx.template.field(resource, "properties") {
+        None => walk.missing_in(
+            &schema.properties,
+            &[],
+            &path,
+            registered.type_node,
+            None,
+            &[],
+        ),
+        Some(properties) => {
+            let resolved = doc.resolve(properties);
+            if call_at(cx, properties).is_some() {
+                return walk.out;
+            }
+            let at = doc
+                .get_key(resource.value, "properties")
+                .unwrap_or(registered.type_node);
+            match &doc.node(resolved).kind {
+                NodeKind::Mapping { .. } => {
+                    walk.map(
+                        &schema.properties,
+                        resolved,
+                        &mut Vec::new(),
+                        &path,
+                        at,
+                        true,
+                    );
+                }
+                NodeKind::Scalar(_) if matches!(py::load(doc, resolved), Some(Py::None)) => {
+                    walk.missing_in(&schema.properties, &[], &path, at, None, &[]);
+                }
+                // Anything else is `invalid-resource-field-type`'s.
+                _ => {}
+            }
+        }
+    }
+    walk.out
+}
+
+struct Walk<'a, 'c> {
+    cx: &'a Context<'c>,
+    type_name: &'a str,
+    rules: &'static [TranslationRule],
+    misplaced: Vec<String>,
+    out: Vec<Problem>,
+}
+
+/// What Heat's conversion of a value gives.
+enum Converted {
+    Value(Py),
+    /// Heat's error text.
+    Error(String),
+    /// Not modelled here (a huge integer, `bytes`, Unicode digits): say nothing.
+    Unknown,
+}
+
+impl Walk<'_, '_> {
+    /// The required keys of a map schema that are not given (nor filled by a translation rule).
+    fn missing_in(
+        &mut self,
+        schema: &BTreeMap<String, Schema>,
+        names: &[String],
+        path: &str,
+        at: NodeId,
+        parent: Option<&str>,
+        present: &[String],
+    ) {
+        for (name, property) in schema {
+            if !property.required
+                || !property.implemented
+                || present.iter().any(|p| p == name)
+                || (parent.is_none() && self.misplaced.iter().any(|m| m == name))
+                || self.moved_away(names, name)
+                || self.filled(names, name, present)
+            {
+                continue;
+            }
+            let message = match parent {
+                None => format!("{} needs the property `{name}`", self.type_name),
+                Some(parent) => format!("`{parent}` needs the key `{name}`"),
+            };
+            self.out.push(Problem {
+                kind: Kind::Missing,
+                node: at,
+                message,
+                help: format!(
+                    "Heat refuses the stack when it creates it: `Property error: {path}: Property \
+                     {name} not assigned`"
+                ),
+            });
+        }
+    }
+
+    /// Whether a translation rule drops the key `name` of the map at `names`, or moves its
+    /// value into another property: Heat does not check it there.
+    fn moved_away(&self, names: &[String], name: &str) -> bool {
+        self.rules.iter().any(|rule| {
+            let here = |path: &[String]| {
+                path.len() == names.len() + 1
+                    && path[..names.len()] == *names
+                    && path[names.len()] == name
+            };
+            match rule.rule {
+                RuleKind::Delete => here(&rule.path),
+                RuleKind::Replace => {
+                    rule.value_path.as_deref().is_some_and(here)
+                        || (rule.value_name.as_deref() == Some(name)
+                            && rule.path.len() == names.len() + 1
+                            && rule.path[..names.len()] == *names)
+                }
+                RuleKind::Add => false,
+            }
+        })
+    }
+
+    /// The sibling that a translation rule moves the key `name` of the map at `names` into
+    /// (`value_name`), with its schema, when the sibling is not given too.
+    fn moved_into(
+        &self,
+        schema: &'static BTreeMap<String, Schema>,
+        names: &[String],
+        name: &str,
+    ) -> Option<(String, &'static Schema)> {
+        if names.is_empty() {
+            return None;
+        }
+        self.rules.iter().find_map(|rule| {
+            let target = rule.path.last()?;
+            (rule.rule == RuleKind::Replace
+                && rule.value_name.as_deref() == Some(name)
+                && rule.custom_value_path.is_none()
+                && rule.path.len() == names.len() + 1
+                && rule.path[..names.len()] == *names)
+                .then_some(())?;
+            Some((target.clone(), schema.get(target)?))
+        })
+    }
+
+    /// Whether a translation rule fills the key `name` of the map at `names` from a value that
+    /// is given (or may be).
+    fn filled(&self, names: &[String], name: &str, present: &[String]) -> bool {
+        self.rules.iter().any(|rule| {
+            let targets = rule.path.len() == names.len() + 1
+                && rule.path[..names.len()] == *names
+                && rule.path[names.len()] == name;
+            if !targets || rule.rule == RuleKind::Delete {
+                return false;
+            }
+            if let Some(sibling) = &rule.value_name {
+                return present.iter().any(|p| p == sibling);
+            }
+            match &rule.value_path {
+                Some(source)
+                    if source.len() == names.len() + 1 && source[..names.len()] == *names =>
+                {
+                    present.iter().any(|p| *p == source[names.len()])
+                }
+                // A value from elsewhere, or a fixed one: assume it is given.
+                _ => true,
+            }
+        })
+    }
+
+    /// A literal mapping checked against a map schema: its keys, the required ones, each value.
+    fn map(
+        &mut self,
+        schema: &'static BTreeMap<String, Schema>,
+        node: NodeId,
+        names: &mut Vec<String>,
+        path: &str,
+        at: NodeId,
+        top: bool,
+    ) {
+        if names.len() > MAX_DEPTH {
+            return;
+        }
+        let doc = self.cx.doc;
+        let entries = doc.entries(node);
+        let mut present = Vec::with_capacity(entries.len());
+        for entry in &entries {
+            let key = key_name(doc, entry.key);
+            let known = doc.str_value(entry.key).is_some() && schema.contains_key(&key);
+            if !known {
+                if !top {
+                    self.unknown_key(schema, entry.key, &key, names, path);
+                }
+                continue;
+            }
+            present.push(key);
+        }
+        for entry in entries {
+            let key = key_name(doc, entry.key);
+            let Some(property) = schema
+                .get(&key)
+                .filter(|_| doc.str_value(entry.key).is_some())
+            else {
+                continue;
+            };
+            if !property.implemented {
+                self.out.push(Problem {
+                    kind: Kind::NotImplemented,
+                    node: entry.key,
+                    message: format!(
+                        "Heat declares `{key}` in {} but does not implement it",
+                        self.type_name
+                    ),
+                    help: format!(
+                        "remove it; Heat refuses any value: `Property error: {path}: Property {key} \
+                         not implemented yet`"
+                    ),
+                });
+            }
+            // A key whose value a translation rule moves into a sibling (`uuid` into `network`)
+            // is checked as that sibling, where Heat checks it.
+            let (checked_as, property) = match self.moved_into(schema, names, &key) {
+                Some(target) => target,
+                None if self.moved_away(names, &key) => continue,
+                None => (key.clone(), property),
+            };
+            let child = format!("{path}.{checked_as}");
+            names.push(checked_as);
+            self.value(property, entry.value, entry.key, names, &child);
+            names.pop();
+        }
+        let parent = (!top).then(|| names.last().map_or("", String::as_str));
+        self.missing_in(schema, names, path, at, parent, &present);
+    }
+
+    fn unknown_key(
+        &mut self,
+        schema: &BTreeMap<String, Schema>,
+        key_node: NodeId,
+        key: &str,
+        names: &[String],
+        path: &str,
+    ) {
+        let parent = names.last().map_or("", String::as_str);
+        let shown = schema
+            .iter()
+            .filter(|(_, s)| s.support_status.status != hotfix_hot::resource_types::Status::Hidden)
+            .map(|(name, _)| name.as_str());
+        let heat = format!(
+            "Heat refuses the stack when it creates it: `Property error: {path}: Unknown Property \
+             {key}`"
+        );
+        let help = if let Some(suggestion) = crate::rules::util::did_you_mean(key, shown) {
+            format!("did you mean `{suggestion}`? {heat}")
+        } else {
+            let keys: Vec<String> = schema.keys().map(|k| format!("`{k}`")).collect();
+            format!("its keys are {}; {heat}", keys.join(", "))
+        };
+        self.out.push(Problem {
+            kind: Kind::UnknownKey,
+            node: key_node,
+            message: format!("`{key}` is not a key of `{parent}` in {}", self.type_name),
+            help,
+        });
+    }
+
+    /// One value checked against its schema.
+    /// One value checked against its schema; `at` is where a missing nested key is reported
+    /// (the value's key, or the list item).
+    fn value(
+        &mut self,
+        schema: &'static Schema,
+        node: NodeId,
+        at: NodeId,
+        names: &mut Vec<String>,
+        path: &str,
+    ) {
+        let cx = self.cx;
+        let doc = cx.doc;
+        if call_at(cx, node).is_some() {
+            return;
+        }
+        let node = doc.resolve(node);
+        match &doc.node(node).kind {
+            NodeKind::Scalar(_) => {
+                let Some(value) = py::load(doc, node) else {
+                    return;
+                };
+                let value = match value {
+                    // A null map is its default, or an empty map: its required keys are missing.
+                    Py::None if schema.kind == PropertyType::Map && schema.default.is_none() => {
+                        self.missing_in(
+                            &schema.schema,
+                            names,
+                            path,
+                            at,
+                            names.last().map(String::as_str),
+                            &[],
+                        );
+                        return;
+                    }
+                    Py::None => match null_value(schema) {
+                        Some(v) => v,
+                        None => return,
+                    },
+                    other => other,
+                };
+                match convert(schema, &value) {
+                    Converted::Value(converted) => {
+                        self.constraints(schema, node, &converted, names, path);
+                    }
+                    Converted::Error(heat) => self.wrong_type(schema, node, names, path, &heat),
+                    Converted::Unknown => {}
+                }
+            }
+            NodeKind::Sequence { items, .. } => match schema.kind {
+                PropertyType::List => self.list(schema, node, items, names, path),
+                PropertyType::Any => {}
+                PropertyType::Map if schema.allow_conversion => {}
+                _ => self.collection_type(schema, node, names, path),
+            },
+            NodeKind::Mapping { .. } => match schema.kind {
+                PropertyType::Map => {
+                    if !schema.schema.is_empty() {
+                        self.map(&schema.schema, node, names, path, at, false);
+                    }
+                    self.collection_constraints(schema, node, names, path);
+                }
+                PropertyType::Any => {}
+                _ => self.collection_type(schema, node, names, path),
+            },
+            NodeKind::Alias { .. } => {}
+        }
+    }
+
+    fn list(
+        &mut self,
+        schema: &'static Schema,
+        node: NodeId,
+        items: &[NodeId],
+        names: &mut Vec<String>,
+        path: &str,
+    ) {
+        if let Some(item_schema) = &schema.items {
+            if !item_schema.implemented
+                && let Some(&first) = items.first()
+            {
+                let property = names.last().map_or("", String::as_str);
+                self.out.push(Problem {
+                    kind: Kind::NotImplemented,
+                    node: first,
+                    message: format!(
+                        "Heat declares the items of `{property}` in {} but does not implement \
+                         them",
+                        self.type_name
+                    ),
+                    help: format!(
+                        "leave the list empty or remove it; Heat refuses any item: `Property \
+                         error: {path}: Property 0 not implemented yet`"
+                    ),
+                });
+            }
+            for (i, &item) in items.iter().enumerate() {
+                self.value(item_schema, item, item, names, &format!("{path}[{i}]"));
+            }
+        }
+        self.collection_constraints(schema, node, names, path);
+    }
+
+    /// A list or map value whose type is not the property's: Heat's error, with the value as
+    /// Python prints it when it holds no call.
+    fn collection_type(&mut self, schema: &Schema, node: NodeId, names: &[String], path: &str) {
+        let doc = self.cx.doc;
+        let value = if self.holds_call(node, 0) {
+            None
+        } else {
+            py::load(doc, node)
+        };
+        let heat = match &value {
+            Some(value) => match convert(schema, value) {
+                Converted::Error(heat) => Some(heat),
+                Converted::Value(_) | Converted::Unknown => return,
+            },
+            None => None,
+        };
+        let property = names.last().map_or("", String::as_str);
+        let what = if matches!(doc.node(node).kind, NodeKind::Sequence { .. }) {
+            "a list"
+        } else {
+            "a map"
+        };
+        let message = format!("`{property}` takes {}, not {what}", a_kind(schema.kind));
+        let help = match heat {
+            Some(heat) => format!(
+                "Heat refuses the stack when it creates it: `Property error: {path}: {heat}`"
+            ),
+            None => format!("Heat refuses {what} here when it creates the stack"),
+        };
+        self.out.push(Problem {
+            kind: Kind::Type,
+            node,
+            message,
+            help,
+        });
+    }
+
+    fn wrong_type(
+        &mut self,
+        schema: &Schema,
+        node: NodeId,
+        names: &[String],
+        path: &str,
+        heat: &str,
+    ) {
+        let property = names.last().map_or("", String::as_str);
+        self.out.push(Problem {
+            kind: Kind::Type,
+            node,
+            message: format!(
+                "`{property}` takes {}, and Heat cannot convert `{}` to one",
+                a_kind(schema.kind),
+                shown(self.cx, node)
+            ),
+            help: format!(
+                "Heat refuses the stack when it creates it: `Property error: {path}: {heat}`"
+            ),
+        });
+    }
+
+    /// Whether a call is anywhere in the value (bounded).
+    fn holds_call(&self, node: NodeId, depth: usize) -> bool {
+        let cx = self.cx;
+        let doc = cx.doc;
+        if depth > MAX_DEPTH * 4 || call_at(cx, node).is_some() {
+            return true;
+        }
+        let node = doc.resolve(node);
+        match &doc.node(node).kind {
+            NodeKind::Sequence { items, .. } => {
+                items.iter().any(|&item| self.holds_call(item, depth + 1))
+            }
+            NodeKind::Mapping { .. } => doc
+                .entries(node)
+                .iter()
+                .any(|e| self.holds_call(e.value, depth + 1)),
+            NodeKind::Scalar(_) | NodeKind::Alias { .. } => false,
+        }
+    }
+
+    /// The length and allowed values of a literal list or map, when no item is a call (an `if`
+    /// may drop an item, and a call's value is unknown).
+    fn collection_constraints(
+        &mut self,
+        schema: &'static Schema,
+        node: NodeId,
+        names: &[String],
+        path: &str,
+    ) {
+        if schema.constraints.is_empty() || self.holds_call(node, 0) {
+            return;
+        }
+        let Some(value) = py::load(self.cx.doc, node) else {
+            return;
+        };
+        // The items as Heat holds them after converting each to the item schema's type.
+        let value = match (&value, &schema.items) {
+            (Py::List(items), Some(item_schema)) => {
+                let mut converted = Vec::with_capacity(items.len());
+                for item in items {
+                    let item = match item {
+                        Py::None => match null_value(item_schema) {
+                            Some(v) => v,
+                            None => return,
+                        },
+                        other => other.clone(),
+                    };
+                    match convert(item_schema, &item) {
+                        Converted::Value(v) => converted.push(v),
+                        Converted::Error(_) | Converted::Unknown => return,
+                    }
+                }
+                Py::List(converted)
+            }
+            _ => value,
+        };
+        self.constraints(schema, node, &value, names, path);
+    }
+
+    fn constraints(
+        &mut self,
+        schema: &Schema,
+        node: NodeId,
+        value: &Py,
+        names: &[String],
+        path: &str,
+    ) {
+        let property = names.last().map_or("", String::as_str);
+        for constraint in &schema.constraints {
+            let Some((message, help)) = violation(schema, constraint, value, property) else {
+                continue;
+            };
+            self.out.push(Problem {
+                kind: Kind::Constraint,
+                node,
+                message,
+                help: format!(
+                    "{help}; Heat refuses the value when it creates the stack (`Property error: \
+                     {path}: …`)"
+                ),
+            });
+        }
+    }
+}
+
+/// What Heat uses for an explicit null: the default when it is truthy (a map's default even
+/// when empty), else the type's empty value. `None` for `any`, which keeps the null.
+fn null_value(schema: &Schema) -> Option<Py> {
+    let default = schema.default.as_ref().map(from_json);
+    match schema.kind {
+        PropertyType::String => Some(truthy_or(default, Py::Str(String::new()))),
+        PropertyType::Integer | PropertyType::Number => Some(truthy_or(default, Py::Int(0))),
+        PropertyType::Boolean => Some(truthy_or(default, Py::Bool(false))),
+        PropertyType::List => Some(truthy_or(default, Py::List(Vec::new()))),
+        PropertyType::Map => Some(default.unwrap_or(Py::Dict(Vec::new()))),
+        PropertyType::Any => None,
+    }
+}
+
+fn truthy_or(default: Option<Py>, empty: Py) -> Py {
+    default.filter(Py::truthy).unwrap_or(empty)
+}
+
+/// A JSON value (a default, an allowed value) as Python holds it.
+fn from_json(value: &Value) -> Py {
+    match value {
+        Value::Null => Py::None,
+        Value::Bool(b) => Py::Bool(*b),
+        Value::Number(n) => match n.as_i64() {
+            Some(i) => Py::Int(i128::from(i)),
+            None => match n.as_u64() {
+                Some(u) => Py::Int(i128::from(u)),
+                None => Py::Float(n.as_f64().unwrap_or(f64::NAN)),
+            },
+        },
+        Value::String(s) => Py::Str(s.clone()),
+        Value::Array(items) => Py::List(items.iter().map(from_json).collect()),
+        Value::Object(entries) => Py::Dict(
+            entries
+                .iter()
+                .map(|(k, v)| (Py::Str(k.clone()), from_json(v)))
+                .collect(),
+        ),
+    }
+}
+
+/// `Property.get_value` for a value that is not a call: the converted value, or Heat's error.
+fn convert(schema: &Schema, value: &Py) -> Converted {
+    match schema.kind {
+        PropertyType::String => match value {
+            Py::Str(_) => Converted::Value(value.clone()),
+            Py::Bool(_) | Py::Int(_) | Py::Big(_) => Converted::Value(Py::Str(value.repr())),
+            Py::Bytes => Converted::Unknown,
+            other => Converted::Error(format!("Value must be a string; got {}", other.repr())),
+        },
+        PropertyType::Integer => match value {
+            Py::Int(_) => Converted::Value(value.clone()),
+            Py::Bool(b) => Converted::Value(Py::Int(i128::from(*b))),
+            Py::Float(f) if f.is_nan() => {
+                Converted::Error("Value 'nan' is not an integer".to_owned())
+            }
+            Py::Float(f) if f.is_infinite() => {
+                Converted::Error("cannot convert float infinity to integer".to_owned())
+            }
+            #[allow(
+                clippy::cast_possible_truncation,
+                reason = "Python's int() truncates a float; one too large is not checked"
+            )]
+            Py::Float(f) if f.abs() < 1e30 => Converted::Value(Py::Int(f.trunc() as i128)),
+            Py::Str(s) => match py::str_to_num(s) {
+                Parsed::Num(Num::Int(n)) => Converted::Value(Py::Int(n)),
+                Parsed::Num(Num::Float(_)) | Parsed::Error(_) => {
+                    Converted::Error(format!("Value '{s}' is not an integer"))
+                }
+                Parsed::Unknown => Converted::Unknown,
+            },
+            Py::List(_) | Py::Dict(_) => Converted::Error(not_a_number(value)),
+            Py::Float(_) | Py::Big(_) | Py::Bytes | Py::None => Converted::Unknown,
+        },
+        PropertyType::Number => match py::to_num(value) {
+            Parsed::Num(Num::Int(n)) => Converted::Value(match value {
+                Py::Bool(_) => value.clone(),
+                _ => Py::Int(n),
+            }),
+            Parsed::Num(Num::Float(f)) => Converted::Value(Py::Float(f)),
+            Parsed::Error(heat) => Converted::Error(heat),
+            Parsed::Unknown => Converted::Unknown,
+        },
+        PropertyType::Boolean => match value {
+            Py::Bool(_) => Converted::Value(value.clone()),
+            Py::Str(s) => {
+                let lower = s.to_lowercase();
+                match lower.as_str() {
+                    "true" => Converted::Value(Py::Bool(true)),
+                    "false" => Converted::Value(Py::Bool(false)),
+                    _ => Converted::Error(format!("\"{lower}\" is not a valid boolean")),
+                }
+            }
+            Py::Bytes | Py::None => Converted::Unknown,
+            other => Converted::Error(format!("\"{}\" is not a valid boolean", other.to_str())),
+        },
+        PropertyType::Map => match value {
+            Py::Dict(_) => Converted::Value(value.clone()),
+            Py::Str(_) if schema.allow_conversion => Converted::Value(value.clone()),
+            Py::List(_) if schema.allow_conversion => Converted::Value(Py::Str(value.json())),
+            Py::Bytes | Py::None => Converted::Unknown,
+            other => Converted::Error(format!("\"{}\" is not a map", other.to_str())),
+        },
+        PropertyType::List => match value {
+            Py::List(_) => Converted::Value(value.clone()),
+            Py::Str(s) if schema.allow_conversion => Converted::Value(if s.is_empty() {
+                Py::List(Vec::new())
+            } else {
+                Py::List(
+                    s.split(',')
+                        .map(|part| Py::Str(part.trim().to_owned()))
+                        .collect(),
+                )
+            }),
+            Py::Bytes | Py::None => Converted::Unknown,
+            other => Converted::Error(format!("\"{}\" is not a list", other.repr())),
+        },
+        PropertyType::Any => Converted::Value(value.clone()),
+    }
+}
+
+/// The `TypeError` of `int()` on a list or dict.
+fn not_a_number(value: &Py) -> String {
+    format!(
+        "int() argument must be a string, a bytes-like object or a real number, not '{}'",
+        value.type_name()
+    )
+}
+
+/// The message and help for a converted value that breaks `constraint`, or `None`.
+fn violation(
+    schema: &Schema,
+    constraint: &Constraint,
+    value: &Py,
+    property: &str,
+) -> Option<(String, String)> {
+    match constraint {
+        Constraint::AllowedValues(allowed) => not_allowed(schema, allowed, value, property),
+        Constraint::Range(bounds) => out_of_range(bounds, value, property),
+        Constraint::Length(bounds) => bad_length(bounds, value, property),
+        Constraint::Modulo(modulo) => off_step(modulo, value, property),
+        Constraint::AllowedPattern(pattern) => {
+            let Py::Str(text) = value else {
+                return None;
+            };
+            let Compiled::Regex(regex) = regex::compile(pattern) else {
+                return None;
+            };
+            (regex.full_match(text) == Some(false)).then(|| {
+                (
+                    format!(
+                        "`{}` does not match the pattern of `{property}`",
+                        clip(text)
+                    ),
+                    format!("it must match `{pattern}` from start to end"),
+                )
+            })
+        }
+        Constraint::CustomConstraint(_) => None,
+    }
+}
+
+/// `allowed_values`: each item of a list among them, else the value in the schema's type.
+fn not_allowed(
+    schema: &Schema,
+    allowed: &[Value],
+    value: &Py,
+    property: &str,
+) -> Option<(String, String)> {
+    let allowed: Vec<Py> = allowed.iter().map(from_json).collect();
+    let listed = allowed
+        .iter()
+        .map(|a| format!("`{}`", a.to_str()))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if let Py::List(items) = value {
+        let bad = items
+            .iter()
+            .find(|item| !allowed.iter().any(|a| a.eq(item)))?;
+        return Some((
+            format!(
+                "`{}` is not an allowed value of `{property}`",
+                clip(&bad.to_str())
+            ),
+            format!("its items must be among {listed}"),
+        ));
+    }
+    let wanted = schema_type(schema, value)?;
+    let mut any_allowed = false;
+    for a in &allowed {
+        let a = schema_type(schema, a)?;
+        any_allowed |= a.eq(&wanted);
+    }
+    if any_allowed {
+        return None;
+    }
+    let suggestion = match value {
+        Py::Str(s) => crate::rules::util::did_you_mean(
+            s,
+            allowed.iter().filter_map(|a| match a {
+                Py::Str(s) => Some(s.as_str()),
+                _ => None,
+            }),
+        )
+        .map(|s| format!("did you mean `{s}`? ")),
+        _ => None,
+    }
+    .unwrap_or_default();
+    Some((
+        format!(
+            "`{}` is not an allowed value of `{property}`",
+            clip(&value.to_str())
+        ),
+        format!("{suggestion}allowed: {listed}"),
+    ))
+}
+
+fn out_of_range(
+    bounds: &hotfix_hot::resource_types::Bounds,
+    value: &Py,
+    property: &str,
+) -> Option<(String, String)> {
+    let number = match py::to_num(value) {
+        Parsed::Num(n) => n,
+        Parsed::Error(_) | Parsed::Unknown => return None,
+    };
+    let below = bounds
+        .min
+        .as_ref()
+        .and_then(json_num)
+        .is_some_and(|min| number.cmp_num(min) == Some(std::cmp::Ordering::Less));
+    let above = bounds
+        .max
+        .as_ref()
+        .and_then(json_num)
+        .is_some_and(|max| number.cmp_num(max) == Some(std::cmp::Ordering::Greater));
+    (below || above).then(|| {
+        (
+            format!(
+                "`{}` is out of range for `{property}`",
+                clip(&value.to_str())
+            ),
+            format!("it must be {}", bounds_text(bounds, "")),
+        )
+    })
+}
+
+fn bad_length(
+    bounds: &hotfix_hot::resource_types::Bounds,
+    value: &Py,
+    property: &str,
+) -> Option<(String, String)> {
+    let length = value.len().ok()?;
+    let n = Num::Int(i128::try_from(length).ok()?);
+    let below = bounds
+        .min
+        .as_ref()
+        .and_then(json_num)
+        .is_some_and(|min| n.cmp_num(min) == Some(std::cmp::Ordering::Less));
+    let above = bounds
+        .max
+        .as_ref()
+        .and_then(json_num)
+        .is_some_and(|max| n.cmp_num(max) == Some(std::cmp::Ordering::Greater));
+    let unit = match value {
+        Py::Str(_) => " characters",
+        _ => " items",
+    };
+    (below || above).then(|| {
+        (
+            format!("`{property}` has {length}{unit}, out of its length range"),
+            format!("its length must be {}", bounds_text(bounds, unit)),
+        )
+    })
+}
+
+fn off_step(
+    modulo: &hotfix_hot::resource_types::Modulo,
+    value: &Py,
+    property: &str,
+) -> Option<(String, String)> {
+    let number = match py::to_num(value) {
+        Parsed::Num(n) => n,
+        Parsed::Error(_) | Parsed::Unknown => return None,
+    };
+    let step = modulo.step.as_ref().and_then(json_num)?;
+    let offset = modulo.offset.as_ref().and_then(json_num)?;
+    let rest = number.modulo(step)?;
+    (rest.cmp_num(offset)? != std::cmp::Ordering::Equal).then(|| {
+        (
+            format!(
+                "`{}` is not a valid value of `{property}`",
+                clip(&value.to_str())
+            ),
+            format!(
+                "it must be a multiple of {} plus {}",
+                modulo
+                    .step
+                    .as_ref()
+                    .map_or(String::new(), ToString::to_string),
+                modulo
+                    .offset
+                    .as_ref()
+                    .map_or(String::new(), ToString::to_string),
+            ),
+        )
+    })
+}
+
+/// `Schema.to_schema_type`: how `allowed_values` compares a scalar. `None` when Heat would
+/// fail there or it is not modelled.
+fn schema_type(schema: &Schema, value: &Py) -> Option<Py> {
+    match schema.kind {
+        PropertyType::Integer => match py::to_num(value) {
+            Parsed::Num(Num::Int(n)) => Some(Py::Int(n)),
+            _ => None,
+        },
+        PropertyType::Number => match py::to_num(value) {
+            Parsed::Num(Num::Int(n)) => Some(Py::Int(n)),
+            Parsed::Num(Num::Float(f)) => Some(Py::Float(f)),
+            _ => None,
+        },
+        PropertyType::String => match value {
+            Py::Bytes => None,
+            other => Some(Py::Str(other.to_str())),
+        },
+        PropertyType::Boolean => py::bool_from_string(&Py::Str(value.to_str()))
+            .ok()
+            .map(Py::Bool),
+        PropertyType::Map | PropertyType::List | PropertyType::Any => Some(value.clone()),
+    }
+}
+
+fn json_num(n: &serde_json::Number) -> Option<Num> {
+    match n.as_i64() {
+        Some(i) => Some(Num::Int(i128::from(i))),
+        None => n.as_f64().map(Num::Float),
+    }
+}
+
+/// `at least 1`, `at most 255`, `from 1 to 255`, with a unit.
+fn bounds_text(bounds: &hotfix_hot::resource_types::Bounds, unit: &str) -> String {
+    match (&bounds.min, &bounds.max) {
+        (Some(min), Some(max)) => format!("from {min} to {max}{unit}"),
+        (Some(min), None) => format!("at least {min}{unit}"),
+        (None, Some(max)) => format!("at most {max}{unit}"),
+        (None, None) => "anything".to_owned(),
+    }
+}
+
+/// `a string`, `an integer`, …
+fn a_kind(kind: PropertyType) -> &'static str {
+    match kind {
+        PropertyType::String => "a string",
+        PropertyType::Integer => "an integer",
+        PropertyType::Number => "a number",
+        PropertyType::Boolean => "a boolean",
+        PropertyType::Map => "a map",
+        PropertyType::List => "a list",
+        PropertyType::Any => "any value",
+    }
+}
+
+/// The source text of a scalar, clipped.
+fn shown(cx: &Context<'_>, node: NodeId) -> String {
+    let doc = cx.doc;
+    let text = match doc.scalar(node) {
+        Some(s) => s.text.to_string(),
+        None => doc.text(node).to_owned(),
+    };
+    clip(&text)
+}
+
+fn clip(text: &str) -> String {
+    let line = text.lines().next().unwrap_or_default();
+    let mut out: String = line.chars().take(MAX_SHOWN).collect();
+    if out.len() < text.len() {
+        out.push('…');
+    }
+    out
+}
