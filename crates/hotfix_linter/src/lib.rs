@@ -73,6 +73,7 @@ pub(crate) fn lint_document(
         doc,
         template: &template,
         semantic: &semantic,
+        property_problems: std::cell::OnceCell::new(),
     };
     let mut diagnostics = Vec::new();
     for rule in all_rules() {

@@ -141,9 +141,28 @@ pub struct Context<'a> {
     pub doc: &'a Document,
     pub template: &'a Template<'a>,
     pub semantic: &'a Semantic,
+    /// The problems of the resources' property values, found once for the four rules that
+    /// report them.
+    pub(crate) property_problems: std::cell::OnceCell<Vec<crate::rules::PropertyProblem>>,
 }
 
-impl Context<'_> {
+impl<'a> Context<'a> {
+    /// The context of one loaded template.
+    pub fn new(
+        path: &'a str,
+        doc: &'a Document,
+        template: &'a Template<'a>,
+        semantic: &'a Semantic,
+    ) -> Self {
+        Context {
+            path,
+            doc,
+            template,
+            semantic,
+            property_problems: std::cell::OnceCell::new(),
+        }
+    }
+
     /// The version the template is linted as: the declared one when Heat accepts it, else
     /// the one assumed for a misspelt declaration (H102 reports the misspelling and says so).
     pub fn version(&self) -> Option<Version> {

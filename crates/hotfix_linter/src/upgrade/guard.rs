@@ -35,12 +35,7 @@ pub(crate) const GUARDED: [&str; 4] = ["H201", "H202", "H203", "H204"];
 pub(crate) fn likely_mistakes(doc: &Document) -> Vec<Diagnostic> {
     let template = Template::new(doc);
     let semantic = Semantic::new(&template);
-    let cx = Context {
-        path: "",
-        doc,
-        template: &template,
-        semantic: &semantic,
-    };
+    let cx = Context::new("", doc, &template, &semantic);
     let mut out = Vec::new();
     for rule in crate::all_rules() {
         if GUARDED.contains(&rule.code) {

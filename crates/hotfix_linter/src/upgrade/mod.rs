@@ -579,12 +579,7 @@ fn check_step_with(
 ) -> Vec<Diagnostic> {
     let template = Template::new(doc);
     let semantic = Semantic::new(&template);
-    let cx = Context {
-        path: "",
-        doc,
-        template: &template,
-        semantic: &semantic,
-    };
+    let cx = Context::new("", doc, &template, &semantic);
     let ucx = UpgradeContext {
         cx: &cx,
         from: step.0,

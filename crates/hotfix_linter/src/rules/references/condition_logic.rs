@@ -488,12 +488,7 @@ mod tests {
         let doc = hotfix_yaml::parse(&text).expect("a template");
         let template = Template::new(&doc);
         let semantic = Semantic::new(&template);
-        let cx = Context {
-            path: "t.yaml",
-            doc: &doc,
-            template: &template,
-            semantic: &semantic,
-        };
+        let cx = Context::new("t.yaml", &doc, &template, &semantic);
         let node = |name: &str| template.condition(name).expect("a condition").key;
         let mut logic = Logic::new(&cx, Version::V2018_08_31);
         check(&mut logic, &node);

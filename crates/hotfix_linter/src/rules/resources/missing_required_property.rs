@@ -1,6 +1,5 @@
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::resources::property_values::{Kind, problems};
-use crate::rules::resources::shared::registered_resources;
+use crate::rules::resources::property_values::{self, Kind};
 
 declare_rule! {
     /// ## What it does
@@ -51,12 +50,10 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     if cx.version().is_none() {
         return;
     }
-    for registered in registered_resources(cx) {
-        for problem in problems(cx, &registered) {
-            if problem.kind == Kind::Missing {
-                sink.report(cx.span(problem.node), problem.message)
-                    .help(problem.help);
-            }
+    for problem in property_values::all(cx) {
+        if problem.kind == Kind::Missing {
+            sink.report(cx.span(problem.node), problem.message.clone())
+                .help(problem.help.clone());
         }
     }
 }

@@ -37,3 +37,5 @@ pub(crate) const RULES: &[&Rule] = &[
     &invalid_property_type::RULE,
     &invalid_property_value::RULE,
 ];
+
+pub(crate) use property_values::Problem as PropertyProblem;

@@ -23,7 +23,7 @@ use serde_json::Value;
 use crate::rule::Context;
 use crate::rules::parameters::py::{self, Num, Parsed, Py};
 use crate::rules::parameters::regex::{self, Compiled};
-use crate::rules::resources::shared::{Registered, call_at};
+use crate::rules::resources::shared::{Registered, call_at, registered_resources};
 
 /// How deep nested schemas are followed (Heat's deepest is four).
 const MAX_DEPTH: usize = 16;
@@ -33,7 +33,7 @@ const MAX_SHOWN: usize = 60;
 
 /// What is wrong with a property value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Kind {
+pub(crate) enum Kind {
     /// A key of a nested map that its schema does not have (the top-level keys are
     /// `unknown-property`'s own).
     UnknownKey,
@@ -49,15 +49,24 @@ pub(super) enum Kind {
 
 /// One problem, ready to report.
 #[derive(Debug)]
-pub(super) struct Problem {
+pub(crate) struct Problem {
     pub(super) kind: Kind,
     pub(super) node: NodeId,
     pub(super) message: String,
     pub(super) help: String,
 }
 
+/// The problems of every registered resource's properties, found once per template.
+pub(super) fn all<'c>(cx: &'c Context<'_>) -> &'c [Problem] {
+    cx.property_problems.get_or_init(|| {
+        registered_resources(cx)
+            .flat_map(|registered| problems(cx, &registered))
+            .collect()
+    })
+}
+
 /// The problems of one resource's properties, in document order within each mapping.
-pub(super) fn problems(cx: &Context<'_>, registered: &Registered<'_>) -> Vec<Problem> {
+fn problems(cx: &Context<'_>, registered: &Registered<'_>) -> Vec<Problem> {
     let schema = registered.schema;
     if schema.none_resource {
         return Vec::new();

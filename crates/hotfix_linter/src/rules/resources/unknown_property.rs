@@ -2,7 +2,7 @@ use hotfix_hot::key_name;
 use hotfix_hot::resource_types;
 
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::resources::property_values::{Kind, problems};
+use crate::rules::resources::property_values::{self, Kind};
 use crate::rules::resources::shared::{Registered, literal_properties, registered_resources};
 use crate::rules::util::did_you_mean;
 
@@ -60,6 +60,12 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         return;
     }
     let doc = cx.doc;
+    for problem in property_values::all(cx) {
+        if matches!(problem.kind, Kind::UnknownKey | Kind::NotImplemented) {
+            sink.report(cx.span(problem.node), problem.message.clone())
+                .help(problem.help.clone());
+        }
+    }
     for registered in registered_resources(cx) {
         let Registered {
             resource,
@@ -70,12 +76,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         if schema.none_resource {
             continue;
         }
-        for problem in problems(cx, &registered) {
-            if matches!(problem.kind, Kind::UnknownKey | Kind::NotImplemented) {
-                sink.report(cx.span(problem.node), problem.message)
-                    .help(problem.help);
-            }
-        }
+
         let Some(properties) = literal_properties(cx, resource) else {
             continue;
         };
