@@ -5,9 +5,11 @@ use crate::rule::Rule;
 mod deprecated_property;
 mod deprecated_resource_type;
 mod external_id_with_depends_on;
+mod get_param_type_mismatch;
 mod invalid_deletion_policy;
 mod invalid_resource_field_type;
 mod missing_resource_type;
+mod param_ref;
 mod resource_not_mapping;
 mod shared;
 mod slash_in_resource_name;
@@ -29,4 +31,5 @@ pub(crate) const RULES: &[&Rule] = &[
     &unknown_attribute::RULE,
     &deprecated_resource_type::RULE,
     &deprecated_property::RULE,
+    &get_param_type_mismatch::RULE,
 ];
