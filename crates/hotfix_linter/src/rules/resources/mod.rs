@@ -13,6 +13,7 @@ mod param_ref;
 mod resource_not_mapping;
 mod shared;
 mod slash_in_resource_name;
+mod snapshot_unsupported;
 mod unknown_attribute;
 mod unknown_property;
 mod unknown_resource_key;
@@ -32,4 +33,5 @@ pub(crate) const RULES: &[&Rule] = &[
     &deprecated_resource_type::RULE,
     &deprecated_property::RULE,
     &get_param_type_mismatch::RULE,
+    &snapshot_unsupported::RULE,
 ];
