@@ -28,7 +28,9 @@ declare_rule! {
     ///
     /// *never*: every value fails. *default*: some values fail (`'abc'` for an integer, `1.5`
     /// for a string, `1` for a boolean, a list for a map), and the rule reports the default
-    /// when it is one of them. A property of type `any` takes everything.
+    /// when it is one of them. (A `number` parameter given `true` holds a boolean, which a
+    /// boolean property takes; a `json` value may be a string or a number.) A property of
+    /// type `any` takes everything.
     ///
     /// ## Why is this bad?
     /// `openstack orchestration template validate` passes, and the stack create fails when
