@@ -11,7 +11,7 @@ mod malformed_constraint;
 pub(in crate::rules) mod py;
 mod pyjson;
 pub(in crate::rules) mod regex;
-mod shared;
+pub(in crate::rules) mod shared;
 mod unknown_parameter_key;
 mod unused_parameter;
 

@@ -13,7 +13,7 @@ use crate::rules::util::{did_you_mean, is_mapping};
 
 /// A HOT parameter type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum ParamType {
+pub(in crate::rules) enum ParamType {
     String,
     Number,
     Json,
@@ -22,7 +22,7 @@ pub(super) enum ParamType {
 }
 
 impl ParamType {
-    pub(super) fn parse(name: &str) -> Option<ParamType> {
+    pub(in crate::rules) fn parse(name: &str) -> Option<ParamType> {
         Some(match name {
             "string" => ParamType::String,
             "number" => ParamType::Number,
@@ -33,7 +33,7 @@ impl ParamType {
         })
     }
 
-    pub(super) fn name(self) -> &'static str {
+    pub(in crate::rules) fn name(self) -> &'static str {
         match self {
             ParamType::String => "string",
             ParamType::Number => "number",
@@ -43,7 +43,7 @@ impl ParamType {
         }
     }
 
-    pub(super) const ALL: [ParamType; 5] = [
+    pub(in crate::rules) const ALL: [ParamType; 5] = [
         ParamType::String,
         ParamType::Number,
         ParamType::List,
@@ -53,12 +53,12 @@ impl ParamType {
 }
 
 /// The parameter's definition, when it is a mapping (what Heat requires).
-pub(super) fn definition(cx: &Context<'_>, param: &Named) -> Option<NodeId> {
+pub(in crate::rules) fn definition(cx: &Context<'_>, param: &Named) -> Option<NodeId> {
     is_mapping(cx.doc, param.value).then(|| cx.doc.resolve(param.value))
 }
 
 /// The parameter's type, when it is one Heat knows.
-pub(super) fn param_type(cx: &Context<'_>, param: &Named) -> Option<ParamType> {
+pub(in crate::rules) fn param_type(cx: &Context<'_>, param: &Named) -> Option<ParamType> {
     let map = definition(cx, param)?;
     ParamType::parse(cx.doc.str_value(cx.doc.get(map, "type")?)?)
 }

@@ -5,16 +5,19 @@ use crate::rule::Rule;
 mod deprecated_property;
 mod deprecated_resource_type;
 mod external_id_with_depends_on;
+mod get_param_type_mismatch;
 mod invalid_deletion_policy;
 mod invalid_property_type;
 mod invalid_property_value;
 mod invalid_resource_field_type;
 mod missing_required_property;
 mod missing_resource_type;
+mod param_ref;
 mod property_values;
 mod resource_not_mapping;
 mod shared;
 mod slash_in_resource_name;
+mod snapshot_unsupported;
 mod unknown_attribute;
 mod unknown_property;
 mod unknown_resource_key;
@@ -36,6 +39,8 @@ pub(crate) const RULES: &[&Rule] = &[
     &missing_required_property::RULE,
     &invalid_property_type::RULE,
     &invalid_property_value::RULE,
+    &get_param_type_mismatch::RULE,
+    &snapshot_unsupported::RULE,
 ];
 
 pub(crate) use property_values::Problem as PropertyProblem;
