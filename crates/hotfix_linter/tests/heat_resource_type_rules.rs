@@ -530,3 +530,55 @@ fn heat_property_values_hotfix_refuses_are_those_heat_refuses_at_create() {
         "too few probes: {agreed}, {refused}"
     );
 }
+
+/// `field-from-function` (H620): for every registered type and three versions, Heat's
+/// validation refuses `properties: {get_param: p}` and `update_policy: {get_param: p}` with
+/// `… object is not iterable` exactly when the rule reports it.
+#[test]
+#[ignore = "needs Heat's engine (scripts/setup-oracle.sh); run by scripts/test.sh"]
+fn heat_whole_fields_from_functions_are_refused_where_the_rule_says() {
+    let settings = Settings {
+        select: vec![Selector::parse("H620").expect("code")],
+        ..Settings::default()
+    };
+    let mut heat = common::Heat::start();
+    let mut wrong = Vec::new();
+    let (mut checked, mut refused) = (0, 0);
+    for (name, t) in hotfix_hot::resource_types::all().iter() {
+        let required: serde_json::Map<String, Value> = t
+            .properties
+            .iter()
+            .filter(|(_, s)| s.required)
+            .map(|(key, s)| (key.clone(), s.example_value()))
+            .collect();
+        for version in ["2013-05-23", "2016-10-14", "2021-04-16"] {
+            for field in ["properties", "update_policy"] {
+                let mut resource = json!({"type": name, "properties": required});
+                resource[field] = json!({"get_param": "p"});
+                let template = json!({
+                    "heat_template_version": version,
+                    "parameters": {"p": {"type": "json", "default": {}}},
+                    "resources": {"r": resource},
+                });
+                let text = serde_json::to_string_pretty(&template).expect("JSON");
+                let answer = heat.request(&json!({"cmd": "validate", "template": text}));
+                let error = answer["error"].as_str().unwrap_or_default();
+                let heat_refuses = (error.starts_with("TypeError: resources.r: '")
+                    && error.ends_with("' object is not iterable"))
+                    || (error.starts_with("argument of type '")
+                        && error.ends_with("' is not iterable"));
+                let reported = !lint("t.json", text.as_bytes(), &settings).is_empty();
+                if heat_refuses != reported {
+                    wrong.push(format!(
+                        "{name} {field} ({version}): hotfix reports: {reported}, Heat: {answer}"
+                    ));
+                }
+                refused += usize::from(heat_refuses);
+                checked += 1;
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(refused > 600, "too few refusals: {refused}");
+    println!("H620 oracle: {checked} templates ({refused} refused), every one agreeing with Heat");
+}

@@ -7,7 +7,9 @@ use crate::rules::resources::shared::{NEWTON, call_at, mapping_resources, span_o
 declare_rule! {
     /// ## What it does
     /// Checks the type of each field of a resource definition: `type` and `description` are
-    /// strings; `properties`, `metadata` and `update_policy` are mappings (or function calls);
+    /// strings; `properties`, `metadata` and `update_policy` are mappings (or function calls,
+    /// which Heat refuses for `update_policy` and most types' `properties`: see
+    /// `field-from-function`);
     /// `depends_on` is a resource name or a list of names; `deletion_policy` and `external_id`
     /// are strings or function calls; `condition` is a condition name, a boolean or a
     /// condition expression.

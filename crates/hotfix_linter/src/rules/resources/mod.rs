@@ -5,6 +5,7 @@ use crate::rule::Rule;
 mod deprecated_property;
 mod deprecated_resource_type;
 mod external_id_with_depends_on;
+mod field_from_function;
 mod get_param_type_mismatch;
 mod invalid_deletion_policy;
 mod invalid_property_type;
@@ -40,6 +41,7 @@ pub(crate) const RULES: &[&Rule] = &[
     &invalid_property_type::RULE,
     &invalid_property_value::RULE,
     &get_param_type_mismatch::RULE,
+    &field_from_function::RULE,
     &snapshot_unsupported::RULE,
 ];
 
