@@ -69,6 +69,30 @@ pub fn parse_unlimited(source: &str) -> Result<Document, LoadError> {
     Ok(doc)
 }
 
+/// Loads an environment file as Heat's `environment_format.parse` does: the template loader,
+/// then an empty or null document is an empty environment (`None`), and any other top level
+/// than a mapping fails with Heat's text.
+///
+/// # Errors
+/// Invalid JSON or YAML, a value PyYAML cannot construct, an alias bomb, a top level that is
+/// not a mapping.
+pub fn parse_environment(source: &str) -> Result<Option<Document>, LoadError> {
+    let doc = match json::parse(source) {
+        Some(doc) => doc,
+        None => yaml::parse(source)?,
+    };
+    value::check(&doc)?;
+    match doc.check_top_level() {
+        Ok(()) => Ok(Some(doc)),
+        Err(err) if err.kind == LoadErrorKind::Empty => Ok(None),
+        Err(err) => Err(LoadError::new(
+            LoadErrorKind::NotMapping,
+            "The environment is not a valid YAML mapping data type.".to_owned(),
+            err.span,
+        )),
+    }
+}
+
 /// Fails when a template is over Heat's size limit, with Heat's own message.
 ///
 /// # Errors
