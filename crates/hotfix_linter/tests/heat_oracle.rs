@@ -15,12 +15,12 @@ use std::path::{Path, PathBuf};
 
 use hotfix_diagnostics::{Diagnostic, Severity};
 use hotfix_linter::{Settings, lint};
-use hotfix_yaml::{Document, NodeId, NodeKind, Style};
+use hotfix_yaml::{Document, NodeId, NodeKind};
 use serde_json::json;
 
 mod common;
 
-use common::{Heat, shared, workspace};
+use common::{Heat, insert_entry, shared, workspace};
 
 /// `None` when Heat accepts the template, else its error text.
 fn validate(heat: &mut Heat, template: &str) -> Option<String> {
@@ -471,31 +471,4 @@ fn mutants(doc: &Document, text: &str) -> Vec<Mutant> {
 
 fn is_map(doc: &Document, id: NodeId) -> bool {
     matches!(doc.node(doc.resolve(id)).kind, NodeKind::Mapping { .. })
-}
-
-/// Inserts `entry` (`key: value`) into a mapping, in the mapping's own style: a new line at
-/// the indentation of its keys (block), or after `{` (flow). `None` for an empty block map.
-fn insert_entry(doc: &Document, text: &str, map: NodeId, entry: &str) -> Option<String> {
-    let map = doc.resolve(map);
-    let NodeKind::Mapping { entries, style } = &doc.node(map).kind else {
-        return None;
-    };
-    let mut out = text.to_owned();
-    match style {
-        Style::Flow => {
-            let open = doc.node(map).span.start + 1;
-            let sep = if entries.is_empty() { "" } else { ", " };
-            out.insert_str(open, &format!("{entry}{sep}"));
-        }
-        Style::Block => {
-            let first = doc.node(entries.first()?.key).span.start;
-            let line_start = text[..first].rfind('\n').map_or(0, |i| i + 1);
-            let indent = &text[line_start..first];
-            if !indent.chars().all(|c| c == ' ') {
-                return None;
-            }
-            out.insert_str(line_start, &format!("{indent}{entry}\n"));
-        }
-    }
-    Some(out)
 }

@@ -24,6 +24,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 use hotfix_hot::Template;
+use hotfix_yaml::{Document, NodeId, NodeKind, Style};
 use serde_json::{Value, json};
 
 pub(crate) fn workspace() -> PathBuf {
@@ -168,4 +169,31 @@ pub(crate) fn params(source: &str) -> Value {
         out.insert(p.name.clone(), value);
     }
     Value::Object(out)
+}
+
+/// Inserts `entry` (`key: value`) into a mapping, in the mapping's own style: a new line at
+/// the indentation of its keys (block), or after `{` (flow). `None` for an empty block map.
+pub(crate) fn insert_entry(doc: &Document, text: &str, map: NodeId, entry: &str) -> Option<String> {
+    let map = doc.resolve(map);
+    let NodeKind::Mapping { entries, style } = &doc.node(map).kind else {
+        return None;
+    };
+    let mut out = text.to_owned();
+    match style {
+        Style::Flow => {
+            let open = doc.node(map).span.start + 1;
+            let sep = if entries.is_empty() { "" } else { ", " };
+            out.insert_str(open, &format!("{entry}{sep}"));
+        }
+        Style::Block => {
+            let first = doc.node(entries.first()?.key).span.start;
+            let line_start = text[..first].rfind('\n').map_or(0, |i| i + 1);
+            let indent = &text[line_start..first];
+            if !indent.chars().all(|c| c == ' ') {
+                return None;
+            }
+            out.insert_str(line_start, &format!("{indent}{entry}\n"));
+        }
+    }
+    Some(out)
 }

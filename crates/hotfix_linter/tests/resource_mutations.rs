@@ -1,0 +1,1255 @@
+//! The resource-type rules find what Heat's real resource plugins find.
+//!
+//! The HOT templates of `../shared/corpus` that Heat accepts are mutated the ways a property or
+//! a type goes wrong: a misspelt property (at the top and inside a nested schema), a deleted
+//! required property, a literal of a type Heat cannot convert, a literal outside the allowed
+//! values (range, length, pattern), a misspelt attribute in `get_attr`, a misspelt type. Each
+//! mutant goes to the shared oracle (`../shared/oracles/heat/resolve.py`, `validate` with the
+//! real plugins) twice: as `openstack orchestration template validate` checks it (plain), and
+//! as a stack create checks it (`strict`, `no_cloud`). For every mutant Heat rejects, hotfix
+//! must report a new error of the rule that covers the mutation.
+//!
+//! A second test runs the unmutated corpus through both modes: a template Heat accepts gets no
+//! error of the resource rules (unless the oracle confirms it as a create-time problem), and
+//! one Heat rejects for a property or type reason gets at least one.
+//!
+//! Heat's oracle stubs the types it does not register (`stubbed_types`); a stubbed type in a
+//! namespace Heat owns (`OS::Nova::Servr`), which the default environment does not map, is
+//! what Heat itself rejects as `The Resource Type (…) could not be found.`, so it counts as a
+//! rejection here. Stubbed types of other namespaces (`OS::TripleO::…`) are an environment's
+//! business and are fine.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use hotfix_diagnostics::{Diagnostic, Severity};
+use hotfix_hot::resource_types::{self, Constraint, PropertyType, ResourceType, Schema};
+use hotfix_hot::{Function, Semantic, Template};
+use hotfix_linter::{Settings, lint};
+use hotfix_yaml::{Document, NodeId, NodeKind, ScalarStyle, ScalarValue, Style};
+use serde_json::{Value, json};
+
+mod common;
+
+use common::{Heat, files, insert_entry, shared};
+
+/// The codes of the rules that check resources against Heat's registry. Codes that no rule has
+/// yet simply never appear.
+const RESOURCE_CODES: &[&str] = &[
+    "H608", "H609", "H610", "H613", "H614", "H615", "H616", "H617",
+];
+
+// ---------------------------------------------------------------------------------------------
+// The oracle
+// ---------------------------------------------------------------------------------------------
+
+/// How Heat is asked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Mode {
+    /// `openstack orchestration template validate`: real plugins, not strict.
+    Plain,
+    /// The checks of a stack create, with no cloud (`strict`, `no_cloud`).
+    Strict,
+}
+
+impl Mode {
+    const ALL: [Mode; 2] = [Mode::Plain, Mode::Strict];
+
+    fn name(self) -> &'static str {
+        match self {
+            Mode::Plain => "plain",
+            Mode::Strict => "strict",
+        }
+    }
+}
+
+/// Heat's shared oracle with real resource plugins.
+struct Oracle {
+    heat: Heat,
+    /// `OS::Nova`, `AWS::EC2`, …: the namespaces of the registered types.
+    namespaces: BTreeSet<String>,
+    requests: usize,
+}
+
+impl Oracle {
+    fn start() -> Oracle {
+        let namespaces = resource_types::all()
+            .iter()
+            .filter_map(|(name, _)| namespace(name))
+            .map(str::to_owned)
+            .collect();
+        Oracle {
+            heat: Heat::start_shared(),
+            namespaces,
+            requests: 0,
+        }
+    }
+
+    /// `None` when Heat accepts the template in that mode, else its error (a stubbed type of a
+    /// Heat namespace is Heat's `could not be found`). `params` are given in strict mode only,
+    /// where every parameter needs a value.
+    fn validate(&mut self, template: &str, mode: Mode, params: &Value) -> Option<String> {
+        let mut request = json!({
+            "cmd": "validate", "template": template, "types": "real",
+            "strict": mode == Mode::Strict, "no_cloud": mode == Mode::Strict,
+        });
+        if mode == Mode::Strict {
+            request["params"] = params.clone();
+        }
+        self.requests += 1;
+        let response = self.heat.request(&request);
+        let unknown: Vec<&str> = response["stubbed_types"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .filter(|t| self.heat_owns(t))
+            .collect();
+        if let Some(t) = unknown.first() {
+            return Some(format!("The Resource Type ({t}) could not be found."));
+        }
+        if response["valid"] == json!(true) {
+            return None;
+        }
+        Some(
+            response["error"]
+                .as_str()
+                .or_else(|| response["request_error"].as_str())
+                .unwrap_or("(no message)")
+                .to_owned(),
+        )
+    }
+
+    /// Whether Heat would reject `name` as an unknown type: a namespace of its own, not a
+    /// template file, not mapped by the default environment.
+    fn heat_owns(&self, name: &str) -> bool {
+        namespace(name).is_some_and(|ns| self.namespaces.contains(ns))
+            && resource_types::all()
+                .default_environment_target(name)
+                .is_none()
+    }
+}
+
+/// `OS::Nova` of `OS::Nova::Server`: every part but the last, when there are three or more.
+fn namespace(name: &str) -> Option<&str> {
+    let (namespace, last) = name.rsplit_once("::")?;
+    (!last.is_empty() && namespace.contains("::")).then_some(namespace)
+}
+
+/// Values for the parameters without a default, which a strict validation needs: the first
+/// allowed value, a number within the range, a string of an allowed length, else by type.
+fn strict_params(doc: &Document) -> Value {
+    let template = Template::new(doc);
+    let mut out = serde_json::Map::new();
+    for p in &template.parameters {
+        if doc.get(p.value, "default").is_some() {
+            continue;
+        }
+        let ty = doc
+            .get(p.value, "type")
+            .and_then(|t| doc.str_value(t))
+            .unwrap_or("string");
+        let mut value = match ty {
+            "number" => json!(1),
+            "json" => json!({"key": "value"}),
+            "comma_delimited_list" => json!("a,b,c"),
+            "boolean" => json!(true),
+            _ => json!("value"),
+        };
+        for c in doc
+            .get(p.value, "constraints")
+            .and_then(|c| doc.items(c))
+            .unwrap_or_default()
+        {
+            if let Some(first) = doc
+                .get(*c, "allowed_values")
+                .and_then(|v| doc.items(v))
+                .and_then(|items| items.first())
+                .and_then(|&v| doc.scalar(v))
+            {
+                value = match (&first.value, ty) {
+                    (ScalarValue::Int(n), "number") => json!(n.to_string().parse::<i64>().ok()),
+                    (ScalarValue::Float(f), "number") => json!(f),
+                    _ => json!(first.text.as_str()),
+                };
+            }
+            if let Some(range) = doc.get(*c, "range") {
+                let bound = |k| {
+                    doc.get(range, k)
+                        .and_then(|b| doc.scalar(b))
+                        .and_then(|s| s.text.parse::<f64>().ok())
+                };
+                if let Some(n) = bound("min").or_else(|| bound("max")) {
+                    #[allow(clippy::cast_possible_truncation, reason = "a small bound")]
+                    let whole = n.ceil() as i64;
+                    value = json!(whole);
+                }
+            }
+            if let Some(length) = doc.get(*c, "length")
+                && let Some(min) = doc
+                    .get(length, "min")
+                    .and_then(|b| doc.scalar(b))
+                    .and_then(|s| s.text.parse::<usize>().ok())
+                && ty == "string"
+            {
+                value = json!("v".repeat(min.max(1)));
+            }
+        }
+        out.insert(p.name.clone(), value);
+    }
+    Value::Object(out)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The corpus
+// ---------------------------------------------------------------------------------------------
+
+/// A HOT template of the corpus that hotfix parses.
+struct Source {
+    display: String,
+    text: String,
+    doc: Document,
+}
+
+fn sources(root: &Path) -> (Vec<Source>, usize) {
+    let mut paths: Vec<PathBuf> = Vec::new();
+    files(root, &mut paths);
+    paths.sort();
+    let mut suppressed = 0;
+    let mut out = Vec::new();
+    for path in paths {
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let Ok(doc) = hotfix_yaml::parse(&text) else {
+            continue;
+        };
+        if Template::new(&doc).version().is_none() {
+            continue;
+        }
+        // A suppression comment hides, as asked, the error a mutant gives its line.
+        if text.contains("hotfix: ignore") {
+            suppressed += 1;
+            continue;
+        }
+        let display = path
+            .strip_prefix(root)
+            .unwrap_or(&path)
+            .display()
+            .to_string();
+        out.push(Source { display, text, doc });
+    }
+    (out, suppressed)
+}
+
+fn errors(path: &str, text: &str) -> Vec<Diagnostic> {
+    lint(path, text.as_bytes(), &Settings::default())
+        .into_iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect()
+}
+
+fn count(found: &[Diagnostic], code: &str) -> usize {
+    found.iter().filter(|d| d.code == code).count()
+}
+
+/// The lines a mutation changed, `-` before and `+` after (at most three of each), with the
+/// number of the first.
+fn changed_lines(before: &str, after: &str) -> String {
+    let prefix = before
+        .bytes()
+        .zip(after.bytes())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let suffix = before
+        .bytes()
+        .rev()
+        .zip(after.bytes().rev())
+        .take_while(|(a, b)| a == b)
+        .count()
+        .min(before.len().min(after.len()) - prefix);
+    let lines = |text: &str, end: usize| {
+        let start = text[..prefix].rfind('\n').map_or(0, |i| i + 1);
+        let end = text[end..].find('\n').map_or(text.len(), |i| end + i);
+        text[start..end.max(start)]
+            .lines()
+            .take(3)
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    let line = before[..prefix].matches('\n').count() + 1;
+    let mut out = format!("line {line}:");
+    for l in lines(before, before.len() - suffix) {
+        let _ = write!(out, "\n      - {l}");
+    }
+    for l in lines(after, after.len() - suffix) {
+        let _ = write!(out, "\n      + {l}");
+    }
+    out
+}
+
+fn shown(found: &[&Diagnostic]) -> String {
+    if found.is_empty() {
+        return "none".to_owned();
+    }
+    found
+        .iter()
+        .map(|d| format!("{} {}", d.code, d.message))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+// ---------------------------------------------------------------------------------------------
+// Where properties are written
+// ---------------------------------------------------------------------------------------------
+
+/// A property value written in a template, with the schema Heat checks it against.
+struct Site {
+    resource: String,
+    /// `flavor`, `networks[0].port`.
+    path: String,
+    /// The key, for an entry of a mapping; none for an item of a list.
+    key: Option<NodeId>,
+    /// For an entry: the mapping that holds it, and the schemas of that mapping's keys.
+    holder: Option<(NodeId, &'static BTreeMap<String, Schema>)>,
+    value: NodeId,
+    schema: &'static Schema,
+    /// Inside a top-level property (a key of a nested schema, or a list item).
+    nested: bool,
+    /// Its top-level property uses a resource (`get_resource`, `get_attr`): Heat then checks
+    /// neither its constraints nor its nested keys before the stack is created.
+    depends: bool,
+}
+
+/// A resource whose type Heat registers, with its written `properties` mapping.
+struct Resource {
+    name: String,
+    type_node: NodeId,
+    schema: &'static ResourceType,
+    properties: Option<NodeId>,
+}
+
+struct Walker<'a> {
+    doc: &'a Document,
+    semantic: &'a Semantic,
+}
+
+impl Walker<'_> {
+    fn resources(&self, template: &Template<'_>) -> Vec<Resource> {
+        let doc = self.doc;
+        let mut out = Vec::new();
+        for r in &template.resources {
+            if !template.is_mapping(r.value) {
+                continue;
+            }
+            let Some(type_node) = doc.get(r.value, "type") else {
+                continue;
+            };
+            let Some(schema) = doc.str_value(type_node).and_then(resource_types::get) else {
+                continue;
+            };
+            let properties = template
+                .field(r, "properties")
+                .filter(|&p| self.literal_mapping(p));
+            out.push(Resource {
+                name: r.name.clone(),
+                type_node,
+                schema,
+                properties,
+            });
+        }
+        out
+    }
+
+    /// A mapping written as data (not an alias, not a call), whose keys are written once and
+    /// without merges: one that text edits can change safely.
+    fn literal_mapping(&self, node: NodeId) -> bool {
+        let doc = self.doc;
+        if !matches!(doc.node(node).kind, NodeKind::Mapping { .. })
+            || self.semantic.call_at(node).is_some()
+        {
+            return false;
+        }
+        let raw = doc.raw_entries(node).unwrap_or_default();
+        raw.len() == doc.entries(node).len()
+            && raw.iter().all(|e| {
+                doc.scalar(e.key)
+                    .is_some_and(|s| s.value != ScalarValue::Merge)
+            })
+    }
+
+    /// Whether anything under `node` calls a function that depends on a resource.
+    fn uses_resource(&self, node: NodeId) -> bool {
+        let doc = self.doc;
+        let node = doc.resolve(node);
+        if let Some(call) = self.semantic.call_at(node)
+            && matches!(
+                call.status.function(),
+                Function::GetResource | Function::GetAttr | Function::Ref
+            )
+        {
+            return true;
+        }
+        match &doc.node(node).kind {
+            NodeKind::Mapping { entries, .. } => {
+                entries.iter().any(|e| self.uses_resource(e.value))
+            }
+            NodeKind::Sequence { items, .. } => items.iter().any(|&i| self.uses_resource(i)),
+            _ => false,
+        }
+    }
+
+    /// Whether `node` or anything under it defines an anchor or is an alias (an edit could
+    /// break another reference) or has a tag.
+    fn plain_tree(&self, node: NodeId) -> bool {
+        let n = self.doc.node(node);
+        if n.anchor.is_some() || n.tag.is_some() {
+            return false;
+        }
+        match &n.kind {
+            NodeKind::Alias { .. } => false,
+            NodeKind::Mapping { entries, .. } => entries
+                .iter()
+                .all(|e| self.plain_tree(e.key) && self.plain_tree(e.value)),
+            NodeKind::Sequence { items, .. } => items.iter().all(|&i| self.plain_tree(i)),
+            NodeKind::Scalar(_) => true,
+        }
+    }
+
+    /// Every written property value of the registered resources, in document order.
+    fn sites(&self, resources: &[Resource]) -> Vec<Site> {
+        let mut out = Vec::new();
+        for r in resources {
+            if r.schema.none_resource {
+                continue;
+            }
+            if let Some(properties) = r.properties {
+                self.entries(
+                    &r.name,
+                    properties,
+                    &r.schema.properties,
+                    "",
+                    None,
+                    &mut out,
+                );
+            }
+        }
+        out
+    }
+
+    fn entries(
+        &self,
+        resource: &str,
+        map: NodeId,
+        schemas: &'static BTreeMap<String, Schema>,
+        prefix: &str,
+        depends: Option<bool>,
+        out: &mut Vec<Site>,
+    ) {
+        let doc = self.doc;
+        for e in doc.raw_entries(map).unwrap_or_default() {
+            let Some(name) = doc.str_value(e.key) else {
+                continue;
+            };
+            let Some(schema) = schemas.get(name) else {
+                continue;
+            };
+            let path = if prefix.is_empty() {
+                name.to_owned()
+            } else {
+                format!("{prefix}.{name}")
+            };
+            let depends = depends.unwrap_or_else(|| self.uses_resource(e.value));
+            out.push(Site {
+                resource: resource.to_owned(),
+                path: path.clone(),
+                key: Some(e.key),
+                holder: Some((map, schemas)),
+                value: e.value,
+                schema,
+                nested: !prefix.is_empty(),
+                depends,
+            });
+            self.descend(resource, e.value, schema, &path, depends, out);
+        }
+    }
+
+    fn descend(
+        &self,
+        resource: &str,
+        value: NodeId,
+        schema: &'static Schema,
+        path: &str,
+        depends: bool,
+        out: &mut Vec<Site>,
+    ) {
+        match schema.kind {
+            PropertyType::Map if !schema.schema.is_empty() && self.literal_mapping(value) => {
+                self.entries(resource, value, &schema.schema, path, Some(depends), out);
+            }
+            PropertyType::List => {
+                let Some(items) = &schema.items else { return };
+                let NodeKind::Sequence { items: nodes, .. } = &self.doc.node(value).kind else {
+                    return;
+                };
+                for (i, &item) in nodes.iter().enumerate() {
+                    let path = format!("{path}[{i}]");
+                    out.push(Site {
+                        resource: resource.to_owned(),
+                        path: path.clone(),
+                        key: None,
+                        holder: None,
+                        value: item,
+                        schema: items,
+                        nested: true,
+                        depends,
+                    });
+                    self.descend(resource, item, items, &path, depends, out);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Mutations
+// ---------------------------------------------------------------------------------------------
+
+/// A way to mutate a template, and what Heat and hotfix should make of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Kind {
+    PropertyTypo,
+    NestedPropertyTypo,
+    RequiredDeleted,
+    NestedRequiredDeleted,
+    NotANumber,
+    NotABoolean,
+    NotAString,
+    NotAMap,
+    NotAList,
+    NotAllowedValue,
+    OutOfRange,
+    BadLength,
+    PatternMismatch,
+    UnknownAttribute,
+    MisspeltType,
+    /// Heat converts these: no new error is right.
+    QuotedScalar,
+    FloatForInteger,
+}
+
+impl Kind {
+    const ALL: [Kind; 17] = [
+        Kind::PropertyTypo,
+        Kind::NestedPropertyTypo,
+        Kind::RequiredDeleted,
+        Kind::NestedRequiredDeleted,
+        Kind::NotANumber,
+        Kind::NotABoolean,
+        Kind::NotAString,
+        Kind::NotAMap,
+        Kind::NotAList,
+        Kind::NotAllowedValue,
+        Kind::OutOfRange,
+        Kind::BadLength,
+        Kind::PatternMismatch,
+        Kind::UnknownAttribute,
+        Kind::MisspeltType,
+        Kind::QuotedScalar,
+        Kind::FloatForInteger,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Kind::PropertyTypo => "property typo",
+            Kind::NestedPropertyTypo => "nested property typo",
+            Kind::RequiredDeleted => "required property deleted",
+            Kind::NestedRequiredDeleted => "nested required deleted",
+            Kind::NotANumber => "type: not a number",
+            Kind::NotABoolean => "type: not a boolean",
+            Kind::NotAString => "type: not a string",
+            Kind::NotAMap => "type: not a map",
+            Kind::NotAList => "type: not a list",
+            Kind::NotAllowedValue => "value not allowed",
+            Kind::OutOfRange => "value out of range",
+            Kind::BadLength => "length out of range",
+            Kind::PatternMismatch => "pattern not matched",
+            Kind::UnknownAttribute => "unknown attribute",
+            Kind::MisspeltType => "misspelt type",
+            Kind::QuotedScalar => "ok: quoted number/boolean",
+            Kind::FloatForInteger => "ok: float for integer",
+        }
+    }
+
+    /// The rule that covers the mutation; none when Heat accepts the mutant (then no resource
+    /// rule may report a new error).
+    fn code(self) -> Option<&'static str> {
+        Some(match self {
+            Kind::PropertyTypo | Kind::NestedPropertyTypo => "H609",
+            Kind::RequiredDeleted | Kind::NestedRequiredDeleted => "H613",
+            Kind::NotANumber
+            | Kind::NotABoolean
+            | Kind::NotAString
+            | Kind::NotAMap
+            | Kind::NotAList => "H614",
+            Kind::NotAllowedValue | Kind::OutOfRange | Kind::BadLength | Kind::PatternMismatch => {
+                "H615"
+            }
+            Kind::UnknownAttribute => "H610",
+            Kind::MisspeltType => "H608",
+            Kind::QuotedScalar | Kind::FloatForInteger => return None,
+        })
+    }
+}
+
+struct Mutant {
+    kind: Kind,
+    /// What was changed, for the report: `server.flavor deleted`.
+    what: String,
+    text: String,
+}
+
+/// A misspelling of `name` that `taken` does not know: without its last vowel (not the
+/// first letter), else with its last two letters swapped, else with a letter doubled.
+fn typo(name: &str, taken: impl Fn(&str) -> bool) -> Option<String> {
+    let chars: Vec<char> = name.chars().collect();
+    let mut candidates = Vec::new();
+    if let Some(i) = (1..chars.len())
+        .rev()
+        .find(|&i| "aeiouAEIOU".contains(chars[i]))
+    {
+        let mut c = chars.clone();
+        c.remove(i);
+        candidates.push(c.into_iter().collect::<String>());
+    }
+    if chars.len() >= 2 {
+        let mut c = chars.clone();
+        let n = c.len();
+        c.swap(n - 1, n - 2);
+        candidates.push(c.into_iter().collect());
+    }
+    if let Some(&last) = chars.last() {
+        candidates.push(format!("{name}{last}"));
+    }
+    candidates
+        .into_iter()
+        .find(|c| !c.is_empty() && c != name && !taken(c))
+}
+
+/// `text` with the string scalar `node` replaced by `new`, written in the same style (plain or
+/// quoted). `new` must be safe as a plain scalar.
+fn replace_scalar(doc: &Document, text: &str, node: NodeId, new: &str) -> Option<String> {
+    let n = doc.node(node);
+    if n.tag.is_some() || n.anchor.is_some() {
+        return None;
+    }
+    let NodeKind::Scalar(scalar) = &n.kind else {
+        return None;
+    };
+    let content = match scalar.style {
+        ScalarStyle::Plain => new.to_owned(),
+        ScalarStyle::SingleQuoted => format!("'{new}'"),
+        ScalarStyle::DoubleQuoted => format!("\"{new}\""),
+        ScalarStyle::Literal | ScalarStyle::Folded => return None,
+    };
+    let mut out = text.to_owned();
+    out.replace_range(n.span.range(), &content);
+    Some(out)
+}
+
+/// `text` with a site's value replaced by `new` (a flow or plain scalar): the value's text for a
+/// scalar or a list item, everything after the key's colon for a collection in a mapping (a
+/// block list may sit at its key's indentation, where a scalar may not).
+fn replace_value(doc: &Document, text: &str, site: &Site, new: &str) -> String {
+    let value = doc.node(site.value);
+    let mut out = text.to_owned();
+    match (site.key, &value.kind) {
+        (Some(key), NodeKind::Mapping { .. } | NodeKind::Sequence { .. }) => {
+            let from = doc.node(key).span.end;
+            out.replace_range(from..value.span.end, &format!(": {new}"));
+        }
+        _ => out.replace_range(value.span.range(), new),
+    }
+    out
+}
+
+/// `text` without the entry `index` of the mapping `map`, keeping the YAML valid: the entry's
+/// lines (block), the entry up to the next key (the first entry of a list item), the entry and
+/// one comma (flow); the sole entry leaves `{}`.
+fn delete_entry(doc: &Document, text: &str, map: NodeId, index: usize) -> Option<String> {
+    let NodeKind::Mapping { entries, style } = &doc.node(map).kind else {
+        return None;
+    };
+    let entry = entries.get(index)?;
+    let key = doc.node(entry.key).span;
+    let value = doc.node(entry.value).span;
+    let line_start = |at: usize| text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let mut out = text.to_owned();
+    if entries.len() == 1 {
+        out.replace_range(doc.node(map).span.range(), "{}");
+        return Some(out);
+    }
+    let next = entries.get(index + 1).map(|e| doc.node(e.key).span.start);
+    let range = match style {
+        Style::Block => {
+            let start = line_start(key.start);
+            if text[start..key.start].chars().all(|c| c == ' ') {
+                let end = match next {
+                    Some(next) => line_start(next),
+                    None => text[value.end..]
+                        .find('\n')
+                        .map_or(text.len(), |i| value.end + i + 1),
+                };
+                start..end
+            } else {
+                key.start..next?
+            }
+        }
+        Style::Flow => match (next, index.checked_sub(1)) {
+            (Some(next), _) => key.start..next,
+            (None, Some(prev)) => doc.node(entries[prev].value).span.end..value.end,
+            (None, None) => key.start..value.end,
+        },
+    };
+    out.replace_range(range, "");
+    Some(out)
+}
+
+/// The type mutations: which property types each takes, and a literal Heat cannot convert to
+/// them.
+fn wrong_type(kind: Kind, schema: &Schema) -> Option<&'static str> {
+    Some(match (kind, schema.kind) {
+        (Kind::NotANumber, PropertyType::Integer | PropertyType::Number) => "notanumber",
+        (Kind::NotABoolean, PropertyType::Boolean) => "notabool",
+        (Kind::NotAString, PropertyType::String) => "[hotfix]",
+        (Kind::NotAMap, PropertyType::Map) | (Kind::NotAList, PropertyType::List)
+            if schema.allow_conversion =>
+        {
+            "42"
+        }
+        (Kind::NotAMap, PropertyType::Map) => "notamap",
+        (Kind::NotAList, PropertyType::List) => "notalist",
+        _ => return None,
+    })
+}
+
+fn number_text(n: &serde_json::Number, delta: i64) -> String {
+    if let Some(i) = n.as_i64() {
+        return (i + delta).to_string();
+    }
+    #[allow(clippy::cast_precision_loss, reason = "delta is ±1")]
+    let f = n.as_f64().unwrap_or(0.0) + delta as f64;
+    format!("{f:?}")
+}
+
+/// The constraint mutations: a literal of the schema's type that a constraint of that kind
+/// refuses (a value not allowed, one past the range, one too long or too short, one the
+/// pattern does not match).
+fn not_allowed(kind: Kind, schema: &Schema) -> Option<String> {
+    let numeric = matches!(schema.kind, PropertyType::Integer | PropertyType::Number);
+    let string = matches!(schema.kind, PropertyType::String);
+    schema.constraints.iter().find_map(|c| match (kind, c) {
+        (Kind::NotAllowedValue, Constraint::AllowedValues(values)) if numeric => {
+            let max = values.iter().filter_map(Value::as_i64).max().unwrap_or(0);
+            Some((max + 1000).to_string())
+        }
+        (Kind::NotAllowedValue, Constraint::AllowedValues(values)) if string => {
+            let candidate = "hotfix-not-allowed";
+            (!values.contains(&json!(candidate))).then(|| format!("\"{candidate}\""))
+        }
+        (Kind::OutOfRange, Constraint::Range(bounds)) if numeric => {
+            match (&bounds.max, &bounds.min) {
+                (Some(max), _) => Some(number_text(max, 1)),
+                (None, Some(min)) => Some(number_text(min, -1)),
+                (None, None) => None,
+            }
+        }
+        (Kind::BadLength, Constraint::Length(bounds))
+            if matches!(schema.kind, PropertyType::List | PropertyType::Map)
+                && bounds.min.as_ref().and_then(serde_json::Number::as_u64) >= Some(1) =>
+        {
+            Some(
+                if schema.kind == PropertyType::List {
+                    "[]"
+                } else {
+                    "{}"
+                }
+                .to_owned(),
+            )
+        }
+        (Kind::BadLength, Constraint::Length(bounds)) if string => {
+            match (&bounds.max, &bounds.min) {
+                (Some(max), _) => {
+                    let max = usize::try_from(max.as_u64()?).ok().filter(|&m| m < 5000)?;
+                    Some(format!("\"{}\"", "x".repeat(max + 1)))
+                }
+                (None, Some(min)) if min.as_u64()? >= 1 => Some("\"\"".to_owned()),
+                _ => None,
+            }
+        }
+        (Kind::PatternMismatch, Constraint::AllowedPattern(_)) if string => {
+            Some("\"?! hotfix !?\"".to_owned())
+        }
+        _ => None,
+    })
+}
+
+/// Conversions Heat makes: a number or boolean written as a quoted string, a whole float for
+/// an integer.
+fn convertible(kind: Kind, doc: &Document, site: &Site) -> Option<String> {
+    let scalar = doc.scalar(site.value)?;
+    if scalar.style != ScalarStyle::Plain {
+        return None;
+    }
+    match (kind, site.schema.kind, &scalar.value) {
+        (
+            Kind::QuotedScalar,
+            PropertyType::Integer | PropertyType::Number,
+            ScalarValue::Int(_) | ScalarValue::Float(_),
+        )
+        | (Kind::QuotedScalar, PropertyType::Boolean, ScalarValue::Bool(_)) => {
+            Some(format!("\"{}\"", scalar.text))
+        }
+        (Kind::FloatForInteger, PropertyType::Integer, ScalarValue::Int(n)) => {
+            Some(format!("{n}.0"))
+        }
+        _ => None,
+    }
+}
+
+/// A property the first registered resource that can take one does not have, inserted with
+/// the value `value` gives for its schema: the fallback of the type and constraint mutations,
+/// for templates that write no literal they apply to. Deprecated and hidden properties are
+/// left out (Heat's translation rules may rewrite them).
+fn insertion(
+    doc: &Document,
+    text: &str,
+    resources: &[Resource],
+    value: impl Fn(&Schema) -> Option<String>,
+) -> Option<(String, String)> {
+    resources.iter().find_map(|r| {
+        if r.schema.none_resource {
+            return None;
+        }
+        let map = r.properties?;
+        r.schema.properties.iter().find_map(|(name, schema)| {
+            if doc.get(map, name).is_some()
+                || !schema.implemented
+                || matches!(
+                    schema.support_status.status,
+                    resource_types::Status::Hidden | resource_types::Status::Deprecated
+                )
+            {
+                return None;
+            }
+            let new = value(schema)?;
+            let text = insert_entry(doc, text, map, &format!("{name}: {new}"))?;
+            Some((format!("{}.{name}: {new} inserted", r.name), text))
+        })
+    })
+}
+
+/// One mutant of each kind, each the first candidate in document order.
+#[allow(
+    clippy::too_many_lines,
+    reason = "one flat list of mutations reads best in one place"
+)]
+fn mutants(doc: &Document, text: &str) -> Vec<Mutant> {
+    let template = Template::new(doc);
+    let semantic = Semantic::new(&template);
+    let walker = Walker {
+        doc,
+        semantic: &semantic,
+    };
+    let resources = walker.resources(&template);
+    let sites = walker.sites(&resources);
+    let mut out = Vec::new();
+    let mut push = |kind: Kind, found: Option<(String, String)>| {
+        if let Some((what, text)) = found {
+            out.push(Mutant { kind, what, text });
+        }
+    };
+    let literal = |s: &Site| {
+        walker.plain_tree(s.value)
+            && semantic.call_at(s.value).is_none()
+            && !doc
+                .scalar(s.value)
+                .is_some_and(|v| v.value == ScalarValue::Null)
+    };
+    let scalar = |s: &Site| literal(s) && doc.scalar(s.value).is_some();
+
+    // A property misspelt: at the top; in a nested schema, where Heat checks it before create.
+    for (kind, nested) in [
+        (Kind::PropertyTypo, false),
+        (Kind::NestedPropertyTypo, true),
+    ] {
+        push(
+            kind,
+            sites.iter().find_map(|s| {
+                let key = s
+                    .key
+                    .filter(|_| s.nested == nested && !(nested && s.depends))?;
+                let name = doc.str_value(key)?;
+                let (map, holder) = s.holder?;
+                let new = typo(name, |t| {
+                    holder.contains_key(t) || doc.get(map, t).is_some()
+                })?;
+                let text = replace_scalar(doc, text, key, &new)?;
+                Some((format!("{}.{} → {new}", s.resource, s.path), text))
+            }),
+        );
+    }
+
+    // A required property deleted: at the top, in a nested schema.
+    for (kind, nested) in [
+        (Kind::RequiredDeleted, false),
+        (Kind::NestedRequiredDeleted, true),
+    ] {
+        push(
+            kind,
+            sites.iter().find_map(|s| {
+                if s.nested != nested || !s.schema.required || !walker.plain_tree(s.value) {
+                    return None;
+                }
+                let (map, _) = s.holder?;
+                let key = s.key?;
+                let index = doc.raw_entries(map)?.iter().position(|e| e.key == key)?;
+                let text = delete_entry(doc, text, map, index)?;
+                Some((format!("{}.{} deleted", s.resource, s.path), text))
+            }),
+        );
+    }
+
+    // A literal of a type Heat cannot convert.
+    for kind in [
+        Kind::NotANumber,
+        Kind::NotABoolean,
+        Kind::NotAString,
+        Kind::NotAMap,
+        Kind::NotAList,
+    ] {
+        push(
+            kind,
+            sites
+                .iter()
+                .find_map(|s| {
+                    let new = wrong_type(kind, s.schema).filter(|_| literal(s))?;
+                    Some((
+                        format!("{}.{} → {new}", s.resource, s.path),
+                        replace_value(doc, text, s, new),
+                    ))
+                })
+                .or_else(|| {
+                    insertion(doc, text, &resources, |schema| {
+                        wrong_type(kind, schema).map(str::to_owned)
+                    })
+                }),
+        );
+    }
+
+    // A literal that a constraint refuses, where Heat checks it before create.
+    for kind in [
+        Kind::NotAllowedValue,
+        Kind::OutOfRange,
+        Kind::BadLength,
+        Kind::PatternMismatch,
+    ] {
+        push(
+            kind,
+            sites
+                .iter()
+                .find_map(|s| {
+                    if s.depends || !literal(s) {
+                        return None;
+                    }
+                    let new = not_allowed(kind, s.schema)?;
+                    Some((
+                        format!("{}.{} → {new}", s.resource, s.path),
+                        replace_value(doc, text, s, &new),
+                    ))
+                })
+                .or_else(|| insertion(doc, text, &resources, |schema| not_allowed(kind, schema))),
+        );
+    }
+
+    // Literals Heat converts.
+    for kind in [Kind::QuotedScalar, Kind::FloatForInteger] {
+        push(
+            kind,
+            sites.iter().find_map(|s| {
+                let new = convertible(kind, doc, s).filter(|_| scalar(s))?;
+                Some((
+                    format!("{}.{} → {new}", s.resource, s.path),
+                    replace_value(doc, text, s, &new),
+                ))
+            }),
+        );
+    }
+
+    // An attribute of a registered type, misspelt in get_attr.
+    push(
+        Kind::UnknownAttribute,
+        semantic.calls_to(Function::GetAttr).find_map(|call| {
+            let args = doc.items(call.args)?;
+            let (&target, &attr) = (args.first()?, args.get(1)?);
+            let target = doc.str_value(target)?;
+            let r = resources.iter().find(|r| r.name == target)?;
+            if r.schema.none_resource || r.schema.dynamic_attributes {
+                return None;
+            }
+            let name = doc.str_value(attr)?;
+            if !r.schema.attributes.contains_key(name) {
+                return None;
+            }
+            let new = typo(name, |t| r.schema.accepts_attribute(t))?;
+            let text = replace_scalar(doc, text, attr, &new)?;
+            Some((format!("get_attr [{target}, {name} → {new}]"), text))
+        }),
+    );
+
+    // A registered type, misspelt.
+    let types = resource_types::all();
+    push(
+        Kind::MisspeltType,
+        resources.iter().find_map(|r| {
+            let name = doc.str_value(r.type_node)?;
+            let (ns, last) = name.rsplit_once("::")?;
+            let new = typo(last, |t| {
+                let full = format!("{ns}::{t}");
+                types.get(&full).is_some() || types.default_environment_target(&full).is_some()
+            })?;
+            let text = replace_scalar(doc, text, r.type_node, &format!("{ns}::{new}"))?;
+            Some((format!("{}: {name} → {ns}::{new}", r.name), text))
+        }),
+    );
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Mutants: Heat against hotfix
+// ---------------------------------------------------------------------------------------------
+
+/// Per kind and mode: mutants sent, rejected by Heat, with a new hotfix error of the kind's
+/// code among those, missed (rejected, no such error), and reported by hotfix though Heat
+/// accepts them in that mode.
+#[derive(Default, Clone, Copy)]
+struct Counts {
+    generated: usize,
+    rejected: usize,
+    reported: usize,
+    missed: usize,
+    hotfix_only: usize,
+}
+
+#[derive(Default)]
+struct Mutations {
+    /// Templates each mode accepts (which were mutated).
+    originals: BTreeMap<Mode, usize>,
+    counts: BTreeMap<(Kind, Mode), Counts>,
+    missed: Vec<String>,
+    /// Mutants that no mode rejects, with a new error of the expected code.
+    hotfix_only: Vec<String>,
+    /// Mutants Heat should accept and does, with a new resource error.
+    false_alarms: Vec<String>,
+    /// Mutants Heat should accept but rejects (a conversion Heat does not make).
+    unexpected: Vec<String>,
+}
+
+impl Mutations {
+    fn table(&self, templates: usize) -> String {
+        let mut out = format!(
+            "resource mutations: {templates} HOT templates; accepted by Heat (real plugins): {} \
+             plain, {} strict no-cloud\n  {:<34} {:<7} {:>9} {:>9} {:>9} {:>7} {:>12}\n",
+            self.originals.get(&Mode::Plain).unwrap_or(&0),
+            self.originals.get(&Mode::Strict).unwrap_or(&0),
+            "mutation",
+            "mode",
+            "generated",
+            "rejected",
+            "reported",
+            "missed",
+            "hotfix only",
+        );
+        for kind in Kind::ALL {
+            for mode in Mode::ALL {
+                let c = self.counts.get(&(kind, mode)).copied().unwrap_or_default();
+                let _ = writeln!(
+                    out,
+                    "  {:<34} {:<7} {:>9} {:>9} {:>9} {:>7} {:>12}",
+                    format!("{} ({})", kind.name(), kind.code().unwrap_or("none")),
+                    mode.name(),
+                    c.generated,
+                    c.rejected,
+                    c.reported,
+                    c.missed,
+                    c.hotfix_only
+                );
+            }
+        }
+        out
+    }
+
+    /// Mutates one template in the modes Heat accepts it in, and asks Heat and hotfix about
+    /// each mutant.
+    fn mutate(&mut self, oracle: &mut Oracle, source: &Source) {
+        let params = strict_params(&source.doc);
+        let accepted: Vec<Mode> = Mode::ALL
+            .into_iter()
+            .filter(|&mode| oracle.validate(&source.text, mode, &params).is_none())
+            .collect();
+        if accepted.is_empty() {
+            return;
+        }
+        for &mode in &accepted {
+            *self.originals.entry(mode).or_default() += 1;
+        }
+        let before = errors(&source.display, &source.text);
+        for mutant in mutants(&source.doc, &source.text) {
+            let after = errors(&source.display, &mutant.text);
+            // The expected code, or for a mutant Heat should accept, any resource rule's.
+            let reported = match mutant.kind.code() {
+                Some(code) => count(&after, code) > count(&before, code),
+                None => RESOURCE_CODES
+                    .iter()
+                    .any(|code| count(&after, code) > count(&before, code)),
+            };
+            let new: Vec<&Diagnostic> = after
+                .iter()
+                .filter(|d| {
+                    !before
+                        .iter()
+                        .any(|b| b.code == d.code && b.message == d.message)
+                })
+                .collect();
+            let line = |mode: Mode, heat: &str| {
+                format!(
+                    "{} [{}, {}] {}\n    {}\n    Heat: {heat}\n    hotfix new errors: {}",
+                    source.display,
+                    mutant.kind.name(),
+                    mode.name(),
+                    mutant.what,
+                    changed_lines(&source.text, &mutant.text),
+                    shown(&new)
+                )
+            };
+            let mut rejected_by_any = false;
+            for &mode in &accepted {
+                let c = self.counts.entry((mutant.kind, mode)).or_default();
+                c.generated += 1;
+                match oracle.validate(&mutant.text, mode, &params) {
+                    Some(heat) => {
+                        rejected_by_any = true;
+                        c.rejected += 1;
+                        if reported {
+                            c.reported += 1;
+                        } else if mutant.kind.code().is_some() {
+                            c.missed += 1;
+                            self.missed.push(line(mode, &heat));
+                        } else {
+                            self.unexpected.push(line(mode, &heat));
+                        }
+                    }
+                    None if reported => c.hotfix_only += 1,
+                    None => {}
+                }
+            }
+            if reported && !rejected_by_any {
+                let mode = *accepted.last().unwrap_or(&Mode::Plain);
+                if mutant.kind.code().is_some() {
+                    self.hotfix_only.push(line(mode, "accepts"));
+                } else {
+                    self.false_alarms.push(line(mode, "accepts"));
+                }
+            }
+        }
+    }
+
+    fn rejected(&self, kind: Kind, mode: Mode) -> usize {
+        self.counts.get(&(kind, mode)).map_or(0, |c| c.rejected)
+    }
+}
+
+#[test]
+#[ignore = "needs ../shared/corpus and Heat's engine; run by scripts/test.sh beside ../shared"]
+fn shared_hotfix_reports_every_resource_mutant_that_heat_rejects() {
+    let started = Instant::now();
+    let root = shared().join("corpus");
+    let (sources, suppressed) = sources(&root);
+    let mut oracle = Oracle::start();
+    let mut outcome = Mutations::default();
+    for source in &sources {
+        outcome.mutate(&mut oracle, source);
+    }
+    eprint!("{}", outcome.table(sources.len()));
+    eprintln!(
+        "  ({suppressed} templates with a suppression comment skipped; {} Heat requests; {:.1} s)",
+        oracle.requests,
+        started.elapsed().as_secs_f64()
+    );
+    for (list, title) in [
+        (
+            &outcome.hotfix_only,
+            "mutants hotfix reports that Heat accepts in every mode (true at create time, in \
+             a branch Heat does not take, or a false alarm: to look at)",
+        ),
+        (
+            &outcome.unexpected,
+            "mutants Heat was expected to accept but rejects (the mutation is wrong)",
+        ),
+        (
+            &outcome.false_alarms,
+            "mutants Heat accepts in every mode, with a new hotfix resource error (false alarms)",
+        ),
+    ] {
+        if !list.is_empty() {
+            eprintln!("{title} ({}):\n{}", list.len(), list.join("\n"));
+        }
+    }
+    if !outcome.missed.is_empty() {
+        eprintln!(
+            "mutants Heat rejects without a new hotfix error of the expected code ({}):\n{}",
+            outcome.missed.len(),
+            outcome.missed.join("\n")
+        );
+    }
+    assert!(
+        outcome.missed.is_empty(),
+        "{} mutants Heat rejects without a new hotfix error of the expected code (listed above)",
+        outcome.missed.len()
+    );
+    assert!(
+        outcome.false_alarms.is_empty(),
+        "{} mutants Heat accepts get a new hotfix resource error (listed above)",
+        outcome.false_alarms.len()
+    );
+    assert!(
+        outcome.originals.get(&Mode::Strict).copied().unwrap_or(0) > 200,
+        "too few corpus templates accepted by strict Heat: {:?}",
+        outcome.originals
+    );
+    for (kind, mode, minimum) in MINIMUM_REJECTED {
+        let rejected = outcome.rejected(kind, mode);
+        assert!(
+            rejected >= minimum,
+            "too few `{}` mutants rejected by {} Heat: {rejected} (expected at least {minimum})",
+            kind.name(),
+            mode.name()
+        );
+    }
+}
+
+/// The fewest mutants of each kind that Heat must reject, so that the test cannot pass by
+/// generating nothing.
+const MINIMUM_REJECTED: [(Kind, Mode, usize); 8] = [
+    (Kind::PropertyTypo, Mode::Plain, 100),
+    (Kind::PropertyTypo, Mode::Strict, 100),
+    (Kind::NestedPropertyTypo, Mode::Strict, 10),
+    (Kind::RequiredDeleted, Mode::Strict, 50),
+    (Kind::NotAList, Mode::Strict, 50),
+    (Kind::NotAllowedValue, Mode::Strict, 10),
+    (Kind::UnknownAttribute, Mode::Plain, 50),
+    (Kind::MisspeltType, Mode::Plain, 100),
+];
