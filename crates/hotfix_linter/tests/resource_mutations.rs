@@ -2,12 +2,17 @@
 //!
 //! The HOT templates of `../shared/corpus` that Heat accepts are mutated the ways a property or
 //! a type goes wrong: a misspelt property (at the top and inside a nested schema), a deleted
-//! required property, a literal of a type Heat cannot convert, a literal outside the allowed
-//! values (range, length, pattern), a misspelt attribute in `get_attr`, a misspelt type. Each
-//! mutant goes to the shared oracle (`../shared/oracles/heat/resolve.py`, `validate` with the
-//! real plugins) twice: as `openstack orchestration template validate` checks it (plain), and
-//! as a stack create checks it (`strict`, `no_cloud`). For every mutant Heat rejects, hotfix
-//! must report a new error of the rule that covers the mutation.
+//! required property (the same), a literal of a type Heat cannot convert, a literal outside the
+//! allowed values (range, length, pattern), a misspelt attribute in `get_attr`, a misspelt type.
+//! One mutant per kind and template, the first candidate in document order (a type or
+//! constraint mutation inserts the property when the template writes no literal it applies
+//! to). Each mutant goes to the shared oracle (`../shared/oracles/heat/resolve.py`, `validate`
+//! with the real plugins) twice: as `openstack orchestration template validate` checks it
+//! (plain), and as a stack create checks it (`strict`, `no_cloud`). For every mutant Heat
+//! rejects, hotfix must report a new error of the rule that covers the mutation. Conversions
+//! Heat makes (a quoted number, a float for an integer, `true` for a number, a number for a
+//! string, `yes` for a boolean) are mutated too: Heat accepts those, and no resource rule may
+//! report a new error.
 //!
 //! A second test runs the unmutated corpus through both modes: a template Heat accepts gets no
 //! error of the resource rules (unless the oracle confirms it as a create-time problem), and
@@ -17,7 +22,9 @@
 //! namespace Heat owns (`OS::Nova::Servr`), which the default environment does not map, is
 //! what Heat itself rejects as `The Resource Type (…) could not be found.`, so it counts as a
 //! rejection here. Stubbed types of other namespaces (`OS::TripleO::…`) are an environment's
-//! business and are fine.
+//! business and are fine. Template-file types (`type: nova.yaml`) reach the oracle as a
+//! custom type, so that Heat judges the rest of the template instead of failing to fetch the
+//! file (see `heat_view`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -604,13 +611,20 @@ enum Kind {
     PatternMismatch,
     UnknownAttribute,
     MisspeltType,
-    /// Heat converts these: no new error is right.
+    /// Conversions Heat does not make.
+    FloatForString,
+    IntegerForBoolean,
+    QuotedFloatForInteger,
+    /// Conversions Heat makes: no new error is right.
     QuotedScalar,
     FloatForInteger,
+    BooleanForNumber,
+    IntegerForString,
+    YesForBoolean,
 }
 
 impl Kind {
-    const ALL: [Kind; 17] = [
+    const ALL: [Kind; 23] = [
         Kind::PropertyTypo,
         Kind::NestedPropertyTypo,
         Kind::RequiredDeleted,
@@ -626,8 +640,14 @@ impl Kind {
         Kind::PatternMismatch,
         Kind::UnknownAttribute,
         Kind::MisspeltType,
+        Kind::FloatForString,
+        Kind::IntegerForBoolean,
+        Kind::QuotedFloatForInteger,
         Kind::QuotedScalar,
         Kind::FloatForInteger,
+        Kind::BooleanForNumber,
+        Kind::IntegerForString,
+        Kind::YesForBoolean,
     ];
 
     fn name(self) -> &'static str {
@@ -647,9 +667,24 @@ impl Kind {
             Kind::PatternMismatch => "pattern not matched",
             Kind::UnknownAttribute => "unknown attribute",
             Kind::MisspeltType => "misspelt type",
+            Kind::FloatForString => "type: float for string",
+            Kind::IntegerForBoolean => "type: integer for boolean",
+            Kind::QuotedFloatForInteger => "type: quoted float for integer",
             Kind::QuotedScalar => "ok: quoted number/boolean",
             Kind::FloatForInteger => "ok: float for integer",
+            Kind::BooleanForNumber => "ok: boolean for number",
+            Kind::IntegerForString => "ok: integer for string",
+            Kind::YesForBoolean => "ok: yes/no for boolean",
         }
+    }
+
+    /// Whether plain validation (`openstack orchestration template validate`) checks what the
+    /// mutation breaks; the other kinds only a stack create (strict) checks.
+    fn plain_checks(self) -> bool {
+        matches!(
+            self,
+            Kind::PropertyTypo | Kind::UnknownAttribute | Kind::MisspeltType
+        )
     }
 
     /// The rule that covers the mutation; none when Heat accepts the mutant (then no resource
@@ -662,13 +697,20 @@ impl Kind {
             | Kind::NotABoolean
             | Kind::NotAString
             | Kind::NotAMap
-            | Kind::NotAList => "H614",
+            | Kind::NotAList
+            | Kind::FloatForString
+            | Kind::IntegerForBoolean
+            | Kind::QuotedFloatForInteger => "H614",
             Kind::NotAllowedValue | Kind::OutOfRange | Kind::BadLength | Kind::PatternMismatch => {
                 "H615"
             }
             Kind::UnknownAttribute => "H610",
             Kind::MisspeltType => "H608",
-            Kind::QuotedScalar | Kind::FloatForInteger => return None,
+            Kind::QuotedScalar
+            | Kind::FloatForInteger
+            | Kind::BooleanForNumber
+            | Kind::IntegerForString
+            | Kind::YesForBoolean => return None,
         })
     }
 }
@@ -865,27 +907,48 @@ fn not_allowed(kind: Kind, schema: &Schema) -> Option<String> {
     })
 }
 
-/// Conversions Heat makes: a number or boolean written as a quoted string, a whole float for
-/// an integer.
-fn convertible(kind: Kind, doc: &Document, site: &Site) -> Option<String> {
-    let scalar = doc.scalar(site.value)?;
-    if scalar.style != ScalarStyle::Plain {
-        return None;
-    }
-    match (kind, site.schema.kind, &scalar.value) {
-        (
-            Kind::QuotedScalar,
-            PropertyType::Integer | PropertyType::Number,
-            ScalarValue::Int(_) | ScalarValue::Float(_),
-        )
-        | (Kind::QuotedScalar, PropertyType::Boolean, ScalarValue::Bool(_)) => {
-            Some(format!("\"{}\"", scalar.text))
+/// The conversion mutations: what Heat converts (`str(5)`, `int(2.5)`, `int(True)`, the
+/// strings `"true"`/`"false"`, YAML's `yes`/`no`), and what it
+/// does not (`str(1.5)`, `bool` of an integer, `int("1.5")`). `written` is the plain scalar
+/// the site has (none for an inserted property): the quoted and float mutations rewrite it.
+/// A value that changes is given only where no constraint could refuse it.
+fn conversion(
+    kind: Kind,
+    schema: &Schema,
+    written: Option<&hotfix_yaml::Scalar>,
+) -> Option<String> {
+    let constrained = schema
+        .constraints
+        .iter()
+        .any(|c| !matches!(c, Constraint::CustomConstraint(_)));
+    let number = matches!(schema.kind, PropertyType::Integer | PropertyType::Number);
+    let value = written.map(|w| &w.value);
+    let text = written.map_or("", |w| w.text.as_str());
+    Some(match (kind, schema.kind, value) {
+        (Kind::QuotedScalar, _, Some(ScalarValue::Int(_) | ScalarValue::Float(_))) if number => {
+            format!("\"{text}\"")
         }
-        (Kind::FloatForInteger, PropertyType::Integer, ScalarValue::Int(n)) => {
-            Some(format!("{n}.0"))
+        (Kind::QuotedScalar, PropertyType::Boolean, Some(ScalarValue::Bool(_))) => {
+            format!("\"{text}\"")
         }
-        _ => None,
-    }
+        (Kind::FloatForInteger, PropertyType::Integer, Some(ScalarValue::Int(n))) => {
+            format!("{n}.5")
+        }
+        (Kind::QuotedFloatForInteger, PropertyType::Integer, Some(ScalarValue::Int(n))) => {
+            format!("\"{n}.5\"")
+        }
+        (Kind::YesForBoolean, PropertyType::Boolean, Some(ScalarValue::Bool(false))) => {
+            "no".to_owned()
+        }
+        (Kind::YesForBoolean, PropertyType::Boolean, Some(ScalarValue::Bool(true)) | None) => {
+            "yes".to_owned()
+        }
+        (Kind::IntegerForBoolean, PropertyType::Boolean, _) => "1".to_owned(),
+        (Kind::FloatForString, PropertyType::String, _) => "1.5".to_owned(),
+        (Kind::BooleanForNumber, _, _) if number && !constrained => "true".to_owned(),
+        (Kind::IntegerForString, PropertyType::String, _) if !constrained => "42".to_owned(),
+        _ => return None,
+    })
 }
 
 /// A property the first registered resource that can take one does not have, inserted with
@@ -947,7 +1010,6 @@ fn mutants(doc: &Document, text: &str) -> Vec<Mutant> {
                 .scalar(s.value)
                 .is_some_and(|v| v.value == ScalarValue::Null)
     };
-    let scalar = |s: &Site| literal(s) && doc.scalar(s.value).is_some();
 
     // A property misspelt: at the top; in a nested schema, where Heat checks it before create.
     for (kind, nested) in [
@@ -1043,17 +1105,39 @@ fn mutants(doc: &Document, text: &str) -> Vec<Mutant> {
         );
     }
 
-    // Literals Heat converts.
-    for kind in [Kind::QuotedScalar, Kind::FloatForInteger] {
+    // Literals Heat converts, and some it does not.
+    for kind in [
+        Kind::FloatForString,
+        Kind::IntegerForBoolean,
+        Kind::QuotedFloatForInteger,
+        Kind::QuotedScalar,
+        Kind::FloatForInteger,
+        Kind::BooleanForNumber,
+        Kind::IntegerForString,
+        Kind::YesForBoolean,
+    ] {
         push(
             kind,
-            sites.iter().find_map(|s| {
-                let new = convertible(kind, doc, s).filter(|_| scalar(s))?;
-                Some((
-                    format!("{}.{} → {new}", s.resource, s.path),
-                    replace_value(doc, text, s, &new),
-                ))
-            }),
+            sites
+                .iter()
+                .find_map(|s| {
+                    if !literal(s) {
+                        return None;
+                    }
+                    let written = doc
+                        .scalar(s.value)
+                        .filter(|w| w.style == ScalarStyle::Plain);
+                    let new = conversion(kind, s.schema, Some(written?))?;
+                    Some((
+                        format!("{}.{} → {new}", s.resource, s.path),
+                        replace_value(doc, text, s, &new),
+                    ))
+                })
+                .or_else(|| {
+                    insertion(doc, text, &resources, |schema| {
+                        conversion(kind, schema, None)
+                    })
+                }),
         );
     }
 
@@ -1141,6 +1225,10 @@ impl Mutations {
             "missed",
             "hotfix only",
         );
+        out.push_str(
+            "  (hotfix only: Heat accepts the mutant in that mode; plain validation checks \
+             top-level property names, attributes and types only)\n",
+        );
         for kind in Kind::ALL {
             for mode in Mode::ALL {
                 let c = self.counts.get(&(kind, mode)).copied().unwrap_or_default();
@@ -1224,7 +1312,10 @@ impl Mutations {
                     None => {}
                 }
             }
-            if reported && !rejected_by_any {
+            // Plain validation checks only top-level property names, attributes and types:
+            // a mutant of another kind that it alone accepts is not judged.
+            let judged = accepted.contains(&Mode::Strict) || mutant.kind.plain_checks();
+            if reported && !rejected_by_any && judged {
                 let mode = *accepted.last().unwrap_or(&Mode::Plain);
                 if mutant.kind.code().is_some() {
                     let heat = if in_if_branch(&source.doc, &source.text, &mutant.text) {
@@ -1330,7 +1421,7 @@ fn shared_hotfix_reports_every_resource_mutant_that_heat_rejects() {
 /// must be generated), about 60 % of what the corpus gives, so that the test cannot pass by
 /// generating nothing. The corpus has almost no literal that a length or pattern constraint
 /// applies to (those two kinds are counted, not required).
-const MINIMUM: [(Kind, Mode, usize); 17] = [
+const MINIMUM: [(Kind, Mode, usize); 23] = [
     (Kind::PropertyTypo, Mode::Plain, 300),
     (Kind::PropertyTypo, Mode::Strict, 200),
     (Kind::NestedPropertyTypo, Mode::Strict, 30),
@@ -1346,8 +1437,14 @@ const MINIMUM: [(Kind, Mode, usize); 17] = [
     (Kind::UnknownAttribute, Mode::Plain, 100),
     (Kind::MisspeltType, Mode::Plain, 300),
     (Kind::MisspeltType, Mode::Strict, 200),
+    (Kind::FloatForString, Mode::Strict, 200),
+    (Kind::IntegerForBoolean, Mode::Strict, 100),
+    (Kind::QuotedFloatForInteger, Mode::Strict, 40),
     (Kind::QuotedScalar, Mode::Strict, 40),
     (Kind::FloatForInteger, Mode::Strict, 40),
+    (Kind::BooleanForNumber, Mode::Strict, 6),
+    (Kind::IntegerForString, Mode::Strict, 120),
+    (Kind::YesForBoolean, Mode::Strict, 100),
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -1501,7 +1598,7 @@ struct Sweep {
     /// Rejected for a property, attribute or type reason; of those, with a resource error
     /// from hotfix; about a computed value; missed.
     property: usize,
-    reported: usize,
+    reported: Vec<String>,
     computed: Vec<String>,
     missed: Vec<String>,
     /// Rejected for another reason (not judged), by reason.
@@ -1578,7 +1675,7 @@ impl Sweep {
             shown(&found.iter().collect::<Vec<_>>())
         );
         if !found.is_empty() {
-            self.reported += 1;
+            self.reported.push(line);
         } else if property.iter().all(|e| computed(&walker, &template, e)) {
             self.computed.push(line);
         } else {
@@ -1636,7 +1733,7 @@ impl Sweep {
             self.confirmed.len(),
             self.false_alarms.len(),
             self.property,
-            self.reported,
+            self.reported.len(),
             self.computed.len(),
             self.missed.len(),
             self.other.values().sum::<usize>(),
@@ -1675,6 +1772,11 @@ fn shared_resource_rules_agree_with_heat_on_every_corpus_template() {
             &sweep.confirmed,
             "resource errors in templates Heat accepts, confirmed by strict Heat once the \
              values that use resources are given (true at create time)",
+        ),
+        (
+            &sweep.reported,
+            "templates Heat rejects for a property, attribute or type reason, with hotfix's \
+             resource errors",
         ),
         (
             &sweep.computed,
