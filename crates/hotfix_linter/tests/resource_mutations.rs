@@ -12,7 +12,11 @@
 //! rejects, hotfix must report a new error of the rule that covers the mutation. Conversions
 //! Heat makes (a quoted number, a float for an integer, `true` for a number, a number for a
 //! string, `yes` for a boolean) are mutated too: Heat accepts those, and no resource rule may
-//! report a new error.
+//! report a new error; nor for `null`, which Heat replaces by the default or an empty value,
+//! unless Heat rejects that, nor for a property written under the deprecated name Heat's
+//! translation rules accept. Heat skips the constraints and nested keys of a property that
+//! uses a resource (`get_resource`, `get_attr`) until it creates the resource: mutants there go
+//! to a third mode (`create`), strict on the template with those values given as strings.
 //!
 //! A second test runs the unmutated corpus through both modes: a template Heat accepts gets no
 //! error of the resource rules (unless the oracle confirms it as a create-time problem), and
@@ -59,6 +63,11 @@ enum Mode {
     Plain,
     /// The checks of a stack create, with no cloud (`strict`, `no_cloud`).
     Strict,
+    /// Strict, on the template with the values of one property that use resources
+    /// (`get_resource`, `get_attr`) given as strings: what Heat checks when it creates the
+    /// resource, once those resources exist (before, it skips that property's constraints and
+    /// nested keys).
+    Create,
 }
 
 impl Mode {
@@ -68,6 +77,7 @@ impl Mode {
         match self {
             Mode::Plain => "plain",
             Mode::Strict => "strict",
+            Mode::Create => "create",
         }
     }
 }
@@ -96,13 +106,14 @@ impl Oracle {
 
     /// `None` when Heat accepts the template in that mode, else its error (a stubbed type of a
     /// Heat namespace is Heat's `could not be found`). `params` are given in strict mode only,
-    /// where every parameter needs a value.
+    /// where every parameter needs a value. In `Create` mode, the caller gives the template
+    /// with the values that use resources replaced (`create_view`).
     fn validate(&mut self, template: &str, mode: Mode, params: &Value) -> Option<String> {
         let mut request = json!({
             "cmd": "validate", "template": heat_view(template), "types": "real",
-            "strict": mode == Mode::Strict, "no_cloud": mode == Mode::Strict,
+            "strict": mode != Mode::Plain, "no_cloud": mode != Mode::Plain,
         });
-        if mode == Mode::Strict {
+        if mode != Mode::Plain {
             request["params"] = params.clone();
         }
         self.requests += 1;
@@ -598,6 +609,8 @@ impl Walker<'_> {
 enum Kind {
     PropertyTypo,
     NestedPropertyTypo,
+    /// A nested key misspelt in a property that uses a resource (checked at create).
+    NestedPropertyTypoAtCreate,
     RequiredDeleted,
     NestedRequiredDeleted,
     NotANumber,
@@ -609,24 +622,35 @@ enum Kind {
     OutOfRange,
     BadLength,
     PatternMismatch,
+    /// Constraint mutations in a property that uses a resource (checked at create).
+    NotAllowedValueAtCreate,
+    OutOfRangeAtCreate,
     UnknownAttribute,
     MisspeltType,
     /// Conversions Heat does not make.
     FloatForString,
     IntegerForBoolean,
     QuotedFloatForInteger,
+    PaddedBoolean,
+    /// `null`: Heat uses the default (or an empty value), which a constraint may refuse.
+    NullValue,
+    NullConstrained,
     /// Conversions Heat makes: no new error is right.
     QuotedScalar,
     FloatForInteger,
     BooleanForNumber,
     IntegerForString,
     YesForBoolean,
+    PaddedInteger,
+    /// The deprecated name that Heat's translation rules turn into the property.
+    DeprecatedAlias,
 }
 
 impl Kind {
-    const ALL: [Kind; 23] = [
+    const ALL: [Kind; 31] = [
         Kind::PropertyTypo,
         Kind::NestedPropertyTypo,
+        Kind::NestedPropertyTypoAtCreate,
         Kind::RequiredDeleted,
         Kind::NestedRequiredDeleted,
         Kind::NotANumber,
@@ -638,22 +662,32 @@ impl Kind {
         Kind::OutOfRange,
         Kind::BadLength,
         Kind::PatternMismatch,
+        Kind::NotAllowedValueAtCreate,
+        Kind::OutOfRangeAtCreate,
         Kind::UnknownAttribute,
         Kind::MisspeltType,
         Kind::FloatForString,
         Kind::IntegerForBoolean,
         Kind::QuotedFloatForInteger,
+        Kind::PaddedBoolean,
+        Kind::NullValue,
+        Kind::NullConstrained,
         Kind::QuotedScalar,
         Kind::FloatForInteger,
         Kind::BooleanForNumber,
         Kind::IntegerForString,
         Kind::YesForBoolean,
+        Kind::PaddedInteger,
+        Kind::DeprecatedAlias,
     ];
 
     fn name(self) -> &'static str {
         match self {
             Kind::PropertyTypo => "property typo",
             Kind::NestedPropertyTypo => "nested property typo",
+            Kind::NestedPropertyTypoAtCreate => "nested typo, uses a resource",
+            Kind::NotAllowedValueAtCreate => "value not allowed, uses a resource",
+            Kind::OutOfRangeAtCreate => "out of range, uses a resource",
             Kind::RequiredDeleted => "required property deleted",
             Kind::NestedRequiredDeleted => "nested required deleted",
             Kind::NotANumber => "type: not a number",
@@ -675,6 +709,21 @@ impl Kind {
             Kind::BooleanForNumber => "ok: boolean for number",
             Kind::IntegerForString => "ok: integer for string",
             Kind::YesForBoolean => "ok: yes/no for boolean",
+            Kind::PaddedBoolean => "type: \" true\" for boolean",
+            Kind::NullValue => "null value",
+            Kind::NullConstrained => "null for a constrained value",
+            Kind::PaddedInteger => "ok: \" 5 \" for integer",
+            Kind::DeprecatedAlias => "ok: deprecated alias",
+        }
+    }
+
+    /// The modes the mutant is checked in.
+    fn modes(self) -> &'static [Mode] {
+        match self {
+            Kind::NestedPropertyTypoAtCreate
+            | Kind::NotAllowedValueAtCreate
+            | Kind::OutOfRangeAtCreate => &[Mode::Create],
+            _ => &[Mode::Plain, Mode::Strict],
         }
     }
 
@@ -687,12 +736,13 @@ impl Kind {
         )
     }
 
-    /// The rule that covers the mutation; none when Heat accepts the mutant (then no resource
-    /// rule may report a new error).
-    fn code(self) -> Option<&'static str> {
-        Some(match self {
-            Kind::PropertyTypo | Kind::NestedPropertyTypo => "H609",
-            Kind::RequiredDeleted | Kind::NestedRequiredDeleted => "H613",
+    /// What Heat and hotfix should make of the mutant.
+    fn expect(self) -> Expect {
+        match self {
+            Kind::PropertyTypo | Kind::NestedPropertyTypo | Kind::NestedPropertyTypoAtCreate => {
+                Expect::Code("H609")
+            }
+            Kind::RequiredDeleted | Kind::NestedRequiredDeleted => Expect::Code("H613"),
             Kind::NotANumber
             | Kind::NotABoolean
             | Kind::NotAString
@@ -700,18 +750,46 @@ impl Kind {
             | Kind::NotAList
             | Kind::FloatForString
             | Kind::IntegerForBoolean
-            | Kind::QuotedFloatForInteger => "H614",
-            Kind::NotAllowedValue | Kind::OutOfRange | Kind::BadLength | Kind::PatternMismatch => {
-                "H615"
-            }
-            Kind::UnknownAttribute => "H610",
-            Kind::MisspeltType => "H608",
+            | Kind::QuotedFloatForInteger
+            | Kind::PaddedBoolean => Expect::Code("H614"),
+            Kind::NotAllowedValue
+            | Kind::OutOfRange
+            | Kind::BadLength
+            | Kind::PatternMismatch
+            | Kind::NotAllowedValueAtCreate
+            | Kind::OutOfRangeAtCreate => Expect::Code("H615"),
+            Kind::UnknownAttribute => Expect::Code("H610"),
+            Kind::MisspeltType => Expect::Code("H608"),
+            Kind::NullValue | Kind::NullConstrained => Expect::Either,
             Kind::QuotedScalar
             | Kind::FloatForInteger
             | Kind::BooleanForNumber
             | Kind::IntegerForString
-            | Kind::YesForBoolean => return None,
-        })
+            | Kind::YesForBoolean
+            | Kind::PaddedInteger
+            | Kind::DeprecatedAlias => Expect::Accept,
+        }
+    }
+}
+
+/// What Heat and hotfix should make of a kind of mutant.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Expect {
+    /// Heat rejects it (in some mode), and hotfix reports a new error of this code.
+    Code(&'static str),
+    /// Heat accepts it, and no resource rule reports a new error.
+    Accept,
+    /// Either: a new resource error exactly when Heat rejects it.
+    Either,
+}
+
+impl Expect {
+    fn label(self) -> &'static str {
+        match self {
+            Expect::Code(code) => code,
+            Expect::Accept => "none",
+            Expect::Either => "any",
+        }
     }
 }
 
@@ -720,6 +798,55 @@ struct Mutant {
     /// What was changed, for the report: `server.flavor deleted`.
     what: String,
     text: String,
+    /// For the `Create` mode: the resource and top-level property whose values that use
+    /// resources Heat is given.
+    create: Option<(String, String)>,
+}
+
+/// Adds `entry` (`key: value`) as the last entry of a mapping: a new line at the column of its
+/// first key (block, also in a list item: `- a: 1`), or before `}` (flow).
+fn append_entry(doc: &Document, text: &str, map: NodeId, entry: &str) -> Option<String> {
+    let NodeKind::Mapping { entries, style } = &doc.node(map).kind else {
+        return None;
+    };
+    let first = doc.node(entries.first()?.key).span.start;
+    let last = doc.node(entries.last()?.value).span.end;
+    let mut out = text.to_owned();
+    match style {
+        Style::Flow => {
+            let close = doc.node(map).span.end - 1;
+            out.insert_str(close, &format!(", {entry}"));
+        }
+        Style::Block => {
+            let line_start = text[..first].rfind('\n').map_or(0, |i| i + 1);
+            let indent = " ".repeat(text[line_start..first].chars().count());
+            let at = text[last..].find('\n').map_or(text.len(), |i| last + i);
+            out.insert_str(at, &format!("\n{indent}{entry}"));
+        }
+    }
+    Some(out)
+}
+
+/// The top-level property of a site's path: `networks` of `networks[0].port`.
+fn top_property(path: &str) -> &str {
+    path.split(['.', '[']).next().unwrap_or(path)
+}
+
+/// `text` with the values of `resource`'s property `property` that use resources replaced by
+/// strings (`without_resources`): the template as Heat checks that property at create.
+fn create_view(text: &str, resource: &str, property: &str) -> Option<String> {
+    let doc = hotfix_yaml::parse(text).ok()?;
+    let template = Template::new(&doc);
+    let semantic = Semantic::new(&template);
+    let walker = Walker {
+        doc: &doc,
+        semantic: &semantic,
+    };
+    let r = template.resource(resource)?;
+    let value = doc.get(template.field(r, "properties")?, property)?;
+    walker
+        .uses_resource(value)
+        .then(|| without_resources(&walker, text, value))
 }
 
 /// A misspelling of `name` that `taken` does not know: without its last vowel (not the
@@ -907,9 +1034,9 @@ fn not_allowed(kind: Kind, schema: &Schema) -> Option<String> {
     })
 }
 
-/// The conversion mutations: what Heat converts (`str(5)`, `int(2.5)`, `int(True)`, the
-/// strings `"true"`/`"false"`, YAML's `yes`/`no`), and what it
-/// does not (`str(1.5)`, `bool` of an integer, `int("1.5")`). `written` is the plain scalar
+/// The conversion mutations: what Heat converts (`str(5)`, `int(2.5)`, `int(True)`,
+/// `int(" 5 ")`, the strings `"true"`/`"false"`, YAML's `yes`/`no`), and what it does not
+/// (`str(1.5)`, `bool` of an integer, `int("1.5")`, `" true"` for a boolean). `written` is the plain scalar
 /// the site has (none for an inserted property): the quoted and float mutations rewrite it.
 /// A value that changes is given only where no constraint could refuse it.
 fn conversion(
@@ -944,6 +1071,14 @@ fn conversion(
             "yes".to_owned()
         }
         (Kind::IntegerForBoolean, PropertyType::Boolean, _) => "1".to_owned(),
+        (Kind::PaddedBoolean, PropertyType::Boolean, Some(ScalarValue::Bool(_))) => {
+            format!("\" {text}\"")
+        }
+        (Kind::PaddedBoolean, PropertyType::Boolean, None) => "\" true\"".to_owned(),
+        (Kind::PaddedInteger, _, Some(ScalarValue::Int(_))) if number => {
+            format!("\" {text} \"")
+        }
+        (Kind::PaddedInteger, _, None) if number && !constrained => "\" 1 \"".to_owned(),
         (Kind::FloatForString, PropertyType::String, _) => "1.5".to_owned(),
         (Kind::BooleanForNumber, _, _) if number && !constrained => "true".to_owned(),
         (Kind::IntegerForString, PropertyType::String, _) if !constrained => "42".to_owned(),
@@ -998,9 +1133,15 @@ fn mutants(doc: &Document, text: &str) -> Vec<Mutant> {
     let resources = walker.resources(&template);
     let sites = walker.sites(&resources);
     let mut out = Vec::new();
+    let mut created: Vec<Mutant> = Vec::new();
     let mut push = |kind: Kind, found: Option<(String, String)>| {
         if let Some((what, text)) = found {
-            out.push(Mutant { kind, what, text });
+            out.push(Mutant {
+                kind,
+                what,
+                text,
+                create: None,
+            });
         }
     };
     let literal = |s: &Site| {
@@ -1115,6 +1256,8 @@ fn mutants(doc: &Document, text: &str) -> Vec<Mutant> {
         Kind::BooleanForNumber,
         Kind::IntegerForString,
         Kind::YesForBoolean,
+        Kind::PaddedBoolean,
+        Kind::PaddedInteger,
     ] {
         push(
             kind,
@@ -1140,6 +1283,130 @@ fn mutants(doc: &Document, text: &str) -> Vec<Mutant> {
                 }),
         );
     }
+
+    // The same in a property that uses a resource, which Heat checks only at create.
+    let sites_at_create = || sites.iter().filter(|s| s.depends);
+    if let Some((s, what, text)) = sites_at_create().find_map(|s| {
+        let key = s.key.filter(|_| s.nested)?;
+        let name = doc.str_value(key)?;
+        let (map, holder) = s.holder?;
+        let new = typo(name, |t| {
+            holder.contains_key(t) || doc.get(map, t).is_some()
+        })?;
+        let text = replace_scalar(doc, text, key, &new)?;
+        Some((s, format!("{}.{} → {new}", s.resource, s.path), text))
+    }) {
+        created.push(Mutant {
+            kind: Kind::NestedPropertyTypoAtCreate,
+            what,
+            text,
+            create: Some((s.resource.clone(), top_property(&s.path).to_owned())),
+        });
+    }
+    for (kind, like) in [
+        (Kind::NotAllowedValueAtCreate, Kind::NotAllowedValue),
+        (Kind::OutOfRangeAtCreate, Kind::OutOfRange),
+    ] {
+        let replaced = sites_at_create().find_map(|s| {
+            if !literal(s) || doc.scalar(s.value).is_none() {
+                return None;
+            }
+            let new = not_allowed(like, s.schema)?;
+            Some((
+                s,
+                format!("{}.{} → {new}", s.resource, s.path),
+                replace_value(doc, text, s, &new),
+            ))
+        });
+        // Else a nested key the mapping does not have, added with a refused value.
+        let added = || {
+            sites_at_create().find_map(|s| {
+                let (map, holder) = s.holder.filter(|_| s.nested)?;
+                holder.iter().find_map(|(name, schema)| {
+                    if doc.get(map, name).is_some() || !schema.implemented {
+                        return None;
+                    }
+                    let new = not_allowed(like, schema)?;
+                    let text = append_entry(doc, text, map, &format!("{name}: {new}"))?;
+                    let (parent, _) = s.path.rsplit_once('.')?;
+                    Some((
+                        s,
+                        format!("{}.{parent}.{name}: {new} added", s.resource),
+                        text,
+                    ))
+                })
+            })
+        };
+        if let Some((s, what, text)) = replaced.or_else(added) {
+            created.push(Mutant {
+                kind,
+                what,
+                text,
+                create: Some((s.resource.clone(), top_property(&s.path).to_owned())),
+            });
+        }
+    }
+
+    // A literal replaced by null: Heat uses the default, or an empty value (`''`, 0, `[]`, …),
+    // which a constraint may refuse. Where Heat checks constraints before create.
+    for (kind, constrained) in [(Kind::NullValue, false), (Kind::NullConstrained, true)] {
+        push(
+            kind,
+            sites.iter().find_map(|s| {
+                if s.depends || !literal(s) || doc.scalar(s.value).is_none() {
+                    return None;
+                }
+                if constrained
+                    && !s
+                        .schema
+                        .constraints
+                        .iter()
+                        .any(|c| !matches!(c, Constraint::CustomConstraint(_)))
+                {
+                    return None;
+                }
+                Some((
+                    format!("{}.{} → null", s.resource, s.path),
+                    replace_value(doc, text, s, "null"),
+                ))
+            }),
+        );
+    }
+
+    // A property written under the deprecated name Heat's translation rules replace.
+    push(
+        Kind::DeprecatedAlias,
+        sites.iter().find_map(|s| {
+            let key = s.key?;
+            let (map, holder) = s.holder?;
+            let r = resources.iter().find(|r| r.name == s.resource)?;
+            let alias = r.schema.translation.iter().find_map(|rule| {
+                if rule.rule != resource_types::RuleKind::Replace {
+                    return None;
+                }
+                match (rule.path.as_slice(), &rule.value_path, &rule.value_name) {
+                    ([name], Some(from), None) if !s.nested && s.path == *name => {
+                        from.first().filter(|_| from.len() == 1)
+                    }
+                    ([parent, name], None, Some(from)) if s.nested => {
+                        let (head, leaf) = s.path.rsplit_once('.')?;
+                        let index = head.strip_prefix(parent.as_str())?;
+                        (leaf == name
+                            && index.starts_with('[')
+                            && index.ends_with(']')
+                            && !index[1..].contains('['))
+                        .then_some(from)
+                    }
+                    _ => None,
+                }
+            })?;
+            if !holder.contains_key(alias) || doc.get(map, alias).is_some() {
+                return None;
+            }
+            let text = replace_scalar(doc, text, key, alias)?;
+            Some((format!("{}.{} → {alias}", s.resource, s.path), text))
+        }),
+    );
 
     // An attribute of a registered type, misspelt in get_attr.
     push(
@@ -1177,6 +1444,7 @@ fn mutants(doc: &Document, text: &str) -> Vec<Mutant> {
             Some((format!("{}: {name} → {ns}::{new}", r.name), text))
         }),
     );
+    out.extend(created);
     out
 }
 
@@ -1208,13 +1476,15 @@ struct Mutations {
     false_alarms: Vec<String>,
     /// Mutants Heat should accept but rejects (a conversion Heat does not make).
     unexpected: Vec<String>,
+    /// The first mutant of each kind, as Heat and hotfix saw it.
+    examples: BTreeMap<Kind, String>,
 }
 
 impl Mutations {
     fn table(&self, templates: usize) -> String {
         let mut out = format!(
             "resource mutations: {templates} HOT templates; accepted by Heat (real plugins): {} \
-             plain, {} strict no-cloud\n  {:<34} {:<7} {:>9} {:>9} {:>9} {:>7} {:>12}\n",
+             plain, {} strict no-cloud\n  {:<38} {:<7} {:>9} {:>9} {:>9} {:>7} {:>12}\n",
             self.originals.get(&Mode::Plain).unwrap_or(&0),
             self.originals.get(&Mode::Strict).unwrap_or(&0),
             "mutation",
@@ -1230,12 +1500,12 @@ impl Mutations {
              top-level property names, attributes and types only)\n",
         );
         for kind in Kind::ALL {
-            for mode in Mode::ALL {
+            for &mode in kind.modes() {
                 let c = self.counts.get(&(kind, mode)).copied().unwrap_or_default();
                 let _ = writeln!(
                     out,
-                    "  {:<34} {:<7} {:>9} {:>9} {:>9} {:>7} {:>12}",
-                    format!("{} ({})", kind.name(), kind.code().unwrap_or("none")),
+                    "  {:<38} {:<7} {:>9} {:>9} {:>9} {:>7} {:>12}",
+                    format!("{} ({})", kind.name(), kind.expect().label()),
                     mode.name(),
                     c.generated,
                     c.rejected,
@@ -1265,10 +1535,11 @@ impl Mutations {
         let before = errors(&source.display, &source.text);
         for mutant in mutants(&source.doc, &source.text) {
             let after = errors(&source.display, &mutant.text);
-            // The expected code, or for a mutant Heat should accept, any resource rule's.
-            let reported = match mutant.kind.code() {
-                Some(code) => count(&after, code) > count(&before, code),
-                None => RESOURCE_CODES
+            // The expected code, or any resource rule's.
+            let expect = mutant.kind.expect();
+            let reported = match expect {
+                Expect::Code(code) => count(&after, code) > count(&before, code),
+                Expect::Accept | Expect::Either => RESOURCE_CODES
                     .iter()
                     .any(|code| count(&after, code) > count(&before, code)),
             };
@@ -1291,17 +1562,33 @@ impl Mutations {
                     shown(&new)
                 )
             };
+            let Some((modes, heat_text)) = heat_modes(oracle, source, &mutant, &accepted, &params)
+            else {
+                continue;
+            };
             let mut rejected_by_any = false;
-            for &mode in &accepted {
+            for &mode in &modes {
                 let c = self.counts.entry((mutant.kind, mode)).or_default();
                 c.generated += 1;
-                match oracle.validate(&mutant.text, mode, &params) {
+                let verdict = oracle.validate(&heat_text, mode, &params);
+                // The example of a kind: one Heat rejects (or, for a conversion, accepts).
+                let typical = match expect {
+                    Expect::Code(_) => verdict.is_some(),
+                    Expect::Accept => verdict.is_none(),
+                    Expect::Either => mode != Mode::Plain,
+                };
+                if typical {
+                    self.examples
+                        .entry(mutant.kind)
+                        .or_insert_with(|| line(mode, verdict.as_deref().unwrap_or("accepts")));
+                }
+                match verdict {
                     Some(heat) => {
                         rejected_by_any = true;
                         c.rejected += 1;
                         if reported {
                             c.reported += 1;
-                        } else if mutant.kind.code().is_some() {
+                        } else if expect != Expect::Accept {
                             c.missed += 1;
                             self.missed.push(line(mode, &heat));
                         } else {
@@ -1314,10 +1601,12 @@ impl Mutations {
             }
             // Plain validation checks only top-level property names, attributes and types:
             // a mutant of another kind that it alone accepts is not judged.
-            let judged = accepted.contains(&Mode::Strict) || mutant.kind.plain_checks();
+            let judged = !modes.contains(&Mode::Plain)
+                || modes.contains(&Mode::Strict)
+                || mutant.kind.plain_checks();
             if reported && !rejected_by_any && judged {
-                let mode = *accepted.last().unwrap_or(&Mode::Plain);
-                if mutant.kind.code().is_some() {
+                let mode = *modes.last().unwrap_or(&Mode::Plain);
+                if matches!(expect, Expect::Code(_)) {
                     let heat = if in_if_branch(&source.doc, &source.text, &mutant.text) {
                         "accepts (the change is in a branch of `if`, which Heat validates only \
                          when its condition takes it)"
@@ -1331,6 +1620,27 @@ impl Mutations {
             }
         }
     }
+}
+
+/// The modes a mutant goes to Heat in, and the text Heat is given: the modes that accept the
+/// original, with the mutant as it is; for a create-time mutant, `Create` with the mutated
+/// property's values that use resources given as strings, when Heat accepts the original so.
+fn heat_modes(
+    oracle: &mut Oracle,
+    source: &Source,
+    mutant: &Mutant,
+    accepted: &[Mode],
+    params: &Value,
+) -> Option<(Vec<Mode>, String)> {
+    let Some((resource, property)) = &mutant.create else {
+        return Some((accepted.to_vec(), mutant.text.clone()));
+    };
+    let original = create_view(&source.text, resource, property)?;
+    let mutated = create_view(&mutant.text, resource, property)?;
+    oracle
+        .validate(&original, Mode::Create, params)
+        .is_none()
+        .then(|| (vec![Mode::Create], mutated))
 }
 
 #[test]
@@ -1350,7 +1660,12 @@ fn shared_hotfix_reports_every_resource_mutant_that_heat_rejects() {
         oracle.requests,
         started.elapsed().as_secs_f64()
     );
+    let examples: Vec<String> = outcome.examples.values().cloned().collect();
     for (list, title) in [
+        (
+            &examples,
+            "the first mutant of each kind that Heat rejects (accepts, for the conversions)",
+        ),
         (
             &outcome.hotfix_only,
             "mutants hotfix reports that Heat accepts in every mode (true at create time, in \
@@ -1398,7 +1713,7 @@ fn shared_hotfix_reports_every_resource_mutant_that_heat_rejects() {
             .copied()
             .unwrap_or_default();
         // A mutant Heat should accept counts when generated; the others when Heat rejects them.
-        let counted = if kind.code().is_some() {
+        let counted = if matches!(kind.expect(), Expect::Code(_)) {
             c.rejected
         } else {
             c.generated
@@ -1407,7 +1722,7 @@ fn shared_hotfix_reports_every_resource_mutant_that_heat_rejects() {
             counted >= minimum,
             "too few `{}` mutants {} in {} mode: {counted} (expected at least {minimum})",
             kind.name(),
-            if kind.code().is_some() {
+            if matches!(kind.expect(), Expect::Code(_)) {
                 "rejected by Heat"
             } else {
                 "generated"
@@ -1421,7 +1736,7 @@ fn shared_hotfix_reports_every_resource_mutant_that_heat_rejects() {
 /// must be generated), about 60 % of what the corpus gives, so that the test cannot pass by
 /// generating nothing. The corpus has almost no literal that a length or pattern constraint
 /// applies to (those two kinds are counted, not required).
-const MINIMUM: [(Kind, Mode, usize); 23] = [
+const MINIMUM: [(Kind, Mode, usize); 30] = [
     (Kind::PropertyTypo, Mode::Plain, 300),
     (Kind::PropertyTypo, Mode::Strict, 200),
     (Kind::NestedPropertyTypo, Mode::Strict, 30),
@@ -1445,6 +1760,13 @@ const MINIMUM: [(Kind, Mode, usize); 23] = [
     (Kind::BooleanForNumber, Mode::Strict, 6),
     (Kind::IntegerForString, Mode::Strict, 120),
     (Kind::YesForBoolean, Mode::Strict, 100),
+    (Kind::PaddedBoolean, Mode::Strict, 100),
+    (Kind::PaddedInteger, Mode::Strict, 40),
+    (Kind::NullValue, Mode::Strict, 200),
+    (Kind::NullConstrained, Mode::Strict, 100),
+    (Kind::NestedPropertyTypoAtCreate, Mode::Create, 60),
+    (Kind::NotAllowedValueAtCreate, Mode::Create, 60),
+    (Kind::OutOfRangeAtCreate, Mode::Create, 15),
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -1706,10 +2028,7 @@ impl Sweep {
         let region = doc
             .raw_entries(properties)?
             .iter()
-            .find(|e| {
-                (doc.node(e.key).span.start..doc.node(e.value).span.end.max(at + 1)).contains(&at)
-                    && doc.node(e.value).span.end >= at
-            })
+            .find(|e| (doc.node(e.key).span.start..=doc.node(e.value).span.end).contains(&at))
             .map_or(properties, |e| e.value);
         if !walker.uses_resource(region) {
             return None;
