@@ -46,10 +46,11 @@ mod common;
 
 use common::{Heat, files, insert_entry, shared};
 
-/// The codes of the rules that check resources against Heat's registry. Codes that no rule has
-/// yet simply never appear.
+/// The codes of the rules that check resources against Heat's registry: unknown type, property
+/// and attribute, missing required property, value type, value, a parameter's type for a
+/// property, Snapshot on a type that cannot snapshot, properties given whole by a function.
 const RESOURCE_CODES: &[&str] = &[
-    "H608", "H609", "H610", "H613", "H614", "H615", "H616", "H617",
+    "H608", "H609", "H610", "H613", "H614", "H615", "H616", "H617", "H620",
 ];
 
 // ---------------------------------------------------------------------------------------------
