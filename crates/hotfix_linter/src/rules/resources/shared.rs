@@ -61,6 +61,46 @@ pub(super) fn literal_properties(cx: &Context<'_>, resource: &Named) -> Option<N
         .then(|| cx.doc.resolve(properties))
 }
 
+/// The member definition of an `OS::Heat::ResourceGroup` (`properties.resource_def`), as
+/// written: Heat checks its type and its property names when it validates the group before a
+/// stack create (`resources.group<nested_stack>.resources[0]`).
+pub(super) struct GroupMember {
+    /// The `type` value, when it is a string.
+    pub(super) type_node: NodeId,
+    pub(super) type_name: String,
+    /// The member's `properties`, when a written mapping.
+    pub(super) properties: Option<NodeId>,
+}
+
+/// The member definition of a resource group, when the group is written out literally.
+pub(super) fn group_member(cx: &Context<'_>, resource: &Named) -> Option<GroupMember> {
+    let doc = cx.doc;
+    let ty = cx.template.field(resource, "type")?;
+    if doc.str_value(ty)? != "OS::Heat::ResourceGroup" {
+        return None;
+    }
+    let properties = literal_properties(cx, resource)?;
+    let definition = doc.get(properties, "resource_def")?;
+    if call_at(cx, definition).is_some() || !cx.template.is_mapping(definition) {
+        return None;
+    }
+    let definition = doc.resolve(definition);
+    let type_node = doc.get(definition, "type")?;
+    if call_at(cx, type_node).is_some() {
+        return None;
+    }
+    let type_name = doc.str_value(type_node)?.to_owned();
+    let properties = doc
+        .get(definition, "properties")
+        .filter(|&p| cx.template.is_mapping(p) && call_at(cx, p).is_none())
+        .map(|p| doc.resolve(p));
+    Some(GroupMember {
+        type_node,
+        type_name,
+        properties,
+    })
+}
+
 /// ` (before: deprecated since 2014.2)`: the statuses before this one that were not plain
 /// support; empty when there were none.
 pub(super) fn earlier_statuses(status: &SupportStatus) -> String {

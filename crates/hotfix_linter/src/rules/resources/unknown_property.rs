@@ -1,9 +1,12 @@
 use hotfix_hot::key_name;
-use hotfix_hot::resource_types;
+use hotfix_hot::resource_types::{self, ResourceType};
+use hotfix_yaml::NodeId;
 
 use crate::rule::{Context, Sink, declare_rule};
 use crate::rules::resources::property_values::{self, Kind};
-use crate::rules::resources::shared::{Registered, literal_properties, registered_resources};
+use crate::rules::resources::shared::{
+    Registered, group_member, literal_properties, registered_resources,
+};
 use crate::rules::util::did_you_mean;
 
 declare_rule! {
@@ -18,6 +21,8 @@ declare_rule! {
     /// property is never what was meant: the value meant for it is not used. A misspelt key of a
     /// nested map passes that validation, and Heat refuses the stack when it creates it
     /// (`Property error: resources.server.properties.networks[0]: Unknown Property netwrok`).
+    /// The property names of an `OS::Heat::ResourceGroup`'s member (`resource_def`) are checked
+    /// too: Heat checks them when it validates the group before a stack create.
     ///
     /// Not checked: `OS::Heat::None` and the removed types Heat keeps as placeholders (they
     /// take any property), template files and types Heat's registry does not have
@@ -59,7 +64,6 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     if cx.version().is_none() {
         return;
     }
-    let doc = cx.doc;
     for problem in property_values::all(cx) {
         if matches!(problem.kind, Kind::UnknownKey | Kind::NotImplemented) {
             sink.report(cx.span(problem.node), problem.message.clone())
@@ -73,37 +77,68 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             schema,
             ..
         } = registered;
-        if schema.none_resource {
-            continue;
-        }
-
-        let Some(properties) = literal_properties(cx, resource) else {
-            continue;
-        };
-        for entry in doc.entries(properties) {
-            let key = key_name(doc, entry.key);
-            if doc.str_value(entry.key).is_some() && schema.properties.contains_key(&key) {
-                continue;
-            }
-            let shown = schema
-                .properties
-                .iter()
-                .filter(|(_, p)| p.support_status.status != resource_types::Status::Hidden)
-                .map(|(name, _)| name.as_str());
-            let diagnostic = sink.report(
-                cx.span(entry.key),
-                format!("`{key}` is not a property of {type_name}"),
-            );
+        if let Some(properties) = literal_properties(cx, resource).filter(|_| !schema.none_resource)
+        {
             let heat = format!(
-                "Heat: `Property error: resources.{}.properties: Unknown Property {key}`",
+                "Heat: `Property error: resources.{}.properties: Unknown Property …`",
                 resource.name
             );
-            match did_you_mean(&key, shown) {
-                Some(suggestion) => diagnostic.help(format!("did you mean `{suggestion}`? {heat}")),
-                None => diagnostic.help(format!(
-                    "`hotfix type {type_name}` lists its properties; {heat}"
-                )),
-            };
+            unknown_keys(cx, sink, properties, type_name, schema, &heat);
         }
+        // A group's member: Heat checks its property names when it validates the group.
+        if let Some(member) = group_member(cx, resource)
+            && let Some(properties) = member.properties
+            && let Some(member_schema) =
+                resource_types::get(&member.type_name).filter(|t| !t.none_resource)
+        {
+            let heat = format!(
+                "Heat, when it creates the stack: `Property error: resources.{}<nested_stack>\
+                 .resources[0].properties: Unknown Property …`",
+                resource.name
+            );
+            unknown_keys(
+                cx,
+                sink,
+                properties,
+                &member.type_name,
+                member_schema,
+                &heat,
+            );
+        }
+    }
+}
+
+/// The keys of a written `properties` mapping that the type does not have; `heat` is Heat's
+/// text with `…` for the key.
+fn unknown_keys(
+    cx: &Context<'_>,
+    sink: &mut Sink<'_>,
+    properties: NodeId,
+    type_name: &str,
+    schema: &ResourceType,
+    heat: &str,
+) {
+    let doc = cx.doc;
+    for entry in doc.entries(properties) {
+        let key = key_name(doc, entry.key);
+        if doc.str_value(entry.key).is_some() && schema.properties.contains_key(&key) {
+            continue;
+        }
+        let shown = schema
+            .properties
+            .iter()
+            .filter(|(_, p)| p.support_status.status != resource_types::Status::Hidden)
+            .map(|(name, _)| name.as_str());
+        let diagnostic = sink.report(
+            cx.span(entry.key),
+            format!("`{key}` is not a property of {type_name}"),
+        );
+        let heat = heat.replace('…', &key);
+        match did_you_mean(&key, shown) {
+            Some(suggestion) => diagnostic.help(format!("did you mean `{suggestion}`? {heat}")),
+            None => diagnostic.help(format!(
+                "`hotfix type {type_name}` lists its properties; {heat}"
+            )),
+        };
     }
 }

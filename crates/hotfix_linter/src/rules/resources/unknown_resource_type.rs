@@ -1,10 +1,10 @@
 use std::collections::BTreeSet;
 
 use hotfix_hot::resource_types;
-use hotfix_yaml::ScalarValue;
+use hotfix_yaml::{NodeId, ScalarValue};
 
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::resources::shared::mapping_resources;
+use crate::rules::resources::shared::{group_member, mapping_resources};
 use crate::rules::util::did_you_mean;
 
 declare_rule! {
@@ -58,10 +58,18 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     }
     let doc = cx.doc;
     let mut namespaces: Option<BTreeSet<&str>> = None;
+    // Each resource's type, and the member type of each resource group (which Heat looks up
+    // when it validates the group before a stack create).
+    let mut types_written: Vec<(NodeId, bool)> = Vec::new();
     for resource in mapping_resources(cx) {
-        let Some(ty) = cx.template.field(resource, "type") else {
-            continue;
-        };
+        if let Some(ty) = cx.template.field(resource, "type") {
+            types_written.push((ty, false));
+        }
+        if let Some(member) = group_member(cx, resource) {
+            types_written.push((member.type_node, true));
+        }
+    }
+    for (ty, member) in types_written {
         let Some(scalar) = doc.scalar(ty) else {
             continue;
         };
@@ -98,7 +106,12 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                 types.heat_version()
             ),
         );
-        let heat = format!("Heat: `The Resource Type ({name}) could not be found.`");
+        let when = if member {
+            " (for a group's member, when it creates the stack)"
+        } else {
+            ""
+        };
+        let heat = format!("Heat{when}: `The Resource Type ({name}) could not be found.`");
         match did_you_mean(name, visible) {
             Some(suggestion) => diagnostic.help(format!("did you mean `{suggestion}`? {heat}")),
             None => diagnostic.help(format!("`hotfix types` lists the types; {heat}")),
