@@ -397,6 +397,7 @@ pub(crate) fn load(path: &Path, overrides: &Overrides, cwd: &Path) -> anyhow::Re
         extend_select: selectors(&raw.extend_select)?,
         ignore,
         severities,
+        heat_release: None,
     };
     overrides.apply(&mut settings);
     let root = crate::paths::absolute(cwd, path)

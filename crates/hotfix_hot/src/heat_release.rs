@@ -177,11 +177,11 @@ impl HeatRelease {
     }
 }
 
-/// The name users know it by: `wallaby`; `2023.1 (antelope)` from 2023 on.
+/// The names users know it by: `wallaby`; `2023.1 antelope` from 2023 on.
 impl fmt::Display for HeatRelease {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.number() {
-            Some(number) if self.is_checked() => write!(f, "{number} ({})", self.series()),
+            Some(number) if self.is_checked() => write!(f, "{number} {}", self.series()),
             _ => f.write_str(self.series()),
         }
     }
@@ -238,7 +238,7 @@ mod tests {
         let antelope = HeatRelease::parse("2023.1").expect("a release");
         assert_eq!(HeatRelease::parse("ANTELOPE"), Ok(antelope));
         assert_eq!(antelope.heat_version(), "20.0.0");
-        assert_eq!(antelope.to_string(), "2023.1 (antelope)");
+        assert_eq!(antelope.to_string(), "2023.1 antelope");
         assert!(wallaby < antelope);
         assert_eq!(
             HeatRelease::parse("hibiscus").map(HeatRelease::heat_version),

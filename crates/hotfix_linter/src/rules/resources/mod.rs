@@ -18,6 +18,7 @@ mod resource_not_mapping;
 mod shared;
 mod slash_in_resource_name;
 mod snapshot_unsupported;
+mod unavailable_in_release;
 mod unknown_attribute;
 mod unknown_property;
 mod unknown_resource_key;
@@ -41,6 +42,7 @@ pub(crate) const RULES: &[&Rule] = &[
     &invalid_property_value::RULE,
     &get_param_type_mismatch::RULE,
     &snapshot_unsupported::RULE,
+    &unavailable_in_release::RULE,
 ];
 
 pub(crate) use property_values::Problem as PropertyProblem;
