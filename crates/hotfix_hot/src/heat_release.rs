@@ -29,6 +29,7 @@
 
 use std::fmt;
 
+use crate::Version;
 use crate::resource_types::{Attribute, ResourceType, Schema, Status, SupportStatus};
 
 /// An OpenStack release (a series), from grizzly on. Releases compare in release order.
@@ -200,6 +201,21 @@ pub fn arrival(status: &SupportStatus) -> Option<HeatRelease> {
     HeatRelease::of_heat_version(oldest.version.as_deref()?)
 }
 
+/// The release whose Heat first accepted a `heat_template_version` (`2016-10-14` and `newton`:
+/// newton, Heat 7.0.0), as [`Version::release`] says. From `2014-10-16` on, each is in Heat's
+/// `setup.cfg` entry points from exactly that release's first Heat version on (the tags of
+/// `openstack/heat`; `docs/resource-types.md`).
+pub fn template_version_arrival(version: Version) -> Option<HeatRelease> {
+    HeatRelease::all().find(|r| r.series() == version.release())
+}
+
+/// The newest `heat_template_version` the Heat of a release accepts.
+pub fn newest_template_version(release: HeatRelease) -> Option<Version> {
+    Version::ALL
+        .into_iter()
+        .rfind(|v| template_version_arrival(*v).is_some_and(|a| a <= release))
+}
+
 /// The release a resource type arrived in, as its support status says.
 pub fn type_arrival(resource_type: &ResourceType) -> Option<HeatRelease> {
     arrival(&resource_type.support_status)
@@ -351,6 +367,31 @@ mod tests {
                 assert_eq!(name, series, "{version}");
             }
         }
+    }
+
+    #[test]
+    fn template_versions_arrive_with_their_release() {
+        let release = |name| HeatRelease::parse(name).expect("a release");
+        assert_eq!(
+            template_version_arrival(Version::V2016_10_14),
+            Some(release("newton"))
+        );
+        assert_eq!(
+            template_version_arrival(Version::V2021_04_16),
+            Some(release("wallaby"))
+        );
+        assert_eq!(
+            newest_template_version(release("liberty")),
+            Some(Version::V2015_10_15)
+        );
+        assert_eq!(
+            newest_template_version(release("victoria")),
+            Some(Version::V2018_08_31)
+        );
+        assert_eq!(
+            newest_template_version(release("2023.1")),
+            Some(Version::V2021_04_16)
+        );
     }
 
     #[test]

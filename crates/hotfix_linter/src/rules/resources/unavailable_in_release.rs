@@ -1,8 +1,11 @@
 use std::collections::BTreeMap;
 
-use hotfix_hot::RefKind;
-use hotfix_hot::heat_release::{HeatRelease, attribute_arrival, property_arrival, type_arrival};
+use hotfix_hot::heat_release::{
+    HeatRelease, attribute_arrival, newest_template_version, property_arrival,
+    template_version_arrival, type_arrival,
+};
 use hotfix_hot::resource_types::Schema;
+use hotfix_hot::{RefKind, VersionDecl};
 use hotfix_yaml::{NodeId, NodeKind};
 
 use crate::rule::{Context, Sink, declare_rule};
@@ -13,18 +16,22 @@ use crate::rules::resources::shared::{
 declare_rule! {
     /// ## What it does
     /// With `heat-release` set (in `hotfix.toml`, or `--heat-release`) to the OpenStack release
-    /// the templates are deployed to, reports a resource type, a property (also a key of a nested
-    /// map, such as `tag` in the `networks` of an `OS::Nova::Server`) or an attribute named by
-    /// `get_attr` that arrived in a later Heat, as its support status in Heat's registry says
-    /// (`hotfix type NAME` shows them). Without the setting it reports nothing.
+    /// the templates are deployed to, reports a `heat_template_version`, a resource type, a
+    /// property (also a key of a nested map, such as `tag` in the `networks` of an
+    /// `OS::Nova::Server`) or an attribute named by `get_attr` that arrived in a later Heat:
+    /// template versions as `hotfix versions` lists them, the rest as its support status in
+    /// Heat's registry says (`hotfix type NAME` shows them). Without the setting it reports
+    /// nothing.
     ///
     /// ## Why is this bad?
     /// The Heat of that release does not have it, and refuses the template:
+    /// `The template version is invalid`,
     /// `The Resource Type (OS::Neutron::Trunk) could not be found.`,
     /// `Unknown Property no_fixed_ips`, or `The Referenced Attribute (net segments) is
     /// incorrect.`
     ///
-    /// Heat records when most types and properties arrived (`SUPPORTED since 9.0.0`, which is
+    /// Each template version is in Heat from its release on (`2018-08-31`, or `rocky`, from Heat
+    /// 11.0.0). Heat records when most types and properties arrived (`SUPPORTED since 9.0.0`, which is
     /// pike); what it does not record is not reported: a status without a release, one whose
     /// oldest entry is a deprecation or a change of status, and a point release. The statuses
     /// agree with the registries of Heat 5.0.0 (liberty) to 26.0.0 (2026.1 gazpacho) for every
@@ -77,6 +84,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     if cx.version().is_none() {
         return;
     }
+    template_version(cx, sink, release);
     for Registered {
         resource,
         type_node,
@@ -111,6 +119,32 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         walk.map(&schema.properties, properties);
     }
     attributes(cx, sink, release);
+}
+
+/// A declared `heat_template_version` that the release's Heat does not know yet. (A misspelt
+/// one is `invalid-version`'s.)
+fn template_version(cx: &Context<'_>, sink: &mut Sink<'_>, release: HeatRelease) {
+    let VersionDecl::Valid { version, value, .. } = cx.template.version else {
+        return;
+    };
+    let Some(arrived) = template_version_arrival(version).filter(|a| *a > release) else {
+        return;
+    };
+    let newest = newest_template_version(release)
+        .map(|v| format!("; the newest version it knows is `{v}`"))
+        .unwrap_or_default();
+    sink.report(
+        cx.span(value),
+        arrived_message(
+            &format!("heat_template_version `{}`", cx.text(value).trim()),
+            arrived,
+            release,
+        ),
+    )
+    .help(format!(
+        "{} refuses the template: `The template version is invalid`{newest}",
+        heat_of(release)
+    ));
 }
 
 /// `` `OS::Neutron::Trunk` arrived in Heat 9.0.0 (pike), after ocata ``.
