@@ -7,6 +7,7 @@
 //! ignore = ["H408"]              # rules not to run (extend-ignore is the same)
 //! include = ["**/*.yaml"]        # which files a directory walk considers (default: YAML and JSON)
 //! exclude = ["vendor/**"]        # files and folders a directory walk skips
+//! heat-release = "wallaby"       # the OpenStack release the templates are deployed to
 //!
 //! [per-file-ignores]
 //! "environments/**" = ["H101"]
@@ -15,7 +16,8 @@
 //! H408 = "info"                  # error, warning or info
 //! ```
 //!
-//! Unknown keys, unknown rule codes and bad globs are errors that point into the file. The
+//! Unknown keys, unknown rule codes, unknown releases and bad globs are errors that point into
+//! the file. The
 //! schema of this file, for editors, is `hotfix.schema.json` at the repository root, generated
 //! from [`RawConfig`] (a test fails when it is stale).
 
@@ -26,6 +28,7 @@ use std::sync::Arc;
 use anyhow::{Context as _, anyhow};
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use hotfix_diagnostics::{Diagnostic, RenderOptions, Severity, Span, render_human};
+use hotfix_hot::heat_release::HeatRelease;
 use hotfix_linter::{Selector, Settings};
 use serde::Deserialize;
 
@@ -75,6 +78,50 @@ pub(crate) struct RawConfig {
     #[serde(default)]
     #[schemars(with = "BTreeMap<RuleSelector, SeverityName>")]
     severity: BTreeMap<toml::Spanned<String>, toml::Spanned<String>>,
+    /// The OpenStack release whose Heat the templates are deployed to: a series (`wallaby`) or
+    /// a release number (`2023.1`), in any case; liberty or later. `unavailable-in-release`
+    /// then reports the resource types, properties and attributes that arrived in a later
+    /// Heat. By default no release is assumed.
+    #[serde(default)]
+    #[schemars(with = "Option<ReleaseName>")]
+    heat_release: Option<toml::Spanned<String>>,
+}
+
+/// An OpenStack release name, as the schema lists them for editors (lower case; hotfix reads
+/// any case).
+struct ReleaseName;
+
+impl schemars::JsonSchema for ReleaseName {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ReleaseName".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let names = HeatRelease::accepted_names();
+        // The same names in any case, for validation (JSON Schema patterns have no flag for it).
+        let any_case: Vec<String> = names
+            .iter()
+            .map(|name| {
+                name.chars()
+                    .map(|c| match c {
+                        '.' => "\\.".to_owned(),
+                        c if c.is_ascii_alphabetic() => {
+                            format!("[{}{}]", c.to_ascii_lowercase(), c.to_ascii_uppercase())
+                        }
+                        c => c.to_string(),
+                    })
+                    .collect()
+            })
+            .collect();
+        schemars::json_schema!({
+            "description": "An OpenStack release, liberty or later: a series name or a release \
+                            number (2023.1 on).",
+            "anyOf": [
+                {"type": "string", "enum": names},
+                {"type": "string", "pattern": format!("^(?:{})$", any_case.join("|"))},
+            ],
+        })
+    }
 }
 
 /// A rule selector, as the schema lists them for editors: `ALL`, every code prefix and code,
@@ -126,6 +173,8 @@ pub(crate) struct Overrides {
     pub(crate) extend_select: Vec<Selector>,
     /// `--ignore` and `--extend-ignore`: added to the configuration's `ignore`.
     pub(crate) ignore: Vec<Selector>,
+    /// `--heat-release`: replaces the configuration's `heat-release`.
+    pub(crate) heat_release: Option<HeatRelease>,
 }
 
 impl Overrides {
@@ -137,6 +186,9 @@ impl Overrides {
             .extend_select
             .extend(self.extend_select.iter().cloned());
         settings.ignore.extend(self.ignore.iter().cloned());
+        if self.heat_release.is_some() {
+            settings.heat_release = self.heat_release;
+        }
     }
 }
 
@@ -392,11 +444,20 @@ pub(crate) fn load(path: &Path, overrides: &Overrides, cwd: &Path) -> anyhow::Re
     }
     let mut ignore = selectors(&raw.ignore)?;
     ignore.extend(selectors(&raw.extend_ignore)?);
+    let heat_release = raw
+        .heat_release
+        .as_ref()
+        .map(|name| {
+            HeatRelease::parse(name.get_ref())
+                .map_err(|err| fail(err.to_string(), Some(name.span())))
+        })
+        .transpose()?;
     let mut settings = Settings {
         select: selectors(&raw.select)?,
         extend_select: selectors(&raw.extend_select)?,
         ignore,
         severities,
+        heat_release,
     };
     overrides.apply(&mut settings);
     let root = crate::paths::absolute(cwd, path)
@@ -459,6 +520,7 @@ mod tests {
                 "exclude",
                 "extend-ignore",
                 "extend-select",
+                "heat-release",
                 "ignore",
                 "include",
                 "per-file-ignores",
@@ -474,6 +536,7 @@ mod tests {
             extend-ignore = ["H101"]
             include = ["**/*.yaml"]
             exclude = ["vendor/**"]
+            heat-release = "Wallaby"
             [per-file-ignores]
             "env/**" = ["H101"]
             [severity]
@@ -502,6 +565,7 @@ mod tests {
             select: vec![Selector::parse("H4").expect("selector")],
             extend_select: vec![Selector::parse("H302").expect("selector")],
             ignore: vec![Selector::parse("H408").expect("selector")],
+            ..Overrides::default()
         };
         let overridden = load(&path, &overrides, dir.path()).expect("loads");
         assert!(!overridden.settings.enabled(rule("H301")));
@@ -510,6 +574,54 @@ mod tests {
         // The file's `extend-ignore = ["H302"]` and the command line's `--extend-select H302`
         // are equally specific: ignoring wins, as in ruff.
         assert!(!overridden.settings.enabled(rule("H302")));
+    }
+
+    #[test]
+    fn the_heat_release_is_read_in_any_case_and_the_command_line_replaces_it() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join(FILE_NAME);
+        std::fs::write(&path, "heat-release = \"Wallaby\"\n").expect("write");
+        let release = |name| HeatRelease::parse(name).expect("a release");
+        let plain = load(&path, &Overrides::default(), dir.path()).expect("loads");
+        assert_eq!(plain.settings.heat_release, Some(release("wallaby")));
+        let overrides = Overrides {
+            heat_release: Some(release("2023.1")),
+            ..Overrides::default()
+        };
+        let overridden = load(&path, &overrides, dir.path()).expect("loads");
+        assert_eq!(overridden.settings.heat_release, Some(release("antelope")));
+        // Without the key (or a configuration), no release is assumed.
+        std::fs::write(&path, "select = [\"H6\"]\n").expect("write");
+        let without = load(&path, &Overrides::default(), dir.path()).expect("loads");
+        assert_eq!(without.settings.heat_release, None);
+        assert_eq!(
+            Config::empty(dir.path().to_path_buf())
+                .settings
+                .heat_release,
+            None
+        );
+    }
+
+    #[test]
+    fn an_unknown_heat_release_is_an_error_that_points_at_it_and_lists_the_known_ones() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join(FILE_NAME);
+        std::fs::write(&path, "select = [\"H6\"]\nheat-release = \"wallabee\"\n").expect("write");
+        let err = load(&path, &Overrides::default(), dir.path()).expect_err("not a release");
+        let text = err.to_string();
+        assert!(
+            text.contains(
+                "`wallabee` is not an OpenStack release hotfix knows: use one of liberty, mitaka"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("2:16"), "points at the value: {text}");
+        std::fs::write(&path, "heat-release = \"kilo\"\n").expect("write");
+        let err = load(&path, &Overrides::default(), dir.path()).expect_err("too old");
+        assert!(err.to_string().contains("before liberty"), "{err}");
+        std::fs::write(&path, "heat-release = 16\n").expect("write");
+        let err = load(&path, &Overrides::default(), dir.path()).expect_err("not a string");
+        assert!(err.to_string().contains("invalid type"), "{err}");
     }
 
     #[test]

@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use anyhow::{Context as _, anyhow};
 use hotfix_diagnostics::{Diagnostic, Severity};
+use hotfix_hot::heat_release::HeatRelease;
 use hotfix_linter::Selector;
 
 use crate::baseline::{self, Baseline};
@@ -70,6 +71,12 @@ pub(crate) struct LintArgs {
     /// The same as `--ignore` (for ruff users).
     #[arg(long, value_delimiter = ',', value_name = "RULES")]
     extend_ignore: Vec<String>,
+
+    /// The OpenStack release whose Heat the templates are deployed to: a series (`wallaby`) or
+    /// a release number (`2023.1`), liberty or later. Replaces the configuration's
+    /// `heat-release`; `unavailable-in-release` (H618) reports what arrived in a later Heat.
+    #[arg(long, value_name = "RELEASE", value_parser = HeatRelease::parse)]
+    heat_release: Option<HeatRelease>,
 
     /// Exit with 0 even when findings remain (hotfix failures still exit with 2).
     #[arg(long)]
@@ -718,7 +725,8 @@ fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
 }
 
 /// The rule selection of the command line: `--select` replaces each configuration's selection;
-/// `--extend-select`, `--ignore` and `--extend-ignore` add to it.
+/// `--extend-select`, `--ignore` and `--extend-ignore` add to it; `--heat-release` replaces the
+/// configuration's release.
 fn overrides(args: &LintArgs) -> anyhow::Result<Overrides> {
     let parse = |items: &[String]| -> anyhow::Result<Vec<Selector>> {
         items
@@ -737,6 +745,7 @@ fn overrides(args: &LintArgs) -> anyhow::Result<Overrides> {
         select: parse(&args.select)?,
         extend_select: parse(&args.extend_select)?,
         ignore,
+        heat_release: args.heat_release,
     })
 }
 

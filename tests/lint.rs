@@ -277,6 +277,93 @@ fn configuration_errors_point_into_the_file_and_exit_with_2() {
 }
 
 #[test]
+fn the_heat_release_comes_from_the_configuration_or_the_command_line() {
+    // release/hotfix.toml: heat-release = "Ocata".
+    let args = [
+        "release/trunk.yaml",
+        "--select",
+        "H618",
+        "--format",
+        "concise",
+    ];
+    let output = lint(&args);
+    let stdout = text(&output.stdout);
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{stdout}{}",
+        text(&output.stderr)
+    );
+    assert_eq!(
+        stdout,
+        "release/trunk.yaml:4:11: H618 `OS::Neutron::Trunk` arrived in Heat 9.0.0 (pike), after \
+         ocata\n\
+         release/trunk.yaml:10:7: H618 `tags` of OS::Neutron::Net arrived in Heat 9.0.0 (pike), \
+         after ocata\n"
+    );
+    // The command line replaces it; `lint --diff` (the fix path) uses it too.
+    let output = lint(&[&args[..], &["--heat-release", "pike"]].concat());
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stdout));
+    let dir = tempfile::tempdir().expect("tempdir");
+    let copy = dir.path().join("trunk.yaml");
+    std::fs::copy(tree().join("release/trunk.yaml"), &copy).expect("copy");
+    let fixed = Command::new(env!("CARGO_BIN_EXE_hotfix"))
+        .args([
+            "lint",
+            "--fix",
+            "--no-config",
+            "--select",
+            "H618",
+            "--format",
+            "concise",
+        ])
+        .args(["--heat-release", "newton"])
+        .arg(&copy)
+        .env("NO_COLOR", "1")
+        .env_remove("GITHUB_ACTIONS")
+        .output()
+        .expect("run hotfix");
+    assert_eq!(fixed.status.code(), Some(1), "{}", text(&fixed.stderr));
+    // The template version (2017-02-24 is ocata's), the type and the property.
+    assert_eq!(
+        text(&fixed.stdout).matches(" H618 ").count(),
+        3,
+        "{}",
+        text(&fixed.stdout)
+    );
+    // Without a release, nothing is reported.
+    let output = lint(&[&args[..], &["--no-config"]].concat());
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stdout));
+}
+
+#[test]
+fn an_unknown_heat_release_is_an_error_that_lists_the_known_ones() {
+    let output = lint(&[
+        "tree/good.yaml",
+        "--no-config",
+        "--heat-release",
+        "wallabee",
+    ]);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(
+            "`wallabee` is not an OpenStack release hotfix knows: use one of liberty, mitaka,"
+        ),
+        "{stderr}"
+    );
+    assert!(stderr.contains("hibiscus, 2023.1, 2023.2,"), "{stderr}");
+    let output = lint(&["tree/good.yaml", "--config", "bad-release.toml"]);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("bad-release.toml:2:16"), "{stderr}");
+    assert!(
+        stderr.contains("`kilo` (Heat 2015.1) is older than hotfix checks"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn bad_arguments_and_missing_paths_exit_with_2() {
     let output = lint(&["tree/good.yaml", "--select", "H999x"]);
     assert_eq!(output.status.code(), Some(2));

@@ -4,6 +4,7 @@
 //! (`heat/engine/hot/template.py`, `setup.cfg`) and confirmed by running Heat.
 
 pub mod environment;
+pub mod heat_release;
 pub mod resource_types;
 mod semantic;
 mod tables;

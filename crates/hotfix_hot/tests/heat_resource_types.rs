@@ -10,6 +10,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
+use hotfix_hot::heat_release::HeatRelease;
 use hotfix_hot::resource_types;
 use serde_json::{Value, json};
 
@@ -64,6 +65,59 @@ fn heat_the_embedded_resource_type_data_is_what_the_script_writes() {
             changed.join(", ")
         );
     }
+}
+
+/// The release table (`hotfix_hot::heat_release`) against what OpenStack's own packages in
+/// Heat's environment say: oslo.log's `versionutils.deprecated` lists the series in release
+/// order with the numbers of those since 2023 (`ANTELOPE = '2023.1'`), and the installed
+/// `openstack-heat` is a release of the table's last series.
+#[test]
+#[ignore = "needs Heat's engine (scripts/setup-oracle.sh); run by scripts/test.sh"]
+fn heat_the_release_table_agrees_with_openstack() {
+    const SCRIPT: &str = r"
+import json
+from importlib import metadata
+from oslo_log import versionutils as v
+d = v.deprecated
+series = [(k.lower(), val) for k, val in vars(d).items()
+          if k.isupper() and isinstance(val, str) and val in v._RELEASES]
+series.sort(key=lambda s: v._RELEASE_KEYS.index(s[1]))
+print(json.dumps({'series': series, 'heat': metadata.version('openstack-heat')}))
+";
+    let output = Command::new(python())
+        .args(["-c", SCRIPT])
+        .output()
+        .expect("run Heat's Python");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let answer: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let oslo: Vec<(String, String)> =
+        serde_json::from_value(answer["series"].clone()).expect("pairs");
+    let ours: Vec<HeatRelease> = HeatRelease::all().collect();
+    let start = oslo
+        .iter()
+        .position(|(name, _)| name == ours[0].series())
+        .expect("oslo.log names grizzly");
+    assert!(
+        oslo.len() >= start + ours.len(),
+        "oslo.log knows fewer series: {oslo:?}"
+    );
+    for (release, (name, id)) in ours.iter().zip(&oslo[start..]) {
+        assert_eq!(release.series(), name, "series in oslo.log's order");
+        if id.contains('.') {
+            assert_eq!(release.number(), Some(id.as_str()), "{name}");
+        }
+    }
+    let heat = answer["heat"].as_str().expect("a version");
+    let release = heat
+        .split('.')
+        .next()
+        .and_then(|major| HeatRelease::of_heat_version(&format!("{major}.0.0")))
+        .unwrap_or_else(|| panic!("Heat {heat} is a release the table lacks"));
+    assert_eq!(release, HeatRelease::LATEST, "Heat {heat}");
 }
 
 /// For every registered type: a resource with its required properties validates; the

@@ -69,11 +69,8 @@ pub(crate) fn lint_document(
     }
     let semantic = Semantic::new(&template);
     let cx = Context {
-        path,
-        doc,
-        template: &template,
-        semantic: &semantic,
-        property_problems: std::cell::OnceCell::new(),
+        heat_release: settings.heat_release,
+        ..Context::new(path, doc, &template, &semantic)
     };
     let mut diagnostics = Vec::new();
     for rule in all_rules() {

@@ -1,6 +1,7 @@
 //! What a rule is, and what it sees.
 
 use hotfix_diagnostics::{Diagnostic, Severity, Span};
+use hotfix_hot::heat_release::HeatRelease;
 use hotfix_hot::{Semantic, Template, Version};
 use hotfix_yaml::{Document, NodeId};
 
@@ -141,6 +142,8 @@ pub struct Context<'a> {
     pub doc: &'a Document,
     pub template: &'a Template<'a>,
     pub semantic: &'a Semantic,
+    /// The OpenStack release whose Heat the template is deployed to, when the settings say.
+    pub heat_release: Option<HeatRelease>,
     /// The problems of the resources' property values, found once for the four rules that
     /// report them.
     pub(crate) property_problems: std::cell::OnceCell<Vec<crate::rules::PropertyProblem>>,
@@ -159,6 +162,7 @@ impl<'a> Context<'a> {
             doc,
             template,
             semantic,
+            heat_release: None,
             property_problems: std::cell::OnceCell::new(),
         }
     }

@@ -1,11 +1,13 @@
 //! Which rules run, and how severe their findings are.
 
 use hotfix_diagnostics::Severity;
+use hotfix_hot::heat_release::HeatRelease;
 
 use crate::registry::Selector;
 use crate::rule::Rule;
 
-/// Rule selection for one file, already resolved from the command line and the configuration.
+/// Rule selection and what the rules assume, for one file, already resolved from the command line
+/// and the configuration.
 #[derive(Clone, Debug, Default)]
 pub struct Settings {
     /// Rules to run (codes, code prefixes, names, or `ALL`); empty means the default set.
@@ -16,6 +18,9 @@ pub struct Settings {
     pub ignore: Vec<Selector>,
     /// Severity overrides, most specific first wins.
     pub severities: Vec<(Selector, Severity)>,
+    /// The OpenStack release whose Heat the templates are deployed to (`heat-release`), for
+    /// `unavailable-in-release`; none: no release is assumed.
+    pub heat_release: Option<HeatRelease>,
 }
 
 impl Settings {

@@ -3,10 +3,15 @@
 //! Fixtures live in `testdata/rules/<CODE>/`: files whose name starts with `invalid` must
 //! produce at least one finding of that rule (their rendered findings are snapshots in
 //! `snapshots/rules/`), files whose name starts with `valid` must produce none.
+//!
+//! A fixture or doc example that holds `heat-release = "NAME"` (in a YAML comment, or a JSON
+//! template's description) is linted with that `heat-release` setting, as `hotfix.toml` would
+//! give it.
 
 use std::path::{Path, PathBuf};
 
 use hotfix_diagnostics::{RenderOptions, render_human};
+use hotfix_hot::heat_release::HeatRelease;
 use hotfix_linter::{Selector, Settings, all_rules, docs, lint};
 
 fn testdata() -> PathBuf {
@@ -27,15 +32,29 @@ fn rules_under_test() -> Vec<&'static hotfix_linter::Rule> {
         .collect()
 }
 
-fn only(code: &str) -> Settings {
+/// The settings a fixture (or doc example) is linted with: only the rule, and the
+/// `heat-release` the source names.
+fn only(code: &str, source: &str) -> Settings {
     Settings {
         select: vec![Selector::parse(code).expect("a rule code")],
+        heat_release: heat_release_named_in(source),
         ..Settings::default()
     }
 }
 
+/// The release of the first `heat-release = "NAME"` in the source (quotes may be escaped).
+fn heat_release_named_in(source: &str) -> Option<HeatRelease> {
+    let (_, after) = source.split_once("heat-release = ")?;
+    let name: String = after
+        .trim_start_matches(['"', '\\'])
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '.')
+        .collect();
+    Some(HeatRelease::parse(&name).unwrap_or_else(|err| panic!("{err}")))
+}
+
 fn render(path: &str, source: &str, code: &str) -> String {
-    let diagnostics = lint(path, source.as_bytes(), &only(code));
+    let diagnostics = lint(path, source.as_bytes(), &only(code, source));
     diagnostics
         .iter()
         .map(|d| {
@@ -73,7 +92,7 @@ fn every_rule_has_fixtures_that_behave() {
                 .to_owned();
             let source = std::fs::read_to_string(&file).expect("a UTF-8 fixture");
             let display = format!("{}/{name}", rule.code);
-            let diagnostics = lint(&display, source.as_bytes(), &only(rule.code));
+            let diagnostics = lint(&display, source.as_bytes(), &only(rule.code, &source));
             let ours = diagnostics.iter().filter(|d| d.code == rule.code).count();
             if name.starts_with("invalid") {
                 invalid += 1;
@@ -127,7 +146,11 @@ fn every_rule_doc_example_yields_exactly_one_finding_and_its_fix_none() {
             example.unwrap_or_else(|| panic!("{}: no ```yaml block under ## Example", rule.code));
         let instead =
             instead.unwrap_or_else(|| panic!("{}: no ```yaml block under Use instead:", rule.code));
-        let found = lint("example.yaml", example.as_bytes(), &only(rule.code));
+        let found = lint(
+            "example.yaml",
+            example.as_bytes(),
+            &only(rule.code, &example),
+        );
         let ours: Vec<_> = found.iter().filter(|d| d.code == rule.code).collect();
         assert_eq!(
             ours.len(),
@@ -135,7 +158,11 @@ fn every_rule_doc_example_yields_exactly_one_finding_and_its_fix_none() {
             "{}: the example should give exactly one finding, got {found:#?}",
             rule.code
         );
-        let found = lint("instead.yaml", instead.as_bytes(), &only(rule.code));
+        let found = lint(
+            "instead.yaml",
+            instead.as_bytes(),
+            &only(rule.code, &instead),
+        );
         assert!(
             found.iter().all(|d| d.code != rule.code),
             "{}: \"Use instead\" still gives {found:#?}",

@@ -19,6 +19,7 @@ mod resource_not_mapping;
 mod shared;
 mod slash_in_resource_name;
 mod snapshot_unsupported;
+mod unavailable_in_release;
 mod unknown_attribute;
 mod unknown_property;
 mod unknown_resource_key;
@@ -43,6 +44,7 @@ pub(crate) const RULES: &[&Rule] = &[
     &get_param_type_mismatch::RULE,
     &field_from_function::RULE,
     &snapshot_unsupported::RULE,
+    &unavailable_in_release::RULE,
 ];
 
 pub(crate) use property_values::Problem as PropertyProblem;
