@@ -3,6 +3,7 @@
 //! Facts here are transcribed from `heat-semantics.md`, which was read from Heat's source
 //! (`heat/engine/hot/template.py`, `setup.cfg`) and confirmed by running Heat.
 
+pub mod plugin_checks;
 pub mod resource_types;
 mod semantic;
 mod tables;
