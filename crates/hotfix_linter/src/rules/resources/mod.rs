@@ -2,6 +2,7 @@
 
 use crate::rule::Rule;
 
+mod conflicting_properties;
 mod deprecated_property;
 mod deprecated_resource_type;
 mod external_id_with_depends_on;
@@ -41,6 +42,7 @@ pub(crate) const RULES: &[&Rule] = &[
     &invalid_property_value::RULE,
     &get_param_type_mismatch::RULE,
     &snapshot_unsupported::RULE,
+    &conflicting_properties::RULE,
 ];
 
 pub(crate) use property_values::Problem as PropertyProblem;
