@@ -89,6 +89,11 @@ pub enum Term {
     },
     /// It holds in some item of this list-of-maps property.
     InAnyItem(&'static str, &'static Term),
+    /// The map property has a key that is a property of the scope or one of `also`.
+    ReservedKey {
+        map: &'static str,
+        also: &'static [&'static str],
+    },
     /// The sum of the key's values in the items of each list (the key's default where an item
     /// has none) is greater than the value of `limit`.
     SumAbove {
@@ -120,7 +125,8 @@ pub enum Says {
     Unspecified(&'static [&'static str]),
     /// Another text. `{resource}` is the resource's name, `{value:NAME}` the value of `NAME` in
     /// the scope (as Python prints it), `{truthy:A,B}` the Python list of those names whose value
-    /// is true. `what` says it in hotfix's words.
+    /// is true, `{reserved:MAP}` the keys of `MAP` that [`Term::ReservedKey`] finds (Heat lists
+    /// several in no fixed order). `what` says it in hotfix's words.
     Text {
         heat: &'static str,
         what: &'static str,
@@ -165,7 +171,7 @@ use Lit::{Int, Str};
 use Scope::{EachItem, Map, Properties};
 use Term::{
     Above, Absent, All, Any, Count, Differ, Falsy, Given, Greater, InAnyItem, Is, IsNot,
-    LongerThan, Not, SumAbove, Truthy,
+    LongerThan, Not, ReservedKey, SumAbove, Truthy,
 };
 
 /// By type name, sorted.
@@ -195,7 +201,9 @@ static TYPES: &[(&str, &[Check])] = &[
     ("OS::Manila::ShareNetwork", MANILA_SHARE_NETWORK),
     ("OS::Mistral::CronTrigger", MISTRAL_CRON_TRIGGER),
     ("OS::Mistral::Workflow", MISTRAL_WORKFLOW),
+    ("OS::Neutron::Firewall", NEUTRON_FIREWALL),
     ("OS::Neutron::FloatingIP", NEUTRON_FLOATING_IP),
+    ("OS::Neutron::Net", NEUTRON_NET),
     ("OS::Neutron::NetworkGateway", NEUTRON_NETWORK_GATEWAY),
     ("OS::Neutron::Port", NEUTRON_PORT),
     ("OS::Neutron::ProviderNet", NEUTRON_PROVIDER_NET),
@@ -771,6 +779,26 @@ static MISTRAL_WORKFLOW: &[Check] = &[
     },
 ];
 
+/// `NeutronResource.validate` returns this text instead of raising it: only the types whose
+/// `validate()` it is (not one of a subclass, which drops it) refuse.
+static NEUTRON_FIREWALL: &[Check] = &[Check {
+    heat: "openstack/neutron/neutron.py NeutronResource.validate_properties",
+    scope: Properties,
+    when: ReservedKey {
+        map: "value_specs",
+        also: &["shared", "tenant_id"],
+    },
+    says: Says::Text {
+        heat: "{reserved:value_specs} not allowed in value_specs",
+        what: "`value_specs` repeats a property, or `shared` or `tenant_id`",
+    },
+    bad: &[
+        r#"{"firewall_policy_id": "p", "value_specs": {"tenant_id": "t"}}"#,
+        r#"{"firewall_policy_id": "p", "value_specs": {"name": "n"}}"#,
+    ],
+    good: r#"{"firewall_policy_id": "p", "value_specs": {"router_ids": ["r"]}}"#,
+}];
+
 static NEUTRON_FLOATING_IP: &[Check] = &[Check {
     heat: "openstack/neutron/floatingip.py FloatingIP.validate",
     scope: Properties,
@@ -778,6 +806,25 @@ static NEUTRON_FLOATING_IP: &[Check] = &[Check {
     says: Says::Dependency("fixed_ip_address", "port_id"),
     bad: &[r#"{"floating_network": "public", "fixed_ip_address": "10.0.0.5"}"#],
     good: r#"{"floating_network": "public", "fixed_ip_address": "10.0.0.5", "port_id": "p"}"#,
+}];
+
+/// As [`NEUTRON_FIREWALL`].
+static NEUTRON_NET: &[Check] = &[Check {
+    heat: "openstack/neutron/neutron.py NeutronResource.validate_properties",
+    scope: Properties,
+    when: ReservedKey {
+        map: "value_specs",
+        also: &["shared", "tenant_id"],
+    },
+    says: Says::Text {
+        heat: "{reserved:value_specs} not allowed in value_specs",
+        what: "`value_specs` repeats a property, or `shared` or `tenant_id`",
+    },
+    bad: &[
+        r#"{"value_specs": {"shared": true}}"#,
+        r#"{"value_specs": {"port_security_enabled": false, "provider:network_type": "vlan"}}"#,
+    ],
+    good: r#"{"value_specs": {"provider:network_type": "vlan"}}"#,
 }];
 
 static NEUTRON_NETWORK_GATEWAY: &[Check] = &[
@@ -1731,6 +1778,7 @@ mod tests {
                 out.push((limit, None));
                 out.extend(lists.iter().map(|(l, k)| (*l, Some(*k))));
             }
+            Term::ReservedKey { map, .. } => out.push((map, None)),
         }
     }
 

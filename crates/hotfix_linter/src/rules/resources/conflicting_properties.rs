@@ -18,11 +18,12 @@ declare_rule! {
     /// `security_groups` beside a network `port`), that need one another (a floating IP's
     /// `fixed_ip_address` needs `port_id`), of which one must be given (a subnet's `cidr` or
     /// `subnetpool`), that only go with a value of another, and a few relations between values
-    /// (an `OS::Heat::RandomString` shorter than the minimums of its character classes). Also
-    /// a property given twice, under its name and under the older name that Heat reads as it
-    /// (`network` and `network_id`).
+    /// (an `OS::Heat::RandomString` shorter than the minimums of its character classes), or a
+    /// network's `value_specs` that repeat one of its properties. Also a property given twice,
+    /// under its name and under the older name that Heat reads as it (`network` and
+    /// `network_id`).
     ///
-    /// The checks are those of Heat's plugins that need no cloud to decide (92 checks of 40
+    /// The checks are those of Heat's plugins that need no cloud to decide (94 checks of 42
     /// types, among them `OS::Nova::Server`, `OS::Neutron::Port`, `Subnet`, `FloatingIP`,
     /// `Router`, `RouterInterface`, `SecurityGroupRule`, `OS::Cinder::Volume`,
     /// `OS::Heat::RandomString`, `AutoScalingGroup`, `OS::Octavia::Pool`, `Listener`,
@@ -216,8 +217,14 @@ impl<'a, 'c> Map<'a, 'c> {
             return;
         }
         let at = self.first_written(&check.when).unwrap_or(self.anchor);
-        let quote = self.render(&check.says.heat_text(), found);
-        let heat = format!("Heat refuses the stack when it creates it: `{quote}`");
+        let (quote, unordered) = self.render(&check.says.heat_text(), found, &check.when);
+        let heat = if unordered {
+            format!(
+                "Heat refuses the stack when it creates it: `{quote}` (with the keys in any order)"
+            )
+        } else {
+            format!("Heat refuses the stack when it creates it: `{quote}`")
+        };
         let names = |names: &[&str]| {
             names
                 .iter()
@@ -375,6 +382,10 @@ impl<'a, 'c> Map<'a, 'c> {
             Term::InAnyItem(list, term) => {
                 let items = self.items(list)?;
                 all(items.iter().map(|item| item.eval(term).map(|b| !b))).map(|b| !b)
+            }
+            Term::ReservedKey { map, also } => {
+                let keys = self.reserved_keys(map, also)?;
+                Some(!keys.is_empty())
             }
             Term::SumAbove { lists, limit } => {
                 let mut total: i128 = 0;
@@ -589,6 +600,32 @@ impl<'a, 'c> Map<'a, 'c> {
         ))
     }
 
+    /// The keys of the map property `name` that are properties of this mapping or in `also`
+    /// (in Heat's `NeutronResource.validate_properties`), in the order written; `None` when not
+    /// known (the map is a call, or such a key's value is an `if`, which may drop it).
+    fn reserved_keys(&self, name: &str, also: &[&str]) -> Option<Vec<String>> {
+        let (_, node) = self.entry(name)?;
+        if call_at(self.cx, node).is_some() {
+            return None;
+        }
+        let doc = self.cx.doc;
+        let node = doc.resolve(node);
+        if !matches!(doc.node(node).kind, NodeKind::Mapping { .. }) {
+            return Some(Vec::new());
+        }
+        let mut found = Vec::new();
+        for entry in doc.entries(node) {
+            let key = hotfix_hot::key_name(doc, entry.key);
+            if self.schema.contains_key(&key) || also.contains(&key.as_str()) {
+                if self.holds_if(entry.value, 0) {
+                    return None;
+                }
+                found.push(key);
+            }
+        }
+        Some(found)
+    }
+
     /// The sum of `key` over the items of the list `name`, with the key's default where an
     /// item has none, and the items a translation rule adds (`None` when not known).
     fn sum(&self, name: &'static str, key: &str) -> Option<i128> {
@@ -758,6 +795,7 @@ impl<'a, 'c> Map<'a, 'c> {
                 name(a);
                 name(b);
             }
+            Term::ReservedKey { map, .. } => name(map),
             Term::SumAbove { lists, limit } => {
                 name(limit);
                 for (list, _) in *lists {
@@ -773,8 +811,10 @@ impl<'a, 'c> Map<'a, 'c> {
         }
     }
 
-    /// Heat's text with its placeholders filled; `…` where a value is not known.
-    fn render(&self, text: &str, found: &Found<'_>) -> String {
+    /// Heat's text with its placeholders filled (`…` where a value is not known), and whether
+    /// it lists names that Heat lists in no fixed order.
+    fn render(&self, text: &str, found: &Found<'_>, when: &Term) -> (String, bool) {
+        let mut unordered = false;
         let mut out = String::with_capacity(text.len());
         let mut rest = text;
         while let Some(start) = rest.find('{') {
@@ -791,6 +831,16 @@ impl<'a, 'c> Map<'a, 'c> {
                     Read::Value(value) => Some(value.to_str()),
                     _ => None,
                 }
+            } else if let Some(map) = field.strip_prefix("reserved:") {
+                let also = match when {
+                    Term::ReservedKey { also, .. } => also,
+                    _ => &[][..],
+                };
+                self.reserved_keys(map, also).map(|keys| {
+                    // Heat lists several from a set, in no fixed order.
+                    unordered |= keys.len() > 1;
+                    keys.join(", ")
+                })
             } else if let Some(names) = field.strip_prefix("truthy:") {
                 names
                     .split(',')
@@ -808,7 +858,7 @@ impl<'a, 'c> Map<'a, 'c> {
             out.push_str(value.as_deref().unwrap_or("…"));
         }
         out.push_str(rest);
-        out
+        (out, unordered)
     }
 
     /// Whether an `if` is anywhere in the value (bounded), which may drop parts of it.
