@@ -31,8 +31,10 @@ pub struct Check {
     pub says: Says,
     /// Properties (JSON) with which Heat refuses with exactly this check, on top of the type's
     /// required properties; more than one when a deprecated name or a default matters. They may
-    /// name two other resources, which the test that runs them through Heat adds: `other` (an
-    /// `OS::Heat::RandomString`) and `lc` (an `AWS::AutoScaling::LaunchConfiguration`).
+    /// name other resources, which the test that runs them through Heat adds: `other` (an
+    /// `OS::Heat::RandomString`), `lc` (an `AWS::AutoScaling::LaunchConfiguration`), `server`
+    /// and `config_server` (`OS::Nova::Server`s, the second with `user_data_format:
+    /// SOFTWARE_CONFIG`).
     pub bad: &'static [&'static str],
     /// Properties (JSON) that Heat accepts, beside `bad`.
     pub good: &'static str,
@@ -89,6 +91,12 @@ pub enum Term {
     },
     /// It holds in some item of this list-of-maps property.
     InAnyItem(&'static str, &'static Term),
+    /// It holds in the properties of the resource that the property `by` refers to with
+    /// `get_resource` (where a name the resource's type does not have reads as `None`).
+    InReferenced {
+        by: &'static str,
+        term: &'static Term,
+    },
     /// The map property has a key that is a property of the scope or one of `also`.
     ReservedKey {
         map: &'static str,
@@ -125,7 +133,7 @@ pub enum Says {
     Unspecified(&'static [&'static str]),
     /// Another text. `{resource}` is the resource's name, `{value:NAME}` the value of `NAME` in
     /// the scope (as Python prints it), `{truthy:A,B}` the Python list of those names whose value
-    /// is true, `{reserved:MAP}` the keys of `MAP` that [`Term::ReservedKey`] finds (Heat lists
+    /// is true, `{ref:NAME}` the resource `NAME` refers to, `{reserved:MAP}` the keys of `MAP` that [`Term::ReservedKey`] finds (Heat lists
     /// several in no fixed order). `what` says it in hotfix's words.
     Text {
         heat: &'static str,
@@ -170,8 +178,8 @@ pub fn all() -> &'static [(&'static str, &'static [Check])] {
 use Lit::{Int, Str};
 use Scope::{EachItem, Map, Properties};
 use Term::{
-    Above, Absent, All, Any, Count, Differ, Falsy, Given, Greater, InAnyItem, Is, IsNot,
-    LongerThan, Not, ReservedKey, SumAbove, Truthy,
+    Above, Absent, All, Any, Count, Differ, Falsy, Given, Greater, InAnyItem, InReferenced, Is,
+    IsNot, LongerThan, Not, ReservedKey, SumAbove, Truthy,
 };
 
 /// By type name, sorted.
@@ -194,6 +202,8 @@ static TYPES: &[(&str, &[Check])] = &[
     ("OS::Heat::AutoScalingGroup", HEAT_AUTOSCALING_GROUP),
     ("OS::Heat::RandomString", HEAT_RANDOM_STRING),
     ("OS::Heat::ScalingPolicy", HEAT_SCALING_POLICY),
+    ("OS::Heat::SoftwareDeployment", HEAT_SOFTWARE_DEPLOYMENT),
+    ("OS::Heat::StructuredDeployment", HEAT_SOFTWARE_DEPLOYMENT),
     ("OS::Keystone::Group", KEYSTONE_ROLES),
     ("OS::Keystone::GroupRoleAssignment", KEYSTONE_ROLES),
     ("OS::Keystone::User", KEYSTONE_ROLES),
@@ -703,6 +713,27 @@ static HEAT_SCALING_POLICY: &[Check] = &[Check {
     ),
     bad: &[r#"{"adjustment_type": "change_in_capacity", "min_adjustment_step": 1}"#],
     good: r#"{"adjustment_type": "percent_change_in_capacity", "min_adjustment_step": 1}"#,
+}];
+
+/// The server of a deployment, as `get_resource` names it in the same template.
+static HEAT_SOFTWARE_DEPLOYMENT: &[Check] = &[Check {
+    heat: "openstack/heat/software_deployment.py SoftwareDeployment.validate",
+    scope: Properties,
+    when: InReferenced {
+        by: "server",
+        term: &All(&[
+            Truthy("user_data_format"),
+            IsNot("user_data_format", &[Str("SOFTWARE_CONFIG")]),
+        ]),
+    },
+    says: Says::Text {
+        heat: "Resource {ref:server}'s property user_data_format should be set to \
+               SOFTWARE_CONFIG since there are software deployments on it.",
+        what: "the deployment's server needs `user_data_format: SOFTWARE_CONFIG` (its default \
+               is HEAT_CFNTOOLS)",
+    },
+    bad: &[r#"{"config": "c", "server": {"get_resource": "server"}}"#],
+    good: r#"{"config": "c", "server": {"get_resource": "config_server"}}"#,
 }];
 
 static KEYSTONE_ROLES: &[Check] = &[
@@ -1779,6 +1810,8 @@ mod tests {
                 out.extend(lists.iter().map(|(l, k)| (*l, Some(*k))));
             }
             Term::ReservedKey { map, .. } => out.push((map, None)),
+            // The names of `term` are another resource's.
+            Term::InReferenced { by, .. } => out.push((by, None)),
         }
     }
 

@@ -94,6 +94,18 @@ fn template(type_name: &str, properties: &Map<String, Value>) -> String {
                 "type": "AWS::AutoScaling::LaunchConfiguration",
                 "properties": {"ImageId": "i", "InstanceType": "t"},
             },
+            "server": {
+                "type": "OS::Nova::Server",
+                "properties": {"flavor": "f", "block_device_mapping_v2": [{"volume_id": "v"}]},
+            },
+            "config_server": {
+                "type": "OS::Nova::Server",
+                "properties": {
+                    "flavor": "f",
+                    "block_device_mapping_v2": [{"volume_id": "v"}],
+                    "user_data_format": "SOFTWARE_CONFIG",
+                },
+            },
         },
     });
     serde_json::to_string_pretty(&template).expect("JSON")
@@ -653,4 +665,76 @@ fn heat_a_property_given_under_two_names_is_refused_as_heat_refuses_it() {
         rules >= 14 && refused == rules,
         "{rules} rules, {refused} refused"
     );
+}
+
+/// A software deployment's server (the check that reads another resource): for each way the
+/// server gives `user_data_format`, Heat refuses the deployment exactly when hotfix reports it,
+/// with Heat's text; hotfix says nothing of a value it does not know (`if`, `get_param`).
+#[test]
+#[ignore = "needs Heat's engine (scripts/setup-oracle.sh); run by scripts/test.sh"]
+fn heat_a_deployment_server_without_software_config_is_refused_as_heat_refuses_it() {
+    let mut oracle = common::Heat::start();
+    let mut wrong = Vec::new();
+    let (mut agreed, mut missed) = (0, 0);
+    let formats = [
+        (None, true),
+        (Some(json!("RAW")), true),
+        (Some(json!("HEAT_CFNTOOLS")), true),
+        (Some(json!("SOFTWARE_CONFIG")), true),
+        (Some(Value::Null), true),
+        (Some(json!({"get_param": "format"})), false),
+        (Some(json!({"if": [true, "RAW", "SOFTWARE_CONFIG"]})), false),
+        (
+            Some(json!({"if": [false, "RAW", "SOFTWARE_CONFIG"]})),
+            false,
+        ),
+    ];
+    for type_name in [
+        "OS::Heat::SoftwareDeployment",
+        "OS::Heat::StructuredDeployment",
+    ] {
+        for (format, known) in &formats {
+            for server_type in ["OS::Nova::Server", "OS::Heat::RandomString"] {
+                let mut server = json!({"type": server_type});
+                if server_type == "OS::Nova::Server" {
+                    server["properties"] =
+                        json!({"flavor": "f", "block_device_mapping_v2": [{"volume_id": "v"}]});
+                    if let Some(format) = format {
+                        server["properties"]["user_data_format"] = format.clone();
+                    }
+                }
+                let template = json!({
+                    "heat_template_version": "2018-08-31",
+                    "parameters": {"format": {"type": "string", "default": "RAW"}},
+                    "resources": {
+                        "deployment": {
+                            "type": type_name,
+                            "properties": {"config": "c", "server": {"get_resource": "vm"}},
+                        },
+                        "vm": server,
+                    },
+                });
+                let text = serde_json::to_string_pretty(&template).expect("JSON");
+                let ours = quotes(&text);
+                let verdict = heat(&mut oracle, type_name, &text);
+                let expected = "Resource vm's property user_data_format should be set to \
+                                SOFTWARE_CONFIG since there are software deployments on it.";
+                match verdict {
+                    Some(Ok(())) if ours.is_empty() => agreed += 1,
+                    Some(Err(error)) if error == expected && ours == [expected] => agreed += 1,
+                    Some(Err(error)) if error == expected && ours.is_empty() && !known => {
+                        missed += 1;
+                    }
+                    other => wrong.push(format!(
+                        "{type_name} {format:?}: Heat {other:?}, hotfix {ours:?}"
+                    )),
+                }
+            }
+        }
+    }
+    println!(
+        "H619 oracle (deployment server): {agreed} templates agreeing with Heat, {missed} refused \
+         by Heat for a value hotfix does not know"
+    );
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

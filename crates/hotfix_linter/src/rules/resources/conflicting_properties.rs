@@ -1,15 +1,15 @@
 use std::collections::BTreeMap;
 
 use hotfix_hot::plugin_checks::{self, Check, Lit, Says, Scope, Term};
-use hotfix_hot::resource_types::{PropertyType, RuleKind, Schema, TranslationRule};
-use hotfix_hot::{CallStatus, Function};
+use hotfix_hot::resource_types::{PropertyType, ResourceType, RuleKind, Schema, TranslationRule};
+use hotfix_hot::{CallStatus, Function, Named};
 use hotfix_yaml::{NodeId, NodeKind};
 use serde_json::Value;
 
 use crate::rule::{Context, Sink, declare_rule};
 use crate::rules::parameters::py::{self, Num, Py};
 use crate::rules::resources::property_values::{converted, from_json};
-use crate::rules::resources::shared::{Registered, call_at, registered_resources};
+use crate::rules::resources::shared::{Registered, call_at, registered, registered_resources};
 
 declare_rule! {
     /// ## What it does
@@ -18,12 +18,14 @@ declare_rule! {
     /// `security_groups` beside a network `port`), that need one another (a floating IP's
     /// `fixed_ip_address` needs `port_id`), of which one must be given (a subnet's `cidr` or
     /// `subnetpool`), that only go with a value of another, and a few relations between values
-    /// (an `OS::Heat::RandomString` shorter than the minimums of its character classes), or a
-    /// network's `value_specs` that repeat one of its properties. Also a property given twice,
+    /// (an `OS::Heat::RandomString` shorter than the minimums of its character classes), a
+    /// network's `value_specs` that repeat one of its properties, and a software deployment
+    /// whose server (`get_resource` in the same template) keeps the default `user_data_format`.
+    /// Also a property given twice,
     /// under its name and under the older name that Heat reads as it (`network` and
     /// `network_id`).
     ///
-    /// The checks are those of Heat's plugins that need no cloud to decide (94 checks of 42
+    /// The checks are those of Heat's plugins that need no cloud to decide (95 checks of 44
     /// types, among them `OS::Nova::Server`, `OS::Neutron::Port`, `Subnet`, `FloatingIP`,
     /// `Router`, `RouterInterface`, `SecurityGroupRule`, `OS::Cinder::Volume`,
     /// `OS::Heat::RandomString`, `AutoScalingGroup`, `OS::Octavia::Pool`, `Listener`,
@@ -111,34 +113,8 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         {
             continue;
         }
-        let (node, anchor) = match cx.template.field(resource, "properties") {
-            None => (None, type_node),
-            Some(properties) => {
-                if call_at(cx, properties).is_some() {
-                    continue;
-                }
-                let resolved = cx.doc.resolve(properties);
-                let key = cx
-                    .doc
-                    .get_key(resource.value, "properties")
-                    .unwrap_or(type_node);
-                match &cx.doc.node(resolved).kind {
-                    NodeKind::Mapping { .. } => (Some(resolved), key),
-                    NodeKind::Scalar(_) if matches!(py::load(cx.doc, resolved), Some(Py::None)) => {
-                        (None, key)
-                    }
-                    // Anything else is `invalid-resource-field-type`'s.
-                    _ => continue,
-                }
-            }
-        };
-        let top = Map {
-            cx,
-            rules: &schema.translation,
-            schema: &schema.properties,
-            node,
-            path: Vec::new(),
-            anchor,
+        let Some(top) = properties_map(cx, resource, type_node, schema) else {
+            continue;
         };
         let found = Found {
             type_name,
@@ -165,6 +141,46 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     }
 }
 
+/// The resource's `properties` as a mapping Heat reads values from; `None` when they are a
+/// call (or not a mapping, another finding).
+fn properties_map<'a, 'c>(
+    cx: &'a Context<'c>,
+    resource: &Named,
+    type_node: NodeId,
+    schema: &'static ResourceType,
+) -> Option<Map<'a, 'c>> {
+    let (node, anchor) = match cx.template.field(resource, "properties") {
+        None => (None, type_node),
+        Some(properties) => {
+            if call_at(cx, properties).is_some() {
+                return None;
+            }
+            let resolved = cx.doc.resolve(properties);
+            let key = cx
+                .doc
+                .get_key(resource.value, "properties")
+                .unwrap_or(type_node);
+            match &cx.doc.node(resolved).kind {
+                NodeKind::Mapping { .. } => (Some(resolved), key),
+                NodeKind::Scalar(_) if matches!(py::load(cx.doc, resolved), Some(Py::None)) => {
+                    (None, key)
+                }
+                // Anything else is `invalid-resource-field-type`'s.
+                _ => return None,
+            }
+        }
+    };
+    Some(Map {
+        cx,
+        rules: &schema.translation,
+        schema: &schema.properties,
+        node,
+        path: Vec::new(),
+        anchor,
+        other_names_none: false,
+    })
+}
+
 /// The resource a finding is about.
 struct Found<'a> {
     type_name: &'a str,
@@ -183,6 +199,9 @@ struct Map<'a, 'c> {
     path: Vec<&'static str>,
     /// Where a finding goes when none of its properties is written.
     anchor: NodeId,
+    /// Whether a name that is not a property reads as `None` (Heat's `Properties.get`), rather
+    /// than as not known.
+    other_names_none: bool,
 }
 
 /// A value read as a number.
@@ -383,6 +402,7 @@ impl<'a, 'c> Map<'a, 'c> {
                 let items = self.items(list)?;
                 all(items.iter().map(|item| item.eval(term).map(|b| !b))).map(|b| !b)
             }
+            Term::InReferenced { by, term } => self.referenced(by)?.eval(term),
             Term::ReservedKey { map, also } => {
                 let keys = self.reserved_keys(map, also)?;
                 Some(!keys.is_empty())
@@ -404,7 +424,11 @@ impl<'a, 'c> Map<'a, 'c> {
     /// value, else the default.
     fn read(&self, name: &str) -> Read {
         let Some(schema) = self.schema.get(name) else {
-            return Read::Unknown;
+            return if self.other_names_none {
+                Read::Value(Py::None)
+            } else {
+                Read::Unknown
+            };
         };
         let here = |path: &[String]| {
             path.len() == self.path.len() + 1
@@ -526,7 +550,10 @@ impl<'a, 'c> Map<'a, 'c> {
 
     /// Whether truthy: `None` when not known.
     fn truthy(&self, name: &str) -> Option<bool> {
-        truthy(self.schema.get(name)?, &self.read(name))
+        match self.schema.get(name) {
+            Some(schema) => truthy(schema, &self.read(name)),
+            None => self.other_names_none.then_some(false),
+        }
     }
 
     fn is(&self, name: &str, lits: &[Lit]) -> Option<bool> {
@@ -598,6 +625,29 @@ impl<'a, 'c> Map<'a, 'c> {
         Some(Added::Items(
             values.iter().map(|v| substitute(v, &reads)).collect(),
         ))
+    }
+
+    /// The properties of the resource that `name` refers to with `{get_resource: NAME}` (Heat's
+    /// `Stack.resource_by_refid` before a create), where a name that is not a property of its
+    /// type reads as `None`. `None` when not known (another value, a type Heat does not
+    /// register, properties given by a call).
+    fn referenced(&self, name: &str) -> Option<Map<'a, 'c>> {
+        let (_, node) = self.entry(name)?;
+        let call = call_at(self.cx, node)?;
+        if call.status != CallStatus::Active(Function::GetResource) {
+            return None;
+        }
+        let target = self.cx.doc.str_value(call.args)?;
+        let resource = self
+            .cx
+            .template
+            .resources
+            .iter()
+            .find(|r| r.name == target)?;
+        let registered = registered(self.cx, resource)?;
+        let mut map = properties_map(self.cx, resource, registered.type_node, registered.schema)?;
+        map.other_names_none = true;
+        Some(map)
     }
 
     /// The keys of the map property `name` that are properties of this mapping or in `also`
@@ -719,6 +769,7 @@ impl<'a, 'c> Map<'a, 'c> {
                     node,
                     path: path.clone(),
                     anchor: if node.is_some() { item } else { key },
+                    other_names_none: false,
                 })
             })
             .collect()
@@ -742,6 +793,7 @@ impl<'a, 'c> Map<'a, 'c> {
                 node: Some(node),
                 path,
                 anchor: key,
+                other_names_none: false,
             }
         })
     }
@@ -795,7 +847,7 @@ impl<'a, 'c> Map<'a, 'c> {
                 name(a);
                 name(b);
             }
-            Term::ReservedKey { map, .. } => name(map),
+            Term::ReservedKey { map, .. } | Term::InReferenced { by: map, .. } => name(map),
             Term::SumAbove { lists, limit } => {
                 name(limit);
                 for (list, _) in *lists {
@@ -831,6 +883,12 @@ impl<'a, 'c> Map<'a, 'c> {
                     Read::Value(value) => Some(value.to_str()),
                     _ => None,
                 }
+            } else if let Some(name) = field.strip_prefix("ref:") {
+                self.entry(name)
+                    .and_then(|(_, node)| call_at(self.cx, node))
+                    .filter(|call| call.status == CallStatus::Active(Function::GetResource))
+                    .and_then(|call| self.cx.doc.str_value(call.args))
+                    .map(str::to_owned)
             } else if let Some(map) = field.strip_prefix("reserved:") {
                 let also = match when {
                     Term::ReservedKey { also, .. } => also,
