@@ -18,12 +18,11 @@ declare_rule! {
     /// `security_groups` beside a network `port`), that need one another (a floating IP's
     /// `fixed_ip_address` needs `port_id`), of which one must be given (a subnet's `cidr` or
     /// `subnetpool`), that only go with a value of another, and a few relations between values
-    /// (an `OS::Heat::RandomString` shorter than the minimums of its character classes), a
-    /// network's `value_specs` that repeat one of its properties, and a software deployment
-    /// whose server (`get_resource` in the same template) keeps the default `user_data_format`.
-    /// Also a property given twice,
-    /// under its name and under the older name that Heat reads as it (`network` and
-    /// `network_id`).
+    /// (an `OS::Heat::RandomString` shorter than the minimums of its character classes, a
+    /// network's `value_specs` that repeat one of its properties, a software deployment whose
+    /// server, named with `get_resource`, keeps the default `user_data_format`). Also a
+    /// property given twice, under its name and under the older name that Heat reads as it
+    /// (`network` and `network_id`).
     ///
     /// The checks are those of Heat's plugins that need no cloud to decide (95 checks of 44
     /// types, among them `OS::Nova::Server`, `OS::Neutron::Port`, `Subnet`, `FloatingIP`,
