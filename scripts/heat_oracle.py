@@ -33,13 +33,22 @@ repository's own fixtures use, and its answers are the same, key for key (a test
       and "valid" an upper bound. "strict" alone (a cloud's checks) is refused.
       Answer: {"valid": true} or {"valid": false, "error": TEXT, "error_type": CLASS}, plus
       "stubbed_types" when types were stood in for.
+  {"cmd": "validate", ..., "strict": true, "no_cloud": true, "plugin_validate": [TYPE, ...]}
+      As above, except that the plugin classes of the registered types named keep their own
+      validate() (and so does every class they inherit one from, for every type of the
+      template that shares it). Nothing answers in place of a cloud: the first request a
+      kept validate() makes to a cloud's API (any HTTP request, or the creation of an API
+      client) ends the validation there, and the answer is {"cloud_call": TEXT} (what it
+      asked for), whatever Heat did next, with "stubbed_types" as above. So "valid" and
+      "invalid" are Heat's own verdicts on every check of those types.
   {"cmd": "diff", "a": TEXT, "b": TEXT, "params", "attrs", "env", "files", "strict_errors"}
       Resolves both and compares parameters, conditions, resources and outputs.
       Answer: {"equal": BOOL, "diffs": [{"path", "a", "b"}]}, or {"equal": false,
       "a_error", "b_error"} when a text does not parse as a template.
 
-Any other request (another command, an unknown key, "strict" without "no_cloud") is
-answered with {"request_error": {"error": TEXT, "error_type": CLASS}}, never ignored.
+Any other request (another command, an unknown key, "strict" without "no_cloud",
+"plugin_validate" without both, or naming what is not a registered type) is answered
+with {"request_error": {"error": TEXT, "error_type": CLASS}}, never ignored.
 
 What stands in for a created stack: every resource is CREATE_COMPLETE; `get_resource: r`
 gives "<ref:r>", `get_attr: [r, a, p]` gives "<attr:r.a.p>" (or the path into "attrs"
@@ -64,6 +73,9 @@ warnings.filterwarnings('ignore')
 logging.disable(logging.CRITICAL)
 
 try:
+    import requests
+    from keystoneauth1 import session as ks_session
+
     from heat.common import context as heat_context
     from heat.common import environment_format
     from heat.common import grouputils
@@ -71,6 +83,7 @@ try:
     from heat.common import identifier
     from heat.common import template_format
     from heat.engine import attributes
+    from heat.engine.clients import client_plugin
     from heat.engine import constraints
     from heat.engine import environment
     from heat.engine import function
@@ -431,10 +444,23 @@ def engine():
         _ENGINE_READY.append(True)
 
 
+class CloudCall(Exception):
+    """A kept plugin validate() asked a cloud's API."""
+
+
 class BaseValidation:
     """While active, ordinary plugins validate as the base Resource does (no cloud API calls);
     nested stacks, groups and chains keep their own validate(), which validates their members.
-    Groups ask the engine for their existing members; before a create there are none."""
+    Groups ask the engine for their existing members; before a create there are none.
+
+    The classes in `keep` (and every class they inherit from) keep their own validate(); any
+    request to a cloud is then recorded in `cloud_calls` and raised as CloudCall."""
+
+    def __init__(self, keep=()):
+        self.keep = set()
+        for cls in keep:
+            self.keep.update(cls.__mro__)
+        self.cloud_calls = []
 
     def __enter__(self):
         self.replaced = []
@@ -442,28 +468,82 @@ class BaseValidation:
             cls = getattr(info, 'value', None)
             if (isinstance(cls, type) and issubclass(cls, resource.Resource)
                     and not issubclass(cls, stack_resource.StackResource)
-                    and 'validate' in vars(cls)):
+                    and cls not in self.keep and 'validate' in vars(cls)):
                 self.replaced.append((cls, vars(cls)['validate']))
                 cls.validate = resource.Resource.validate
         self.inspector = vars(grouputils.GroupInspector)['from_parent_resource']
         grouputils.GroupInspector.from_parent_resource = classmethod(
             lambda cls, parent: cls(parent.context, None, None))
+        self.cut = []
+        if self.keep:
+            self.cut_cloud()
         return self
+
+    def cut_cloud(self):
+        """Every way to a cloud's API raises CloudCall: an HTTP request (requests, and
+        keystoneauth's sessions above it) and the creation of a client by a client plugin."""
+        calls = self.cloud_calls
+
+        def refuse(what):
+            calls.append(what)
+            raise CloudCall(what)
+
+        def http(self, method, url, *args, **kwargs):
+            refuse('HTTP %s %s' % (method, url))
+
+        def create(self, *args, **kwargs):
+            refuse('%s client (%s)' % (type(self).__module__.rsplit('.', 1)[-1],
+                                       type(self).__name__))
+
+        targets = [(requests.Session, 'request', http),
+                   (ks_session.Session, 'request', http)]
+        plugins, todo = [], [client_plugin.ClientPlugin]
+        while todo:
+            cls = todo.pop()
+            plugins.append(cls)
+            todo.extend(cls.__subclasses__())
+        for cls in plugins:
+            for name in ('client', '_create'):
+                if name in vars(cls):
+                    targets.append((cls, name, create))
+        for owner, name, stub in targets:
+            self.cut.append((owner, name, vars(owner)[name]))
+            setattr(owner, name, stub)
 
     def __exit__(self, *exc):
         for cls, method in self.replaced:
             cls.validate = method
         grouputils.GroupInspector.from_parent_resource = self.inspector
+        for owner, name, method in reversed(self.cut):
+            setattr(owner, name, method)
 
 
-def validate(parsed, types='real', params=None, env=None, files=None, strict=False):
+def validate(parsed, types='real', params=None, env=None, files=None, strict=False,
+             plugin_validate=()):
     """EngineService.validate_template, as `openstack orchestration template validate`; with
-    strict, the validation a stack create runs first, under BaseValidation."""
+    strict, the validation a stack create runs first, under BaseValidation (which keeps the
+    own validate() of the classes of the types in plugin_validate)."""
     engine()
     if strict:
-        with BaseValidation():
-            return validate_as(parsed, types, params, env, files, True)
+        keep = [plugin_class(name) for name in plugin_validate]
+        with BaseValidation(keep) as base:
+            answer = validate_as(parsed, types, params, env, files, True)
+        if base.cloud_calls:
+            answer = {k: v for k, v in answer.items() if k == 'stubbed_types'}
+            answer['cloud_call'] = base.cloud_calls[0]
+        return answer
     return validate_as(parsed, types, params, env, files, False)
+
+
+def plugin_class(name):
+    """The plugin class of a registered type (not an alias, not a template)."""
+    info = resources.global_env().registry._registry.get(name)
+    cls = getattr(info, 'value', None)
+    if not (isinstance(name, str) and isinstance(cls, type)
+            and issubclass(cls, resource.Resource)):
+        raise Unsupported('plugin_validate names %r, which is not a registered resource type'
+                          % (name,))
+    return cls
 
 
 def validate_as(parsed, types, params, env, files, strict):
@@ -583,7 +663,8 @@ class Unsupported(Exception):
 
 KEYS = {
     'resolve': {'template', 'params', 'env', 'files', 'attrs'},
-    'validate': {'template', 'params', 'env', 'files', 'types', 'strict', 'no_cloud'},
+    'validate': {'template', 'params', 'env', 'files', 'types', 'strict', 'no_cloud',
+                 'plugin_validate'},
     'diff': {'a', 'b', 'params', 'env', 'files', 'attrs', 'strict_errors'},
 }
 
@@ -629,9 +710,13 @@ def answer(request):
     if strict != request.get('no_cloud', False):
         raise Unsupported('validate takes "strict" and "no_cloud" together here (the checks of a '
                           'stack create without a cloud); a plugin\'s own checks need a cloud')
+    keep = request.get('plugin_validate', [])
+    if not isinstance(keep, list) or (keep and not strict):
+        raise Unsupported('plugin_validate is a list of resource types, with "strict" and '
+                          '"no_cloud" (a cloud call ends the validation)')
     if parse_error:
         return dict(valid=False, **parse_error)
-    return validate(parsed, types, strict=bool(strict), **given)
+    return validate(parsed, types, strict=bool(strict), plugin_validate=keep, **given)
 
 
 def serve(lines, out):

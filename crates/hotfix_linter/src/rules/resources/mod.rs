@@ -2,6 +2,7 @@
 
 use crate::rule::Rule;
 
+mod conflicting_properties;
 mod deprecated_property;
 mod deprecated_resource_type;
 mod external_id_with_depends_on;
@@ -45,6 +46,7 @@ pub(crate) const RULES: &[&Rule] = &[
     &field_from_function::RULE,
     &snapshot_unsupported::RULE,
     &unavailable_in_release::RULE,
+    &conflicting_properties::RULE,
 ];
 
 pub(crate) use property_values::Problem as PropertyProblem;

@@ -599,6 +599,22 @@ impl Walk<'_, '_> {
     }
 }
 
+/// The value Heat makes of a written value that is not a call: converted to the property's type,
+/// an explicit null to what Heat uses for it. `None` where that is not known, or where Heat
+/// refuses the value (another finding).
+pub(super) fn converted(cx: &Context<'_>, schema: &Schema, node: NodeId) -> Option<Py> {
+    if call_at(cx, node).is_some() {
+        return None;
+    }
+    match py::load(cx.doc, node)? {
+        Py::None => null_value(schema),
+        value => match convert(schema, &value) {
+            Converted::Value(v) => Some(v),
+            Converted::Error(_) | Converted::Unknown => None,
+        },
+    }
+}
+
 /// What Heat uses for an explicit null: the default when it is truthy (a map's default even
 /// when empty), else the type's empty value. `None` for `any`, which keeps the null.
 fn null_value(schema: &Schema) -> Option<Py> {
@@ -618,7 +634,7 @@ fn truthy_or(default: Option<Py>, empty: Py) -> Py {
 }
 
 /// A JSON value (a default, an allowed value) as Python holds it.
-fn from_json(value: &Value) -> Py {
+pub(super) fn from_json(value: &Value) -> Py {
     match value {
         Value::Null => Py::None,
         Value::Bool(b) => Py::Bool(*b),
