@@ -201,7 +201,8 @@ impl std::fmt::Display for SupportStatus {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.status.as_str().to_lowercase())?;
         match &self.version {
-            Some(version) => write!(f, " since {version}"),
+            // Heat writes one release with a trailing space (`'2014.2 '`, Port's `subnet_id`).
+            Some(version) => write!(f, " since {}", version.trim()),
             None => Ok(()),
         }
     }

@@ -1,15 +1,23 @@
-use hotfix_hot::resource_types::{ResourceType, RuleKind, Status};
+use std::collections::BTreeMap;
+
+use hotfix_hot::resource_types::{
+    PropertyType, ResourceType, RuleKind, Schema, Status, TranslationRule,
+};
+use hotfix_yaml::{NodeId, NodeKind};
 use serde_json::Value;
 
 use crate::rule::{Context, Sink, declare_rule};
 use crate::rules::resources::shared::{
-    Registered, earlier_statuses, literal_properties, registered_resources,
+    Registered, call_at, earlier_statuses, literal_properties, registered_resources,
 };
 
 declare_rule! {
     /// ## What it does
     /// Reports a property that Heat has deprecated or hidden for the resource's type, as Heat's
     /// registry records it (`hotfix type NAME` marks them), and says what Heat does with it.
+    /// Keys of the nested maps a property's schema describes are checked too (`uuid` in an
+    /// item of `networks` of `OS::Nova::Server`), in literal values: a value given by a
+    /// function is not looked into.
     ///
     /// ## Why is this bad?
     /// Heat still accepts it, but it is on its way out, and for several Heat already uses
@@ -50,7 +58,6 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     if cx.version().is_none() {
         return;
     }
-    let doc = cx.doc;
     for Registered {
         resource,
         type_name,
@@ -64,27 +71,140 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         let Some(properties) = literal_properties(cx, resource) else {
             continue;
         };
-        for entry in doc.entries(properties) {
+        let mut walk = Walk {
+            cx,
+            sink: &mut *sink,
+            type_name,
+            schema,
+            names: Vec::new(),
+        };
+        walk.map(&schema.properties, properties);
+    }
+}
+
+/// How deep nested schemas are followed (Heat's deepest is four).
+const MAX_DEPTH: usize = 16;
+
+/// A walk of one resource's literal properties, into the nested schemas of lists and maps.
+struct Walk<'a, 'c, 's> {
+    cx: &'a Context<'c>,
+    sink: &'a mut Sink<'s>,
+    type_name: &'a str,
+    schema: &'static ResourceType,
+    /// The property names from the top of `properties` to the map being walked (list items
+    /// add no name, as in Heat's translation paths).
+    names: Vec<String>,
+}
+
+impl Walk<'_, '_, '_> {
+    /// A literal mapping checked against a map schema: each deprecated key reported, each
+    /// value walked into.
+    fn map(&mut self, schema: &'static BTreeMap<String, Schema>, node: NodeId) {
+        if self.names.len() > MAX_DEPTH {
+            return;
+        }
+        let doc = self.cx.doc;
+        for entry in doc.entries(node) {
             let Some(key) = doc.str_value(entry.key) else {
                 continue;
             };
-            let Some(property) = schema.properties.get(key) else {
+            let Some(property) = schema.get(key) else {
                 continue;
             };
             let status = &property.support_status;
-            if !matches!(status.status, Status::Deprecated | Status::Hidden) {
-                continue;
+            if matches!(status.status, Status::Deprecated | Status::Hidden) {
+                let (what, advice) = if self.names.is_empty() {
+                    (format!("`{key}`"), what_heat_does(self.schema, key))
+                } else {
+                    (
+                        format!("`{key}` in `{}`", self.names.join("`.`")),
+                        what_heat_does_nested(self.schema, &self.names, key),
+                    )
+                };
+                self.sink
+                    .report(
+                        self.cx.span(entry.key),
+                        format!("{what} of {} is {status}", self.type_name),
+                    )
+                    .help(format!("{advice}{}", earlier_statuses(status)));
             }
-            sink.report(
-                cx.span(entry.key),
-                format!("`{key}` of {type_name} is {status}"),
-            )
-            .help(format!(
-                "{}{}",
-                what_heat_does(schema, key),
-                earlier_statuses(status)
-            ));
+            self.names.push(key.to_owned());
+            self.value(property, entry.value);
+            self.names.pop();
         }
+    }
+
+    /// A literal value walked into: the keys of a map, the items of a list.
+    fn value(&mut self, schema: &'static Schema, node: NodeId) {
+        if call_at(self.cx, node).is_some() {
+            return;
+        }
+        let doc = self.cx.doc;
+        let node = doc.resolve(node);
+        match (&doc.node(node).kind, schema.kind) {
+            (NodeKind::Mapping { .. }, PropertyType::Map) if !schema.schema.is_empty() => {
+                self.map(&schema.schema, node);
+            }
+            (NodeKind::Sequence { items, .. }, PropertyType::List) => {
+                if let Some(item) = &schema.items {
+                    for &child in items {
+                        self.value(item, child);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// What Heat's translation rules do with a deprecated key of a nested map (`uuid` in an item of
+/// `networks`), as advice: the rules name it by its parent's path and the key.
+fn what_heat_does_nested(schema: &ResourceType, parents: &[String], key: &str) -> String {
+    let within = |rule: &TranslationRule| {
+        rule.path.len() == parents.len() + 1 && rule.path[..parents.len()] == *parents
+    };
+    for rule in &schema.translation {
+        if rule.rule == RuleKind::Replace
+            && within(rule)
+            && rule.value_name.as_deref() == Some(key)
+            && rule.custom_value_path.is_none()
+        {
+            let target = &rule.path[parents.len()];
+            return format!(
+                "Heat uses its value as `{target}` in the same map: write `{target}` instead"
+            );
+        }
+    }
+    let moved: Vec<String> = schema
+        .translation
+        .iter()
+        .filter(|r| {
+            r.rule == RuleKind::Replace
+                && within(r)
+                && r.value_name.as_deref() == Some(key)
+                && r.custom_value_path.is_some()
+        })
+        .map(|r| format!("`{}`", r.path[parents.len()]))
+        .collect();
+    let mut path = parents.to_vec();
+    path.push(key.to_owned());
+    let dropped = schema
+        .translation
+        .iter()
+        .any(|r| r.rule == RuleKind::Delete && r.path == path);
+    match (moved.is_empty(), dropped) {
+        (false, true) => format!(
+            "Heat moves its entries to {} in the same map and drops it: write those instead",
+            moved.join(", ")
+        ),
+        (false, false) => format!(
+            "Heat moves its entries to {} in the same map: write those instead",
+            moved.join(", ")
+        ),
+        (true, true) => "Heat drops it before using the properties: remove it".to_owned(),
+        (true, false) => "Heat still accepts it, but it is on its way out; `hotfix type` lists \
+                          the current properties"
+            .to_owned(),
     }
 }
 
