@@ -1,18 +1,25 @@
 #!/usr/bin/env bash
-# Times `hotfix lint` over the whole corpus (best of 5 runs of the release binary), beside
-# the in-process figures of `cargo bench -p hotfix_linter --bench lint`.
+# How fast `hotfix lint` is over a tree of real templates (../shared/corpus by default), against
+# PyYAML's C loader merely parsing the same templates as Heat's loader does: the medians of five
+# runs each, made in one run, with one thread and every core, templates per second and peak
+# memory (scripts/bench_lint.py says what each figure is). Then the in-process figures: parse
+# only, and lint on one thread and every core (`cargo bench -p hotfix_linter --bench lint`), and
+# parse throughput in MB/s (`cargo bench -p hotfix_yaml --bench parse`); skip them with
+# BENCH_QUICK=1. RUNS=N changes the number of runs.
+#
+# Needs python3 with PyYAML built with libyaml: .venv-heat's (scripts/setup-oracle.sh) when it
+# exists, else the system's `python3`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-corpus=${HOTFIX_SHARED:-../shared}/corpus
-[ -d "$corpus" ] || { echo "bench-lint: no corpus at $corpus" >&2; exit 1; }
+tree=${1:-${HOTFIX_SHARED:-../shared}/corpus}
+[ -d "$tree" ] || { echo "bench-lint: no folder $tree (give one, or put the shared folder at ../shared)" >&2; exit 1; }
+python=.venv-heat/bin/python
+[ -x "$python" ] || python=python3
+"$python" -c 'import yaml' 2>/dev/null ||
+    { echo "bench-lint: $python has no PyYAML: pip install pyyaml, or run scripts/setup-oracle.sh" >&2; exit 1; }
 cargo build --release --locked -q
-python3 - "$corpus" <<'PY'
-import subprocess, sys, time
-corpus = sys.argv[1]
-best = min(
-    (lambda t0: (subprocess.run(['./target/release/hotfix', 'lint', corpus, '--format', 'concise', '--exit-zero'],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True), time.monotonic() - t0)[1])(time.monotonic())
-    for _ in range(5))
-print(f"hotfix lint {corpus}: best of 5: {best:.3f} s")
-PY
-cargo bench -q -p hotfix_linter --bench lint
+"$python" scripts/bench_lint.py --runs "${RUNS:-5}" "$tree"
+if [ -z "${BENCH_QUICK:-}" ]; then
+    HOTFIX_SHARED=$(dirname "$tree") cargo bench -q -p hotfix_linter --bench lint
+    HOTFIX_SHARED=$(dirname "$tree") cargo bench -q -p hotfix_yaml --bench parse
+fi

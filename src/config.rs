@@ -205,6 +205,8 @@ pub(crate) struct Configs {
     overrides: Overrides,
     /// Folder → the configuration found in it or above it (`None`: none up to the root).
     nearest: HashMap<PathBuf, Option<Arc<Config>>>,
+    /// Each folder's absolute name, worked out once.
+    resolver: crate::paths::Resolver,
 }
 
 impl Configs {
@@ -229,6 +231,7 @@ impl Configs {
             defaults: Arc::new(defaults),
             overrides,
             nearest: HashMap::new(),
+            resolver: crate::paths::Resolver::default(),
         })
     }
 
@@ -237,7 +240,7 @@ impl Configs {
         if let Some(fixed) = &self.fixed {
             return Ok(Arc::clone(fixed));
         }
-        let absolute = crate::paths::absolute(&self.cwd, path);
+        let absolute = self.resolver.absolute(&self.cwd, path);
         let folder = if absolute.is_dir() {
             absolute.as_path()
         } else {
@@ -298,6 +301,8 @@ pub(crate) struct Config {
     pub(crate) include: Option<GlobSet>,
     pub(crate) exclude: Option<GlobSet>,
     per_file_ignores: Vec<(GlobSet, Vec<Selector>)>,
+    /// Each folder's place relative to `root`, worked out once.
+    resolver: crate::paths::Resolver,
 }
 
 impl Config {
@@ -326,7 +331,9 @@ impl Config {
     /// A path relative to the configuration's folder, for glob matching (the path as given
     /// when it lies elsewhere).
     pub(crate) fn relative(&self, path: &Path) -> PathBuf {
-        crate::paths::under(&self.root, &self.cwd, path).unwrap_or_else(|| path.to_path_buf())
+        self.resolver
+            .under(&self.root, &self.cwd, path)
+            .unwrap_or_else(|| path.to_path_buf())
     }
 
     pub(crate) fn excluded(&self, path: &Path) -> bool {
@@ -472,6 +479,7 @@ pub(crate) fn load(path: &Path, overrides: &Overrides, cwd: &Path) -> anyhow::Re
         include: globs(&raw.include)?,
         exclude: globs(&raw.exclude)?,
         per_file_ignores,
+        resolver: crate::paths::Resolver::default(),
     })
 }
 

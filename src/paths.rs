@@ -6,8 +6,10 @@
 //! worked out from the shell's names, and from where the links lead only when those names do
 //! not reach the folder.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// The working directory as the user's shell names it: `$PWD` when it is an absolute path
 /// without `.` or `..` that leads to the working directory (what `pwd` prints), else the
@@ -56,6 +58,81 @@ pub(crate) fn under(base: &Path, cwd: &Path, path: &Path) -> Option<PathBuf> {
     }
     let file = absolute.canonicalize().ok()?;
     file.strip_prefix(base).ok().map(Path::to_path_buf)
+}
+
+/// [`absolute`] and [`under`] for the many files of a walk against one base and working
+/// directory, with each folder's answer worked out once: both follow links and resolve `..`
+/// by asking the file system, folder by folder, which a tree of thousands of files would
+/// otherwise ask again for every file, several times (settings, globs, reports).
+///
+/// A file's answer is its folder's answer with its name added, which holds for a file that is
+/// not itself a symbolic link; a link (or a file that cannot be looked at) is worked out on its
+/// own. Clones share what was worked out.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Resolver {
+    folders: Arc<Mutex<HashMap<FolderKey, Folder>>>,
+}
+
+/// A folder as a file's path names it, with the base and working directory it is worked out
+/// against.
+type FolderKey = (PathBuf, PathBuf, PathBuf);
+
+/// What [`absolute`] and [`under`] give for one folder.
+#[derive(Clone, Debug)]
+struct Folder {
+    absolute: PathBuf,
+    under: Option<PathBuf>,
+}
+
+impl Resolver {
+    /// [`absolute`]`(cwd, path)`.
+    pub(crate) fn absolute(&self, cwd: &Path, path: &Path) -> PathBuf {
+        match self.folder(Path::new(""), cwd, path) {
+            Some((folder, name)) => folder.absolute.join(name),
+            None => absolute(cwd, path),
+        }
+    }
+
+    /// [`under`]`(base, cwd, path)`.
+    pub(crate) fn under(&self, base: &Path, cwd: &Path, path: &Path) -> Option<PathBuf> {
+        match self.folder(base, cwd, path) {
+            Some((folder, name)) => folder.under.map(|inside| inside.join(name)),
+            None => under(base, cwd, path),
+        }
+    }
+
+    /// The answers for the folder of `path`, and its name, when `path` names a file that is not
+    /// a symbolic link.
+    fn folder<'p>(
+        &self,
+        base: &Path,
+        cwd: &Path,
+        path: &'p Path,
+    ) -> Option<(Folder, &'p std::ffi::OsStr)> {
+        let Some(Component::Normal(name)) = path.components().next_back() else {
+            return None;
+        };
+        let parent = path.parent()?;
+        let is_link = std::fs::symlink_metadata(cwd.join(path)).ok()?.is_symlink();
+        if is_link {
+            return None;
+        }
+        let key = (base.to_path_buf(), cwd.to_path_buf(), parent.to_path_buf());
+        let mut folders = self.folders.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(folder) = folders.get(&key) {
+            return Some((folder.clone(), name));
+        }
+        let folder = Folder {
+            absolute: absolute(cwd, parent),
+            under: if base.as_os_str().is_empty() {
+                None
+            } else {
+                under(base, cwd, parent)
+            },
+        };
+        folders.insert(key, folder.clone());
+        Some((folder, name))
+    }
 }
 
 /// `.` and `..` taken out without touching the file system.
@@ -172,6 +249,72 @@ mod tests {
         assert_eq!(name("a\u{85}.yaml".as_bytes()), "a\\xC2\\x85.yaml");
         assert_eq!(name(b"a\\x85.yaml"), "a\\\\x85.yaml");
         assert_eq!(name(b"two\nlines"), "two\\x0Alines");
+    }
+
+    #[test]
+    fn the_resolver_gives_what_absolute_and_under_give() {
+        let dir = tempfile::tempdir().unwrap();
+        let top = dir.path().canonicalize().unwrap();
+        std::fs::create_dir_all(top.join("deep/inner/project/sub")).unwrap();
+        std::fs::create_dir_all(top.join("deep/inner/other")).unwrap();
+        std::fs::create_dir_all(top.join("other")).unwrap();
+        for file in [
+            "deep/inner/other/a.yaml",
+            "other/a.yaml",
+            "deep/inner/project/sub/b.yaml",
+        ] {
+            std::fs::write(top.join(file), "").unwrap();
+        }
+        symlink(top.join("deep/inner/project"), top.join("project")).unwrap();
+        // A file that is a link to a file elsewhere, and a link to a folder.
+        symlink(
+            top.join("other/a.yaml"),
+            top.join("deep/inner/project/sub/l.yaml"),
+        )
+        .unwrap();
+        symlink(top.join("other"), top.join("deep/inner/project/linked")).unwrap();
+        let paths = [
+            "x.yaml",
+            "sub/b.yaml",
+            "sub/l.yaml",
+            "sub/../sub/b.yaml",
+            "sub/../sub/l.yaml",
+            "../other/a.yaml",
+            "../project/sub/l.yaml",
+            "linked/a.yaml",
+            "linked/../other/a.yaml",
+            "sub",
+            "sub/..",
+            ".",
+        ];
+        let cwds = [top.join("project"), top.clone(), top.join("deep/inner")];
+        let bases = [
+            top.join("project"),
+            top.clone(),
+            top.join("deep"),
+            top.join("other"),
+            top.join("nowhere"),
+        ];
+        let resolver = Resolver::default();
+        // Twice: the second time from what the first worked out.
+        for _ in 0..2 {
+            for cwd in &cwds {
+                for path in paths.iter().map(Path::new) {
+                    assert_eq!(
+                        resolver.absolute(cwd, path),
+                        absolute(cwd, path),
+                        "{path:?}"
+                    );
+                    for base in &bases {
+                        assert_eq!(
+                            resolver.under(base, cwd, path),
+                            under(base, cwd, path),
+                            "{path:?} under {base:?} from {cwd:?}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -40,6 +40,8 @@ pub(crate) struct FileFindings<'a> {
 pub(crate) struct SourceRoot {
     root: PathBuf,
     cwd: PathBuf,
+    /// Each folder's place relative to `root`, worked out once.
+    resolver: paths::Resolver,
 }
 
 impl SourceRoot {
@@ -51,7 +53,11 @@ impl SourceRoot {
             .find(|dir| dir.join(".git").exists())
             .unwrap_or(&cwd)
             .to_path_buf();
-        SourceRoot { root, cwd }
+        SourceRoot {
+            root,
+            cwd,
+            resolver: paths::Resolver::default(),
+        }
     }
 
     /// `path` relative to the root, with forward slashes; never absolute. A file outside the
@@ -62,10 +68,10 @@ impl SourceRoot {
 
     /// [`SourceRoot::relative`] as a path.
     fn relative_path(&self, path: &Path) -> PathBuf {
-        if let Some(inside) = paths::under(&self.root, &self.cwd, path) {
+        if let Some(inside) = self.resolver.under(&self.root, &self.cwd, path) {
             return inside;
         }
-        let absolute = paths::absolute(&self.cwd, path);
+        let absolute = self.resolver.absolute(&self.cwd, path);
         let common = absolute
             .components()
             .zip(self.root.components())

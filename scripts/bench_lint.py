@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""`hotfix lint` over a tree against PyYAML's C loader merely parsing the same templates.
+
+Run through scripts/bench-lint.sh, which builds the release binary first:
+
+    scripts/bench-lint.sh [TREE]          # TREE: ../shared/corpus by default
+
+What it prints, every time figure the median of RUNS runs (5 by default) made in this one run:
+
+- the templates `hotfix lint` checks in TREE (from its JUnit report: a test suite per template),
+  their count and size;
+- `hotfix lint TREE` as a whole process (start-up, the walk over every file of the tree, every
+  rule, the report): wall time on every core and on one (RAYON_NUM_THREADS=1), the speed-up,
+  templates per second and peak memory (the largest resident set of a run);
+- PyYAML merely loading the same templates as Heat's loader does (`json.loads` first, then
+  `yaml.load` with a CSafeLoader whose timestamps stay strings), timed inside one Python process
+  (interpreter start-up and the file walk not counted): its wall time and MB/s;
+- the ratio of the two: how many times faster hotfix lints the tree than PyYAML parses its
+  templates.
+
+PyYAML must be built with libyaml (`yaml.__with_libyaml__`); the script says so otherwise.
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+
+import yaml
+
+
+class HeatLoader(yaml.CSafeLoader):
+    """PyYAML's C loader with timestamps kept as the scalar's text, as Heat's loader has it."""
+
+
+HeatLoader.add_constructor(
+    "tag:yaml.org,2002:timestamp", lambda loader, node: loader.construct_scalar(node)
+)
+
+
+def run_hotfix(hotfix, tree, threads=None, fmt="concise"):
+    """One `hotfix lint` run: (wall seconds, peak RSS in MB or None, standard output).
+
+    The peak comes from GNU time (`/usr/bin/time`) when it is there: the resident-set figure
+    this process would get from wait4 counts the Python process it was forked from.
+    """
+    env = dict(os.environ)
+    env.pop("RAYON_NUM_THREADS", None)
+    if threads is not None:
+        env["RAYON_NUM_THREADS"] = str(threads)
+    args = [hotfix, "lint", tree, "--no-config", "--exit-zero", "--quiet", "--format", fmt]
+    with tempfile.NamedTemporaryFile(mode="r") as peak:
+        timed = ["/usr/bin/time", "-f", "%M", "-o", peak.name] if os.path.exists("/usr/bin/time") else []
+        start = time.monotonic()
+        proc = subprocess.run(timed + args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+        wall = time.monotonic() - start
+        if proc.returncode not in (0, 1):
+            sys.exit("bench-lint: %s exited with %d" % (" ".join(args), proc.returncode))
+        text = peak.read().strip()
+    return wall, (int(text.splitlines()[-1]) / 1024 if text else None), proc.stdout
+
+
+def templates(hotfix, tree):
+    """The templates hotfix checks in `tree`, as paths it can open, from its JUnit report."""
+    _, _, out = run_hotfix(hotfix, tree, fmt="junit")
+    names = [suite.get("name") for suite in ET.fromstring(out).iter("testsuite")]
+    return [name for name in names if name]
+
+
+def pyyaml_parse(texts):
+    """Seconds PyYAML takes to load every text as Heat's loader does."""
+    start = time.monotonic()
+    for text in texts:
+        try:
+            json.loads(text)
+        except ValueError:
+            try:
+                yaml.load(text, Loader=HeatLoader)
+            except yaml.YAMLError:
+                pass
+    return time.monotonic() - start
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hotfix", default="target/release/hotfix")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("tree")
+    args = parser.parse_args()
+    if not yaml.__with_libyaml__:
+        sys.exit("bench-lint: this PyYAML has no libyaml (CSafeLoader): install a PyYAML wheel")
+
+    paths = templates(args.hotfix, args.tree)
+    texts = []
+    for path in paths:
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+            texts.append(f.read())
+    size = sum(len(t.encode("utf-8", errors="surrogateescape")) for t in texts)
+    print("%s: %d templates, %.2f MB (1 MB = 10^6 bytes)" % (args.tree, len(paths), size / 1e6))
+
+    all_cores, one_core, peaks, parses = [], [], [], []
+    run_hotfix(args.hotfix, args.tree)  # warm the page cache
+    pyyaml_parse(texts)
+    for _ in range(args.runs):  # interleaved, so that a drift of the machine hits every figure
+        wall, peak, _ = run_hotfix(args.hotfix, args.tree)
+        all_cores.append(wall)
+        peaks.append(peak)
+        one_core.append(run_hotfix(args.hotfix, args.tree, threads=1)[0])
+        parses.append(pyyaml_parse(texts))
+    hotfix = statistics.median(all_cores)
+    single = statistics.median(one_core)
+    pyyaml = statistics.median(parses)
+    cores = os.cpu_count()
+    print("median of %d runs each:" % args.runs)
+    peak = "peak %.1f MB" % statistics.median(peaks) if None not in peaks else "no /usr/bin/time for the peak"
+    print(
+        "  hotfix lint, %d cores:   %.3f s  (%.0f templates/s, %s)"
+        % (cores, hotfix, len(paths) / hotfix, peak)
+    )
+    print("  hotfix lint, 1 thread:   %.3f s  (speed-up on %d cores: %.2fx)"
+          % (single, cores, single / hotfix))
+    print("  PyYAML CSafeLoader:      %.3f s  (%.1f MB/s, parsing only)" % (pyyaml, size / 1e6 / pyyaml))
+    print("  hotfix lint is %.1fx faster than PyYAML parses the same templates" % (pyyaml / hotfix))
+
+
+if __name__ == "__main__":
+    main()
