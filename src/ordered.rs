@@ -1,7 +1,15 @@
 //! Parallel work with results handled in order as they come: files are processed on every
 //! core a chunk at a time, and each chunk's results are handed over (printed, written) in the
-//! order of the files before the next chunk starts. Output appears while the run goes on, stays
-//! deterministic, and only one chunk of results is held at a time.
+//! order of the files. Output appears while the run goes on, stays deterministic, and only a few
+//! chunks are held at a time.
+//!
+//! The calling thread finds the items (a walk of folders) and hands results over while the
+//! pool works on the chunks before: the walk and the output, which are serial, overlap the
+//! parallel work instead of leaving the cores idle between chunks.
+
+use std::collections::BTreeMap;
+use std::panic::AssertUnwindSafe;
+use std::sync::mpsc;
 
 use rayon::prelude::*;
 
@@ -9,26 +17,66 @@ use rayon::prelude::*;
 /// enough that output flows and memory stays small.
 const CHUNK: usize = 64;
 
+/// How many chunks are worked on (or wait to be handed over) at once.
+const IN_FLIGHT: usize = 3;
+
 /// Runs `work` on every item in parallel and `handle` on each result, in the items' order, on
 /// the calling thread. Items are taken from `items` a chunk at a time, so that an iterator that
-/// finds them (a walk of folders) is read no further ahead than the work. Stops at the first
-/// error of `handle`.
-pub(crate) fn for_each_in_order<T: Sync, R: Send, E>(
+/// finds them (a walk of folders) is read no further ahead than a few chunks of work. Stops at
+/// the first error of `handle`: no chunk is started after it, and the chunks already started
+/// are finished (their results dropped) before it returns.
+pub(crate) fn for_each_in_order<T: Send + Sync, R: Send, E>(
     items: impl IntoIterator<Item = T>,
     work: impl Fn(&T) -> R + Sync,
     mut handle: impl FnMut(T, R) -> Result<(), E>,
 ) -> Result<(), E> {
     let mut items = items.into_iter();
-    loop {
-        let chunk: Vec<T> = items.by_ref().take(CHUNK).collect();
-        if chunk.is_empty() {
-            return Ok(());
+    let work = &work;
+    rayon::in_place_scope(|scope| {
+        let (done, results) = mpsc::channel::<(usize, Vec<T>, std::thread::Result<Vec<R>>)>();
+        // Chunks finished out of order, by number, until their turn.
+        let mut ready = BTreeMap::new();
+        let (mut started, mut next) = (0, 0);
+        let mut exhausted = false;
+        loop {
+            while !exhausted && started - next < IN_FLIGHT {
+                let chunk: Vec<T> = items.by_ref().take(CHUNK).collect();
+                if chunk.is_empty() {
+                    exhausted = true;
+                    break;
+                }
+                let done = done.clone();
+                let number = started;
+                scope.spawn(move |_| {
+                    // A panic is handed over too, and raised again on the calling thread,
+                    // which would otherwise wait for these results for ever.
+                    let out = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                        chunk.par_iter().map(work).collect::<Vec<R>>()
+                    }));
+                    // The receiver is gone only once the loop below has returned.
+                    let _ = done.send((number, chunk, out));
+                });
+                started += 1;
+            }
+            if next == started {
+                return Ok(());
+            }
+            let (chunk, out) = loop {
+                if let Some(found) = ready.remove(&next) {
+                    break found;
+                }
+                let (number, chunk, out) = results
+                    .recv()
+                    .expect("a started chunk sends its results before its sender is dropped");
+                ready.insert(number, (chunk, out));
+            };
+            next += 1;
+            let out = out.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            for (item, result) in chunk.into_iter().zip(out) {
+                handle(item, result)?;
+            }
         }
-        let results: Vec<R> = chunk.par_iter().map(&work).collect();
-        for (item, result) in chunk.into_iter().zip(results) {
-            handle(item, result)?;
-        }
-    }
+    })
 }
 
 #[cfg(test)]
@@ -49,6 +97,26 @@ mod tests {
         )
         .expect("no error");
         assert_eq!(seen, items.iter().map(|&i| (i, i * 2)).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_panic_in_the_work_is_raised_on_the_calling_thread_not_a_hang() {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let caught = std::panic::catch_unwind(|| {
+                let items: Vec<usize> = (0..500).collect();
+                for_each_in_order(
+                    &items,
+                    |&&i| assert_ne!(i, 300, "the work fails here"),
+                    |_, ()| Ok::<(), ()>(()),
+                )
+            });
+            let _ = tx.send(caught.is_err());
+        });
+        let panicked = rx
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .expect("for_each_in_order returns or panics, it does not hang");
+        assert!(panicked);
     }
 
     #[test]
