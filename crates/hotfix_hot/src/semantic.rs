@@ -111,8 +111,8 @@ pub struct Semantic {
     pub calls: Vec<Call>,
     pub data_maps: Vec<DataMap>,
     pub references: Vec<Reference>,
-    /// Each call's mapping → its first record in `calls`.
-    by_map: std::collections::HashMap<NodeId, usize>,
+    /// Each call's mapping with its first record in `calls`, sorted by mapping.
+    by_map: Vec<(NodeId, usize)>,
 }
 
 impl Semantic {
@@ -124,7 +124,7 @@ impl Semantic {
             doc: template.doc,
             version: template.effective_version(),
             out: Semantic::default(),
-            seen: std::collections::HashSet::new(),
+            seen: vec![0; template.doc.nodes().len()],
         };
         let Some(version) = walker.version else {
             return walker.out;
@@ -177,16 +177,24 @@ impl Semantic {
             }
         }
         let mut out = walker.out;
-        for (i, call) in out.calls.iter().enumerate() {
-            out.by_map.entry(call.map).or_insert(i);
-        }
+        let mut by_map: Vec<(NodeId, usize)> = out
+            .calls
+            .iter()
+            .enumerate()
+            .map(|(i, call)| (call.map, i))
+            .collect();
+        // Sorted by mapping, then record: the first of each mapping is its first record.
+        by_map.sort_unstable();
+        by_map.dedup_by_key(|(map, _)| *map);
+        out.by_map = by_map;
         out
     }
 
     /// The call whose `{name: args}` mapping is `map` (not following aliases), if Heat's
     /// parser calls it, whatever its status.
     pub fn call_at(&self, map: NodeId) -> Option<&Call> {
-        self.by_map.get(&map).map(|&i| &self.calls[i])
+        let at = self.by_map.binary_search_by_key(&map, |&(m, _)| m).ok()?;
+        Some(&self.calls[self.by_map[at].1])
     }
 
     /// The references of one kind.
@@ -217,8 +225,8 @@ struct Walker<'d> {
     out: Semantic,
     /// Mappings already recorded (as a call or as data) in a context. An aliased mapping is
     /// walked once per place that uses it, so that references are credited to every owner,
-    /// but it is recorded once: one place, one call.
-    seen: std::collections::HashSet<(NodeId, Context)>,
+    /// but it is recorded once: one place, one call. By node index, a bit per context.
+    seen: Vec<u8>,
 }
 
 impl Walker<'_> {
@@ -273,7 +281,13 @@ impl Walker<'_> {
             }
             NodeKind::Mapping { .. } => {
                 let entries = doc.entries(node);
-                let first_visit = self.seen.insert((node, context));
+                let bit = match context {
+                    Context::Value => 1,
+                    Context::Condition => 2,
+                };
+                let seen = &mut self.seen[node.index()];
+                let first_visit = *seen & bit == 0;
+                *seen |= bit;
                 if let [entry] = entries.as_slice()
                     && let Some(status) = self.status(entry.key, context)
                 {

@@ -15,6 +15,9 @@ use crate::scalar::{Int, ScalarValue};
 /// Expanded nodes allowed beyond ten per written node, before aliases count as a bomb.
 const EXPANSION_ALLOWANCE: u64 = 1_000_000;
 
+/// Up to how many entries a mapping's keys are compared pairwise instead of hashed.
+const SMALL_MAPPING: usize = 24;
+
 impl Document {
     /// The entries of the mapping behind `id` as PyYAML's `dict` holds them: merge keys
     /// expanded, one entry per distinct key (its first key node, its last value), in dict
@@ -26,6 +29,22 @@ impl Document {
             return flat;
         }
         let mut out: Vec<Entry> = Vec::with_capacity(flat.len());
+        // Most mappings are small: comparing each key with the ones before costs less than
+        // building a hash map of them.
+        if flat.len() <= SMALL_MAPPING {
+            for entry in flat {
+                match out.iter().position(|e| self.same_key(e.key, entry.key)) {
+                    Some(i) => out[i].value = entry.value,
+                    None => out.push(entry),
+                }
+            }
+            return out;
+        }
+        self.distinct(flat, out)
+    }
+
+    /// One entry per distinct key of `flat` (its first key node, its last value), by hashing.
+    fn distinct(&self, flat: Vec<Entry>, mut out: Vec<Entry>) -> Vec<Entry> {
         let mut seen: HashMap<KeyRepr, usize> = HashMap::with_capacity(flat.len());
         for entry in flat {
             let repr = self.key_repr(entry.key);
@@ -82,6 +101,10 @@ impl Document {
         let Some(entries) = self.raw_entries(id) else {
             return;
         };
+        if !entries.iter().any(|e| self.is_merge_key(e.key)) {
+            out.extend_from_slice(entries);
+            return;
+        }
         let mut merged = Vec::new();
         let mut own = Vec::with_capacity(entries.len());
         for entry in entries {
@@ -106,6 +129,26 @@ impl Document {
         }
         out.extend(merged);
         out.extend(own);
+    }
+
+    fn is_merge_key(&self, key: NodeId) -> bool {
+        matches!(self.scalar(key).map(|s| &s.value), Some(ScalarValue::Merge))
+    }
+
+    /// Whether two keys are one key of a Python `dict`: `key_repr(a) == key_repr(b)`, without
+    /// building either for the common case of string keys.
+    fn same_key(&self, a: NodeId, b: NodeId) -> bool {
+        let text = |id| {
+            self.scalar(id).and_then(|s| match s.value {
+                ScalarValue::Str | ScalarValue::ValueKey | ScalarValue::Merge => Some(&s.text),
+                _ => None,
+            })
+        };
+        match (text(a), text(b)) {
+            (Some(a), Some(b)) => a == b,
+            (Some(_), None) | (None, Some(_)) => false,
+            (None, None) => self.key_repr(a) == self.key_repr(b),
+        }
     }
 
     pub(crate) fn key_repr(&self, key: NodeId) -> KeyRepr {
@@ -375,5 +418,70 @@ fn check_scalar_value(value: &ScalarValue) -> Result<(), String> {
             "could not determine a constructor for the tag 'tag:yaml.org,2002:value' (quote a lone `=`)".to_owned(),
         ),
         _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fmt::Write as _;
+
+    use super::*;
+
+    /// Keys that Python's `dict` tells apart or takes as one in every way YAML 1.1 writes them.
+    const KEYS: &[&str] = &[
+        "1",
+        "1.0",
+        "true",
+        "yes",
+        "on",
+        "0x1",
+        "\"1\"",
+        "'1'",
+        "!!str 1",
+        "null",
+        "~",
+        "''",
+        "a",
+        "\"a\"",
+        "0",
+        "false",
+        "off",
+        "0.0",
+        "-0.0",
+        ".nan",
+        ".inf",
+        "1_0",
+        "10",
+        "012",
+        "!!binary YQ==",
+        "1:0",
+        "60",
+    ];
+
+    #[test]
+    fn small_mappings_keep_the_keys_a_dict_keeps() {
+        // Mappings of up to SMALL_MAPPING keys drawn (with repeats) from KEYS: the pairwise
+        // comparison must give what hashing gives.
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..3000 {
+            let len = 2 + usize::try_from(next() % (SMALL_MAPPING as u64 - 1)).unwrap();
+            let mut text = String::new();
+            for i in 0..len {
+                let key = KEYS[usize::try_from(next() % KEYS.len() as u64).unwrap()];
+                writeln!(text, "{key}: {i}").expect("a String takes any text");
+            }
+            let doc = crate::parse(&text).expect(&text);
+            let root = doc.root();
+            let mut flat = Vec::new();
+            doc.flatten(root, &mut flat);
+            let hashed = doc.distinct(flat, Vec::new());
+            assert_eq!(doc.entries(root), hashed, "{text}");
+        }
     }
 }

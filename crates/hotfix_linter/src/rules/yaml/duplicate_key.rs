@@ -1,6 +1,6 @@
 use std::collections::HashMap;
 
-use hotfix_yaml::{Int, NodeId, NodeKind, ScalarValue, SourceFormat};
+use hotfix_yaml::{Entry, Int, NodeId, NodeKind, ScalarValue, SourceFormat};
 
 use crate::rule::{Context, Sink, declare_rule};
 
@@ -58,6 +58,24 @@ enum Key {
     NaN,
 }
 
+/// Whether a mapping may repeat a key: false when every key is a string (the common case) and
+/// no two are equal, which is found without building a [`Key`] for each.
+fn may_repeat(cx: &Context<'_>, entries: &[Entry]) -> bool {
+    let mut texts: Vec<&str> = Vec::with_capacity(entries.len());
+    for entry in entries {
+        match cx.doc.scalar(entry.key) {
+            Some(scalar) if matches!(scalar.value, ScalarValue::Str | ScalarValue::ValueKey) => {
+                texts.push(&scalar.text);
+            }
+            // A merge key repeats nothing; any other key is compared as Python compares it.
+            Some(scalar) if matches!(scalar.value, ScalarValue::Merge) => {}
+            _ => return true,
+        }
+    }
+    texts.sort_unstable();
+    texts.windows(2).any(|pair| pair[0] == pair[1])
+}
+
 fn key(cx: &Context<'_>, id: NodeId) -> Option<Key> {
     let scalar = cx.doc.scalar(id)?;
     Some(match &scalar.value {
@@ -100,7 +118,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         let NodeKind::Mapping { entries, .. } = &node.kind else {
             continue;
         };
-        if entries.len() < 2 {
+        if entries.len() < 2 || !may_repeat(cx, entries) {
             continue;
         }
         let mut groups: HashMap<Key, Vec<NodeId>> = HashMap::new();
