@@ -406,3 +406,77 @@ fn a_half_typed_or_broken_document_never_stops_the_server() {
     let status = client.child.wait().expect("wait");
     assert!(status.success());
 }
+
+#[test]
+fn a_changed_configuration_applies_and_a_template_can_be_upgraded() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("hotfix.toml"), "ignore = [\"H301\"]\n").expect("write");
+    let path = dir.path().join("old.yaml");
+    let text = "heat_template_version: 2013-05-23\nresources:\n  a:\n    type: OS::Heat::None\n    \
+                properties:\n      x: {get_param: nowhere}\n      y: {\"Fn::Join\": [\"-\", [a, b]]}\n";
+    let uri = uri(&path);
+    let mut client = Client::start(dir.path());
+    let init = client.request(
+        "initialize",
+        &json!({"processId": null, "capabilities": {"workspace": {
+            "didChangeWatchedFiles": {"dynamicRegistration": true}}}}),
+    );
+    assert_eq!(init["capabilities"]["positionEncoding"], "utf-16");
+    client.notify("initialized", &json!({}));
+    // The server asks to hear of changes to hotfix.toml.
+    let registration = client.wait_for(|m| m["method"] == "client/registerCapability");
+    assert_eq!(
+        registration["params"]["registrations"][0]["registerOptions"]["watchers"][0]["globPattern"],
+        "**/hotfix.toml"
+    );
+    client.send(&json!({"jsonrpc": "2.0", "id": registration["id"], "result": null}));
+    client.notify(
+        "textDocument/didOpen",
+        &json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}),
+    );
+    let codes = |diagnostics: &[Value]| -> Vec<String> {
+        diagnostics
+            .iter()
+            .map(|d| d["code"].as_str().expect("code").to_owned())
+            .collect()
+    };
+    assert!(!codes(&client.diagnostics(&uri)).contains(&"H301".to_owned()));
+    // The configuration changes: the open template is linted again with it.
+    std::fs::write(dir.path().join("hotfix.toml"), "ignore = []\n").expect("write");
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        &json!({"changes": [{"uri": format!("file://{}/hotfix.toml", dir.path().display()),
+                             "type": 2}]}),
+    );
+    assert!(codes(&client.diagnostics(&uri)).contains(&"H301".to_owned()));
+    // "Upgrade this template": the next version and the latest, as whole-text edits.
+    let actions = client.request(
+        "textDocument/codeAction",
+        &json!({"textDocument": {"uri": uri},
+                "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+                "context": {"diagnostics": [], "only": ["source.upgrade.hotfix"]}}),
+    );
+    let titles: Vec<&str> = actions
+        .as_array()
+        .expect("actions")
+        .iter()
+        .map(|a| a["title"].as_str().expect("title"))
+        .collect();
+    assert_eq!(
+        titles,
+        [
+            "Upgrade this template to 2014-10-16",
+            "Upgrade this template to wallaby (2021-04-16)"
+        ]
+    );
+    let latest = &actions[1]["edit"]["changes"][&uri][0]["newText"];
+    let upgraded = latest.as_str().expect("text");
+    assert!(
+        upgraded.starts_with("heat_template_version: 2021-04-16\n"),
+        "{upgraded}"
+    );
+    assert!(upgraded.contains("list_join"), "{upgraded}");
+    client.request("shutdown", &Value::Null);
+    client.notify("exit", &Value::Null);
+    assert!(client.child.wait().expect("wait").success());
+}

@@ -995,11 +995,12 @@ fn upgrade_actions(uri: &Uri, text: &str, lines: &Lines, encoding: Encoding) -> 
             continue;
         };
         if matches!(upgrade.status, UpgradeStatus::Upgraded { .. }) && upgrade.text != text {
-            let name = target
-                .name()
-                .map_or_else(|| target.date().to_owned(), str::to_owned);
+            let title = match target.name() {
+                Some(name) => format!("Upgrade this template to {name} ({})", target.date()),
+                None => format!("Upgrade this template to {}", target.date()),
+            };
             out.push(CodeAction {
-                title: format!("Upgrade this template to {name} ({})", target.date()),
+                title,
                 kind: Some(CodeActionKind::new(UPGRADE)),
                 edit: Some(replace_all(uri, text, lines, upgrade.text, encoding)),
                 ..CodeAction::default()

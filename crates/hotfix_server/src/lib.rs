@@ -83,6 +83,7 @@ pub fn run(
         }),
     };
     connection.initialize_finish(id, serde_json::to_value(result)?)?;
+    watch_configurations(connection, &params)?;
     let mut server = Server {
         connection,
         project,
@@ -91,6 +92,45 @@ pub fn run(
         pending: HashMap::new(),
     };
     server.main_loop()
+}
+
+/// Asks the client to say when a `hotfix.toml` changes, where it can be asked (dynamic
+/// registration of `workspace/didChangeWatchedFiles`): the open documents are then linted again
+/// with the new settings.
+fn watch_configurations(
+    connection: &Connection,
+    params: &InitializeParams,
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    let can = params
+        .capabilities
+        .workspace
+        .as_ref()
+        .and_then(|w| w.did_change_watched_files.as_ref())
+        .and_then(|w| w.dynamic_registration)
+        .unwrap_or(false);
+    if !can {
+        return Ok(());
+    }
+    let options = lsp_types::DidChangeWatchedFilesRegistrationOptions {
+        watchers: vec![lsp_types::FileSystemWatcher {
+            glob_pattern: lsp_types::GlobPattern::String("**/hotfix.toml".to_owned()),
+            kind: None,
+        }],
+    };
+    let registration = lsp_types::RegistrationParams {
+        registrations: vec![lsp_types::Registration {
+            id: "hotfix.toml".to_owned(),
+            method: lsp_types::notification::DidChangeWatchedFiles::METHOD.to_owned(),
+            register_options: Some(serde_json::to_value(options)?),
+        }],
+    };
+    let request = Request::new(
+        lsp_server::RequestId::from("register-hotfix.toml".to_owned()),
+        lsp_types::request::RegisterCapability::METHOD.to_owned(),
+        registration,
+    );
+    connection.sender.send(Message::Request(request))?;
+    Ok(())
 }
 
 /// UTF-8 positions when the client offers them, else UTF-16 (the protocol's default).
