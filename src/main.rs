@@ -21,6 +21,7 @@ mod pipe;
 mod progress;
 mod read;
 mod rewrite;
+mod server;
 mod types;
 mod upgrade;
 
@@ -67,6 +68,8 @@ enum Command {
     /// Then the attributes `get_attr` may name, the `update_policy` keys, and the translation
     /// rules by which Heat renames older properties. Names are case-sensitive, as in Heat.
     Type(types::TypeArgs),
+    /// Run the language server, for editors: findings as you type, fixes, navigation, hover.
+    Server(server::ServerArgs),
     /// Print a shell completion script.
     #[command(after_help = COMPLETIONS_HELP)]
     Completions(CompletionsArgs),
@@ -100,6 +103,13 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    // The server's own threads read and write the standard streams: no lock on them here.
+    if let Command::Server(args) = &cli.command {
+        return server::run(args).unwrap_or_else(|err| {
+            report_failure(&err);
+            ExitCode::from(2)
+        });
+    }
     let mut stdout = pipe::Tolerant::new(io::stdout().lock());
     let result = match cli.command {
         Command::Lint(args) => lint::run(&args, &mut stdout),
@@ -110,6 +120,7 @@ fn main() -> ExitCode {
         Command::Versions(args) => explain::versions(&args, &mut stdout),
         Command::Types(args) => types::types(&args, &mut stdout),
         Command::Type(args) => types::resource_type(&args, &mut stdout),
+        Command::Server(_) => unreachable!("handled above"),
         Command::Completions(args) => completions(&args, &mut stdout),
     };
     match result.and_then(|code| stdout.flush().map(|()| code).map_err(Into::into)) {

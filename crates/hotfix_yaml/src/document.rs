@@ -213,6 +213,14 @@ impl Document {
         &self.nodes[id.index()]
     }
 
+    /// Every node with its id, in the order of [`Document::nodes`].
+    pub fn ids(&self) -> impl Iterator<Item = (NodeId, &Node)> {
+        self.nodes
+            .iter()
+            .enumerate()
+            .map(|(i, node)| (NodeId(u32::try_from(i).unwrap_or(u32::MAX)), node))
+    }
+
     pub fn nodes(&self) -> &[Node] {
         &self.nodes
     }

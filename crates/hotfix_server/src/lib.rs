@@ -1,0 +1,502 @@
+//! `hotfix server`: a language server for Heat templates, over the Language Server Protocol.
+//!
+//! The server links the linter in: findings appear as the user types (debounced), with the
+//! same rules, settings and suppression comments as `hotfix lint`. It offers each finding's fix
+//! as a code action (Safe ones preferred, Unsafe ones labelled), "fix all", suppression
+//! comments and "upgrade this template", and it knows the template's names: go to definition,
+//! find references and rename for parameters, resources and conditions; an outline; hover and
+//! completion for functions, parameters, resources, resource types, their properties and
+//! attributes.
+//!
+//! What depends on where the file lies (which `hotfix.toml` applies, whether a file is a
+//! template) comes from the front door through [`Project`], so that the command line and the
+//! server read configuration the same way. The crate speaks the protocol with `lsp-server`
+//! (the scaffold rust-analyzer and ruff use): one thread handles every message in order, and
+//! linting a template takes milliseconds.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::RecvTimeoutError;
+use hotfix_linter::Settings;
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
+use lsp_types::notification::Notification as _;
+use lsp_types::request::Request as _;
+use lsp_types::{
+    CodeActionKind, CodeActionOptions, CodeActionProviderCapability, CompletionOptions,
+    HoverProviderCapability, InitializeParams, InitializeResult, OneOf, PositionEncodingKind,
+    RenameOptions, ServerCapabilities, ServerInfo, TextDocumentSyncCapability,
+    TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions, Uri,
+    WorkspaceFoldersServerCapabilities, WorkspaceServerCapabilities,
+};
+
+mod analysis;
+mod features;
+mod text;
+
+use text::Encoding;
+
+/// What the server asks of the front door about a file on disk.
+pub trait Project {
+    /// The settings for the file at `path` (its nearest `hotfix.toml`, read anew each time so
+    /// that a changed configuration applies at once), `Ok(None)` when the configuration
+    /// excludes the file, or why the configuration cannot be read.
+    fn settings(&self, path: &Path) -> Result<Option<Settings>, String>;
+
+    /// Whether a file is a template hotfix lints (a top-level `heat_template_version`).
+    fn is_template(&self, path: &Path, text: &str) -> bool;
+}
+
+/// How long the text must stay unchanged before it is linted again.
+const DEBOUNCE: Duration = Duration::from_millis(150);
+
+/// Runs the server over standard input and output until the client says `exit`.
+///
+/// # Errors
+/// When the connection fails or the client breaks the protocol.
+pub fn run_stdio(project: &dyn Project) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    let (connection, io_threads) = Connection::stdio();
+    run(&connection, project)?;
+    drop(connection);
+    io_threads.join()?;
+    Ok(())
+}
+
+/// Runs the server on a connection until the client says `exit`.
+///
+/// # Errors
+/// When the connection fails or the client breaks the protocol.
+pub fn run(
+    connection: &Connection,
+    project: &dyn Project,
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    let (id, params) = connection.initialize_start()?;
+    let params: InitializeParams = serde_json::from_value(params)?;
+    let encoding = negotiate(&params);
+    let result = InitializeResult {
+        capabilities: capabilities(encoding),
+        server_info: Some(ServerInfo {
+            name: "hotfix".to_owned(),
+            version: Some(env!("CARGO_PKG_VERSION").to_owned()),
+        }),
+    };
+    connection.initialize_finish(id, serde_json::to_value(result)?)?;
+    watch_configurations(connection, &params)?;
+    let mut server = Server {
+        connection,
+        project,
+        encoding,
+        documents: HashMap::new(),
+        pending: HashMap::new(),
+    };
+    server.main_loop()
+}
+
+/// Asks the client to say when a `hotfix.toml` changes, where it can be asked (dynamic
+/// registration of `workspace/didChangeWatchedFiles`): the open documents are then linted again
+/// with the new settings.
+fn watch_configurations(
+    connection: &Connection,
+    params: &InitializeParams,
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    let can = params
+        .capabilities
+        .workspace
+        .as_ref()
+        .and_then(|w| w.did_change_watched_files.as_ref())
+        .and_then(|w| w.dynamic_registration)
+        .unwrap_or(false);
+    if !can {
+        return Ok(());
+    }
+    let options = lsp_types::DidChangeWatchedFilesRegistrationOptions {
+        watchers: vec![lsp_types::FileSystemWatcher {
+            glob_pattern: lsp_types::GlobPattern::String("**/hotfix.toml".to_owned()),
+            kind: None,
+        }],
+    };
+    let registration = lsp_types::RegistrationParams {
+        registrations: vec![lsp_types::Registration {
+            id: "hotfix.toml".to_owned(),
+            method: lsp_types::notification::DidChangeWatchedFiles::METHOD.to_owned(),
+            register_options: Some(serde_json::to_value(options)?),
+        }],
+    };
+    let request = Request::new(
+        lsp_server::RequestId::from("register-hotfix.toml".to_owned()),
+        lsp_types::request::RegisterCapability::METHOD.to_owned(),
+        registration,
+    );
+    connection.sender.send(Message::Request(request))?;
+    Ok(())
+}
+
+/// UTF-8 positions when the client offers them, else UTF-16 (the protocol's default).
+fn negotiate(params: &InitializeParams) -> Encoding {
+    let offered = params
+        .capabilities
+        .general
+        .as_ref()
+        .and_then(|g| g.position_encodings.as_ref());
+    if offered.is_some_and(|e| e.contains(&PositionEncodingKind::UTF8)) {
+        Encoding::Utf8
+    } else {
+        Encoding::Utf16
+    }
+}
+
+fn capabilities(encoding: Encoding) -> ServerCapabilities {
+    ServerCapabilities {
+        position_encoding: Some(match encoding {
+            Encoding::Utf8 => PositionEncodingKind::UTF8,
+            Encoding::Utf16 => PositionEncodingKind::UTF16,
+        }),
+        text_document_sync: Some(TextDocumentSyncCapability::Options(
+            TextDocumentSyncOptions {
+                open_close: Some(true),
+                change: Some(TextDocumentSyncKind::INCREMENTAL),
+                save: Some(TextDocumentSyncSaveOptions::Supported(true)),
+                ..TextDocumentSyncOptions::default()
+            },
+        )),
+        code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
+            code_action_kinds: Some(vec![
+                CodeActionKind::QUICKFIX,
+                CodeActionKind::new(features::FIX_ALL),
+                CodeActionKind::new(features::UPGRADE),
+            ]),
+            ..CodeActionOptions::default()
+        })),
+        definition_provider: Some(OneOf::Left(true)),
+        references_provider: Some(OneOf::Left(true)),
+        rename_provider: Some(OneOf::Right(RenameOptions {
+            prepare_provider: Some(true),
+            work_done_progress_options: lsp_types::WorkDoneProgressOptions::default(),
+        })),
+        document_symbol_provider: Some(OneOf::Left(true)),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        completion_provider: Some(CompletionOptions {
+            trigger_characters: Some(vec![
+                ":".to_owned(),
+                " ".to_owned(),
+                "[".to_owned(),
+                ",".to_owned(),
+            ]),
+            ..CompletionOptions::default()
+        }),
+        workspace: Some(WorkspaceServerCapabilities {
+            workspace_folders: Some(WorkspaceFoldersServerCapabilities {
+                supported: Some(true),
+                change_notifications: Some(OneOf::Left(true)),
+            }),
+            file_operations: None,
+        }),
+        ..ServerCapabilities::default()
+    }
+}
+
+/// An open document.
+#[derive(Debug)]
+pub(crate) struct Doc {
+    pub(crate) text: String,
+    pub(crate) version: i32,
+}
+
+struct Server<'c> {
+    connection: &'c Connection,
+    project: &'c dyn Project,
+    encoding: Encoding,
+    documents: HashMap<Uri, Doc>,
+    /// Documents changed since they were last linted, with when they may be linted.
+    pending: HashMap<Uri, Instant>,
+}
+
+impl Server<'_> {
+    fn main_loop(&mut self) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+        loop {
+            let message = match self.pending.values().min() {
+                None => match self.connection.receiver.recv() {
+                    Ok(message) => message,
+                    Err(_) => return Ok(()),
+                },
+                Some(&due) => {
+                    let wait = due.saturating_duration_since(Instant::now());
+                    match self.connection.receiver.recv_timeout(wait) {
+                        Ok(message) => message,
+                        Err(RecvTimeoutError::Timeout) => {
+                            self.lint_due()?;
+                            continue;
+                        }
+                        Err(RecvTimeoutError::Disconnected) => return Ok(()),
+                    }
+                }
+            };
+            match message {
+                Message::Request(request) => {
+                    if self.connection.handle_shutdown(&request)? {
+                        return Ok(());
+                    }
+                    self.request(request)?;
+                }
+                Message::Notification(notification) => self.notification(notification)?,
+                Message::Response(_) => {}
+            }
+        }
+    }
+
+    /// Lints and publishes every document whose quiet time is over.
+    fn lint_due(&mut self) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+        let now = Instant::now();
+        let due: Vec<Uri> = self
+            .pending
+            .iter()
+            .filter(|&(_, &at)| at <= now)
+            .map(|(uri, _)| uri.clone())
+            .collect();
+        for uri in due {
+            self.pending.remove(&uri);
+            self.publish(&uri)?;
+        }
+        Ok(())
+    }
+
+    fn notification(
+        &mut self,
+        notification: Notification,
+    ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+        use lsp_types::notification as n;
+        match notification.method.as_str() {
+            n::DidOpenTextDocument::METHOD => {
+                let params: lsp_types::DidOpenTextDocumentParams =
+                    serde_json::from_value(notification.params)?;
+                let uri = params.text_document.uri;
+                self.documents.insert(
+                    uri.clone(),
+                    Doc {
+                        text: params.text_document.text,
+                        version: params.text_document.version,
+                    },
+                );
+                self.publish(&uri)?;
+            }
+            n::DidChangeTextDocument::METHOD => {
+                let params: lsp_types::DidChangeTextDocumentParams =
+                    serde_json::from_value(notification.params)?;
+                let uri = params.text_document.uri;
+                if let Some(doc) = self.documents.get_mut(&uri) {
+                    for change in params.content_changes {
+                        text::apply_change(
+                            &mut doc.text,
+                            change.range,
+                            &change.text,
+                            self.encoding,
+                        );
+                    }
+                    doc.version = params.text_document.version;
+                    self.pending.insert(uri, Instant::now() + DEBOUNCE);
+                }
+            }
+            n::DidSaveTextDocument::METHOD => {
+                let params: lsp_types::DidSaveTextDocumentParams =
+                    serde_json::from_value(notification.params)?;
+                self.pending.remove(&params.text_document.uri);
+                self.publish(&params.text_document.uri)?;
+            }
+            n::DidCloseTextDocument::METHOD => {
+                let params: lsp_types::DidCloseTextDocumentParams =
+                    serde_json::from_value(notification.params)?;
+                let uri = params.text_document.uri;
+                self.documents.remove(&uri);
+                self.pending.remove(&uri);
+                self.send_diagnostics(&uri, Vec::new(), None)?;
+            }
+            // A configuration may have changed: lint every open document again.
+            n::DidChangeWatchedFiles::METHOD | n::DidChangeConfiguration::METHOD => {
+                let uris: Vec<Uri> = self.documents.keys().cloned().collect();
+                for uri in uris {
+                    self.publish(&uri)?;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn request(
+        &mut self,
+        request: Request,
+    ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+        use lsp_types::request as r;
+        let id = request.id.clone();
+        let result = match request.method.as_str() {
+            r::CodeActionRequest::METHOD => self.handle(request, |s, p| s.code_actions(&p)),
+            r::GotoDefinition::METHOD => self.handle(request, |s, p| s.definition(&p)),
+            r::References::METHOD => self.handle(request, |s, p| s.references(&p)),
+            r::PrepareRenameRequest::METHOD => self.handle(request, |s, p| s.prepare_rename(&p)),
+            r::Rename::METHOD => self.handle(request, |s, p| s.rename(&p)),
+            r::DocumentSymbolRequest::METHOD => self.handle(request, |s, p| s.symbols(&p)),
+            r::HoverRequest::METHOD => self.handle(request, |s, p| s.hover(&p)),
+            r::Completion::METHOD => self.handle(request, |s, p| s.completion(&p)),
+            _ => Err((
+                ErrorCode::MethodNotFound,
+                format!("hotfix does not answer {}", request.method),
+            )),
+        };
+        let response = match result {
+            Ok(value) => Response::new_ok(id, value),
+            Err((code, message)) => Response::new_err(id, code as i32, message),
+        };
+        self.connection.sender.send(Message::Response(response))?;
+        Ok(())
+    }
+
+    /// Decodes a request's parameters, answers them, and encodes the answer.
+    fn handle<P: serde::de::DeserializeOwned, R: serde::Serialize>(
+        &mut self,
+        request: Request,
+        answer: impl FnOnce(&mut Self, P) -> Result<R, String>,
+    ) -> Result<serde_json::Value, (ErrorCode, String)> {
+        let params: P = serde_json::from_value(request.params)
+            .map_err(|err| (ErrorCode::InvalidParams, err.to_string()))?;
+        let answered = answer(self, params).map_err(|err| (ErrorCode::RequestFailed, err))?;
+        serde_json::to_value(answered).map_err(|err| (ErrorCode::InternalError, err.to_string()))
+    }
+
+    /// Lints a document and sends its diagnostics.
+    fn publish(&mut self, uri: &Uri) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+        let Some(doc) = self.documents.get(uri) else {
+            return Ok(());
+        };
+        let version = doc.version;
+        let diagnostics = match self.lint(uri) {
+            Ok(Some((diagnostics, _))) => {
+                let doc = &self.documents[uri];
+                features::to_lsp_diagnostics(uri, &doc.text, &diagnostics, self.encoding)
+            }
+            Ok(None) => Vec::new(),
+            Err(message) => {
+                self.show_message(lsp_types::MessageType::ERROR, &message)?;
+                Vec::new()
+            }
+        };
+        self.send_diagnostics(uri, diagnostics, Some(version))
+    }
+
+    fn send_diagnostics(
+        &self,
+        uri: &Uri,
+        diagnostics: Vec<lsp_types::Diagnostic>,
+        version: Option<i32>,
+    ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+        let params = lsp_types::PublishDiagnosticsParams {
+            uri: uri.clone(),
+            diagnostics,
+            version,
+        };
+        let notification = Notification::new(
+            lsp_types::notification::PublishDiagnostics::METHOD.to_owned(),
+            params,
+        );
+        self.connection
+            .sender
+            .send(Message::Notification(notification))?;
+        Ok(())
+    }
+
+    fn show_message(
+        &self,
+        typ: lsp_types::MessageType,
+        message: &str,
+    ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+        let params = lsp_types::ShowMessageParams {
+            typ,
+            message: format!("hotfix: {message}"),
+        };
+        let notification = Notification::new(
+            lsp_types::notification::ShowMessage::METHOD.to_owned(),
+            params,
+        );
+        self.connection
+            .sender
+            .send(Message::Notification(notification))?;
+        Ok(())
+    }
+
+    /// The findings of a document with its settings, `Ok(None)` when it is not a template to
+    /// lint (not a template, or excluded by the configuration).
+    pub(crate) fn lint(
+        &self,
+        uri: &Uri,
+    ) -> Result<Option<(Vec<hotfix_diagnostics::Diagnostic>, Settings)>, String> {
+        let Some(doc) = self.documents.get(uri) else {
+            return Ok(None);
+        };
+        let path = path_of(uri);
+        if !self.project.is_template(&path, &doc.text) {
+            return Ok(None);
+        }
+        let Some(settings) = self.project.settings(&path)? else {
+            return Ok(None);
+        };
+        let name = path.to_string_lossy();
+        let diagnostics = hotfix_linter::lint(&name, doc.text.as_bytes(), &settings);
+        Ok(Some((diagnostics, settings)))
+    }
+
+    pub(crate) fn document(&self, uri: &Uri) -> Result<&Doc, String> {
+        self.documents
+            .get(uri)
+            .ok_or_else(|| format!("{} is not open", uri.as_str()))
+    }
+}
+
+/// The file a `file:` URI names (percent-decoded); another URI as its text.
+pub(crate) fn path_of(uri: &Uri) -> PathBuf {
+    let text = uri.as_str();
+    let Some(rest) = text.strip_prefix("file://") else {
+        return PathBuf::from(text);
+    };
+    // `file:///path` or `file://host/path`: the path starts at the first slash.
+    let path = rest.find('/').map_or(rest, |i| &rest[i..]);
+    let mut bytes = Vec::with_capacity(path.len());
+    let raw = path.as_bytes();
+    let mut i = 0;
+    while i < raw.len() {
+        if raw[i] == b'%'
+            && let Some(byte) = raw
+                .get(i + 1..i + 3)
+                .and_then(|h| std::str::from_utf8(h).ok())
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+        {
+            bytes.push(byte);
+            i += 3;
+            continue;
+        }
+        bytes.push(raw[i]);
+        i += 1;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStringExt as _;
+        PathBuf::from(std::ffi::OsString::from_vec(bytes))
+    }
+    #[cfg(not(unix))]
+    {
+        PathBuf::from(String::from_utf8_lossy(&bytes).into_owned())
+    }
+}
+
+/// The `file:` URI of a path.
+pub(crate) fn uri_of(path: &Path) -> Option<Uri> {
+    let mut text = String::from("file://");
+    for byte in path.to_string_lossy().bytes() {
+        if byte.is_ascii_alphanumeric() || b"/-._~".contains(&byte) {
+            text.push(char::from(byte));
+        } else {
+            let _ = write!(text, "%{byte:02X}");
+        }
+    }
+    text.parse().ok()
+}

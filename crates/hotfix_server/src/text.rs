@@ -1,0 +1,180 @@
+//! Positions as the Language Server Protocol counts them: a line and a character offset in the
+//! negotiated encoding (UTF-16 code units by default, bytes for UTF-8), and the edits of
+//! incremental synchronisation.
+
+use lsp_types::{Position, Range};
+
+/// How the client counts characters within a line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Encoding {
+    Utf8,
+    Utf16,
+}
+
+/// The start of every line of a text, as byte offsets. A line ends after `\n`, after `\r\n`,
+/// and after a `\r` that no `\n` follows, as the protocol says.
+#[derive(Clone, Debug)]
+pub(crate) struct Lines {
+    starts: Vec<usize>,
+}
+
+impl Lines {
+    pub(crate) fn new(text: &str) -> Lines {
+        let bytes = text.as_bytes();
+        let mut starts = vec![0];
+        for (i, &b) in bytes.iter().enumerate() {
+            let breaks = b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n'));
+            if breaks {
+                starts.push(i + 1);
+            }
+        }
+        Lines { starts }
+    }
+
+    /// The byte range of a line, without its line break.
+    fn line(&self, text: &str, line: usize) -> (usize, usize) {
+        let start = self.starts[line];
+        let mut end = self.starts.get(line + 1).copied().unwrap_or(text.len());
+        let bytes = text.as_bytes();
+        while end > start && matches!(bytes[end - 1], b'\n' | b'\r') {
+            end -= 1;
+        }
+        (start, end)
+    }
+
+    /// The position of a byte offset (clamped to the text, moved back to a character boundary).
+    pub(crate) fn position(&self, text: &str, offset: usize, encoding: Encoding) -> Position {
+        let mut offset = offset.min(text.len());
+        while !text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let line = self.starts.partition_point(|&s| s <= offset) - 1;
+        let (start, end) = self.line(text, line);
+        let within = &text[start..offset.min(end).max(start)];
+        let character = match encoding {
+            Encoding::Utf8 => within.len(),
+            Encoding::Utf16 => within.chars().map(char::len_utf16).sum(),
+        };
+        Position::new(as_u32(line), as_u32(character))
+    }
+
+    /// The byte offset of a position; a line past the end is the end of the text, a character
+    /// past the end of its line is the end of the line (as the protocol says), and one inside a
+    /// character is that character's start.
+    pub(crate) fn offset(&self, text: &str, position: Position, encoding: Encoding) -> usize {
+        let line = position.line as usize;
+        if line >= self.starts.len() {
+            return text.len();
+        }
+        let (start, end) = self.line(text, line);
+        let wanted = position.character as usize;
+        let mut units = 0;
+        for (i, c) in text[start..end].char_indices() {
+            if units >= wanted {
+                return start + i;
+            }
+            units += match encoding {
+                Encoding::Utf8 => c.len_utf8(),
+                Encoding::Utf16 => c.len_utf16(),
+            };
+            if units > wanted {
+                return start + i;
+            }
+        }
+        end
+    }
+
+    pub(crate) fn range(&self, text: &str, start: usize, end: usize, encoding: Encoding) -> Range {
+        Range::new(
+            self.position(text, start, encoding),
+            self.position(text, end, encoding),
+        )
+    }
+
+    /// The number of lines.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// The byte offset where a line starts.
+    pub(crate) fn start(&self, line: usize) -> usize {
+        self.starts[line.min(self.starts.len() - 1)]
+    }
+}
+
+fn as_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// Applies one change of incremental synchronisation: `range` replaced by `new`, or the whole
+/// text when there is no range.
+pub(crate) fn apply_change(text: &mut String, range: Option<Range>, new: &str, encoding: Encoding) {
+    match range {
+        None => new.clone_into(text),
+        Some(range) => {
+            let lines = Lines::new(text);
+            let start = lines.offset(text, range.start, encoding);
+            let end = lines.offset(text, range.end, encoding).max(start);
+            text.replace_range(start..end, new);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_count_utf16_units_or_bytes() {
+        let text = "a: é𝄞x\r\nb: 1\rc\n";
+        let lines = Lines::new(text);
+        assert_eq!(lines.len(), 4);
+        let x = text.find('x').unwrap();
+        assert_eq!(
+            lines.position(text, x, Encoding::Utf16),
+            Position::new(0, 6)
+        );
+        assert_eq!(lines.position(text, x, Encoding::Utf8), Position::new(0, 9));
+        assert_eq!(lines.offset(text, Position::new(0, 6), Encoding::Utf16), x);
+        assert_eq!(lines.offset(text, Position::new(0, 9), Encoding::Utf8), x);
+        // Inside the surrogate pair: the character's start.
+        let clef = text.find('𝄞').unwrap();
+        assert_eq!(
+            lines.offset(text, Position::new(0, 5), Encoding::Utf16),
+            clef
+        );
+        // Past the end of the line: the end of the line, before `\r\n`.
+        assert_eq!(
+            lines.offset(text, Position::new(0, 99), Encoding::Utf16),
+            x + 1
+        );
+        // A lone `\r` ends a line.
+        let c = text.find('c').unwrap();
+        assert_eq!(
+            lines.position(text, c, Encoding::Utf16),
+            Position::new(2, 0)
+        );
+        assert_eq!(
+            lines.offset(text, Position::new(9, 0), Encoding::Utf16),
+            text.len()
+        );
+    }
+
+    #[test]
+    fn incremental_changes_edit_the_text() {
+        let mut text = "a: 1\nb: é\n".to_owned();
+        let range = Range::new(Position::new(1, 3), Position::new(1, 4));
+        apply_change(&mut text, Some(range), "x", Encoding::Utf16);
+        assert_eq!(text, "a: 1\nb: x\n");
+        apply_change(
+            &mut text,
+            Some(Range::new(Position::new(2, 0), Position::new(2, 0))),
+            "c: 2\n",
+            Encoding::Utf16,
+        );
+        assert_eq!(text, "a: 1\nb: x\nc: 2\n");
+        apply_change(&mut text, None, "whole", Encoding::Utf16);
+        assert_eq!(text, "whole");
+    }
+}

@@ -1,0 +1,55 @@
+//! `hotfix server`: the language server (crate `hotfix_server`) over standard input and output,
+//! reading each file's configuration the way `hotfix lint` does.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use hotfix_linter::Settings;
+
+use crate::config::{Configs, Overrides};
+use crate::discover::{self, Kind};
+
+/// Run the language server over standard input and output.
+#[derive(Debug, clap::Args)]
+#[command(after_help = SERVER_HELP)]
+pub(crate) struct ServerArgs {}
+
+const SERVER_HELP: &str = "\
+The server speaks the Language Server Protocol over standard input and output. Editors start it
+themselves; `docs/editors.md` shows the set-up for Neovim, Helix and VS Code. For example:
+  Neovim (0.8+):  vim.lsp.start({ name = 'hotfix', cmd = { 'hotfix', 'server' },
+                    root_dir = vim.fs.dirname(vim.fs.find({ 'hotfix.toml', '.git' },
+                    { upward = true })[1]) })
+  Helix:          [language-server.hotfix] command = \"hotfix\", args = [\"server\"]
+                  in languages.toml, and `language-servers = [\"hotfix\"]` for yaml
+Each file uses its nearest hotfix.toml (read again after every change), as `hotfix lint` does;
+files that are not templates (no top-level heat_template_version) get no findings.";
+
+/// The files' settings and kinds, from disk, as `hotfix lint` reads them.
+struct DiskProject {
+    cwd: std::path::PathBuf,
+}
+
+impl hotfix_server::Project for DiskProject {
+    fn settings(&self, path: &Path) -> Result<Option<Settings>, String> {
+        // Read anew for each request: a changed hotfix.toml applies at once.
+        let mut configs = Configs::new(false, None, &self.cwd, Overrides::default())
+            .map_err(|err| err.to_string())?;
+        let config = configs.for_file(path).map_err(|err| format!("{err:#}"))?;
+        if config.excluded(path) || (config.include.is_some() && !config.included(path)) {
+            return Ok(None);
+        }
+        Ok(Some(config.settings_for(path)))
+    }
+
+    fn is_template(&self, path: &Path, text: &str) -> bool {
+        discover::classify(path, text.as_bytes()) == Kind::Template
+    }
+}
+
+pub(crate) fn run(_args: &ServerArgs) -> anyhow::Result<ExitCode> {
+    let cwd = crate::paths::current_dir()?;
+    let project = DiskProject { cwd };
+    hotfix_server::run_stdio(&project).map_err(|err| anyhow::anyhow!("{err}"))?;
+    Ok(ExitCode::SUCCESS)
+}

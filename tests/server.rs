@@ -1,0 +1,482 @@
+//! `hotfix server` end to end: the real binary, spoken to over its standard streams with the
+//! Language Server Protocol's framing, as an editor does.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+const WAIT: Duration = Duration::from_secs(20);
+
+struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    messages: Receiver<Value>,
+    next_id: i64,
+    /// Messages read while waiting for another one.
+    held: Vec<Value>,
+}
+
+impl Client {
+    fn start(cwd: &Path) -> Client {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hotfix"))
+            .arg("server")
+            .current_dir(cwd)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("hotfix server starts");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, messages) = channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            loop {
+                let mut length = None;
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let line = line.trim_end();
+                    if line.is_empty() {
+                        break;
+                    }
+                    if let Some(n) = line.strip_prefix("Content-Length: ") {
+                        length = n.parse::<usize>().ok();
+                    }
+                }
+                let mut body = vec![0; length.expect("a Content-Length header")];
+                reader.read_exact(&mut body).expect("a whole message");
+                let value: Value = serde_json::from_slice(&body).expect("JSON");
+                if tx.send(value).is_err() {
+                    return;
+                }
+            }
+        });
+        Client {
+            child,
+            stdin,
+            messages,
+            next_id: 1,
+            held: Vec::new(),
+        }
+    }
+
+    fn send(&mut self, message: &Value) {
+        let body = serde_json::to_string(message).expect("JSON");
+        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("write");
+        self.stdin.flush().expect("flush");
+    }
+
+    fn notify(&mut self, method: &str, params: &Value) {
+        self.send(&json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    fn request(&mut self, method: &str, params: &Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        let response = self.wait_for(|m| m["id"] == json!(id) && m.get("method").is_none());
+        assert!(response.get("error").is_none(), "{method}: {response}");
+        response["result"].clone()
+    }
+
+    /// The first message (held or new) that `wanted` accepts.
+    fn wait_for(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
+        if let Some(i) = self.held.iter().position(&wanted) {
+            return self.held.remove(i);
+        }
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let message = self
+                .messages
+                .recv_timeout(left)
+                .expect("the server answers in time");
+            if wanted(&message) {
+                return message;
+            }
+            self.held.push(message);
+        }
+    }
+
+    /// The next diagnostics published for `uri`.
+    fn diagnostics(&mut self, uri: &str) -> Vec<Value> {
+        let message = self.wait_for(|m| {
+            m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri
+        });
+        message["params"]["diagnostics"]
+            .as_array()
+            .expect("a list")
+            .clone()
+    }
+}
+
+fn uri(path: &Path) -> String {
+    format!("file://{}", path.display())
+}
+
+/// Applies a list of LSP text edits (UTF-16 positions; the fixtures are ASCII) to `text`.
+fn apply(text: &str, edits: &[Value]) -> String {
+    let offset = |position: &Value| {
+        let line = usize::try_from(position["line"].as_u64().expect("line")).expect("small");
+        let character =
+            usize::try_from(position["character"].as_u64().expect("character")).expect("small");
+        let start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+        start + character
+    };
+    let mut edits: Vec<(usize, usize, String)> = edits
+        .iter()
+        .map(|e| {
+            (
+                offset(&e["range"]["start"]),
+                offset(&e["range"]["end"]),
+                e["newText"].as_str().expect("text").to_owned(),
+            )
+        })
+        .collect();
+    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+    let mut out = text.to_owned();
+    for (start, end, new) in edits {
+        out.replace_range(start..end, &new);
+    }
+    out
+}
+
+const TEMPLATE: &str = "\
+heat_template_version: 2016-10-14
+parameters:
+  flavor:
+    type: string
+    default: m1.small
+resources:
+  server:
+    type: OS::Nova::Server
+    properties:
+      flavor: {get_param: flavr}
+      image: cirros
+  volume:
+    type: OS::Cinder::Volume
+    propertes: {size: 1}
+outputs:
+  id:
+    value: {get_resource: server}
+";
+
+#[test]
+#[allow(
+    clippy::too_many_lines,
+    reason = "one session, step by step, as an editor drives it"
+)]
+fn an_editor_session_from_initialize_to_exit() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("stack.yaml");
+    std::fs::write(&path, TEMPLATE).expect("write");
+    let uri = uri(&path);
+    let mut client = Client::start(dir.path());
+
+    let init = client.request(
+        "initialize",
+        &json!({"processId": null, "rootUri": null, "capabilities": {
+            "general": {"positionEncodings": ["utf-16"]}}}),
+    );
+    assert_eq!(init["capabilities"]["positionEncoding"], "utf-16");
+    assert_eq!(init["capabilities"]["textDocumentSync"]["change"], 2);
+    client.notify("initialized", &json!({}));
+
+    // Opened: the findings, each with its code and a link to its page.
+    client.notify(
+        "textDocument/didOpen",
+        &json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": TEMPLATE}}),
+    );
+    let diagnostics = client.diagnostics(&uri);
+    let codes: Vec<&str> = diagnostics
+        .iter()
+        .map(|d| d["code"].as_str().expect("code"))
+        .collect();
+    assert!(codes.contains(&"H301"), "{diagnostics:?}");
+    assert!(codes.contains(&"H603"), "{diagnostics:?}");
+    let h301 = diagnostics
+        .iter()
+        .find(|d| d["code"] == "H301")
+        .expect("H301");
+    assert_eq!(h301["range"]["start"], json!({"line": 9, "character": 26}));
+    assert!(
+        h301["codeDescription"]["href"]
+            .as_str()
+            .expect("href")
+            .ends_with("rules/H301-undefined-parameter.md")
+    );
+
+    // A code action: the Unsafe rename of `propertes`, labelled so, then applied.
+    let h603 = diagnostics
+        .iter()
+        .find(|d| d["code"] == "H603")
+        .expect("H603")
+        .clone();
+    let actions = client.request(
+        "textDocument/codeAction",
+        &json!({"textDocument": {"uri": uri}, "range": h603["range"],
+               "context": {"diagnostics": [h603]}}),
+    );
+    let actions = actions.as_array().expect("actions");
+    let fix = actions
+        .iter()
+        .find(|a| a["title"].as_str().is_some_and(|t| t.contains("propertes")))
+        .expect("a fix for H603");
+    assert!(
+        fix["title"]
+            .as_str()
+            .expect("title")
+            .starts_with("Unsafe fix:")
+    );
+    assert_eq!(fix["isPreferred"], false);
+    assert!(
+        actions
+            .iter()
+            .any(|a| a["title"] == "Suppress H603 on this line"),
+        "{actions:?}"
+    );
+    let edits = fix["edit"]["changes"][&uri]
+        .as_array()
+        .expect("edits")
+        .clone();
+    let fixed = apply(TEMPLATE, &edits);
+    assert!(fixed.contains("    properties: {size: 1}\n"), "{fixed}");
+
+    // Edited into a valid template (incremental changes): the findings are cleared.
+    let start = TEMPLATE
+        .lines()
+        .position(|l| l.contains("flavr"))
+        .expect("line");
+    client.notify(
+        "textDocument/didChange",
+        &json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [
+            {"range": {"start": {"line": start, "character": 26},
+                       "end": {"line": start, "character": 31}}, "text": "flavor"},
+            {"range": {"start": {"line": 13, "character": 4},
+                       "end": {"line": 13, "character": 13}}, "text": "properties"}]}),
+    );
+    let diagnostics = client.diagnostics(&uri);
+    assert_eq!(diagnostics, Vec::<Value>::new());
+    let text = TEMPLATE
+        .replace("get_param: flavr", "get_param: flavor")
+        .replace("propertes", "properties");
+
+    // Go to definition: from `get_resource: server` to the resource.
+    let line = text
+        .lines()
+        .position(|l| l.contains("get_resource"))
+        .expect("line");
+    let definition = client.request(
+        "textDocument/definition",
+        &json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": 29}}),
+    );
+    assert_eq!(
+        definition["range"]["start"],
+        json!({"line": 6, "character": 2})
+    );
+
+    // Rename the parameter: its key and the `get_param`.
+    let renamed = client.request(
+        "textDocument/rename",
+        &json!({"textDocument": {"uri": uri}, "position": {"line": 2, "character": 4},
+               "newName": "size"}),
+    );
+    let edits = renamed["changes"][&uri].as_array().expect("edits").clone();
+    assert_eq!(edits.len(), 2, "{edits:?}");
+    let after = apply(&text, &edits);
+    assert!(
+        after.contains("\n  size:\n") && after.contains("{get_param: size}"),
+        "{after}"
+    );
+
+    // Hover on the parameter's use, and on the resource type.
+    let hover = client.request(
+        "textDocument/hover",
+        &json!({"textDocument": {"uri": uri}, "position": {"line": start, "character": 30}}),
+    );
+    let shown = hover["contents"]["value"].as_str().expect("markdown");
+    assert!(
+        shown.contains("type: string") && shown.contains("m1.small"),
+        "{shown}"
+    );
+    let hover = client.request(
+        "textDocument/hover",
+        &json!({"textDocument": {"uri": uri}, "position": {"line": 7, "character": 14}}),
+    );
+    let shown = hover["contents"]["value"].as_str().expect("markdown");
+    assert!(
+        shown.contains("OS::Nova::Server") && shown.contains("`flavor`"),
+        "{shown}"
+    );
+
+    // Completion: parameter names after `get_param: `.
+    client.notify(
+        "textDocument/didChange",
+        &json!({"textDocument": {"uri": uri, "version": 3}, "contentChanges": [
+            {"range": {"start": {"line": start, "character": 26},
+                       "end": {"line": start, "character": 32}}, "text": ""}]}),
+    );
+    let completion = client.request(
+        "textDocument/completion",
+        &json!({"textDocument": {"uri": uri}, "position": {"line": start, "character": 26}}),
+    );
+    let labels: Vec<&str> = completion
+        .as_array()
+        .expect("items")
+        .iter()
+        .map(|i| i["label"].as_str().expect("label"))
+        .collect();
+    assert_eq!(labels, ["flavor"]);
+
+    // The outline.
+    let symbols = client.request(
+        "textDocument/documentSymbol",
+        &json!({"textDocument": {"uri": uri}}),
+    );
+    let sections: Vec<&str> = symbols
+        .as_array()
+        .expect("symbols")
+        .iter()
+        .map(|s| s["name"].as_str().expect("name"))
+        .collect();
+    assert_eq!(sections, ["parameters", "resources", "outputs"]);
+
+    // Shut down and exit: the process ends, with success.
+    client.request("shutdown", &Value::Null);
+    client.notify("exit", &Value::Null);
+    let deadline = Instant::now() + WAIT;
+    loop {
+        if let Some(status) = client.child.try_wait().expect("wait") {
+            assert!(status.success(), "{status}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "the server did not exit");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_half_typed_or_broken_document_never_stops_the_server() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("t.yaml");
+    let uri = uri(&path);
+    let mut client = Client::start(dir.path());
+    client.request(
+        "initialize",
+        &json!({"processId": null, "capabilities": {
+        "general": {"positionEncodings": ["utf-8", "utf-16"]}}}),
+    );
+    client.notify("initialized", &json!({}));
+    let broken = "heat_template_version: 2016-10-14\nresources:\n  a: {type: [\n";
+    client.notify(
+        "textDocument/didOpen",
+        &json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": broken}}),
+    );
+    // The YAML error, at once.
+    let diagnostics = client.diagnostics(&uri);
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    // Requests on it answer (nothing) instead of failing.
+    for method in [
+        "textDocument/hover",
+        "textDocument/definition",
+        "textDocument/completion",
+    ] {
+        client.request(
+            method,
+            &json!({"textDocument": {"uri": uri}, "position": {"line": 9, "character": 99}}),
+        );
+    }
+    // A change range past the end, and text that is not YAML at all.
+    client.notify(
+        "textDocument/didChange",
+        &json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [
+            {"range": {"start": {"line": 40, "character": 0},
+                       "end": {"line": 50, "character": 3}}, "text": "\u{0}\u{1}:\t]]"}]}),
+    );
+    client.diagnostics(&uri);
+    client.request("shutdown", &Value::Null);
+    client.notify("exit", &Value::Null);
+    let status = client.child.wait().expect("wait");
+    assert!(status.success());
+}
+
+#[test]
+fn a_changed_configuration_applies_and_a_template_can_be_upgraded() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("hotfix.toml"), "ignore = [\"H301\"]\n").expect("write");
+    let path = dir.path().join("old.yaml");
+    let text = "heat_template_version: 2013-05-23\nresources:\n  a:\n    type: OS::Heat::None\n    \
+                properties:\n      x: {get_param: nowhere}\n      y: {\"Fn::Join\": [\"-\", [a, b]]}\n";
+    let uri = uri(&path);
+    let mut client = Client::start(dir.path());
+    let init = client.request(
+        "initialize",
+        &json!({"processId": null, "capabilities": {"workspace": {
+            "didChangeWatchedFiles": {"dynamicRegistration": true}}}}),
+    );
+    assert_eq!(init["capabilities"]["positionEncoding"], "utf-16");
+    client.notify("initialized", &json!({}));
+    // The server asks to hear of changes to hotfix.toml.
+    let registration = client.wait_for(|m| m["method"] == "client/registerCapability");
+    assert_eq!(
+        registration["params"]["registrations"][0]["registerOptions"]["watchers"][0]["globPattern"],
+        "**/hotfix.toml"
+    );
+    client.send(&json!({"jsonrpc": "2.0", "id": registration["id"], "result": null}));
+    client.notify(
+        "textDocument/didOpen",
+        &json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}),
+    );
+    let codes = |diagnostics: &[Value]| -> Vec<String> {
+        diagnostics
+            .iter()
+            .map(|d| d["code"].as_str().expect("code").to_owned())
+            .collect()
+    };
+    assert!(!codes(&client.diagnostics(&uri)).contains(&"H301".to_owned()));
+    // The configuration changes: the open template is linted again with it.
+    std::fs::write(dir.path().join("hotfix.toml"), "ignore = []\n").expect("write");
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        &json!({"changes": [{"uri": format!("file://{}/hotfix.toml", dir.path().display()),
+                             "type": 2}]}),
+    );
+    assert!(codes(&client.diagnostics(&uri)).contains(&"H301".to_owned()));
+    // "Upgrade this template": the next version and the latest, as whole-text edits.
+    let actions = client.request(
+        "textDocument/codeAction",
+        &json!({"textDocument": {"uri": uri},
+                "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+                "context": {"diagnostics": [], "only": ["source.upgrade.hotfix"]}}),
+    );
+    let titles: Vec<&str> = actions
+        .as_array()
+        .expect("actions")
+        .iter()
+        .map(|a| a["title"].as_str().expect("title"))
+        .collect();
+    assert_eq!(
+        titles,
+        [
+            "Upgrade this template to 2014-10-16",
+            "Upgrade this template to wallaby (2021-04-16)"
+        ]
+    );
+    let latest = &actions[1]["edit"]["changes"][&uri][0]["newText"];
+    let upgraded = latest.as_str().expect("text");
+    assert!(
+        upgraded.starts_with("heat_template_version: 2021-04-16\n"),
+        "{upgraded}"
+    );
+    assert!(upgraded.contains("list_join"), "{upgraded}");
+    client.request("shutdown", &Value::Null);
+    client.notify("exit", &Value::Null);
+    assert!(client.child.wait().expect("wait").success());
+}
