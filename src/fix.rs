@@ -69,11 +69,17 @@ pub(crate) fn lint_file(
     settings: &Settings,
 ) -> Result<(String, Vec<Diagnostic>, FileFixes), String> {
     let plain = || {
-        (
-            String::from_utf8_lossy(bytes).into_owned(),
-            hotfix_linter::lint(display, bytes, settings),
-            FileFixes::default(),
-        )
+        let diagnostics = hotfix_linter::lint(display, bytes, settings);
+        // The text is kept only to show the findings: a clean file needs none.
+        let text = if diagnostics.is_empty() {
+            String::new()
+        } else {
+            match std::str::from_utf8(bytes) {
+                Ok(text) => text.to_owned(),
+                Err(_) => String::from_utf8_lossy(bytes).into_owned(),
+            }
+        };
+        (text, diagnostics, FileFixes::default())
     };
     if !args.fixing() {
         return Ok(plain());
