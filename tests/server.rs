@@ -401,6 +401,24 @@ fn a_half_typed_or_broken_document_never_stops_the_server() {
                        "end": {"line": 50, "character": 3}}, "text": "\u{0}\u{1}:\t]]"}]}),
     );
     client.diagnostics(&uri);
+    // Completion and hover right after characters of several bytes (the fuzzer's find).
+    let text = "heat_template_version: 2016-10-14\nparameters:\n  p: {type: string}\n\
+                resources:\n  a:\n    type: OS::Heat::None\n    properties:\n      x: é{get_param: \n\
+                # hotfix: ignore[é]\n";
+    client.notify(
+        "textDocument/didChange",
+        &json!({"textDocument": {"uri": uri, "version": 3},
+                "contentChanges": [{"text": text}]}),
+    );
+    for (line, character) in [(7, 9), (7, 30), (8, 19), (8, 20)] {
+        for method in ["textDocument/completion", "textDocument/hover"] {
+            client.request(
+                method,
+                &json!({"textDocument": {"uri": uri},
+                        "position": {"line": line, "character": character}}),
+            );
+        }
+    }
     client.request("shutdown", &Value::Null);
     client.notify("exit", &Value::Null);
     let status = client.child.wait().expect("wait");

@@ -568,8 +568,10 @@ impl Server<'_> {
                 .collect::<Vec<_>>()
         };
         let word_start = before
-            .rfind(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-' | ':' | '.')))
-            .map_or(0, |i| i + 1);
+            .char_indices()
+            .rev()
+            .find(|&(_, c)| !(c.is_alphanumeric() || matches!(c, '_' | '-' | ':' | '.')))
+            .map_or(0, |(i, c)| i + c.len_utf8());
         let head = before[..word_start].trim_end_matches(['"', '\'']);
         let context = head.trim_end();
         let after_key = |key: &str| {
@@ -890,8 +892,10 @@ fn rule_in_comment(text: &str, offset: usize) -> Option<String> {
         return None;
     }
     let start = line[..at]
-        .rfind(|c: char| !c.is_ascii_alphanumeric() && c != '-')
-        .map_or(0, |i| i + 1);
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !c.is_ascii_alphanumeric() && c != '-')
+        .map_or(0, |(i, c)| i + c.len_utf8());
     let end = line[at..]
         .find(|c: char| !c.is_ascii_alphanumeric() && c != '-')
         .map_or(line.len(), |i| at + i);

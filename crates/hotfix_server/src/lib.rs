@@ -360,7 +360,17 @@ impl Server<'_> {
     ) -> Result<serde_json::Value, (ErrorCode, String)> {
         let params: P = serde_json::from_value(request.params)
             .map_err(|err| (ErrorCode::InvalidParams, err.to_string()))?;
-        let answered = answer(self, params).map_err(|err| (ErrorCode::RequestFailed, err))?;
+        // A bug in one answer must not end the editor's session: it fails that request.
+        let answered =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| answer(self, params)))
+                .map_err(|_| {
+                    (
+                        ErrorCode::InternalError,
+                        "hotfix failed on this request (a bug: please report it with the file)"
+                            .to_owned(),
+                    )
+                })?
+                .map_err(|err| (ErrorCode::RequestFailed, err))?;
         serde_json::to_value(answered).map_err(|err| (ErrorCode::InternalError, err.to_string()))
     }
 
@@ -370,7 +380,11 @@ impl Server<'_> {
             return Ok(());
         };
         let version = doc.version;
-        let diagnostics = match self.lint(uri) {
+        let linted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.lint(uri)))
+            .unwrap_or_else(|_| {
+                Err("linting this file failed (a bug: please report it with the file)".to_owned())
+            });
+        let diagnostics = match linted {
             Ok(Some((diagnostics, _))) => {
                 let doc = &self.documents[uri];
                 features::to_lsp_diagnostics(uri, &doc.text, &diagnostics, self.encoding)
