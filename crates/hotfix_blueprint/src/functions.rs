@@ -82,3 +82,13 @@ pub(crate) fn as_call(doc: &Document, id: NodeId) -> Option<(&'static Function, 
     }
     found
 }
+
+/// Whether a node is a function call as `dsl_parser.utils.get_function` sees it.
+pub fn is_call(doc: &Document, id: NodeId) -> bool {
+    as_call(doc, id).is_some()
+}
+
+/// The function, its key node and its argument node, when a node is a call.
+pub fn call_of(doc: &Document, id: NodeId) -> Option<(&'static Function, NodeId, NodeId)> {
+    as_call(doc, id)
+}

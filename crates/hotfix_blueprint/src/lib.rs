@@ -12,9 +12,10 @@
 mod functions;
 mod model;
 
-pub use functions::{FUNCTIONS, Function, Kind, function};
+pub use functions::{FUNCTIONS, Function, Kind, call_of, function, is_call};
 pub use model::{
-    Blueprint, Call, Import, ImportKind, Input, NodeTemplate, Relationship, Scope, Where,
+    Blueprint, Call, Import, ImportKind, Imported, Input, InputUses, NodeTemplate, Relationship,
+    Scope, Where, input_uses,
 };
 
 /// The DSL version a `tosca_definitions_version` value names: `cloudify_dsl_1_4` is `(1, 4)`.

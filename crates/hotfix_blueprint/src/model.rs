@@ -437,3 +437,107 @@ fn import_kind(text: &str) -> ImportKind {
         ImportKind::Local
     }
 }
+
+/// What a blueprint's local imports declare and use, gathered by the caller file by file (the
+/// library reads no files).
+#[derive(Clone, Debug, Default)]
+pub struct Imported {
+    pub inputs: Vec<String>,
+    pub node_templates: Vec<String>,
+    /// Input names the imported files pass to `get_input`.
+    pub used_inputs: Vec<String>,
+    /// Whether an imported file names an input with a function.
+    pub dynamic_input_use: bool,
+    /// Whether every import was read, and none of them is one whose names cannot be known (a
+    /// URL, an uploaded blueprint, a namespaced import).
+    pub complete: bool,
+}
+
+impl Imported {
+    /// Nothing imported yet: complete until an import cannot be read.
+    pub fn new() -> Self {
+        Imported {
+            complete: true,
+            ..Imported::default()
+        }
+    }
+
+    /// Adds what one imported file declares and uses; returns its own local imports (paths as
+    /// written, relative to that file) for the caller to read next.
+    pub fn add(&mut self, doc: &Document) -> Vec<String> {
+        let root = doc.root();
+        if doc.raw_entries(root).is_none() {
+            return Vec::new();
+        }
+        for (section, names) in [
+            ("inputs", &mut self.inputs),
+            ("node_templates", &mut self.node_templates),
+        ] {
+            if let Some(items) = doc.get(root, section) {
+                names.extend(named(doc, Some(items)).into_iter().map(|(n, _)| n));
+            }
+        }
+        let uses = input_uses(doc);
+        self.dynamic_input_use |= uses.dynamic;
+        self.used_inputs
+            .extend(uses.names.into_iter().map(|(name, _)| name));
+        let mut local = Vec::new();
+        if let Some(list) = doc.get(root, "imports").and_then(|i| doc.items(i)) {
+            for &item in list {
+                let Some(text) = doc.str_value(item) else {
+                    self.complete = false;
+                    continue;
+                };
+                match import_kind(text) {
+                    ImportKind::Plugin | ImportKind::CloudifyTypes => {}
+                    ImportKind::Local => local.push(text.to_owned()),
+                    ImportKind::Url | ImportKind::Blueprint | ImportKind::Namespaced => {
+                        self.complete = false;
+                    }
+                }
+            }
+        }
+        local
+    }
+}
+
+/// Every `get_input` anywhere in a document (node types' defaults and workflow parameters
+/// included) and the input name it gives.
+#[derive(Debug, Default)]
+pub struct InputUses {
+    pub names: Vec<(String, NodeId)>,
+    /// A `get_input` whose input name is a function (or not a string).
+    pub dynamic: bool,
+}
+
+/// The `get_input` calls of a whole document.
+pub fn input_uses(doc: &Document) -> InputUses {
+    let mut uses = InputUses::default();
+    let mut stack = vec![doc.root()];
+    let mut seen = 0usize;
+    while let Some(id) = stack.pop() {
+        seen += 1;
+        if seen > 1_000_000 {
+            uses.dynamic = true;
+            break;
+        }
+        let id = doc.resolve(id);
+        if let Some((function, _, args)) = as_call(doc, id)
+            && function.name == "get_input"
+        {
+            let first = doc
+                .items(args)
+                .map_or(Some(args), |items| items.first().copied());
+            match first.and_then(|f| doc.str_value(f).map(|s| (s, f))) {
+                Some((name, node)) => uses.names.push((name.to_owned(), node)),
+                None => uses.dynamic = true,
+            }
+        }
+        if let Some(items) = doc.items(id) {
+            stack.extend(items.iter().rev());
+        } else if let Some(entries) = doc.raw_entries(id) {
+            stack.extend(entries.iter().rev().map(|e| e.value));
+        }
+    }
+    uses
+}
