@@ -49,7 +49,17 @@ pub fn lint(path: &str, bytes: &[u8], settings: &Settings) -> Vec<Diagnostic> {
     });
     match loaded {
         Ok(doc) => lint_document(path, &doc, settings),
-        Err(err) => load_failure(err, settings),
+        Err(err) => {
+            let mut diagnostics = load_failure(err, settings);
+            let text = String::from_utf8_lossy(bytes);
+            if text.contains("tosca_definitions_version") && text.contains("cloudify_dsl_") {
+                for diagnostic in &mut diagnostics {
+                    diagnostic
+                        .help("Cloudify rejects this blueprint before looking at its contents");
+                }
+            }
+            diagnostics
+        }
     }
 }
 
