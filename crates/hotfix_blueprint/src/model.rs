@@ -100,7 +100,8 @@ pub enum ImportKind {
     Url,
     /// `plugin:NAME…`: a plugin's YAML from the manager.
     Plugin,
-    /// `cloudify/types/types.yaml` and the like: Cloudify's own types from the manager.
+    /// `cloudify/types/types.yaml` and the like: Cloudify's own types from the manager, or from
+    /// their URL under `cloudify.co/spec/cloudify/`.
     CloudifyTypes,
     /// `NAMESPACE--blueprint:ID` or `blueprint:ID`: a blueprint uploaded to the manager.
     Blueprint,
@@ -423,7 +424,12 @@ fn named(doc: &Document, section: Option<NodeId>) -> Vec<(String, NodeId)> {
 
 fn import_kind(text: &str) -> ImportKind {
     let lower = text.to_ascii_lowercase();
-    if lower.starts_with("http://") || lower.starts_with("https://") || lower.starts_with("file:") {
+    if is_cloudify_types_url(&lower) {
+        ImportKind::CloudifyTypes
+    } else if lower.starts_with("http://")
+        || lower.starts_with("https://")
+        || lower.starts_with("file:")
+    {
         ImportKind::Url
     } else if text.starts_with("plugin:") {
         ImportKind::Plugin
@@ -540,4 +546,19 @@ pub fn input_uses(doc: &Document) -> InputUses {
         }
     }
     uses
+}
+
+/// Cloudify's own type definitions at the URLs its documentation gives
+/// (`http://cloudify.co/spec/cloudify/6.4.0/types.yaml`, the older
+/// `http://www.getcloudify.org/spec/cloudify/4.5/types.yaml`): types only, no inputs or node
+/// templates.
+fn is_cloudify_types_url(lower: &str) -> bool {
+    let rest = lower
+        .strip_prefix("http://")
+        .or_else(|| lower.strip_prefix("https://"))
+        .unwrap_or_default();
+    let rest = rest.strip_prefix("www.").unwrap_or(rest);
+    (rest.starts_with("cloudify.co/spec/cloudify/")
+        || rest.starts_with("getcloudify.org/spec/cloudify/"))
+        && rest.ends_with("/types.yaml")
 }

@@ -17,7 +17,8 @@ fn recognises_blueprints_by_their_version() {
 fn finds_calls_with_their_scope_and_parent() {
     let doc = load(concat!(
         "tosca_definitions_version: cloudify_dsl_1_5\n",
-        "imports: [cloudify/types/types.yaml, 'plugin:x', includes/a.yaml, 'ns--blueprint:b']\n",
+        "imports: [cloudify/types/types.yaml, 'plugin:x', includes/a.yaml, 'ns--blueprint:b',\n",
+        "  'http://cloudify.co/spec/cloudify/6.4.0/types.yaml', 'https://example.com/t.yaml']\n",
         "inputs: {i: {default: 1}}\n",
         "node_templates:\n",
         "  a:\n",
@@ -38,7 +39,9 @@ fn finds_calls_with_their_scope_and_parent() {
             ImportKind::CloudifyTypes,
             ImportKind::Plugin,
             ImportKind::Local,
-            ImportKind::Blueprint
+            ImportKind::Blueprint,
+            ImportKind::CloudifyTypes,
+            ImportKind::Url,
         ]
     );
     let calls: Vec<_> = bp
