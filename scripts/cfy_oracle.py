@@ -11,8 +11,10 @@ offline. As the oracle's README says, they are stripped, and what they would giv
 
 - local imports (paths relative to PATH's folder) are inlined: their inputs, node templates,
   outputs and capabilities join the blueprint's;
-- node_types, relationships, data_types, plugins, workflows and policy types are dropped; each
-  node template gets a type of its own declaring exactly the properties it sets; relationship
+- node types whose whole derived_from chain the blueprint declares are kept (their operations
+  stubbed); the other node types, relationships, data_types, plugins, workflows and policy
+  types are dropped, and each node template of a dropped type gets a type of its own declaring
+  exactly the properties it sets; relationship
   types derive from stub versions of cloudify.relationships.depends_on / connected_to /
   contained_in; every operation's implementation becomes a task of one stub plugin;
 - inputs keep primitive types only (others are dropped, with constraints); `plan` gives inputs
@@ -93,16 +95,62 @@ def stub_operations(interfaces):
     return out
 
 
+def stub_relationship(rel, relationships):
+    """Declares a relationship's type (derived from a stub base) and stubs its operations."""
+    if not isinstance(rel, dict):
+        return
+    rtype = str(rel.get('type', ''))
+    if rtype not in relationships:
+        base = 'cloudify.relationships.contained_in' if 'contained_in' in rtype \
+            else 'cloudify.relationships.connected_to'
+        relationships[rtype] = {'derived_from': base, 'properties': {}}
+    for p in rel.get('properties') or {}:
+        if rtype not in BASE_RELATIONSHIPS:
+            relationships[rtype]['properties'][p] = {}
+    for side in ('source_interfaces', 'target_interfaces'):
+        if side in rel:
+            rel[side] = stub_operations(rel[side])
+
+
+def local_node_types(bp):
+    """The node types the blueprint declares whose whole derived_from chain it declares."""
+    declared = bp.get('node_types') or {}
+    local = {}
+    for name, definition in declared.items():
+        seen, chain = set(), name
+        while chain in declared and chain not in seen and isinstance(declared[chain], dict):
+            seen.add(chain)
+            chain = declared[chain].get('derived_from')
+        if chain is None:
+            local[name] = definition
+    return local
+
+
 def stub(text, path):
     bp = yaml.safe_load(text)
     if path:
         inline(bp, os.path.dirname(os.path.abspath(path)), set())
+    local_types = local_node_types(bp)
     for key in DROPPED:
         bp.pop(key, None)
     node_types = {}
     relationships = dict(BASE_RELATIONSHIPS)
     for name, node in (bp.get('node_templates') or {}).items():
         if not isinstance(node, dict):
+            continue
+        if node.get('type') in local_types:
+            # A type the blueprint declares, down to its root: kept as written.
+            chain = node['type']
+            while chain is not None and chain not in node_types:
+                kept = dict(local_types[chain])
+                if 'interfaces' in kept:
+                    kept['interfaces'] = stub_operations(kept['interfaces'])
+                node_types[chain] = kept
+                chain = kept.get('derived_from')
+            if 'interfaces' in node:
+                node['interfaces'] = stub_operations(node['interfaces'])
+            for rel in node.get('relationships') or []:
+                stub_relationship(rel, relationships)
             continue
         type_name = 'stub.node.%s' % name
         props = node.get('properties') or {}
@@ -111,19 +159,7 @@ def stub(text, path):
         if 'interfaces' in node:
             node['interfaces'] = stub_operations(node['interfaces'])
         for rel in node.get('relationships') or []:
-            if not isinstance(rel, dict):
-                continue
-            rtype = str(rel.get('type', ''))
-            if rtype not in relationships:
-                base = 'cloudify.relationships.contained_in' if 'contained_in' in rtype \
-                    else 'cloudify.relationships.connected_to'
-                relationships[rtype] = {'derived_from': base, 'properties': {}}
-            for p in rel.get('properties') or {}:
-                if rtype not in BASE_RELATIONSHIPS:
-                    relationships[rtype]['properties'][p] = {}
-            for side in ('source_interfaces', 'target_interfaces'):
-                if side in rel:
-                    rel[side] = stub_operations(rel[side])
+            stub_relationship(rel, relationships)
     bp['node_types'] = node_types
     bp['relationships'] = relationships
     bp['plugins'] = {'stub': {'executor': 'central_deployment_agent', 'install': False}}

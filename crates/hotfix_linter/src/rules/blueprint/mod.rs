@@ -14,6 +14,7 @@ mod invalid_node_keyword;
 mod missing_input_key;
 mod undefined_input;
 mod undefined_node_template;
+mod undefined_property;
 mod unknown_sys_entity;
 mod unresolved_runtime_argument;
 mod unused_input;
@@ -28,6 +29,7 @@ pub(crate) const RULES: &[&Rule] = &[
     &unused_input::RULE,
     &missing_input_key::RULE,
     &unknown_sys_entity::RULE,
+    &undefined_property::RULE,
 ];
 
 /// Everything a blueprint rule may look at.
