@@ -15,6 +15,7 @@ mod missing_input_key;
 mod undefined_input;
 mod undefined_node_template;
 mod undefined_property;
+mod unknowable_property;
 mod unknown_sys_entity;
 mod unresolved_runtime_argument;
 mod unused_input;
@@ -30,6 +31,7 @@ pub(crate) const RULES: &[&Rule] = &[
     &missing_input_key::RULE,
     &unknown_sys_entity::RULE,
     &undefined_property::RULE,
+    &unknowable_property::RULE,
 ];
 
 /// Everything a blueprint rule may look at.

@@ -58,7 +58,46 @@ declare_rule! {
 }
 
 fn check(cx: &BlueprintContext<'_>, sink: &mut Sink<'_>) {
+    for unset in unset_properties(cx) {
+        if unset.declared != Some(false) {
+            continue;
+        }
+        let (template, property, type_name) = (unset.template, unset.property, unset.type_name);
+        let diagnostic = sink.report(
+            cx.span(unset.at),
+            format!(
+                "node template `{template}` has no property `{property}`: it does not set it, \
+                 and its type `{type_name}` does not declare it"
+            ),
+        );
+        diagnostic.primary_label("no such property");
+        diagnostic.label(cx.span(unset.key), "the node template");
+        diagnostic.help(format!(
+            "set it on `{template}` or declare it in its type; Cloudify, on upload: `Unable to \
+             evaluate get_property function: Node template property \
+             '{template}.properties.{property}' referenced from … doesn't exist.`"
+        ));
+    }
+}
+
+/// A `get_property` of a property its node template does not set.
+pub(crate) struct Unset<'a> {
+    /// The property name's node.
+    pub(crate) at: NodeId,
+    pub(crate) template: &'a str,
+    /// The node template's key.
+    pub(crate) key: NodeId,
+    pub(crate) property: &'a str,
+    pub(crate) type_name: &'a str,
+    /// Whether the type declares it: `None` when a type of its chain is not in the blueprint.
+    pub(crate) declared: Option<bool>,
+}
+
+/// Every `get_property [node, property, …]` (literal arguments, a node template of the
+/// blueprint) whose node template does not set the property.
+pub(crate) fn unset_properties<'a>(cx: &'a BlueprintContext<'a>) -> Vec<Unset<'a>> {
     let bp = cx.blueprint;
+    let mut out = Vec::new();
     for (_, call) in cx.validated_calls() {
         if call.function.name != "get_property" {
             continue;
@@ -102,27 +141,16 @@ fn check(cx: &BlueprintContext<'_>, sink: &mut Sink<'_>) {
         let Some(type_name) = template.type_name.as_deref() else {
             continue;
         };
-        // Some(false): the local type chain lacks it; None: a type is not declared here.
-        if declared_in_type(cx.doc, type_name, property) != Some(false) {
-            continue;
-        }
-        let diagnostic = sink.report(
-            cx.span(items[1]),
-            format!(
-                "node template `{}` has no property `{property}`: it does not set it, and its \
-                 type `{type_name}` does not declare it",
-                template.name
-            ),
-        );
-        diagnostic.primary_label("no such property");
-        diagnostic.label(cx.span(template.key), "the node template");
-        diagnostic.help(format!(
-            "set it on `{}` or declare it in its type; Cloudify, on upload: `Unable to evaluate \
-             get_property function: Node template property '{}.properties.{property}' \
-             referenced from … doesn't exist.`",
-            template.name, template.name
-        ));
+        out.push(Unset {
+            at: items[1],
+            template: &template.name,
+            key: template.key,
+            property,
+            type_name,
+            declared: declared_in_type(cx.doc, type_name, property),
+        });
     }
+    out
 }
 
 /// Whether a type declared in the blueprint, or one it derives from, declares the property;
