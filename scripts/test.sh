@@ -37,6 +37,10 @@ else
 fi
 
 scripts/setup-oracle.sh
+# Cloudify's parser, for the shared_ tests of the blueprint rules (they need ../shared's oracle).
+if [ -n "$have_shared" ]; then
+    scripts/setup-cfy-oracle.sh
+fi
 python=.venv-heat/bin/python
 if [ -n "${HOTFIX_PYTHON:-}" ]; then
     if ! "$HOTFIX_PYTHON" -c 'import heat.common.template_format' 2>/dev/null; then

@@ -20,6 +20,8 @@ pub(crate) struct Candidate {
 pub(crate) enum Kind {
     /// A HOT template (a top-level `heat_template_version`).
     Template,
+    /// A Cloudify blueprint (a top-level `tosca_definitions_version: cloudify_dsl_…`).
+    Blueprint,
     /// A Heat environment file (`resource_registry`, `parameter_defaults`, …).
     Environment,
     /// A Jinja2 source, which is not YAML until rendered.
@@ -32,6 +34,7 @@ impl Kind {
     pub(crate) fn describe(self) -> &'static str {
         match self {
             Kind::Template => "a template",
+            Kind::Blueprint => "a Cloudify blueprint",
             Kind::Environment => "an environment file",
             Kind::Jinja => "a Jinja2 source (not YAML until rendered)",
             Kind::Other => "not a HOT template (no top-level heat_template_version)",
@@ -331,6 +334,9 @@ pub(crate) fn classify(path: &Path, bytes: &[u8]) -> Kind {
                     Kind::Template
                 };
             }
+            Some("tosca_definitions_version") if is_cloudify_version(line) => {
+                return Kind::Blueprint;
+            }
             Some(
                 "resource_registry"
                 | "parameter_defaults"
@@ -350,6 +356,16 @@ pub(crate) fn classify(path: &Path, bytes: &[u8]) -> Kind {
     } else {
         Kind::Other
     }
+}
+
+/// Whether a `tosca_definitions_version:` line names a Cloudify DSL version.
+fn is_cloudify_version(line: &str) -> bool {
+    line.split_once(':').is_some_and(|(_, value)| {
+        value
+            .trim()
+            .trim_matches(['"', '\''])
+            .starts_with("cloudify_dsl_")
+    })
 }
 
 /// The text of a file for telling what it is: UTF-8 as it is; UTF-16 with a byte-order mark
@@ -439,6 +455,20 @@ mod tests {
         );
         assert_eq!(
             kind("n.yaml", "nested:\n  heat_template_version: pike\n"),
+            Kind::Other
+        );
+        assert_eq!(
+            kind(
+                "b.yaml",
+                "# c\ntosca_definitions_version: 'cloudify_dsl_1_4'\n"
+            ),
+            Kind::Blueprint
+        );
+        assert_eq!(
+            kind(
+                "t.yaml",
+                "tosca_definitions_version: tosca_simple_yaml_1_3\n"
+            ),
             Kind::Other
         );
     }

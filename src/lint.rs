@@ -838,7 +838,7 @@ fn lint_input(candidate: &Candidate, input: read::Input, args: &LintArgs) -> Fil
     } else {
         discover::classify(&candidate.path, &head)
     };
-    if kind != Kind::Template {
+    if kind != Kind::Template && kind != Kind::Blueprint {
         return Ok(Err(kind));
     }
     let settings = candidate.config.settings_for(&candidate.path);
@@ -855,16 +855,19 @@ fn lint_input(candidate: &Candidate, input: read::Input, args: &LintArgs) -> Fil
 /// Lints (or fixes) the bytes of one candidate; `Ok(Err(kind))` when it is not a template to
 /// lint.
 fn lint_bytes(candidate: &Candidate, bytes: &[u8], args: &LintArgs) -> FileResult {
-    let kind = if candidate.explicit && !args.templates_only {
-        Kind::Template
-    } else {
-        discover::classify(&candidate.path, bytes)
+    let kind = match discover::classify(&candidate.path, bytes) {
+        Kind::Blueprint => Kind::Blueprint,
+        _ if candidate.explicit && !args.templates_only => Kind::Template,
+        kind => kind,
     };
-    if kind != Kind::Template {
+    if kind != Kind::Template && kind != Kind::Blueprint {
         return Ok(Err(kind));
     }
     let display = candidate.display();
-    let settings = candidate.config.settings_for(&candidate.path);
+    let mut settings = candidate.config.settings_for(&candidate.path);
+    if kind == Kind::Blueprint {
+        settings.blueprint_imports = crate::blueprint::local_imports(&candidate.path, bytes);
+    }
     let (mut source, diagnostics, fixes) =
         crate::fix::lint_file(&args.fix, &candidate.path, &display, bytes, &settings)?;
     if diagnostics.is_empty() {

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 
 mod baseline;
+mod blueprint;
 mod config;
 mod discover;
 mod explain;

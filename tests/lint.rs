@@ -403,3 +403,29 @@ fn rules_rule_and_versions_explain_themselves() {
         "{versions}"
     );
 }
+
+#[test]
+fn blueprints_are_linted_with_their_imports_and_beside_hot_templates() {
+    let output = Command::new(env!("CARGO_BIN_EXE_hotfix"))
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/cli/blueprint"))
+        .args([
+            "lint",
+            "--format",
+            "concise",
+            "--no-config",
+            "--select",
+            "C,H301",
+        ])
+        .env("NO_COLOR", "1")
+        .env_remove("GITHUB_ACTIONS")
+        .output()
+        .expect("run hotfix");
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    assert_eq!(
+        text(&output.stdout),
+        "hot.yaml:3:26: H301 `get_param` names `nope`, which is not a declared parameter\n\
+         includes/fragment.yaml:11:28: C001 `get_input` names `nowhere`, which is not an input \
+         of the blueprint\n\
+         main.yaml:7:3: C007 input `unused` is never used\n"
+    );
+}

@@ -49,7 +49,17 @@ pub fn lint(path: &str, bytes: &[u8], settings: &Settings) -> Vec<Diagnostic> {
     });
     match loaded {
         Ok(doc) => lint_document(path, &doc, settings),
-        Err(err) => load_failure(err, settings),
+        Err(err) => {
+            let mut diagnostics = load_failure(err, settings);
+            let text = String::from_utf8_lossy(bytes);
+            if text.contains("tosca_definitions_version") && text.contains("cloudify_dsl_") {
+                for diagnostic in &mut diagnostics {
+                    diagnostic
+                        .help("Cloudify rejects this blueprint before looking at its contents");
+                }
+            }
+            diagnostics
+        }
     }
 }
 
@@ -59,6 +69,9 @@ pub(crate) fn lint_document(
     doc: &hotfix_yaml::Document,
     settings: &Settings,
 ) -> Vec<Diagnostic> {
+    if let Some(blueprint) = hotfix_blueprint::Blueprint::new(doc) {
+        return rules::blueprint::lint_blueprint(path, &blueprint, settings);
+    }
     let mut template = Template::new(doc);
     // A misspelt version with one clear correction: H102 reports it, and the rest of the
     // template is linted as that version instead of not at all (H102 says so).
@@ -74,11 +87,14 @@ pub(crate) fn lint_document(
     };
     let mut diagnostics = Vec::new();
     for rule in all_rules() {
+        let rule::Check::Hot(check) = rule.check else {
+            continue;
+        };
         if !settings.enabled(rule) {
             continue;
         }
         let start = diagnostics.len();
-        (rule.check)(
+        check(
             &cx,
             &mut Sink {
                 rule,

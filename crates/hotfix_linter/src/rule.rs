@@ -35,7 +35,21 @@ pub struct Rule {
     pub default: bool,
     /// Markdown: `## What it does`, `## Why is this bad?`, `## Example`, `Use instead:`.
     pub doc: &'static str,
-    pub(crate) check: fn(&Context<'_>, &mut Sink<'_>),
+    pub(crate) check: Check,
+}
+
+/// What a rule checks: a HOT template, or a Cloudify blueprint.
+#[derive(Clone, Copy)]
+pub(crate) enum Check {
+    Hot(fn(&Context<'_>, &mut Sink<'_>)),
+    Blueprint(fn(&crate::rules::blueprint::BlueprintContext<'_>, &mut Sink<'_>)),
+}
+
+impl Rule {
+    /// Whether the rule checks Cloudify blueprints (else HOT templates).
+    pub fn is_blueprint_rule(&self) -> bool {
+        matches!(self.check, Check::Blueprint(_))
+    }
 }
 
 impl std::fmt::Debug for Rule {
@@ -108,13 +122,38 @@ macro_rules! declare_rule {
             check: $check:path $(,)?
         };
     ) => {
+        $crate::rule::declare_rule! {
+            @rule $(#[doc = $doc])+ $vis $ident $code $name $severity $fix
+            ($crate::rule::in_default_set!($($default)?)) ($crate::rule::Check::Hot($check))
+        }
+    };
+    (
+        $(#[doc = $doc:literal])+
+        $vis:vis static $ident:ident = {
+            code: $code:literal,
+            name: $name:literal,
+            severity: $severity:ident,
+            fix: $fix:ident,
+            $(default: $default:literal,)?
+            blueprint_check: $check:path $(,)?
+        };
+    ) => {
+        $crate::rule::declare_rule! {
+            @rule $(#[doc = $doc])+ $vis $ident $code $name $severity $fix
+            ($crate::rule::in_default_set!($($default)?)) ($crate::rule::Check::Blueprint($check))
+        }
+    };
+    (
+        @rule $(#[doc = $doc:literal])+ $vis:vis $ident:ident $code:literal $name:literal
+        $severity:ident $fix:ident ($default:expr) ($check:expr)
+    ) => {
         $(#[doc = $doc])+
         $vis static $ident: $crate::rule::Rule = $crate::rule::Rule {
             code: $code,
             name: $name,
             severity: hotfix_diagnostics::Severity::$severity,
             fix: $crate::rule::FixAvailability::$fix,
-            default: $crate::rule::in_default_set!($($default)?),
+            default: $default,
             doc: concat!($($doc, "\n"),+),
             check: $check,
         };

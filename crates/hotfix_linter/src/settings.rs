@@ -21,6 +21,9 @@ pub struct Settings {
     /// The OpenStack release whose Heat the templates are deployed to (`heat-release`), for
     /// `unavailable-in-release`; none: no release is assumed.
     pub heat_release: Option<HeatRelease>,
+    /// What a Cloudify blueprint's local imports declare, read by the caller (the library reads
+    /// no files); none: the blueprint's local imports are unknown.
+    pub blueprint_imports: Option<std::sync::Arc<hotfix_blueprint::Imported>>,
 }
 
 impl Settings {

@@ -2,12 +2,13 @@
 //!
 //! Codes: `H0xx` loading and YAML, `H1xx` the template as a whole, `H2xx` functions, `H3xx`
 //! references, `H4xx` parameters, `H5xx` parameter groups, `H6xx` resources, `H7xx` outputs,
-//! `H8xx` conditions, `H9xx` `repeat`.
+//! `H8xx` conditions, `H9xx` `repeat`; `Cxxx` Cloudify blueprints.
 
 use std::sync::LazyLock;
 
 use crate::rule::Rule;
 
+pub(crate) mod blueprint;
 pub(crate) mod conditions;
 pub(crate) mod functions;
 pub(crate) mod load;
@@ -36,6 +37,7 @@ pub(crate) static REGISTRY: LazyLock<Vec<&'static Rule>> = LazyLock::new(|| {
         outputs::RULES,
         conditions::RULES,
         repeat::RULES,
+        blueprint::RULES,
     ]
     .concat();
     all.sort_by_key(|rule| rule.code);

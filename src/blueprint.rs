@@ -1,0 +1,163 @@
+//! Cloudify blueprints' local imports: read here (the library reads no files), handed to the
+//! rules as what they declare.
+//!
+//! A blueprint that another blueprint nearby imports (`includes/cloud-init.yaml`, say) is a
+//! fragment: Cloudify merges it into its importer, whose inputs and node templates it uses. Such
+//! a file is linted with the names of its importers (all of them, and their imports).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, LazyLock, Mutex};
+
+use hotfix_blueprint::{Blueprint, ImportKind, Imported};
+
+/// Files read through imports of one blueprint, at most (a cycle or a huge tree stops here and
+/// leaves the names incomplete, so that no rule guesses).
+const MAX_FILES: usize = 64;
+
+/// What the local imports of the blueprint at `path` declare; `None` when it has none (or is
+/// not a blueprint). An import that cannot be read or loaded leaves the result incomplete.
+pub(crate) fn local_imports(path: &Path, bytes: &[u8]) -> Option<Arc<Imported>> {
+    let importers = importers_of(path);
+    if !importers.is_empty() {
+        // A fragment: the names of every importer and of everything they import.
+        let mut imported = Imported::new();
+        let mut seen = Vec::new();
+        for importer in importers {
+            let Some(doc) = std::fs::read_to_string(&importer)
+                .ok()
+                .and_then(|text| hotfix_yaml::parse_unlimited(&text).ok())
+            else {
+                imported.complete = false;
+                continue;
+            };
+            let base = importer.parent().unwrap_or(Path::new("")).to_path_buf();
+            let next = imported.add(&doc);
+            seen.push(importer.clone());
+            let pending = next.into_iter().map(|n| (base.clone(), n)).collect();
+            gather(&base, pending, &mut imported, &mut seen);
+        }
+        return Some(Arc::new(imported));
+    }
+    let text = std::str::from_utf8(bytes).ok()?;
+    let doc = hotfix_yaml::parse_unlimited(text).ok()?;
+    let blueprint = Blueprint::new(&doc)?;
+    let root = path.parent().unwrap_or(Path::new("")).to_path_buf();
+    let pending: Vec<(PathBuf, String)> = blueprint
+        .imports
+        .iter()
+        .filter(|i| i.kind == ImportKind::Local)
+        .map(|i| (root.clone(), i.text.clone()))
+        .collect();
+    if pending.is_empty() {
+        return None;
+    }
+    let mut imported = Imported::new();
+    gather(&root, pending, &mut imported, &mut Vec::new());
+    Some(Arc::new(imported))
+}
+
+/// Reads the local imports `pending` (import text and the folder of the file naming it), and
+/// theirs, into `imported`.
+fn gather(
+    root: &Path,
+    mut pending: Vec<(PathBuf, String)>,
+    imported: &mut Imported,
+    seen: &mut Vec<PathBuf>,
+) {
+    while let Some((base, import)) = pending.pop() {
+        if seen.len() >= MAX_FILES {
+            imported.complete = false;
+            break;
+        }
+        // Relative to the importing file, else to the blueprint's own folder.
+        let Some(file) = [base.join(&import), root.join(&import)]
+            .into_iter()
+            .find(|p| p.is_file())
+        else {
+            imported.complete = false;
+            continue;
+        };
+        let file = file.canonicalize().unwrap_or(file);
+        if seen.contains(&file) {
+            continue;
+        }
+        seen.push(file.clone());
+        let Some(doc) = std::fs::read_to_string(&file)
+            .ok()
+            .and_then(|text| hotfix_yaml::parse_unlimited(&text).ok())
+        else {
+            imported.complete = false;
+            continue;
+        };
+        let base = file.parent().unwrap_or(Path::new("")).to_path_buf();
+        for next in imported.add(&doc) {
+            pending.push((base.clone(), next));
+        }
+    }
+}
+
+/// The blueprints in the folder of `path`, its parent and its grandparent that import it.
+fn importers_of(path: &Path) -> Vec<PathBuf> {
+    let Ok(target) = path.canonicalize() else {
+        return Vec::new();
+    };
+    let mut importers = Vec::new();
+    for dir in target.ancestors().skip(1).take(3) {
+        for (file, imports) in folder_imports(dir).iter() {
+            if *file != target && imports.contains(&target) {
+                importers.push(file.clone());
+            }
+        }
+    }
+    importers
+}
+
+/// Each blueprint of a folder, with the files its local imports name.
+type FolderImports = Vec<(PathBuf, Vec<PathBuf>)>;
+
+/// The blueprints of one folder and the files their local imports name (resolved against the
+/// blueprint's folder), read once per folder and run.
+fn folder_imports(dir: &Path) -> Arc<FolderImports> {
+    static CACHE: LazyLock<Mutex<HashMap<PathBuf, Arc<FolderImports>>>> =
+        LazyLock::new(|| Mutex::new(HashMap::new()));
+    if let Some(found) = CACHE.lock().ok().and_then(|c| c.get(dir).cloned()) {
+        return found;
+    }
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let file = entry.path();
+        let is_yaml = file
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("yaml") || e.eq_ignore_ascii_case("yml"));
+        if !is_yaml || !file.is_file() {
+            continue;
+        }
+        let Ok(text) = std::fs::read_to_string(&file) else {
+            continue;
+        };
+        if !text.contains("cloudify_dsl_") || !text.contains("imports") {
+            continue;
+        }
+        let Ok(doc) = hotfix_yaml::parse_unlimited(&text) else {
+            continue;
+        };
+        let Some(blueprint) = Blueprint::new(&doc) else {
+            continue;
+        };
+        let imports: Vec<PathBuf> = blueprint
+            .imports
+            .iter()
+            .filter(|i| i.kind == ImportKind::Local)
+            .filter_map(|i| dir.join(&i.text).canonicalize().ok())
+            .collect();
+        if !imports.is_empty() {
+            found.push((file.canonicalize().unwrap_or(file), imports));
+        }
+    }
+    let found = Arc::new(found);
+    if let Ok(mut cache) = CACHE.lock() {
+        cache.insert(dir.to_path_buf(), Arc::clone(&found));
+    }
+    found
+}
