@@ -77,6 +77,9 @@ pub(crate) struct Resolver {
 /// against.
 type FolderKey = (PathBuf, PathBuf, PathBuf);
 
+/// How many folders a [`Resolver`] remembers.
+const MEMO_FOLDERS: usize = 256;
+
 /// What [`absolute`] and [`under`] give for one folder.
 #[derive(Clone, Debug)]
 struct Folder {
@@ -130,6 +133,11 @@ impl Resolver {
                 under(base, cwd, parent)
             },
         };
+        // A walk meets a folder's files together: the last folders are the ones asked about
+        // again, and memory must not grow with the tree.
+        if folders.len() >= MEMO_FOLDERS {
+            folders.clear();
+        }
         folders.insert(key, folder.clone());
         Some((folder, name))
     }
