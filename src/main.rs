@@ -13,6 +13,7 @@ mod explain;
 mod fix;
 mod inspect;
 mod interrupt;
+mod k2hr3;
 mod lint;
 mod ordered;
 mod output;
@@ -67,6 +68,8 @@ enum Command {
     /// Then the attributes `get_attr` may name, the `update_policy` keys, and the translation
     /// rules by which Heat renames older properties. Names are case-sensitive, as in Heat.
     Type(types::TypeArgs),
+    /// K2HR3 templates: expand one as the K2HR3 Template Engine does.
+    K2hr3(k2hr3::K2hr3Args),
     /// Print a shell completion script.
     #[command(after_help = COMPLETIONS_HELP)]
     Completions(CompletionsArgs),
@@ -110,6 +113,7 @@ fn main() -> ExitCode {
         Command::Versions(args) => explain::versions(&args, &mut stdout),
         Command::Types(args) => types::types(&args, &mut stdout),
         Command::Type(args) => types::resource_type(&args, &mut stdout),
+        Command::K2hr3(args) => k2hr3::run(&args, &mut stdout),
         Command::Completions(args) => completions(&args, &mut stdout),
     };
     match result.and_then(|code| stdout.flush().map(|()| code).map_err(Into::into)) {
