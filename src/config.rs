@@ -8,6 +8,7 @@
 //! include = ["**/*.yaml"]        # which files a directory walk considers (default: YAML and JSON)
 //! exclude = ["vendor/**"]        # files and folders a directory walk skips
 //! heat-release = "wallaby"       # the OpenStack release the templates are deployed to
+//! k2hr3-templates = ["k2hr3/**"] # K2HR3 templates (also recognised by their {{#!k2hr3template }} header)
 //!
 //! [per-file-ignores]
 //! "environments/**" = ["H101"]
@@ -85,6 +86,12 @@ pub(crate) struct RawConfig {
     #[serde(default)]
     #[schemars(with = "Option<ReleaseName>")]
     heat_release: Option<toml::Spanned<String>>,
+    /// Globs (relative to this file's folder) of K2HR3 templates: a folder walk considers them,
+    /// and they are linted with the `K` rules even without an engine header `{{#!k2hr3template }}`
+    /// (a file that starts with one is recognised anyway).
+    #[serde(default)]
+    #[schemars(with = "Vec<String>")]
+    k2hr3_templates: Vec<toml::Spanned<String>>,
 }
 
 /// An OpenStack release name, as the schema lists them for editors (lower case; hotfix reads
@@ -297,6 +304,8 @@ pub(crate) struct Config {
     pub(crate) settings: Settings,
     pub(crate) include: Option<GlobSet>,
     pub(crate) exclude: Option<GlobSet>,
+    /// `k2hr3-templates`.
+    pub(crate) k2hr3: Option<GlobSet>,
     per_file_ignores: Vec<(GlobSet, Vec<Selector>)>,
 }
 
@@ -332,6 +341,12 @@ impl Config {
     pub(crate) fn excluded(&self, path: &Path) -> bool {
         let relative = self.relative(path);
         self.exclude.as_ref().is_some_and(|g| g.is_match(&relative))
+    }
+
+    /// Whether `k2hr3-templates` names the file.
+    pub(crate) fn is_k2hr3(&self, path: &Path) -> bool {
+        let relative = self.relative(path);
+        self.k2hr3.as_ref().is_some_and(|g| g.is_match(&relative))
     }
 
     pub(crate) fn included(&self, path: &Path) -> bool {
@@ -471,6 +486,7 @@ pub(crate) fn load(path: &Path, overrides: &Overrides, cwd: &Path) -> anyhow::Re
         settings,
         include: globs(&raw.include)?,
         exclude: globs(&raw.exclude)?,
+        k2hr3: globs(&raw.k2hr3_templates)?,
         per_file_ignores,
     })
 }
@@ -523,6 +539,7 @@ mod tests {
                 "heat-release",
                 "ignore",
                 "include",
+                "k2hr3-templates",
                 "per-file-ignores",
                 "select",
                 "severity"

@@ -159,3 +159,59 @@ fn help_explains_the_variables_the_bound_and_the_exit_codes() {
         assert!(help.contains(needle), "{needle}: {help}");
     }
 }
+
+/// `hotfix lint` in a folder: a K2HR3 template found by its header, another named by the
+/// `k2hr3-templates` glob, a suppressed finding; SARIF carries the `K` rules.
+#[test]
+fn lint_recognises_k2hr3_templates_by_header_and_by_glob() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    std::fs::create_dir(root.join("res")).expect("mkdir");
+    std::fs::write(
+        root.join("res/header.yaml"),
+        "{{#!k2hr3template }}\n{{ %count% = 3 }}\n{{= %cuont% }}\n",
+    )
+    .expect("write");
+    std::fs::write(root.join("res/plain.txt"), "{{= 1 / 0 }}\n").expect("write");
+    std::fs::write(
+        root.join("res/suppressed.yaml"),
+        "{{#!k2hr3template }}\n{{# hotfix: ignore[K003] }}\n{{= %unset% }}\n",
+    )
+    .expect("write");
+    let lint = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_hotfix"))
+            .current_dir(root)
+            .args(args)
+            .env("NO_COLOR", "1")
+            .env_remove("GITHUB_ACTIONS")
+            .output()
+            .expect("run hotfix")
+    };
+    let out = lint(&["lint", "--format", "concise", "."]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stdout),
+        "res/header.yaml:3:5: K003 %cuont% is read before anything sets it\n"
+    );
+
+    std::fs::write(
+        root.join("hotfix.toml"),
+        "k2hr3-templates = [\"res/*.txt\"]\n",
+    )
+    .expect("write");
+    let out = lint(&["lint", "--format", "concise", "."]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stdout),
+        "res/header.yaml:3:5: K003 %cuont% is read before anything sets it\nres/plain.txt:1:9: K004 division by zero\n"
+    );
+
+    let sarif = lint(&["lint", "--format", "sarif", "."]);
+    let sarif = text(&sarif.stdout);
+    for code in ["\"K003\"", "\"K004\""] {
+        assert!(sarif.contains(code), "{code}: {sarif}");
+    }
+
+    let ignored = lint(&["lint", "--format", "concise", "--ignore", "K", "."]);
+    assert_eq!(ignored.status.code(), Some(0), "{}", text(&ignored.stdout));
+}
