@@ -473,6 +473,7 @@ pub(crate) fn load(path: &Path, overrides: &Overrides, cwd: &Path) -> anyhow::Re
         ignore,
         severities,
         heat_release,
+        ..Settings::default()
     };
     overrides.apply(&mut settings);
     let root = crate::paths::absolute(cwd, path)

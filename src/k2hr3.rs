@@ -155,3 +155,17 @@ fn read_vars(path: &Path) -> anyhow::Result<Variables> {
     };
     Ok(entries.into_iter().collect())
 }
+
+/// The names the variables file of the K2HR3 template `path` gives (`FILE.vars.json` beside
+/// `FILE`); none when there is no such file.
+pub(crate) fn given_variables(path: &Path) -> Result<Vec<String>, String> {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".vars.json");
+    let vars = PathBuf::from(name);
+    if !vars.is_file() {
+        return Ok(Vec::new());
+    }
+    read_vars(&vars)
+        .map(|vars| vars.into_keys().collect())
+        .map_err(|err| format!("{err:#}"))
+}

@@ -215,3 +215,40 @@ fn lint_recognises_k2hr3_templates_by_header_and_by_glob() {
     let ignored = lint(&["lint", "--format", "concise", "--ignore", "K", "."]);
     assert_eq!(ignored.status.code(), Some(0), "{}", text(&ignored.stdout));
 }
+
+/// The keys of a template's variables file (`FILE.vars.json`) are given: no K003 for them.
+#[test]
+fn lint_takes_the_variables_a_variables_file_gives() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    let template = "{{#!k2hr3template }}\n{{= %given% }} {{= %other% }}\n";
+    std::fs::write(root.join("t.k2hr3"), template).expect("write");
+    let lint = || {
+        Command::new(env!("CARGO_BIN_EXE_hotfix"))
+            .current_dir(root)
+            .args(["lint", "--format", "concise", "t.k2hr3"])
+            .env("NO_COLOR", "1")
+            .env_remove("GITHUB_ACTIONS")
+            .output()
+            .expect("run hotfix")
+    };
+    let out = lint();
+    assert_eq!(
+        text(&out.stdout),
+        "t.k2hr3:2:5: K003 %given% is read before anything sets it\nt.k2hr3:2:20: K003 %other% is read before anything sets it\n"
+    );
+    std::fs::write(root.join("t.k2hr3.vars.json"), "{\"given\": 1}").expect("write");
+    let out = lint();
+    assert_eq!(
+        text(&out.stdout),
+        "t.k2hr3:2:20: K003 %other% is read before anything sets it\n"
+    );
+    std::fs::write(root.join("t.k2hr3.vars.json"), "[1]").expect("write");
+    let out = lint();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stderr).contains("a JSON object is expected"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -21,6 +21,9 @@ pub struct Settings {
     /// The OpenStack release whose Heat the templates are deployed to (`heat-release`), for
     /// `unavailable-in-release`; none: no release is assumed.
     pub heat_release: Option<HeatRelease>,
+    /// The variables a K2HR3 template is given (the keys of its variables file):
+    /// `k2hr3-unset-variable` does not report them.
+    pub k2hr3_variables: Vec<String>,
 }
 
 impl Settings {

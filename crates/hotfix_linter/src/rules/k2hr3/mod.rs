@@ -57,6 +57,7 @@ pub fn is_k2hr3(bytes: &[u8]) -> bool {
 /// What the K2HR3 checks look at.
 #[derive(Debug)]
 pub(crate) struct K2hr3Context<'a> {
+    pub(crate) settings: &'a Settings,
     pub(crate) parsed: &'a Result<Template, ParseError>,
 }
 
@@ -64,7 +65,10 @@ pub(crate) struct K2hr3Context<'a> {
 /// suppress, sorted.
 pub fn lint(source: &str, settings: &Settings) -> Vec<Diagnostic> {
     let parsed = hotfix_k2hr3::parse(source);
-    let cx = K2hr3Context { parsed: &parsed };
+    let cx = K2hr3Context {
+        settings,
+        parsed: &parsed,
+    };
     let mut diagnostics = Vec::new();
     for (rule, check) in CHECKS {
         if !settings.enabled(rule) {

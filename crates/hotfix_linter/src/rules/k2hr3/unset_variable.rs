@@ -8,7 +8,9 @@ declare_rule! {
     /// Reports a variable read where nothing has set it: no assignment, `++`/`--`, `for`
     /// initialisation or `foreach` sets it earlier in the template, and no loop around the read
     /// sets it later (for the next round). Variables whose name starts with `yrn:` are given by
-    /// K2HR3 (the data of a RESOURCE or ROLE) and are not reported.
+    /// K2HR3 (the data of a RESOURCE or ROLE) and are not reported, nor are the keys of the
+    /// template's variables file (`FILE.vars.json` beside the template `FILE`, a JSON object
+    /// as `hotfix k2hr3 expand --vars` reads).
     ///
     /// ## Why is this bad?
     /// Apart from YRN paths, a template's variables are its own: one read before it is set has
@@ -74,7 +76,7 @@ pub(super) fn check_k2hr3(cx: &K2hr3Context<'_>, sink: &mut Sink<'_>) {
         }
     });
     for (name, at) in reads {
-        if name.starts_with("yrn:") {
+        if name.starts_with("yrn:") || cx.settings.k2hr3_variables.iter().any(|v| v == name) {
             continue;
         }
         let set_before = sets.iter().any(|(n, s)| *n == name && *s < at.start);
