@@ -223,7 +223,7 @@ impl Machine {
                 };
                 for item in items {
                     self.tick(*head)?;
-                    self.vars.insert(var.clone(), item);
+                    self.set(var, item);
                     if self.block(body)? == Flow::Break {
                         break;
                     }
@@ -233,6 +233,15 @@ impl Machine {
             Node::Continue { .. } => return Ok(Flow::Continue),
         }
         Ok(Flow::Normal)
+    }
+
+    /// Sets a variable (without allocating its name again when it exists).
+    fn set(&mut self, name: &str, value: Value) {
+        if let Some(slot) = self.vars.get_mut(name) {
+            *slot = value;
+        } else {
+            self.vars.insert(name.to_owned(), value);
+        }
     }
 
     fn var(&self, name: &str, span: Span) -> Result<&Value> {
@@ -257,7 +266,7 @@ impl Machine {
             ExprKind::Binary { op, lhs, rhs, .. } => self.binary_node(expr, *op, lhs, rhs),
             ExprKind::Assign { name, value, .. } => {
                 let v = self.eval(value)?;
-                self.vars.insert(name.clone(), v.clone());
+                self.set(name, v.clone());
                 Ok(v)
             }
             ExprKind::Step {
@@ -356,7 +365,7 @@ impl Machine {
         let Some(new) = new else {
             return fail(ExpandErrorKind::Overflow, op_span);
         };
-        self.vars.insert(name.to_owned(), Value::Int(new));
+        self.set(name, Value::Int(new));
         Ok(Value::Int(if prefix { new } else { old }))
     }
 

@@ -10,7 +10,8 @@
 //! * **Statements** are `{{ … }}`. `{{{` in text is an escaped `{{`, `}}}` an escaped `}}`.
 //!   A statement ends at the first `}}` outside a quoted string and outside `{ }` braces (so
 //!   `{{= %o%{'k'}}}` is one statement); a comment or header ends at the first `}}`.
-//! * **Header**: `{{#!k2hr3template }}` may open the template (byte 0). Any other engine name
+//! * **Header**: `{{#!k2hr3template }}` may open the template (byte 0, or right after a UTF-8
+//!   byte-order mark, which vanishes with the header's line). Any other engine name
 //!   is refused ([`ParseErrorKind::UnknownEngine`]), and so is a header anywhere else
 //!   ([`ParseErrorKind::MisplacedHeader`]).
 //! * **Comments** `{{# … }}`; **prints** `{{= formula }}`; any other statement is a control

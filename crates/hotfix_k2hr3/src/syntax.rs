@@ -444,7 +444,8 @@ fn standalone_lines(source: &str, segments: &[Segment]) -> Vec<Range<usize>> {
             }
         }
     }
-    let is_blank = |s: &str| s.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\r'));
+    // A byte-order mark counts as blank, so that it goes with the header's line.
+    let is_blank = |s: &str| s.chars().all(|c| matches!(c, ' ' | '\t' | '\r' | '\u{feff}'));
     let mut dropped = Vec::new();
     let mut line = Line {
         start: 0,
@@ -512,7 +513,9 @@ fn parse_header(source: &str, whole: Span, body: Range<usize>) -> Result<Header,
     let name_offset = name_start + leading_space(raw);
     let name = raw.trim();
     let name_span = Span::new(name_offset, name_offset + name.len());
-    if whole.start != 0 {
+    // A byte-order mark (which an editor may save) is not a character of the template.
+    let first = if source.starts_with('\u{feff}') { 3 } else { 0 };
+    if whole.start != first {
         return Err(ParseError::new(ParseErrorKind::MisplacedHeader, whole));
     }
     if name != ENGINE_NAME {
