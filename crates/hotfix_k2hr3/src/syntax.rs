@@ -445,7 +445,10 @@ fn standalone_lines(source: &str, segments: &[Segment]) -> Vec<Range<usize>> {
         }
     }
     // A byte-order mark counts as blank, so that it goes with the header's line.
-    let is_blank = |s: &str| s.chars().all(|c| matches!(c, ' ' | '\t' | '\r' | '\u{feff}'));
+    let is_blank = |s: &str| {
+        s.chars()
+            .all(|c| matches!(c, ' ' | '\t' | '\r' | '\u{feff}'))
+    };
     let mut dropped = Vec::new();
     let mut line = Line {
         start: 0,
