@@ -8,6 +8,7 @@
 //! include = ["**/*.yaml"]        # which files a directory walk considers (default: YAML and JSON)
 //! exclude = ["vendor/**"]        # files and folders a directory walk skips
 //! heat-release = "wallaby"       # the OpenStack release the templates are deployed to
+//! k2hr3-templates = ["k2hr3/**"] # K2HR3 templates (also recognised by their {{#!k2hr3template }} header)
 //!
 //! [per-file-ignores]
 //! "environments/**" = ["H101"]
@@ -85,6 +86,12 @@ pub(crate) struct RawConfig {
     #[serde(default)]
     #[schemars(with = "Option<ReleaseName>")]
     heat_release: Option<toml::Spanned<String>>,
+    /// Globs (relative to this file's folder) of K2HR3 templates: a folder walk considers them,
+    /// and they are linted with the `K` rules even without an engine header `{{#!k2hr3template }}`
+    /// (a file that starts with one is recognised anyway).
+    #[serde(default)]
+    #[schemars(with = "Vec<String>")]
+    k2hr3_templates: Vec<toml::Spanned<String>>,
 }
 
 /// An OpenStack release name, as the schema lists them for editors (lower case; hotfix reads
@@ -300,6 +307,8 @@ pub(crate) struct Config {
     pub(crate) settings: Settings,
     pub(crate) include: Option<GlobSet>,
     pub(crate) exclude: Option<GlobSet>,
+    /// `k2hr3-templates`.
+    pub(crate) k2hr3: Option<GlobSet>,
     per_file_ignores: Vec<(GlobSet, Vec<Selector>)>,
     /// Each folder's place relative to `root`, worked out once.
     resolver: crate::paths::Resolver,
@@ -339,6 +348,12 @@ impl Config {
     pub(crate) fn excluded(&self, path: &Path) -> bool {
         let relative = self.relative(path);
         self.exclude.as_ref().is_some_and(|g| g.is_match(&relative))
+    }
+
+    /// Whether `k2hr3-templates` names the file.
+    pub(crate) fn is_k2hr3(&self, path: &Path) -> bool {
+        let relative = self.relative(path);
+        self.k2hr3.as_ref().is_some_and(|g| g.is_match(&relative))
     }
 
     pub(crate) fn included(&self, path: &Path) -> bool {
@@ -468,20 +483,25 @@ pub(crate) fn load(path: &Path, overrides: &Overrides, cwd: &Path) -> anyhow::Re
         ..Settings::default()
     };
     overrides.apply(&mut settings);
-    let root = crate::paths::absolute(cwd, path)
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_default();
     Ok(Config {
-        root,
+        root: folder_of(cwd, path),
         cwd: cwd.to_path_buf(),
         path: Some(path.to_path_buf()),
         settings,
         include: globs(&raw.include)?,
         exclude: globs(&raw.exclude)?,
+        k2hr3: globs(&raw.k2hr3_templates)?,
         per_file_ignores,
         resolver: crate::paths::Resolver::default(),
     })
+}
+
+/// The folder of a configuration file, as the user's shell names it.
+fn folder_of(cwd: &Path, path: &Path) -> PathBuf {
+    crate::paths::absolute(cwd, path)
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default()
 }
 
 /// The JSON schema of `hotfix.toml`, as committed in `hotfix.schema.json`.
@@ -532,6 +552,7 @@ mod tests {
                 "heat-release",
                 "ignore",
                 "include",
+                "k2hr3-templates",
                 "per-file-ignores",
                 "select",
                 "severity"

@@ -144,7 +144,9 @@ impl<'c> Walker<'c> {
                 Ok(config) => config,
                 Err(err) => return Some(Err(err)),
             };
-            let wanted = if config.include.is_some() {
+            let wanted = if config.is_k2hr3(file) {
+                true
+            } else if config.include.is_some() {
                 config.included(file)
             } else {
                 file.extension()
@@ -316,6 +318,10 @@ pub(crate) fn classify(path: &Path, bytes: &[u8]) -> Kind {
         || name.contains(".j2.")
     {
         return Kind::Jinja;
+    }
+    // A K2HR3 template (`hotfix_linter::lint` gives it the `K` rules).
+    if hotfix_linter::is_k2hr3(bytes) {
+        return Kind::Template;
     }
     // Heat refuses a template that is not UTF-8, but it is still a template: it is told by its
     // keys in whatever encoding it has, so that lint reports it instead of skipping it.

@@ -855,6 +855,9 @@ fn lint_input(candidate: &Candidate, input: read::Input, args: &LintArgs) -> Fil
 /// Lints (or fixes) the bytes of one candidate; `Ok(Err(kind))` when it is not a template to
 /// lint.
 fn lint_bytes(candidate: &Candidate, bytes: &[u8], args: &LintArgs) -> FileResult {
+    if candidate.config.is_k2hr3(&candidate.path) || hotfix_linter::is_k2hr3(bytes) {
+        return lint_k2hr3(candidate, bytes).map(Ok);
+    }
     let kind = match discover::classify(&candidate.path, bytes) {
         Kind::Blueprint => Kind::Blueprint,
         _ if candidate.explicit && !args.templates_only => Kind::Template,
@@ -882,6 +885,25 @@ fn lint_bytes(candidate: &Candidate, bytes: &[u8], args: &LintArgs) -> FileResul
         diagnostics,
         fixes,
     })))
+}
+
+/// A K2HR3 template (an engine header, or `k2hr3-templates` names it): the `K` rules, with the
+/// variables its variables file `FILE.vars.json` gives (text that cannot be read as a template
+/// is reported as any template's would be).
+fn lint_k2hr3(candidate: &Candidate, bytes: &[u8]) -> Result<Box<Linted>, String> {
+    let mut settings = candidate.config.settings_for(&candidate.path);
+    settings.k2hr3_variables = crate::k2hr3::given_variables(&candidate.path)?;
+    let (source, diagnostics) = match hotfix_yaml::check_bytes(bytes) {
+        Ok(text) => (text.to_owned(), hotfix_linter::lint_k2hr3(text, &settings)),
+        Err(err) => (String::new(), hotfix_linter::load_failure(err, &settings)),
+    };
+    Ok(Box::new(Linted {
+        path: candidate.path.clone(),
+        display: candidate.display(),
+        source,
+        diagnostics,
+        fixes: crate::fix::FileFixes::default(),
+    }))
 }
 
 impl Candidate {

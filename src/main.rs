@@ -14,6 +14,7 @@ mod explain;
 mod fix;
 mod inspect;
 mod interrupt;
+mod k2hr3;
 mod lint;
 mod ordered;
 mod output;
@@ -71,6 +72,8 @@ enum Command {
     Type(types::TypeArgs),
     /// Run the language server, for editors: findings as you type, fixes, navigation, hover.
     Server(server::ServerArgs),
+    /// K2HR3 templates: expand one as the K2HR3 Template Engine does.
+    K2hr3(k2hr3::K2hr3Args),
     /// Print a shell completion script.
     #[command(after_help = COMPLETIONS_HELP)]
     Completions(CompletionsArgs),
@@ -122,6 +125,7 @@ fn main() -> ExitCode {
         Command::Types(args) => types::types(&args, &mut stdout),
         Command::Type(args) => types::resource_type(&args, &mut stdout),
         Command::Server(_) => unreachable!("handled above"),
+        Command::K2hr3(args) => k2hr3::run(&args, &mut stdout),
         Command::Completions(args) => completions(&args, &mut stdout),
     };
     match result.and_then(|code| stdout.flush().map(|()| code).map_err(Into::into)) {

@@ -126,7 +126,7 @@ pub fn generated_files() -> Vec<(String, String)> {
     files
 }
 
-/// The YAML blocks of a rule's "## Example" and "Use instead:" sections.
+/// The YAML (or K2HR3) blocks of a rule's "## Example" and "Use instead:" sections.
 pub fn doc_examples(rule: &Rule) -> (Option<String>, Option<String>) {
     examples_of(&rule.documentation())
 }
@@ -139,7 +139,11 @@ pub fn upgrade_doc_examples(rule: &UpgradeRule) -> (Option<String>, Option<Strin
 fn examples_of(doc: &str) -> (Option<String>, Option<String>) {
     let block_after = |marker: &str| -> Option<String> {
         let rest = &doc[doc.find(marker)? + marker.len()..];
-        let start = rest.find("```yaml\n")? + "```yaml\n".len();
+        // A YAML block, or a K2HR3 template for the `K` rules.
+        let start = ["```yaml\n", "```k2hr3\n"]
+            .iter()
+            .filter_map(|fence| rest.find(fence).map(|at| at + fence.len()))
+            .min()?;
         let end = rest[start..].find("```")?;
         Some(rest[start..start + end].to_owned())
     };

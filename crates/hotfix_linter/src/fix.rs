@@ -68,6 +68,15 @@ pub fn fix_file(
     unsafe_fixes: bool,
 ) -> Result<FixOutcome, FixError> {
     let mut segments = Segments::new(source.len());
+    if crate::is_k2hr3(source.as_bytes()) {
+        // A K2HR3 template: its rules offer no fixes.
+        return Ok(FixOutcome {
+            text: source.to_owned(),
+            applied: Vec::new(),
+            diagnostics: crate::lint_k2hr3(source, settings),
+            segments,
+        });
+    }
     let mut first_pass = true;
     let fixed = fix_to_fixed_point(source, unsafe_fixes, &mut segments, |text, _| {
         let loaded = hotfix_yaml::check_bytes(text.as_bytes()).and_then(hotfix_yaml::parse);

@@ -18,6 +18,7 @@ use hotfix_hot::{Semantic, Template};
 pub use fix::{FixError, FixOutcome, fix_file};
 pub use registry::{Selector, all_rules, rule_by_code, rule_by_selector};
 pub use rule::{Context, FixAvailability, Rule, Sink};
+pub use rules::k2hr3::{is_k2hr3, lint as lint_k2hr3};
 pub use rules::util::did_you_mean;
 pub use settings::Settings;
 
@@ -41,8 +42,14 @@ pub fn load_failure(err: hotfix_yaml::LoadError, settings: &Settings) -> Vec<Dia
     vec![diagnostic]
 }
 
-/// Lints one file: its bytes as read from disk.
+/// Lints one file: its bytes as read from disk. A K2HR3 template (one that starts with an
+/// engine header `{{#!…}}`) gets the `K` rules ([`lint_k2hr3`]).
 pub fn lint(path: &str, bytes: &[u8], settings: &Settings) -> Vec<Diagnostic> {
+    if is_k2hr3(bytes)
+        && let Ok(text) = hotfix_yaml::check_bytes(bytes)
+    {
+        return lint_k2hr3(text, settings);
+    }
     let loaded = hotfix_yaml::check_bytes(bytes).and_then(|text| {
         hotfix_yaml::check_size(text)?;
         hotfix_yaml::parse_unlimited(text)

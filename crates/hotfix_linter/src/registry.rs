@@ -25,7 +25,7 @@ pub fn rule_by_selector(selector: &Selector) -> Vec<&'static Rule> {
         .collect()
 }
 
-/// How users name rules: `ALL`, a code prefix (`H3`, `H30`, `C`), a code, or a name.
+/// How users name rules: `ALL`, a code prefix (`H3`, `H30`, `C`, `K`), a code, or a name.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Selector {
     All,
@@ -39,7 +39,7 @@ impl Selector {
         let text = text.trim();
         let selector = if text.eq_ignore_ascii_case("ALL") {
             Selector::All
-        } else if text.starts_with(['H', 'h', 'C', 'c'])
+        } else if text.starts_with(['H', 'h', 'C', 'c', 'K', 'k'])
             && text[1..].bytes().all(|b| b.is_ascii_digit())
         {
             Selector::Prefix(text.to_ascii_uppercase())
@@ -91,7 +91,7 @@ mod tests {
         assert_eq!(names.len(), rules.len(), "rule names repeat");
         for rule in rules {
             assert!(
-                rule.code.len() == 4 && rule.code.starts_with(['H', 'C']),
+                rule.code.len() == 4 && rule.code.starts_with(['H', 'C', 'K']),
                 "{rule:?}"
             );
             assert!(

@@ -24,6 +24,9 @@ pub struct Settings {
     /// What a Cloudify blueprint's local imports declare, read by the caller (the library reads
     /// no files); none: the blueprint's local imports are unknown.
     pub blueprint_imports: Option<std::sync::Arc<hotfix_blueprint::Imported>>,
+    /// The variables a K2HR3 template is given (the keys of its variables file):
+    /// `k2hr3-unset-variable` does not report them.
+    pub k2hr3_variables: Vec<String>,
 }
 
 impl Settings {

@@ -2,7 +2,7 @@
 //!
 //! Codes: `H0xx` loading and YAML, `H1xx` the template as a whole, `H2xx` functions, `H3xx`
 //! references, `H4xx` parameters, `H5xx` parameter groups, `H6xx` resources, `H7xx` outputs,
-//! `H8xx` conditions, `H9xx` `repeat`; `Cxxx` Cloudify blueprints.
+//! `H8xx` conditions, `H9xx` `repeat`; `Cxxx` Cloudify blueprints; `Kxxx` K2HR3 templates.
 
 use std::sync::LazyLock;
 
@@ -11,6 +11,7 @@ use crate::rule::Rule;
 pub(crate) mod blueprint;
 pub(crate) mod conditions;
 pub(crate) mod functions;
+pub(crate) mod k2hr3;
 pub(crate) mod load;
 pub(crate) mod outputs;
 pub(crate) mod parameter_groups;
@@ -38,6 +39,7 @@ pub(crate) static REGISTRY: LazyLock<Vec<&'static Rule>> = LazyLock::new(|| {
         conditions::RULES,
         repeat::RULES,
         blueprint::RULES,
+        k2hr3::RULES,
     ]
     .concat();
     all.sort_by_key(|rule| rule.code);

@@ -1,0 +1,219 @@
+//! `Kxxx`: K2HR3 templates (the RESOURCE strings K2HR3's template engine expands), read with
+//! `hotfix_k2hr3`. A file is one when it starts with an engine header `{{#!…}}`, or when the
+//! configuration's `k2hr3-templates` globs name it.
+//!
+//! These rules see the K2HR3 template, not a HOT document: their HOT check does nothing, and
+//! [`lint`] runs their K2HR3 checks. Suppression works as in HOT files, written as a comment
+//! statement: `{{# hotfix: ignore[K003] }}` on the line of a finding or the line above, and
+//! `{{# hotfix: ignore-file[K003] }}` anywhere.
+
+use hotfix_diagnostics::{Diagnostic, Span};
+use hotfix_k2hr3::{Expr, ExprKind, Node, ParseError, Template};
+
+use crate::registry::Selector;
+use crate::rule::{Context, Rule, Sink};
+use crate::settings::Settings;
+
+mod division_by_zero;
+mod syntax_error;
+mod unknown_engine;
+mod unreachable_branch;
+mod unset_variable;
+
+pub(crate) use division_by_zero::DIVISION_BY_ZERO;
+pub(crate) use syntax_error::SYNTAX_ERROR;
+pub(crate) use unknown_engine::UNKNOWN_ENGINE;
+pub(crate) use unreachable_branch::UNREACHABLE_BRANCH;
+pub(crate) use unset_variable::UNSET_VARIABLE;
+
+pub(crate) const RULES: &[&Rule] = &[
+    &SYNTAX_ERROR,
+    &UNKNOWN_ENGINE,
+    &UNSET_VARIABLE,
+    &DIVISION_BY_ZERO,
+    &UNREACHABLE_BRANCH,
+];
+
+/// A `K` rule's check of a K2HR3 template.
+type K2hr3Check = fn(&K2hr3Context<'_>, &mut Sink<'_>);
+
+/// The checks, by rule.
+const CHECKS: &[(&Rule, K2hr3Check)] = &[
+    (&SYNTAX_ERROR, syntax_error::check_k2hr3),
+    (&UNKNOWN_ENGINE, unknown_engine::check_k2hr3),
+    (&UNSET_VARIABLE, unset_variable::check_k2hr3),
+    (&DIVISION_BY_ZERO, division_by_zero::check_k2hr3),
+    (&UNREACHABLE_BRANCH, unreachable_branch::check_k2hr3),
+];
+
+/// Whether a file's text starts with a K2HR3 engine header (`{{#!`), a byte-order mark aside.
+pub fn is_k2hr3(bytes: &[u8]) -> bool {
+    bytes
+        .strip_prefix(b"\xef\xbb\xbf")
+        .unwrap_or(bytes)
+        .starts_with(b"{{#!")
+}
+
+/// What the K2HR3 checks look at.
+#[derive(Debug)]
+pub(crate) struct K2hr3Context<'a> {
+    pub(crate) settings: &'a Settings,
+    pub(crate) parsed: &'a Result<Template, ParseError>,
+}
+
+/// Lints a K2HR3 template: what the enabled `K` rules find, less what suppression comments
+/// suppress, sorted.
+pub fn lint(source: &str, settings: &Settings) -> Vec<Diagnostic> {
+    let parsed = hotfix_k2hr3::parse(source);
+    let cx = K2hr3Context {
+        settings,
+        parsed: &parsed,
+    };
+    let mut diagnostics = Vec::new();
+    for (rule, check) in CHECKS {
+        if !settings.enabled(rule) {
+            continue;
+        }
+        let start = diagnostics.len();
+        check(
+            &cx,
+            &mut Sink {
+                rule,
+                out: &mut diagnostics,
+            },
+        );
+        let severity = settings.severity(rule);
+        for diagnostic in &mut diagnostics[start..] {
+            diagnostic.severity = severity;
+        }
+    }
+    let mut diagnostics = suppress(source, diagnostics);
+    diagnostics.sort_by(|a, b| {
+        (a.span.start, a.code, &a.message).cmp(&(b.span.start, b.code, &b.message))
+    });
+    diagnostics.dedup();
+    diagnostics
+}
+
+/// The HOT check of a `K` rule: nothing (a HOT document is not a K2HR3 template).
+pub(crate) fn no_hot_check(_cx: &Context<'_>, _sink: &mut Sink<'_>) {}
+
+/// A `hotfix_k2hr3` span as a diagnostic span.
+pub(crate) fn span(s: hotfix_k2hr3::Span) -> Span {
+    Span::new(s.start, s.end)
+}
+
+/// Drops the findings that `{{# hotfix: ignore[…] }}` (its line and the next) or
+/// `{{# hotfix: ignore-file[…] }}` names.
+fn suppress(source: &str, diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let line_of = |offset: usize| source[..offset.min(source.len())].matches('\n').count();
+    let mut suppressions: Vec<(Option<usize>, Vec<Selector>)> = Vec::new();
+    let mut rest = source;
+    let mut base = 0;
+    while let Some(at) = rest.find("{{#") {
+        let start = base + at;
+        let Some(end) = source[start..].find("}}") else {
+            break;
+        };
+        let body = source[start + 3..start + end].trim();
+        let (file, list) = if let Some(list) = body.strip_prefix("hotfix: ignore-file[") {
+            (true, list)
+        } else if let Some(list) = body.strip_prefix("hotfix: ignore[") {
+            (false, list)
+        } else {
+            base = start + end + 2;
+            rest = &source[base..];
+            continue;
+        };
+        let selectors = list
+            .trim_end_matches(']')
+            .split(',')
+            .filter_map(Selector::parse)
+            .collect();
+        suppressions.push(((!file).then(|| line_of(start)), selectors));
+        base = start + end + 2;
+        rest = &source[base..];
+    }
+    if suppressions.is_empty() {
+        return diagnostics;
+    }
+    diagnostics
+        .into_iter()
+        .filter(|d| {
+            let line = line_of(d.span.start);
+            let Some(rule) = crate::rule_by_code(d.code) else {
+                return true;
+            };
+            !suppressions.iter().any(|(at, selectors)| {
+                at.is_none_or(|l| line == l || line == l + 1)
+                    && selectors.iter().any(|s| s.matches(rule))
+            })
+        })
+        .collect()
+}
+
+/// Calls `f` on every node, depth first, in source order.
+pub(crate) fn walk_nodes<'t>(nodes: &'t [Node], f: &mut impl FnMut(&'t Node)) {
+    for node in nodes {
+        f(node);
+        match node {
+            Node::If {
+                branches,
+                otherwise,
+                ..
+            } => {
+                for branch in branches {
+                    walk_nodes(&branch.body, f);
+                }
+                if let Some((_, body)) = otherwise {
+                    walk_nodes(body, f);
+                }
+            }
+            Node::While { body, .. }
+            | Node::DoWhile { body, .. }
+            | Node::For { body, .. }
+            | Node::Foreach { body, .. } => walk_nodes(body, f),
+            _ => {}
+        }
+    }
+}
+
+/// The formulas a node holds itself (not those of nested nodes), in source order.
+pub(crate) fn node_exprs(node: &Node) -> Vec<&Expr> {
+    match node {
+        Node::Print { expr, .. } | Node::Eval { expr, .. } => vec![expr],
+        Node::If { branches, .. } => branches.iter().map(|b| &b.cond).collect(),
+        Node::While { cond, .. } | Node::DoWhile { cond, .. } => vec![cond],
+        Node::For {
+            init, cond, step, ..
+        } => [init, cond, step].into_iter().flatten().collect(),
+        Node::Foreach { iterable, .. } => vec![iterable],
+        Node::Text { .. } | Node::Comment { .. } | Node::Break { .. } | Node::Continue { .. } => {
+            Vec::new()
+        }
+    }
+}
+
+/// Calls `f` on a formula and every formula inside it.
+pub(crate) fn walk_expr<'t>(expr: &'t Expr, f: &mut impl FnMut(&'t Expr)) {
+    f(expr);
+    match &expr.kind {
+        ExprKind::Index { base, index, .. } => {
+            walk_expr(base, f);
+            walk_expr(index, f);
+        }
+        ExprKind::Length { base, .. } => walk_expr(base, f),
+        ExprKind::Unary { operand, .. } => walk_expr(operand, f),
+        ExprKind::Binary { lhs, rhs, .. } => {
+            walk_expr(lhs, f);
+            walk_expr(rhs, f);
+        }
+        ExprKind::Assign { value, .. } => walk_expr(value, f),
+        ExprKind::Null
+        | ExprKind::Bool(_)
+        | ExprKind::Int(_)
+        | ExprKind::Str(_)
+        | ExprKind::Var(_)
+        | ExprKind::Step { .. } => {}
+    }
+}
