@@ -9,6 +9,7 @@ use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 mod baseline;
 mod config;
 mod discover;
+mod eval;
 mod explain;
 mod fix;
 mod inspect;
@@ -44,6 +45,9 @@ enum Command {
     Upgrade(upgrade::UpgradeArgs),
     /// Show a template as Heat loads it.
     Inspect(inspect::InspectArgs),
+    /// Evaluate a template as Heat would at stack create: parameters, conditions, resources,
+    /// outputs, offline.
+    Eval(eval::EvalArgs),
     /// List the rules.
     Rules(explain::RulesArgs),
     /// Explain one rule.
@@ -105,6 +109,7 @@ fn main() -> ExitCode {
         Command::Lint(args) => lint::run(&args, &mut stdout),
         Command::Upgrade(args) => upgrade::run(&args, &mut stdout),
         Command::Inspect(args) => inspect::run(&args, &mut stdout),
+        Command::Eval(args) => eval::run(&args, &mut stdout),
         Command::Rules(args) => explain::rules(&args, &mut stdout),
         Command::Rule(args) => explain::rule(&args, &mut stdout),
         Command::Versions(args) => explain::versions(&args, &mut stdout),
