@@ -54,6 +54,7 @@ pub fn evaluate(doc: &Document, inputs: &Inputs) -> Evaluation {
         condition_state: RefCell::new(HashMap::new()),
         problems: Vec::new(),
         enabled: Vec::new(),
+        stack_error: None,
     };
     let json = eval.run();
     Evaluation {
@@ -75,6 +76,9 @@ struct Evaluator<'a> {
     problems: Vec<Problem>,
     /// The names of the resources that exist (enabled) in the stack.
     enabled: Vec<String>,
+    /// Why the stack's resources cannot be looked up (their definitions failed): what every
+    /// `get_resource`/`get_attr` of an output raises then.
+    stack_error: Option<Fail>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -108,6 +112,13 @@ impl Evaluator<'_> {
             json!(format!("HOTemplate{}", version.date().replace('-', ""))),
         );
 
+        // The oracle's stack takes `set(resources)` first.
+        if let Some(fail) = self.resource_names_error() {
+            self.problem("resources", &fail);
+            out.insert("error".into(), fail.to_json());
+            return Json::Object(out);
+        }
+
         // Parameters.
         match Parameters::new(self.doc, self.template, self.inputs) {
             Ok(params) => self.params = params,
@@ -122,8 +133,8 @@ impl Evaluator<'_> {
             out.insert("parameter_error".into(), fail.to_json());
         }
         let mut params = Map::new();
-        for name in self.params.names() {
-            let entry = match self.params.value(&name) {
+        for (name, value) in self.params.listing() {
+            let entry = match value {
                 Ok(v) => json!({"value": v.to_json()}),
                 Err(fail) => fail.to_json(),
             };
@@ -252,10 +263,14 @@ impl Evaluator<'_> {
                 ),
             )),
         });
-        // A circular definition found deeper is not cached as a value.
-        self.condition_state
-            .borrow_mut()
-            .insert(key.to_owned(), Some(result.clone()));
+        // As in Heat, only a value is kept: after an error the condition stays "in
+        // progress", so that asking again reports a circular definition.
+        // What cannot be evaluated offline stays unknown, not "in progress".
+        if result.is_ok() || result.as_ref().is_err_and(|f| f.class == "NotEvaluated") {
+            self.condition_state
+                .borrow_mut()
+                .insert(key.to_owned(), Some(result.clone()));
+        }
         result
     }
 
@@ -263,60 +278,112 @@ impl Evaluator<'_> {
     // Resources
     // ---------------------------------------------------------------------------------------
 
+    /// The oracle's `resource_definitions`: all resources parsed together with the stack's
+    /// conditions; when that fails, each alone (a template of its own, fresh conditions, every
+    /// other resource of the section known to exist).
     fn resources(&mut self, out: &mut Map<String, Json>, conditions_error: Option<&Fail>) {
         let mut resources = Map::new();
         let mut disabled = Vec::new();
-        let mut first_error: Option<Fail> = None;
         let names: Vec<(String, NodeId)> = self
             .template
             .resources
             .iter()
             .map(|r| (r.name.clone(), r.value))
             .collect();
-        // Pass 1: which exist (their conditions), as Heat needs it for get_resource/get_attr.
-        let mut defs: Vec<(String, Result<Option<ResourceDef>, Fail>)> = Vec::new();
-        self.enabled = names.iter().map(|(n, _)| n.clone()).collect();
-        for (name, node) in &names {
-            let def = match conditions_error {
-                Some(fail) => Err(fail.clone()),
-                None => self.resource_definition(name, *node),
-            };
-            defs.push((name.clone(), def));
-        }
-        self.enabled = defs
-            .iter()
-            .filter(|(_, d)| !matches!(d, Ok(None)))
-            .map(|(n, _)| n.clone())
-            .collect();
-        // Pass 2: parse and resolve each field (parsing again: `if` branches and get_resource
-        // depend on which resources are enabled).
-        for (name, node) in &names {
-            let def = match conditions_error {
-                Some(fail) => Err(fail.clone()),
-                None => self.resource_definition(name, *node),
-            };
-            match def {
-                Ok(None) => disabled.push(name.clone()),
-                Ok(Some(def)) => {
-                    let entry = self.resolve_resource(name, &def);
-                    resources.insert(name.clone(), entry);
-                }
-                Err(fail) => {
-                    self.problem(&format!("resources.{name}"), &fail);
-                    if first_error.is_none() {
-                        first_error = Some(fail.clone());
+        let section_error = self.section_error("resources");
+        let mut whole: Vec<(String, Option<ResourceDef>)> = Vec::new();
+        let mut whole_error = conditions_error.cloned().or(section_error);
+        if whole_error.is_none() {
+            for (name, node) in &names {
+                match self.resource_definition(name, *node) {
+                    Ok(def) => whole.push((name.clone(), def)),
+                    Err(fail) => {
+                        whole_error = Some(fail);
+                        break;
                     }
-                    resources.insert(name.clone(), json!({"parse_error": fail.to_json()}));
                 }
             }
         }
-        if let Some(fail) = first_error {
+        if let Some(fail) = &whole_error {
+            self.problem("resources", fail);
             out.insert("resources_error".into(), fail.to_json());
+            // Each alone: fresh conditions, every resource of the section exists.
+            let shared = self.condition_state.replace(HashMap::new());
+            self.enabled = names.iter().map(|(n, _)| n.clone()).collect();
+            for (name, node) in &names {
+                self.condition_state.replace(HashMap::new());
+                let def = match conditions_error {
+                    Some(fail) => Err(fail.clone()),
+                    None => self.resource_definition(name, *node),
+                };
+                match def {
+                    Ok(None) => disabled.push(name.clone()),
+                    Ok(Some(def)) => {
+                        let entry = self.resolve_resource(name, &def);
+                        resources.insert(name.clone(), entry);
+                    }
+                    Err(fail) => {
+                        self.problem(&format!("resources.{name}"), &fail);
+                        resources.insert(name.clone(), json!({"parse_error": fail.to_json()}));
+                    }
+                }
+            }
+            self.condition_state.replace(shared);
+            // The outputs' stack looks its resources up through the failing definitions.
+            self.stack_error.clone_from(&whole_error);
+        } else {
+            self.enabled = whole
+                .iter()
+                .filter(|(_, d)| d.is_some())
+                .map(|(n, _)| n.clone())
+                .collect();
+            for (name, def) in &whole {
+                match def {
+                    None => disabled.push(name.clone()),
+                    Some(def) => {
+                        let entry = self.resolve_resource(name, def);
+                        resources.insert(name.clone(), entry);
+                    }
+                }
+            }
         }
         out.insert("resources".into(), Json::Object(resources));
         if !disabled.is_empty() {
             disabled.sort();
             out.insert("disabled_resources".into(), json!(disabled));
+        }
+    }
+
+    /// `set(resources section)`: fails for a number or a list holding collections.
+    fn resource_names_error(&self) -> Option<Fail> {
+        let node = self.doc.get(self.doc.root(), "resources")?;
+        let fail = |message: String| Some(Fail::type_error(message).at(node));
+        match Value::from_node(self.doc, node) {
+            Value::List(items) => items
+                .iter()
+                .find(|i| matches!(i, Value::List(_) | Value::Map(_)))
+                .and_then(|bad| fail(format!("unhashable type: '{}'", f::type_name(bad)))),
+            v @ (Value::Int(_) | Value::BigInt(_) | Value::Float(_) | Value::Bool(true)) => {
+                fail(format!("'{}' object is not iterable", f::type_name(&v)))
+            }
+            _ => None,
+        }
+    }
+
+    /// A `resources` or `outputs` section that is not a mapping: Heat's `.items()` fails.
+    fn section_error(&self, section: &str) -> Option<Fail> {
+        let node = self.doc.get(self.doc.root(), section)?;
+        let value = Value::from_node(self.doc, node);
+        match value {
+            Value::Map(_) | Value::None => None,
+            v if !v.truthy() => None,
+            v => Some(
+                Fail::new(
+                    "AttributeError",
+                    format!("'{}' object has no attribute 'items'", f::type_name(&v)),
+                )
+                .at(node),
+            ),
         }
     }
 
@@ -331,18 +398,59 @@ impl Evaluator<'_> {
         let node = doc.resolve(node);
         let fail = |message: String| Fail::new("StackValidationFailed", message).at(node);
         if !matches!(doc.node(node).kind, NodeKind::Mapping { .. }) {
+            // `set(snippet) - valid_keys`: a str is a set of characters, a list of its items.
+            let members: Vec<Value> = match Value::from_node(doc, node) {
+                Value::Str(s) => s.chars().map(|c| Value::Str(c.to_string())).collect(),
+                Value::List(items) => items,
+                other => {
+                    return Err(fail(format!(
+                        "'{}' object is not iterable",
+                        f::type_name(&other)
+                    )));
+                }
+            };
+            if let Some(bad) = members
+                .iter()
+                .find(|m| matches!(m, Value::List(_) | Value::Map(_)))
+            {
+                return Err(fail(format!("unhashable type: '{}'", f::type_name(bad))));
+            }
+            let valid = self.version.resource_keys();
+            let mut invalid: Vec<String> = Vec::new();
+            for m in &members {
+                let text = m.py_str();
+                let valid_key = matches!(m, Value::Str(_)) && valid.contains(&text.as_str());
+                if !valid_key && !invalid.contains(&text) {
+                    invalid.push(text);
+                }
+            }
+            if invalid.is_empty() {
+                return Err(fail(format!("'Resource {name} is missing \"type\"'")));
+            }
             return Err(fail(format!(
-                "\"resources\" must contain a map of resource maps. Found a [{}] instead",
-                Value::from_node(doc, node).py_type()
+                "Invalid keyword(s) inside a resource definition: {}",
+                invalid.join(", ")
             )));
         }
         let entries = doc.entries(node);
         let valid = self.version.resource_keys();
-        let invalid: Vec<String> = entries
+        let invalid: Vec<Value> = entries
             .iter()
-            .map(|e| Value::from_node(doc, e.key).py_str())
-            .filter(|k| !valid.contains(&k.as_str()))
+            .map(|e| Value::from_node(doc, e.key))
+            .filter(|k| !k.as_str().is_some_and(|k| valid.contains(&k)))
             .collect();
+        // `', '.join(invalid_keys)` fails on a key that is not a string.
+        if let Some((i, bad)) = invalid
+            .iter()
+            .enumerate()
+            .find(|(_, k)| k.as_str().is_none())
+        {
+            return Err(fail(format!(
+                "sequence item {i}: expected str instance, {} found",
+                f::type_name(bad)
+            )));
+        }
+        let invalid: Vec<String> = invalid.iter().map(Value::py_str).collect();
         if !invalid.is_empty() {
             return Err(fail(format!(
                 "Invalid keyword(s) inside a resource definition: {}",
@@ -424,6 +532,9 @@ impl Evaluator<'_> {
                 if v.is_none() {
                     None
                 } else {
+                    if let Value::List(_) | Value::Map(_) = v {
+                        return Err(fail(format!("unhashable type: '{}'", f::type_name(&v))));
+                    }
                     let text = v.py_str();
                     let policies = self.version.deletion_policies();
                     if !matches!(v, Value::Str(_)) || !policies.contains(&text.as_str()) {
@@ -485,6 +596,11 @@ impl Evaluator<'_> {
                 }
             }
         }
+        let deletion_policy = if external_id.is_some() {
+            Some(Value::Str("Retain".to_owned()))
+        } else {
+            deletion_policy
+        };
         Ok(Some(ResourceDef {
             resource_type,
             properties,
@@ -565,17 +681,46 @@ impl Evaluator<'_> {
     // Outputs
     // ---------------------------------------------------------------------------------------
 
+    /// The oracle's outputs: all parsed together; when that fails, each again alone (with
+    /// the same stack and conditions).
     fn outputs(&mut self, out: &mut Map<String, Json>, conditions_error: Option<&Fail>) {
         let mut outputs = Map::new();
-        let mut first_error: Option<Fail> = None;
         let list: Vec<(String, NodeId)> = self
             .template
             .outputs
             .iter()
             .map(|o| (o.name.clone(), o.value))
             .collect();
-        for (name, node) in list {
-            match self.output_definition(&name, node, conditions_error) {
+        let mut whole = Vec::new();
+        let mut whole_error = conditions_error.cloned().or(self.section_error("outputs"));
+        if whole_error.is_none() {
+            for (name, node) in &list {
+                match self.output_definition(name, *node) {
+                    Ok(def) => whole.push((name.clone(), Ok(def))),
+                    Err(fail) => {
+                        whole_error = Some(fail);
+                        break;
+                    }
+                }
+            }
+        }
+        if let Some(fail) = &whole_error {
+            self.problem("outputs", fail);
+            out.insert("outputs_error".into(), fail.to_json());
+            let section_ok = self.section_error("outputs").is_none();
+            whole = Vec::new();
+            if section_ok {
+                for (name, node) in &list {
+                    let def = match conditions_error {
+                        Some(fail) => Err(fail.clone()),
+                        None => self.output_definition(name, *node),
+                    };
+                    whole.push((name.clone(), def));
+                }
+            }
+        }
+        for (name, def) in whole {
+            match def {
                 Ok((value, description)) => {
                     let mut entry = Map::new();
                     if let Some(e) = &value
@@ -601,15 +746,9 @@ impl Evaluator<'_> {
                 }
                 Err(fail) => {
                     self.problem(&format!("outputs.{name}"), &fail);
-                    if first_error.is_none() {
-                        first_error = Some(fail.clone());
-                    }
                     outputs.insert(name, json!({"parse_error": fail.to_json()}));
                 }
             }
-        }
-        if let Some(fail) = first_error {
-            out.insert("outputs_error".into(), fail.to_json());
         }
         out.insert("outputs".into(), Json::Object(outputs));
     }
@@ -618,13 +757,9 @@ impl Evaluator<'_> {
         &self,
         name: &str,
         node: NodeId,
-        conditions_error: Option<&Fail>,
     ) -> Result<(Option<Expr>, Option<Value>), Fail> {
         let doc = self.doc;
         let node = doc.resolve(node);
-        if let Some(fail) = conditions_error {
-            return Err(fail.clone());
-        }
         if !matches!(doc.node(node).kind, NodeKind::Mapping { .. }) {
             return Err(Fail::new(
                 "StackValidationFailed",
@@ -762,7 +897,7 @@ impl Evaluator<'_> {
         let name = func.name();
         let raw = Value::from_node(doc, node);
         if func == Function::If && !removed {
-            return self.parse_if(args_node, ctx, path);
+            return self.parse_if(node, args_node, ctx, path);
         }
         let args = self.parse(args_node, ctx, path)?;
         let v = self.version;
@@ -981,8 +1116,15 @@ impl Evaluator<'_> {
                     } else {
                         &["Metadata", "DeletionPolicy", "UpdatePolicy"]
                     };
-                    let ok =
-                        matches!(&args, Expr::Data(Value::Str(s)) if allowed.contains(&s.as_str()));
+                    // `args in (...)`: a call compares by its result (`Function.__eq__`).
+                    let value = match &args {
+                        Expr::Call(_) => self.resolve(&args).ok(),
+                        other => Some(expr_value(other)),
+                    };
+                    let ok = value
+                        .as_ref()
+                        .and_then(Value::as_str)
+                        .is_some_and(|s| allowed.contains(&s));
                     if !ok {
                         return Err(Fail::value_error(format!(
                             "Incorrect arguments to \"{name}\" should be one of: {}",
@@ -1054,12 +1196,13 @@ impl Evaluator<'_> {
                             "Arguments to \"{name}\" must be a map."
                         )));
                     };
-                    let ok = entries.len() == 2
-                        && args.get("expression").is_some()
-                        && args.get("data").is_some();
+                    let ok = args.get("expression").is_some()
+                        && entries
+                            .iter()
+                            .all(|(k, _)| matches!(k.as_str(), Some("expression" | "data")));
                     if !ok {
                         return Err(Fail::key_error(&format!(
-                            "\"{name}\" syntax should be {name}:\n  expression: $.data.var1.sum()\n  data:\n    var1: [3, 2, 1]"
+                            "\"{name}\" syntax should be {name}:\n              expression: $.data.var1.sum()\n              data:\n                var1: [3, 2, 1]"
                         )));
                     }
                 }
@@ -1090,7 +1233,13 @@ impl Evaluator<'_> {
     }
 
     /// `If.parse_args`: the condition resolved now, only the chosen branch parsed.
-    fn parse_if(&self, args_node: NodeId, ctx: Ctx, path: &str) -> Result<Expr, Fail> {
+    fn parse_if(
+        &self,
+        node: NodeId,
+        args_node: NodeId,
+        ctx: Ctx,
+        path: &str,
+    ) -> Result<Expr, Fail> {
         let doc = self.doc;
         let nullable = self.version >= Version::V2021_04_16;
         let form = "Arguments to \"if\" must be of the form: [condition_name, value_if_true, value_if_false]";
@@ -1113,13 +1262,22 @@ impl Evaluator<'_> {
             other => self.is_enabled(&other)?,
         };
         let _ = ctx;
-        if chosen {
-            self.parse(items[1], Ctx::Value, path)
+        let parsed = if chosen {
+            self.parse(items[1], Ctx::Value, path)?
         } else if let Some(&branch) = items.get(2) {
-            self.parse(branch, Ctx::Value, path)
+            self.parse(branch, Ctx::Value, path)?
         } else {
-            Ok(Expr::Ellipsis)
-        }
+            Expr::Ellipsis
+        };
+        // A macro: a function object to the checks of the enclosing call and field.
+        Ok(Expr::Call(Box::new(Call {
+            function: Function::If,
+            removed: false,
+            args: parsed,
+            raw: Value::from_node(doc, node),
+            node,
+            class: Class::Plain,
+        })))
     }
 
     // ---------------------------------------------------------------------------------------
@@ -1181,18 +1339,7 @@ impl Evaluator<'_> {
                 };
                 if let Some(r) = resource {
                     let r = self.resolve(r)?;
-                    if !r
-                        .as_str()
-                        .is_some_and(|n| self.enabled.iter().any(|e| e == n))
-                    {
-                        return Err(Fail::new(
-                            "InvalidTemplateReference",
-                            format!(
-                                "The specified reference \"{}\" (in unknown) is incorrect.",
-                                r.py_str()
-                            ),
-                        ));
-                    }
+                    self.reference(&r)?;
                 }
             }
             Function::Repeat => {
@@ -1288,7 +1435,13 @@ impl Evaluator<'_> {
                 }
                 Ok(Value::Map(out))
             }
-            Expr::Call(call) => self.call(call).map_err(|f| f.at(call.node)),
+            Expr::Call(call) if call.function == Function::If => self.resolve_nullable(&call.args),
+            Expr::Call(call) => match self.call(call).map_err(|f| f.at(call.node))? {
+                // A function's own Ellipsis is not dropped by the enclosing list (resolve
+                // with nullable=False maps it to None).
+                Value::Ellipsis => Ok(Value::None),
+                v => Ok(v),
+            },
         }
     }
 
@@ -1493,7 +1646,7 @@ impl Evaluator<'_> {
             Function::Yaql => Err(Fail::not_evaluated(
                 "yaql is not evaluated offline (it needs Heat's YAQL engine)".to_owned(),
             )),
-            Function::If => Ok(Value::None),
+            Function::If => self.resolve_nullable(args),
             Function::Filter => {
                 let items = items(args);
                 let sequence = self.resolve(&items[1])?;
@@ -1581,6 +1734,15 @@ impl Evaluator<'_> {
 
     /// `self.stack[name]`: the resource must exist and be enabled.
     fn reference(&self, r: &Value) -> Result<(), Fail> {
+        if let Value::List(_) | Value::Map(_) = r {
+            return Err(Fail::type_error(format!(
+                "unhashable type: '{}'",
+                f::type_name(r)
+            )));
+        }
+        if let Some(fail) = &self.stack_error {
+            return Err(fail.clone());
+        }
         if r.as_str()
             .is_some_and(|n| self.enabled.iter().any(|e| e == n))
         {

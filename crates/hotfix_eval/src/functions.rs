@@ -108,7 +108,20 @@ pub(crate) fn replace(
     };
     // sorted(sorted(mapping), key=len, reverse=True): sorting mixed key types fails in Python.
     let mut keys: Vec<&Value> = mapping.iter().map(|(k, _)| k).collect();
-    if keys.iter().all(|k| k.as_str().is_some()) {
+    let all_str = keys.iter().all(|k| k.as_str().is_some());
+    let all_num = keys
+        .iter()
+        .all(|k| matches!(k, Value::Int(_) | Value::Bool(_) | Value::Float(_)));
+    if !all_str && (keys.len() == 1 || all_num) {
+        // sorted() succeeds; len() of a number fails.
+        if let Some(k) = keys.iter().find(|k| k.as_str().is_none()) {
+            return Err(Fail::type_error(format!(
+                "object of type '{}' has no len()",
+                type_name(k)
+            )));
+        }
+    }
+    if all_str {
         keys.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
         keys.sort_by(|a, b| {
             let la = a.as_str().map_or(0, |s| s.chars().count());
@@ -525,6 +538,10 @@ pub(crate) fn select(name: &str, index: Value, strings: Value) -> Result<Value, 
         }
         _ => index,
     };
+    // An int beyond i64 is out of range of any list.
+    if let (Value::BigInt(_), Value::List(_)) = (&index, &strings) {
+        return Ok(Value::Str(String::new()));
+    }
     match strings {
         Value::List(items) => {
             let Value::Int(i) = index else {

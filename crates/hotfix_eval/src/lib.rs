@@ -19,6 +19,7 @@ mod expr;
 mod functions;
 mod json;
 mod params;
+pub mod regex;
 mod value;
 
 pub use digest::ALGORITHMS as DIGEST_ALGORITHMS;

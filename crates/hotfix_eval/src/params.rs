@@ -33,6 +33,8 @@ struct Param {
     constraints: Vec<Constraint>,
     node: Option<NodeId>,
     pseudo: bool,
+    /// The name as the oracle prints it (a YAML `true:` key is `"true"`).
+    json_name: String,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,8 +70,9 @@ enum Rule {
     Length(Option<Value>, Option<Value>),
     Modulo(Option<Value>, Option<Value>),
     AllowedValues(Vec<Value>),
-    /// Not checked offline.
-    Pattern,
+    /// `allowed_pattern`: the pattern, and its compiled form (`None` when it uses syntax
+    /// [`crate::regex`] does not model: then it is not checked).
+    Pattern(String, Option<crate::regex::Regex>),
     /// Needs a cloud; the oracle accepts every value.
     Custom,
 }
@@ -81,7 +84,7 @@ impl Rule {
             Rule::Length(..) => "Length",
             Rule::Modulo(..) => "Modulo",
             Rule::AllowedValues(_) => "AllowedValues",
-            Rule::Pattern => "AllowedPattern",
+            Rule::Pattern(..) => "AllowedPattern",
             Rule::Custom => "CustomConstraint",
         }
     }
@@ -91,7 +94,7 @@ impl Rule {
             Rule::Range(..) | Rule::Modulo(..) => kind == Kind::Number,
             Rule::Length(..) => matches!(kind, Kind::String | Kind::List | Kind::Json),
             Rule::AllowedValues(_) | Rule::Custom => kind != Kind::Json,
-            Rule::Pattern => kind == Kind::String,
+            Rule::Pattern(..) => kind == Kind::String,
         }
     }
 }
@@ -114,6 +117,7 @@ impl Parameters {
         ];
         for p in &template.parameters {
             let mut param = schema(doc, version, &p.name, p.value)?;
+            param.json_name = Value::from_node(doc, p.key).json_name();
             param.user_value = inputs
                 .params
                 .iter()
@@ -142,12 +146,19 @@ impl Parameters {
         Ok(Parameters { params, unknown })
     }
 
-    /// The template's parameter names (no pseudo parameters).
-    pub(crate) fn names(&self) -> Vec<String> {
+    /// The template's parameters (no pseudo parameters) as the oracle lists them: the name
+    /// as JSON prints it, and the value or the error of `parameters[name]`.
+    pub(crate) fn listing(&self) -> Vec<(String, Result<Value, Fail>)> {
+        // Heat's `non_pseudo_param_keys`: a template parameter named like a pseudo parameter
+        // (`OS::stack_name`) replaces it, and is not listed either.
         self.params
             .iter()
-            .filter(|p| !p.pseudo)
-            .map(|p| p.name.clone())
+            .filter(|p| {
+                !p.pseudo
+                    && !hotfix_hot::PSEUDO_PARAMETERS.contains(&p.name.as_str())
+                    && p.name != "OS::region"
+            })
+            .map(|p| (p.json_name.clone(), p.value()))
             .collect()
     }
 
@@ -199,6 +210,7 @@ fn pseudo(name: &str, value: &str) -> Param {
         constraints: Vec::new(),
         node: None,
         pseudo: true,
+        json_name: name.to_owned(),
     }
 }
 
@@ -260,6 +272,7 @@ fn schema(doc: &Document, version: Version, name: &str, node: NodeId) -> Result<
         constraints,
         node: Some(node),
         pseudo: false,
+        json_name: name.to_owned(),
     })
 }
 
@@ -371,8 +384,15 @@ fn constraint(version: Version, item: &Value) -> Result<Constraint, Fail> {
             return Err(schema_error("AllowedValues must be a list".to_owned()));
         };
         Rule::AllowedValues(allowed.clone())
-    } else if field("allowed_pattern").is_some() {
-        Rule::Pattern
+    } else if let Some(pattern) = field("allowed_pattern") {
+        let Value::Str(pattern) = pattern else {
+            return Err(schema_error("AllowedPattern must be a string".to_owned()));
+        };
+        match crate::regex::compile(pattern) {
+            crate::regex::Compiled::Regex(regex) => Rule::Pattern(pattern.clone(), Some(regex)),
+            crate::regex::Compiled::Invalid(message) => return Err(Fail::new("error", message)),
+            crate::regex::Compiled::Unsupported => Rule::Pattern(pattern.clone(), None),
+        }
     } else if field("custom_constraint").is_some() {
         Rule::Custom
     } else {
@@ -497,6 +517,7 @@ impl Param {
     }
 
     /// `Schema.validate_constraints` (custom constraints accept everything, as in the oracle).
+    #[allow(clippy::too_many_lines, reason = "one arm per kind of constraint")]
     fn check_constraints(&self, value: &Value) -> Result<(), Fail> {
         for c in &self.constraints {
             let valid = match &c.rule {
@@ -549,7 +570,17 @@ impl Param {
                         found
                     }
                 }
-                Rule::Pattern | Rule::Custom => true,
+                Rule::Pattern(_, regex) => match (regex, value) {
+                    (Some(regex), Value::Str(text)) => regex.full_match(text).unwrap_or(true),
+                    (Some(_), other) => {
+                        return Err(Fail::type_error(format!(
+                            "expected string or bytes-like object, got '{}'",
+                            type_name(other)
+                        )));
+                    }
+                    (None, _) => true,
+                },
+                Rule::Custom => true,
             };
             if !valid {
                 let message = match &c.description {
@@ -582,7 +613,13 @@ impl Param {
                                 .collect::<Vec<_>>()
                                 .join(", ")
                         ),
-                        Rule::Pattern | Rule::Custom => String::new(),
+                        Rule::Pattern(pattern, _) => {
+                            format!(
+                                "\"{}\" does not match pattern \"{pattern}\"",
+                                value.py_str()
+                            )
+                        }
+                        Rule::Custom => String::new(),
                     },
                 };
                 return Err(Fail::value_error(message));

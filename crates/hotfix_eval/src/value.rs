@@ -117,6 +117,11 @@ impl Value {
         }
     }
 
+    /// A mapping key as `json.dumps` writes it (`True` → `true`).
+    pub fn json_name(&self) -> String {
+        self.json_key()
+    }
+
     /// A key as `json.dumps` writes it.
     fn json_key(&self) -> String {
         match self {
