@@ -1455,6 +1455,13 @@ impl Evaluator<'_> {
             return Ok(call.raw.clone());
         }
         let args = &call.args;
+        if holds_function_objects(args) {
+            return Err(Fail::not_evaluated(format!(
+                "{name} takes the result of a function that this version removed, whose \
+                 arguments hold calls: Heat then works on Python function objects (their \
+                 representations), which is not reproduced offline"
+            )));
+        }
         let items = |e: &Expr| -> Vec<Expr> {
             match e {
                 Expr::List(items) => items.clone(),
@@ -1938,6 +1945,28 @@ fn member_list_example() -> String {
     "Wrong Arguments try: \"\n            {'Fn::MemberListToMap': ['Name', 'Value',\n                                     ['.member.0.Name=key',\n                                      '.member.0.Value=door']]}\n            \"".to_owned()
 }
 
+/// Whether a snippet holds (at any depth, through calls) a call of a removed function whose
+/// own arguments hold calls: its result (`{name: args}`) then holds Python function objects.
+fn holds_function_objects(e: &Expr) -> bool {
+    match e {
+        Expr::Data(_) | Expr::Ellipsis => false,
+        Expr::List(items) => items.iter().any(holds_function_objects),
+        Expr::Map(entries) => entries.iter().any(|(_, v)| holds_function_objects(v)),
+        Expr::Call(call) => {
+            (call.removed && has_call(&call.args)) || holds_function_objects(&call.args)
+        }
+    }
+}
+
+fn has_call(e: &Expr) -> bool {
+    match e {
+        Expr::Data(_) | Expr::Ellipsis => false,
+        Expr::List(items) => items.iter().any(has_call),
+        Expr::Map(entries) => entries.iter().any(|(_, v)| has_call(v)),
+        Expr::Call(_) => true,
+    }
+}
+
 /// The value of an unresolved snippet that holds no call.
 fn expr_value(e: &Expr) -> Value {
     match e {
@@ -2040,9 +2069,12 @@ fn do_replacement(keys: &[Value], values: &[&Value], template: &Value) -> Result
                     )));
                 };
                 let Value::Str(v) = v else {
+                    let type_name = match v {
+                        Value::None => "None",
+                        other => f::type_name(other),
+                    };
                     return Err(Fail::type_error(format!(
-                        "replace() argument 2 must be str, not {}",
-                        f::type_name(v)
+                        "replace() argument 2 must be str, not {type_name}"
                     )));
                 };
                 s = s.replace(k.as_str(), v);

@@ -389,5 +389,7 @@ pub(crate) fn str_repr(s: &str) -> String {
 
 /// A `get_attr` placeholder (`<attr:r.a>`): the Heat oracle's `AttrPlaceholder`, a `str`.
 pub(crate) fn is_attr_placeholder(s: &str) -> bool {
-    s.starts_with("<attr:") && s.ends_with('>')
+    s.strip_prefix("<attr:")
+        .and_then(|rest| rest.strip_suffix('>'))
+        .is_some_and(|path| !path.contains(['<', '>']))
 }
