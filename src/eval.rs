@@ -11,30 +11,37 @@ use hotfix_eval::{Inputs, Value};
 use hotfix_hot::{Function, Semantic, Template};
 use hotfix_yaml::{Document, LoadError};
 
-/// Evaluate a template as Heat would at stack create, without a cloud.
-///
-/// Prints the parameter values (defaults, the environments' `parameters` and
-/// `parameter_defaults`, `-P` and `--parameter-file` values, converted to their types and
-/// checked against their constraints), the value of every condition, which resources are
-/// disabled by their condition, and every resource's `properties`, `metadata`, `depends_on`,
-/// `deletion_policy`, `update_policy` and `external_id` and every output's value, with every
-/// function that needs no cloud evaluated as the template's `heat_template_version` defines
-/// it. What only a created stack knows stays a placeholder: `get_resource: r` is `"<ref:r>"`,
-/// `get_attr: [r, a, 0]` is `"<attr:r.a.0>"` (give values with `--attrs`).
-///
-/// Not evaluated offline: `yaql`, `resource_facade`, `digest` with other algorithms than md5,
-/// sha1, sha224, sha256, sha384 and sha512 (each reported as an error of type `NotEvaluated`);
-/// `allowed_pattern` and `custom_constraint` parameter constraints are not checked.
-///
-/// Inputs are taken as `openstack stack create` takes them. `get_file` paths are read
-/// relative to the template, as the client does.
-///
-/// Errors Heat would raise (a parameter without a value, a value that violates a
-/// constraint, a function whose arguments fail) are printed to standard error with their
-/// place and Heat's text, and appear in the output where Heat reports them.
-///
-/// Exit codes: 0 evaluated without errors, 1 Heat would raise an error, 2 hotfix could not
-/// read its inputs.
+/// `hotfix eval --help`.
+pub(crate) const LONG_ABOUT: &str = "\
+Evaluate a template as Heat would at stack create, without a cloud.
+
+Prints the parameter values (defaults, the environments' `parameters` and
+`parameter_defaults`, `-P` and `--parameter-file` values, converted to their types and
+checked against their constraints), the value of every condition, which resources are
+disabled by their condition, and every resource's `properties`, `metadata`, `depends_on`,
+`deletion_policy`, `update_policy` and `external_id` and every output's value, with every
+function that needs no cloud evaluated as the template's `heat_template_version` defines
+it. What only a created stack knows stays a placeholder: `get_resource: r` is `\"<ref:r>\"`,
+`get_attr: [r, a, 0]` is `\"<attr:r.a.0>\"` (give values with `--attrs`).
+
+Not evaluated offline (each reported as an error of type `NotEvaluated`): `yaql`,
+`digest` with other algorithms than md5, sha1, sha224, sha256, sha384 and sha512, and a
+function given the result of a function the version removed whose arguments hold calls.
+`resource_facade` fails as in a stack that has no parent. `custom_constraint`s accept every
+value (they ask a cloud), and so does an `allowed_pattern` that uses regular-expression
+syntax hotfix does not model (look-around, back-references, flags).
+
+Inputs are taken as `openstack stack create` takes them. `get_file` paths are read
+relative to the template, as the client does.
+
+Errors Heat would raise (a parameter without a value, a value that violates a
+constraint, a function whose arguments fail) are printed to standard error with their
+place and Heat's text, and appear in the output where Heat reports them.
+
+Exit codes: 0 evaluated without errors, 1 Heat would raise an error, 2 hotfix could not
+read its inputs.";
+
+/// The arguments of `hotfix eval`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct EvalArgs {
     /// The template file; `-` reads standard input.

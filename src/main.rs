@@ -47,6 +47,7 @@ enum Command {
     Inspect(inspect::InspectArgs),
     /// Evaluate a template as Heat would at stack create: parameters, conditions, resources,
     /// outputs, offline.
+    #[command(long_about = eval::LONG_ABOUT)]
     Eval(eval::EvalArgs),
     /// List the rules.
     Rules(explain::RulesArgs),

@@ -9,9 +9,11 @@
 //! [`Inputs::attrs`] supplies the attribute.
 //!
 //! Not evaluated (reported as errors of type `NotEvaluated`): `yaql` (Heat's YAQL engine),
-//! `resource_facade` (needs a parent stack), `digest` with an algorithm other than those
-//! of [`digest`]; `allowed_pattern` and `custom_constraint` parameter constraints are not
-//! checked.
+//! `digest` with an algorithm other than those of [`DIGEST_ALGORITHMS`], and a function given
+//! the result of a removed function whose arguments hold calls (Heat then works on Python
+//! function objects). `resource_facade` fails as in a stack without a parent; custom
+//! constraints accept every value, and so does an `allowed_pattern` that [`regex`] does not
+//! model.
 
 mod digest;
 mod eval;
