@@ -893,9 +893,7 @@ impl Evaluator<'_> {
         ctx: Ctx,
         path: &str,
     ) -> Result<Expr, Fail> {
-        let doc = self.doc;
         let name = func.name();
-        let raw = Value::from_node(doc, node);
         if func == Function::If && !removed {
             return self.parse_if(node, args_node, ctx, path);
         }
@@ -1119,7 +1117,7 @@ impl Evaluator<'_> {
                     // `args in (...)`: a call compares by its result (`Function.__eq__`).
                     let value = match &args {
                         Expr::Call(_) => self.resolve(&args).ok(),
-                        other => Some(expr_value(other)),
+                        other => Some(expr_value(self.doc, other)),
                     };
                     let ok = value
                         .as_ref()
@@ -1226,7 +1224,6 @@ impl Evaluator<'_> {
             function: func,
             removed,
             args,
-            raw,
             node,
             class,
         })))
@@ -1274,7 +1271,6 @@ impl Evaluator<'_> {
             function: Function::If,
             removed: false,
             args: parsed,
-            raw: Value::from_node(doc, node),
             node,
             class: Class::Plain,
         })))
@@ -1376,7 +1372,7 @@ impl Evaluator<'_> {
                     .iter()
                     .filter_map(|(k, v)| match v {
                         Expr::Call(_) => None,
-                        other => Some((k.clone(), expr_value(other))),
+                        other => Some((k.clone(), expr_value(self.doc, other))),
                     })
                     .collect();
                 let mut checked = literal;
@@ -1452,7 +1448,7 @@ impl Evaluator<'_> {
     fn call(&self, call: &Call) -> Result<Value, Fail> {
         let name = call.function.name();
         if call.removed {
-            return Ok(call.raw.clone());
+            return Ok(Value::from_node(self.doc, call.node));
         }
         let args = &call.args;
         if holds_function_objects(args) {
@@ -1713,8 +1709,8 @@ impl Evaluator<'_> {
             Function::FnMemberListToMap => {
                 let items = items(args);
                 let list = self.resolve(&items[2])?;
-                let key = expr_value(&items[0]).py_str();
-                let value = expr_value(&items[1]).py_str();
+                let key = expr_value(self.doc, &items[0]).py_str();
+                let value = expr_value(self.doc, &items[1]).py_str();
                 f::member_list_to_map(&key, &value, list)
             }
             Function::ResourceFacade | Function::FnResourceFacade => {
@@ -1968,17 +1964,17 @@ fn has_call(e: &Expr) -> bool {
 }
 
 /// The value of an unresolved snippet that holds no call.
-fn expr_value(e: &Expr) -> Value {
+fn expr_value(doc: &Document, e: &Expr) -> Value {
     match e {
         Expr::Data(v) => v.clone(),
-        Expr::List(items) => Value::List(items.iter().map(expr_value).collect()),
+        Expr::List(items) => Value::List(items.iter().map(|i| expr_value(doc, i)).collect()),
         Expr::Map(entries) => Value::Map(
             entries
                 .iter()
-                .map(|(k, v)| (k.clone(), expr_value(v)))
+                .map(|(k, v)| (k.clone(), expr_value(doc, v)))
                 .collect(),
         ),
-        Expr::Call(c) => c.raw.clone(),
+        Expr::Call(c) => Value::from_node(doc, c.node),
         Expr::Ellipsis => Value::Ellipsis,
     }
 }

@@ -33,9 +33,8 @@ pub(crate) struct Call {
     /// `Removed`: resolves to its raw snippet, fails when validated.
     pub(crate) removed: bool,
     pub(crate) args: Expr,
-    /// The `{name: args}` snippet as written (what `Removed` returns).
-    pub(crate) raw: Value,
-    /// The call's mapping, for spans.
+    /// The call's `{name: args}` mapping: its span, and the snippet as written (what
+    /// `Removed` returns).
     pub(crate) node: NodeId,
     /// The class of the function in the template's version, where it differs by version.
     pub(crate) class: Class,
