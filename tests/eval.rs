@@ -211,3 +211,32 @@ fn eval_help_explains_inputs_outputs_and_exit_codes() {
         assert!(help.contains(text), "missing {text:?} in\n{help}");
     }
 }
+
+#[test]
+fn eval_names_the_versions_heat_accepts_and_leaves_cfn_templates_alone() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bad = dir.path().join("bad.yaml");
+    std::fs::write(&bad, "heat_template_version: 2016-10-15\nresources: {}\n").expect("write");
+    let output = hotfix(&["eval", bad.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains(":1:24: template: The template version is invalid: \"heat_template_version: 2016-10-15\". \"heat_template_version\" should be one of: 2013-05-23, "),
+        "{}",
+        stderr(&output)
+    );
+    let cfn = dir.path().join("cfn.yaml");
+    std::fs::write(
+        &cfn,
+        "AWSTemplateFormatVersion: 2010-09-09\nResources: {}\n",
+    )
+    .expect("write");
+    let output = hotfix(&["eval", cfn.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains(
+            "a CloudFormation-format template (AWSTemplateFormatVersion) is not evaluated"
+        ),
+        "{}",
+        stderr(&output)
+    );
+}

@@ -91,10 +91,7 @@ impl Evaluator<'_> {
     fn run(&mut self) -> Json {
         let mut out = Map::new();
         let Some(version) = self.template.version() else {
-            let fail = Fail::new(
-                "InvalidTemplateVersion",
-                "The template version is invalid: Template version was not provided".to_owned(),
-            );
+            let fail = self.version_error();
             self.problem("template", &fail);
             out.insert("error".into(), fail.to_json());
             return Json::Object(out);
@@ -173,6 +170,40 @@ impl Evaluator<'_> {
         Json::Object(out)
     }
 
+    /// Heat's error for a template without a version it accepts.
+    fn version_error(&self) -> Fail {
+        let root = self.doc.root();
+        let cfn = ["AWSTemplateFormatVersion", "HeatTemplateFormatVersion"]
+            .into_iter()
+            .find(|key| self.doc.get(root, key).is_some());
+        match (cfn, self.doc.get(root, "heat_template_version")) {
+            (Some(key), None) => Fail::not_evaluated(format!(
+                "a CloudFormation-format template ({key}) is not evaluated: only HOT \
+                     templates (heat_template_version) are"
+            )),
+            (_, Some(node)) => match self.doc.str_value(node) {
+                Some(text) => Fail::new(
+                    "InvalidTemplateVersion",
+                    format!(
+                        "The template version is invalid: \"heat_template_version: {text}\". \
+                             \"heat_template_version\" should be one of: {}",
+                        Version::accepted_strings().join(", ")
+                    ),
+                )
+                .at(node),
+                None => Fail::new(
+                    "InvalidTemplateVersion",
+                    "The template version is invalid: Template version was not provided".to_owned(),
+                )
+                .at(node),
+            },
+            (None, None) => Fail::new(
+                "InvalidTemplateVersion",
+                "The template version is invalid: Template version was not provided".to_owned(),
+            ),
+        }
+    }
+
     fn problem(&mut self, path: &str, fail: &Fail) {
         self.problems.push(Problem {
             path: path.to_owned(),
@@ -214,7 +245,16 @@ impl Evaluator<'_> {
             }
         }
         for entry in self.doc.entries(section) {
-            let name = Value::from_node(self.doc, entry.key).py_str();
+            let key = Value::from_node(self.doc, entry.key);
+            // `'.'.join([CONDITIONS, name])`: a name that is not a string (`off:` is false).
+            if !matches!(key, Value::Str(_)) {
+                return Err(Fail::type_error(format!(
+                    "sequence item 1: expected str instance, {} found",
+                    f::type_name(&key)
+                ))
+                .at(entry.key));
+            }
+            let name = key.py_str();
             let parsed = self.parse(entry.value, Ctx::Condition, &format!("conditions.{name}"))?;
             self.conditions.insert(name.clone(), parsed);
             names.push(name);
