@@ -63,6 +63,62 @@ pub fn evaluate(doc: &Document, inputs: &Inputs) -> Evaluation {
     }
 }
 
+/// The value of a snippet computed from literals alone, as Heat would compute it in the
+/// version: a call whose result does not depend on parameters, resources, files, conditions
+/// or a cloud (`list_join` of literals, `str_split` of a literal, `repeat` over literal
+/// lists, ...). `None` when any part depends on those, or Heat would raise.
+///
+/// Rules use it to see through calls without guessing: a value folded here is what Heat
+/// computes whatever the stack's inputs.
+pub fn fold(doc: &Document, version: Version, node: NodeId) -> Option<Value> {
+    let template = Template::new(doc);
+    let inputs = Inputs::default();
+    let eval = Evaluator {
+        doc,
+        template: &template,
+        version,
+        inputs: &inputs,
+        params: Parameters::default(),
+        conditions: HashMap::new(),
+        condition_state: RefCell::new(HashMap::new()),
+        problems: Vec::new(),
+        enabled: Vec::new(),
+        stack_error: None,
+    };
+    let expr = eval.parse(node, Ctx::Value, "").ok()?;
+    if !constant(&expr) || holds_function_objects(&expr) {
+        return None;
+    }
+    eval.resolve(&expr).ok()
+}
+
+/// Whether a parsed snippet computes the same value whatever the stack.
+fn constant(e: &Expr) -> bool {
+    match e {
+        Expr::Data(_) => true,
+        Expr::Ellipsis => false,
+        Expr::List(items) => items.iter().all(constant),
+        Expr::Map(entries) => entries.iter().all(|(_, v)| constant(v)),
+        Expr::Call(call) => {
+            !call.removed
+                && !matches!(
+                    call.function,
+                    Function::GetParam
+                        | Function::GetResource
+                        | Function::GetAttr
+                        | Function::GetFile
+                        | Function::Yaql
+                        | Function::ResourceFacade
+                        | Function::FnResourceFacade
+                        | Function::Ref
+                        | Function::FnGetAzs
+                        | Function::If
+                )
+                && constant(&call.args)
+        }
+    }
+}
+
 struct Evaluator<'a> {
     doc: &'a Document,
     template: &'a Template<'a>,

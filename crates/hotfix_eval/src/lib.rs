@@ -25,7 +25,7 @@ pub mod regex;
 mod value;
 
 pub use digest::ALGORITHMS as DIGEST_ALGORITHMS;
-pub use eval::{Evaluation, Problem, evaluate};
+pub use eval::{Evaluation, Problem, evaluate, fold};
 pub use params::{PROJECT_ID, STACK_ID, STACK_NAME};
 pub use value::Value;
 
