@@ -10,6 +10,7 @@ mod baseline;
 mod blueprint;
 mod config;
 mod discover;
+mod eval;
 mod explain;
 mod fix;
 mod inspect;
@@ -47,6 +48,10 @@ enum Command {
     Upgrade(upgrade::UpgradeArgs),
     /// Show a template as Heat loads it.
     Inspect(inspect::InspectArgs),
+    /// Evaluate a template as Heat would at stack create: parameters, conditions, resources,
+    /// outputs, offline.
+    #[command(long_about = eval::LONG_ABOUT)]
+    Eval(eval::EvalArgs),
     /// List the rules.
     Rules(explain::RulesArgs),
     /// Explain one rule.
@@ -119,6 +124,7 @@ fn main() -> ExitCode {
         Command::Lint(args) => lint::run(&args, &mut stdout),
         Command::Upgrade(args) => upgrade::run(&args, &mut stdout),
         Command::Inspect(args) => inspect::run(&args, &mut stdout),
+        Command::Eval(args) => eval::run(&args, &mut stdout),
         Command::Rules(args) => explain::rules(&args, &mut stdout),
         Command::Rule(args) => explain::rule(&args, &mut stdout),
         Command::Versions(args) => explain::versions(&args, &mut stdout),

@@ -10,8 +10,11 @@ declare_rule! {
     /// With `permutations: false` Heat pairs the lists item by item, and refuses lists of
     /// different lengths when it resolves the value: `For repeat, the length of for_each
     /// values should be equal if no nested loop.` Null values are left out of the comparison
-    /// (and make the result empty); values given by functions are only known when the stack
-    /// is created, so only literal lists are compared here.
+    /// (and make the result empty). A value given by a function is compared when it is
+    /// computed from literals alone (`str_split` of a literal string, `list_concat` of literal
+    /// lists), evaluated as Heat evaluates it in the template's version; one that depends on
+    /// parameters, resources or conditions is only known when the stack is created, and is
+    /// left out.
     ///
     /// ## Example
     /// ```yaml
@@ -69,10 +72,19 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             continue;
         };
         // Null is left out of Heat's length check; maps are rejected earlier (H902).
+        // A call computed from literals alone (`str_split` of a literal) is a list too.
         let lists: Vec<(hotfix_yaml::Entry, usize)> = entries
             .into_iter()
-            .filter(|e| crate::rules::util::is_sequence(doc, e.value))
-            .filter_map(|e| Some((e, literal_len(doc, &calls, version, e.value)?)))
+            .filter_map(|e| {
+                if crate::rules::util::is_sequence(doc, e.value) {
+                    return Some((e, literal_len(doc, &calls, version, e.value)?));
+                }
+                calls.get(doc, e.value)?;
+                match hotfix_eval::fold(doc, version, e.value)? {
+                    hotfix_eval::Value::List(items) => Some((e, items.len())),
+                    _ => None,
+                }
+            })
             .collect();
         let Some(&(_, first)) = lists.first() else {
             continue;

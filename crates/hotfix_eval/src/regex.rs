@@ -16,7 +16,7 @@
 
 /// The outcome of compiling a pattern.
 #[derive(Debug)]
-pub(in crate::rules) enum Compiled {
+pub enum Compiled {
     Regex(Regex),
     /// Python's `re.error` text, e.g. `nothing to repeat at position 0`.
     Invalid(String),
@@ -26,7 +26,7 @@ pub(in crate::rules) enum Compiled {
 
 /// A compiled pattern.
 #[derive(Debug)]
-pub(in crate::rules) struct Regex {
+pub struct Regex {
     root: Node,
 }
 
@@ -118,7 +118,7 @@ impl Class {
 }
 
 /// Compiles a pattern with Python's syntax.
-pub(in crate::rules) fn compile(pattern: &str) -> Compiled {
+pub fn compile(pattern: &str) -> Compiled {
     let mut parser = Parser {
         chars: pattern.chars().collect(),
         pos: 0,
@@ -594,7 +594,7 @@ struct Matcher<'t> {
 impl Regex {
     /// Whether `re.match(pattern, text)` matches and its match covers all of `text`.
     /// `None` when that cannot be decided here.
-    pub(in crate::rules) fn full_match(&self, text: &str) -> Option<bool> {
+    pub fn full_match(&self, text: &str) -> Option<bool> {
         let chars: Vec<char> = text.chars().collect();
         if chars.len() > MAX_TEXT {
             return None;

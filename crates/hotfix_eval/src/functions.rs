@@ -1,0 +1,801 @@
+//! What each function's `result()` computes (`heat/engine/hot/functions.py`,
+//! `heat/engine/cfn/functions.py`), on resolved Python values.
+
+use std::fmt::Write as _;
+
+use crate::Fail;
+use crate::value::{Value, get, insert};
+
+/// `Join.result` (13–15a `list_join`, `Fn::Join`).
+pub(crate) fn join(name: &str, delim: Value, strings: Value) -> Result<Value, Fail> {
+    let strings = match strings {
+        Value::None => Vec::new(),
+        Value::List(items) => items,
+        _ => {
+            return Err(Fail::type_error(format!(
+                "\"{name}\" must operate on a list"
+            )));
+        }
+    };
+    let Value::Str(delim) = delim else {
+        return Err(Fail::type_error(format!(
+            "\"{name}\" delimiter must be a string"
+        )));
+    };
+    let mut parts = Vec::with_capacity(strings.len());
+    for s in strings {
+        match s {
+            Value::None => parts.push(String::new()),
+            Value::Str(s) => parts.push(s),
+            other => {
+                return Err(Fail::type_error(format!(
+                    "Items to join must be strings not {}",
+                    truncate(&other.py_repr(), 200)
+                )));
+            }
+        }
+    }
+    Ok(Value::Str(parts.join(&delim)))
+}
+
+/// `JoinMultiple.result` (15b+ `list_join`): the lists were resolved first, the delimiter after.
+pub(crate) fn join_multiple(name: &str, lists: Vec<Value>, delim: Value) -> Result<Value, Fail> {
+    let mut strings = Vec::new();
+    for list in lists {
+        if !list.truthy() {
+            continue;
+        }
+        match list {
+            Value::List(items) => strings.extend(items),
+            _ => {
+                return Err(Fail::type_error(format!(
+                    "\"{name}\" must operate on a list"
+                )));
+            }
+        }
+    }
+    let Value::Str(delim) = delim else {
+        return Err(Fail::type_error(format!(
+            "\"{name}\" delimiter must be a string"
+        )));
+    };
+    let mut parts = Vec::with_capacity(strings.len());
+    for s in strings {
+        match s {
+            Value::None => parts.push(String::new()),
+            Value::Str(s) => parts.push(s),
+            v @ (Value::List(_) | Value::Map(_)) => parts.push(v.json_dumps(true)),
+            other => {
+                return Err(Fail::type_error(format!(
+                    "Items to join must be string, map or list not {}",
+                    truncate(&other.py_repr(), 200)
+                )));
+            }
+        }
+    }
+    Ok(Value::Str(parts.join(&delim)))
+}
+
+/// How `str_replace` turns a param value into text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ReplaceKind {
+    /// `Replace` (13–15a, `Fn::Replace`).
+    Plain,
+    /// `ReplaceJson` (15b+).
+    Json,
+    /// `ReplaceJsonStrict` (17a+).
+    Strict,
+    /// `ReplaceJsonVeryStrict` (17b+).
+    VeryStrict,
+}
+
+/// `Replace.result` and its subclasses: keys longest first (then lexicographically), split and
+/// join, so replaced text is never scanned again.
+pub(crate) fn replace(
+    name: &str,
+    kind: ReplaceKind,
+    template: Value,
+    mapping: Value,
+) -> Result<Value, Fail> {
+    let strict = matches!(kind, ReplaceKind::Strict | ReplaceKind::VeryStrict);
+    let Value::Str(template) = template else {
+        return Err(Fail::type_error(format!(
+            "\"{name}\" template must be a string"
+        )));
+    };
+    let Value::Map(mapping) = mapping else {
+        return Err(Fail::type_error(format!("\"{name}\" params must be a map")));
+    };
+    // sorted(sorted(mapping), key=len, reverse=True): sorting mixed key types fails in Python.
+    let mut keys: Vec<&Value> = mapping.iter().map(|(k, _)| k).collect();
+    let all_str = keys.iter().all(|k| k.as_str().is_some());
+    let all_num = keys
+        .iter()
+        .all(|k| matches!(k, Value::Int(_) | Value::Bool(_) | Value::Float(_)));
+    if !all_str && (keys.len() == 1 || all_num) {
+        // sorted() succeeds; len() of a number fails.
+        if let Some(k) = keys.iter().find(|k| k.as_str().is_none()) {
+            return Err(Fail::type_error(format!(
+                "object of type '{}' has no len()",
+                type_name(k)
+            )));
+        }
+    }
+    if all_str {
+        keys.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
+        keys.sort_by(|a, b| {
+            let la = a.as_str().map_or(0, |s| s.chars().count());
+            let lb = b.as_str().map_or(0, |s| s.chars().count());
+            lb.cmp(&la)
+        });
+    } else if keys.len() > 1 {
+        return Err(Fail::type_error(
+            "'<' not supported between instances of 'int' and 'str'".to_owned(),
+        ));
+    }
+    let mut unreplaced: Vec<String> = Vec::new();
+    if strict {
+        unreplaced = keys
+            .iter()
+            .filter_map(|k| k.as_str().map(str::to_owned))
+            .collect();
+    }
+    let mut values = Vec::with_capacity(keys.len());
+    // Python validates each value lazily, in key order, as the recursion reaches it; an error
+    // for a key is raised whatever the template holds.
+    let mut placeholders = Vec::with_capacity(keys.len());
+    for key in &keys {
+        let Some(placeholder) = key.as_str() else {
+            return Err(Fail::type_error(format!(
+                "\"{name}\" param placeholders must be strings"
+            )));
+        };
+        let value = get(&mapping, key).cloned().unwrap_or(Value::None);
+        values.push(replacement(name, kind, value, placeholder)?);
+        placeholders.push(placeholder);
+    }
+    let result = replace_rec(&template, &placeholders, &values, &mut unreplaced);
+    if strict && !unreplaced.is_empty() {
+        unreplaced.sort();
+        unreplaced.sort_by_key(|k| std::cmp::Reverse(k.chars().count()));
+        return Err(Fail::value_error(format!(
+            "The following params were not found in the template: {}",
+            unreplaced.join(",")
+        )));
+    }
+    Ok(Value::Str(result))
+}
+
+fn replace_rec(s: &str, keys: &[&str], values: &[String], unreplaced: &mut Vec<String>) -> String {
+    let Some((&key, rest)) = keys.split_first() else {
+        return s.to_owned();
+    };
+    let parts: Vec<&str> = py_split(s, key);
+    if parts.len() > 1 {
+        unreplaced.retain(|k| k != key);
+    }
+    let replaced: Vec<String> = parts
+        .iter()
+        .map(|part| replace_rec(part, rest, &values[1..], unreplaced))
+        .collect();
+    replaced.join(&values[0])
+}
+
+/// Python's `str.split(sep)` (an empty separator is a `ValueError` in Python; callers avoid it).
+fn py_split<'s>(s: &'s str, sep: &str) -> Vec<&'s str> {
+    if sep.is_empty() {
+        return vec![s];
+    }
+    s.split(sep).collect()
+}
+
+fn replacement(name: &str, kind: ReplaceKind, value: Value, param: &str) -> Result<String, Fail> {
+    let empty = || {
+        Fail::value_error(format!(
+            "{name} has an undefined or empty value for param {param}, must be a defined \
+             non-empty value"
+        ))
+    };
+    let allow_empty = kind != ReplaceKind::VeryStrict;
+    match value {
+        Value::None if allow_empty => Ok(String::new()),
+        Value::None => Err(empty()),
+        v @ (Value::Str(_)
+        | Value::Int(_)
+        | Value::BigInt(_)
+        | Value::Float(_)
+        | Value::Bool(_)) => {
+            let text = v.py_str();
+            if !allow_empty && text.is_empty() {
+                return Err(empty());
+            }
+            Ok(text)
+        }
+        v @ (Value::List(_) | Value::Map(_)) if kind != ReplaceKind::Plain => {
+            if !allow_empty && v.py_len() == Some(0) {
+                return Err(empty());
+            }
+            Ok(v.json_dumps(true))
+        }
+        _ if kind == ReplaceKind::Plain => Err(Fail::type_error(format!(
+            "\"{name}\" params must be strings or numbers, param {param} is not valid"
+        ))),
+        _ => Err(Fail::type_error(format!(
+            "\"{name}\" params must be strings, numbers, list or map."
+        ))),
+    }
+}
+
+/// `StrSplit.result`.
+pub(crate) fn str_split(name: &str, args: Value) -> Result<Value, Fail> {
+    let example = format!("\"{name}\" : [ \",\", \"apples,pears\", <index>]");
+    let incorrect = || {
+        Fail::value_error(format!(
+            "Incorrect arguments to \"{name}\" should be: {example}"
+        ))
+    };
+    let Value::List(mut args) = args else {
+        return Err(incorrect());
+    };
+    if args.len() < 2 {
+        return Err(incorrect());
+    }
+    let rest = args.split_off(2);
+    let string = args.pop().unwrap_or(Value::None);
+    let delim = args.pop().unwrap_or(Value::None);
+    if string.is_none() {
+        return Ok(Value::None);
+    }
+    let Value::Str(string) = string else {
+        return Err(Fail::attribute_error(&string, "split"));
+    };
+    let parts: Vec<String> = match &delim {
+        Value::Str(d) if d.is_empty() => {
+            return Err(Fail::value_error("empty separator".to_owned()));
+        }
+        Value::Str(d) => string.split(d.as_str()).map(str::to_owned).collect(),
+        Value::None => string.split_whitespace().map(str::to_owned).collect(),
+        other => {
+            return Err(Fail::type_error(format!(
+                "must be str or None, not {}",
+                type_name(other)
+            )));
+        }
+    };
+    let Some(index) = rest.into_iter().next() else {
+        return Ok(Value::List(parts.into_iter().map(Value::Str).collect()));
+    };
+    let Some(index) = py_int(&index) else {
+        return Err(Fail::value_error(format!(
+            "Incorrect index to \"{name}\" should be: {example}"
+        )));
+    };
+    match py_index(parts.len(), index) {
+        Some(i) => Ok(Value::Str(parts[i].clone())),
+        None => Err(Fail::value_error(format!(
+            "Incorrect index to \"{name}\" should be between 0 and {}",
+            parts.len().saturating_sub(1)
+        ))),
+    }
+}
+
+/// Python's `int(x)` for what templates hold, `None` where it raises `ValueError`/`TypeError`.
+pub(crate) fn py_int(v: &Value) -> Option<i64> {
+    match v {
+        Value::Int(n) => Some(*n),
+        Value::Bool(b) => Some(i64::from(*b)),
+        #[allow(clippy::cast_possible_truncation, reason = "int() truncates")]
+        Value::Float(f) if f.is_finite() => Some(f.trunc() as i64),
+        Value::Str(s) => {
+            let t = s.trim();
+            let t = t.strip_prefix('+').unwrap_or(t);
+            let (neg, digits) = match t.strip_prefix('-') {
+                Some(d) => (true, d),
+                None => (false, t),
+            };
+            if digits.is_empty()
+                || digits.starts_with('_')
+                || digits.ends_with('_')
+                || digits.contains("__")
+                || !digits.chars().all(|c| c.is_ascii_digit() || c == '_')
+            {
+                return None;
+            }
+            let n: i64 = digits.replace('_', "").parse().ok()?;
+            Some(if neg { -n } else { n })
+        }
+        _ => None,
+    }
+}
+
+/// A Python index into a sequence of `len` items (negative from the end).
+pub(crate) fn py_index(len: usize, index: i64) -> Option<usize> {
+    let len = i64::try_from(len).ok()?;
+    let i = if index < 0 { index + len } else { index };
+    (0..len)
+        .contains(&i)
+        .then(|| usize::try_from(i).ok())
+        .flatten()
+}
+
+/// `MapMerge.result`.
+pub(crate) fn map_merge(name: &str, args: Value) -> Result<Value, Fail> {
+    let items = match args {
+        Value::List(items) => items,
+        Value::Str(s) => s.chars().map(|c| Value::Str(c.to_string())).collect(),
+        _ => {
+            return Err(Fail::type_error(format!(
+                "Incorrect arguments to \"{name}\" should be: \"{name}\" : [ {{ \"key1\": \"val1\" }}, {{ \"key2\": \"val2\" }} ]"
+            )));
+        }
+    };
+    let mut out = Vec::new();
+    for m in items {
+        match m {
+            Value::None => {}
+            Value::Map(entries) => {
+                for (k, v) in entries {
+                    insert(&mut out, k, v);
+                }
+            }
+            other => {
+                return Err(Fail::type_error(format!(
+                    "Incorrect arguments: Items to merge must be maps. {} is type {} instead of a dict",
+                    truncate(&other.py_repr(), 200),
+                    other.py_type()
+                )));
+            }
+        }
+    }
+    Ok(Value::Map(out))
+}
+
+/// `MapReplace.result`.
+pub(crate) fn map_replace(name: &str, args: Value) -> Result<Value, Fail> {
+    let example = format!(
+        "\"{name}\" : [ {{ \"key1\": \"val1\" }}, {{\"keys\": {{\"key1\": \"key2\"}}, \"values\": {{\"val1\": \"val2\"}}}}]"
+    );
+    let incorrect = || {
+        Fail::type_error(format!(
+            "Incorrect arguments to \"{name}\" should be: {example}"
+        ))
+    };
+    let ensure_map = |m: Value| match m {
+        Value::None => Ok(Vec::new()),
+        Value::Map(e) => Ok(e),
+        _ => Err(Fail::type_error(format!(
+            "Incorrect arguments: to \"{name}\", arguments must be a list of maps. Example:  {example}"
+        ))),
+    };
+    let Value::List(args) = args else {
+        return Err(incorrect());
+    };
+    let mut args = args.into_iter();
+    let Some(first) = args.next() else {
+        return Err(incorrect());
+    };
+    let in_map = ensure_map(first)?;
+    let Some(second) = args.next() else {
+        return Err(incorrect());
+    };
+    let repl = ensure_map(second)?;
+    if args.next().is_some() {
+        return Err(incorrect());
+    }
+    for (k, _) in &repl {
+        if !matches!(k.as_str(), Some("keys" | "values")) {
+            return Err(Fail::value_error(format!(
+                "Incorrect arguments to \"{name}\" should be: {example}"
+            )));
+        }
+    }
+    let keys = ensure_map(
+        get(&repl, &Value::Str("keys".into()))
+            .cloned()
+            .unwrap_or(Value::Map(Vec::new())),
+    )?;
+    let values = ensure_map(
+        get(&repl, &Value::Str("values".into()))
+            .cloned()
+            .unwrap_or(Value::Map(Vec::new())),
+    )?;
+    let mut out: Vec<(Value, Value)> = Vec::new();
+    for (k, v) in &in_map {
+        let key = match get(&keys, k) {
+            None | Some(Value::None) => k.clone(),
+            Some(key) => {
+                if get(&in_map, key).is_some() && !key.py_eq(k) {
+                    return Err(Fail::value_error(format!(
+                        "key replacement {} collides with a key in the input map",
+                        key.py_str()
+                    )));
+                }
+                if get(&out, key).is_some() {
+                    return Err(Fail::value_error(format!(
+                        "key replacement {} collides with a key in the output map",
+                        key.py_str()
+                    )));
+                }
+                key.clone()
+            }
+        };
+        let value = if matches!(v, Value::List(_) | Value::Map(_)) {
+            v.clone()
+        } else {
+            get(&values, v).cloned().unwrap_or_else(|| v.clone())
+        };
+        insert(&mut out, key, value);
+    }
+    Ok(Value::Map(out))
+}
+
+/// `ListConcat.result`.
+pub(crate) fn list_concat(name: &str, args: &Value, unique: bool) -> Result<Value, Fail> {
+    let Value::List(items) = args.clone() else {
+        return Err(Fail::type_error(format!(
+            "Incorrect arguments to \"{name}\" should be: \"{name}\" : [ [ <value 1>, <value 2> ], [ <value 3>, <value 4> ] ]"
+        )));
+    };
+    let mut out = Vec::new();
+    for m in items {
+        match m {
+            Value::None => {}
+            Value::List(l) => out.extend(l),
+            other => {
+                return Err(Fail::type_error(format!(
+                    "Incorrect arguments: Items to concat must be lists. {} contains an item that is not a list: {}",
+                    args.json_dumps(false),
+                    other.json_dumps(false)
+                )));
+            }
+        }
+    }
+    if !unique {
+        return Ok(Value::List(out));
+    }
+    let mut kept: Vec<Value> = Vec::new();
+    for item in out {
+        if !kept.iter().any(|k| k.py_eq(&item)) {
+            kept.push(item);
+        }
+    }
+    Ok(Value::List(kept))
+}
+
+/// `Filter.result`: the sequence is resolved first.
+pub(crate) fn filter(
+    name: &str,
+    sequence: Value,
+    values: impl FnOnce() -> Result<Value, Fail>,
+) -> Result<Value, Fail> {
+    if !sequence.truthy() {
+        return Ok(sequence);
+    }
+    let Value::List(sequence) = sequence else {
+        return Err(Fail::type_error(format!(
+            "\"{name}\" only works with lists"
+        )));
+    };
+    let values = values()?;
+    if !values.truthy() {
+        return Ok(Value::List(sequence));
+    }
+    let Value::List(values) = values else {
+        return Err(Fail::type_error(format!(
+            "\"{name}\" filters a list of values"
+        )));
+    };
+    Ok(Value::List(
+        sequence
+            .into_iter()
+            .filter(|i| !values.iter().any(|v| v.py_eq(i)))
+            .collect(),
+    ))
+}
+
+/// `Contains.result`.
+pub(crate) fn contains(name: &str, value: &Value, sequence: &Value) -> Result<Value, Fail> {
+    match sequence {
+        Value::List(_) => Ok(Value::Bool(sequence.py_contains(value).unwrap_or(false))),
+        Value::Str(_) => match sequence.py_contains(value) {
+            Some(b) => Ok(Value::Bool(b)),
+            None => Err(Fail::type_error(format!(
+                "'in <string>' requires string as left operand, not {}",
+                type_name(value)
+            ))),
+        },
+        _ => Err(Fail::type_error(format!(
+            "Second argument to \"{name}\" should be a sequence."
+        ))),
+    }
+}
+
+/// `Select.result` (`Fn::Select`).
+pub(crate) fn select(name: &str, index: Value, strings: Value) -> Result<Value, Fail> {
+    if strings.as_str() == Some("") {
+        return Ok(Value::Str(String::new()));
+    }
+    let strings = match strings {
+        Value::Str(s) => match crate::json::loads(&s) {
+            Ok(v) => v,
+            Err(err) => return Err(Fail::value_error(format!("\"{name}\": {err}"))),
+        },
+        other => other,
+    };
+    if let Value::Map(entries) = &strings {
+        let Value::Str(_) = index else {
+            return Err(Fail::type_error(format!(
+                "Index to \"{name}\" must be a string"
+            )));
+        };
+        return Ok(get(entries, &index)
+            .cloned()
+            .unwrap_or(Value::Str(String::new())));
+    }
+    let index = match &index {
+        Value::Str(_) | Value::Int(_) | Value::Bool(_) | Value::Float(_) => {
+            py_int(&index).map_or(index, Value::Int)
+        }
+        _ => index,
+    };
+    // An int beyond i64 is out of range of any list.
+    if let (Value::BigInt(_), Value::List(_)) = (&index, &strings) {
+        return Ok(Value::Str(String::new()));
+    }
+    match strings {
+        Value::List(items) => {
+            let Value::Int(i) = index else {
+                return Err(Fail::type_error(format!(
+                    "Index to \"{name}\" must be an integer"
+                )));
+            };
+            Ok(py_index(items.len(), i).map_or(Value::Str(String::new()), |i| items[i].clone()))
+        }
+        Value::None => Ok(Value::Str(String::new())),
+        _ => Err(Fail::type_error(format!(
+            "Arguments to {name} not fully resolved"
+        ))),
+    }
+}
+
+/// `MemberListToMap.result`.
+pub(crate) fn member_list_to_map(
+    keyname: &str,
+    valuename: &str,
+    list: Value,
+) -> Result<Value, Fail> {
+    let Value::List(items) = list else {
+        return Err(Fail::type_error("Member list must be a list".to_owned()));
+    };
+    let mut members: Vec<(i64, Vec<(String, String)>)> = Vec::new();
+    for s in items {
+        let Value::Str(s) = s else {
+            return Err(Fail::type_error(
+                "Member list items must be strings".to_owned(),
+            ));
+        };
+        let (k, v) = match s.split_once('=') {
+            Some((k, v)) => (k.to_owned(), v.to_owned()),
+            None => (s.clone(), String::new()),
+        };
+        // ^\.member\.([0-9]+)\.(.*)
+        let Some(rest) = k.strip_prefix(".member.") else {
+            continue;
+        };
+        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        if digits.is_empty() {
+            continue;
+        }
+        let Some(field) = rest[digits.len()..].strip_prefix('.') else {
+            continue;
+        };
+        let index: i64 = digits.parse().unwrap_or(0);
+        match members.iter_mut().find(|(i, _)| *i == index) {
+            Some((_, fields)) => fields.push((field.to_owned(), v)),
+            None => members.push((index, vec![(field.to_owned(), v)])),
+        }
+    }
+    let mut out = Vec::new();
+    for (_, fields) in members {
+        let find = |name: &str| {
+            fields
+                .iter()
+                .rev()
+                .find(|(f, _)| f == name)
+                .map(|(_, v)| v.clone())
+        };
+        let (Some(k), Some(v)) = (find(keyname), find(valuename)) else {
+            return Err(Fail::key_error(keyname));
+        };
+        insert(&mut out, Value::Str(k), Value::Str(v));
+    }
+    Ok(Value::Map(out))
+}
+
+/// `MakeURL.result`.
+pub(crate) fn make_url(name: &str, args: Value) -> Result<Value, Fail> {
+    let Value::Map(args) = args else {
+        return Err(Fail::type_error(format!(
+            "The arguments to \"{name}\" must be a map"
+        )));
+    };
+    check_url_args(name, &args)?;
+    let text = |key: &str| -> Result<String, Fail> {
+        match get(&args, &Value::Str(key.into())) {
+            None => Ok(String::new()),
+            Some(Value::Str(s)) => Ok(s.clone()),
+            Some(other) => Err(Fail::type_error(format!(
+                "quote_from_bytes() expected bytes, not {}",
+                type_name(other)
+            ))),
+        }
+    };
+    let scheme = text("scheme")?;
+    if scheme.contains(':') {
+        return Err(Fail::value_error(
+            "URL \"scheme\" should not contain ':'".to_owned(),
+        ));
+    }
+    let mut netloc = String::new();
+    let username = quote(&text("username")?, "");
+    let password = quote(&text("password")?, "");
+    if !username.is_empty() || !password.is_empty() {
+        netloc.push_str(&username);
+        if !password.is_empty() {
+            netloc.push(':');
+            netloc.push_str(&password);
+        }
+        netloc.push('@');
+    }
+    let mut host = text("host")?;
+    if host.starts_with('[') && host.ends_with(']') && host.len() >= 2 {
+        host = host[1..host.len() - 1].to_owned();
+    }
+    let mut host = quote(&host, ":");
+    if host.contains(':') {
+        host = format!("[{host}]");
+    }
+    netloc.push_str(&host);
+    if let Some(port) = get(&args, &Value::Str("port".into()))
+        && port.truthy()
+    {
+        netloc.push(':');
+        netloc.push_str(&port.py_str());
+    }
+    let path = quote(&text("path")?, "/");
+    let query = match get(&args, &Value::Str("query".into())) {
+        None => String::new(),
+        Some(Value::Map(q)) => urlencode(q).replace("%2F", "/"),
+        Some(_) => {
+            return Err(Fail::type_error(
+                "not a valid non-string sequence or mapping object".to_owned(),
+            ));
+        }
+    };
+    let fragment = quote(&text("fragment")?, "/");
+    // urlunsplit
+    let mut url = String::new();
+    if !scheme.is_empty() {
+        url.push_str(&scheme);
+        url.push(':');
+    }
+    if !netloc.is_empty()
+        || (!scheme.is_empty()
+            && [
+                "", "ftp", "http", "https", "gopher", "nntp", "telnet", "imap", "wais", "file",
+                "mms", "shttp", "snews", "prospero", "rtsp", "rtspu", "rsync", "svn", "svn+ssh",
+                "sftp", "nfs", "git", "git+ssh", "ws", "wss",
+            ]
+            .contains(&scheme.as_str())
+            && path.starts_with("//"))
+    {
+        url.push_str("//");
+        url.push_str(&netloc);
+        if !path.is_empty() && !path.starts_with('/') {
+            url.push('/');
+        }
+    } else if path.starts_with("//") {
+        url.push_str("//");
+    }
+    url.push_str(&path);
+    if !query.is_empty() {
+        url.push('?');
+        url.push_str(&query);
+    }
+    if !fragment.is_empty() {
+        url.push('#');
+        url.push_str(&fragment);
+    }
+    Ok(Value::Str(url))
+}
+
+/// `MakeURL._check_args` (it returns after `query`: later keys are not checked).
+pub(crate) fn check_url_args(name: &str, args: &[(Value, Value)]) -> Result<(), Fail> {
+    for arg in [
+        "scheme", "username", "password", "host", "port", "path", "query", "fragment",
+    ] {
+        let Some(value) = get(args, &Value::Str(arg.into())) else {
+            continue;
+        };
+        match arg {
+            "query" => {
+                if !matches!(value, Value::Map(_)) {
+                    return Err(Fail::type_error(format!(
+                        "The \"{arg}\" argument to \"{name}\" must be a map"
+                    )));
+                }
+                return Ok(());
+            }
+            "port" => {
+                let port = match value {
+                    Value::Int(n) => *n,
+                    Value::Bool(b) => i64::from(*b),
+                    other => match py_int(other) {
+                        Some(n) if !matches!(other, Value::Float(_)) => n,
+                        Some(n) => n,
+                        None => {
+                            return Err(Fail::value_error(format!(
+                                "Invalid URL port \"{}\" for {name} called with {}",
+                                other.py_str(),
+                                Value::Map(args.to_vec()).py_repr()
+                            )));
+                        }
+                    },
+                };
+                if !(1..=65535).contains(&port) {
+                    return Err(Fail::value_error(format!(
+                        "Invalid URL port {port}, must be in range 1-65535"
+                    )));
+                }
+            }
+            _ => {
+                if !matches!(value, Value::Str(_)) {
+                    return Err(Fail::type_error(format!(
+                        "The \"{arg}\" argument to \"{name}\" must be a string"
+                    )));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `urllib.parse.quote(s, safe)`.
+fn quote(s: &str, safe: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        let c = b as char;
+        if c.is_ascii_alphanumeric() || "_.-~".contains(c) || (b < 128 && safe.contains(c)) {
+            out.push(c);
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    out
+}
+
+/// `urllib.parse.urlencode(dict)`: `quote_plus` of `str()` of keys and values.
+fn urlencode(q: &[(Value, Value)]) -> String {
+    let plus = |s: &str| quote(s, " ").replace(' ', "+");
+    q.iter()
+        .map(|(k, v)| format!("{}={}", plus(&k.py_str()), plus(&v.py_str())))
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+pub(crate) fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::None => "NoneType",
+        Value::Ellipsis => "ellipsis",
+        Value::Bool(_) => "bool",
+        Value::Int(_) | Value::BigInt(_) => "int",
+        Value::Float(_) => "float",
+        Value::Str(_) => "str",
+        Value::List(_) => "list",
+        Value::Map(_) => "dict",
+    }
+}
+
+pub(crate) fn truncate(s: &str, n: usize) -> String {
+    s.chars().take(n).collect()
+}

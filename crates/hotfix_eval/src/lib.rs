@@ -1,0 +1,105 @@
+//! What Heat computes from a template at stack create, offline and exactly: parameter values
+//! (converted and checked as Heat does), condition values, which resources and outputs are
+//! enabled, and every resource field and output value with every function that needs no cloud
+//! evaluated, per the template's version.
+//!
+//! The answer has the shape of the Heat oracle's `resolve` answer (`../shared/oracles/heat/
+//! resolve.py`, `scripts/heat_oracle.py`), so the two compare directly. Resources act as
+//! created: `get_resource: r` is `"<ref:r>"`, `get_attr: [r, a, 0]` is `"<attr:r.a.0>"` unless
+//! [`Inputs::attrs`] supplies the attribute.
+//!
+//! Not evaluated (reported as errors of type `NotEvaluated`): `yaql` (Heat's YAQL engine),
+//! `digest` with an algorithm other than those of [`DIGEST_ALGORITHMS`], and a function given
+//! the result of a removed function whose arguments hold calls (Heat then works on Python
+//! function objects). `resource_facade` fails as in a stack without a parent; custom
+//! constraints accept every value, and so does an `allowed_pattern` that [`regex`] does not
+//! model.
+
+mod digest;
+mod eval;
+mod expr;
+mod functions;
+mod json;
+mod params;
+pub mod regex;
+mod value;
+
+pub use digest::ALGORITHMS as DIGEST_ALGORITHMS;
+pub use eval::{Evaluation, Problem, evaluate, fold};
+pub use params::{PROJECT_ID, STACK_ID, STACK_NAME};
+pub use value::Value;
+
+use std::collections::BTreeMap;
+
+use hotfix_yaml::NodeId;
+
+/// What `openstack stack create` sends with a template.
+#[derive(Debug, Default, Clone)]
+pub struct Inputs {
+    /// User parameter values: the environments' `parameters`, then `-P` and
+    /// `--parameter-file` values (strings), later ones winning.
+    pub params: Vec<(String, Value)>,
+    /// The environments' `parameter_defaults`.
+    pub parameter_defaults: Vec<(String, Value)>,
+    /// `get_file` contents by the key the template uses.
+    pub files: BTreeMap<String, String>,
+    /// Attribute values: `{resource: {attribute: value}}`.
+    pub attrs: BTreeMap<String, Vec<(String, Value)>>,
+}
+
+/// An exception Heat raises: its class and `str()`.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Fail {
+    pub(crate) message: String,
+    pub(crate) class: &'static str,
+    /// Where in the template, when known.
+    pub(crate) node: Option<NodeId>,
+}
+
+impl Fail {
+    pub(crate) fn new(class: &'static str, message: String) -> Fail {
+        Fail {
+            message,
+            class,
+            node: None,
+        }
+    }
+
+    pub(crate) fn type_error(message: String) -> Fail {
+        Fail::new("TypeError", message)
+    }
+
+    pub(crate) fn value_error(message: String) -> Fail {
+        Fail::new("ValueError", message)
+    }
+
+    /// A `KeyError`, whose `str()` is the `repr()` of its argument.
+    pub(crate) fn key_error(key: &str) -> Fail {
+        Fail::new("KeyError", value::str_repr(key))
+    }
+
+    pub(crate) fn attribute_error(v: &Value, attribute: &str) -> Fail {
+        Fail::new(
+            "AttributeError",
+            format!(
+                "'{}' object has no attribute '{attribute}'",
+                functions::type_name(v)
+            ),
+        )
+    }
+
+    pub(crate) fn not_evaluated(message: String) -> Fail {
+        Fail::new("NotEvaluated", message)
+    }
+
+    pub(crate) fn at(mut self, node: NodeId) -> Fail {
+        if self.node.is_none() {
+            self.node = Some(node);
+        }
+        self
+    }
+
+    pub(crate) fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({"error": self.message, "error_type": self.class})
+    }
+}

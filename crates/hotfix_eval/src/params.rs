@@ -1,0 +1,768 @@
+//! Parameters as Heat builds and checks them at stack create (`heat/engine/parameters.py`,
+//! `heat/engine/hot/parameters.py`, `heat/engine/constraints.py`): the schema of each, its
+//! value (user value, else `parameter_defaults`, else the template's default) converted to the
+//! type, and `Parameters.validate(validate_value=True)`.
+
+use hotfix_hot::{Template, Version};
+use hotfix_yaml::{Document, NodeId};
+
+use crate::functions::{py_int, type_name};
+use crate::value::{Value, float_repr, get, str_repr};
+use crate::{Fail, Inputs};
+
+/// The pseudo parameters of the oracle's stack (`OS::stack_id`, `OS::project_id`,
+/// `OS::stack_name`).
+pub const STACK_ID: &str = "00000000-0000-4000-8000-000000000000";
+pub const PROJECT_ID: &str = "oracle-project";
+pub const STACK_NAME: &str = "oracle";
+
+#[derive(Debug, Default)]
+pub(crate) struct Parameters {
+    params: Vec<Param>,
+    /// User values naming no parameter of the template.
+    unknown: Vec<String>,
+}
+
+#[derive(Debug)]
+struct Param {
+    name: String,
+    kind: Kind,
+    default: Option<Value>,
+    user_default: Option<Value>,
+    user_value: Option<Value>,
+    constraints: Vec<Constraint>,
+    node: Option<NodeId>,
+    pseudo: bool,
+    /// The name as the oracle prints it (a YAML `true:` key is `"true"`).
+    json_name: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    String,
+    Number,
+    List,
+    Json,
+    Boolean,
+}
+
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::String => "string",
+            Kind::Number => "number",
+            Kind::List => "comma_delimited_list",
+            Kind::Json => "json",
+            Kind::Boolean => "boolean",
+        }
+    }
+}
+
+#[derive(Debug)]
+struct Constraint {
+    rule: Rule,
+    description: Option<String>,
+}
+
+#[derive(Debug)]
+enum Rule {
+    Range(Option<Value>, Option<Value>),
+    Length(Option<Value>, Option<Value>),
+    Modulo(Option<Value>, Option<Value>),
+    AllowedValues(Vec<Value>),
+    /// `allowed_pattern`: the pattern, and its compiled form (`None` when it uses syntax
+    /// [`crate::regex`] does not model: then it is not checked).
+    Pattern(String, Option<crate::regex::Regex>),
+    /// Needs a cloud; the oracle accepts every value.
+    Custom,
+}
+
+impl Rule {
+    fn class(&self) -> &'static str {
+        match self {
+            Rule::Range(..) => "Range",
+            Rule::Length(..) => "Length",
+            Rule::Modulo(..) => "Modulo",
+            Rule::AllowedValues(_) => "AllowedValues",
+            Rule::Pattern(..) => "AllowedPattern",
+            Rule::Custom => "CustomConstraint",
+        }
+    }
+
+    fn applies_to(&self, kind: Kind) -> bool {
+        match self {
+            Rule::Range(..) | Rule::Modulo(..) => kind == Kind::Number,
+            Rule::Length(..) => matches!(kind, Kind::String | Kind::List | Kind::Json),
+            Rule::AllowedValues(_) | Rule::Custom => kind != Kind::Json,
+            Rule::Pattern(..) => kind == Kind::String,
+        }
+    }
+}
+
+fn schema_error(message: String) -> Fail {
+    Fail::new("InvalidSchemaError", message)
+}
+
+impl Parameters {
+    pub(crate) fn new(
+        doc: &Document,
+        template: &Template<'_>,
+        inputs: &Inputs,
+    ) -> Result<Parameters, Fail> {
+        let version = template.version().unwrap_or(Version::LATEST);
+        let mut params = vec![
+            pseudo("OS::stack_id", STACK_ID),
+            pseudo("OS::project_id", PROJECT_ID),
+            pseudo("OS::stack_name", STACK_NAME),
+        ];
+        for p in &template.parameters {
+            let mut param = schema(doc, version, &p.name, p.value)?;
+            param.json_name = Value::from_node(doc, p.key).json_name();
+            param.user_value = inputs
+                .params
+                .iter()
+                .rev()
+                .find(|(n, _)| *n == p.name)
+                .map(|(_, v)| v.clone())
+                .filter(|v| !v.is_none());
+            params.retain(|q: &Param| q.name != p.name);
+            params.push(param);
+        }
+        for (name, value) in &inputs.parameter_defaults {
+            if let Some(p) = params.iter_mut().find(|p| &p.name == name) {
+                if p.pseudo {
+                    p.default = Some(value.clone());
+                } else {
+                    p.user_default = Some(value.clone()).filter(|v| !v.is_none());
+                }
+            }
+        }
+        let unknown = inputs
+            .params
+            .iter()
+            .map(|(n, _)| n.clone())
+            .filter(|n| !template.parameters.iter().any(|p| &p.name == n))
+            .collect();
+        Ok(Parameters { params, unknown })
+    }
+
+    /// The template's parameters (no pseudo parameters) as the oracle lists them: the name
+    /// as JSON prints it, and the value or the error of `parameters[name]`.
+    pub(crate) fn listing(&self) -> Vec<(String, Result<Value, Fail>)> {
+        // Heat's `non_pseudo_param_keys`: a template parameter named like a pseudo parameter
+        // (`OS::stack_name`) replaces it, and is not listed either.
+        self.params
+            .iter()
+            .filter(|p| {
+                !p.pseudo
+                    && !hotfix_hot::PSEUDO_PARAMETERS.contains(&p.name.as_str())
+                    && p.name != "OS::region"
+            })
+            .map(|p| (p.json_name.clone(), p.value()))
+            .collect()
+    }
+
+    /// `parameters[name]`: the converted value.
+    pub(crate) fn value(&self, name: &str) -> Result<Value, Fail> {
+        let Some(p) = self.params.iter().find(|p| p.name == name) else {
+            return Err(missing(name));
+        };
+        p.value()
+    }
+
+    /// What `get_param` finds: `UserParameterMissing` for an unknown name.
+    pub(crate) fn get(&self, name: &str) -> Result<Value, Fail> {
+        self.value(name)
+    }
+
+    /// `Parameters.validate(validate_value=True)`.
+    pub(crate) fn validate(&self) -> Result<(), Fail> {
+        if let Some(name) = self.unknown.first() {
+            return Err(Fail::new(
+                "UnknownUserParameter",
+                format!("The Parameter ({name}) was not defined in template."),
+            ));
+        }
+        for p in &self.params {
+            p.validate().map_err(|f| match p.node {
+                Some(n) => f.at(n),
+                None => f,
+            })?;
+        }
+        Ok(())
+    }
+}
+
+fn missing(name: &str) -> Fail {
+    Fail::new(
+        "UserParameterMissing",
+        format!("The Parameter ({name}) was not provided."),
+    )
+}
+
+fn pseudo(name: &str, value: &str) -> Param {
+    Param {
+        name: name.to_owned(),
+        kind: Kind::String,
+        default: Some(Value::Str(value.to_owned())),
+        user_default: None,
+        user_value: None,
+        constraints: Vec::new(),
+        node: None,
+        pseudo: true,
+        json_name: name.to_owned(),
+    }
+}
+
+/// `HOTParamSchema.from_dict`.
+fn schema(doc: &Document, version: Version, name: &str, node: NodeId) -> Result<Param, Fail> {
+    let value = Value::from_node(doc, node);
+    let Value::Map(entries) = &value else {
+        return Err(
+            schema_error(format!("Invalid parameter ({name}), expected a mapping")).at(node),
+        );
+    };
+    let keys = version.parameter_keys();
+    for (k, _) in entries {
+        let key = k.py_str();
+        if !keys.contains(&key.as_str()) || !matches!(k, Value::Str(_)) {
+            return Err(
+                schema_error(format!("Invalid key '{key}' for parameter ({name})")).at(node),
+            );
+        }
+    }
+    let field = |key: &str| get(entries, &Value::Str(key.to_owned()));
+    let Some(ty) = field("type") else {
+        return Err(schema_error(format!("Missing parameter type for parameter: {name}")).at(node));
+    };
+    if let Some(tags) = field("tags")
+        && !matches!(tags, Value::List(_))
+    {
+        return Err(schema_error(format!(
+            "Tags property should be a list for parameter: {name}"
+        ))
+        .at(node));
+    }
+    let mut constraints = Vec::new();
+    if let Some(list) = field("constraints").filter(|c| !c.is_none()) {
+        let Value::List(items) = list else {
+            return Err(schema_error(format!(
+                "Invalid parameter constraints for parameter {name}, expected a list"
+            ))
+            .at(node));
+        };
+        for item in items {
+            constraints.push(constraint(version, item).map_err(|f| f.at(node))?);
+        }
+    }
+    let kind = match ty.as_str() {
+        Some("string") => Kind::String,
+        Some("number") => Kind::Number,
+        Some("comma_delimited_list") => Kind::List,
+        Some("json") => Kind::Json,
+        Some("boolean") => Kind::Boolean,
+        _ => return Err(schema_error(format!("Invalid type ({})", ty.py_str())).at(node)),
+    };
+    Ok(Param {
+        name: name.to_owned(),
+        kind,
+        default: field("default").cloned().filter(|v| !v.is_none()),
+        user_default: None,
+        user_value: None,
+        constraints,
+        node: Some(node),
+        pseudo: false,
+        json_name: name.to_owned(),
+    })
+}
+
+/// `_constraint_from_def`.
+#[allow(
+    clippy::too_many_lines,
+    reason = "each kind of constraint in Heat's order"
+)]
+fn constraint(version: Version, item: &Value) -> Result<Constraint, Fail> {
+    const KEYS: [&str; 7] = [
+        "description",
+        "length",
+        "range",
+        "modulo",
+        "allowed_values",
+        "allowed_pattern",
+        "custom_constraint",
+    ];
+    let Value::Map(entries) = item else {
+        return Err(schema_error(
+            "Invalid parameter constraints, expected a mapping".to_owned(),
+        ));
+    };
+    for (k, _) in entries {
+        if !KEYS.contains(&k.py_str().as_str()) {
+            return Err(schema_error(format!(
+                "Invalid key '{}' for parameter constraints",
+                k.py_str()
+            )));
+        }
+    }
+    let field = |key: &str| get(entries, &Value::Str(key.to_owned()));
+    let description = field("description").map(Value::py_str);
+    let bounds = |key: &str,
+                  entity: &str,
+                  names: [&str; 2]|
+     -> Result<(Option<Value>, Option<Value>), Fail> {
+        let cdef = field(key).cloned().unwrap_or(Value::None);
+        let Value::Map(cdef) = cdef else {
+            return Err(schema_error(format!(
+                "Invalid {entity}, expected a mapping"
+            )));
+        };
+        for (k, _) in &cdef {
+            if !names.contains(&k.py_str().as_str()) {
+                return Err(schema_error(format!(
+                    "Invalid key '{}' for {entity}",
+                    k.py_str()
+                )));
+            }
+        }
+        let num = |k: &str| -> Result<Option<Value>, Fail> {
+            match get(&cdef, &Value::Str(k.to_owned())) {
+                None | Some(Value::None) => Ok(None),
+                Some(v) => str_to_num(v).map(Some),
+            }
+        };
+        Ok((num(names[0])?, num(names[1])?))
+    };
+    let rule = if version >= Version::V2017_02_24 && field("modulo").is_some() {
+        let (step, offset) = bounds("modulo", "modulo constraint", ["step", "offset"])?;
+        let (Some(step_v), Some(offset_v)) = (&step, &offset) else {
+            return Err(schema_error(
+                "A modulo constraint must have a step value and an offset value specified."
+                    .to_owned(),
+            ));
+        };
+        let (Some(s), Some(o)) = (as_int(step_v), as_int(offset_v)) else {
+            return Err(schema_error("step/offset must be integer".to_owned()));
+        };
+        if s == 0 {
+            return Err(schema_error("step cannot be 0.".to_owned()));
+        }
+        if o.abs() >= s.abs() {
+            return Err(schema_error(
+                "offset must be smaller (by absolute value) than step.".to_owned(),
+            ));
+        }
+        if s * o < 0 {
+            return Err(schema_error(
+                "step and offset must be both positive or both negative.".to_owned(),
+            ));
+        }
+        Rule::Modulo(Some(Value::Int(s)), Some(Value::Int(o)))
+    } else if field("range").is_some() {
+        let (min, max) = bounds("range", "range constraint", ["min", "max"])?;
+        if min.is_none() && max.is_none() {
+            return Err(schema_error(
+                "A range constraint must have a min value and/or a max value specified.".to_owned(),
+            ));
+        }
+        Rule::Range(min, max)
+    } else if field("length").is_some() {
+        let (min, max) = bounds("length", "length constraint", ["min", "max"])?;
+        if min.is_none() && max.is_none() {
+            return Err(schema_error(
+                "A length constraint must have a min value and/or a max value specified."
+                    .to_owned(),
+            ));
+        }
+        for b in [&min, &max].into_iter().flatten() {
+            if as_int(b).is_none() {
+                return Err(schema_error("min/max length must be integral".to_owned()));
+            }
+        }
+        Rule::Length(min, max)
+    } else if let Some(allowed) = field("allowed_values") {
+        let Value::List(allowed) = allowed else {
+            return Err(schema_error("AllowedValues must be a list".to_owned()));
+        };
+        Rule::AllowedValues(allowed.clone())
+    } else if let Some(pattern) = field("allowed_pattern") {
+        let Value::Str(pattern) = pattern else {
+            return Err(schema_error("AllowedPattern must be a string".to_owned()));
+        };
+        match crate::regex::compile(pattern) {
+            crate::regex::Compiled::Regex(regex) => Rule::Pattern(pattern.clone(), Some(regex)),
+            crate::regex::Compiled::Invalid(message) => return Err(Fail::new("error", message)),
+            crate::regex::Compiled::Unsupported => Rule::Pattern(pattern.clone(), None),
+        }
+    } else if field("custom_constraint").is_some() {
+        Rule::Custom
+    } else {
+        return Err(schema_error("No constraint expressed".to_owned()));
+    };
+    Ok(Constraint { rule, description })
+}
+
+fn as_int(v: &Value) -> Option<i64> {
+    match v {
+        Value::Int(n) => Some(*n),
+        Value::Bool(b) => Some(i64::from(*b)),
+        #[allow(clippy::cast_possible_truncation, reason = "checked integral")]
+        Value::Float(f) if f.fract() == 0.0 && f.is_finite() => Some(*f as i64),
+        _ => None,
+    }
+}
+
+impl Param {
+    fn raw(&self) -> Option<&Value> {
+        self.user_value
+            .as_ref()
+            .or(self.user_default.as_ref())
+            .or(self.default.as_ref())
+    }
+
+    fn value(&self) -> Result<Value, Fail> {
+        let raw = self.raw();
+        if self.kind == Kind::Boolean {
+            let raw = raw.cloned().unwrap_or(Value::None);
+            bool_from_string(&raw.py_str()).map(Value::Bool)
+        } else {
+            let Some(raw) = raw else {
+                return Err(missing(&self.name));
+            };
+            convert(self.kind, raw)
+        }
+    }
+
+    #[allow(
+        clippy::too_many_lines,
+        reason = "Parameter.validate and Schema.validate in Heat's order"
+    )]
+    fn validate(&self) -> Result<(), Fail> {
+        let wrap = |f: Fail| -> Fail {
+            if matches!(f.class, "StackValidationFailed" | "InvalidSchemaError") {
+                Fail::new(
+                    f.class,
+                    format!("Parameter '{}' is invalid: {}", self.name, f.message),
+                )
+            } else {
+                f
+            }
+        };
+        // Schema.validate: applicability, then the template's default.
+        for c in &self.constraints {
+            if !c.rule.applies_to(self.kind) {
+                return Err(wrap(schema_error(format!(
+                    "{} constraint invalid for {}",
+                    c.rule.class(),
+                    self.kind.name()
+                ))));
+            }
+        }
+        if let Some(default) = &self.default {
+            let checked = match (self.kind, default) {
+                (Kind::List, Value::List(items)) => Ok(Value::List(
+                    items.iter().map(|i| Value::Str(i.py_str())).collect(),
+                )),
+                (Kind::List, Value::Str(s)) => Ok(Value::List(
+                    s.split(',').map(|p| Value::Str(p.to_owned())).collect(),
+                )),
+                (Kind::List, other) => Err(schema_error(format!(
+                    "Default must be a comma-delimited list string: '{}' object has no attribute 'split'",
+                    type_name(other)
+                ))),
+                (_, v) => Ok(v.clone()),
+            };
+            let checked = checked.map_err(wrap)?;
+            if let Err(f) = self.check_constraints(&checked) {
+                return Err(wrap(schema_error(format!(
+                    "Invalid default {} ({})",
+                    default.py_str(),
+                    f.message
+                ))));
+            }
+        }
+        let Some(value) = self
+            .user_value
+            .as_ref()
+            .or(self.user_default.as_ref())
+            .or(self.default.as_ref())
+        else {
+            return Err(missing(&self.name));
+        };
+        let stack_failed = |f: Fail| Fail::new("StackValidationFailed", f.message);
+        let checked = match self.kind {
+            Kind::Number => {
+                str_to_num(value).map_err(stack_failed).map_err(wrap)?;
+                value.clone()
+            }
+            Kind::Boolean => {
+                if !matches!(value, Value::Bool(_)) {
+                    let Value::Str(s) = value else {
+                        return Err(Fail::new(
+                            "AttributeError",
+                            format!("'{}' object has no attribute 'strip'", type_name(value)),
+                        ));
+                    };
+                    bool_from_string(s).map_err(stack_failed).map_err(wrap)?;
+                }
+                value.clone()
+            }
+            Kind::List | Kind::Json => convert(self.kind, value)
+                .map_err(stack_failed)
+                .map_err(wrap)?,
+            Kind::String => value.clone(),
+        };
+        self.check_constraints(&checked)
+            .map_err(stack_failed)
+            .map_err(wrap)
+    }
+
+    /// `Schema.validate_constraints` (custom constraints accept everything, as in the oracle).
+    #[allow(clippy::too_many_lines, reason = "one arm per kind of constraint")]
+    fn check_constraints(&self, value: &Value) -> Result<(), Fail> {
+        for c in &self.constraints {
+            let valid = match &c.rule {
+                Rule::Range(min, max) => {
+                    let n = str_to_num(value)?;
+                    within(&n, min.as_ref(), max.as_ref())
+                }
+                Rule::Length(min, max) => {
+                    let Some(len) = value.py_len() else {
+                        return Err(Fail::type_error(format!(
+                            "object of type '{}' has no len()",
+                            type_name(value)
+                        )));
+                    };
+                    #[allow(clippy::cast_possible_wrap, reason = "lengths are small")]
+                    within(&Value::Int(len as i64), min.as_ref(), max.as_ref())
+                }
+                Rule::Modulo(step, offset) => {
+                    let number = str_to_num(value)?;
+                    let (Some(Value::Int(step)), Some(Value::Int(offset))) = (step, offset) else {
+                        continue;
+                    };
+                    match number {
+                        Value::Int(n) => py_mod(n, *step) == *offset,
+                        Value::Bool(b) => py_mod(i64::from(b), *step) == *offset,
+                        #[allow(
+                            clippy::cast_precision_loss,
+                            clippy::float_cmp,
+                            reason = "Python's float `%` and `!=`"
+                        )]
+                        Value::Float(x) => {
+                            let divisor = *step as f64;
+                            x - divisor * (x / divisor).floor() == *offset as f64
+                        }
+                        _ => true,
+                    }
+                }
+                Rule::AllowedValues(allowed) => {
+                    if let Value::List(items) = value {
+                        items.iter().all(|v| allowed.iter().any(|a| a.py_eq(v)))
+                    } else {
+                        let to = |v: &Value| convert_scalar(self.kind, v);
+                        let v = to(value)?;
+                        let mut found = false;
+                        for a in allowed {
+                            if to(a)?.py_eq(&v) {
+                                found = true;
+                            }
+                        }
+                        found
+                    }
+                }
+                Rule::Pattern(_, regex) => match (regex, value) {
+                    (Some(regex), Value::Str(text)) => regex.full_match(text).unwrap_or(true),
+                    (Some(_), other) => {
+                        return Err(Fail::type_error(format!(
+                            "expected string or bytes-like object, got '{}'",
+                            type_name(other)
+                        )));
+                    }
+                    (None, _) => true,
+                },
+                Rule::Custom => true,
+            };
+            if !valid {
+                let message = match &c.description {
+                    Some(d) => d.clone(),
+                    None => match &c.rule {
+                        Rule::Range(min, max) => format!(
+                            "{} is out of range (min: {}, max: {})",
+                            value.py_str(),
+                            opt(min.as_ref()),
+                            opt(max.as_ref())
+                        ),
+                        Rule::Length(min, max) => format!(
+                            "length ({}) is out of range (min: {}, max: {})",
+                            value.py_len().unwrap_or(0),
+                            opt(min.as_ref()),
+                            opt(max.as_ref())
+                        ),
+                        Rule::Modulo(step, offset) => format!(
+                            "{} is not a multiple of {} with an offset of {}",
+                            value.py_str(),
+                            opt(step.as_ref()),
+                            opt(offset.as_ref())
+                        ),
+                        Rule::AllowedValues(allowed) => format!(
+                            "{} is not an allowed value [{}]",
+                            value.json_dumps(false),
+                            allowed
+                                .iter()
+                                .map(|a| a.json_dumps(false))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                        Rule::Pattern(pattern, _) => {
+                            format!(
+                                "\"{}\" does not match pattern \"{pattern}\"",
+                                value.py_str()
+                            )
+                        }
+                        Rule::Custom => String::new(),
+                    },
+                };
+                return Err(Fail::value_error(message));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn py_mod(n: i64, s: i64) -> i64 {
+    let r = n % s;
+    if r != 0 && ((r < 0) != (s < 0)) {
+        r + s
+    } else {
+        r
+    }
+}
+
+fn opt(v: Option<&Value>) -> String {
+    v.map_or_else(|| "None".to_owned(), Value::py_str)
+}
+
+fn within(n: &Value, min: Option<&Value>, max: Option<&Value>) -> bool {
+    let num = |v: &Value| -> f64 {
+        match v {
+            #[allow(clippy::cast_precision_loss, reason = "as Python compares")]
+            Value::Int(i) => *i as f64,
+            Value::Float(f) => *f,
+            Value::Bool(b) => f64::from(u8::from(*b)),
+            _ => f64::NAN,
+        }
+    };
+    let x = num(n);
+    min.is_none_or(|m| x >= num(m)) && max.is_none_or(|m| x <= num(m))
+}
+
+/// `to_schema_type`, for `allowed_values` comparisons.
+fn convert_scalar(kind: Kind, v: &Value) -> Result<Value, Fail> {
+    let bad = || {
+        Fail::value_error(format!(
+            "Value \"{}\" is invalid for data type \"{}\".",
+            v.py_str(),
+            kind.name()
+        ))
+    };
+    match kind {
+        Kind::Number => str_to_num(v).map_err(|_| bad()),
+        Kind::String => Ok(Value::Str(v.py_str())),
+        Kind::Boolean => bool_from_string(&v.py_str())
+            .map(Value::Bool)
+            .map_err(|_| bad()),
+        _ => Ok(v.clone()),
+    }
+}
+
+/// A parameter's value converted to its type.
+fn convert(kind: Kind, raw: &Value) -> Result<Value, Fail> {
+    match kind {
+        Kind::String => Ok(Value::Str(raw.py_str())),
+        Kind::Number => str_to_num(raw),
+        Kind::Boolean => bool_from_string(&raw.py_str()).map(Value::Bool),
+        Kind::List => match raw {
+            Value::List(items) => Ok(Value::List(
+                items.iter().map(|i| Value::Str(i.py_str())).collect(),
+            )),
+            Value::Str(s) if s.is_empty() => Ok(Value::List(Vec::new())),
+            Value::Str(s) => Ok(Value::List(
+                s.split(',').map(|p| Value::Str(p.to_owned())).collect(),
+            )),
+            other => Err(Fail::value_error(format!(
+                "Value must be a comma-delimited list string: '{}' object has no attribute 'split'",
+                type_name(other)
+            ))),
+        },
+        Kind::Json => match raw {
+            Value::Str(s) if s.is_empty() => Ok(raw.clone()),
+            Value::Str(s) => crate::json::loads(s)
+                .map_err(|err| Fail::value_error(format!("Value must be valid JSON: {err}"))),
+            // dumps then loads: keys become strings.
+            other => Ok(other.json_roundtrip()),
+        },
+    }
+}
+
+/// `Schema.str_to_num`: numbers as they are, else `int()`, else `float()`.
+pub(crate) fn str_to_num(v: &Value) -> Result<Value, Fail> {
+    match v {
+        Value::Int(_) | Value::BigInt(_) | Value::Float(_) | Value::Bool(_) => Ok(v.clone()),
+        Value::Str(s) => {
+            if let Some(n) = py_int(v) {
+                return Ok(Value::Int(n));
+            }
+            py_float(s).map(Value::Float).ok_or_else(|| {
+                Fail::value_error(format!(
+                    "could not convert string to float: {}",
+                    str_repr(s)
+                ))
+            })
+        }
+        other => Err(Fail::type_error(format!(
+            "int() argument must be a string, a bytes-like object or a real number, not '{}'",
+            type_name(other)
+        ))),
+    }
+}
+
+/// Python's `float(str)`.
+fn py_float(s: &str) -> Option<f64> {
+    let t = s.trim();
+    let lower = t.to_ascii_lowercase();
+    let unsigned = lower.trim_start_matches(['+', '-']);
+    if matches!(unsigned, "inf" | "infinity" | "nan") && lower.len() - unsigned.len() <= 1 {
+        let neg = lower.starts_with('-');
+        let v = if unsigned == "nan" {
+            f64::NAN
+        } else {
+            f64::INFINITY
+        };
+        return Some(if neg { -v } else { v });
+    }
+    if t.contains("__") || t.starts_with('_') || t.ends_with('_') {
+        return None;
+    }
+    let cleaned: String = t.chars().filter(|&c| c != '_').collect();
+    if cleaned.is_empty()
+        || !cleaned
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-'))
+    {
+        return None;
+    }
+    let _ = float_repr;
+    cleaned.parse::<f64>().ok()
+}
+
+/// `oslo_utils.strutils.bool_from_string(subject, strict=True)`.
+pub(crate) fn bool_from_string(subject: &str) -> Result<bool, Fail> {
+    let lowered = subject.trim().to_lowercase();
+    match lowered.as_str() {
+        "1" | "t" | "true" | "on" | "y" | "yes" => Ok(true),
+        "0" | "f" | "false" | "off" | "n" | "no" => Ok(false),
+        _ => Err(Fail::value_error(format!(
+            "Unrecognized value '{subject}', acceptable values are: '0', '1', 'f', 'false', 'n', 'no', 'off', 'on', 't', 'true', 'y', 'yes'"
+        ))),
+    }
+}

@@ -1,0 +1,194 @@
+//! `hotfix_eval` against Heat's own engine: every HOT template of the shared corpus and every
+//! fixture of the repository evaluates to what the Heat oracle's `resolve` answers (parameters,
+//! conditions, resources, outputs, disabled resources, and the errors of each), with the same
+//! inputs: the defaults, or values generated from the type where there is none.
+
+#[path = "../../hotfix_linter/tests/common/mod.rs"]
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use hotfix_eval::{Inputs, Value};
+use hotfix_hot::{Function, Semantic, Template};
+use serde_json::{Value as Json, json};
+
+/// The entries of the oracle's answer that are compared.
+const KEYS: [&str; 10] = [
+    "parameters",
+    "conditions",
+    "resources",
+    "outputs",
+    "disabled_resources",
+    "parameter_error",
+    "conditions_error",
+    "resources_error",
+    "outputs_error",
+    "error",
+];
+
+/// What a template is evaluated with: generated parameters and the files `get_file` names.
+pub(crate) fn inputs_for(path: &Path, source: &str) -> (Inputs, Json, BTreeMap<String, String>) {
+    let params = common::params(source);
+    let mut inputs = Inputs::default();
+    if let Json::Object(map) = &params {
+        for (k, v) in map {
+            inputs.params.push((k.clone(), Value::from_json(v)));
+        }
+    }
+    let mut files = BTreeMap::new();
+    if let Ok(doc) = hotfix_yaml::parse(source) {
+        let template = Template::new(&doc);
+        let semantic = Semantic::new(&template);
+        let base = path.parent().unwrap_or(Path::new("."));
+        for call in semantic.calls_to(Function::GetFile) {
+            if let Some(key) = doc.str_value(call.args)
+                && let Ok(text) = std::fs::read_to_string(base.join(key))
+            {
+                files.insert(key.to_owned(), text);
+            }
+        }
+    }
+    inputs.files.clone_from(&files);
+    (inputs, params, files)
+}
+
+/// The differing entries of two answers: `(key, name, hotfix, heat)`.
+pub(crate) fn differences(mine: &Json, heat: &Json) -> Vec<(String, String, Json, Json)> {
+    let mut out = Vec::new();
+    for key in KEYS {
+        let (a, b) = (mine.get(key), heat.get(key));
+        if a == b {
+            continue;
+        }
+        match (a, b) {
+            (Some(Json::Object(a)), Some(Json::Object(b))) if !key.ends_with("error") => {
+                for name in a
+                    .keys()
+                    .chain(b.keys())
+                    .collect::<std::collections::BTreeSet<_>>()
+                {
+                    if a.get(name) != b.get(name) {
+                        out.push((
+                            key.to_owned(),
+                            name.clone(),
+                            a.get(name).cloned().unwrap_or(Json::Null),
+                            b.get(name).cloned().unwrap_or(Json::Null),
+                        ));
+                    }
+                }
+            }
+            _ => out.push((
+                key.to_owned(),
+                String::new(),
+                a.cloned().unwrap_or(Json::Null),
+                b.cloned().unwrap_or(Json::Null),
+            )),
+        }
+    }
+    out
+}
+
+/// Why a difference is expected, if it is: what hotfix does not evaluate offline.
+fn known_reason(mine: &Json, heat: &Json) -> Option<&'static str> {
+    if mine.to_string().contains("yaql is not evaluated offline") {
+        return Some("yaql is not evaluated offline");
+    }
+    if same_but_name_order(&mine.to_string(), &heat.to_string()) {
+        return Some("Heat lists invalid resource keys in Python set order");
+    }
+    None
+}
+
+#[test]
+#[ignore = "needs Heat (scripts/setup-oracle.sh) and ../shared"]
+fn shared_eval_equals_heat_on_the_corpus_and_every_fixture() {
+    let shared = common::shared();
+    let mut paths = Vec::new();
+    common::files(&shared.join("corpus"), &mut paths);
+    let corpus = paths.len();
+    common::files(&common::workspace().join("testdata"), &mut paths);
+    let mut heat = common::Heat::start_shared();
+    let (mut compared, mut equal) = (0, 0);
+    let mut known: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut unexplained = Vec::new();
+    for (i, path) in paths.iter().enumerate() {
+        let Ok(source) = std::fs::read_to_string(path) else {
+            continue;
+        };
+        let Ok(doc) = hotfix_yaml::parse(&source) else {
+            continue;
+        };
+        if Template::new(&doc).version().is_none() {
+            continue;
+        }
+        let (inputs, params, files) = inputs_for(path, &source);
+        let answer = heat.request(&json!({
+            "cmd": "resolve", "template": source, "params": params, "files": files,
+        }));
+        if answer.get("request_error").is_some() || answer.get("version").is_none() {
+            continue;
+        }
+        compared += 1;
+        let mine = hotfix_eval::evaluate(&doc, &inputs).json;
+        let diffs = differences(&mine, &answer);
+        if diffs.is_empty() {
+            equal += 1;
+            continue;
+        }
+        let mut all_known = true;
+        for (_, _, a, b) in &diffs {
+            match known_reason(a, b) {
+                Some(reason) => *known.entry(reason).or_default() += 1,
+                None => all_known = false,
+            }
+        }
+        if !all_known {
+            let origin = if i < corpus { "corpus" } else { "fixture" };
+            unexplained.push(format!(
+                "{origin} {}:\n{}",
+                path.display(),
+                diffs
+                    .iter()
+                    .filter(|(_, _, a, b)| known_reason(a, b).is_none())
+                    .map(|(k, n, a, b)| format!("  {k}.{n}:\n    hotfix: {a}\n    heat:   {b}"))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            ));
+        }
+    }
+    println!(
+        "hotfix eval vs Heat: {compared} templates compared ({} files read), {equal} equal, \
+         {} with differences (known reasons, entries: {known:?}), {} unexplained",
+        paths.len(),
+        compared - equal,
+        unexplained.len()
+    );
+    assert!(compared > 250, "too few templates compared: {compared}");
+    assert!(unexplained.is_empty(), "{}", unexplained.join("\n"));
+}
+
+/// Whether two texts differ only in the order of the names after
+/// `Invalid keyword(s) inside a resource definition: ` (a Python set, whose order follows
+/// string hashes).
+fn same_but_name_order(a: &str, b: &str) -> bool {
+    const LEAD: &str = "Invalid keyword(s) inside a resource definition: ";
+    let names = |s: &str| -> Option<(String, Vec<String>)> {
+        let mut rest = s;
+        let mut frame = String::new();
+        let mut all = Vec::new();
+        while let Some(i) = rest.find(LEAD) {
+            frame.push_str(&rest[..i + LEAD.len()]);
+            let tail = &rest[i + LEAD.len()..];
+            let end = tail.find('"').unwrap_or(tail.len());
+            let mut list: Vec<String> = tail[..end].split(", ").map(str::to_owned).collect();
+            list.sort();
+            all.push(list.join(", "));
+            rest = &tail[end..];
+        }
+        frame.push_str(rest);
+        (!all.is_empty()).then_some((frame, all))
+    };
+    let join_fails = |s: &str| s.contains("expected str instance");
+    matches!((names(a), names(b)), (Some(x), Some(y)) if x == y) || (join_fails(a) && join_fails(b))
+}

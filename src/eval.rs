@@ -1,0 +1,315 @@
+//! `hotfix eval`: what Heat will compute from a template at stack create, offline.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, anyhow, bail};
+use hotfix_eval::{Inputs, Value};
+use hotfix_hot::{Function, Semantic, Template};
+use hotfix_yaml::{Document, LoadError};
+
+/// `hotfix eval --help`.
+pub(crate) const LONG_ABOUT: &str = "\
+Evaluate a template as Heat would at stack create, without a cloud.
+
+Prints the parameter values (defaults, the environments' `parameters` and
+`parameter_defaults`, `-P` and `--parameter-file` values, converted to their types and
+checked against their constraints), the value of every condition, which resources are
+disabled by their condition, and every resource's `properties`, `metadata`, `depends_on`,
+`deletion_policy`, `update_policy` and `external_id` and every output's value, with every
+function that needs no cloud evaluated as the template's `heat_template_version` defines
+it. What only a created stack knows stays a placeholder: `get_resource: r` is `\"<ref:r>\"`,
+`get_attr: [r, a, 0]` is `\"<attr:r.a.0>\"` (give values with `--attrs`).
+
+Not evaluated offline (each reported as an error of type `NotEvaluated`): `yaql`,
+`digest` with other algorithms than md5, sha1, sha224, sha256, sha384 and sha512, and a
+function given the result of a function the version removed whose arguments hold calls.
+`resource_facade` fails as in a stack that has no parent. `custom_constraint`s accept every
+value (they ask a cloud), and so does an `allowed_pattern` that uses regular-expression
+syntax hotfix does not model (look-around, back-references, flags).
+
+Inputs are taken as `openstack stack create` takes them. `get_file` paths are read
+relative to the template, as the client does.
+
+Errors Heat would raise (a parameter without a value, a value that violates a
+constraint, a function whose arguments fail) are printed to standard error with their
+place and Heat's text, and appear in the output where Heat reports them.
+
+Exit codes: 0 evaluated without errors, 1 Heat would raise an error, 2 hotfix could not
+read its inputs.";
+
+/// The arguments of `hotfix eval`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct EvalArgs {
+    /// The template file; `-` reads standard input.
+    template: PathBuf,
+
+    /// An environment file (`parameters`, `parameter_defaults`); may be repeated, later files
+    /// win.
+    #[arg(short = 'e', long = "environment", value_name = "ENV")]
+    environment: Vec<PathBuf>,
+
+    /// A parameter value, `name=value` (several may be joined with `;`); may be repeated.
+    #[arg(short = 'P', long = "parameter", value_name = "NAME=VALUE")]
+    parameter: Vec<String>,
+
+    /// A parameter whose value is a file's content, `name=FILE`; may be repeated.
+    #[arg(long = "parameter-file", value_name = "NAME=FILE")]
+    parameter_file: Vec<String>,
+
+    /// A JSON file of attribute values, `{"resource": {"attribute": value}}`, for `get_attr`.
+    #[arg(long, value_name = "FILE")]
+    attrs: Option<PathBuf>,
+
+    /// `yaml` (readable) or `json` (the shape of the Heat oracle's `resolve`).
+    #[arg(long, value_enum, default_value_t = Format::Yaml)]
+    format: Format,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    Yaml,
+    Json,
+}
+
+pub(crate) fn run(args: &EvalArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+    let bytes = read(&args.template)?;
+    let display = args.template.display().to_string();
+    let text = hotfix_yaml::check_bytes(&bytes).map_err(|err| located(&display, &bytes, &err))?;
+    let doc = hotfix_yaml::parse(text).map_err(|err| located(&display, text.as_bytes(), &err))?;
+    let mut inputs = Inputs::default();
+    for env in &args.environment {
+        environment(env, &mut inputs)?;
+    }
+    for given in &args.parameter {
+        for pair in given.split(';').filter(|p| !p.is_empty()) {
+            let Some((name, value)) = pair.split_once('=') else {
+                bail!("Malformed parameter({pair}). Use the key=value format.");
+            };
+            inputs
+                .params
+                .push((name.to_owned(), Value::Str(value.to_owned())));
+        }
+    }
+    for given in &args.parameter_file {
+        let Some((name, file)) = given.split_once('=') else {
+            bail!("Malformed parameter({given}). Use the key=value format.");
+        };
+        let bytes = read(Path::new(file))?;
+        let text = String::from_utf8(bytes).map_err(|_| anyhow!("{file}: not UTF-8 text"))?;
+        inputs.params.push((name.to_owned(), Value::Str(text)));
+    }
+    if let Some(path) = &args.attrs {
+        let bytes = read(path)?;
+        let json: serde_json::Value = serde_json::from_slice(&bytes)
+            .with_context(|| format!("{}: not JSON", path.display()))?;
+        let serde_json::Value::Object(map) = json else {
+            bail!(
+                "{}: expected a JSON object {{\"resource\": {{\"attribute\": value}}}}",
+                path.display()
+            );
+        };
+        for (resource, attributes) in map {
+            let serde_json::Value::Object(attributes) = attributes else {
+                bail!(
+                    "{}: the attributes of {resource} must be an object",
+                    path.display()
+                );
+            };
+            inputs.attrs.insert(
+                resource,
+                attributes
+                    .iter()
+                    .map(|(k, v)| (k.clone(), Value::from_json(v)))
+                    .collect(),
+            );
+        }
+    }
+    inputs.files = get_files(&doc, &args.template)?;
+    let evaluation = hotfix_eval::evaluate(&doc, &inputs);
+    match args.format {
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut *out, &evaluation.json)?;
+            writeln!(out)?;
+        }
+        Format::Yaml => {
+            let mut text = String::new();
+            write_yaml(&evaluation.json, 0, &mut text);
+            out.write_all(text.as_bytes())?;
+        }
+    }
+    let mut stderr = crate::pipe::stderr();
+    for problem in &evaluation.problems {
+        let place = problem.span.map_or_else(
+            || display.clone(),
+            |span| {
+                let lc = doc.lines().position(doc.source(), span.start);
+                format!("{display}:{}:{}", lc.line, lc.char_col)
+            },
+        );
+        let _ = writeln!(
+            stderr,
+            "{place}: {}: {} ({})",
+            problem.path, problem.message, problem.class
+        );
+    }
+    Ok(if evaluation.problems.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn read(path: &Path) -> anyhow::Result<Vec<u8>> {
+    let input = if path.as_os_str() == "-" {
+        crate::read::stdin().context("cannot read standard input")?
+    } else {
+        if path.is_dir() {
+            bail!("{} is a directory, not a file", path.display());
+        }
+        crate::read::file(path).with_context(|| format!("cannot read {}", path.display()))?
+    };
+    match input {
+        crate::read::Input::Whole(bytes) => Ok(bytes),
+        crate::read::Input::TooLarge { chars, exact, .. } => Err(anyhow!(
+            "{}: {}",
+            path.display(),
+            hotfix_yaml::too_large(chars, exact).message
+        )),
+    }
+}
+
+/// An environment file's `parameters` and `parameter_defaults`.
+fn environment(path: &Path, inputs: &mut Inputs) -> anyhow::Result<()> {
+    let display = path.display().to_string();
+    let bytes = read(path)?;
+    let text = hotfix_yaml::check_bytes(&bytes).map_err(|err| located(&display, &bytes, &err))?;
+    let Some(doc) = hotfix_yaml::parse_environment(text)
+        .map_err(|err| located(&display, text.as_bytes(), &err))?
+    else {
+        return Ok(());
+    };
+    let root = doc.root();
+    for entry in doc.entries(root) {
+        let key = Value::from_node(&doc, entry.key).py_str();
+        let target = match key.as_str() {
+            "parameters" => &mut inputs.params,
+            "parameter_defaults" => &mut inputs.parameter_defaults,
+            "resource_registry"
+            | "encrypted_param_names"
+            | "event_sinks"
+            | "parameter_merge_strategies" => continue,
+            other => bail!("{display}: environment has unknown section \"{other}\""),
+        };
+        match Value::from_node(&doc, entry.value) {
+            Value::Map(entries) => {
+                for (k, v) in entries {
+                    target.push((k.py_str(), v));
+                }
+            }
+            Value::None => {}
+            _ => bail!("{display}: \"{key}\" must be a mapping"),
+        }
+    }
+    Ok(())
+}
+
+/// The files `get_file` names with a literal path, read relative to the template (as
+/// `python-heatclient` does before it sends them); a missing one is left out (Heat then
+/// reports it at the call).
+fn get_files(doc: &Document, template: &Path) -> anyhow::Result<BTreeMap<String, String>> {
+    let mut files = BTreeMap::new();
+    let parsed = Template::new(doc);
+    let semantic = Semantic::new(&parsed);
+    let base = template.parent().unwrap_or(Path::new("."));
+    for call in semantic.calls_to(Function::GetFile) {
+        let Some(key) = doc.str_value(call.args) else {
+            continue;
+        };
+        let path = key.strip_prefix("file://").unwrap_or(key);
+        let path = base.join(path);
+        if let Ok(bytes) = std::fs::read(&path) {
+            let text = String::from_utf8(bytes)
+                .map_err(|_| anyhow!("{}: get_file needs UTF-8 text", path.display()))?;
+            files.insert(key.to_owned(), text);
+        }
+    }
+    Ok(files)
+}
+
+/// `path:line:col: message`, for a load error.
+fn located(path: &str, bytes: &[u8], err: &LoadError) -> anyhow::Error {
+    let Some(span) = err.span else {
+        return anyhow!("{path}: {}", err.message);
+    };
+    let prefix = String::from_utf8_lossy(&bytes[..span.start.min(bytes.len())]);
+    let line = prefix.matches('\n').count() + 1;
+    let col = prefix.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    anyhow!("{path}:{line}:{col}: {}", err.message)
+}
+
+/// Block YAML of a JSON value; strings are written as JSON strings (valid YAML) wherever a
+/// plain scalar could read differently.
+fn write_yaml(value: &serde_json::Value, indent: usize, out: &mut String) {
+    let pad = " ".repeat(indent);
+    match value {
+        serde_json::Value::Object(map) if !map.is_empty() => {
+            for (k, v) in map {
+                let _ = write!(
+                    out,
+                    "{pad}{}:",
+                    scalar(&serde_json::Value::String(k.clone()))
+                );
+                block_child(v, indent, out);
+            }
+        }
+        serde_json::Value::Array(items) if !items.is_empty() => {
+            for v in items {
+                let _ = write!(out, "{pad}-");
+                block_child(v, indent, out);
+            }
+        }
+        other => {
+            let _ = writeln!(out, "{pad}{}", scalar(other));
+        }
+    }
+}
+
+fn block_child(v: &serde_json::Value, indent: usize, out: &mut String) {
+    match v {
+        serde_json::Value::Object(m) if !m.is_empty() => {
+            out.push('\n');
+            write_yaml(v, indent + 2, out);
+        }
+        serde_json::Value::Array(a) if !a.is_empty() => {
+            out.push('\n');
+            write_yaml(v, indent + 2, out);
+        }
+        _ => {
+            let _ = writeln!(out, " {}", scalar(v));
+        }
+    }
+}
+
+fn scalar(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::String(s) => {
+            let plain = !s.is_empty()
+                && s.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_-./<>".contains(c))
+                && !s.starts_with(['-', '.', '<'])
+                && matches!(hotfix_yaml::resolve_plain(s), hotfix_yaml::ScalarValue::Str);
+            if plain {
+                s.clone()
+            } else {
+                serde_json::to_string(s).unwrap_or_default()
+            }
+        }
+        serde_json::Value::Object(_) => "{}".to_owned(),
+        serde_json::Value::Array(_) => "[]".to_owned(),
+        other => other.to_string(),
+    }
+}
