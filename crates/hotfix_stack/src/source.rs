@@ -1,0 +1,63 @@
+//! Where the analysis gets file text from: the seam between the libraries and the disk.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use crate::StackPath;
+
+/// Answers the analysis' questions about files. The CLI answers from disk; a language server
+/// would answer from the editor's unsaved buffers first. Library crates never read files
+/// themselves.
+pub trait FileSource: Sync {
+    /// The text of the file at `path`, or `None` when there is no such file or it is not text.
+    fn read(&self, path: &StackPath) -> Option<Arc<str>>;
+
+    /// Whether a file exists at `path` (text or not). The default reads it.
+    fn exists(&self, path: &StackPath) -> bool {
+        self.read(path).is_some()
+    }
+
+    /// The names of the entries of the folder `dir` (empty when it cannot be listed), used to
+    /// tell a file that a deployment generates (from a `*.j2.yaml` source beside it).
+    fn list(&self, dir: &StackPath) -> Vec<String>;
+}
+
+/// Files held in memory: for tests, and for sources that are not a disk.
+#[derive(Debug, Default, Clone)]
+pub struct MemorySource {
+    files: BTreeMap<StackPath, Arc<str>>,
+}
+
+impl MemorySource {
+    pub fn new() -> MemorySource {
+        MemorySource::default()
+    }
+
+    /// Adds (or replaces) a file.
+    pub fn insert(&mut self, path: &str, text: &str) -> &mut MemorySource {
+        self.files.insert(StackPath::new(path), Arc::from(text));
+        self
+    }
+
+    /// Every file, in path order.
+    pub fn paths(&self) -> impl Iterator<Item = &StackPath> {
+        self.files.keys()
+    }
+}
+
+impl FileSource for MemorySource {
+    fn read(&self, path: &StackPath) -> Option<Arc<str>> {
+        self.files.get(path).cloned()
+    }
+
+    fn list(&self, dir: &StackPath) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .files
+            .keys()
+            .filter(|p| &p.parent() == dir)
+            .map(|p| p.file_name().to_owned())
+            .collect();
+        names.dedup();
+        names
+    }
+}
