@@ -21,6 +21,7 @@ mod pipe;
 mod progress;
 mod read;
 mod rewrite;
+mod stack;
 mod types;
 mod upgrade;
 

@@ -17,7 +17,7 @@ use hotfix_hot::{Semantic, Template};
 
 pub use fix::{FixError, FixOutcome, fix_file};
 pub use registry::{Selector, all_rules, rule_by_code, rule_by_selector};
-pub use rule::{Context, FixAvailability, Rule, Sink};
+pub use rule::{Context, Files, FixAvailability, Rule, Scope, Sink};
 pub use rules::util::did_you_mean;
 pub use settings::Settings;
 
@@ -53,6 +53,58 @@ pub fn lint(path: &str, bytes: &[u8], settings: &Settings) -> Vec<Diagnostic> {
     }
 }
 
+/// The code of the finding reported when an environment file cannot be loaded at all.
+pub const ENVIRONMENT_LOAD_ERROR: &str = "E001";
+
+/// Lints one environment file: its bytes as read from disk. With `files`, the checks that look
+/// at other files (a `resource_registry` target that does not exist) run too.
+pub fn lint_environment(
+    path: &str,
+    bytes: &[u8],
+    settings: &Settings,
+    files: Option<&Files<'_>>,
+) -> Vec<Diagnostic> {
+    let loaded = hotfix_yaml::check_bytes(bytes).and_then(hotfix_yaml::parse_environment);
+    let doc = match loaded {
+        Ok(Some(doc)) => doc,
+        // An empty file is an empty environment, which Heat accepts.
+        Ok(None) => return Vec::new(),
+        Err(err) => return rules::environment::load_failure(err, settings),
+    };
+    let template = Template::new(&doc);
+    let semantic = Semantic::default();
+    let environment = hotfix_hot::environment::Environment::new(&doc);
+    let cx = Context {
+        environment: Some(&environment),
+        files,
+        ..Context::new(path, &doc, &template, &semantic)
+    };
+    let mut diagnostics = Vec::new();
+    for rule in all_rules() {
+        if !rule.scope.environments() || !settings.enabled(rule) {
+            continue;
+        }
+        let start = diagnostics.len();
+        (rule.check)(
+            &cx,
+            &mut Sink {
+                rule,
+                out: &mut diagnostics,
+            },
+        );
+        let severity = settings.severity(rule);
+        for diagnostic in &mut diagnostics[start..] {
+            diagnostic.severity = severity;
+        }
+    }
+    let mut diagnostics = suppression::apply(&doc, diagnostics, settings);
+    diagnostics.sort_by(|a, b| {
+        (a.span.start, a.code, &a.message).cmp(&(b.span.start, b.code, &b.message))
+    });
+    diagnostics.dedup();
+    diagnostics
+}
+
 /// Lints a loaded file: what the enabled rules find, less what inline comments suppress.
 pub(crate) fn lint_document(
     path: &str,
@@ -74,7 +126,7 @@ pub(crate) fn lint_document(
     };
     let mut diagnostics = Vec::new();
     for rule in all_rules() {
-        if !settings.enabled(rule) {
+        if !rule.scope.templates() || !settings.enabled(rule) {
             continue;
         }
         let start = diagnostics.len();

@@ -25,7 +25,7 @@ pub fn rule_by_selector(selector: &Selector) -> Vec<&'static Rule> {
         .collect()
 }
 
-/// How users name rules: `ALL`, a code prefix (`H3`, `H30`), a code, or a name.
+/// How users name rules: `ALL`, a code prefix (`H3`, `H30`, `E`), a code, or a name.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Selector {
     All,
@@ -39,7 +39,9 @@ impl Selector {
         let text = text.trim();
         let selector = if text.eq_ignore_ascii_case("ALL") {
             Selector::All
-        } else if text.starts_with(['H', 'h']) && text[1..].bytes().all(|b| b.is_ascii_digit()) {
+        } else if text.starts_with(['H', 'h', 'E', 'e'])
+            && text[1..].bytes().all(|b| b.is_ascii_digit())
+        {
             Selector::Prefix(text.to_ascii_uppercase())
         } else {
             Selector::Name(text.to_owned())
@@ -89,7 +91,10 @@ mod tests {
         assert_eq!(names.len(), rules.len(), "rule names repeat");
         for rule in rules {
             assert!(
-                rule.code.len() == 4 && rule.code.starts_with('H'),
+                rule.code.len() == 4
+                    && (rule.code.starts_with('H') || rule.code.starts_with('E'))
+                    && (rule.code.starts_with('E')
+                        == (rule.scope == crate::rule::Scope::Environment)),
                 "{rule:?}"
             );
             assert!(

@@ -33,9 +33,32 @@ pub struct Rule {
     /// Whether the rule runs when the configuration selects nothing (the default set). A rule
     /// outside it runs only when selected: by code, prefix, name or `ALL`.
     pub default: bool,
+    /// Which files it checks: templates, environment files, or both.
+    pub scope: Scope,
     /// Markdown: `## What it does`, `## Why is this bad?`, `## Example`, `Use instead:`.
     pub doc: &'static str,
     pub(crate) check: fn(&Context<'_>, &mut Sink<'_>),
+}
+
+/// Which files a rule checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Templates (the default).
+    Template,
+    /// Environment files (`resource_registry`, `parameter_defaults`, …): the `E` rules.
+    Environment,
+    /// Both: a check of the YAML document itself.
+    Any,
+}
+
+impl Scope {
+    pub fn templates(self) -> bool {
+        matches!(self, Scope::Template | Scope::Any)
+    }
+
+    pub fn environments(self) -> bool {
+        matches!(self, Scope::Environment | Scope::Any)
+    }
 }
 
 impl std::fmt::Debug for Rule {
@@ -105,6 +128,7 @@ macro_rules! declare_rule {
             severity: $severity:ident,
             fix: $fix:ident,
             $(default: $default:literal,)?
+            $(scope: $scope:ident,)?
             check: $check:path $(,)?
         };
     ) => {
@@ -115,6 +139,7 @@ macro_rules! declare_rule {
             severity: hotfix_diagnostics::Severity::$severity,
             fix: $crate::rule::FixAvailability::$fix,
             default: $crate::rule::in_default_set!($($default)?),
+            scope: $crate::rule::scope_of!($($scope)?),
             doc: concat!($($doc, "\n"),+),
             check: $check,
         };
@@ -135,6 +160,18 @@ macro_rules! in_default_set {
 
 pub(crate) use in_default_set;
 
+/// A rule checks templates unless its declaration names another scope.
+macro_rules! scope_of {
+    () => {
+        $crate::rule::Scope::Template
+    };
+    ($scope:ident) => {
+        $crate::rule::Scope::$scope
+    };
+}
+
+pub(crate) use scope_of;
+
 /// Everything a rule may look at.
 #[derive(Debug)]
 pub struct Context<'a> {
@@ -144,6 +181,11 @@ pub struct Context<'a> {
     pub semantic: &'a Semantic,
     /// The OpenStack release whose Heat the template is deployed to, when the settings say.
     pub heat_release: Option<HeatRelease>,
+    /// The environment file being linted (rules of [`Scope::Environment`] look at it; `None`
+    /// for a template).
+    pub environment: Option<&'a hotfix_hot::environment::Environment<'a>>,
+    /// What the file may ask of other files, when the caller gives a file source.
+    pub files: Option<&'a Files<'a>>,
     /// The problems of the resources' property values, found once for the four rules that
     /// report them.
     pub(crate) property_problems: std::cell::OnceCell<Vec<crate::rules::PropertyProblem>>,
@@ -163,6 +205,8 @@ impl<'a> Context<'a> {
             template,
             semantic,
             heat_release: None,
+            environment: None,
+            files: None,
             property_problems: std::cell::OnceCell::new(),
         }
     }
@@ -179,6 +223,26 @@ impl<'a> Context<'a> {
 
     pub fn text(&self, id: NodeId) -> &str {
         self.doc.text(id)
+    }
+}
+
+/// Where the linted file sits among other files, and how to read them: for the checks that
+/// look past one file (a registry target that does not exist).
+#[derive(Clone, Copy)]
+pub struct Files<'a> {
+    pub source: &'a dyn hotfix_stack::FileSource,
+    /// The linted file's own path.
+    pub path: &'a hotfix_stack::StackPath,
+    /// The folders the run spans: a missing file outside them belongs to a deployment layout.
+    pub roots: &'a [hotfix_stack::StackPath],
+}
+
+impl std::fmt::Debug for Files<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Files")
+            .field("path", self.path)
+            .field("roots", &self.roots)
+            .finish_non_exhaustive()
     }
 }
 

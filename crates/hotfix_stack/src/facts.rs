@@ -99,7 +99,7 @@ impl FileFacts {
         } else if keys.iter().any(|k| ENV_SECTIONS.contains(&k.as_str())) {
             FileFacts {
                 kind: FileKind::Environment,
-                links: registry_links(&doc),
+                links: environment_links(&doc),
             }
         } else {
             FileFacts {
@@ -157,7 +157,8 @@ fn template_links(doc: &Document) -> Vec<RawLink> {
     links
 }
 
-fn registry_links(doc: &Document) -> Vec<RawLink> {
+/// The `resource_registry` values of an environment that python-heatclient reads as files.
+pub fn environment_links(doc: &Document) -> Vec<RawLink> {
     let env = Environment::new(doc);
     let Some(section) = env.section("resource_registry") else {
         return Vec::new();

@@ -18,8 +18,8 @@ pub enum Target {
     /// (TripleO's `network/ports/*.yaml`, `*-role.yaml`).
     Generated(StackPath),
     /// A path that exists only in a deployment's layout: absolute (an install prefix such as
-    /// `/usr/share/openstack-tripleo-heat-templates`), or outside the tree's roots and absent
-    /// (a sibling checkout).
+    /// `/usr/share/openstack-tripleo-heat-templates`), or absent and outside the tree's roots
+    /// or in a folder that does not exist either (a sibling checkout).
     Outside(StackPath),
     /// A URL other than `file://`: not looked at.
     Url(String),
@@ -190,11 +190,13 @@ pub fn resolve_reference(
     if !roots.iter().any(|r| path.starts_with(r)) {
         return Target::Outside(path);
     }
-    let generated = source
-        .list(&path.parent())
-        .iter()
-        .any(|name| name.ends_with(".j2.yaml"));
-    if generated {
+    let listing = source.list(&path.parent());
+    // A folder that is not there either: a checkout beside this one, or a folder the
+    // deployment makes. Only a file missing from a folder that exists is certain.
+    if listing.is_empty() {
+        return Target::Outside(path);
+    }
+    if listing.iter().any(|name| name.ends_with(".j2.yaml")) {
         Target::Generated(path)
     } else {
         Target::Missing(path)
@@ -273,18 +275,21 @@ mod tests {
                 "repo/environments/env.yaml",
                 "resource_registry:\n  \
                  My::Gone: ../renamed.yaml\n  \
+                 My::NoFolder: ../gone/x.yaml\n  \
                  My::Port: ../network/ports/external.yaml\n  \
                  My::Abs: /usr/share/openstack-tripleo-heat-templates/x.yaml\n  \
                  My::Sibling: ../../other-checkout/y.yaml\n  \
                  My::Url: https://example.com/z.yaml\n",
             )
-            .insert("repo/network/ports/port.network.j2.yaml", "{{ x }}\n");
+            .insert("repo/network/ports/port.network.j2.yaml", "{{ x }}\n")
+            .insert("repo/b.yaml", "heat_template_version: rocky\n");
         let tree = build(&source, &["repo/environments/env.yaml"]);
         let found: Vec<Target> = tree.links.iter().map(|l| l.target.clone()).collect();
         assert_eq!(
             found,
             vec![
                 Target::Missing(StackPath::new("repo/renamed.yaml")),
+                Target::Outside(StackPath::new("repo/gone/x.yaml")),
                 Target::Generated(StackPath::new("repo/network/ports/external.yaml")),
                 Target::Outside(StackPath::new(
                     "/usr/share/openstack-tripleo-heat-templates/x.yaml"
