@@ -881,8 +881,21 @@ fn lint_bytes(candidate: &Candidate, bytes: &[u8], args: &LintArgs) -> FileResul
     }
     let display = candidate.display();
     let settings = candidate.config.settings_for(&candidate.path);
-    let (mut source, diagnostics, fixes) =
-        crate::fix::lint_file(&args.fix, &candidate.path, &display, bytes, &settings)?;
+    let path = crate::stack::stack_path(&candidate.path);
+    let roots = crate::stack::roots(&args.paths);
+    let others = hotfix_linter::Files {
+        source: &crate::stack::DiskSource,
+        path: &path,
+        roots,
+    };
+    let (mut source, diagnostics, fixes) = crate::fix::lint_file(
+        &args.fix,
+        &candidate.path,
+        &display,
+        bytes,
+        &settings,
+        Some(&others),
+    )?;
     if diagnostics.is_empty() {
         // The printers need a file's text only to place its findings: a clean file's text is
         // not kept, so that memory follows the findings, not the size of the tree.
@@ -908,7 +921,7 @@ fn lint_environment(candidate: &Candidate, bytes: &[u8], args: &LintArgs) -> Box
     let files = hotfix_linter::Files {
         source: &crate::stack::DiskSource,
         path: &path,
-        roots: &roots,
+        roots,
     };
     let diagnostics = hotfix_linter::lint_environment(&display, bytes, &settings, Some(&files));
     let source = if diagnostics.is_empty() {

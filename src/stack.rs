@@ -40,7 +40,13 @@ pub(crate) fn stack_path(path: &Path) -> StackPath {
 /// The folders a run spans: each folder named on the command line; for each file named, its
 /// project (the nearest folder above it with `.git` or `hotfix.toml`, else the working folder)
 /// and its own folder. A missing file outside them is a deployment layout path, not a mistake.
-pub(crate) fn roots(paths: &[PathBuf]) -> Vec<StackPath> {
+pub(crate) fn roots(paths: &[PathBuf]) -> &'static [StackPath] {
+    // One run (one process) has one set of paths.
+    static ROOTS: std::sync::OnceLock<Vec<StackPath>> = std::sync::OnceLock::new();
+    ROOTS.get_or_init(|| find_roots(paths))
+}
+
+fn find_roots(paths: &[PathBuf]) -> Vec<StackPath> {
     if paths.is_empty() {
         return vec![StackPath::new(".")];
     }

@@ -15,7 +15,7 @@ pub mod upgrade;
 use hotfix_diagnostics::{Applicability, Diagnostic, Span};
 use hotfix_hot::{Semantic, Template};
 
-pub use fix::{FixError, FixOutcome, fix_file};
+pub use fix::{FixError, FixOutcome, fix_file, fix_file_with_files};
 pub use registry::{Selector, all_rules, rule_by_code, rule_by_selector};
 pub use rule::{Context, Files, FixAvailability, Rule, Scope, Sink};
 pub use rules::util::did_you_mean;
@@ -43,12 +43,23 @@ pub fn load_failure(err: hotfix_yaml::LoadError, settings: &Settings) -> Vec<Dia
 
 /// Lints one file: its bytes as read from disk.
 pub fn lint(path: &str, bytes: &[u8], settings: &Settings) -> Vec<Diagnostic> {
+    lint_with_files(path, bytes, settings, None)
+}
+
+/// Lints one template; with `files`, the checks that read other files (nested templates,
+/// `get_file` targets) run too.
+pub fn lint_with_files(
+    path: &str,
+    bytes: &[u8],
+    settings: &Settings,
+    files: Option<&Files<'_>>,
+) -> Vec<Diagnostic> {
     let loaded = hotfix_yaml::check_bytes(bytes).and_then(|text| {
         hotfix_yaml::check_size(text)?;
         hotfix_yaml::parse_unlimited(text)
     });
     match loaded {
-        Ok(doc) => lint_document(path, &doc, settings),
+        Ok(doc) => lint_document(path, &doc, settings, files),
         Err(err) => load_failure(err, settings),
     }
 }
@@ -110,6 +121,7 @@ pub(crate) fn lint_document(
     path: &str,
     doc: &hotfix_yaml::Document,
     settings: &Settings,
+    files: Option<&Files<'_>>,
 ) -> Vec<Diagnostic> {
     let mut template = Template::new(doc);
     // A misspelt version with one clear correction: H102 reports it, and the rest of the
@@ -122,6 +134,7 @@ pub(crate) fn lint_document(
     let semantic = Semantic::new(&template);
     let cx = Context {
         heat_release: settings.heat_release,
+        files,
         ..Context::new(path, doc, &template, &semantic)
     };
     let mut diagnostics = Vec::new();

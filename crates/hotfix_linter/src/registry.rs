@@ -25,7 +25,7 @@ pub fn rule_by_selector(selector: &Selector) -> Vec<&'static Rule> {
         .collect()
 }
 
-/// How users name rules: `ALL`, a code prefix (`H3`, `H30`, `E`), a code, or a name.
+/// How users name rules: `ALL`, a code prefix (`H3`, `H30`, `E`, `X`), a code, or a name.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Selector {
     All,
@@ -39,7 +39,7 @@ impl Selector {
         let text = text.trim();
         let selector = if text.eq_ignore_ascii_case("ALL") {
             Selector::All
-        } else if text.starts_with(['H', 'h', 'E', 'e'])
+        } else if text.starts_with(['H', 'h', 'E', 'e', 'X', 'x'])
             && text[1..].bytes().all(|b| b.is_ascii_digit())
         {
             Selector::Prefix(text.to_ascii_uppercase())
@@ -92,7 +92,9 @@ mod tests {
         for rule in rules {
             assert!(
                 rule.code.len() == 4
-                    && (rule.code.starts_with('H') || rule.code.starts_with('E'))
+                    && (rule.code.starts_with('H')
+                        || rule.code.starts_with('E')
+                        || rule.code.starts_with('X'))
                     && (rule.code.starts_with('E')
                         == (rule.scope == crate::rule::Scope::Environment)),
                 "{rule:?}"

@@ -12,7 +12,9 @@ use std::path::{Path, PathBuf};
 
 use hotfix_diagnostics::{RenderOptions, render_human};
 use hotfix_hot::heat_release::HeatRelease;
-use hotfix_linter::{Files, Scope, Selector, Settings, all_rules, docs, lint, lint_environment};
+use hotfix_linter::{
+    Files, Scope, Selector, Settings, all_rules, docs, lint_environment, lint_with_files,
+};
 use hotfix_stack::{FileSource, MemorySource, StackPath};
 
 fn testdata() -> PathBuf {
@@ -76,8 +78,9 @@ impl FileSource for Disk {
     }
 }
 
-/// Lints a fixture of the rule `code` as what the rule checks: an environment file (reading
-/// the files beside it) or a template.
+/// Lints a fixture of the rule `code` as what the rule checks: an environment file or a
+/// template, reading the files beside it (a fixture's folder on disk; for a doc example, a
+/// memory source with `nested/server.yaml`, `nested/install.sh` and the example itself).
 fn lint_as(
     code: &str,
     display: &str,
@@ -86,30 +89,42 @@ fn lint_as(
 ) -> Vec<hotfix_diagnostics::Diagnostic> {
     let rule = hotfix_linter::rule_by_code(code).expect("a rule");
     let settings = only(code, source);
-    if rule.scope != Scope::Environment {
-        return lint(display, source.as_bytes(), &settings);
-    }
+    let environment = rule.scope == Scope::Environment;
+    let lint_one = |files: &Files<'_>| {
+        if environment {
+            lint_environment(display, source.as_bytes(), &settings, Some(files))
+        } else {
+            lint_with_files(display, source.as_bytes(), &settings, Some(files))
+        }
+    };
     if let Some(file) = file {
         let path = StackPath::new(&file.to_string_lossy());
         let roots = [path.parent()];
-        let files = Files {
+        return lint_one(&Files {
             source: &Disk,
             path: &path,
             roots: &roots,
-        };
-        return lint_environment(display, source.as_bytes(), &settings, Some(&files));
+        });
     }
-    // A doc example: an environment in `environments/`, beside `nested/server.yaml`.
     let mut memory = MemorySource::new();
-    memory.insert("nested/server.yaml", "heat_template_version: rocky\n");
-    let path = StackPath::new("environments/example.yaml");
+    memory
+        .insert(
+            "nested/server.yaml",
+            "heat_template_version: rocky\nparameters:\n  flavor: {type: string}\n",
+        )
+        .insert("nested/install.sh", "#!/bin/sh\n");
+    let path = if environment {
+        StackPath::new("environments/example.yaml")
+    } else {
+        StackPath::new("example.yaml")
+    };
+    memory.insert(path.as_str(), source);
     let roots = [StackPath::new(".")];
-    let files = Files {
+    lint_one(&Files {
         source: &memory,
         path: &path,
         roots: &roots,
-    };
-    lint_environment(display, source.as_bytes(), &settings, Some(&files))
+    })
 }
 
 fn render(path: &str, file: &Path, source: &str, code: &str) -> String {

@@ -110,11 +110,13 @@ impl FileFacts {
     }
 }
 
+/// The files a template names as python-heatclient fetches them: every `type` ending in
+/// `.yaml` or `.template` and every `get_file` string, at any depth, in order.
 #[allow(
     clippy::case_sensitive_file_extension_comparisons,
     reason = "python-heatclient's test is `value.endswith(('.yaml', '.template'))`: `x.YAML` is a type name"
 )]
-fn template_links(doc: &Document) -> Vec<RawLink> {
+pub fn template_links(doc: &Document) -> Vec<RawLink> {
     let mut links = Vec::new();
     let mut seen = std::collections::HashSet::new();
     let mut stack = vec![doc.root()];

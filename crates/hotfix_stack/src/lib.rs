@@ -12,7 +12,7 @@ mod path;
 mod source;
 mod tree;
 
-pub use facts::{FileFacts, FileKind, LinkKind, RawLink, environment_links};
+pub use facts::{FileFacts, FileKind, LinkKind, RawLink, environment_links, template_links};
 pub use path::StackPath;
 pub use source::{FileSource, MemorySource};
 pub use tree::{Link, Target, Tree, resolve_reference};

@@ -51,12 +51,23 @@ impl FileSource for MemorySource {
     }
 
     fn list(&self, dir: &StackPath) -> Vec<String> {
+        // Files and folders directly inside `dir`, as a disk lists them.
         let mut names: Vec<String> = self
             .files
             .keys()
-            .filter(|p| &p.parent() == dir)
-            .map(|p| p.file_name().to_owned())
+            .filter(|p| p.starts_with(dir) && p != &dir)
+            .filter_map(|p| {
+                let rest = if dir.as_str() == "." {
+                    p.as_str()
+                } else {
+                    p.as_str()
+                        .get(dir.as_str().len()..)?
+                        .trim_start_matches('/')
+                };
+                rest.split('/').next().map(str::to_owned)
+            })
             .collect();
+        names.sort();
         names.dedup();
         names
     }

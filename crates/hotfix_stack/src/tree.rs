@@ -23,15 +23,20 @@ pub enum Target {
     Outside(StackPath),
     /// A URL other than `file://`: not looked at.
     Url(String),
+    /// No such file, but a subfolder of its folder holds a file of that name: the layout of a
+    /// tool that sends nested templates by file name (tacker's `BaseHOT/…/nested/`).
+    Relocated(StackPath),
 }
 
 impl Target {
     /// The file it names, when it names one.
     pub fn path(&self) -> Option<&StackPath> {
         match self {
-            Target::File(p) | Target::Missing(p) | Target::Generated(p) | Target::Outside(p) => {
-                Some(p)
-            }
+            Target::File(p)
+            | Target::Missing(p)
+            | Target::Generated(p)
+            | Target::Outside(p)
+            | Target::Relocated(p) => Some(p),
             Target::Url(_) => None,
         }
     }
@@ -197,9 +202,20 @@ pub fn resolve_reference(
         return Target::Outside(path);
     }
     if listing.iter().any(|name| name.ends_with(".j2.yaml")) {
-        Target::Generated(path)
-    } else {
-        Target::Missing(path)
+        return Target::Generated(path);
+    }
+    let folder = path.parent();
+    let elsewhere = listing.iter().find_map(|name| {
+        let sub = folder.join(name);
+        source
+            .list(&sub)
+            .iter()
+            .any(|inner| inner == path.file_name())
+            .then(|| sub.join(path.file_name()))
+    });
+    match elsewhere {
+        Some(found) => Target::Relocated(found),
+        None => Target::Missing(path),
     }
 }
 
@@ -276,13 +292,18 @@ mod tests {
                 "resource_registry:\n  \
                  My::Gone: ../renamed.yaml\n  \
                  My::NoFolder: ../gone/x.yaml\n  \
+                 My::Flat: flat.yaml\n  \
                  My::Port: ../network/ports/external.yaml\n  \
                  My::Abs: /usr/share/openstack-tripleo-heat-templates/x.yaml\n  \
                  My::Sibling: ../../other-checkout/y.yaml\n  \
                  My::Url: https://example.com/z.yaml\n",
             )
             .insert("repo/network/ports/port.network.j2.yaml", "{{ x }}\n")
-            .insert("repo/b.yaml", "heat_template_version: rocky\n");
+            .insert("repo/b.yaml", "heat_template_version: rocky\n")
+            .insert(
+                "repo/environments/nested/flat.yaml",
+                "heat_template_version: rocky\n",
+            );
         let tree = build(&source, &["repo/environments/env.yaml"]);
         let found: Vec<Target> = tree.links.iter().map(|l| l.target.clone()).collect();
         assert_eq!(
@@ -290,6 +311,7 @@ mod tests {
             vec![
                 Target::Missing(StackPath::new("repo/renamed.yaml")),
                 Target::Outside(StackPath::new("repo/gone/x.yaml")),
+                Target::Relocated(StackPath::new("repo/environments/nested/flat.yaml")),
                 Target::Generated(StackPath::new("repo/network/ports/external.yaml")),
                 Target::Outside(StackPath::new(
                     "/usr/share/openstack-tripleo-heat-templates/x.yaml"

@@ -2,13 +2,15 @@
 //!
 //! Codes: `H0xx` loading and YAML, `H1xx` the template as a whole, `H2xx` functions, `H3xx`
 //! references, `H4xx` parameters, `H5xx` parameter groups, `H6xx` resources, `H7xx` outputs,
-//! `H8xx` conditions, `H9xx` `repeat`; `E0xx` environment files.
+//! `H8xx` conditions, `H9xx` `repeat`; `E0xx` environment files;
+//! `X0xx` between files (a template and its nested templates and files).
 
 use std::sync::LazyLock;
 
 use crate::rule::Rule;
 
 pub(crate) mod conditions;
+pub(crate) mod crossfile;
 pub(crate) mod environment;
 pub(crate) mod functions;
 pub(crate) mod load;
@@ -26,6 +28,7 @@ pub(crate) mod yaml;
 
 pub(crate) static REGISTRY: LazyLock<Vec<&'static Rule>> = LazyLock::new(|| {
     let mut all: Vec<&'static Rule> = [
+        crossfile::RULES,
         environment::RULES,
         load::RULES,
         yaml::RULES,

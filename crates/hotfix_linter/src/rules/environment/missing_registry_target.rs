@@ -14,7 +14,8 @@ declare_rule! {
     /// that leave the linted tree, files of a folder that does not exist either (a sibling
     /// checkout, a folder the deployment makes), URLs, and files of a folder that holds a
     /// `*.j2.yaml` source (a deployment renders them there, as TripleO renders
-    /// `network/ports/*.yaml`). It runs where hotfix reads files (the CLI).
+    /// `network/ports/*.yaml`), and files whose name a subfolder holds. It runs where hotfix
+    /// reads files (the CLI).
     ///
     /// ## Why is this bad?
     /// The client reads every registry target before it sends the stack, used or not, so one

@@ -1,16 +1,22 @@
-//! The environment rules (`E0xx`) against Heat's client and engine: every fixture under
-//! `testdata/rules/E*/` is sent with `testdata/stacks/minimal.yaml` through
-//! `../shared/oracles/heat/stack.py` (python-heatclient's client phase, as `openstack stack
-//! create -e` runs it, then Heat's engine). An `invalid` fixture of a rule whose findings are
-//! errors must be refused, with Heat's text among the findings (quoted in a message or help);
-//! one of a warning rule, and every `valid` fixture, must be accepted.
+//! The environment rules (`E0xx`) and the cross-file rules (`X0xx`) against Heat's client and
+//! engine, through `../shared/oracles/heat/stack.py` (python-heatclient's client phase, as
+//! `openstack stack create -e` runs it, then Heat's engine, with the checks of a stack create,
+//! no cloud). Every fixture under `testdata/rules/E*/` is sent as an environment of
+//! `testdata/stacks/minimal.yaml`; every fixture under `testdata/rules/X*/` as the top
+//! template, with the files beside it. An `invalid` fixture of a rule whose findings are errors
+//! must be refused, with Heat's text among the findings (quoted in a message or help); one of a
+//! warning rule, and every `valid` fixture (the fixed tree), must be accepted. Fixtures named
+//! `valid_deployment_layout*` name paths that exist only where templates are deployed: valid
+//! to hotfix, absent here, so not sent.
 
 mod common;
 
 use std::path::Path;
 use std::process::Command;
 
-use hotfix_linter::{Files, Scope, Selector, Settings, all_rules, lint_environment};
+use hotfix_linter::{
+    Files, Scope, Selector, Settings, all_rules, lint_environment, lint_with_files,
+};
 use hotfix_stack::{FileSource, StackPath};
 
 #[derive(Debug)]
@@ -36,16 +42,22 @@ impl FileSource for Disk {
 /// Fixtures that name paths of a deployment layout: valid to hotfix, absent on this machine.
 const LAYOUT_ONLY: &str = "valid_deployment_layout";
 
-/// Heat's verdict on a stack of the minimal template and `env`.
-fn heat(env: &Path) -> serde_json::Value {
+/// Heat's verdict on a stack of the minimal template and the environment `fixture`, or of the
+/// template `fixture` (with the checks of a stack create, no cloud).
+fn heat(fixture: &Path, environment: bool) -> serde_json::Value {
     let workspace = common::workspace();
-    let output = Command::new(common::python())
-        .arg(common::shared().join("oracles/heat/stack.py"))
-        .arg(workspace.join("testdata/stacks/minimal.yaml"))
-        .arg("-e")
-        .arg(env)
-        .output()
-        .expect("run stack.py");
+    let mut command = Command::new(common::python());
+    command.arg(common::shared().join("oracles/heat/stack.py"));
+    if environment {
+        command
+            .arg(workspace.join("testdata/stacks/minimal.yaml"))
+            .arg("-e")
+            .arg(fixture);
+    } else {
+        command.arg(fixture).args(["--strict", "--no-cloud"]);
+    }
+    let output = command.output().expect("run stack.py");
+    let env = fixture;
     serde_json::from_slice(&output.stdout).unwrap_or_else(|err| {
         panic!(
             "stack.py gave no JSON for {}: {err}\n{}",
@@ -62,10 +74,15 @@ fn squeeze(text: &str) -> String {
 
 #[test]
 #[ignore = "needs Heat (.venv-heat) and ../shared/oracles/heat/stack.py"]
-fn shared_environment_rules_agree_with_heats_client_and_engine() {
+fn shared_environment_and_cross_file_rules_agree_with_heats_client_and_engine() {
     let mut checked = 0;
     let mut problems = Vec::new();
-    for rule in all_rules().iter().filter(|r| r.scope == Scope::Environment) {
+    let cross_file = |code: &str| code.starts_with('X');
+    for rule in all_rules()
+        .iter()
+        .filter(|r| r.scope == Scope::Environment || cross_file(r.code))
+    {
+        let environment = rule.scope == Scope::Environment;
         let dir = common::workspace().join("testdata/rules").join(rule.code);
         let mut fixtures: Vec<_> = std::fs::read_dir(&dir)
             .expect("fixtures")
@@ -84,7 +101,7 @@ fn shared_environment_rules_agree_with_heats_client_and_engine() {
             if !invalid && (!name.starts_with("valid") || name.starts_with(LAYOUT_ONLY)) {
                 continue;
             }
-            let answer = heat(&fixture);
+            let answer = heat(&fixture, environment);
             checked += 1;
             let accepted = answer["valid"] == serde_json::Value::Bool(true);
             let error = answer["error"].as_str().unwrap_or_default().to_owned();
@@ -116,7 +133,11 @@ fn shared_environment_rules_agree_with_heats_client_and_engine() {
                 select: vec![Selector::parse(rule.code).expect("a code")],
                 ..Settings::default()
             };
-            let findings = lint_environment(&display, source.as_bytes(), &settings, Some(&files));
+            let findings = if environment {
+                lint_environment(&display, source.as_bytes(), &settings, Some(&files))
+            } else {
+                lint_with_files(&display, source.as_bytes(), &settings, Some(&files))
+            };
             let said = squeeze(
                 &findings
                     .iter()
