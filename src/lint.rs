@@ -884,7 +884,7 @@ fn lint_bytes(candidate: &Candidate, bytes: &[u8], args: &LintArgs) -> FileResul
     let path = crate::stack::stack_path(&candidate.path);
     let roots = crate::stack::roots(&args.paths);
     let others = hotfix_linter::Files {
-        source: &crate::stack::DiskSource,
+        source: crate::stack::disk(),
         path: &path,
         roots,
     };
@@ -919,7 +919,7 @@ fn lint_environment(candidate: &Candidate, bytes: &[u8], args: &LintArgs) -> Box
     let path = crate::stack::stack_path(&candidate.path);
     let roots = crate::stack::roots(&args.paths);
     let files = hotfix_linter::Files {
-        source: &crate::stack::DiskSource,
+        source: crate::stack::disk(),
         path: &path,
         roots,
     };

@@ -1,14 +1,26 @@
 //! The file source of the cross-file checks, answered from disk: the libraries ask, the binary
 //! reads.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 
-use hotfix_stack::{FileSource, StackPath};
+use hotfix_stack::{FileFacts, FileSource, StackPath};
 
-/// Reads files from disk (paths as the run names them: relative to the working folder).
+/// Reads files from disk (paths as the run names them: relative to the working folder), and
+/// keeps each file's facts once read: many templates name the same nested ones.
 #[derive(Debug, Default)]
-pub(crate) struct DiskSource;
+pub(crate) struct DiskSource {
+    facts: Mutex<HashMap<StackPath, Option<Arc<FileFacts>>>>,
+    /// Whether each file asked about exists (the cycle search asks again and again).
+    exists: Mutex<HashMap<StackPath, bool>>,
+}
+
+/// The run's one disk source (its cache lives as long as the run).
+pub(crate) fn disk() -> &'static DiskSource {
+    static DISK: OnceLock<DiskSource> = OnceLock::new();
+    DISK.get_or_init(DiskSource::default)
+}
 
 impl FileSource for DiskSource {
     fn read(&self, path: &StackPath) -> Option<Arc<str>> {
@@ -16,7 +28,35 @@ impl FileSource for DiskSource {
     }
 
     fn exists(&self, path: &StackPath) -> bool {
-        Path::new(path.as_str()).is_file()
+        if let Some(&known) = self.exists.lock().ok().as_ref().and_then(|m| m.get(path)) {
+            return known;
+        }
+        let exists = Path::new(path.as_str()).is_file();
+        if let Ok(mut known) = self.exists.lock() {
+            known.insert(path.clone(), exists);
+        }
+        exists
+    }
+
+    fn facts(&self, path: &StackPath) -> Option<Arc<FileFacts>> {
+        if let Some(known) = self.facts.lock().ok()?.get(path) {
+            return known.clone();
+        }
+        // Read outside the lock: other threads go on meanwhile (two may read one file once
+        // each; the facts are the same).
+        let facts = self.read(path).map(|text| Arc::new(FileFacts::of(&text)));
+        self.facts.lock().ok()?.insert(path.clone(), facts.clone());
+        facts
+    }
+
+    fn keeps_facts(&self) -> bool {
+        true
+    }
+
+    fn remember(&self, path: &StackPath, facts: Arc<FileFacts>) {
+        if let Ok(mut known) = self.facts.lock() {
+            known.entry(path.clone()).or_insert(Some(facts));
+        }
     }
 
     fn list(&self, dir: &StackPath) -> Vec<String> {
@@ -42,7 +82,7 @@ pub(crate) fn stack_path(path: &Path) -> StackPath {
 /// and its own folder. A missing file outside them is a deployment layout path, not a mistake.
 pub(crate) fn roots(paths: &[PathBuf]) -> &'static [StackPath] {
     // One run (one process) has one set of paths.
-    static ROOTS: std::sync::OnceLock<Vec<StackPath>> = std::sync::OnceLock::new();
+    static ROOTS: OnceLock<Vec<StackPath>> = OnceLock::new();
     ROOTS.get_or_init(|| find_roots(paths))
 }
 

@@ -132,11 +132,24 @@ pub(crate) fn lint_document(
         template.assume_version(version);
     }
     let semantic = Semantic::new(&template);
+    // Other templates may name this one as a nested template: its facts, from the document
+    // already loaded, spare the source a second load.
+    let facts = files
+        .filter(|files| files.source.keeps_facts())
+        .map(|files| {
+            let facts = std::sync::Arc::new(hotfix_stack::FileFacts::of_document(doc));
+            files.source.remember(files.path, facts.clone());
+            facts
+        });
     let cx = Context {
         heat_release: settings.heat_release,
         files,
         ..Context::new(path, doc, &template, &semantic)
     };
+    if let Some(facts) = facts {
+        // The same walk the cross-file rules would make.
+        let _ = cx.links.set(facts.links.clone());
+    }
     let mut diagnostics = Vec::new();
     for rule in all_rules() {
         if !rule.scope.templates() || !settings.enabled(rule) {

@@ -189,6 +189,9 @@ pub struct Context<'a> {
     /// The problems of the resources' property values, found once for the four rules that
     /// report them.
     pub(crate) property_problems: std::cell::OnceCell<Vec<crate::rules::PropertyProblem>>,
+    /// The files the template names (nested types, `get_file`), found once for the rules that
+    /// look at them.
+    pub(crate) links: std::cell::OnceCell<Vec<hotfix_stack::RawLink>>,
 }
 
 impl<'a> Context<'a> {
@@ -208,6 +211,7 @@ impl<'a> Context<'a> {
             environment: None,
             files: None,
             property_problems: std::cell::OnceCell::new(),
+            links: std::cell::OnceCell::new(),
         }
     }
 
@@ -215,6 +219,13 @@ impl<'a> Context<'a> {
     /// the one assumed for a misspelt declaration (H102 reports the misspelling and says so).
     pub fn version(&self) -> Option<Version> {
         self.template.effective_version()
+    }
+
+    /// The files the template names as python-heatclient fetches them
+    /// ([`hotfix_stack::template_links`]).
+    pub fn links(&self) -> &[hotfix_stack::RawLink] {
+        self.links
+            .get_or_init(|| hotfix_stack::template_links(self.doc))
     }
 
     pub fn span(&self, id: NodeId) -> Span {

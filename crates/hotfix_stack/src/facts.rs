@@ -52,6 +52,12 @@ pub struct RawLink {
 pub struct FileFacts {
     pub kind: FileKind,
     pub links: Vec<RawLink>,
+    /// A template's interface: its parameters (each with whether it has a `default`) and its
+    /// outputs, in order; empty for other files.
+    pub parameters: Vec<(String, bool)>,
+    pub outputs: Vec<String>,
+    /// A template whose version Heat knows (its parameters can be relied on).
+    pub versioned: bool,
 }
 
 /// The top-level keys that make a file an environment (Heat's sections).
@@ -74,38 +80,49 @@ impl FileFacts {
         let doc = match hotfix_yaml::parse_unlimited(text) {
             Ok(doc) => doc,
             Err(err) if err.kind == hotfix_yaml::LoadErrorKind::Empty => {
-                return FileFacts {
-                    kind: FileKind::Other,
-                    links: Vec::new(),
-                };
+                return FileFacts::of_kind(FileKind::Other, Vec::new());
             }
             Err(err) => {
-                return FileFacts {
-                    kind: FileKind::Unloadable(err.message),
-                    links: Vec::new(),
-                };
+                return FileFacts::of_kind(FileKind::Unloadable(err.message), Vec::new());
             }
         };
+        FileFacts::of_document(&doc)
+    }
+
+    /// The facts of a loaded document (what [`FileFacts::of`] finds once it has loaded it).
+    pub fn of_document(doc: &Document) -> FileFacts {
         let keys: Vec<String> = doc
             .entries(doc.root())
             .iter()
-            .map(|e| key_name(&doc, e.key))
+            .map(|e| key_name(doc, e.key))
             .collect();
         if keys.iter().any(|k| VERSION_KEYS.contains(&k.as_str())) {
+            let template = hotfix_hot::Template::new(doc);
             FileFacts {
                 kind: FileKind::Template,
-                links: template_links(&doc),
+                links: template_links(doc),
+                parameters: template
+                    .parameters
+                    .iter()
+                    .map(|p| (p.name.clone(), doc.get(p.value, "default").is_some()))
+                    .collect(),
+                outputs: template.outputs.iter().map(|o| o.name.clone()).collect(),
+                versioned: template.version().is_some(),
             }
         } else if keys.iter().any(|k| ENV_SECTIONS.contains(&k.as_str())) {
-            FileFacts {
-                kind: FileKind::Environment,
-                links: environment_links(&doc),
-            }
+            FileFacts::of_kind(FileKind::Environment, environment_links(doc))
         } else {
-            FileFacts {
-                kind: FileKind::Other,
-                links: Vec::new(),
-            }
+            FileFacts::of_kind(FileKind::Other, Vec::new())
+        }
+    }
+
+    fn of_kind(kind: FileKind, links: Vec<RawLink>) -> FileFacts {
+        FileFacts {
+            kind,
+            links,
+            parameters: Vec::new(),
+            outputs: Vec::new(),
+            versioned: false,
         }
     }
 }

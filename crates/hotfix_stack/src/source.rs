@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::StackPath;
+use crate::{FileFacts, StackPath};
 
 /// Answers the analysis' questions about files. The CLI answers from disk; a language server
 /// would answer from the editor's unsaved buffers first. Library crates never read files
@@ -20,6 +20,21 @@ pub trait FileSource: Sync {
     /// The names of the entries of the folder `dir` (empty when it cannot be listed), used to
     /// tell a file that a deployment generates (from a `*.j2.yaml` source beside it).
     fn list(&self, dir: &StackPath) -> Vec<String>;
+
+    /// The facts of the file at `path` ([`FileFacts::of`] its text). A source that is asked
+    /// often (the CLI: every template that names a nested one) keeps them, by path.
+    fn facts(&self, path: &StackPath) -> Option<Arc<FileFacts>> {
+        self.read(path).map(|text| Arc::new(FileFacts::of(&text)))
+    }
+
+    /// Whether the source keeps facts ([`FileSource::remember`] is worth calling).
+    fn keeps_facts(&self) -> bool {
+        false
+    }
+
+    /// Keeps the facts of `path`, found by a caller that loaded the file anyway (the linter,
+    /// for each template it lints), so that [`FileSource::facts`] need not load it again.
+    fn remember(&self, _path: &StackPath, _facts: Arc<FileFacts>) {}
 }
 
 /// Files held in memory: for tests, and for sources that are not a disk.

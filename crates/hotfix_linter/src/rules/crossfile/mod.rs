@@ -4,7 +4,6 @@
 //! (an absolute path, one rendered from a `*.j2.yaml` source, one in a folder that is not
 //! there, one whose name a subfolder holds) is never called missing.
 
-use hotfix_hot::Template;
 use hotfix_stack::{LinkKind, Target, resolve_reference};
 
 use crate::rule::{Context, Files, Rule};
@@ -26,7 +25,7 @@ fn report_missing(cx: &Context<'_>, sink: &mut crate::rule::Sink<'_>, kind: &Lin
     let Some(files) = cx.files else {
         return;
     };
-    for link in hotfix_stack::template_links(cx.doc) {
+    for link in cx.links() {
         if &link.kind != kind {
             continue;
         }
@@ -60,36 +59,19 @@ fn report_missing(cx: &Context<'_>, sink: &mut crate::rule::Sink<'_>, kind: &Lin
     }
 }
 
-/// A nested template's interface: its parameters (and whether each has a default) and outputs.
-#[derive(Debug)]
-pub(crate) struct Interface {
-    pub(crate) parameters: Vec<(String, bool)>,
-    #[allow(dead_code, reason = "for the get_attr check of the next slice")]
-    pub(crate) outputs: Vec<String>,
-}
-
-/// The nested template a resource's `type` names (relative to the linted file), when it exists
-/// and loads as a template with a version Heat knows.
-pub(crate) fn nested_interface(files: &Files<'_>, reference: &str) -> Option<Interface> {
+/// The facts of the nested template a resource's `type` names (relative to the linted file),
+/// when it exists and loads as a template with a version Heat knows.
+pub(crate) fn nested_template(
+    files: &Files<'_>,
+    reference: &str,
+) -> Option<std::sync::Arc<hotfix_stack::FileFacts>> {
     let Target::File(path) =
         resolve_reference(files.source, files.roots, files.path, reference, None)
     else {
         return None;
     };
-    let text = files.source.read(&path)?;
-    let doc = hotfix_yaml::parse(&text).ok()?;
-    let template = Template::new(&doc);
-    template.version()?;
-    let parameters = template
-        .parameters
-        .iter()
-        .map(|p| (p.name.clone(), doc.get(p.value, "default").is_some()))
-        .collect();
-    let outputs = template.outputs.iter().map(|o| o.name.clone()).collect();
-    Some(Interface {
-        parameters,
-        outputs,
-    })
+    let facts = files.source.facts(&path)?;
+    facts.versioned.then_some(facts)
 }
 
 /// Whether a `type` names a template file to python-heatclient.

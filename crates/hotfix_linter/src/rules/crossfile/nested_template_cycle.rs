@@ -45,7 +45,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     let Some(files) = cx.files else {
         return;
     };
-    for link in hotfix_stack::template_links(cx.doc) {
+    for link in cx.links() {
         if link.kind != LinkKind::NestedType {
             continue;
         }
@@ -92,13 +92,10 @@ fn path_back(files: &Files<'_>, start: &StackPath) -> Option<Vec<(StackPath, Str
         if seen.len() > MAX_TEMPLATES {
             return None;
         }
-        let Some(text) = files.source.read(&current) else {
+        let Some(facts) = files.source.facts(&current) else {
             continue;
         };
-        let Ok(doc) = hotfix_yaml::parse(&text) else {
-            continue;
-        };
-        for link in hotfix_stack::template_links(&doc) {
+        for link in &facts.links {
             if link.kind != LinkKind::NestedType {
                 continue;
             }

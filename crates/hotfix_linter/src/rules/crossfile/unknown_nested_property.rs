@@ -1,7 +1,7 @@
 use hotfix_hot::key_name;
 
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::crossfile::{is_template_path, nested_interface};
+use crate::rules::crossfile::{is_template_path, nested_template};
 use crate::rules::util::did_you_mean;
 
 declare_rule! {
@@ -65,7 +65,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         if raw.is_empty() {
             continue;
         }
-        let Some(nested) = nested_interface(files, type_name) else {
+        let Some(nested) = nested_template(files, type_name) else {
             continue;
         };
         for entry in doc.entries(properties) {
