@@ -67,9 +67,10 @@ pub(crate) fn lint_file(
     display: &str,
     bytes: &[u8],
     settings: &Settings,
+    others: Option<&hotfix_linter::Files<'_>>,
 ) -> Result<(String, Vec<Diagnostic>, FileFixes), String> {
     let plain = || {
-        let diagnostics = hotfix_linter::lint(display, bytes, settings);
+        let diagnostics = hotfix_linter::lint_with_files(display, bytes, settings, others);
         // The text is kept only to show the findings: a clean file needs none.
         let text = if diagnostics.is_empty() {
             String::new()
@@ -88,8 +89,9 @@ pub(crate) fn lint_file(
     let Ok(source) = hotfix_yaml::check_bytes(bytes) else {
         return Ok(plain());
     };
-    let outcome = hotfix_linter::fix_file(display, source, settings, args.unsafe_fixes)
-        .map_err(|err| format!("cannot fix {display}: {err}"))?;
+    let outcome =
+        hotfix_linter::fix_file_with_files(display, source, settings, args.unsafe_fixes, others)
+            .map_err(|err| format!("cannot fix {display}: {err}"))?;
     if outcome.text == source {
         return Ok((source.to_owned(), outcome.diagnostics, FileFixes::default()));
     }

@@ -203,6 +203,8 @@ struct Linted {
     source: String,
     diagnostics: Vec<Diagnostic>,
     fixes: crate::fix::FileFixes,
+    /// An environment file, not a template.
+    environment: bool,
 }
 
 impl Linted {
@@ -230,6 +232,8 @@ struct Tally {
     /// Files found (linted, skipped, failed or not started).
     seen: usize,
     linted: usize,
+    /// Of those linted, the environment files.
+    environments: usize,
     /// Findings by severity: errors, warnings, infos.
     counts: [usize; 3],
     /// The files skipped (as displayed), and why.
@@ -492,6 +496,7 @@ impl Sink<'_, '_> {
             tally.linted_paths.insert(self.root.relative(&file.path));
         }
         tally.linted += 1;
+        tally.environments += usize::from(file.environment);
         for diagnostic in &file.diagnostics {
             tally.counts[match diagnostic.severity {
                 Severity::Error => 0,
@@ -704,9 +709,16 @@ fn report(
     if args.verbose || !(machine || args.quiet || args.silent) {
         writeln!(
             stderr,
-            "{} {} checked ({} skipped): {errors} {}, {warnings} {}, {infos} info in {:.2}s",
-            tally.linted,
-            plural(tally.linted, "template", "templates"),
+            "{}{} checked ({} skipped): {errors} {}, {warnings} {}, {infos} info in {:.2}s",
+            tally.linted - tally.environments,
+            match tally.environments {
+                0 => plural(tally.linted, " template", " templates").to_owned(),
+                n => format!(
+                    "{} and {n} environment {}",
+                    plural(tally.linted - n, " template", " templates"),
+                    plural(n, "file", "files")
+                ),
+            },
             tally.skipped.len(),
             plural(errors, "error", "errors"),
             plural(warnings, "warning", "warnings"),
@@ -849,6 +861,7 @@ fn lint_input(candidate: &Candidate, input: read::Input, args: &LintArgs) -> Fil
         source: String::new(),
         diagnostics: hotfix_linter::load_failure(err, &settings),
         fixes: crate::fix::FileFixes::default(),
+        environment: false,
     })))
 }
 
@@ -859,10 +872,13 @@ fn lint_bytes(candidate: &Candidate, bytes: &[u8], args: &LintArgs) -> FileResul
         return lint_k2hr3(candidate, bytes).map(Ok);
     }
     let kind = match discover::classify(&candidate.path, bytes) {
-        Kind::Blueprint => Kind::Blueprint,
-        _ if candidate.explicit && !args.templates_only => Kind::Template,
+        // A file named on the command line is a template unless its content says otherwise.
+        Kind::Jinja | Kind::Other if candidate.explicit && !args.templates_only => Kind::Template,
         kind => kind,
     };
+    if kind == Kind::Environment && !args.templates_only {
+        return Ok(Ok(lint_environment(candidate, bytes, args)));
+    }
     if kind != Kind::Template && kind != Kind::Blueprint {
         return Ok(Err(kind));
     }
@@ -871,8 +887,21 @@ fn lint_bytes(candidate: &Candidate, bytes: &[u8], args: &LintArgs) -> FileResul
     if kind == Kind::Blueprint {
         settings.blueprint_imports = crate::blueprint::local_imports(&candidate.path, bytes);
     }
-    let (mut source, diagnostics, fixes) =
-        crate::fix::lint_file(&args.fix, &candidate.path, &display, bytes, &settings)?;
+    let path = crate::stack::stack_path(&candidate.path);
+    let roots = crate::stack::roots(&args.paths);
+    let others = hotfix_linter::Files {
+        source: crate::stack::disk(),
+        path: &path,
+        roots,
+    };
+    let (mut source, diagnostics, fixes) = crate::fix::lint_file(
+        &args.fix,
+        &candidate.path,
+        &display,
+        bytes,
+        &settings,
+        Some(&others),
+    )?;
     if diagnostics.is_empty() {
         // The printers need a file's text only to place its findings: a clean file's text is
         // not kept, so that memory follows the findings, not the size of the tree.
@@ -884,6 +913,7 @@ fn lint_bytes(candidate: &Candidate, bytes: &[u8], args: &LintArgs) -> FileResul
         source,
         diagnostics,
         fixes,
+        environment: false,
     })))
 }
 
@@ -903,7 +933,36 @@ fn lint_k2hr3(candidate: &Candidate, bytes: &[u8]) -> Result<Box<Linted>, String
         source,
         diagnostics,
         fixes: crate::fix::FileFixes::default(),
+        environment: false,
     }))
+}
+
+/// Lints an environment file (`E` rules, and the rules that check any YAML document), with the
+/// files beside it read from disk.
+fn lint_environment(candidate: &Candidate, bytes: &[u8], args: &LintArgs) -> Box<Linted> {
+    let display = candidate.display();
+    let settings = candidate.config.settings_for(&candidate.path);
+    let path = crate::stack::stack_path(&candidate.path);
+    let roots = crate::stack::roots(&args.paths);
+    let files = hotfix_linter::Files {
+        source: crate::stack::disk(),
+        path: &path,
+        roots,
+    };
+    let diagnostics = hotfix_linter::lint_environment(&display, bytes, &settings, Some(&files));
+    let source = if diagnostics.is_empty() {
+        String::new()
+    } else {
+        String::from_utf8_lossy(bytes).into_owned()
+    };
+    Box::new(Linted {
+        path: candidate.path.clone(),
+        display,
+        source,
+        diagnostics,
+        fixes: crate::fix::FileFixes::default(),
+        environment: true,
+    })
 }
 
 impl Candidate {

@@ -25,6 +25,7 @@ mod progress;
 mod read;
 mod rewrite;
 mod server;
+mod stack;
 mod types;
 mod upgrade;
 

@@ -52,8 +52,9 @@ fn walks_folders_finds_templates_by_content_and_skips_the_rest() {
         !stdout.contains("hidden") && !stdout.contains("ignored.yaml"),
         "{stdout}"
     );
+    // Environment files are linted with the rules of environments.
     assert!(
-        stderr.contains("skipped tree/environments/env.yaml: an environment file"),
+        !stderr.contains("skipped tree/environments/env.yaml"),
         "{stderr}"
     );
     assert!(
@@ -65,7 +66,7 @@ fn walks_folders_finds_templates_by_content_and_skips_the_rest() {
         "{stderr}"
     );
     assert!(
-        stderr.contains("4 templates checked (3 skipped): 3 errors"),
+        stderr.contains("4 templates and 1 environment file checked (2 skipped): 3 errors"),
         "{stderr}"
     );
 }
@@ -428,4 +429,19 @@ fn blueprints_are_linted_with_their_imports_and_beside_hot_templates() {
          of the blueprint\n\
          main.yaml:7:3: C007 input `unused` is never used\n"
     );
+}
+
+#[test]
+fn lints_an_environment_file_reading_its_registry_targets_from_disk() {
+    for path in ["stack", "stack/environments/env.yaml"] {
+        let output = lint(&[path, "--select", "E", "--format", "concise", "--no-config"]);
+        let stdout = text(&output.stdout);
+        assert_eq!(output.status.code(), Some(1), "{stdout}");
+        assert_eq!(
+            stdout,
+            "stack/environments/env.yaml:3:15: E007 `../nested/volum.yaml` does not exist\n\
+             stack/environments/env.yaml:4:1: E003 `parameter_defaults` is empty\n",
+            "{path}"
+        );
+    }
 }

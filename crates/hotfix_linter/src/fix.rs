@@ -67,6 +67,17 @@ pub fn fix_file(
     settings: &Settings,
     unsafe_fixes: bool,
 ) -> Result<FixOutcome, FixError> {
+    fix_file_with_files(path, source, settings, unsafe_fixes, None)
+}
+
+/// [`fix_file`], with the checks that read other files when `files` is given.
+pub fn fix_file_with_files(
+    path: &str,
+    source: &str,
+    settings: &Settings,
+    unsafe_fixes: bool,
+    files: Option<&crate::Files<'_>>,
+) -> Result<FixOutcome, FixError> {
     let mut segments = Segments::new(source.len());
     if crate::is_k2hr3(source.as_bytes()) {
         // A K2HR3 template: its rules offer no fixes.
@@ -83,10 +94,15 @@ pub fn fix_file(
         match loaded {
             Ok(doc) => {
                 first_pass = false;
-                Ok(crate::lint_document(path, &doc, settings))
+                Ok(crate::lint_document(path, &doc, settings, files))
             }
             // The source itself does not load: nothing to fix, report it as `lint` does.
-            Err(_) if first_pass => Ok(crate::lint(path, text.as_bytes(), settings)),
+            Err(_) if first_pass => Ok(crate::lint_with_files(
+                path,
+                text.as_bytes(),
+                settings,
+                files,
+            )),
             Err(err) => Err(FixError::Unparseable(err.message)),
         }
     })

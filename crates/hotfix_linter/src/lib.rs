@@ -15,9 +15,9 @@ pub mod upgrade;
 use hotfix_diagnostics::{Applicability, Diagnostic, Span};
 use hotfix_hot::{Semantic, Template};
 
-pub use fix::{FixError, FixOutcome, fix_file};
+pub use fix::{FixError, FixOutcome, fix_file, fix_file_with_files};
 pub use registry::{Selector, all_rules, rule_by_code, rule_by_selector};
-pub use rule::{Context, FixAvailability, Rule, Sink};
+pub use rule::{Context, Files, FixAvailability, Rule, Scope, Sink};
 pub use rules::k2hr3::{is_k2hr3, lint as lint_k2hr3};
 pub use rules::util::did_you_mean;
 pub use settings::Settings;
@@ -45,6 +45,17 @@ pub fn load_failure(err: hotfix_yaml::LoadError, settings: &Settings) -> Vec<Dia
 /// Lints one file: its bytes as read from disk. A K2HR3 template (one that starts with an
 /// engine header `{{#!…}}`) gets the `K` rules ([`lint_k2hr3`]).
 pub fn lint(path: &str, bytes: &[u8], settings: &Settings) -> Vec<Diagnostic> {
+    lint_with_files(path, bytes, settings, None)
+}
+
+/// Lints one template; with `files`, the checks that read other files (nested templates,
+/// `get_file` targets) run too.
+pub fn lint_with_files(
+    path: &str,
+    bytes: &[u8],
+    settings: &Settings,
+    files: Option<&Files<'_>>,
+) -> Vec<Diagnostic> {
     if is_k2hr3(bytes)
         && let Ok(text) = hotfix_yaml::check_bytes(bytes)
     {
@@ -55,7 +66,7 @@ pub fn lint(path: &str, bytes: &[u8], settings: &Settings) -> Vec<Diagnostic> {
         hotfix_yaml::parse_unlimited(text)
     });
     match loaded {
-        Ok(doc) => lint_document(path, &doc, settings),
+        Ok(doc) => lint_document(path, &doc, settings, files),
         Err(err) => {
             let mut diagnostics = load_failure(err, settings);
             let text = String::from_utf8_lossy(bytes);
@@ -70,11 +81,67 @@ pub fn lint(path: &str, bytes: &[u8], settings: &Settings) -> Vec<Diagnostic> {
     }
 }
 
+/// The code of the finding reported when an environment file cannot be loaded at all.
+pub const ENVIRONMENT_LOAD_ERROR: &str = "E001";
+
+/// Lints one environment file: its bytes as read from disk. With `files`, the checks that look
+/// at other files (a `resource_registry` target that does not exist) run too.
+pub fn lint_environment(
+    path: &str,
+    bytes: &[u8],
+    settings: &Settings,
+    files: Option<&Files<'_>>,
+) -> Vec<Diagnostic> {
+    let loaded = hotfix_yaml::check_bytes(bytes).and_then(hotfix_yaml::parse_environment);
+    let doc = match loaded {
+        Ok(Some(doc)) => doc,
+        // An empty file is an empty environment, which Heat accepts.
+        Ok(None) => return Vec::new(),
+        Err(err) => return rules::environment::load_failure(err, settings),
+    };
+    let template = Template::new(&doc);
+    let semantic = Semantic::default();
+    let environment = hotfix_hot::environment::Environment::new(&doc);
+    let cx = Context {
+        environment: Some(&environment),
+        files,
+        ..Context::new(path, &doc, &template, &semantic)
+    };
+    let mut diagnostics = Vec::new();
+    for rule in all_rules() {
+        let rule::Check::Hot(check) = rule.check else {
+            continue;
+        };
+        if !rule.scope.environments() || !settings.enabled(rule) {
+            continue;
+        }
+        let start = diagnostics.len();
+        check(
+            &cx,
+            &mut Sink {
+                rule,
+                out: &mut diagnostics,
+            },
+        );
+        let severity = settings.severity(rule);
+        for diagnostic in &mut diagnostics[start..] {
+            diagnostic.severity = severity;
+        }
+    }
+    let mut diagnostics = suppression::apply(&doc, diagnostics, settings);
+    diagnostics.sort_by(|a, b| {
+        (a.span.start, a.code, &a.message).cmp(&(b.span.start, b.code, &b.message))
+    });
+    diagnostics.dedup();
+    diagnostics
+}
+
 /// Lints a loaded file: what the enabled rules find, less what inline comments suppress.
 pub(crate) fn lint_document(
     path: &str,
     doc: &hotfix_yaml::Document,
     settings: &Settings,
+    files: Option<&Files<'_>>,
 ) -> Vec<Diagnostic> {
     if let Some(blueprint) = hotfix_blueprint::Blueprint::new(doc) {
         return rules::blueprint::lint_blueprint(path, &blueprint, settings);
@@ -88,16 +155,30 @@ pub(crate) fn lint_document(
         template.assume_version(version);
     }
     let semantic = Semantic::new(&template);
+    // Other templates may name this one as a nested template: its facts, from the document
+    // already loaded, spare the source a second load.
+    let facts = files
+        .filter(|files| files.source.keeps_facts())
+        .map(|files| {
+            let facts = std::sync::Arc::new(hotfix_stack::FileFacts::of_document(doc));
+            files.source.remember(files.path, facts.clone());
+            facts
+        });
     let cx = Context {
         heat_release: settings.heat_release,
+        files,
         ..Context::new(path, doc, &template, &semantic)
     };
+    if let Some(facts) = facts {
+        // The same walk the cross-file rules would make.
+        let _ = cx.links.set(facts.links.clone());
+    }
     let mut diagnostics = Vec::new();
     for rule in all_rules() {
         let rule::Check::Hot(check) = rule.check else {
             continue;
         };
-        if !settings.enabled(rule) {
+        if !rule.scope.templates() || !settings.enabled(rule) {
             continue;
         }
         let start = diagnostics.len();

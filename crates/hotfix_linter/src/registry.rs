@@ -25,7 +25,8 @@ pub fn rule_by_selector(selector: &Selector) -> Vec<&'static Rule> {
         .collect()
 }
 
-/// How users name rules: `ALL`, a code prefix (`H3`, `H30`, `C`, `K`), a code, or a name.
+/// How users name rules: `ALL`, a code prefix (`H3`, `H30`, `C`, `E`, `K`, `X`), a code, or a
+/// name.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Selector {
     All,
@@ -39,7 +40,7 @@ impl Selector {
         let text = text.trim();
         let selector = if text.eq_ignore_ascii_case("ALL") {
             Selector::All
-        } else if text.starts_with(['H', 'h', 'C', 'c', 'K', 'k'])
+        } else if text.starts_with(['H', 'h', 'C', 'c', 'E', 'e', 'K', 'k', 'X', 'x'])
             && text[1..].bytes().all(|b| b.is_ascii_digit())
         {
             Selector::Prefix(text.to_ascii_uppercase())
@@ -91,7 +92,12 @@ mod tests {
         assert_eq!(names.len(), rules.len(), "rule names repeat");
         for rule in rules {
             assert!(
-                rule.code.len() == 4 && rule.code.starts_with(['H', 'C', 'K']),
+                rule.code.len() == 4
+                    && rule.code.starts_with(['H', 'C', 'E', 'K', 'X'])
+                    && (rule.code.starts_with('E')
+                        == (rule.scope == crate::rule::Scope::Environment))
+                    && (rule.code.starts_with('C')
+                        == (rule.scope == crate::rule::Scope::Blueprint)),
                 "{rule:?}"
             );
             assert!(

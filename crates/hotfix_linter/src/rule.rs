@@ -33,6 +33,8 @@ pub struct Rule {
     /// Whether the rule runs when the configuration selects nothing (the default set). A rule
     /// outside it runs only when selected: by code, prefix, name or `ALL`.
     pub default: bool,
+    /// Which files it checks: templates, environment files, or both.
+    pub scope: Scope,
     /// Markdown: `## What it does`, `## Why is this bad?`, `## Example`, `Use instead:`.
     pub doc: &'static str,
     pub(crate) check: Check,
@@ -49,6 +51,29 @@ impl Rule {
     /// Whether the rule checks Cloudify blueprints (else HOT templates).
     pub fn is_blueprint_rule(&self) -> bool {
         matches!(self.check, Check::Blueprint(_))
+    }
+}
+
+/// Which files a rule checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Templates (the default).
+    Template,
+    /// Environment files (`resource_registry`, `parameter_defaults`, …): the `E` rules.
+    Environment,
+    /// Both: a check of the YAML document itself.
+    Any,
+    /// Cloudify blueprints: the `C` rules (their check is a blueprint check).
+    Blueprint,
+}
+
+impl Scope {
+    pub fn templates(self) -> bool {
+        matches!(self, Scope::Template | Scope::Any)
+    }
+
+    pub fn environments(self) -> bool {
+        matches!(self, Scope::Environment | Scope::Any)
     }
 }
 
@@ -119,12 +144,14 @@ macro_rules! declare_rule {
             severity: $severity:ident,
             fix: $fix:ident,
             $(default: $default:literal,)?
+            $(scope: $scope:ident,)?
             check: $check:path $(,)?
         };
     ) => {
         $crate::rule::declare_rule! {
             @rule $(#[doc = $doc])+ $vis $ident $code $name $severity $fix
-            ($crate::rule::in_default_set!($($default)?)) ($crate::rule::Check::Hot($check))
+            ($crate::rule::in_default_set!($($default)?)) ($crate::rule::scope_of!($($scope)?))
+            ($crate::rule::Check::Hot($check))
         }
     };
     (
@@ -140,12 +167,13 @@ macro_rules! declare_rule {
     ) => {
         $crate::rule::declare_rule! {
             @rule $(#[doc = $doc])+ $vis $ident $code $name $severity $fix
-            ($crate::rule::in_default_set!($($default)?)) ($crate::rule::Check::Blueprint($check))
+            ($crate::rule::in_default_set!($($default)?)) ($crate::rule::scope_of!(Blueprint))
+            ($crate::rule::Check::Blueprint($check))
         }
     };
     (
         @rule $(#[doc = $doc:literal])+ $vis:vis $ident:ident $code:literal $name:literal
-        $severity:ident $fix:ident ($default:expr) ($check:expr)
+        $severity:ident $fix:ident ($default:expr) ($scope:expr) ($check:expr)
     ) => {
         $(#[doc = $doc])+
         $vis static $ident: $crate::rule::Rule = $crate::rule::Rule {
@@ -154,6 +182,7 @@ macro_rules! declare_rule {
             severity: hotfix_diagnostics::Severity::$severity,
             fix: $crate::rule::FixAvailability::$fix,
             default: $default,
+            scope: $scope,
             doc: concat!($($doc, "\n"),+),
             check: $check,
         };
@@ -174,6 +203,18 @@ macro_rules! in_default_set {
 
 pub(crate) use in_default_set;
 
+/// A rule checks templates unless its declaration names another scope.
+macro_rules! scope_of {
+    () => {
+        $crate::rule::Scope::Template
+    };
+    ($scope:ident) => {
+        $crate::rule::Scope::$scope
+    };
+}
+
+pub(crate) use scope_of;
+
 /// Everything a rule may look at.
 #[derive(Debug)]
 pub struct Context<'a> {
@@ -183,9 +224,17 @@ pub struct Context<'a> {
     pub semantic: &'a Semantic,
     /// The OpenStack release whose Heat the template is deployed to, when the settings say.
     pub heat_release: Option<HeatRelease>,
+    /// The environment file being linted (rules of [`Scope::Environment`] look at it; `None`
+    /// for a template).
+    pub environment: Option<&'a hotfix_hot::environment::Environment<'a>>,
+    /// What the file may ask of other files, when the caller gives a file source.
+    pub files: Option<&'a Files<'a>>,
     /// The problems of the resources' property values, found once for the four rules that
     /// report them.
     pub(crate) property_problems: std::cell::OnceCell<Vec<crate::rules::PropertyProblem>>,
+    /// The files the template names (nested types, `get_file`), found once for the rules that
+    /// look at them.
+    pub(crate) links: std::cell::OnceCell<Vec<hotfix_stack::RawLink>>,
 }
 
 impl<'a> Context<'a> {
@@ -202,7 +251,10 @@ impl<'a> Context<'a> {
             template,
             semantic,
             heat_release: None,
+            environment: None,
+            files: None,
             property_problems: std::cell::OnceCell::new(),
+            links: std::cell::OnceCell::new(),
         }
     }
 
@@ -212,12 +264,39 @@ impl<'a> Context<'a> {
         self.template.effective_version()
     }
 
+    /// The files the template names as python-heatclient fetches them
+    /// ([`hotfix_stack::template_links`]).
+    pub fn links(&self) -> &[hotfix_stack::RawLink] {
+        self.links
+            .get_or_init(|| hotfix_stack::template_links(self.doc))
+    }
+
     pub fn span(&self, id: NodeId) -> Span {
         self.doc.node(id).span
     }
 
     pub fn text(&self, id: NodeId) -> &str {
         self.doc.text(id)
+    }
+}
+
+/// Where the linted file sits among other files, and how to read them: for the checks that
+/// look past one file (a registry target that does not exist).
+#[derive(Clone, Copy)]
+pub struct Files<'a> {
+    pub source: &'a dyn hotfix_stack::FileSource,
+    /// The linted file's own path.
+    pub path: &'a hotfix_stack::StackPath,
+    /// The folders the run spans: a missing file outside them belongs to a deployment layout.
+    pub roots: &'a [hotfix_stack::StackPath],
+}
+
+impl std::fmt::Debug for Files<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Files")
+            .field("path", self.path)
+            .field("roots", &self.roots)
+            .finish_non_exhaustive()
     }
 }
 

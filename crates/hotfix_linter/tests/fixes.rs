@@ -34,6 +34,8 @@ fn fixtures(rule: &Rule) -> Vec<(String, String)> {
     };
     let mut files: Vec<PathBuf> = entries.map(|e| e.expect("a dir entry").path()).collect();
     files.sort();
+    // Folders hold the files an environment fixture names.
+    files.retain(|file| file.is_file());
     files
         .iter()
         .map(|file| {

@@ -12,7 +12,10 @@ use std::path::{Path, PathBuf};
 
 use hotfix_diagnostics::{RenderOptions, render_human};
 use hotfix_hot::heat_release::HeatRelease;
-use hotfix_linter::{Selector, Settings, all_rules, docs, lint};
+use hotfix_linter::{
+    Files, Scope, Selector, Settings, all_rules, docs, lint_environment, lint_with_files,
+};
+use hotfix_stack::{FileSource, MemorySource, StackPath};
 
 fn testdata() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/rules")
@@ -53,8 +56,79 @@ fn heat_release_named_in(source: &str) -> Option<HeatRelease> {
     Some(HeatRelease::parse(&name).unwrap_or_else(|err| panic!("{err}")))
 }
 
-fn render(path: &str, source: &str, code: &str) -> String {
-    let diagnostics = lint(path, source.as_bytes(), &only(code, source));
+/// The files a fixture sees: its own folder, on disk.
+#[derive(Debug)]
+struct Disk;
+
+impl FileSource for Disk {
+    fn read(&self, path: &StackPath) -> Option<std::sync::Arc<str>> {
+        std::fs::read_to_string(path.as_str()).ok().map(Into::into)
+    }
+
+    fn list(&self, dir: &StackPath) -> Vec<String> {
+        let Ok(entries) = std::fs::read_dir(dir.as_str()) else {
+            return Vec::new();
+        };
+        let mut names: Vec<String> = entries
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+}
+
+/// Lints a fixture of the rule `code` as what the rule checks: an environment file or a
+/// template, reading the files beside it (a fixture's folder on disk; for a doc example, a
+/// memory source with `nested/server.yaml`, `nested/install.sh` and the example itself).
+fn lint_as(
+    code: &str,
+    display: &str,
+    file: Option<&Path>,
+    source: &str,
+) -> Vec<hotfix_diagnostics::Diagnostic> {
+    let rule = hotfix_linter::rule_by_code(code).expect("a rule");
+    let settings = only(code, source);
+    let environment = rule.scope == Scope::Environment;
+    let lint_one = |files: &Files<'_>| {
+        if environment {
+            lint_environment(display, source.as_bytes(), &settings, Some(files))
+        } else {
+            lint_with_files(display, source.as_bytes(), &settings, Some(files))
+        }
+    };
+    if let Some(file) = file {
+        let path = StackPath::new(&file.to_string_lossy());
+        let roots = [path.parent()];
+        return lint_one(&Files {
+            source: &Disk,
+            path: &path,
+            roots: &roots,
+        });
+    }
+    let mut memory = MemorySource::new();
+    memory
+        .insert(
+            "nested/server.yaml",
+            "heat_template_version: rocky\nparameters:\n  flavor: {type: string}\n",
+        )
+        .insert("nested/install.sh", "#!/bin/sh\n");
+    let path = if environment {
+        StackPath::new("environments/example.yaml")
+    } else {
+        StackPath::new("example.yaml")
+    };
+    memory.insert(path.as_str(), source);
+    let roots = [StackPath::new(".")];
+    lint_one(&Files {
+        source: &memory,
+        path: &path,
+        roots: &roots,
+    })
+}
+
+fn render(path: &str, file: &Path, source: &str, code: &str) -> String {
+    let diagnostics = lint_as(code, path, Some(file), source);
     diagnostics
         .iter()
         .map(|d| {
@@ -90,9 +164,13 @@ fn every_rule_has_fixtures_that_behave() {
                 .and_then(|n| n.to_str())
                 .expect("a file name")
                 .to_owned();
+            // Folders hold the files an environment fixture names.
+            if file.is_dir() {
+                continue;
+            }
             let source = std::fs::read_to_string(&file).expect("a UTF-8 fixture");
             let display = format!("{}/{name}", rule.code);
-            let diagnostics = lint(&display, source.as_bytes(), &only(rule.code, &source));
+            let diagnostics = lint_as(rule.code, &display, Some(&file), &source);
             let ours = diagnostics.iter().filter(|d| d.code == rule.code).count();
             if name.starts_with("invalid") {
                 invalid += 1;
@@ -108,7 +186,7 @@ fn every_rule_has_fixtures_that_behave() {
                     omit_expression => true,
                     description => format!("{display}\n{}", source),
                 }, {
-                    insta::assert_snapshot!(format!("{}__{stem}", rule.code), render(&display, &source, rule.code));
+                    insta::assert_snapshot!(format!("{}__{stem}", rule.code), render(&display, &file, &source, rule.code));
                 });
             } else if name.starts_with("valid") {
                 valid += 1;
@@ -146,11 +224,7 @@ fn every_rule_doc_example_yields_exactly_one_finding_and_its_fix_none() {
             example.unwrap_or_else(|| panic!("{}: no ```yaml block under ## Example", rule.code));
         let instead =
             instead.unwrap_or_else(|| panic!("{}: no ```yaml block under Use instead:", rule.code));
-        let found = lint(
-            "example.yaml",
-            example.as_bytes(),
-            &only(rule.code, &example),
-        );
+        let found = lint_as(rule.code, "example.yaml", None, &example);
         let ours: Vec<_> = found.iter().filter(|d| d.code == rule.code).collect();
         assert_eq!(
             ours.len(),
@@ -158,11 +232,7 @@ fn every_rule_doc_example_yields_exactly_one_finding_and_its_fix_none() {
             "{}: the example should give exactly one finding, got {found:#?}",
             rule.code
         );
-        let found = lint(
-            "instead.yaml",
-            instead.as_bytes(),
-            &only(rule.code, &instead),
-        );
+        let found = lint_as(rule.code, "instead.yaml", None, &instead);
         assert!(
             found.iter().all(|d| d.code != rule.code),
             "{}: \"Use instead\" still gives {found:#?}",

@@ -2,7 +2,9 @@
 //!
 //! Codes: `H0xx` loading and YAML, `H1xx` the template as a whole, `H2xx` functions, `H3xx`
 //! references, `H4xx` parameters, `H5xx` parameter groups, `H6xx` resources, `H7xx` outputs,
-//! `H8xx` conditions, `H9xx` `repeat`; `Cxxx` Cloudify blueprints; `Kxxx` K2HR3 templates.
+//! `H8xx` conditions, `H9xx` `repeat`; `E0xx` environment files; `X0xx` between files (a
+//! template and its nested templates and files); `Cxxx` Cloudify blueprints; `Kxxx` K2HR3
+//! templates.
 
 use std::sync::LazyLock;
 
@@ -10,6 +12,8 @@ use crate::rule::Rule;
 
 pub(crate) mod blueprint;
 pub(crate) mod conditions;
+pub(crate) mod crossfile;
+pub(crate) mod environment;
 pub(crate) mod functions;
 pub(crate) mod k2hr3;
 pub(crate) mod load;
@@ -27,6 +31,8 @@ pub(crate) mod yaml;
 
 pub(crate) static REGISTRY: LazyLock<Vec<&'static Rule>> = LazyLock::new(|| {
     let mut all: Vec<&'static Rule> = [
+        crossfile::RULES,
+        environment::RULES,
         load::RULES,
         yaml::RULES,
         template::RULES,

@@ -4,7 +4,8 @@ declare_rule! {
     /// ## What it does
     /// Reports a `# hotfix: ignore[…]` or `# hotfix: ignore-file[…]` comment that suppresses
     /// nothing: the finding it names does not occur on its line or the next (or anywhere in
-    /// the file), the code is not a hotfix rule, or the comment is malformed.
+    /// the file), the code is not a hotfix rule, or the comment is malformed. Environment
+    /// files are checked too.
     ///
     /// ## Why is this bad?
     /// A stale suppression hides nothing today but will silently hide a real problem that
@@ -30,6 +31,7 @@ declare_rule! {
         name: "unused-suppression",
         severity: Warning,
         fix: None,
+        scope: Any,
         check: check,
     };
 }

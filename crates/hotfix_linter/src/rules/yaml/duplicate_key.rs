@@ -9,6 +9,7 @@ declare_rule! {
     /// Checks that no mapping repeats a key, anywhere in the document. Keys compare as
     /// Python compares them: `a` and `"a"` are the same key, and so are `1`, `1.0` and
     /// `true`. Merged keys (`<<: *base`) are meant to be overridden and are not counted.
+    /// Environment files are checked too.
     ///
     /// ## Why is this bad?
     /// Heat silently accepts it: its loader (PyYAML, or Python's `json` for JSON) keeps the
@@ -40,6 +41,7 @@ declare_rule! {
         name: "duplicate-key",
         severity: Warning,
         fix: None,
+        scope: Any,
         check: check,
     };
 }

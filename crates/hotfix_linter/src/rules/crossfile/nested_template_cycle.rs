@@ -1,0 +1,115 @@
+use std::collections::HashSet;
+
+use hotfix_stack::{LinkKind, StackPath, Target, resolve_reference};
+
+use crate::rule::{Context, Files, Sink, declare_rule};
+
+/// How many templates the search reads at most from one template.
+const MAX_TEMPLATES: usize = 2_000;
+
+declare_rule! {
+    /// ## What it does
+    /// Checks that a template does not include itself through nested templates: a `type` (a
+    /// path ending in `.yaml` or `.template`) that leads, directly or through other nested
+    /// templates, back to the template.
+    ///
+    /// It runs where hotfix reads files (the CLI).
+    ///
+    /// ## Why is this bad?
+    /// python-heatclient follows nested templates before it sends the stack, and never stops:
+    /// `maximum recursion depth exceeded`. Heat itself would refuse such a stack as recursive.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// heat_template_version: rocky
+    /// resources:
+    ///   again: {type: example.yaml}
+    /// ```
+    ///
+    /// Use instead:
+    /// ```yaml
+    /// heat_template_version: rocky
+    /// resources:
+    ///   server: {type: nested/server.yaml}
+    /// ```
+    pub(crate) static RULE = {
+        code: "X004",
+        name: "nested-template-cycle",
+        severity: Error,
+        fix: None,
+        check: check,
+    };
+}
+
+fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
+    let Some(files) = cx.files else {
+        return;
+    };
+    for link in cx.links() {
+        if link.kind != LinkKind::NestedType {
+            continue;
+        }
+        let Target::File(first) =
+            resolve_reference(files.source, files.roots, files.path, &link.reference, None)
+        else {
+            continue;
+        };
+        let Some(chain) = path_back(files, &first) else {
+            continue;
+        };
+        let mut shown = vec![format!("`{}`", link.reference)];
+        shown.extend(
+            chain
+                .iter()
+                .skip(1)
+                .map(|(_, written)| format!("`{written}`")),
+        );
+        sink.report(
+            link.span,
+            format!("`{}` includes this template again", link.reference),
+        )
+        .help(format!(
+            "the types lead back here: {}; python-heatclient fails with `maximum recursion depth \
+             exceeded`",
+            shown.join(" -> ")
+        ));
+    }
+}
+
+/// The chain of nested templates from `start` back to the linted file, if there is one
+/// (breadth first, so the shortest): each template, and its `type` as written in the one
+/// before.
+fn path_back(files: &Files<'_>, start: &StackPath) -> Option<Vec<(StackPath, String)>> {
+    let mut seen: HashSet<StackPath> = HashSet::new();
+    let mut queue = std::collections::VecDeque::new();
+    queue.push_back(vec![(start.clone(), String::new())]);
+    seen.insert(start.clone());
+    while let Some(chain) = queue.pop_front() {
+        let current = chain.last()?.0.clone();
+        if &current == files.path {
+            return Some(chain);
+        }
+        if seen.len() > MAX_TEMPLATES {
+            return None;
+        }
+        let Some(facts) = files.source.facts(&current) else {
+            continue;
+        };
+        for link in &facts.links {
+            if link.kind != LinkKind::NestedType {
+                continue;
+            }
+            let Target::File(next) =
+                resolve_reference(files.source, files.roots, &current, &link.reference, None)
+            else {
+                continue;
+            };
+            if &next == files.path || seen.insert(next.clone()) {
+                let mut longer = chain.clone();
+                longer.push((next, link.reference.clone()));
+                queue.push_back(longer);
+            }
+        }
+    }
+    None
+}

@@ -1,0 +1,96 @@
+use hotfix_hot::key_name;
+
+use crate::rule::{Context, Sink, declare_rule};
+use crate::rules::crossfile::{is_template_path, nested_template};
+use crate::rules::util::did_you_mean;
+
+declare_rule! {
+    /// ## What it does
+    /// Checks that every property given to a resource whose `type` is a nested template (a
+    /// path relative to the template) is a parameter of that nested template.
+    ///
+    /// A resource with a `condition` is left alone (Heat does not validate it when the
+    /// condition is false), and so is a nested template hotfix cannot read (missing, rendered
+    /// by a deployment, not loadable). It runs where hotfix reads files (the CLI).
+    ///
+    /// ## Why is this bad?
+    /// Heat refuses the stack, at `template validate` already: `Property error:
+    /// resources.server.properties: Unknown Property flavour`. A property renamed in the
+    /// nested template but not in its parents is the usual cause.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// heat_template_version: rocky
+    /// resources:
+    ///   server:
+    ///     type: nested/server.yaml
+    ///     properties: {flavour: m1.small}
+    /// ```
+    ///
+    /// Use instead:
+    /// ```yaml
+    /// heat_template_version: rocky
+    /// resources:
+    ///   server:
+    ///     type: nested/server.yaml
+    ///     properties: {flavor: m1.small}
+    /// ```
+    pub(crate) static RULE = {
+        code: "X003",
+        name: "unknown-nested-property",
+        severity: Error,
+        fix: None,
+        check: check,
+    };
+}
+
+fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
+    let Some(files) = cx.files else {
+        return;
+    };
+    let doc = cx.doc;
+    for resource in &cx.template.resources {
+        let Some(type_name) = cx.template.resource_type(resource) else {
+            continue;
+        };
+        if !is_template_path(type_name) || doc.get(resource.value, "condition").is_some() {
+            continue;
+        }
+        let Some(properties) = doc.get(resource.value, "properties") else {
+            continue;
+        };
+        let Some(raw) = doc.raw_entries(properties) else {
+            continue;
+        };
+        if raw.is_empty() {
+            continue;
+        }
+        let Some(nested) = nested_template(files, type_name) else {
+            continue;
+        };
+        for entry in doc.entries(properties) {
+            let name = key_name(doc, entry.key);
+            if nested.parameters.iter().any(|(p, _)| *p == name) {
+                continue;
+            }
+            let diagnostic = sink.report(
+                cx.span(entry.key),
+                format!("`{name}` is not a parameter of `{type_name}`"),
+            );
+            let heat = format!(
+                "Heat: `Property error: resources.{}.properties: Unknown Property {name}`",
+                resource.name
+            );
+            let names = nested.parameters.iter().map(|(p, _)| p.as_str());
+            match did_you_mean(&name, names) {
+                Some(suggestion) => diagnostic.help(format!("did you mean `{suggestion}`? {heat}")),
+                None if nested.parameters.is_empty() => {
+                    diagnostic.help(format!("`{type_name}` declares no parameters; {heat}"))
+                }
+                None => diagnostic.help(format!(
+                    "declare it under `parameters` in `{type_name}`, or remove it; {heat}"
+                )),
+            };
+        }
+    }
+}

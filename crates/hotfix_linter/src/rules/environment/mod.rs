@@ -1,0 +1,117 @@
+//! `E0xx`: environment files (`-e` of `openstack stack create`), checked on their own as Heat's
+//! client (python-heatclient) and engine read them.
+
+use hotfix_diagnostics::{Diagnostic, Span};
+use hotfix_yaml::{Document, NodeId, NodeKind, ScalarValue};
+
+use crate::Settings;
+use crate::rule::Rule;
+
+mod invalid_environment;
+mod invalid_event_sink;
+mod invalid_merge_strategy;
+mod invalid_registry_entry;
+mod invalid_section;
+mod missing_registry_target;
+mod unknown_section;
+
+pub(crate) use invalid_environment::INVALID_ENVIRONMENT;
+
+pub(crate) const RULES: &[&Rule] = &[
+    &INVALID_ENVIRONMENT,
+    &unknown_section::RULE,
+    &invalid_section::RULE,
+    &invalid_registry_entry::RULE,
+    &invalid_merge_strategy::RULE,
+    &invalid_event_sink::RULE,
+    &missing_registry_target::RULE,
+];
+
+/// The finding for an environment file Heat cannot load at all (`E001`), when enabled.
+pub(crate) fn load_failure(err: hotfix_yaml::LoadError, settings: &Settings) -> Vec<Diagnostic> {
+    if !settings.enabled(&INVALID_ENVIRONMENT) {
+        return Vec::new();
+    }
+    let span = err.span.unwrap_or(Span::new(0, 0));
+    let mut diagnostic = Diagnostic::new(
+        INVALID_ENVIRONMENT.code,
+        INVALID_ENVIRONMENT.name,
+        settings.severity(&INVALID_ENVIRONMENT),
+        err.message,
+        span,
+    );
+    diagnostic.help("Heat rejects this environment before looking at its contents");
+    vec![diagnostic]
+}
+
+/// The name of the Python type PyYAML loads the node as (`'list' object has no attribute …`).
+pub(crate) fn python_type(doc: &Document, id: NodeId) -> &'static str {
+    match &doc.node(doc.resolve(id)).kind {
+        NodeKind::Sequence { .. } => "list",
+        NodeKind::Mapping { .. } => "dict",
+        NodeKind::Scalar(s) => match s.value {
+            ScalarValue::Null => "NoneType",
+            ScalarValue::Bool(_) => "bool",
+            ScalarValue::Int(_) => "int",
+            ScalarValue::Float(_) => "float",
+            ScalarValue::Str => "str",
+            _ => "object",
+        },
+        NodeKind::Alias { .. } => "object",
+    }
+}
+
+/// A Python type's name with its article: `a list`, `an int`.
+pub(crate) fn a(kind: &str) -> String {
+    if kind.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        format!("an {kind}")
+    } else {
+        format!("a {kind}")
+    }
+}
+
+/// How Python's `str()` prints a string, or a list of strings (`['a', 'b']`); `None` for other
+/// values, whose text the rules do not quote.
+pub(crate) fn python_str(doc: &Document, id: NodeId) -> Option<String> {
+    let id = doc.resolve(id);
+    if let Some(text) = doc.str_value(id) {
+        return Some(text.to_owned());
+    }
+    let items = doc.items(id)?;
+    let mut out = Vec::new();
+    for &item in items {
+        out.push(python_repr_str(doc.str_value(item)?));
+    }
+    Some(format!("[{}]", out.join(", ")))
+}
+
+/// Python's `repr()` of a string.
+pub(crate) fn python_repr_str(text: &str) -> String {
+    let quote = if text.contains('\'') && !text.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
+    let mut out = String::from(quote);
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+    out
+}
+
+/// A Python tuple of strings as `str()` prints it.
+pub(crate) fn python_tuple(items: &[&str]) -> String {
+    let inner: Vec<String> = items.iter().map(|s| python_repr_str(s)).collect();
+    format!("({})", inner.join(", "))
+}

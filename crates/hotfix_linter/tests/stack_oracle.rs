@@ -1,0 +1,165 @@
+//! The environment rules (`E0xx`) and the cross-file rules (`X0xx`) against Heat's client and
+//! engine, through `../shared/oracles/heat/stack.py` (python-heatclient's client phase, as
+//! `openstack stack create -e` runs it, then Heat's engine, with the checks of a stack create,
+//! no cloud). Every fixture under `testdata/rules/E*/` is sent as an environment of
+//! `testdata/stacks/minimal.yaml`; every fixture under `testdata/rules/X*/` as the top
+//! template, with the files beside it. An `invalid` fixture of a rule whose findings are errors
+//! must be refused, with Heat's text among the findings (quoted in a message or help); one of a
+//! warning rule, and every `valid` fixture (the fixed tree), must be accepted. Fixtures named
+//! `valid_deployment_layout*` name paths that exist only where templates are deployed: valid
+//! to hotfix, absent here, so not sent.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use hotfix_linter::{
+    Files, Scope, Selector, Settings, all_rules, lint_environment, lint_with_files,
+};
+use hotfix_stack::{FileSource, StackPath};
+
+#[derive(Debug)]
+struct Disk;
+
+impl FileSource for Disk {
+    fn read(&self, path: &StackPath) -> Option<std::sync::Arc<str>> {
+        std::fs::read_to_string(path.as_str()).ok().map(Into::into)
+    }
+
+    fn list(&self, dir: &StackPath) -> Vec<String> {
+        std::fs::read_dir(dir.as_str())
+            .map(|entries| {
+                entries
+                    .flatten()
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
+
+/// Fixtures that name paths of a deployment layout: valid to hotfix, absent on this machine.
+const LAYOUT_ONLY: &str = "valid_deployment_layout";
+
+/// Heat's verdict on a stack of the minimal template and the environment `fixture`, or of the
+/// template `fixture` (with the checks of a stack create, no cloud).
+fn heat(fixture: &Path, environment: bool) -> serde_json::Value {
+    let workspace = common::workspace();
+    let mut command = Command::new(common::python());
+    command.arg(common::shared().join("oracles/heat/stack.py"));
+    if environment {
+        command
+            .arg(workspace.join("testdata/stacks/minimal.yaml"))
+            .arg("-e")
+            .arg(fixture);
+    } else {
+        command.arg(fixture).args(["--strict", "--no-cloud"]);
+    }
+    let output = command.output().expect("run stack.py");
+    let env = fixture;
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|err| {
+        panic!(
+            "stack.py gave no JSON for {}: {err}\n{}",
+            env.display(),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    })
+}
+
+/// Words only: Heat's text and hotfix's help wrap and quote differently.
+fn squeeze(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+#[ignore = "needs Heat (.venv-heat) and ../shared/oracles/heat/stack.py"]
+fn shared_environment_and_cross_file_rules_agree_with_heats_client_and_engine() {
+    let mut checked = 0;
+    let mut problems = Vec::new();
+    let cross_file = |code: &str| code.starts_with('X');
+    for rule in all_rules()
+        .iter()
+        .filter(|r| r.scope == Scope::Environment || cross_file(r.code))
+    {
+        let environment = rule.scope == Scope::Environment;
+        let dir = common::workspace().join("testdata/rules").join(rule.code);
+        let mut fixtures: Vec<_> = std::fs::read_dir(&dir)
+            .expect("fixtures")
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.is_file())
+            .collect();
+        fixtures.sort();
+        for fixture in fixtures {
+            let name = fixture
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default()
+                .to_owned();
+            let invalid = name.starts_with("invalid");
+            if !invalid && (!name.starts_with("valid") || name.starts_with(LAYOUT_ONLY)) {
+                continue;
+            }
+            let answer = heat(&fixture, environment);
+            checked += 1;
+            let accepted = answer["valid"] == serde_json::Value::Bool(true);
+            let error = answer["error"].as_str().unwrap_or_default().to_owned();
+            let display = format!("{}/{name}", rule.code);
+            let refuses = invalid && rule.severity == hotfix_diagnostics::Severity::Error;
+            if !refuses {
+                if !accepted {
+                    problems.push(format!("{display}: Heat refuses it: {error}"));
+                }
+                continue;
+            }
+            if accepted {
+                problems.push(format!("{display}: Heat accepts it"));
+                continue;
+            }
+            // E001: Heat's loader words its YAML errors its own way; refused is the check.
+            if rule.code == "E001" {
+                continue;
+            }
+            let source = std::fs::read_to_string(&fixture).expect("a fixture");
+            let path = StackPath::new(&fixture.to_string_lossy());
+            let roots = [path.parent()];
+            let files = Files {
+                source: &Disk,
+                path: &path,
+                roots: &roots,
+            };
+            let settings = Settings {
+                select: vec![Selector::parse(rule.code).expect("a code")],
+                ..Settings::default()
+            };
+            let findings = if environment {
+                lint_environment(&display, source.as_bytes(), &settings, Some(&files))
+            } else {
+                lint_with_files(&display, source.as_bytes(), &settings, Some(&files))
+            };
+            let said = squeeze(
+                &findings
+                    .iter()
+                    .map(|d| format!("{} {}", d.message, d.help.clone().unwrap_or_default()))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            );
+            let expected = match error.strip_prefix("Could not fetch contents for file://") {
+                // hotfix shows the file name, not this machine's absolute path.
+                Some(path) => format!(
+                    "Could not fetch contents for file://…/{}",
+                    path.rsplit('/').next().unwrap_or_default()
+                ),
+                None => squeeze(&error),
+            };
+            if !said.contains(&expected) {
+                problems.push(format!(
+                    "{display}: Heat says `{error}`, hotfix says: {said}"
+                ));
+            }
+        }
+    }
+    assert!(checked >= 20, "only {checked} fixtures were sent to Heat");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

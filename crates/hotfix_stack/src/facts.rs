@@ -1,0 +1,305 @@
+//! What one file says about other files, read from its text alone (so it can be cached by
+//! content and computed in parallel).
+
+use hotfix_hot::environment::{EntryKind, Environment};
+use hotfix_hot::key_name;
+use hotfix_yaml::{Document, NodeKind, Span};
+
+/// What a file is, by content.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    /// A top-level `heat_template_version` (or a CFN version key).
+    Template,
+    /// An environment: a mapping whose keys include one of Heat's environment sections and no
+    /// template version.
+    Environment,
+    /// Other YAML or JSON (or an empty file).
+    Other,
+    /// Heat could not load it; the text says why.
+    Unloadable(String),
+}
+
+/// How a file names another.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinkKind {
+    /// `type: x.yaml` (or `.template`): a nested template, relative to the file.
+    NestedType,
+    /// `get_file: path`, relative to the file.
+    GetFile,
+    /// A `resource_registry` value that python-heatclient reads as a file: relative to the
+    /// environment file (or its `base_url`). `type_name` is the key; `resource` the resource
+    /// name of a per-resource entry (`resources: {name: {type: file}}`).
+    Registry {
+        type_name: String,
+        resource: Option<String>,
+    },
+}
+
+/// A reference to another file, as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawLink {
+    pub kind: LinkKind,
+    /// The path or URL as written.
+    pub reference: String,
+    /// The value node's span (where the path is written).
+    pub span: Span,
+    /// For a registry entry: the folder or URL its `base_url` gives, when one does.
+    pub base_url: Option<String>,
+}
+
+/// One file's facts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileFacts {
+    pub kind: FileKind,
+    pub links: Vec<RawLink>,
+    /// A template's interface: its parameters (each with whether it has a `default`) and its
+    /// outputs, in order; empty for other files.
+    pub parameters: Vec<(String, bool)>,
+    pub outputs: Vec<String>,
+    /// A template whose version Heat knows (its parameters can be relied on).
+    pub versioned: bool,
+}
+
+/// The top-level keys that make a file an environment (Heat's sections).
+const ENV_SECTIONS: [&str; 6] = hotfix_hot::environment::SECTIONS;
+
+/// The keys that make a mapping a template.
+const VERSION_KEYS: [&str; 3] = [
+    "heat_template_version",
+    "HeatTemplateFormatVersion",
+    "AWSTemplateFormatVersion",
+];
+
+impl FileFacts {
+    /// Reads `text`: a template's links are every `type` value ending in `.yaml` or
+    /// `.template` and every `get_file` value that is a string, at any depth (python-heatclient
+    /// walks the whole template, `resource_def` of a group included); an environment's are the
+    /// `resource_registry` values heatclient fetches (strings without `::`, not `base_url`,
+    /// `hooks` or `restricted_actions`, at the top or under `resources: {name: …}`).
+    pub fn of(text: &str) -> FileFacts {
+        let doc = match hotfix_yaml::parse_unlimited(text) {
+            Ok(doc) => doc,
+            Err(err) if err.kind == hotfix_yaml::LoadErrorKind::Empty => {
+                return FileFacts::of_kind(FileKind::Other, Vec::new());
+            }
+            Err(err) => {
+                return FileFacts::of_kind(FileKind::Unloadable(err.message), Vec::new());
+            }
+        };
+        FileFacts::of_document(&doc)
+    }
+
+    /// The facts of a loaded document (what [`FileFacts::of`] finds once it has loaded it).
+    pub fn of_document(doc: &Document) -> FileFacts {
+        let keys: Vec<String> = doc
+            .entries(doc.root())
+            .iter()
+            .map(|e| key_name(doc, e.key))
+            .collect();
+        if keys.iter().any(|k| VERSION_KEYS.contains(&k.as_str())) {
+            let template = hotfix_hot::Template::new(doc);
+            FileFacts {
+                kind: FileKind::Template,
+                links: template_links(doc),
+                parameters: template
+                    .parameters
+                    .iter()
+                    .map(|p| (p.name.clone(), doc.get(p.value, "default").is_some()))
+                    .collect(),
+                outputs: template.outputs.iter().map(|o| o.name.clone()).collect(),
+                versioned: template.version().is_some(),
+            }
+        } else if keys.iter().any(|k| ENV_SECTIONS.contains(&k.as_str())) {
+            FileFacts::of_kind(FileKind::Environment, environment_links(doc))
+        } else {
+            FileFacts::of_kind(FileKind::Other, Vec::new())
+        }
+    }
+
+    fn of_kind(kind: FileKind, links: Vec<RawLink>) -> FileFacts {
+        FileFacts {
+            kind,
+            links,
+            parameters: Vec::new(),
+            outputs: Vec::new(),
+            versioned: false,
+        }
+    }
+}
+
+/// The files a template names as python-heatclient fetches them: every `type` ending in
+/// `.yaml` or `.template` and every `get_file` string, at any depth, in order.
+#[allow(
+    clippy::case_sensitive_file_extension_comparisons,
+    reason = "python-heatclient's test is `value.endswith(('.yaml', '.template'))`: `x.YAML` is a type name"
+)]
+pub fn template_links(doc: &Document) -> Vec<RawLink> {
+    let mut links = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![doc.root()];
+    while let Some(id) = stack.pop() {
+        let id = doc.resolve(id);
+        // An aliased collection is one object to heatclient: walked once.
+        if !seen.insert(id) {
+            continue;
+        }
+        match &doc.node(id).kind {
+            NodeKind::Sequence { items, .. } => stack.extend(items.iter().copied()),
+            NodeKind::Mapping { .. } => {
+                for entry in doc.entries(id) {
+                    stack.push(entry.value);
+                    let Some(value) = doc.str_value(entry.value) else {
+                        continue;
+                    };
+                    let kind = match doc.str_value(entry.key) {
+                        Some("type")
+                            if value.ends_with(".yaml") || value.ends_with(".template") =>
+                        {
+                            LinkKind::NestedType
+                        }
+                        Some("get_file") => LinkKind::GetFile,
+                        _ => continue,
+                    };
+                    links.push(RawLink {
+                        kind,
+                        reference: value.to_owned(),
+                        span: doc.node(entry.value).span,
+                        base_url: None,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    links.sort_by_key(|l| (l.span.start, l.span.end));
+    links.dedup();
+    links
+}
+
+/// The `resource_registry` values of an environment that python-heatclient reads as files.
+pub fn environment_links(doc: &Document) -> Vec<RawLink> {
+    let env = Environment::new(doc);
+    let Some(section) = env.section("resource_registry") else {
+        return Vec::new();
+    };
+    let top_base = doc
+        .get(section.value, "base_url")
+        .and_then(|n| doc.str_value(n))
+        .map(str::to_owned);
+    let mut links = Vec::new();
+    for entry in &env.registry {
+        if entry.kind != EntryKind::Mapping {
+            continue;
+        }
+        let (type_name, resource, base_url) = match entry.path.as_slice() {
+            [name] => (name, None, top_base.clone()),
+            [resources, resource, name] if resources == "resources" => {
+                let own = doc
+                    .get(section.value, "resources")
+                    .and_then(|r| doc.get(r, resource))
+                    .and_then(|r| doc.get(r, "base_url"))
+                    .and_then(|n| doc.str_value(n))
+                    .map(str::to_owned);
+                (
+                    name,
+                    Some(resource.clone()),
+                    own.or_else(|| top_base.clone()),
+                )
+            }
+            _ => continue,
+        };
+        if matches!(
+            type_name.as_str(),
+            "base_url" | "hooks" | "restricted_actions"
+        ) {
+            continue;
+        }
+        let Some(value) = doc.str_value(entry.value) else {
+            continue;
+        };
+        if value.contains("::") {
+            continue;
+        }
+        links.push(RawLink {
+            kind: LinkKind::Registry {
+                type_name: type_name.clone(),
+                resource,
+            },
+            reference: value.to_owned(),
+            span: doc.node(entry.value).span,
+            base_url,
+        });
+    }
+    links
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refs(text: &str) -> (FileKind, Vec<(LinkKind, String)>) {
+        let facts = FileFacts::of(text);
+        let links = facts
+            .links
+            .into_iter()
+            .map(|l| (l.kind, l.reference))
+            .collect();
+        (facts.kind, links)
+    }
+
+    #[test]
+    fn a_template_links_its_nested_types_and_files_as_heatclient_fetches_them() {
+        let (kind, links) = refs(
+            "heat_template_version: rocky\nresources:\n  a: {type: nested/a.yaml}\n  \
+             b: {type: b.yml}\n  c: {type: OS::Heat::None}\n  \
+             g:\n    type: OS::Heat::ResourceGroup\n    properties:\n      \
+             resource_def: {type: member.template}\n  \
+             d:\n    type: OS::Heat::SoftwareConfig\n    properties:\n      config: {get_file: scripts/run.sh}\n",
+        );
+        assert_eq!(kind, FileKind::Template);
+        assert_eq!(
+            links,
+            vec![
+                (LinkKind::NestedType, "nested/a.yaml".to_owned()),
+                (LinkKind::NestedType, "member.template".to_owned()),
+                (LinkKind::GetFile, "scripts/run.sh".to_owned()),
+            ]
+        );
+    }
+
+    #[test]
+    fn an_environment_links_the_registry_values_heatclient_fetches() {
+        let (kind, links) = refs(
+            "resource_registry:\n  My::A: a.yaml\n  My::B: OS::Heat::None\n  My::C: ~\n  \
+             resources:\n    server:\n      OS::Nova::Server: s.yaml\n      hooks: pre-create\n\
+             parameter_defaults:\n  X: y.yaml\n",
+        );
+        assert_eq!(kind, FileKind::Environment);
+        assert_eq!(
+            links,
+            vec![
+                (
+                    LinkKind::Registry {
+                        type_name: "My::A".to_owned(),
+                        resource: None
+                    },
+                    "a.yaml".to_owned()
+                ),
+                (
+                    LinkKind::Registry {
+                        type_name: "OS::Nova::Server".to_owned(),
+                        resource: Some("server".to_owned())
+                    },
+                    "s.yaml".to_owned()
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn other_files_and_broken_ones_link_nothing() {
+        assert_eq!(refs("a: 1\n"), (FileKind::Other, vec![]));
+        assert_eq!(refs(""), (FileKind::Other, vec![]));
+        assert!(matches!(refs("a: [\n").0, FileKind::Unloadable(_)));
+    }
+}

@@ -1,0 +1,126 @@
+//! The canonical path of a file in a stack: what the analysis names files by.
+
+use std::sync::Arc;
+
+/// A file's path with `/` separators, `.` and empty components removed and `..` applied
+/// lexically, as python-heatclient joins paths (`urllib.parse.urljoin` on `file://` URLs, which
+/// never asks the file system about symbolic links). Absolute paths start with `/`; a relative
+/// path is relative to wherever the file source reads from (the CLI: the working folder) and
+/// keeps the leading `..` it cannot apply.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[must_use]
+pub struct StackPath(Arc<str>);
+
+impl StackPath {
+    /// The canonical form of `text` (`\` is a separator too, for Windows paths).
+    pub fn new(text: &str) -> StackPath {
+        let absolute = text.starts_with(['/', '\\']);
+        let mut parts: Vec<&str> = Vec::new();
+        for part in text.split(['/', '\\']) {
+            match part {
+                "" | "." => {}
+                ".." => match parts.last() {
+                    Some(&last) if last != ".." => {
+                        parts.pop();
+                    }
+                    // `/..` is `/`, as urljoin makes it.
+                    _ if absolute => {}
+                    _ => parts.push(".."),
+                },
+                _ => parts.push(part),
+            }
+        }
+        let joined = parts.join("/");
+        let text = match (absolute, joined.is_empty()) {
+            (true, _) => format!("/{joined}"),
+            (false, true) => ".".to_owned(),
+            (false, false) => joined,
+        };
+        StackPath(Arc::from(text))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    pub fn is_absolute(&self) -> bool {
+        self.0.starts_with('/')
+    }
+
+    /// The folder holding this file (`.` for a bare file name).
+    pub fn parent(&self) -> StackPath {
+        match self.0.rsplit_once('/') {
+            Some(("", _)) => StackPath::new("/"),
+            Some((dir, _)) => StackPath::new(dir),
+            None => StackPath::new("."),
+        }
+    }
+
+    /// The last component.
+    pub fn file_name(&self) -> &str {
+        self.0.rsplit_once('/').map_or(&self.0, |(_, name)| name)
+    }
+
+    /// `reference` read relative to this folder (an absolute `reference` stands alone).
+    pub fn join(&self, reference: &str) -> StackPath {
+        if reference.starts_with(['/', '\\']) || self.0.as_ref() == "." {
+            return StackPath::new(reference);
+        }
+        StackPath::new(&format!("{}/{reference}", self.0))
+    }
+
+    /// Whether this path is `folder` or inside it (lexically).
+    pub fn starts_with(&self, folder: &StackPath) -> bool {
+        if folder.as_str() == "." {
+            return !self.is_absolute() && !self.0.starts_with("..");
+        }
+        if folder.as_str() == "/" {
+            return self.is_absolute();
+        }
+        self.0 == folder.0
+            || self
+                .0
+                .strip_prefix(folder.as_str())
+                .is_some_and(|rest| rest.starts_with('/'))
+    }
+}
+
+impl std::fmt::Debug for StackPath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}", self.0)
+    }
+}
+
+impl std::fmt::Display for StackPath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn joins_as_heatclient_joins_file_urls() {
+        let dir = StackPath::new("env/./sub/");
+        assert_eq!(dir.as_str(), "env/sub");
+        assert_eq!(dir.join("../t.yaml").as_str(), "env/t.yaml");
+        assert_eq!(dir.join("../../../t.yaml").as_str(), "../t.yaml");
+        assert_eq!(dir.join("/usr/share/x.yaml").as_str(), "/usr/share/x.yaml");
+        assert_eq!(StackPath::new("/a/../../b").as_str(), "/b");
+        assert_eq!(StackPath::new(".").join("t.yaml").as_str(), "t.yaml");
+        assert_eq!(StackPath::new("t.yaml").parent().as_str(), ".");
+        assert_eq!(StackPath::new("/t.yaml").parent().as_str(), "/");
+        assert_eq!(StackPath::new("a\\b.yaml").as_str(), "a/b.yaml");
+    }
+
+    #[test]
+    fn knows_what_is_inside_a_folder() {
+        let root = StackPath::new("repo");
+        assert!(StackPath::new("repo/a.yaml").starts_with(&root));
+        assert!(!StackPath::new("repository/a.yaml").starts_with(&root));
+        assert!(StackPath::new("a.yaml").starts_with(&StackPath::new(".")));
+        assert!(!StackPath::new("../a.yaml").starts_with(&StackPath::new(".")));
+    }
+}

@@ -1,0 +1,56 @@
+//! Any bytes as a small tree of files: the input is split at `\n---8<---\n` into up to four
+//! files (`repo/top.yaml`, `repo/env/e.yaml`, `repo/nested/a.yaml`, `repo/b.yaml`), which
+//! `hotfix_stack::Tree::build` reads through a memory source. Nothing may panic; every link's
+//! span lies within its file on character boundaries, and comes from a file of the tree. The
+//! environment part is also linted with every rule (`hotfix_linter::lint_environment`, reading
+//! the other parts): no panic, and every finding's span within the file.
+
+#![no_main]
+
+use hotfix_stack::{MemorySource, StackPath, Tree};
+use libfuzzer_sys::fuzz_target;
+
+const NAMES: [&str; 4] = [
+    "repo/top.yaml",
+    "repo/env/e.yaml",
+    "repo/nested/a.yaml",
+    "repo/b.yaml",
+];
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let mut source = MemorySource::new();
+    for (name, part) in NAMES.iter().zip(text.split("\n---8<---\n")) {
+        source.insert(name, part);
+    }
+    let given = NAMES
+        .iter()
+        .take(2)
+        .map(|n| (StackPath::new(n), None))
+        .collect();
+    let tree = Tree::build(&source, vec![StackPath::new("repo")], given);
+    if let Some(env) = text.split("\n---8<---\n").nth(1) {
+        let path = StackPath::new(NAMES[1]);
+        let roots = [StackPath::new("repo")];
+        let files = hotfix_linter::Files {
+            source: &source,
+            path: &path,
+            roots: &roots,
+        };
+        let settings = hotfix_linter::Settings {
+            select: vec![hotfix_linter::Selector::All],
+            ..hotfix_linter::Settings::default()
+        };
+        for finding in hotfix_linter::lint_environment(NAMES[1], env.as_bytes(), &settings, Some(&files)) {
+            assert!(finding.span.start <= finding.span.end && finding.span.end <= env.len());
+        }
+    }
+    for link in &tree.links {
+        let file = hotfix_stack::FileSource::read(&source, &link.from).expect("a file of the tree");
+        assert!(link.span.start <= link.span.end && link.span.end <= file.len());
+        assert!(file.is_char_boundary(link.span.start) && file.is_char_boundary(link.span.end));
+        assert!(tree.files.contains_key(&link.from));
+    }
+});
