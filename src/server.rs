@@ -23,7 +23,8 @@ themselves; `docs/editors.md` shows the set-up for Neovim, Helix and VS Code. Fo
   Helix:          [language-server.hotfix] command = \"hotfix\", args = [\"server\"]
                   in languages.toml, and `language-servers = [\"hotfix\"]` for yaml
 Each file uses its nearest hotfix.toml (read again after every change), as `hotfix lint` does;
-files that are not templates (no top-level heat_template_version) get no findings.";
+templates, environment files, Cloudify blueprints and K2HR3 templates are linted, as `hotfix lint`
+tells them apart; other files get no findings.";
 
 /// The files' settings and kinds, from disk, as `hotfix lint` reads them.
 struct DiskProject {
@@ -42,8 +43,15 @@ impl hotfix_server::Project for DiskProject {
         Ok(Some(config.settings_for(path)))
     }
 
-    fn is_template(&self, path: &Path, text: &str) -> bool {
-        discover::classify(path, text.as_bytes()) == Kind::Template
+    fn kind(&self, path: &Path, text: &str) -> hotfix_server::FileKind {
+        if hotfix_linter::is_k2hr3(text.as_bytes()) {
+            return hotfix_server::FileKind::Template;
+        }
+        match discover::classify(path, text.as_bytes()) {
+            Kind::Template | Kind::Blueprint => hotfix_server::FileKind::Template,
+            Kind::Environment => hotfix_server::FileKind::Environment,
+            _ => hotfix_server::FileKind::Other,
+        }
     }
 }
 

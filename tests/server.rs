@@ -498,3 +498,51 @@ fn a_changed_configuration_applies_and_a_template_can_be_upgraded() {
     client.notify("exit", &Value::Null);
     assert!(client.child.wait().expect("wait").success());
 }
+
+#[test]
+fn an_environment_file_gets_the_environment_rules() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("env.yaml");
+    let text = "parameter_defaults:\n  flavor: m1.small\nresource_registy:\n  My::T: t.yaml\n";
+    let uri = uri(&path);
+    let mut client = Client::start(dir.path());
+    client.request(
+        "initialize",
+        &json!({"processId": null, "capabilities": {}}),
+    );
+    client.notify("initialized", &json!({}));
+    client.notify(
+        "textDocument/didOpen",
+        &json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}),
+    );
+    let diagnostics = client.diagnostics(&uri);
+    let codes: Vec<&str> = diagnostics
+        .iter()
+        .map(|d| d["code"].as_str().expect("code"))
+        .collect();
+    assert_eq!(codes, ["E002"], "{diagnostics:?}");
+    // Go to definition from a registry entry to its template.
+    let fixed = "resource_registry:\n  My::T: nested/t.yaml\n";
+    std::fs::create_dir(dir.path().join("nested")).expect("mkdir");
+    std::fs::write(
+        dir.path().join("nested/t.yaml"),
+        "heat_template_version: 2016-10-14\n",
+    )
+    .expect("write");
+    client.notify(
+        "textDocument/didChange",
+        &json!({"textDocument": {"uri": uri, "version": 2},
+                "contentChanges": [{"text": fixed}]}),
+    );
+    let target = client.request(
+        "textDocument/definition",
+        &json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 12}}),
+    );
+    assert_eq!(
+        target["uri"].as_str().expect("a location"),
+        format!("file://{}/nested/t.yaml", dir.path().display())
+    );
+    client.request("shutdown", &Value::Null);
+    client.notify("exit", &Value::Null);
+    assert!(client.child.wait().expect("wait").success());
+}

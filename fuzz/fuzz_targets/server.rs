@@ -23,8 +23,13 @@ impl hotfix_server::Project for Everything {
         }))
     }
 
-    fn is_template(&self, _: &Path, _: &str) -> bool {
-        true
+    fn kind(&self, _: &Path, text: &str) -> hotfix_server::FileKind {
+        // Both kinds, by the text's first byte.
+        if text.starts_with('r') {
+            hotfix_server::FileKind::Environment
+        } else {
+            hotfix_server::FileKind::Template
+        }
     }
 }
 

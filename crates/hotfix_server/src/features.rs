@@ -281,7 +281,19 @@ impl Server<'_> {
         let is_file = semantic.calls.iter().any(|c| {
             c.status.function() == Function::GetFile && analysis.doc.resolve(c.args) == node
         });
-        if !(is_type || is_file) || name.contains("://") {
+        // An environment's `resource_registry` value that names a template file.
+        let in_registry = analysis
+            .doc
+            .get(analysis.doc.root(), "resource_registry")
+            .is_some_and(|registry| {
+                let span = analysis.doc.node(registry).span;
+                let here = analysis.doc.node(node).span;
+                span.start <= here.start && here.end <= span.end
+            })
+            && [".yaml", ".yml", ".template"]
+                .iter()
+                .any(|suffix| name.ends_with(suffix));
+        if !(is_type || is_file || in_registry) || name.contains("://") {
             return Ok(None);
         }
         let here = crate::path_of(uri);

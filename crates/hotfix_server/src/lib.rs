@@ -45,8 +45,19 @@ pub trait Project {
     /// excludes the file, or why the configuration cannot be read.
     fn settings(&self, path: &Path) -> Result<Option<Settings>, String>;
 
-    /// Whether a file is a template hotfix lints (a top-level `heat_template_version`).
-    fn is_template(&self, path: &Path, text: &str) -> bool;
+    /// What a file is: a template, an environment file, or something hotfix does not lint.
+    fn kind(&self, path: &Path, text: &str) -> FileKind;
+}
+
+/// What an open document is, as `hotfix lint` tells them apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    /// A HOT template, a Cloudify blueprint or a K2HR3 template: linted by the rules for it.
+    Template,
+    /// A Heat environment file: the environment rules.
+    Environment,
+    /// Anything else: no findings.
+    Other,
 }
 
 /// How long the text must stay unchanged before it is linted again.
@@ -448,14 +459,19 @@ impl Server<'_> {
             return Ok(None);
         };
         let path = path_of(uri);
-        if !self.project.is_template(&path, &doc.text) {
+        let kind = self.project.kind(&path, &doc.text);
+        if kind == FileKind::Other {
             return Ok(None);
         }
         let Some(settings) = self.project.settings(&path)? else {
             return Ok(None);
         };
         let name = path.to_string_lossy();
-        let diagnostics = hotfix_linter::lint(&name, doc.text.as_bytes(), &settings);
+        let diagnostics = if kind == FileKind::Environment {
+            hotfix_linter::lint_environment(&name, doc.text.as_bytes(), &settings, None)
+        } else {
+            hotfix_linter::lint(&name, doc.text.as_bytes(), &settings)
+        };
         Ok(Some((diagnostics, settings)))
     }
 
