@@ -115,25 +115,37 @@ pub fn lint_environment(
         if !rule.scope.environments() || !settings.enabled(rule) {
             continue;
         }
-        let start = diagnostics.len();
-        check(
-            &cx,
-            &mut Sink {
-                rule,
-                out: &mut diagnostics,
-            },
-        );
-        let severity = settings.severity(rule);
-        for diagnostic in &mut diagnostics[start..] {
-            diagnostic.severity = severity;
-        }
+        run_rule(rule, settings, &mut diagnostics, |sink| check(&cx, sink));
     }
     let mut diagnostics = suppression::apply(&doc, diagnostics, settings);
+    in_order(&mut diagnostics);
+    diagnostics
+}
+
+/// Runs one rule into `out`, its findings given the severity the settings say.
+pub(crate) fn run_rule(
+    rule: &'static Rule,
+    settings: &Settings,
+    out: &mut Vec<Diagnostic>,
+    check: impl FnOnce(&mut Sink<'_>),
+) {
+    let start = out.len();
+    check(&mut Sink {
+        rule,
+        out: &mut *out,
+    });
+    let severity = settings.severity(rule);
+    for diagnostic in &mut out[start..] {
+        diagnostic.severity = severity;
+    }
+}
+
+/// Findings in the order of the text (then code and message), each once.
+pub(crate) fn in_order(diagnostics: &mut Vec<Diagnostic>) {
     diagnostics.sort_by(|a, b| {
         (a.span.start, a.code, &a.message).cmp(&(b.span.start, b.code, &b.message))
     });
     diagnostics.dedup();
-    diagnostics
 }
 
 /// Lints a loaded file: what the enabled rules find, less what inline comments suppress.
@@ -181,18 +193,7 @@ pub(crate) fn lint_document(
         if !rule.scope.templates() || !settings.enabled(rule) {
             continue;
         }
-        let start = diagnostics.len();
-        check(
-            &cx,
-            &mut Sink {
-                rule,
-                out: &mut diagnostics,
-            },
-        );
-        let severity = settings.severity(rule);
-        for diagnostic in &mut diagnostics[start..] {
-            diagnostic.severity = severity;
-        }
+        run_rule(rule, settings, &mut diagnostics, |sink| check(&cx, sink));
     }
     if template.version_assumed().is_some() {
         // Fixes computed for a version the template does not declare: the user opts in.
@@ -208,9 +209,6 @@ pub(crate) fn lint_document(
         }
     }
     let mut diagnostics = suppression::apply(doc, diagnostics, settings);
-    diagnostics.sort_by(|a, b| {
-        (a.span.start, a.code, &a.message).cmp(&(b.span.start, b.code, &b.message))
-    });
-    diagnostics.dedup();
+    in_order(&mut diagnostics);
     diagnostics
 }

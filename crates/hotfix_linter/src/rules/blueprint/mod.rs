@@ -5,7 +5,7 @@ use hotfix_blueprint::{Blueprint, Call, ImportKind, Imported, Scope};
 use hotfix_diagnostics::{Diagnostic, Span};
 use hotfix_yaml::{Document, NodeId, NodeKind, ScalarValue};
 
-use crate::rule::{Check, Rule, Sink};
+use crate::rule::{Check, Rule};
 use crate::settings::Settings;
 
 mod function_arguments;
@@ -191,23 +191,9 @@ pub(crate) fn lint_blueprint(
         if !settings.enabled(rule) {
             continue;
         }
-        let start = diagnostics.len();
-        check(
-            &cx,
-            &mut Sink {
-                rule,
-                out: &mut diagnostics,
-            },
-        );
-        let severity = settings.severity(rule);
-        for diagnostic in &mut diagnostics[start..] {
-            diagnostic.severity = severity;
-        }
+        crate::run_rule(rule, settings, &mut diagnostics, |sink| check(&cx, sink));
     }
     let mut diagnostics = crate::suppression::apply(blueprint.doc, diagnostics, settings);
-    diagnostics.sort_by(|a, b| {
-        (a.span.start, a.code, &a.message).cmp(&(b.span.start, b.code, &b.message))
-    });
-    diagnostics.dedup();
+    crate::in_order(&mut diagnostics);
     diagnostics
 }

@@ -74,24 +74,10 @@ pub fn lint(source: &str, settings: &Settings) -> Vec<Diagnostic> {
         if !settings.enabled(rule) {
             continue;
         }
-        let start = diagnostics.len();
-        check(
-            &cx,
-            &mut Sink {
-                rule,
-                out: &mut diagnostics,
-            },
-        );
-        let severity = settings.severity(rule);
-        for diagnostic in &mut diagnostics[start..] {
-            diagnostic.severity = severity;
-        }
+        crate::run_rule(rule, settings, &mut diagnostics, |sink| check(&cx, sink));
     }
     let mut diagnostics = suppress(source, diagnostics);
-    diagnostics.sort_by(|a, b| {
-        (a.span.start, a.code, &a.message).cmp(&(b.span.start, b.code, &b.message))
-    });
-    diagnostics.dedup();
+    crate::in_order(&mut diagnostics);
     diagnostics
 }
 
