@@ -86,6 +86,7 @@ resources:
     type: OS::Nova::Server
     properties:
       flavor: {get_param: flavour}
+      image: cirros
 YAML
 git add server.yaml
 git commit -qm "fixed" > ../out-$name.txt 2>&1 || { cat ../out-$name.txt; echo "FAIL: the fixed template was refused"; exit 1; }
