@@ -7,8 +7,8 @@ Run through scripts/bench-lint.sh, which builds the release binary first:
 
 What it prints, every time figure the median of RUNS runs (5 by default) made in this one run:
 
-- the templates `hotfix lint` checks in TREE (from its JUnit report: a test suite per template),
-  their count and size;
+- the files `hotfix lint` checks in TREE (from its JUnit report: a test suite per file:
+  templates, environment files, blueprints), their count and size;
 - `hotfix lint TREE` as a whole process (start-up, the walk over every file of the tree, every
   rule, the report): wall time on every core and on one (RAYON_NUM_THREADS=1), the speed-up,
   templates per second and peak memory (the largest resident set of a run);
@@ -66,7 +66,7 @@ def run_hotfix(hotfix, tree, threads=None, fmt="concise"):
 
 
 def templates(hotfix, tree):
-    """The templates hotfix checks in `tree`, as paths it can open, from its JUnit report."""
+    """The files hotfix checks in `tree`, as paths it can open, from its JUnit report."""
     _, _, out = run_hotfix(hotfix, tree, fmt="junit")
     names = [suite.get("name") for suite in ET.fromstring(out).iter("testsuite")]
     return [name for name in names if name]
@@ -101,7 +101,7 @@ def main():
         with open(path, encoding="utf-8", errors="surrogateescape") as f:
             texts.append(f.read())
     size = sum(len(t.encode("utf-8", errors="surrogateescape")) for t in texts)
-    print("%s: %d templates, %.2f MB (1 MB = 10^6 bytes)" % (args.tree, len(paths), size / 1e6))
+    print("%s: %d files hotfix checks, %.2f MB (1 MB = 10^6 bytes)" % (args.tree, len(paths), size / 1e6))
 
     all_cores, one_core, peaks, parses = [], [], [], []
     run_hotfix(args.hotfix, args.tree)  # warm the page cache
@@ -119,13 +119,13 @@ def main():
     print("median of %d runs each:" % args.runs)
     peak = "peak %.1f MB" % statistics.median(peaks) if None not in peaks else "no /usr/bin/time for the peak"
     print(
-        "  hotfix lint, %d cores:   %.3f s  (%.0f templates/s, %s)"
+        "  hotfix lint, %d cores:   %.3f s  (%.0f files/s, %s)"
         % (cores, hotfix, len(paths) / hotfix, peak)
     )
     print("  hotfix lint, 1 thread:   %.3f s  (speed-up on %d cores: %.2fx)"
           % (single, cores, single / hotfix))
     print("  PyYAML CSafeLoader:      %.3f s  (%.1f MB/s, parsing only)" % (pyyaml, size / 1e6 / pyyaml))
-    print("  hotfix lint is %.1fx faster than PyYAML parses the same templates" % (pyyaml / hotfix))
+    print("  hotfix lint is %.1fx faster than PyYAML parses the same files" % (pyyaml / hotfix))
 
 
 if __name__ == "__main__":
