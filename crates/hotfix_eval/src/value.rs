@@ -358,34 +358,7 @@ pub(crate) fn float_repr(f: f64) -> String {
     python_float_repr(f)
 }
 
-/// Python's `repr(str)`.
-pub(crate) fn str_repr(s: &str) -> String {
-    let quote = if s.contains('\'') && !s.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push(quote);
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push(quote);
-    out
-}
+pub(crate) use hotfix_yaml::python_str_repr as str_repr;
 
 /// A `get_attr` placeholder (`<attr:r.a>`): the Heat oracle's `AttrPlaceholder`, a `str`.
 pub(crate) fn is_attr_placeholder(s: &str) -> bool {

@@ -54,37 +54,7 @@ pub(crate) fn closest<'c>(
     }
 }
 
-/// Python's `repr()` of a `str`: single quotes unless the text has a `'` and no `"`;
-/// backslash escapes for the quote, `\\`, `\n`, `\r`, `\t`, and `\xNN` for the other
-/// non-printable characters below U+00A0.
-pub(crate) fn py_str_repr(text: &str) -> String {
-    use std::fmt::Write as _;
-    let quote = if text.contains('\'') && !text.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push(quote);
-    for c in text.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if (c as u32) < 0x20 || (0x7f..0xa0).contains(&(c as u32)) => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push(quote);
-    out
-}
+pub(crate) use hotfix_yaml::python_str_repr as py_str_repr;
 
 /// Python's `repr()` (and `str()`) of a `float`: `nan`, `inf`, `-inf`, or the shortest
 /// round-trip digits.

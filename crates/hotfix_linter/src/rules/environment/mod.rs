@@ -85,30 +85,7 @@ pub(crate) fn python_str(doc: &Document, id: NodeId) -> Option<String> {
     Some(format!("[{}]", out.join(", ")))
 }
 
-/// Python's `repr()` of a string.
-pub(crate) fn python_repr_str(text: &str) -> String {
-    let quote = if text.contains('\'') && !text.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
-    let mut out = String::from(quote);
-    for c in text.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push(quote);
-    out
-}
+pub(crate) use hotfix_yaml::python_str_repr as python_repr_str;
 
 /// A Python tuple of strings as `str()` prints it.
 pub(crate) fn python_tuple(items: &[&str]) -> String {
