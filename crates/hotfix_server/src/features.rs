@@ -202,21 +202,23 @@ impl Server<'_> {
                 }
                 // Comments exist in YAML only.
                 if !is_json {
-                    actions.push(suppress_line(
+                    actions.push(suppress(
                         uri,
                         &text,
                         &lines,
                         diagnostic,
                         &lsp,
                         self.encoding,
+                        false,
                     ));
-                    actions.push(suppress_file(
+                    actions.push(suppress(
                         uri,
                         &text,
                         &lines,
                         diagnostic,
                         &lsp,
                         self.encoding,
+                        true,
                     ));
                 }
             }
@@ -926,58 +928,42 @@ fn rule_in_comment(text: &str, offset: usize) -> Option<String> {
     ))
 }
 
-/// "Suppress CODE on this line": a comment on the line above the finding, at its indentation.
-fn suppress_line(
+/// "Suppress CODE on this line" (a comment on the line above the finding, at its indentation)
+/// or, with `whole_file`, "for this file" (a comment on the first line).
+fn suppress(
     uri: &Uri,
     text: &str,
     lines: &Lines,
     diagnostic: &Diagnostic,
     lsp: &lsp_types::Diagnostic,
     encoding: Encoding,
+    whole_file: bool,
 ) -> CodeAction {
-    let line = lsp.range.start.line as usize;
-    let start = lines.start(line);
-    let indent: String = text[start..]
-        .chars()
-        .take_while(|c| *c == ' ' || *c == '\t')
-        .collect();
-    let at = lines.position(text, start, encoding);
-    CodeAction {
-        title: format!("Suppress {} on this line", diagnostic.code),
-        kind: Some(CodeActionKind::QUICKFIX),
-        diagnostics: Some(vec![lsp.clone()]),
-        edit: Some(workspace_edit(
-            uri,
-            vec![TextEdit {
-                range: Range::new(at, at),
-                new_text: format!("{indent}# hotfix: ignore[{}]\n", diagnostic.code),
-            }],
-        )),
-        ..CodeAction::default()
-    }
-}
-
-/// "Suppress CODE for this file": a comment on the first line.
-fn suppress_file(
-    uri: &Uri,
-    text: &str,
-    lines: &Lines,
-    diagnostic: &Diagnostic,
-    lsp: &lsp_types::Diagnostic,
-    encoding: Encoding,
-) -> CodeAction {
-    // After a byte order mark, which must stay first.
-    let at = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let code = diagnostic.code;
+    let (at, comment, title) = if whole_file {
+        // After a byte order mark, which must stay first.
+        let at = if text.starts_with('\u{feff}') { 3 } else { 0 };
+        let comment = format!("# hotfix: ignore-file[{code}]\n");
+        (at, comment, format!("Suppress {code} for this file"))
+    } else {
+        let start = lines.start(lsp.range.start.line as usize);
+        let indent: String = text[start..]
+            .chars()
+            .take_while(|c| *c == ' ' || *c == '\t')
+            .collect();
+        let comment = format!("{indent}# hotfix: ignore[{code}]\n");
+        (start, comment, format!("Suppress {code} on this line"))
+    };
     let position = lines.position(text, at, encoding);
     CodeAction {
-        title: format!("Suppress {} for this file", diagnostic.code),
+        title,
         kind: Some(CodeActionKind::QUICKFIX),
         diagnostics: Some(vec![lsp.clone()]),
         edit: Some(workspace_edit(
             uri,
             vec![TextEdit {
                 range: Range::new(position, position),
-                new_text: format!("# hotfix: ignore-file[{}]\n", diagnostic.code),
+                new_text: comment,
             }],
         )),
         ..CodeAction::default()
