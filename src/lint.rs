@@ -31,6 +31,14 @@ pub(crate) struct LintArgs {
     /// standard input.
     paths: Vec<PathBuf>,
 
+    /// An environment file the templates are given with, as `openstack stack create -e` takes
+    /// them (repeatable; a later file overrides an earlier one, as Heat merges them). Its
+    /// `resource_registry` then says what each custom resource type stands for (instead of
+    /// every environment of the tree), and its `parameters` are checked against the template
+    /// files named. It is linted too.
+    #[arg(long = "environment", short = 'e', value_name = "ENV")]
+    environments: Vec<PathBuf>,
+
     /// The file name a template read from standard input is reported under (its
     /// `hotfix.toml` is found from there).
     #[arg(long, value_name = "PATH")]
@@ -332,6 +340,7 @@ impl<W: Write> Write for AroundBar<'_, W> {
 pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let cwd = crate::paths::current_dir()?;
+    crate::stack::given(&args.paths, &args.environments)?;
     let mut configs = Configs::new(
         args.no_config,
         args.config.as_deref(),
@@ -776,7 +785,16 @@ fn inputs(
             0,
         ));
     }
-    let paths = config::paths(&args.paths)?;
+    let mut paths = config::paths(&args.paths)?;
+    // The environments given are linted too.
+    if !args.environments.is_empty() {
+        for env in config::paths(&args.environments)? {
+            if !paths.contains(&env) {
+                paths.push(env);
+            }
+        }
+    }
+    let paths = crate::rewrite::dedup_by_canonical(paths);
     // The files are found as they are linted. A first walk is made only when its results are
     // needed before the run: the total of a progress bar, and the proof that a report does not
     // replace one of the files read.
@@ -893,6 +911,8 @@ fn lint_bytes(candidate: &Candidate, bytes: &[u8], args: &LintArgs) -> FileResul
         source: crate::stack::disk(),
         path: &path,
         roots,
+        registry: Some(crate::stack::registry(roots)),
+        stack_templates: &[],
     };
     let (mut source, diagnostics, fixes) = crate::fix::lint_file(
         &args.fix,
@@ -944,10 +964,13 @@ fn lint_environment(candidate: &Candidate, bytes: &[u8], args: &LintArgs) -> Box
     let settings = candidate.config.settings_for(&candidate.path);
     let path = crate::stack::stack_path(&candidate.path);
     let roots = crate::stack::roots(&args.paths);
+    let stack = crate::stack::templates_given_with(&path, &args.paths, &args.environments);
     let files = hotfix_linter::Files {
         source: crate::stack::disk(),
         path: &path,
         roots,
+        registry: Some(crate::stack::registry(roots)),
+        stack_templates: &stack,
     };
     let diagnostics = hotfix_linter::lint_environment(&display, bytes, &settings, Some(&files));
     let source = if diagnostics.is_empty() {

@@ -109,3 +109,164 @@ fn find_roots(paths: &[PathBuf]) -> Vec<StackPath> {
     roots.dedup();
     roots
 }
+
+/// The registry of the environments given with `-e`, when some were (set once, by `given`).
+static GIVEN: OnceLock<hotfix_stack::LazyRegistry> = OnceLock::new();
+
+/// Reads the environments given with `-e`, in order: each must be an environment file that
+/// loads (a template or a broken file given as an environment is an error of the command).
+pub(crate) fn given(paths: &[PathBuf], environments: &[PathBuf]) -> anyhow::Result<()> {
+    if environments.is_empty() {
+        return Ok(());
+    }
+    let roots = roots(paths);
+    let mut facts = Vec::new();
+    for env in environments {
+        let text = match crate::read::file(env) {
+            Ok(crate::read::Input::Whole(bytes)) => String::from_utf8(bytes).map_err(|_| {
+                anyhow::anyhow!("{}: not UTF-8 text: an environment must be", env.display())
+            })?,
+            Ok(crate::read::Input::TooLarge { .. }) => {
+                return Err(anyhow::anyhow!(
+                    "{}: too large for an environment",
+                    env.display()
+                ));
+            }
+            Err(err) => return Err(anyhow::anyhow!("{}: cannot be read: {err}", env.display())),
+        };
+        let doc = hotfix_yaml::parse_unlimited(&text).map_err(|err| {
+            anyhow::anyhow!(
+                "{}: not an environment that loads: {}",
+                env.display(),
+                err.message
+            )
+        })?;
+        let path = stack_path(env);
+        if hotfix_stack::FileFacts::of_document(&doc).kind != hotfix_stack::FileKind::Environment {
+            return Err(anyhow::anyhow!(
+                "{}: not an environment file (its top level has none of Heat's environment \
+                 sections: parameters, resource_registry, parameter_defaults, …)",
+                env.display()
+            ));
+        }
+        facts.push(hotfix_stack::EnvironmentFacts::of(
+            disk(),
+            roots,
+            &path,
+            &doc,
+        ));
+    }
+    let _ = GIVEN.set(hotfix_stack::LazyRegistry::ready(
+        hotfix_stack::Registry::given(facts),
+    ));
+    Ok(())
+}
+
+/// What custom resource types stand for in this run: by the environments given with `-e`, else
+/// by every environment of the tree (read on first use).
+pub(crate) fn registry(roots: &'static [StackPath]) -> &'static hotfix_stack::LazyRegistry {
+    static TREE: OnceLock<hotfix_stack::LazyRegistry> = OnceLock::new();
+    GIVEN.get().unwrap_or_else(|| {
+        TREE.get_or_init(|| hotfix_stack::LazyRegistry::new(move || tree_registry(roots)))
+    })
+}
+
+/// For an environment given with `-e`: the template files named on the command line, which
+/// it is given with.
+pub(crate) fn templates_given_with(
+    env: &StackPath,
+    paths: &[PathBuf],
+    environments: &[PathBuf],
+) -> Vec<(StackPath, Arc<FileFacts>)> {
+    if !environments.iter().any(|e| &stack_path(e) == env) {
+        return Vec::new();
+    }
+    paths
+        .iter()
+        .filter(|p| p.is_file())
+        .map(|p| stack_path(p))
+        .filter(|p| p != env)
+        .filter_map(|p| {
+            let facts = disk().facts(&p)?;
+            (facts.kind == hotfix_stack::FileKind::Template).then_some((p, facts))
+        })
+        .collect()
+}
+
+/// How many files the walk for the tree's environments looks at before it stops (the tree's
+/// registry is then incomplete, and no type is called unmapped).
+const TREE_BOUND: usize = 50_000;
+
+/// Every environment file under the run's roots (and the text of each `*.j2.yaml` environment
+/// source, which a deployment renders), found by content: a YAML file whose text names one of
+/// Heat's environment sections, read as Heat reads it.
+fn tree_registry(roots: &[StackPath]) -> hotfix_stack::Registry {
+    use rayon::prelude::*;
+    let mut files = Vec::new();
+    let mut incomplete = false;
+    let mut walk = roots
+        .iter()
+        .filter(|r| Path::new(r.as_str()).is_dir())
+        .map(|r| PathBuf::from(r.as_str()));
+    let Some(first) = walk.next() else {
+        return hotfix_stack::Registry::tree(Vec::new(), &[], false);
+    };
+    let mut builder = ignore::WalkBuilder::new(first);
+    for root in walk {
+        builder.add(root);
+    }
+    for entry in builder.build() {
+        let Ok(entry) = entry else { continue };
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        let path = entry.into_path();
+        let yaml = path
+            .extension()
+            .is_some_and(|e| e == "yaml" || e == "yml" || e == "json");
+        if !yaml {
+            continue;
+        }
+        if files.len() == TREE_BOUND {
+            incomplete = true;
+            break;
+        }
+        files.push(path);
+    }
+    let found: Vec<(Option<hotfix_stack::EnvironmentFacts>, Option<Arc<str>>)> = files
+        .par_iter()
+        .filter_map(|path| {
+            let text = std::fs::read_to_string(path).ok()?;
+            if !(text.contains("resource_registry") || text.contains("parameter_defaults")) {
+                return None;
+            }
+            let name = path.file_name()?.to_string_lossy();
+            if name.ends_with(".j2.yaml") {
+                return Some((None, Some(Arc::from(text))));
+            }
+            let doc = hotfix_yaml::parse_unlimited(&text).ok()?;
+            if hotfix_stack::FileFacts::of_document(&doc).kind
+                != hotfix_stack::FileKind::Environment
+            {
+                return None;
+            }
+            let stack = stack_path(path);
+            Some((
+                Some(hotfix_stack::EnvironmentFacts::of(
+                    disk(),
+                    roots,
+                    &stack,
+                    &doc,
+                )),
+                None,
+            ))
+        })
+        .collect();
+    let mut environments = Vec::new();
+    let mut rendered = Vec::new();
+    for (env, text) in found {
+        environments.extend(env);
+        rendered.extend(text);
+    }
+    hotfix_stack::Registry::tree(environments, &rendered, incomplete)
+}

@@ -66,6 +66,10 @@ fn shared_environment_and_cross_file_findings_on_the_corpus_are_the_checked_ones
         ("X001", 9),
         // heat-translator's expected outputs name CSAR scripts that are not beside them.
         ("X002", 21),
+        // tripleo-heat-templates-2015's `FileInclude` (examples/*_hot.yaml and
+        // deprecated/overcloud-source.yaml): sources of TripleO's old merge tool, which no
+        // environment maps; Heat refuses them (they also carry its `Path` keys).
+        ("X007", 16),
     ]
     .into_iter()
     .map(|(code, n)| (code.to_owned(), n))

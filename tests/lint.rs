@@ -445,3 +445,61 @@ fn lints_an_environment_file_reading_its_registry_targets_from_disk() {
         );
     }
 }
+
+#[test]
+fn environments_given_with_e_say_what_custom_types_stand_for() {
+    let output = lint(&[
+        "given/top.yaml",
+        "-e",
+        "given/env.yaml",
+        "--select",
+        "E,X",
+        "--format",
+        "concise",
+        "--no-config",
+    ]);
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert_eq!(
+        stdout,
+        "given/env.yaml:4:3: E008 `flavr` is not a parameter of `top.yaml`, the template this \
+         environment is given with\n\
+         given/top.yaml:7:5: X005 `server` does not pass `flavor`, parameter of `server.yaml` \
+         (`My::Server` as `env.yaml` maps it) without a default\n\
+         given/top.yaml:8:7: X003 `flavour` is not a parameter of `server.yaml` (`My::Server` as \
+         `env.yaml` maps it)\n\
+         given/top.yaml:11:32: X006 `adress` is not an output of `server.yaml` (`My::Server` as \
+         `env.yaml` maps it)\n"
+    );
+    // Without `-e`, the tree's environments: the same mapping, and no claim about parameters
+    // a deployment's environment may set.
+    let output = lint(&[
+        "given",
+        "--select",
+        "X",
+        "--format",
+        "concise",
+        "--no-config",
+    ]);
+    let stdout = text(&output.stdout);
+    assert_eq!(
+        stdout,
+        "given/top.yaml:8:7: X003 `flavour` is not a parameter of `server.yaml` (`My::Server` as \
+         `env.yaml` maps it)\n\
+         given/top.yaml:11:32: X006 `adress` is not an output of `server.yaml` (`My::Server` as \
+         `env.yaml` maps it)\n"
+    );
+}
+
+#[test]
+fn an_environment_that_cannot_be_read_or_is_a_template_is_an_error() {
+    for (env, said) in [
+        ("given/nowhere.yaml", "given/nowhere.yaml: cannot be read"),
+        ("given/top.yaml", "given/top.yaml: not an environment file"),
+    ] {
+        let output = lint(&["given/top.yaml", "-e", env, "--no-config"]);
+        assert_eq!(output.status.code(), Some(2));
+        let stderr = text(&output.stderr);
+        assert!(stderr.contains(said), "{stderr}");
+    }
+}

@@ -289,6 +289,15 @@ pub struct Files<'a> {
     pub path: &'a hotfix_stack::StackPath,
     /// The folders the run spans: a missing file outside them belongs to a deployment layout.
     pub roots: &'a [hotfix_stack::StackPath],
+    /// The environments of the stack: what custom resource types stand for. `None`: nothing
+    /// is known about them (a rule then says nothing that needs them).
+    pub registry: Option<&'a hotfix_stack::LazyRegistry>,
+    /// For an environment file given to the run (`-e`, `[[stacks]]`): the facts of the top
+    /// templates it is given with, to check its `parameters` against.
+    pub stack_templates: &'a [(
+        hotfix_stack::StackPath,
+        std::sync::Arc<hotfix_stack::FileFacts>,
+    )],
 }
 
 impl std::fmt::Debug for Files<'_> {

@@ -12,10 +12,13 @@ use std::path::{Path, PathBuf};
 
 use hotfix_diagnostics::{RenderOptions, render_human};
 use hotfix_hot::heat_release::HeatRelease;
+mod common;
+mod stacks;
+
 use hotfix_linter::{
     Files, Scope, Selector, Settings, all_rules, docs, lint_environment, lint_with_files,
 };
-use hotfix_stack::{FileSource, MemorySource, StackPath};
+use hotfix_stack::{MemorySource, StackPath};
 
 fn testdata() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/rules")
@@ -56,27 +59,7 @@ fn heat_release_named_in(source: &str) -> Option<HeatRelease> {
     Some(HeatRelease::parse(&name).unwrap_or_else(|err| panic!("{err}")))
 }
 
-/// The files a fixture sees: its own folder, on disk.
-#[derive(Debug)]
-struct Disk;
-
-impl FileSource for Disk {
-    fn read(&self, path: &StackPath) -> Option<std::sync::Arc<str>> {
-        std::fs::read_to_string(path.as_str()).ok().map(Into::into)
-    }
-
-    fn list(&self, dir: &StackPath) -> Vec<String> {
-        let Ok(entries) = std::fs::read_dir(dir.as_str()) else {
-            return Vec::new();
-        };
-        let mut names: Vec<String> = entries
-            .flatten()
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
-    }
-}
+use stacks::Disk;
 
 /// Lints a fixture of the rule `code` as what the rule checks: an environment file or a
 /// template, reading the files beside it (a fixture's folder on disk; for a doc example, a
@@ -100,19 +83,32 @@ fn lint_as(
     if let Some(file) = file {
         let path = StackPath::new(&file.to_string_lossy());
         let roots = [path.parent()];
+        let registry = stacks::fixture_registry(&Disk, &roots, file);
+        let stack = if environment {
+            stacks::minimal_stack(&Disk)
+        } else {
+            Vec::new()
+        };
         return lint_one(&Files {
             source: &Disk,
             path: &path,
             roots: &roots,
+            registry: registry.as_ref(),
+            stack_templates: &stack,
         });
     }
     let mut memory = MemorySource::new();
     memory
         .insert(
             "nested/server.yaml",
-            "heat_template_version: rocky\nparameters:\n  flavor: {type: string}\n",
+            "heat_template_version: rocky\nparameters:\n  flavor: {type: string}\n\
+             outputs:\n  first_address: {value: 10.0.0.1}\n",
         )
-        .insert("nested/install.sh", "#!/bin/sh\n");
+        .insert("nested/install.sh", "#!/bin/sh\n")
+        .insert(
+            "environments/registry.yaml",
+            "resource_registry:\n  My::Server: ../nested/server.yaml\n",
+        );
     let path = if environment {
         StackPath::new("environments/example.yaml")
     } else {
@@ -120,10 +116,31 @@ fn lint_as(
     };
     memory.insert(path.as_str(), source);
     let roots = [StackPath::new(".")];
+    // The stack of a doc example: the registry above, and for an environment a template
+    // that declares `flavor`.
+    let registry = hotfix_stack::Registry::given_files(
+        &memory,
+        &roots,
+        &[StackPath::new("environments/registry.yaml")],
+    )
+    .expect("the example registry");
+    let registry = hotfix_stack::LazyRegistry::ready(registry);
+    let stack = if environment {
+        vec![(
+            StackPath::new("example.yaml"),
+            std::sync::Arc::new(hotfix_stack::FileFacts::of(
+                "heat_template_version: rocky\nparameters:\n  flavor: {type: string}\n",
+            )),
+        )]
+    } else {
+        Vec::new()
+    };
     lint_one(&Files {
         source: &memory,
         path: &path,
         roots: &roots,
+        registry: Some(&registry),
+        stack_templates: &stack,
     })
 }
 
@@ -164,7 +181,8 @@ fn every_rule_has_fixtures_that_behave() {
                 .and_then(|n| n.to_str())
                 .expect("a file name")
                 .to_owned();
-            // Folders hold the files an environment fixture names.
+            // Folders hold the files a fixture names, and (`env/`) the environments given
+            // with a template fixture of the same name.
             if file.is_dir() {
                 continue;
             }

@@ -52,7 +52,8 @@ pub struct RawLink {
 pub struct FileFacts {
     pub kind: FileKind,
     pub links: Vec<RawLink>,
-    /// A template's interface: its parameters (each with whether it has a `default`) and its
+    /// A template's interface: its parameters (each with whether it has a `default` that is not
+    /// null, as Heat's `has_default` asks) and its
     /// outputs, in order; empty for other files.
     pub parameters: Vec<(String, bool)>,
     pub outputs: Vec<String>,
@@ -104,7 +105,15 @@ impl FileFacts {
                 parameters: template
                     .parameters
                     .iter()
-                    .map(|p| (p.name.clone(), doc.get(p.value, "default").is_some()))
+                    // Heat's `Parameter.has_default`: a `default` that is not null.
+                    .map(|p| {
+                        let default = doc.get(p.value, "default").map(|d| doc.resolve(d));
+                        let null = default.is_some_and(|d| {
+                            doc.scalar(d)
+                                .is_some_and(|s| s.value == hotfix_yaml::ScalarValue::Null)
+                        });
+                        (p.name.clone(), default.is_some() && !null)
+                    })
                     .collect(),
                 outputs: template.outputs.iter().map(|o| o.name.clone()).collect(),
                 versioned: template.version().is_some(),

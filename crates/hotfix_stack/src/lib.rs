@@ -9,10 +9,14 @@
 
 mod facts;
 mod path;
+mod registry;
 mod source;
 mod tree;
 
 pub use facts::{FileFacts, FileKind, LinkKind, RawLink, environment_links, template_links};
 pub use path::StackPath;
+pub use registry::{
+    Entry, EnvironmentFacts, Knowledge, LazyRegistry, Mapped, Registry, is_template_name,
+};
 pub use source::{FileSource, MemorySource};
 pub use tree::{Link, Target, Tree, resolve_reference};

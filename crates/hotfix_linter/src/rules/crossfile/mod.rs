@@ -4,20 +4,28 @@
 //! (an absolute path, one rendered from a `*.j2.yaml` source, one in a folder that is not
 //! there, one whose name a subfolder holds) is never called missing.
 
-use hotfix_stack::{LinkKind, Target, resolve_reference};
+use std::sync::Arc;
+
+use hotfix_stack::{FileFacts, LinkKind, Mapped, StackPath, Target, resolve_reference};
 
 use crate::rule::{Context, Files, Rule};
 
 mod missing_get_file;
+mod missing_nested_parameter;
 mod missing_nested_template;
 mod nested_template_cycle;
+mod unknown_nested_output;
 mod unknown_nested_property;
+mod unmapped_resource_type;
 
 pub(crate) const RULES: &[&Rule] = &[
     &missing_nested_template::RULE,
     &missing_get_file::RULE,
     &unknown_nested_property::RULE,
     &nested_template_cycle::RULE,
+    &missing_nested_parameter::RULE,
+    &unknown_nested_output::RULE,
+    &unmapped_resource_type::RULE,
 ];
 
 /// Reports every link of `kind` whose file is missing, with python-heatclient's text.
@@ -72,6 +80,113 @@ pub(crate) fn nested_template(
     };
     let facts = files.source.facts(&path)?;
     facts.versioned.then_some(facts)
+}
+
+/// A nested template a resource stands for, with how it was found.
+pub(crate) struct Nested {
+    pub(crate) path: StackPath,
+    pub(crate) facts: Arc<FileFacts>,
+    /// The type as written: a template path, or a type an environment maps.
+    pub(crate) type_name: String,
+    /// For a mapped type: the environment that maps it.
+    pub(crate) env: Option<StackPath>,
+}
+
+impl Nested {
+    /// How a finding names the nested template: the path as written, or `file` (mapped by
+    /// `env`).
+    pub(crate) fn describe(&self) -> String {
+        match &self.env {
+            None => format!("`{}`", self.type_name),
+            Some(env) => format!(
+                "`{}` (`{}` as `{}` maps it)",
+                self.path.file_name(),
+                self.type_name,
+                env.file_name()
+            ),
+        }
+    }
+}
+
+impl Nested {
+    /// The nested template's file as a help names it: as written in `type`, or its name.
+    pub(crate) fn file(&self) -> &str {
+        match &self.env {
+            None => &self.type_name,
+            Some(_) => self.path.file_name(),
+        }
+    }
+}
+
+/// Whether Heat itself has `type_name` (its registry, or its default environment's mappings).
+pub(crate) fn heat_has(type_name: &str) -> bool {
+    let types = hotfix_hot::resource_types::all();
+    types.get(type_name).is_some() || types.default_environment_target(type_name).is_some()
+}
+
+/// The nested templates the resource `name` with type `type_name` stands for, that hotfix can
+/// read (a template with a version Heat knows): the template file a path names (relative to
+/// the linted file), or each template the stack's environments map the type to (one when the
+/// user named the environments; with the tree's environments, every one some environment
+/// maps). Empty when the type is Heat's own, unknown, or leads to a file hotfix cannot read.
+pub(crate) fn nested_templates(files: &Files<'_>, type_name: &str, name: &str) -> Vec<Nested> {
+    if is_template_path(type_name) {
+        // An environment may give this one resource another implementation.
+        if let Some(registry) = files.registry {
+            let registry = registry.get();
+            let overridden = registry.environments().iter().any(|env| {
+                env.entries.iter().any(|e| {
+                    matches!(e.path.as_slice(), [r, n, t] if r == "resources" && n == name && t == type_name)
+                })
+            });
+            if overridden {
+                return Vec::new();
+            }
+        }
+        return nested_template(files, type_name)
+            .map(|facts| Nested {
+                path: resolve_path(files, type_name),
+                facts,
+                type_name: type_name.to_owned(),
+                env: None,
+            })
+            .into_iter()
+            .collect();
+    }
+    let Some(registry) = files.registry else {
+        return Vec::new();
+    };
+    let mut found: Vec<Nested> = Vec::new();
+    for mapped in registry.get().lookup(type_name, Some(name), &heat_has) {
+        let Mapped::Template {
+            target: Target::File(path),
+            env,
+            ..
+        } = mapped
+        else {
+            continue;
+        };
+        if found.iter().any(|n| &n.path == path) {
+            continue;
+        }
+        let Some(facts) = files.source.facts(path).filter(|f| f.versioned) else {
+            continue;
+        };
+        found.push(Nested {
+            path: path.clone(),
+            facts,
+            type_name: type_name.to_owned(),
+            env: env.cloned(),
+        });
+    }
+    found
+}
+
+fn resolve_path(files: &Files<'_>, reference: &str) -> StackPath {
+    resolve_reference(files.source, files.roots, files.path, reference, None)
+        .path()
+        .cloned()
+        .unwrap_or_else(|| StackPath::new(reference))
 }
 
 /// Whether a `type` names a template file to python-heatclient.

@@ -1,13 +1,18 @@
 use hotfix_hot::key_name;
 
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::crossfile::{is_template_path, nested_template};
+use crate::rules::crossfile::nested_templates;
 use crate::rules::util::did_you_mean;
 
 declare_rule! {
     /// ## What it does
     /// Checks that every property given to a resource whose `type` is a nested template (a
-    /// path relative to the template) is a parameter of that nested template.
+    /// path relative to the template, or a type an environment's `resource_registry` maps to a
+    /// template) is a parameter of that nested template.
+    ///
+    /// The environments are those given with `-e` or a `[[stacks]]` entry; without them, every
+    /// environment of the tree: a property is reported when a template some environment maps
+    /// the type to does not declare it (with that environment, Heat refuses the stack).
     ///
     /// A resource with a `condition` is left alone (Heat does not validate it when the
     /// condition is false), and so is a nested template hotfix cannot read (missing, rendered
@@ -53,7 +58,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         let Some(type_name) = cx.template.resource_type(resource) else {
             continue;
         };
-        if !is_template_path(type_name) || doc.get(resource.value, "condition").is_some() {
+        if doc.get(resource.value, "condition").is_some() {
             continue;
         }
         let Some(properties) = doc.get(resource.value, "properties") else {
@@ -62,33 +67,37 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         let Some(raw) = doc.raw_entries(properties) else {
             continue;
         };
-        if raw.is_empty() {
+        if raw.is_empty() || cx.semantic.call_at(doc.resolve(properties)).is_some() {
             continue;
         }
-        let Some(nested) = nested_template(files, type_name) else {
-            continue;
-        };
+        let nested = nested_templates(files, type_name, &resource.name);
         for entry in doc.entries(properties) {
             let name = key_name(doc, entry.key);
-            if nested.parameters.iter().any(|(p, _)| *p == name) {
+            // With several candidate templates (environments of the tree that map the type
+            // differently), the first that does not declare it.
+            let Some(lacking) = nested
+                .iter()
+                .find(|n| !n.facts.parameters.iter().any(|(p, _)| *p == name))
+            else {
                 continue;
-            }
+            };
             let diagnostic = sink.report(
                 cx.span(entry.key),
-                format!("`{name}` is not a parameter of `{type_name}`"),
+                format!("`{name}` is not a parameter of {}", lacking.describe()),
             );
             let heat = format!(
                 "Heat: `Property error: resources.{}.properties: Unknown Property {name}`",
                 resource.name
             );
-            let names = nested.parameters.iter().map(|(p, _)| p.as_str());
+            let names = lacking.facts.parameters.iter().map(|(p, _)| p.as_str());
+            let file = lacking.file();
             match did_you_mean(&name, names) {
                 Some(suggestion) => diagnostic.help(format!("did you mean `{suggestion}`? {heat}")),
-                None if nested.parameters.is_empty() => {
-                    diagnostic.help(format!("`{type_name}` declares no parameters; {heat}"))
+                None if lacking.facts.parameters.is_empty() => {
+                    diagnostic.help(format!("`{file}` declares no parameters; {heat}"))
                 }
                 None => diagnostic.help(format!(
-                    "declare it under `parameters` in `{type_name}`, or remove it; {heat}"
+                    "declare it under `parameters` in `{file}`, or remove it; {heat}"
                 )),
             };
         }

@@ -13,6 +13,7 @@ mod invalid_merge_strategy;
 mod invalid_registry_entry;
 mod invalid_section;
 mod missing_registry_target;
+mod undeclared_parameter;
 mod unknown_section;
 
 pub(crate) use invalid_environment::INVALID_ENVIRONMENT;
@@ -25,6 +26,7 @@ pub(crate) const RULES: &[&Rule] = &[
     &invalid_merge_strategy::RULE,
     &invalid_event_sink::RULE,
     &missing_registry_target::RULE,
+    &undeclared_parameter::RULE,
 ];
 
 /// The finding for an environment file Heat cannot load at all (`E001`), when enabled.

@@ -95,6 +95,13 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         if !namespace(name).is_some_and(|ns| namespaces.contains(ns)) {
             continue;
         }
+        // An environment may map a type of Heat's namespaces too (to a template, or to another
+        // type); `unmapped-resource-type` (X007) checks what the environments map.
+        if let Some(registry) = cx.files.and_then(|f| f.registry)
+            && !registry.get().lookup(name, None, &|_| false).is_empty()
+        {
+            continue;
+        }
         let visible = types
             .iter()
             .filter(|(_, t)| !t.is_hidden())

@@ -1,0 +1,117 @@
+use hotfix_hot::RefKind;
+
+use crate::rule::{Context, Sink, declare_rule};
+use crate::rules::crossfile::nested_templates;
+use crate::rules::util::did_you_mean;
+
+declare_rule! {
+    /// ## What it does
+    /// Checks that a `get_attr` of a resource whose `type` is a nested template (a template
+    /// path, or a type an environment maps to a template) names an output of that template,
+    /// or an attribute of one of its resources (`resource.NAME.ATTRIBUTE`).
+    ///
+    /// Heat's `TemplateResource.get_attribute` looks every other name up among the nested
+    /// stack's outputs. Not reported: `show` and `OS::stack_id`, which that code also looks up
+    /// there but which hotfix could not confirm with a created stack; a resource with a
+    /// `condition`; an attribute name given by a function. The environments are those given
+    /// with `-e` or a `[[stacks]]` entry, else any of the tree's (a name is reported when a
+    /// template some environment maps the type to lacks it).
+    ///
+    /// ## Why is this bad?
+    /// Heat validates the template and starts creating the stack; once the nested stack exists
+    /// the attribute cannot be resolved and the stack fails: `The Referenced Attribute (server
+    /// address) is incorrect.`
+    ///
+    /// ## Example
+    /// ```yaml
+    /// heat_template_version: rocky
+    /// resources:
+    ///   server:
+    ///     type: nested/server.yaml
+    /// outputs:
+    ///   ip:
+    ///     value: {get_attr: [server, address]}
+    /// ```
+    ///
+    /// Use instead:
+    /// ```yaml
+    /// heat_template_version: rocky
+    /// resources:
+    ///   server:
+    ///     type: nested/server.yaml
+    /// outputs:
+    ///   ip:
+    ///     value: {get_attr: [server, first_address]}
+    /// ```
+    pub(crate) static RULE = {
+        code: "X006",
+        name: "unknown-nested-output",
+        severity: Error,
+        fix: None,
+        check: check,
+    };
+}
+
+fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
+    let Some(files) = cx.files else {
+        return;
+    };
+    let doc = cx.doc;
+    for reference in &cx.semantic.references {
+        let (RefKind::Attribute, Some(call)) = (reference.kind, reference.call) else {
+            continue;
+        };
+        let Some(resource) = cx
+            .template
+            .resources
+            .iter()
+            .rev()
+            .find(|r| r.name == reference.name)
+        else {
+            continue;
+        };
+        if doc.get(resource.value, "condition").is_some() {
+            continue;
+        }
+        let Some(type_name) = cx.template.resource_type(resource) else {
+            continue;
+        };
+        let args = cx.semantic.calls[call].args;
+        let Some(&attribute_node) = doc.items(doc.resolve(args)).and_then(|items| items.get(1))
+        else {
+            continue;
+        };
+        let Some(attribute) = doc.str_value(attribute_node) else {
+            continue;
+        };
+        if attribute.starts_with("resource.") || matches!(attribute, "show" | "OS::stack_id") {
+            continue;
+        }
+        let nested = nested_templates(files, type_name, &resource.name);
+        let Some(lacking) = nested
+            .iter()
+            .find(|n| !n.facts.outputs.iter().any(|o| o == attribute))
+        else {
+            continue;
+        };
+        let diagnostic = sink.report(
+            cx.span(attribute_node),
+            format!("`{attribute}` is not an output of {}", lacking.describe()),
+        );
+        let heat = format!(
+            "Heat, once the nested stack exists: `The Referenced Attribute ({} {attribute}) is \
+             incorrect.`",
+            resource.name
+        );
+        let file = lacking.file();
+        match did_you_mean(attribute, lacking.facts.outputs.iter().map(String::as_str)) {
+            Some(suggestion) => diagnostic.help(format!("did you mean `{suggestion}`? {heat}")),
+            None if lacking.facts.outputs.is_empty() => {
+                diagnostic.help(format!("`{file}` has no outputs; {heat}"))
+            }
+            None => diagnostic.help(format!(
+                "add an output `{attribute}` to `{file}`, or name one it has; {heat}"
+            )),
+        };
+    }
+}

@@ -1,0 +1,130 @@
+use hotfix_stack::Knowledge;
+
+use crate::rule::{Context, Sink, declare_rule};
+use crate::rules::crossfile::{heat_has, is_template_path};
+
+declare_rule! {
+    /// ## What it does
+    /// Checks that a resource's `type` outside Heat's own namespaces (`My::Server`,
+    /// `OS::TripleO::Compute`) is mapped by an environment's `resource_registry`: by the
+    /// environments given with `-e` or a `[[stacks]]` entry, as Heat merges them; without them,
+    /// by some environment of the tree (or named in a `*.j2.yaml` environment source, which a
+    /// deployment renders).
+    ///
+    /// `unknown-resource-type` (H608) checks the types of Heat's own namespaces. Not checked: a
+    /// resource with a `condition`; a run that found no environment file in the tree (its
+    /// environments are elsewhere); a tree too large to read whole.
+    ///
+    /// ## Why is this bad?
+    /// Heat refuses the stack: `The Resource Type (My::Server) could not be found.`
+    ///
+    /// ## Example
+    /// ```yaml
+    /// heat_template_version: rocky
+    /// resources:
+    ///   server:
+    ///     type: My::Servr
+    /// ```
+    ///
+    /// Use instead:
+    /// ```yaml
+    /// heat_template_version: rocky
+    /// resources:
+    ///   server:
+    ///     type: My::Server
+    /// ```
+    pub(crate) static RULE = {
+        code: "X007",
+        name: "unmapped-resource-type",
+        severity: Error,
+        fix: None,
+        check: check,
+    };
+}
+
+fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
+    if cx.version().is_none() {
+        return;
+    }
+    let Some(registry) = cx.files.and_then(|f| f.registry) else {
+        return;
+    };
+    let doc = cx.doc;
+    let mut registry_built = None;
+    for resource in &cx.template.resources {
+        let Some(type_name) = cx.template.resource_type(resource) else {
+            continue;
+        };
+        if type_name.is_empty()
+            || is_template_path(type_name)
+            || heat_has(type_name)
+            || in_heats_namespace(type_name)
+            || doc.get(resource.value, "condition").is_some()
+        {
+            continue;
+        }
+        let registry = *registry_built.get_or_insert_with(|| registry.get());
+        let knowledge = registry.knowledge();
+        if knowledge == Some(Knowledge::Tree)
+            && (registry.is_incomplete() || registry.environments().is_empty())
+        {
+            return;
+        }
+        if !registry
+            .lookup(type_name, Some(&resource.name), &heat_has)
+            .is_empty()
+        {
+            continue;
+        }
+        let Some(at) = cx.template.field(resource, "type") else {
+            continue;
+        };
+        // The entry that maps it (to a type that leads nowhere), when one does.
+        let alias = registry
+            .environments()
+            .iter()
+            .flat_map(|e| e.entries.iter())
+            .filter(|e| e.path.len() == 1 && e.path[0] == type_name)
+            .filter_map(|e| e.value.as_deref())
+            .next_back();
+        let by = match knowledge {
+            Some(Knowledge::Given) => "the environments given do not map it",
+            _ => "no environment of the tree maps it",
+        };
+        let by = match alias {
+            None => by.to_owned(),
+            Some(_) => by.replace(" it", " that"),
+        };
+        let mapped = registry
+            .environments()
+            .iter()
+            .flat_map(|e| e.entries.iter())
+            .filter_map(|e| e.path.last())
+            .filter(|name| !name.ends_with('*'));
+        let message = match alias {
+            Some(to) => {
+                format!("`{type_name}` is mapped to `{to}`, which is not a type Heat has, and {by}")
+            }
+            None => format!("`{type_name}` is not a type Heat has, and {by}"),
+        };
+        let diagnostic = sink.report(cx.span(at), message);
+        let heat = format!("Heat: `The Resource Type ({type_name}) could not be found.`");
+        match crate::rules::util::did_you_mean(type_name, mapped.map(String::as_str)) {
+            Some(suggestion) => diagnostic.help(format!("did you mean `{suggestion}`? {heat}")),
+            None => diagnostic.help(format!(
+                "map it in an environment's `resource_registry` (`{type_name}: file.yaml`); {heat}"
+            )),
+        };
+    }
+}
+
+/// Whether the type is in a namespace of Heat's own types (`OS::Nova` of `OS::Nova::Servr`),
+/// which `unknown-resource-type` checks.
+fn in_heats_namespace(name: &str) -> bool {
+    let Some((namespace, _)) = name.rsplit_once("::") else {
+        return false;
+    };
+    hotfix_hot::resource_types::all()
+        .iter()
+        .any(|(t, _)| t.rsplit_once("::").is_some_and(|(ns, _)| ns == namespace))
+}

@@ -1,0 +1,62 @@
+//! The stacks of the cross-file fixtures: the disk as the CLI reads it, and the environment a
+//! template fixture is given with.
+
+use std::path::{Path, PathBuf};
+
+/// The files a fixture sees: the disk, as the CLI reads it.
+#[derive(Debug)]
+pub(crate) struct Disk;
+
+impl hotfix_stack::FileSource for Disk {
+    fn read(&self, path: &hotfix_stack::StackPath) -> Option<std::sync::Arc<str>> {
+        std::fs::read_to_string(path.as_str()).ok().map(Into::into)
+    }
+
+    fn list(&self, dir: &hotfix_stack::StackPath) -> Vec<String> {
+        let Ok(entries) = std::fs::read_dir(dir.as_str()) else {
+            return Vec::new();
+        };
+        let mut names: Vec<String> = entries
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+}
+
+/// The environment given with a template fixture: `env/NAME` beside the fixture `NAME`.
+pub(crate) fn fixture_environment(fixture: &Path) -> Option<PathBuf> {
+    let env = fixture.parent()?.join("env").join(fixture.file_name()?);
+    env.is_file().then_some(env)
+}
+
+/// The registry of a template fixture's environment (see [`fixture_environment`]), as
+/// `hotfix lint FIXTURE -e ENV` builds it.
+pub(crate) fn fixture_registry(
+    source: &dyn hotfix_stack::FileSource,
+    roots: &[hotfix_stack::StackPath],
+    fixture: &Path,
+) -> Option<hotfix_stack::LazyRegistry> {
+    let env = fixture_environment(fixture)?;
+    let registry = hotfix_stack::Registry::given_files(
+        source,
+        roots,
+        &[hotfix_stack::StackPath::new(&env.to_string_lossy())],
+    )
+    .expect("a fixture environment that loads");
+    Some(hotfix_stack::LazyRegistry::ready(registry))
+}
+
+/// The template the environment fixtures are given with (`testdata/stacks/minimal.yaml`).
+pub(crate) fn minimal_stack(
+    source: &dyn hotfix_stack::FileSource,
+) -> Vec<(
+    hotfix_stack::StackPath,
+    std::sync::Arc<hotfix_stack::FileFacts>,
+)> {
+    let path = crate::common::workspace().join("testdata/stacks/minimal.yaml");
+    let path = hotfix_stack::StackPath::new(&path.to_string_lossy());
+    let facts = source.facts(&path).expect("testdata/stacks/minimal.yaml");
+    vec![(path, facts)]
+}

@@ -1,0 +1,608 @@
+//! What a resource type stands for, by the environments of a stack: Heat's `ResourceRegistry`
+//! (`heat/engine/environment.py`) over the `resource_registry` sections of the environment
+//! files, with their file paths resolved as python-heatclient resolves them.
+//!
+//! Two kinds of knowledge:
+//! - **given** environments (`hotfix lint TEMPLATE -e ENV…`, a `[[stacks]]` entry): merged in
+//!   order exactly as Heat merges them (a later entry replaces an earlier one, a null removes it,
+//!   a null glob removes every entry it covers), then looked up as Heat looks up: the resource's
+//!   own override first, then the type, then globs, each candidate followed through aliases; the
+//!   first that leads somewhere wins. What the lookup says is what Heat does.
+//! - the **tree**'s environments, when the user named none: any of them may be part of a
+//!   deployment, so a type stands for everything any of them maps it to, and a type counts as
+//!   mapped when it is named in a `*.j2.yaml` environment source (rendered at deployment). A rule
+//!   may then say what holds *with* a given environment, never that a type is unmapped unless no
+//!   environment of the tree could map it.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::{Arc, OnceLock};
+
+use hotfix_hot::environment::{EntryKind, Environment};
+use hotfix_yaml::{Document, Span};
+
+use crate::{FileSource, StackPath, Target, resolve_reference};
+
+/// How much the registry knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Knowledge {
+    /// The environments the user named: exactly what Heat will use.
+    Given,
+    /// Every environment of the tree: any of them may apply.
+    Tree,
+}
+
+/// One `resource_registry` entry, as Heat registers it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// `["My::Type"]`, or `["resources", "server", "My::Type"]` for a per-resource override.
+    pub path: Vec<String>,
+    /// The type name or template path it maps to; `None` for a null (a removal).
+    pub value: Option<String>,
+    /// Where the value (or, for a null, the key) is written.
+    pub span: Span,
+    /// For a template value: where python-heatclient finds it.
+    pub target: Option<Target>,
+}
+
+impl Entry {
+    fn name(&self) -> &str {
+        self.path.last().map_or("", String::as_str)
+    }
+}
+
+/// What one environment file says that matters across files.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EnvironmentFacts {
+    pub path: Option<StackPath>,
+    pub entries: Vec<Entry>,
+    /// The names under `parameter_defaults`, with their key spans.
+    pub parameter_defaults: Vec<(String, Span)>,
+    /// The names under `parameters`, with their key spans.
+    pub parameters: Vec<(String, Span)>,
+}
+
+impl EnvironmentFacts {
+    /// Reads an environment document (`path`: its file, for its registry's relative paths).
+    pub fn of(
+        source: &dyn FileSource,
+        roots: &[StackPath],
+        path: &StackPath,
+        doc: &Document,
+    ) -> Self {
+        let env = Environment::new(doc);
+        let names = |section: &str| -> Vec<(String, Span)> {
+            env.section(section)
+                .map(|s| {
+                    doc.entries(s.value)
+                        .iter()
+                        .map(|e| (hotfix_hot::key_name(doc, e.key), doc.node(e.key).span))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let base = |node| {
+            doc.get(node, "base_url")
+                .and_then(|n| doc.str_value(n))
+                .map(str::to_owned)
+        };
+        let top_base = env.section("resource_registry").and_then(|s| base(s.value));
+        let mut entries = Vec::new();
+        for entry in &env.registry {
+            let value = match entry.kind {
+                EntryKind::Mapping => doc.str_value(entry.value).map(str::to_owned),
+                EntryKind::Removal => None,
+                _ => continue,
+            };
+            let leaf = entry.path.last().map_or("", String::as_str);
+            if matches!(leaf, "base_url" | "hooks" | "restricted_actions") {
+                continue;
+            }
+            let base_url = match entry.path.as_slice() {
+                [_] => top_base.clone(),
+                [resources, resource, _] if resources == "resources" => env
+                    .section("resource_registry")
+                    .and_then(|s| doc.get(s.value, "resources"))
+                    .and_then(|r| doc.get(r, resource))
+                    .and_then(base)
+                    .or_else(|| top_base.clone()),
+                _ => continue,
+            };
+            let target = value
+                .as_deref()
+                .filter(|v| is_template_name(v) && !v.contains("::"))
+                .map(|v| resolve_reference(source, roots, path, v, base_url.as_deref()));
+            let span = if value.is_some() {
+                doc.node(entry.value).span
+            } else {
+                doc.node(entry.key).span
+            };
+            entries.push(Entry {
+                path: entry.path.clone(),
+                value,
+                span,
+                target,
+            });
+        }
+        EnvironmentFacts {
+            path: Some(path.clone()),
+            entries,
+            parameter_defaults: names("parameter_defaults"),
+            parameters: names("parameters"),
+        }
+    }
+}
+
+/// Whether Heat reads a registry value (or a `type`) as a template: `…yaml` or `…template`.
+#[allow(
+    clippy::case_sensitive_file_extension_comparisons,
+    reason = "Heat's test is `endswith(('.yaml', '.template'))`"
+)]
+pub fn is_template_name(name: &str) -> bool {
+    name.ends_with(".yaml") || name.ends_with(".template")
+}
+
+/// What a resource type stands for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Mapped<'r> {
+    /// A nested template, by an entry of the environment `env`.
+    Template {
+        target: &'r Target,
+        env: Option<&'r StackPath>,
+        entry: &'r Entry,
+    },
+    /// A type that is not mapped further: Heat's own, or one Heat does not have.
+    Type(String),
+    /// Something hotfix cannot follow (a value rendered at deployment, a registry entry whose
+    /// key names a template): known, not checked.
+    Unknown,
+}
+
+/// The environments of a stack, ready to answer what a type stands for.
+#[derive(Debug, Default)]
+pub struct Registry {
+    knowledge: Option<Knowledge>,
+    environments: Vec<EnvironmentFacts>,
+    /// Given: the merged entries, by path.
+    merged: BTreeMap<Vec<String>, (usize, usize)>,
+    /// Tree: the words of the `*.j2.yaml` environment sources.
+    rendered: BTreeSet<String>,
+    /// Tree: the walk stopped early, so a type may be mapped where it did not look.
+    incomplete: bool,
+}
+
+/// How many aliases a lookup follows (Heat has no bound; a cycle would recurse forever there).
+const MAX_ALIASES: usize = 32;
+
+impl Registry {
+    /// The registry of the environments the user named, in order.
+    pub fn given(environments: Vec<EnvironmentFacts>) -> Registry {
+        let mut merged: BTreeMap<Vec<String>, (usize, usize)> = BTreeMap::new();
+        for (e, env) in environments.iter().enumerate() {
+            for (i, entry) in env.entries.iter().enumerate() {
+                if entry.value.is_some() {
+                    merged.insert(entry.path.clone(), (e, i));
+                    continue;
+                }
+                // A null removes the entry, and a null glob every entry it covers, at its level.
+                let name = entry.name();
+                let level = &entry.path[..entry.path.len() - 1];
+                match name.strip_suffix('*') {
+                    Some(prefix) => merged.retain(|path, _| {
+                        !(path.len() == entry.path.len()
+                            && path.starts_with(level)
+                            && path.last().is_some_and(|n| n.starts_with(prefix)))
+                    }),
+                    None => {
+                        merged.remove(&entry.path);
+                    }
+                }
+            }
+        }
+        Registry {
+            knowledge: Some(Knowledge::Given),
+            environments,
+            merged,
+            ..Registry::default()
+        }
+    }
+
+    /// The registry of the environment files at `paths`, in order, read through `source`
+    /// (an error names a file that cannot be read or is not an environment).
+    pub fn given_files(
+        source: &dyn FileSource,
+        roots: &[StackPath],
+        paths: &[StackPath],
+    ) -> Result<Registry, String> {
+        let mut environments = Vec::new();
+        for path in paths {
+            let text = source
+                .read(path)
+                .ok_or_else(|| format!("{path}: cannot be read"))?;
+            let doc = hotfix_yaml::parse_unlimited(&text)
+                .map_err(|e| format!("{path}: {}", e.message))?;
+            environments.push(EnvironmentFacts::of(source, roots, path, &doc));
+        }
+        Ok(Registry::given(environments))
+    }
+
+    /// The registry of every environment of a tree (`rendered`: the text of the `*.j2.yaml`
+    /// environment sources; `incomplete`: the tree was not read whole).
+    pub fn tree(
+        environments: Vec<EnvironmentFacts>,
+        rendered: &[Arc<str>],
+        incomplete: bool,
+    ) -> Registry {
+        let mut words = BTreeSet::new();
+        for text in rendered {
+            for word in text.split(|c: char| {
+                !(c.is_ascii_alphanumeric() || matches!(c, ':' | '_' | '-' | '.' | '*'))
+            }) {
+                let word = word.trim_matches(|c| matches!(c, ':' | '.' | '-'));
+                if !word.is_empty() {
+                    words.insert(word.to_owned());
+                }
+            }
+        }
+        Registry {
+            knowledge: Some(Knowledge::Tree),
+            environments,
+            rendered: words,
+            incomplete,
+            ..Registry::default()
+        }
+    }
+
+    pub fn knowledge(&self) -> Option<Knowledge> {
+        self.knowledge
+    }
+
+    /// The environments, in order.
+    pub fn environments(&self) -> &[EnvironmentFacts] {
+        &self.environments
+    }
+
+    /// Whether the tree registry may miss mappings (a walk cut short).
+    pub fn is_incomplete(&self) -> bool {
+        self.incomplete
+    }
+
+    /// Whether a word is written in an environment source rendered at deployment.
+    pub fn rendered_mentions(&self, word: &str) -> bool {
+        self.rendered.contains(word)
+    }
+
+    /// Whether some environment sets `name` in `parameter_defaults` (given: the merged ones;
+    /// tree: any, or a rendered source that names it).
+    pub fn has_parameter_default(&self, name: &str) -> bool {
+        self.environments
+            .iter()
+            .any(|e| e.parameter_defaults.iter().any(|(n, _)| n == name))
+            || self.rendered.contains(name)
+    }
+
+    /// What the resource `resource` of type `type_name` stands for. Given: Heat's one answer
+    /// (`None` when Heat finds nothing: `could not be found`), where `builtin` says which types
+    /// Heat has itself. Tree: every answer some environment gives, Heat's own type included when
+    /// `builtin` has it (empty: no environment maps it and Heat does not have it).
+    pub fn lookup(
+        &self,
+        type_name: &str,
+        resource: Option<&str>,
+        builtin: &dyn Fn(&str) -> bool,
+    ) -> Vec<Mapped<'_>> {
+        match self.knowledge {
+            Some(Knowledge::Given) => self
+                .first(type_name, resource, builtin, 0)
+                .into_iter()
+                .collect(),
+            Some(Knowledge::Tree) => {
+                let mut found = Vec::new();
+                let mut seen = BTreeSet::new();
+                self.every(type_name, resource, builtin, &mut seen, &mut found);
+                found
+            }
+            None if builtin(type_name) => vec![Mapped::Type(type_name.to_owned())],
+            None => Vec::new(),
+        }
+    }
+
+    fn entry(&self, (e, i): (usize, usize)) -> (&EnvironmentFacts, &Entry) {
+        let env = &self.environments[e];
+        (env, &env.entries[i])
+    }
+
+    /// Heat's `get_resource_info`: the candidates sorted as Heat sorts them (longer paths
+    /// first, then by path), each followed; the first that leads somewhere.
+    fn first(
+        &self,
+        type_name: &str,
+        resource: Option<&str>,
+        builtin: &dyn Fn(&str) -> bool,
+        depth: usize,
+    ) -> Option<Mapped<'_>> {
+        if depth > MAX_ALIASES {
+            return None;
+        }
+        let mut candidates: Vec<(usize, usize)> = Vec::new();
+        if let Some(resource) = resource {
+            let path = vec![
+                "resources".to_owned(),
+                resource.to_owned(),
+                type_name.to_owned(),
+            ];
+            candidates.extend(self.merged.get(&path));
+        }
+        candidates.extend(self.merged.get(&vec![type_name.to_owned()]));
+        for (path, &at) in &self.merged {
+            if let [name] = path.as_slice()
+                && let Some(prefix) = name.strip_suffix('*')
+                && type_name.starts_with(prefix)
+                && self.entry(at).1.value.as_deref() != Some(type_name)
+            {
+                candidates.push(at);
+            }
+        }
+        candidates.sort_by(|a, b| {
+            let (pa, pb) = (&self.entry(*a).1.path, &self.entry(*b).1.path);
+            pb.len().cmp(&pa.len()).then_with(|| pa.cmp(pb))
+        });
+        candidates.dedup();
+        for at in candidates {
+            let (env, entry) = self.entry(at);
+            if let Some(found) = Self::follow(env, entry, type_name, |next| {
+                self.first(next, resource, builtin, depth + 1)
+            }) {
+                return Some(found);
+            }
+        }
+        builtin(type_name).then(|| Mapped::Type(type_name.to_owned()))
+    }
+
+    /// Every answer any environment of the tree gives.
+    fn every<'r>(
+        &'r self,
+        type_name: &str,
+        resource: Option<&str>,
+        builtin: &dyn Fn(&str) -> bool,
+        seen: &mut BTreeSet<String>,
+        found: &mut Vec<Mapped<'r>>,
+    ) {
+        if !seen.insert(type_name.to_owned()) || seen.len() > MAX_ALIASES {
+            return;
+        }
+        if builtin(type_name) {
+            found.push(Mapped::Type(type_name.to_owned()));
+        }
+        if self.rendered.contains(type_name) {
+            found.push(Mapped::Unknown);
+        }
+        for env in &self.environments {
+            for entry in &env.entries {
+                let applies = match entry.path.as_slice() {
+                    [name] => {
+                        name == type_name
+                            || name.strip_suffix('*').is_some_and(|prefix| {
+                                type_name.starts_with(prefix)
+                                    && entry.value.as_deref() != Some(type_name)
+                            })
+                    }
+                    [resources, name, ty] => {
+                        resources == "resources"
+                            && ty == type_name
+                            && resource.is_some_and(|r| r == name)
+                    }
+                    _ => false,
+                };
+                if !applies || entry.value.is_none() {
+                    continue;
+                }
+                let mut next = Vec::new();
+                if let Some(mapped) = Self::follow(env, entry, type_name, |alias| {
+                    next.push(alias.to_owned());
+                    None
+                }) {
+                    found.push(mapped);
+                }
+                for alias in next {
+                    let before = found.len();
+                    self.every(&alias, resource, builtin, seen, found);
+                    if found.len() == before {
+                        // An alias that leads nowhere in this tree: leads somewhere, maybe,
+                        // in the deployment; not a type to call unmapped.
+                        found.push(Mapped::Unknown);
+                    }
+                }
+            }
+        }
+    }
+
+    /// What one entry makes of `type_name`: a template, or (through `alias`) another type.
+    fn follow<'r>(
+        env: &'r EnvironmentFacts,
+        entry: &'r Entry,
+        type_name: &str,
+        mut alias: impl FnMut(&str) -> Option<Mapped<'r>>,
+    ) -> Option<Mapped<'r>> {
+        let value = entry.value.as_deref()?;
+        let name = entry.name();
+        if is_template_name(name) {
+            return Some(Mapped::Unknown);
+        }
+        if is_template_name(value) {
+            return Some(match &entry.target {
+                Some(target) => Mapped::Template {
+                    target,
+                    env: env.path.as_ref(),
+                    entry,
+                },
+                None => Mapped::Unknown,
+            });
+        }
+        match name.strip_suffix('*') {
+            Some(prefix) => {
+                let next = match value.strip_suffix('*') {
+                    Some(stem) => format!("{stem}{}", type_name.get(prefix.len()..).unwrap_or("")),
+                    None => value.to_owned(),
+                };
+                alias(&next)
+            }
+            None => alias(value),
+        }
+    }
+}
+
+/// A registry built on first use (the tree's: the walk for environment files is paid only by
+/// runs that meet a type no file path names).
+pub struct LazyRegistry {
+    cell: OnceLock<Registry>,
+    build: Box<dyn Fn() -> Registry + Send + Sync>,
+}
+
+impl LazyRegistry {
+    pub fn new(build: impl Fn() -> Registry + Send + Sync + 'static) -> LazyRegistry {
+        LazyRegistry {
+            cell: OnceLock::new(),
+            build: Box::new(build),
+        }
+    }
+
+    /// One already built.
+    pub fn ready(registry: Registry) -> LazyRegistry {
+        let cell = OnceLock::new();
+        let _ = cell.set(registry);
+        LazyRegistry {
+            cell,
+            build: Box::new(Registry::default),
+        }
+    }
+
+    pub fn get(&self) -> &Registry {
+        self.cell.get_or_init(|| (self.build)())
+    }
+}
+
+impl std::fmt::Debug for LazyRegistry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LazyRegistry")
+            .field("built", &self.cell.get().is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::MemorySource;
+
+    fn env(source: &MemorySource, path: &str) -> EnvironmentFacts {
+        let path = StackPath::new(path);
+        let text = source.read(&path).expect("a file");
+        let doc = hotfix_yaml::parse_unlimited(&text).expect("yaml");
+        EnvironmentFacts::of(source, &[StackPath::new("repo")], &path, &doc)
+    }
+
+    fn builtin(name: &str) -> bool {
+        name.starts_with("OS::Nova::") || name == "OS::Heat::None"
+    }
+
+    fn describe(found: &[Mapped<'_>]) -> Vec<String> {
+        found
+            .iter()
+            .map(|m| match m {
+                Mapped::Template { target, .. } => {
+                    format!("template {}", target.path().map_or("?", |p| p.as_str()))
+                }
+                Mapped::Type(t) => format!("type {t}"),
+                Mapped::Unknown => "unknown".to_owned(),
+            })
+            .collect()
+    }
+
+    fn source() -> MemorySource {
+        let mut source = MemorySource::new();
+        source
+            .insert(
+                "repo/env/a.yaml",
+                "resource_registry:\n  My::Server: ../nested/server.yaml\n  My::Alias: My::Server\n  \
+                 My::Gone: ../nested/server.yaml\n  Old::*: My::*\n  My::Off: OS::Heat::None\n  \
+                 resources:\n    special:\n      My::Server: ../nested/special.yaml\n\
+                 parameter_defaults:\n  Flavor: m1.small\n",
+            )
+            .insert(
+                "repo/env/b.yaml",
+                "resource_registry:\n  My::Gone: null\n  My::Server: OS::Nova::Server\n",
+            )
+            .insert("repo/nested/server.yaml", "heat_template_version: rocky\n")
+            .insert("repo/nested/special.yaml", "heat_template_version: rocky\n");
+        source
+    }
+
+    #[test]
+    fn given_environments_merge_and_resolve_as_heat_does() {
+        let source = source();
+        let only_a = Registry::given(vec![env(&source, "repo/env/a.yaml")]);
+        let lookup =
+            |r: &Registry, t: &str, res: Option<&str>| describe(&r.lookup(t, res, &builtin));
+        assert_eq!(
+            lookup(&only_a, "My::Server", None),
+            ["template repo/nested/server.yaml"]
+        );
+        assert_eq!(
+            lookup(&only_a, "My::Alias", None),
+            ["template repo/nested/server.yaml"]
+        );
+        assert_eq!(
+            lookup(&only_a, "Old::Server", None),
+            ["template repo/nested/server.yaml"]
+        );
+        assert_eq!(
+            lookup(&only_a, "My::Server", Some("special")),
+            ["template repo/nested/special.yaml"],
+            "a per-resource override comes first"
+        );
+        assert_eq!(lookup(&only_a, "My::Off", None), ["type OS::Heat::None"]);
+        assert!(lookup(&only_a, "My::Unmapped", None).is_empty());
+        assert_eq!(
+            lookup(&only_a, "OS::Nova::Server", None),
+            ["type OS::Nova::Server"]
+        );
+
+        let both = Registry::given(vec![
+            env(&source, "repo/env/a.yaml"),
+            env(&source, "repo/env/b.yaml"),
+        ]);
+        assert_eq!(
+            lookup(&both, "My::Server", None),
+            ["type OS::Nova::Server"],
+            "the later file wins"
+        );
+        assert!(
+            lookup(&both, "My::Gone", None).is_empty(),
+            "a null removes the entry"
+        );
+        assert!(both.has_parameter_default("Flavor"));
+    }
+
+    #[test]
+    fn the_tree_gives_every_mapping_some_environment_makes() {
+        let source = source();
+        let tree = Registry::tree(
+            vec![
+                env(&source, "repo/env/a.yaml"),
+                env(&source, "repo/env/b.yaml"),
+            ],
+            &[Arc::from(
+                "resource_registry:\n  OS::TripleO::{{role}}::Net: x.yaml\n  My::Rendered: y.yaml\n",
+            )],
+            false,
+        );
+        let lookup = |t: &str| describe(&tree.lookup(t, None, &builtin));
+        assert_eq!(
+            lookup("My::Server"),
+            ["template repo/nested/server.yaml", "type OS::Nova::Server"]
+        );
+        assert_eq!(lookup("My::Gone"), ["template repo/nested/server.yaml"]);
+        assert_eq!(lookup("My::Rendered"), ["unknown"]);
+        assert!(lookup("My::Nothing").is_empty());
+    }
+}
