@@ -15,6 +15,10 @@
 //!
 //! [severity]
 //! H408 = "info"                  # error, warning or info
+//!
+//! [[stacks]]                     # a template and the environments it is created with
+//! template = "overcloud.yaml"
+//! environments = ["environments/base.yaml", "environments/prod.yaml"]
 //! ```
 //!
 //! Unknown keys, unknown rule codes, unknown releases and bad globs are errors that point into
@@ -92,6 +96,34 @@ pub(crate) struct RawConfig {
     #[serde(default)]
     #[schemars(with = "Vec<String>")]
     k2hr3_templates: Vec<toml::Spanned<String>>,
+    /// Stacks: a template (relative to this file's folder) and the environment files it is
+    /// created with (`openstack stack create -t TEMPLATE -e ENV…`), in order. Their
+    /// `resource_registry` then says what the template's custom resource types stand for
+    /// (instead of every environment of the tree), and their `parameters` are checked against
+    /// the template's. `hotfix lint -e` replaces them.
+    #[serde(default)]
+    stacks: Vec<RawStack>,
+}
+
+/// One `[[stacks]]` entry.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct RawStack {
+    /// The top template, relative to the configuration's folder.
+    #[schemars(with = "String")]
+    template: toml::Spanned<String>,
+    /// Its environment files, relative to the configuration's folder, in the order `-e` would
+    /// give them.
+    #[serde(default)]
+    #[schemars(with = "Vec<String>")]
+    environments: Vec<toml::Spanned<String>>,
+}
+
+/// A stack of the configuration: its template and environments, relative to its folder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Stack {
+    pub(crate) template: PathBuf,
+    pub(crate) environments: Vec<PathBuf>,
 }
 
 /// An OpenStack release name, as the schema lists them for editors (lower case; hotfix reads
@@ -309,6 +341,8 @@ pub(crate) struct Config {
     pub(crate) exclude: Option<GlobSet>,
     /// `k2hr3-templates`.
     pub(crate) k2hr3: Option<GlobSet>,
+    /// `[[stacks]]`.
+    pub(crate) stacks: Vec<Stack>,
     per_file_ignores: Vec<(GlobSet, Vec<Selector>)>,
     /// Each folder's place relative to `root`, worked out once.
     resolver: crate::paths::Resolver,
@@ -356,10 +390,44 @@ impl Config {
         self.k2hr3.as_ref().is_some_and(|g| g.is_match(&relative))
     }
 
+    /// The `[[stacks]]` entry whose template is the file, and the one whose environments
+    /// include it: (stack index, the file is its template).
+    pub(crate) fn stack_of(&self, path: &Path) -> Option<(usize, bool)> {
+        if self.stacks.is_empty() {
+            return None;
+        }
+        let relative = normal(&self.relative(path));
+        self.stacks.iter().enumerate().find_map(|(i, stack)| {
+            if normal(&stack.template) == relative {
+                Some((i, true))
+            } else if stack.environments.iter().any(|e| normal(e) == relative) {
+                Some((i, false))
+            } else {
+                None
+            }
+        })
+    }
+
+    /// A path of the configuration (relative to its folder) as the run names files.
+    pub(crate) fn path_of(&self, relative: &Path) -> PathBuf {
+        let full = self.root.join(relative);
+        match full.strip_prefix(&self.cwd) {
+            Ok(inside) if !inside.as_os_str().is_empty() => inside.to_path_buf(),
+            _ => full,
+        }
+    }
+
     pub(crate) fn included(&self, path: &Path) -> bool {
         let relative = self.relative(path);
         self.include.as_ref().is_none_or(|g| g.is_match(&relative))
     }
+}
+
+/// A relative path without `.` components, for comparing paths of the configuration.
+fn normal(path: &Path) -> PathBuf {
+    path.components()
+        .filter(|c| !matches!(c, std::path::Component::CurDir))
+        .collect()
 }
 
 /// The paths a command works on (the current folder when none is given), all of which exist,
@@ -483,17 +551,54 @@ pub(crate) fn load(path: &Path, overrides: &Overrides, cwd: &Path) -> anyhow::Re
         ..Settings::default()
     };
     overrides.apply(&mut settings);
+    let root = folder_of(cwd, path);
+    let stacks = stacks(&raw.stacks, &root, &fail)?;
     Ok(Config {
-        root: folder_of(cwd, path),
+        root,
         cwd: cwd.to_path_buf(),
         path: Some(path.to_path_buf()),
         settings,
         include: globs(&raw.include)?,
         exclude: globs(&raw.exclude)?,
         k2hr3: globs(&raw.k2hr3_templates)?,
+        stacks,
         per_file_ignores,
         resolver: crate::paths::Resolver::default(),
     })
+}
+
+/// The `[[stacks]]` entries, each file checked to exist (relative to the configuration's
+/// folder `root`).
+fn stacks(
+    raw: &[RawStack],
+    root: &Path,
+    fail: &dyn Fn(String, Option<std::ops::Range<usize>>) -> anyhow::Error,
+) -> anyhow::Result<Vec<Stack>> {
+    let mut stacks = Vec::new();
+    for stack in raw {
+        let exists = |item: &toml::Spanned<String>| -> anyhow::Result<PathBuf> {
+            let relative = PathBuf::from(item.get_ref());
+            if relative.is_absolute() || !root.join(&relative).is_file() {
+                return Err(fail(
+                    format!(
+                        "`{}` is not a file (relative to this configuration's folder)",
+                        item.get_ref()
+                    ),
+                    Some(item.span()),
+                ));
+            }
+            Ok(relative)
+        };
+        stacks.push(Stack {
+            template: exists(&stack.template)?,
+            environments: stack
+                .environments
+                .iter()
+                .map(exists)
+                .collect::<anyhow::Result<_>>()?,
+        });
+    }
+    Ok(stacks)
 }
 
 /// The folder of a configuration file, as the user's shell names it.
@@ -555,7 +660,8 @@ mod tests {
                 "k2hr3-templates",
                 "per-file-ignores",
                 "select",
-                "severity"
+                "severity",
+                "stacks"
             ]
         );
         assert_eq!(schema["additionalProperties"], serde_json::json!(false));
@@ -571,6 +677,9 @@ mod tests {
             "env/**" = ["H101"]
             [severity]
             H408 = "info"
+            [[stacks]]
+            template = "top.yaml"
+            environments = ["env.yaml"]
         "#;
         let raw: RawConfig = toml::from_str(every_key).expect("every key parses");
         assert_eq!(raw.severity.len(), 1);

@@ -907,11 +907,12 @@ fn lint_bytes(candidate: &Candidate, bytes: &[u8], args: &LintArgs) -> FileResul
     }
     let path = crate::stack::stack_path(&candidate.path);
     let roots = crate::stack::roots(&args.paths);
+    let registry = crate::stack::registry(roots, &candidate.config, &candidate.path)?;
     let others = hotfix_linter::Files {
         source: crate::stack::disk(),
         path: &path,
         roots,
-        registry: Some(crate::stack::registry(roots)),
+        registry: Some(&registry),
         stack_templates: &[],
     };
     let (mut source, diagnostics, fixes) = crate::fix::lint_file(
@@ -964,12 +965,19 @@ fn lint_environment(candidate: &Candidate, bytes: &[u8], args: &LintArgs) -> Box
     let settings = candidate.config.settings_for(&candidate.path);
     let path = crate::stack::stack_path(&candidate.path);
     let roots = crate::stack::roots(&args.paths);
-    let stack = crate::stack::templates_given_with(&path, &args.paths, &args.environments);
+    let stack = crate::stack::templates_given_with(
+        &path,
+        &args.paths,
+        &args.environments,
+        &candidate.config,
+        &candidate.path,
+    );
+    let registry = crate::stack::registry(roots, &candidate.config, &candidate.path);
     let files = hotfix_linter::Files {
         source: crate::stack::disk(),
         path: &path,
         roots,
-        registry: Some(crate::stack::registry(roots)),
+        registry: registry.as_deref().ok(),
         stack_templates: &stack,
     };
     let diagnostics = hotfix_linter::lint_environment(&display, bytes, &settings, Some(&files));

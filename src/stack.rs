@@ -111,7 +111,7 @@ fn find_roots(paths: &[PathBuf]) -> Vec<StackPath> {
 }
 
 /// The registry of the environments given with `-e`, when some were (set once, by `given`).
-static GIVEN: OnceLock<hotfix_stack::LazyRegistry> = OnceLock::new();
+static GIVEN: OnceLock<Arc<hotfix_stack::LazyRegistry>> = OnceLock::new();
 
 /// Reads the environments given with `-e`, in order: each must be an environment file that
 /// loads (a template or a broken file given as an environment is an error of the command).
@@ -156,34 +156,74 @@ pub(crate) fn given(paths: &[PathBuf], environments: &[PathBuf]) -> anyhow::Resu
             &doc,
         ));
     }
-    let _ = GIVEN.set(hotfix_stack::LazyRegistry::ready(
+    let _ = GIVEN.set(Arc::new(hotfix_stack::LazyRegistry::ready(
         hotfix_stack::Registry::given(facts),
-    ));
+    )));
     Ok(())
 }
 
-/// What custom resource types stand for in this run: by the environments given with `-e`, else
-/// by every environment of the tree (read on first use).
-pub(crate) fn registry(roots: &'static [StackPath]) -> &'static hotfix_stack::LazyRegistry {
-    static TREE: OnceLock<hotfix_stack::LazyRegistry> = OnceLock::new();
-    GIVEN.get().unwrap_or_else(|| {
-        TREE.get_or_init(|| hotfix_stack::LazyRegistry::new(move || tree_registry(roots)))
-    })
+/// What custom resource types stand for where the file `path` is linted: by the environments
+/// given with `-e`; else, for the template of a `[[stacks]]` entry of its configuration, by
+/// that entry's environments; else by every environment of the tree (read on first use).
+pub(crate) fn registry(
+    roots: &'static [StackPath],
+    config: &crate::config::Config,
+    path: &Path,
+) -> Result<Arc<hotfix_stack::LazyRegistry>, String> {
+    static TREE: OnceLock<Arc<hotfix_stack::LazyRegistry>> = OnceLock::new();
+    static STACKS: Mutex<Vec<(PathBuf, usize, Arc<hotfix_stack::LazyRegistry>)>> =
+        Mutex::new(Vec::new());
+    if let Some(given) = GIVEN.get() {
+        return Ok(given.clone());
+    }
+    if let Some((index, true)) = config.stack_of(path) {
+        let mut known = STACKS.lock().map_err(|_| "a thread failed".to_owned())?;
+        if let Some((.., registry)) = known
+            .iter()
+            .find(|(root, i, _)| *root == config.root && *i == index)
+        {
+            return Ok(registry.clone());
+        }
+        let environments: Vec<StackPath> = config.stacks[index]
+            .environments
+            .iter()
+            .map(|e| stack_path(&config.path_of(e)))
+            .collect();
+        let registry = hotfix_stack::Registry::given_files(disk(), roots, &environments)
+            .map_err(|err| format!("the environments of its [[stacks]] entry: {err}"))?;
+        let registry = Arc::new(hotfix_stack::LazyRegistry::ready(registry));
+        known.push((config.root.clone(), index, registry.clone()));
+        return Ok(registry);
+    }
+    Ok(TREE
+        .get_or_init(|| {
+            Arc::new(hotfix_stack::LazyRegistry::new(move || {
+                tree_registry(roots)
+            }))
+        })
+        .clone())
 }
 
 /// For an environment given with `-e`: the template files named on the command line, which
-/// it is given with.
+/// it is given with; for one of a `[[stacks]]` entry, that entry's template.
 pub(crate) fn templates_given_with(
     env: &StackPath,
     paths: &[PathBuf],
     environments: &[PathBuf],
+    config: &crate::config::Config,
+    file: &Path,
 ) -> Vec<(StackPath, Arc<FileFacts>)> {
-    if !environments.iter().any(|e| &stack_path(e) == env) {
-        return Vec::new();
-    }
-    paths
+    let templates: Vec<PathBuf> = if environments.iter().any(|e| &stack_path(e) == env) {
+        paths.iter().filter(|p| p.is_file()).cloned().collect()
+    } else if environments.is_empty()
+        && let Some((index, false)) = config.stack_of(file)
+    {
+        vec![config.path_of(&config.stacks[index].template)]
+    } else {
+        Vec::new()
+    };
+    templates
         .iter()
-        .filter(|p| p.is_file())
         .map(|p| stack_path(p))
         .filter(|p| p != env)
         .filter_map(|p| {
@@ -201,7 +241,6 @@ const TREE_BOUND: usize = 50_000;
 /// source, which a deployment renders), found by content: a YAML file whose text names one of
 /// Heat's environment sections, read as Heat reads it.
 fn tree_registry(roots: &[StackPath]) -> hotfix_stack::Registry {
-    use rayon::prelude::*;
     let mut files = Vec::new();
     let mut incomplete = false;
     let mut walk = roots
@@ -233,40 +272,79 @@ fn tree_registry(roots: &[StackPath]) -> hotfix_stack::Registry {
         }
         files.push(path);
     }
-    let found: Vec<(Option<hotfix_stack::EnvironmentFacts>, Option<Arc<str>>)> = files
-        .par_iter()
-        .filter_map(|path| {
-            let text = std::fs::read_to_string(path).ok()?;
-            if !(text.contains("resource_registry") || text.contains("parameter_defaults")) {
-                return None;
-            }
-            let name = path.file_name()?.to_string_lossy();
-            if name.ends_with(".j2.yaml") {
-                return Some((None, Some(Arc::from(text))));
-            }
-            let doc = hotfix_yaml::parse_unlimited(&text).ok()?;
-            if hotfix_stack::FileFacts::of_document(&doc).kind
-                != hotfix_stack::FileKind::Environment
-            {
-                return None;
-            }
-            let stack = stack_path(path);
-            Some((
-                Some(hotfix_stack::EnvironmentFacts::of(
-                    disk(),
-                    roots,
-                    &stack,
-                    &doc,
-                )),
-                None,
-            ))
-        })
-        .collect();
+    // Read on threads of its own: the linting threads that asked for the registry wait for
+    // it (they cannot help a parallel iterator while they wait), so the pool would run it on
+    // one thread.
+    let threads = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
+    let chunk = files.len().div_ceil(threads).max(1);
+    let found: Vec<(Option<hotfix_stack::EnvironmentFacts>, Option<Arc<str>>)> =
+        std::thread::scope(|scope| {
+            let workers: Vec<_> = files
+                .chunks(chunk)
+                .map(|part| {
+                    scope.spawn(move || {
+                        part.iter()
+                            .filter_map(|path| environment_of(path, roots))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .flat_map(|w| w.join().unwrap_or_default())
+                .collect()
+        });
     let mut environments = Vec::new();
     let mut rendered = Vec::new();
     for (env, text) in found {
         environments.extend(env);
         rendered.extend(text);
     }
+    // In path order, whatever order the folders were listed in: the findings that name an
+    // environment name the first.
+    environments.sort_by(|a, b| a.path.cmp(&b.path));
     hotfix_stack::Registry::tree(environments, &rendered, incomplete)
+}
+
+/// The facts of the environment file at `path`, or the text of a `*.j2.yaml` environment source.
+fn environment_of(
+    path: &Path,
+    roots: &[StackPath],
+) -> Option<(Option<hotfix_stack::EnvironmentFacts>, Option<Arc<str>>)> {
+    let text = std::fs::read_to_string(path).ok()?;
+    if !(text.contains("resource_registry") || text.contains("parameter_defaults")) {
+        return None;
+    }
+    // Only a file with one of them as a key (or in flow style) is loaded: a template that
+    // merely mentions `parameter_defaults` in a description is not parsed for nothing.
+    let keyed = |line: &str| {
+        let line = line.trim_start().trim_start_matches(['"', '\'']);
+        ["resource_registry", "parameter_defaults"]
+            .iter()
+            .any(|key| {
+                line.strip_prefix(key)
+                    .is_some_and(|rest| rest.trim_start_matches(['"', '\'', ' ']).starts_with(':'))
+            })
+    };
+    if !text.trim_start().starts_with('{') && !text.lines().any(keyed) {
+        return None;
+    }
+    let name = path.file_name()?.to_string_lossy();
+    if name.ends_with(".j2.yaml") {
+        return Some((None, Some(Arc::from(text))));
+    }
+    let doc = hotfix_yaml::parse_unlimited(&text).ok()?;
+    if hotfix_stack::FileFacts::of_document(&doc).kind != hotfix_stack::FileKind::Environment {
+        return None;
+    }
+    let stack = stack_path(path);
+    Some((
+        Some(hotfix_stack::EnvironmentFacts::of(
+            disk(),
+            roots,
+            &stack,
+            &doc,
+        )),
+        None,
+    ))
 }

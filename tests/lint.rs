@@ -503,3 +503,28 @@ fn an_environment_that_cannot_be_read_or_is_a_template_is_an_error() {
         assert!(stderr.contains(said), "{stderr}");
     }
 }
+
+#[test]
+fn a_stacks_entry_of_the_configuration_gives_a_template_its_environments() {
+    let output = lint(&["stacks", "--format", "concise"]);
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert_eq!(
+        stdout,
+        "stacks/env.yaml:4:3: E008 `flavr` is not a parameter of `top.yaml`, the template this \
+         environment is given with\n\
+         stacks/top.yaml:7:5: X005 `server` does not pass `flavor`, parameter of `server.yaml` \
+         (`My::Server` as `env.yaml` maps it) without a default\n\
+         stacks/top.yaml:8:7: X003 `flavour` is not a parameter of `server.yaml` (`My::Server` as \
+         `env.yaml` maps it)\n\
+         stacks/top.yaml:11:32: X006 `adress` is not an output of `server.yaml` (`My::Server` as \
+         `env.yaml` maps it)\n"
+    );
+    let output = lint(&["bad-stacks"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.contains("`nowhere.yaml` is not a file (relative to this configuration's folder)"),
+        "{stderr}"
+    );
+}

@@ -168,6 +168,9 @@ pub struct Registry {
     rendered: BTreeSet<String>,
     /// Tree: the walk stopped early, so a type may be mapped where it did not look.
     incomplete: bool,
+    /// Tree: the entries by the type they map (the last part of their path), and the globs.
+    by_type: std::collections::HashMap<String, Vec<(usize, usize)>>,
+    globs: Vec<(usize, usize)>,
 }
 
 /// How many aliases a lookup follows (Heat has no bound; a cycle would recurse forever there).
@@ -243,11 +246,25 @@ impl Registry {
                 }
             }
         }
+        let mut by_type: std::collections::HashMap<String, Vec<(usize, usize)>> =
+            std::collections::HashMap::new();
+        let mut globs = Vec::new();
+        for (e, env) in environments.iter().enumerate() {
+            for (i, entry) in env.entries.iter().enumerate() {
+                match entry.path.as_slice() {
+                    [name] if name.ends_with('*') => globs.push((e, i)),
+                    [.., name] => by_type.entry(name.clone()).or_default().push((e, i)),
+                    [] => {}
+                }
+            }
+        }
         Registry {
             knowledge: Some(Knowledge::Tree),
             environments,
             rendered: words,
             incomplete,
+            by_type,
+            globs,
             ..Registry::default()
         }
     }
@@ -376,8 +393,11 @@ impl Registry {
         if self.rendered.contains(type_name) {
             found.push(Mapped::Unknown);
         }
-        for env in &self.environments {
-            for entry in &env.entries {
+        let named = self.by_type.get(type_name).map_or(&[][..], Vec::as_slice);
+        for &(e, i) in named.iter().chain(&self.globs) {
+            let env = &self.environments[e];
+            let entry = &env.entries[i];
+            {
                 let applies = match entry.path.as_slice() {
                     [name] => {
                         name == type_name
