@@ -1,6 +1,10 @@
-use hotfix_hot::key_name;
+use std::sync::Arc;
 
-use crate::rule::{Context, Sink, declare_rule};
+use hotfix_diagnostics::Span;
+use hotfix_hot::key_name;
+use hotfix_stack::{StackPath, Target, resolve_reference};
+
+use crate::rule::{Context, Files, Sink, declare_rule};
 use crate::rules::crossfile::{is_template_path, nested_template};
 use crate::rules::util::did_you_mean;
 
@@ -68,6 +72,9 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         let Some(nested) = nested_template(files, type_name) else {
             continue;
         };
+        // Where the nested template declares its parameters: read again only when a property
+        // is reported (rare), once for the resource.
+        let mut declared: Option<Option<Declared>> = None;
         for entry in doc.entries(properties) {
             let name = key_name(doc, entry.key);
             if nested.parameters.iter().any(|(p, _)| *p == name) {
@@ -91,6 +98,45 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                     "declare it under `parameters` in `{type_name}`, or remove it; {heat}"
                 )),
             };
+            if let Some(at) = declared.get_or_insert_with(|| declared_in(files, type_name)) {
+                let message = match (at.section, nested.parameters.is_empty()) {
+                    (true, false) => format!("parameters of `{type_name}` declared here"),
+                    (true, true) => format!("`{type_name}` declares no parameters here"),
+                    (false, _) => format!("`{type_name}` has no `parameters` section"),
+                };
+                diagnostic.file_label(at.path.as_str(), at.text.clone(), at.span, message);
+            }
         }
     }
+}
+
+/// Where a nested template declares its parameters.
+struct Declared {
+    path: StackPath,
+    text: Arc<str>,
+    /// Its top-level `parameters` key, or (without one) its first line.
+    span: Span,
+    section: bool,
+}
+
+fn declared_in(files: &Files<'_>, reference: &str) -> Option<Declared> {
+    let Target::File(path) =
+        resolve_reference(files.source, files.roots, files.path, reference, None)
+    else {
+        return None;
+    };
+    let text = files.source.read(&path)?;
+    let doc = hotfix_yaml::parse_unlimited(&text).ok()?;
+    let key = doc
+        .entries(doc.root())
+        .iter()
+        .find(|e| key_name(&doc, e.key) == "parameters")
+        .map(|e| doc.node(e.key).span);
+    let first_line = text.find(['\r', '\n']).unwrap_or(text.len());
+    Some(Declared {
+        path,
+        span: key.unwrap_or(Span::new(0, first_line)),
+        section: key.is_some(),
+        text,
+    })
 }
