@@ -73,7 +73,7 @@ fn to_lsp(
     if diagnostic.name.starts_with("deprecated-") || diagnostic.name.starts_with("removed-") {
         tags.push(DiagnosticTag::DEPRECATED);
     }
-    let related: Vec<DiagnosticRelatedInformation> = diagnostic
+    let mut related: Vec<DiagnosticRelatedInformation> = diagnostic
         .labels
         .iter()
         .map(|label| DiagnosticRelatedInformation {
@@ -84,6 +84,20 @@ fn to_lsp(
             message: label.message.clone(),
         })
         .collect();
+    // Labels in other files: their paths are absolute, as the server names the linted file.
+    for label in &diagnostic.file_labels {
+        let Some(other) = crate::uri_of(std::path::Path::new(&*label.path)) else {
+            continue;
+        };
+        let other_lines = Lines::new(&label.source);
+        related.push(DiagnosticRelatedInformation {
+            location: Location {
+                uri: other,
+                range: other_lines.range(&label.source, label.span.start, label.span.end, encoding),
+            },
+            message: label.message.clone(),
+        });
+    }
     let mut message = diagnostic.message.clone();
     if let Some(help) = &diagnostic.help {
         let _ = write!(message, "\nhelp: {help}");
