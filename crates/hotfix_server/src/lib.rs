@@ -484,10 +484,10 @@ impl Server<'_> {
         let name = path.to_string_lossy();
         let stack_path = StackPath::new(&name);
         let roots = self.project.roots(&path);
-        let buffers = self.project.files().map(|disk| Buffers {
-            documents: &self.documents,
-            disk,
-        });
+        let buffers = self
+            .project
+            .files()
+            .map(|disk| Buffers::new(self.documents.iter(), disk));
         let files = buffers.as_ref().map(|source| hotfix_linter::Files {
             source,
             path: &stack_path,
@@ -512,15 +512,25 @@ impl Server<'_> {
 /// The project's files as the editor has them: an open document's unsaved text, else what the
 /// project reads.
 struct Buffers<'a> {
-    documents: &'a HashMap<Uri, Doc>,
+    /// The open documents by path (named once a lint: a template asks about each file it
+    /// names, and an editor may hold hundreds of documents open).
+    documents: HashMap<StackPath, &'a Doc>,
     disk: &'a dyn FileSource,
 }
 
-impl Buffers<'_> {
+impl<'a> Buffers<'a> {
+    fn new(
+        documents: impl Iterator<Item = (&'a Uri, &'a Doc)>,
+        disk: &'a dyn FileSource,
+    ) -> Buffers<'a> {
+        let documents = documents
+            .map(|(uri, doc)| (StackPath::new(&path_of(uri).to_string_lossy()), doc))
+            .collect();
+        Buffers { documents, disk }
+    }
+
     fn open(&self, path: &StackPath) -> Option<&Doc> {
-        self.documents.iter().find_map(|(uri, doc)| {
-            (StackPath::new(&path_of(uri).to_string_lossy()) == *path).then_some(doc)
-        })
+        self.documents.get(path).copied()
     }
 }
 
