@@ -3,8 +3,10 @@
 
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use hotfix_linter::Settings;
+use hotfix_stack::{FileSource, StackPath};
 
 use crate::config::{Configs, Overrides};
 use crate::discover::{self, Kind};
@@ -43,6 +45,14 @@ impl hotfix_server::Project for DiskProject {
         Ok(Some(config.settings_for(path)))
     }
 
+    fn files(&self) -> Option<&dyn FileSource> {
+        Some(&Disk)
+    }
+
+    fn roots(&self, path: &Path) -> Vec<StackPath> {
+        crate::stack::find_roots(&[path.to_path_buf()])
+    }
+
     fn kind(&self, path: &Path, text: &str) -> hotfix_server::FileKind {
         if hotfix_linter::is_k2hr3(text.as_bytes()) {
             return hotfix_server::FileKind::Template;
@@ -52,6 +62,24 @@ impl hotfix_server::Project for DiskProject {
             Kind::Environment => hotfix_server::FileKind::Environment,
             _ => hotfix_server::FileKind::Other,
         }
+    }
+}
+
+/// Files read from disk each time they are asked for (the editor changes them while the
+/// server runs; `hotfix lint`'s source keeps what it read for the run).
+struct Disk;
+
+impl FileSource for Disk {
+    fn read(&self, path: &StackPath) -> Option<Arc<str>> {
+        std::fs::read_to_string(path.as_str()).ok().map(Arc::from)
+    }
+
+    fn exists(&self, path: &StackPath) -> bool {
+        Path::new(path.as_str()).is_file()
+    }
+
+    fn list(&self, dir: &StackPath) -> Vec<String> {
+        crate::stack::disk().list(dir)
     }
 }
 

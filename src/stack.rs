@@ -86,7 +86,8 @@ pub(crate) fn roots(paths: &[PathBuf]) -> &'static [StackPath] {
     ROOTS.get_or_init(|| find_roots(paths))
 }
 
-fn find_roots(paths: &[PathBuf]) -> Vec<StackPath> {
+/// [`roots`] of these paths, worked out anew (the language server asks for each file).
+pub(crate) fn find_roots(paths: &[PathBuf]) -> Vec<StackPath> {
     if paths.is_empty() {
         return vec![StackPath::new(".")];
     }

@@ -45,6 +45,10 @@ fn fixture_repo() -> tempfile::TempDir {
         &repo().join("testdata/cli/github/templates"),
         &dir.path().join("templates/github"),
     );
+    copy_tree(
+        &repo().join("testdata/cli/related/templates"),
+        &dir.path().join("templates/related"),
+    );
     let bytes = dir.path().join("templates/bytes");
     std::fs::create_dir_all(&bytes).expect("the fixture files");
     std::fs::write(
@@ -228,6 +232,15 @@ fn check_result(result: &Value) {
     for field in ["startLine", "startColumn", "endLine", "endColumn"] {
         assert!(region[field].as_u64().is_some_and(|n| n >= 1), "{region}");
     }
+    for related in result["relatedLocations"].as_array().into_iter().flatten() {
+        let artifact = &related["physicalLocation"]["artifactLocation"];
+        let uri = string(&artifact["uri"]);
+        assert_eq!(artifact["uriBaseId"], "%SRCROOT%");
+        assert!(
+            !uri.starts_with('/') && !uri.contains(':') && !uri.starts_with(".."),
+            "not a repository-relative URI: {uri}"
+        );
+    }
     let fingerprint = result["partialFingerprints"]["primaryLocationLineHash"]
         .as_str()
         .unwrap_or_else(|| panic!("no fingerprint: {result}"));
@@ -317,6 +330,24 @@ fn sarif_has_what_code_scanning_needs() {
     }
     let bom = results_for(&sarif, "templates/bytes/bom.yaml");
     assert_eq!(bom[0]["ruleId"], "H603");
+
+    // A label in another file is a related location in that file, linked from the message.
+    let parent = results_for(&sarif, "templates/related/app.yaml");
+    let unknown = parent.iter().find(|r| r["ruleId"] == "X003").unwrap();
+    let related = &unknown["relatedLocations"][0];
+    assert_eq!(
+        related["physicalLocation"]["artifactLocation"],
+        serde_json::json!({"uri": "templates/related/nested/server.yaml", "uriBaseId": "%SRCROOT%"})
+    );
+    assert_eq!(
+        related["physicalLocation"]["region"],
+        serde_json::json!({"startLine": 3, "startColumn": 1, "endLine": 3, "endColumn": 11})
+    );
+    assert!(
+        string(&unknown["message"]["text"])
+            .contains("\nsee [templates/related/nested/server.yaml:3:1](1): parameters of"),
+        "{unknown}"
+    );
 }
 
 #[test]

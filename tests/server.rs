@@ -546,3 +546,62 @@ fn an_environment_file_gets_the_environment_rules() {
     client.notify("exit", &Value::Null);
     assert!(client.child.wait().expect("wait").success());
 }
+
+#[test]
+fn a_finding_about_a_nested_template_points_into_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::create_dir(dir.path().join("nested")).expect("mkdir");
+    let nested = dir.path().join("nested/server.yaml");
+    std::fs::write(
+        &nested,
+        "heat_template_version: rocky\nparameters:\n  flavor: {type: string}\n",
+    )
+    .expect("write");
+    let parent = dir.path().join("app.yaml");
+    let text = "heat_template_version: rocky\nresources:\n  server:\n    type: nested/server.yaml\n    properties: {flavour: m1.small}\n";
+    let uri = uri(&parent);
+    let mut client = Client::start(dir.path());
+    client.request(
+        "initialize",
+        &json!({"processId": null, "capabilities": {}}),
+    );
+    client.notify("initialized", &json!({}));
+    client.notify(
+        "textDocument/didOpen",
+        &json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}),
+    );
+    let diagnostics = client.diagnostics(&uri);
+    let x003: Vec<&Value> = diagnostics.iter().filter(|d| d["code"] == "X003").collect();
+    assert_eq!(x003.len(), 1, "{diagnostics:?}");
+    assert_eq!(
+        x003[0]["relatedInformation"],
+        json!([{
+            "location": {
+                "uri": format!("file://{}/nested/server.yaml", dir.path().display()),
+                "range": {"start": {"line": 1, "character": 0}, "end": {"line": 1, "character": 10}},
+            },
+            "message": "parameters of `nested/server.yaml` declared here",
+        }])
+    );
+    // The nested template open in the editor is read from its unsaved text.
+    let nested_uri = format!("file://{}", nested.display());
+    client.notify(
+        "textDocument/didOpen",
+        &json!({"textDocument": {"uri": nested_uri, "languageId": "yaml", "version": 1,
+                "text": "heat_template_version: rocky\nparameters:\n  flavour: {type: string}\n"}}),
+    );
+    client.diagnostics(&nested_uri);
+    client.notify(
+        "textDocument/didChange",
+        &json!({"textDocument": {"uri": uri, "version": 2},
+                "contentChanges": [{"text": format!("{text}\n")}]}),
+    );
+    let diagnostics = client.diagnostics(&uri);
+    assert!(
+        diagnostics.iter().all(|d| d["code"] != "X003"),
+        "{diagnostics:?}"
+    );
+    client.request("shutdown", &Value::Null);
+    client.notify("exit", &Value::Null);
+    assert!(client.child.wait().expect("wait").success());
+}

@@ -3,7 +3,9 @@
 //! `hotfix_stack::Tree::build` reads through a memory source. Nothing may panic; every link's
 //! span lies within its file on character boundaries, and comes from a file of the tree. The
 //! environment part is also linted with every rule (`hotfix_linter::lint_environment`, reading
-//! the other parts): no panic, and every finding's span within the file.
+//! the other parts): no panic, and every finding's span within the file. So is the top
+//! template (`hotfix_linter::lint_with_files`): each label in another file names a file of the
+//! tree, carries its text, and lies within it on character boundaries; the code frames render.
 
 #![no_main]
 
@@ -45,6 +47,36 @@ fuzz_target!(|data: &[u8]| {
         };
         for finding in hotfix_linter::lint_environment(NAMES[1], env.as_bytes(), &settings, Some(&files)) {
             assert!(finding.span.start <= finding.span.end && finding.span.end <= env.len());
+        }
+    }
+    if let Some(top) = text.split("\n---8<---\n").next() {
+        let path = StackPath::new(NAMES[0]);
+        let roots = [StackPath::new("repo")];
+        let files = hotfix_linter::Files {
+            source: &source,
+            path: &path,
+            roots: &roots,
+        };
+        let settings = hotfix_linter::Settings {
+            select: vec![hotfix_linter::Selector::All],
+            ..hotfix_linter::Settings::default()
+        };
+        for finding in hotfix_linter::lint_with_files(NAMES[0], top.as_bytes(), &settings, Some(&files)) {
+            assert!(finding.span.start <= finding.span.end && finding.span.end <= top.len());
+            for label in &finding.file_labels {
+                let file = hotfix_stack::FileSource::read(&source, &StackPath::new(&label.path))
+                    .expect("a file of the tree");
+                assert_eq!(&*file, &*label.source);
+                assert!(label.span.start <= label.span.end && label.span.end <= file.len());
+                assert!(file.is_char_boundary(label.span.start) && file.is_char_boundary(label.span.end));
+            }
+            let shown = hotfix_diagnostics::render_human(
+                &finding,
+                NAMES[0],
+                top,
+                hotfix_diagnostics::RenderOptions::default(),
+            );
+            assert!(!shown.is_empty());
         }
     }
     for link in &tree.links {

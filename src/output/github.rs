@@ -64,7 +64,8 @@ impl<'a> Github<'a> {
                 continue;
             }
             self.kept[kind] += 1;
-            let text = annotation(command, &path, &lines, file.source, diagnostic);
+            let elsewhere = super::elsewhere(self.root, diagnostic);
+            let text = annotation(command, &path, &lines, file.source, diagnostic, &elsewhere);
             annotations.push((kind, text));
         }
         if !annotations.is_empty() {
@@ -129,13 +130,16 @@ pub(crate) fn write(
 }
 
 /// One workflow command: `::error file=…,line=…,endLine=…[,col=…,endColumn=…],title=…::…`.
-/// Columns are left out when the finding spans lines.
+/// Columns are left out when the finding spans lines. The message is the finding's, then each
+/// place in another file (`see path:line:col: message`: an annotation has one place), then the
+/// help.
 fn annotation(
     command: &str,
     path: &str,
     lines: &LineIndex,
     source: &str,
     diagnostic: &Diagnostic,
+    elsewhere: &[super::Place],
 ) -> String {
     let region = Region::of_finding(lines, source, diagnostic.span);
     let mut properties = format!(
@@ -153,6 +157,10 @@ fn annotation(
     }
     let title = format!("{} {}", diagnostic.code, diagnostic.name);
     let mut message = diagnostic.message.clone();
+    for place in elsewhere {
+        message.push_str("\nsee ");
+        let _ = write!(message, "{place}");
+    }
     if let Some(help) = &diagnostic.help {
         message.push_str("\nhelp: ");
         message.push_str(help);

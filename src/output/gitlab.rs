@@ -22,6 +22,7 @@
 //! - `location.path` is relative to the repository root, as in SARIF.
 
 use std::collections::{HashMap, HashSet};
+use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use hotfix_diagnostics::{Diagnostic, Severity};
@@ -71,7 +72,14 @@ impl<'a> Gitlab<'a> {
                 hash = fingerprint(diagnostic.code, &path, line_hash, *rank);
             }
             self.taken.insert(hash);
-            let issue = issue(diagnostic, &path, region, &format!("{hash:032x}"));
+            let elsewhere = super::elsewhere(self.root, diagnostic);
+            let issue = issue(
+                diagnostic,
+                &path,
+                region,
+                &format!("{hash:032x}"),
+                &elsewhere,
+            );
             self.issues.push(&mut *self.out, &issue)?;
         }
         Ok(())
@@ -101,15 +109,30 @@ pub(crate) fn build(root: &SourceRoot, files: &[FileFindings<'_>]) -> Value {
     serde_json::from_slice(&out).unwrap()
 }
 
-fn issue(diagnostic: &Diagnostic, path: &str, region: Region, fingerprint: &str) -> Value {
+/// One issue; the places of the finding in other files follow its message in the description
+/// (`(see path:line:col: message)`), which is all of an issue GitLab shows besides its file and
+/// lines.
+fn issue(
+    diagnostic: &Diagnostic,
+    path: &str,
+    region: Region,
+    fingerprint: &str,
+    elsewhere: &[super::Place],
+) -> Value {
     let message = diagnostic.message.trim();
     let message = if message.is_empty() {
         diagnostic.name
     } else {
         message
     };
+    let mut description = format!("{} {}: {message}", diagnostic.code, diagnostic.name);
+    for place in elsewhere {
+        description.push_str(" (see ");
+        let _ = write!(description, "{place}");
+        description.push(')');
+    }
     json!({
-        "description": format!("{} {}: {message}", diagnostic.code, diagnostic.name),
+        "description": description,
         "check_name": diagnostic.code,
         "fingerprint": fingerprint,
         "severity": severity(diagnostic.severity),

@@ -160,7 +160,13 @@ fn write_suite(out: &mut impl Write, root: &SourceRoot, file: &FileFindings<'_>)
             r#"            <failure type="{}" message="{}">{}</failure>"#,
             diagnostic.severity.as_str(),
             attribute(&message(diagnostic)),
-            text(&failure_text(diagnostic, &path, start.line, start.column)),
+            text(&failure_text(
+                diagnostic,
+                &path,
+                start.line,
+                start.column,
+                &super::elsewhere(root, diagnostic)
+            )),
         )?;
         writeln!(out, "        </testcase>")?;
     }
@@ -194,13 +200,24 @@ fn message(diagnostic: &Diagnostic) -> String {
     }
 }
 
-/// `path:line:col: CODE message`, as the concise format prints it, then the help.
-fn failure_text(diagnostic: &Diagnostic, path: &str, line: usize, column: usize) -> String {
+/// `path:line:col: CODE message`, as the concise format prints it, then each place in another
+/// file (`see path:line:col: message`), then the help.
+fn failure_text(
+    diagnostic: &Diagnostic,
+    path: &str,
+    line: usize,
+    column: usize,
+    elsewhere: &[super::Place],
+) -> String {
     let mut text = format!(
         "{path}:{line}:{column}: {} {}",
         diagnostic.code,
         message(diagnostic)
     );
+    for place in elsewhere {
+        text.push_str("\nsee ");
+        let _ = write!(text, "{place}");
+    }
     if let Some(help) = diagnostic.help.as_deref().filter(|h| !h.trim().is_empty()) {
         text.push_str("\nhelp: ");
         text.push_str(help.trim());

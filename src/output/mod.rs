@@ -112,6 +112,42 @@ impl SourceRoot {
     }
 }
 
+/// The labels of a finding that lie in other files, each at `path:line:col` with the path
+/// relative to the root (columns count characters, as in the concise format): what the
+/// text-only formats (annotations, Code Quality, JUnit) can carry of them.
+pub(crate) fn elsewhere(root: &SourceRoot, diagnostic: &Diagnostic) -> Vec<Place> {
+    diagnostic
+        .file_labels
+        .iter()
+        .map(|label| {
+            let lines = LineIndex::new(&label.source);
+            let (start, _) = hotfix_diagnostics::location(&lines, &label.source, label.span);
+            Place {
+                at: format!(
+                    "{}:{}:{}",
+                    root.relative(Path::new(&*label.path)),
+                    start.line,
+                    start.column
+                ),
+                message: label.message.clone(),
+            }
+        })
+        .collect()
+}
+
+/// A label in another file, as text: `path:line:col: message`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Place {
+    pub(crate) at: String,
+    pub(crate) message: String,
+}
+
+impl std::fmt::Display for Place {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.at, self.message)
+    }
+}
+
 /// A relative path with forward slashes, each name as [`paths::escaped`] writes it.
 fn slashes(path: &Path) -> String {
     let parts: Vec<String> = path

@@ -6,7 +6,7 @@
 
 use std::io::{self, Write};
 
-use hotfix_diagnostics::{RenderOptions, location, render_concise, render_human};
+use hotfix_diagnostics::{Diagnostic, RenderOptions, location, render_concise, render_human};
 use hotfix_yaml::LineIndex;
 
 use super::github::Github;
@@ -93,6 +93,8 @@ impl<'a> Report<'a> {
         match self {
             Report::Human { out, options } => {
                 for diagnostic in file.diagnostics {
+                    let shown = with_shown_paths(diagnostic);
+                    let diagnostic = shown.as_ref().unwrap_or(diagnostic);
                     let rendered = render_human(diagnostic, display, file.source, *options);
                     writeln!(out, "{rendered}")?;
                 }
@@ -163,15 +165,65 @@ impl<'a> Report<'a> {
     }
 }
 
-/// One finding of `--format json`.
+/// The finding with the paths of its labels in other files written as the finding's own is
+/// (see [`crate::paths::escaped`]), when it has such labels.
+fn with_shown_paths(diagnostic: &Diagnostic) -> Option<Diagnostic> {
+    if diagnostic.file_labels.is_empty() {
+        return None;
+    }
+    let mut shown = diagnostic.clone();
+    for label in &mut shown.file_labels {
+        label.path = shown_path(&label.path).into();
+    }
+    Some(shown)
+}
+
+/// A path of the run (relative to the working folder, or absolute) as the outputs write the
+/// linted files' own: each name escaped, without a leading `./`.
+fn shown_path(path: &str) -> String {
+    let text = crate::paths::escaped(std::path::Path::new(path));
+    text.strip_prefix("./").unwrap_or(&text).to_owned()
+}
+
+/// One finding of `--format json`. `related` lists the other places that matter: each label,
+/// with its path (the finding's own, or another file's), its message and its start and end.
 fn json_finding(
     display: &str,
     file: &FileFindings<'_>,
     lines: &LineIndex,
-    d: &hotfix_diagnostics::Diagnostic,
+    d: &Diagnostic,
 ) -> serde_json::Value {
     let source = file.source;
     let (start, end) = location(lines, source, d.span);
+    let place = |path: &str,
+                 lines: &LineIndex,
+                 source: &str,
+                 span: hotfix_diagnostics::Span,
+                 message: &str| {
+        let (s, t) = location(lines, source, span);
+        serde_json::json!({
+            "path": path,
+            "message": message,
+            "start": {"line": s.line, "column": s.column, "offset": span.start},
+            "end": {"line": t.line, "column": t.column, "offset": span.end},
+        })
+    };
+    let mut related: Vec<serde_json::Value> = d
+        .labels
+        .iter()
+        .map(|l| place(display, lines, source, l.span, &l.message))
+        .collect();
+    for label in &d.file_labels {
+        let other = LineIndex::new(&label.source);
+        let path = shown_path(&label.path);
+        related.push(place(
+            &path,
+            &other,
+            &label.source,
+            label.span,
+            &label.message,
+        ));
+    }
     let fix = d.fix.as_ref().map(|fix| {
         serde_json::json!({
             "message": fix.message,
@@ -196,5 +248,6 @@ fn json_finding(
         "start": {"line": start.line, "column": start.column, "offset": d.span.start},
         "end": {"line": end.line, "column": end.column, "offset": d.span.end},
         "fix": fix,
+        "related": related,
     })
 }

@@ -5,6 +5,7 @@
 //! URI, a UTF-16 region, GitHub's line fingerprint, and the fix when there is one.
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::io::{self, BufRead as _, Seek as _, Write};
 
 use hotfix_diagnostics::{Diagnostic, Severity};
@@ -59,7 +60,7 @@ impl<'a> Sarif<'a> {
                 .entry(diagnostic.code)
                 .or_insert_with(|| diagnostic.clone());
             // `ruleIndex` is set when the log is written.
-            let result = result(diagnostic, 0, &uri, file.source, &lines, &hashes);
+            let result = result(diagnostic, 0, &uri, self.root, file.source, &lines, &hashes);
             serde_json::to_writer(&mut self.spool, &result)?;
             self.spool.write_all(b"\n")?;
             self.results += 1;
@@ -257,6 +258,25 @@ fn level(severity: Severity) -> &'static str {
     }
 }
 
+/// Text for the inside of an embedded link: SARIF escapes `[`, `]` and `\\` there.
+fn link_text(text: &str) -> String {
+    text.replace('\\', "\\\\")
+        .replace('[', "\\[")
+        .replace(']', "\\]")
+}
+
+/// A `location` of `relatedLocations` (its `id` is set by the caller).
+fn related_location(message: &str, artifact: &Value, region: Region) -> Value {
+    json!({
+        "id": 0,
+        "message": {"text": message},
+        "physicalLocation": {
+            "artifactLocation": artifact,
+            "region": region_json(region),
+        },
+    })
+}
+
 fn region_json(region: Region) -> Value {
     json!({
         "startLine": region.start_line,
@@ -266,10 +286,13 @@ fn region_json(region: Region) -> Value {
     })
 }
 
+/// One result. Its labels are its `relatedLocations`, those in the finding's file first, then
+/// those in other files, each with that file's URI, relative to the root as the finding's is.
 fn result(
     diagnostic: &Diagnostic,
     rule_index: usize,
     uri: &str,
+    root: &SourceRoot,
     source: &str,
     lines: &LineIndex,
     hashes: &[String],
@@ -278,6 +301,17 @@ fn result(
     let mut message = diagnostic.message.trim().to_owned();
     if message.is_empty() {
         diagnostic.name.clone_into(&mut message);
+    }
+    // GitHub code scanning shows a related location only where the message links to it
+    // (SARIF's embedded links, `[text](id)`): each place in another file gets a line that does.
+    for (i, place) in super::elsewhere(root, diagnostic).iter().enumerate() {
+        let id = diagnostic.labels.len() + i + 1;
+        let _ = write!(
+            message,
+            "\nsee [{}]({id}): {}",
+            link_text(&place.at),
+            place.message
+        );
     }
     if let Some(help) = diagnostic.help.as_deref().filter(|h| !h.trim().is_empty()) {
         message.push_str("\nhelp: ");
@@ -299,22 +333,31 @@ fn result(
     if let Some(hash) = hashes.get(region.start_line - 1) {
         result["partialFingerprints"] = json!({"primaryLocationLineHash": hash});
     }
-    if !diagnostic.labels.is_empty() {
-        result["relatedLocations"] = diagnostic
-            .labels
-            .iter()
-            .enumerate()
-            .map(|(id, label)| {
-                json!({
-                    "id": id + 1,
-                    "message": {"text": label.message},
-                    "physicalLocation": {
-                        "artifactLocation": artifact,
-                        "region": region_json(Region::of_finding(lines, source, label.span)),
-                    },
-                })
-            })
-            .collect();
+    let mut related: Vec<Value> = diagnostic
+        .labels
+        .iter()
+        .map(|label| {
+            related_location(
+                &label.message,
+                &artifact,
+                Region::of_finding(lines, source, label.span),
+            )
+        })
+        .collect();
+    for label in &diagnostic.file_labels {
+        let other = json!({
+            "uri": root.uri(std::path::Path::new(&*label.path)),
+            "uriBaseId": SRCROOT,
+        });
+        let lines = LineIndex::new(&label.source);
+        let region = Region::of_finding(&lines, &label.source, label.span);
+        related.push(related_location(&label.message, &other, region));
+    }
+    for (id, location) in related.iter_mut().enumerate() {
+        location["id"] = json!(id + 1);
+    }
+    if !related.is_empty() {
+        result["relatedLocations"] = Value::Array(related);
     }
     if let Some(fix) = &diagnostic.fix {
         let replacements: Vec<Value> = fix

@@ -6,6 +6,8 @@
 
 mod render;
 
+use std::sync::Arc;
+
 pub use hotfix_yaml::Span;
 pub use render::{Location, RenderOptions, location, render_concise, render_human};
 
@@ -41,6 +43,35 @@ impl Severity {
 pub struct Label {
     pub span: Span,
     pub message: String,
+}
+
+/// A secondary span in another file than the finding's: the nested template whose parameters
+/// a parent's property must match, the environment that maps a type. The file's text travels
+/// with the label (shared, not copied), so that every output can place the span without
+/// reading the file again; findings with such a label are rare, and reading the other file when
+/// one is reported costs nothing the run notices.
+#[derive(Clone, PartialEq, Eq)]
+pub struct FileLabel {
+    /// The other file's path as the run names it (relative to the working folder, or
+    /// absolute), with `/` separators.
+    pub path: Arc<str>,
+    /// The other file's text.
+    pub source: Arc<str>,
+    /// The bytes of `source` the label is about.
+    pub span: Span,
+    pub message: String,
+}
+
+impl std::fmt::Debug for FileLabel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The text is the file's: its length says enough.
+        f.debug_struct("FileLabel")
+            .field("path", &self.path)
+            .field("source_len", &self.source.len())
+            .field("span", &self.span)
+            .field("message", &self.message)
+            .finish()
+    }
 }
 
 /// Whether applying a fix keeps the template's meaning.
@@ -111,8 +142,12 @@ pub struct Diagnostic {
     pub span: Span,
     /// A short note on the primary span.
     pub label: Option<String>,
-    /// Other places that matter.
+    /// Other places that matter, in the same file.
     pub labels: Vec<Label>,
+    /// Places in other files that matter (empty for nearly every finding: an empty `Vec`
+    /// allocates nothing). Kept apart from `labels` so that code which moves or maps spans
+    /// of the finding's own file (the upgrade's offsets) can never move these.
+    pub file_labels: Vec<FileLabel>,
     /// What to do.
     pub help: Option<String>,
     pub fix: Option<Fix>,
@@ -134,6 +169,7 @@ impl Diagnostic {
             span,
             label: None,
             labels: Vec::new(),
+            file_labels: Vec::new(),
             help: None,
             fix: None,
         }
@@ -162,9 +198,60 @@ impl Diagnostic {
         self
     }
 
+    /// Adds a secondary span in another file: `path` as the run names it, `source` its text.
+    pub fn file_label(
+        &mut self,
+        path: impl Into<Arc<str>>,
+        source: Arc<str>,
+        span: Span,
+        message: impl Into<String>,
+    ) -> &mut Self {
+        self.file_labels.push(FileLabel {
+            path: path.into(),
+            source,
+            span,
+            message: message.into(),
+        });
+        self
+    }
+
     /// Attaches a fix.
     pub fn fix(&mut self, fix: Fix) -> &mut Self {
         self.fix = Some(fix);
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_label_in_another_file_shares_the_text_and_debug_leaves_it_out() {
+        let text: Arc<str> = "heat_template_version: rocky\nparameters: {}\n".into();
+        let mut diagnostic = Diagnostic::new("X003", "x", Severity::Error, "m", Span::new(0, 1));
+        diagnostic.file_label(
+            "nested/a.yaml",
+            text.clone(),
+            Span::new(29, 39),
+            "declared here",
+        );
+        let label = &diagnostic.file_labels[0];
+        assert!(Arc::ptr_eq(&label.source, &text));
+        assert_eq!(&*label.path, "nested/a.yaml");
+        assert_eq!(
+            &label.source[label.span.start..label.span.end],
+            "parameters"
+        );
+        let debug = format!("{diagnostic:?}");
+        assert!(debug.contains("source_len: 44"), "{debug}");
+        assert!(!debug.contains("heat_template_version"), "{debug}");
+        assert!(diagnostic.labels.is_empty());
+    }
+
+    #[test]
+    fn a_finding_without_labels_in_other_files_allocates_none() {
+        let diagnostic = Diagnostic::new("H301", "x", Severity::Error, "m", Span::new(0, 1));
+        assert_eq!(diagnostic.file_labels.capacity(), 0);
     }
 }

@@ -145,7 +145,14 @@ fn lint_as(
 }
 
 fn render(path: &str, file: &Path, source: &str, code: &str) -> String {
-    let diagnostics = lint_as(code, path, Some(file), source);
+    let mut diagnostics = lint_as(code, path, Some(file), source);
+    // Other files are named as the fixture is: relative to `testdata/rules`.
+    let folder = format!("{}/", StackPath::new(&testdata().to_string_lossy()));
+    for label in diagnostics.iter_mut().flat_map(|d| &mut d.file_labels) {
+        if let Some(relative) = label.path.strip_prefix(&folder) {
+            label.path = relative.into();
+        }
+    }
     diagnostics
         .iter()
         .map(|d| {

@@ -73,7 +73,7 @@ fn to_lsp(
     if diagnostic.name.starts_with("deprecated-") || diagnostic.name.starts_with("removed-") {
         tags.push(DiagnosticTag::DEPRECATED);
     }
-    let related: Vec<DiagnosticRelatedInformation> = diagnostic
+    let mut related: Vec<DiagnosticRelatedInformation> = diagnostic
         .labels
         .iter()
         .map(|label| DiagnosticRelatedInformation {
@@ -84,6 +84,20 @@ fn to_lsp(
             message: label.message.clone(),
         })
         .collect();
+    // Labels in other files: their paths are absolute, as the server names the linted file.
+    for label in &diagnostic.file_labels {
+        let Some(other) = crate::uri_of(std::path::Path::new(&*label.path)) else {
+            continue;
+        };
+        let other_lines = Lines::new(&label.source);
+        related.push(DiagnosticRelatedInformation {
+            location: Location {
+                uri: other,
+                range: other_lines.range(&label.source, label.span.start, label.span.end, encoding),
+            },
+            message: label.message.clone(),
+        });
+    }
     let mut message = diagnostic.message.clone();
     if let Some(help) = &diagnostic.help {
         let _ = write!(message, "\nhelp: {help}");
@@ -1010,4 +1024,52 @@ fn upgrade_actions(uri: &Uri, text: &str, lines: &Lines, encoding: Encoding) -> 
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use hotfix_diagnostics::Span;
+
+    use super::*;
+
+    #[test]
+    fn a_label_in_another_file_is_placed_in_that_files_text_and_encoding() {
+        let text = "a: 1\n";
+        let nested: Arc<str> = "# é𝄞\nparameters: {}\n".into();
+        let at = nested.find("parameters").expect("the key");
+        let mut diagnostic = Diagnostic::new("X003", "x", Severity::Error, "m", Span::new(0, 1));
+        diagnostic.file_label(
+            "/tmp/p q/n.yaml",
+            nested.clone(),
+            Span::new(1, at + 10),
+            "declared here",
+        );
+        let uri: Uri = "file:///tmp/t.yaml".parse().expect("a URI");
+        for (encoding, end_of_comment) in [(Encoding::Utf16, 5), (Encoding::Utf8, 8)] {
+            let lsp = to_lsp_diagnostics(&uri, text, std::slice::from_ref(&diagnostic), encoding);
+            let related = lsp[0].related_information.as_ref().expect("related");
+            assert_eq!(related.len(), 1);
+            let location = &related[0].location;
+            assert_eq!(location.uri.as_str(), "file:///tmp/p%20q/n.yaml");
+            assert_eq!(location.range.start, Position::new(0, 1));
+            assert_eq!(location.range.end, Position::new(1, 10));
+            // The comment's end, in the encoding's units, is where the label's first line ends.
+            let whole = to_lsp_diagnostics(
+                &uri,
+                text,
+                &[{
+                    let mut d = diagnostic.clone();
+                    d.file_labels[0].span = Span::new(0, nested.find('\n').expect("a line"));
+                    d
+                }],
+                encoding,
+            );
+            let range = whole[0].related_information.as_ref().expect("related")[0]
+                .location
+                .range;
+            assert_eq!(range.end, Position::new(0, end_of_comment));
+        }
+    }
 }

@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::RecvTimeoutError;
 use hotfix_linter::Settings;
+use hotfix_stack::{FileSource, StackPath};
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::Notification as _;
 use lsp_types::request::Request as _;
@@ -47,6 +48,20 @@ pub trait Project {
 
     /// What a file is: a template, an environment file, or something hotfix does not lint.
     fn kind(&self, path: &Path, text: &str) -> FileKind;
+
+    /// Where the files a template names (nested templates, `get_file` and registry targets)
+    /// are read from, for the rules that look past one file; the server reads the documents
+    /// open in the editor first, from their unsaved text. `None` (the default): those rules do
+    /// not run. The source should not keep what it read: files change while the server runs.
+    fn files(&self) -> Option<&dyn FileSource> {
+        None
+    }
+
+    /// The folders a lint of the file at `path` spans (a missing file outside them belongs to
+    /// a deployment layout, see `hotfix_linter::Files`): by default the file's own folder.
+    fn roots(&self, path: &Path) -> Vec<StackPath> {
+        vec![StackPath::new(&path.to_string_lossy()).parent()]
+    }
 }
 
 /// What an open document is, as `hotfix lint` tells them apart.
@@ -467,10 +482,26 @@ impl Server<'_> {
             return Ok(None);
         };
         let name = path.to_string_lossy();
+        let stack_path = StackPath::new(&name);
+        let roots = self.project.roots(&path);
+        let buffers = self
+            .project
+            .files()
+            .map(|disk| Buffers::new(self.documents.iter(), disk));
+        // No environments: the editor does not say which stack a file belongs to (yet), so
+        // the rules that need them say nothing.
+        let files = buffers.as_ref().map(|source| hotfix_linter::Files {
+            source,
+            path: &stack_path,
+            roots: &roots,
+            registry: None,
+            stack_templates: &[],
+        });
+        let bytes = doc.text.as_bytes();
         let diagnostics = if kind == FileKind::Environment {
-            hotfix_linter::lint_environment(&name, doc.text.as_bytes(), &settings, None)
+            hotfix_linter::lint_environment(&name, bytes, &settings, files.as_ref())
         } else {
-            hotfix_linter::lint(&name, doc.text.as_bytes(), &settings)
+            hotfix_linter::lint_with_files(&name, bytes, &settings, files.as_ref())
         };
         Ok(Some((diagnostics, settings)))
     }
@@ -479,6 +510,48 @@ impl Server<'_> {
         self.documents
             .get(uri)
             .ok_or_else(|| format!("{} is not open", uri.as_str()))
+    }
+}
+
+/// The project's files as the editor has them: an open document's unsaved text, else what the
+/// project reads.
+struct Buffers<'a> {
+    /// The open documents by path (named once a lint: a template asks about each file it
+    /// names, and an editor may hold hundreds of documents open).
+    documents: HashMap<StackPath, &'a Doc>,
+    disk: &'a dyn FileSource,
+}
+
+impl<'a> Buffers<'a> {
+    fn new(
+        documents: impl Iterator<Item = (&'a Uri, &'a Doc)>,
+        disk: &'a dyn FileSource,
+    ) -> Buffers<'a> {
+        let documents = documents
+            .map(|(uri, doc)| (StackPath::new(&path_of(uri).to_string_lossy()), doc))
+            .collect();
+        Buffers { documents, disk }
+    }
+
+    fn open(&self, path: &StackPath) -> Option<&Doc> {
+        self.documents.get(path).copied()
+    }
+}
+
+impl FileSource for Buffers<'_> {
+    fn read(&self, path: &StackPath) -> Option<std::sync::Arc<str>> {
+        match self.open(path) {
+            Some(doc) => Some(doc.text.as_str().into()),
+            None => self.disk.read(path),
+        }
+    }
+
+    fn exists(&self, path: &StackPath) -> bool {
+        self.open(path).is_some() || self.disk.exists(path)
+    }
+
+    fn list(&self, dir: &StackPath) -> Vec<String> {
+        self.disk.list(dir)
     }
 }
 

@@ -1,6 +1,10 @@
-use hotfix_hot::key_name;
+use std::sync::Arc;
 
-use crate::rule::{Context, Sink, declare_rule};
+use hotfix_diagnostics::Span;
+use hotfix_hot::key_name;
+use hotfix_stack::StackPath;
+
+use crate::rule::{Context, Files, Sink, declare_rule};
 use crate::rules::crossfile::nested_templates;
 use crate::rules::util::did_you_mean;
 
@@ -71,6 +75,9 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             continue;
         }
         let nested = nested_templates(files, type_name, &resource.name);
+        // Where each nested template declares its parameters: read again only when a property
+        // is reported (rare), once for the resource.
+        let mut declared: Vec<(StackPath, Option<Declared>)> = Vec::new();
         for entry in doc.entries(properties) {
             let name = key_name(doc, entry.key);
             // With several candidate templates (environments of the tree that map the type
@@ -100,6 +107,44 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                     "declare it under `parameters` in `{file}`, or remove it; {heat}"
                 )),
             };
+            if !declared.iter().any(|(p, _)| *p == lacking.path) {
+                declared.push((lacking.path.clone(), declared_in(files, &lacking.path)));
+            }
+            if let Some((_, Some(at))) = declared.iter().find(|(p, _)| *p == lacking.path) {
+                let message = match (at.section, lacking.facts.parameters.is_empty()) {
+                    (true, false) => format!("parameters of `{file}` declared here"),
+                    (true, true) => format!("`{file}` declares no parameters here"),
+                    (false, _) => format!("`{file}` has no `parameters` section"),
+                };
+                diagnostic.file_label(at.path.as_str(), at.text.clone(), at.span, message);
+            }
         }
     }
+}
+
+/// Where a nested template declares its parameters.
+struct Declared {
+    path: StackPath,
+    text: Arc<str>,
+    /// Its top-level `parameters` key, or (without one) its first line.
+    span: Span,
+    section: bool,
+}
+
+fn declared_in(files: &Files<'_>, path: &StackPath) -> Option<Declared> {
+    let path = path.clone();
+    let text = files.source.read(&path)?;
+    let doc = hotfix_yaml::parse_unlimited(&text).ok()?;
+    let key = doc
+        .entries(doc.root())
+        .iter()
+        .find(|e| key_name(&doc, e.key) == "parameters")
+        .map(|e| doc.node(e.key).span);
+    let first_line = text.find(['\r', '\n']).unwrap_or(text.len());
+    Some(Declared {
+        path,
+        span: key.unwrap_or(Span::new(0, first_line)),
+        section: key.is_some(),
+        text,
+    })
 }
