@@ -6,7 +6,7 @@
 //! is then put together from the resolved [`Tree`] ([`Graph::build`]). Nodes and edges come out
 //! sorted: the same tree always gives the same graph.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
 use hotfix_hot::environment::{EntryKind, Environment};
@@ -42,6 +42,10 @@ pub struct ResourceShape {
     pub value: Span,
     /// Where its `type` value is written.
     pub type_span: Option<Span>,
+    /// The type of the members of a group (`OS::Heat::ResourceGroup`'s
+    /// `resource_def: {type: …}`, `OS::Heat::AutoScalingGroup`'s `resource: {type: …}`), when a
+    /// string, and where it is written.
+    pub member_type: Option<(String, Span)>,
     /// The resources it depends on, in the order written.
     pub dependencies: Vec<DependencyShape>,
 }
@@ -144,6 +148,7 @@ fn resources(doc: &Document) -> Vec<ResourceShape> {
                 key: doc.node(r.key).span,
                 value: doc.node(r.value).span,
                 type_span: type_node.map(|n| doc.node(n).span),
+                member_type: member_type(&template, r),
                 dependencies: Vec::new(),
             }
         })
@@ -166,6 +171,19 @@ fn resources(doc: &Document) -> Vec<ResourceShape> {
         }
     }
     shapes
+}
+
+/// The type of a group's members, as written in its properties.
+fn member_type(template: &Template<'_>, resource: &hotfix_hot::Named) -> Option<(String, Span)> {
+    let doc = template.doc;
+    let definition = match template.resource_type(resource)? {
+        "OS::Heat::ResourceGroup" => "resource_def",
+        "OS::Heat::AutoScalingGroup" => "resource",
+        _ => return None,
+    };
+    let properties = template.field(resource, "properties")?;
+    let node = doc.get(doc.get(properties, definition)?, "type")?;
+    Some((doc.str_value(node)?.to_owned(), doc.node(node).span))
 }
 
 fn registry(doc: &Document) -> Vec<RegistryMapping> {
@@ -508,35 +526,60 @@ impl<'t> Builder<'t> {
                 .map(|(p, _)| p.clone())
                 .collect(),
         };
+        // Per-resource entries apply to the resources of the top template only (Heat gives a
+        // nested stack `resources: {NESTED: {…}}` of its parent's registry): the templates no
+        // link makes nested.
+        let nested: HashSet<&StackPath> = self
+            .tree
+            .links
+            .iter()
+            .filter(|l| !matches!(l.kind, LinkKind::GetFile))
+            .filter_map(|l| l.target.path())
+            .collect();
         let shapes = self.shapes;
         for (path, shape) in shapes {
             if shape.facts.kind != FileKind::Template {
                 continue;
             }
+            let top = !nested.contains(path);
             for resource in &shape.resources {
-                let Some(type_name) = &resource.type_name else {
-                    continue;
-                };
-                let mapped = registry_templates(shapes, &applied, environments.is_some(), resource);
-                for (environment, mapping) in mapped {
-                    let Some(link) = by_place.get(&(environment, mapping.span.start)) else {
-                        continue;
-                    };
-                    let to = self.target_node(link);
-                    let at = resource.type_span.map_or(resource.key.start, |s| s.start);
-                    self.add_edge(Edge {
-                        from: resource_id(path, &resource.name),
-                        to,
-                        kind: EdgeKind::NestedByRegistry {
-                            environment: environment.clone(),
-                            entry: self.position(environment, mapping.span.start),
-                            type_name: type_name.clone(),
-                        },
-                        path: path.clone(),
-                        position: shape.position(at),
-                        reference: Some(link.reference.clone()),
-                        resolution: Some(Resolution::of(&link.target)),
-                    });
+                // The resource's own type, and its members' when it is a group.
+                let own = resource
+                    .type_name
+                    .as_ref()
+                    .map(|t| (t, resource.type_span, top.then_some(resource.name.as_str())));
+                let members = resource
+                    .member_type
+                    .as_ref()
+                    .map(|(t, span)| (t, Some(*span), None));
+                for (type_name, span, name) in own.into_iter().chain(members) {
+                    let mapped = registry_templates(
+                        shapes,
+                        &applied,
+                        environments.is_some(),
+                        name,
+                        type_name,
+                    );
+                    for (environment, mapping) in mapped {
+                        let Some(link) = by_place.get(&(environment, mapping.span.start)) else {
+                            continue;
+                        };
+                        let to = self.target_node(link);
+                        let at = span.map_or(resource.key.start, |s| s.start);
+                        self.add_edge(Edge {
+                            from: resource_id(path, &resource.name),
+                            to,
+                            kind: EdgeKind::NestedByRegistry {
+                                environment: environment.clone(),
+                                entry: self.position(environment, mapping.span.start),
+                                type_name: type_name.clone(),
+                            },
+                            path: path.clone(),
+                            position: shape.position(at),
+                            reference: Some(link.reference.clone()),
+                            resolution: Some(Resolution::of(&link.target)),
+                        });
+                    }
                 }
             }
         }
@@ -607,7 +650,9 @@ fn file_node(path: &StackPath, kind: NodeKind) -> Node {
 // its own model of registry-mapped types: at that merge, replace this one function (its
 // callers need only the environment and the entry of each mapping).
 
-/// The registry entries that make `resource` a nested stack, each with its environment.
+/// The registry entries that make a resource named `resource` of type `type_name` a nested
+/// stack, each with its environment (`resource` is `None` for a group's members and for the
+/// resources of a nested template: per-resource entries name resources of the top template).
 /// As Heat's `ResourceRegistry.iterable_by` looks a type up: a per-resource entry
 /// (`resources: {NAME: {TYPE: …}}`, the exact name) before a top-level one for the type (the
 /// exact name: a `*` key never maps to a file). `merged`: `environments` are one stack's, in
@@ -618,11 +663,9 @@ fn registry_templates<'s>(
     shapes: &'s BTreeMap<StackPath, FileShape>,
     environments: &'s [StackPath],
     merged: bool,
-    resource: &ResourceShape,
+    resource: Option<&str>,
+    type_name: &str,
 ) -> Vec<(&'s StackPath, &'s RegistryMapping)> {
-    let Some(type_name) = resource.type_name.as_deref() else {
-        return Vec::new();
-    };
     let mut found = Vec::new();
     // The entries in force, per-resource and top-level, as the environments are loaded.
     let (mut own, mut top) = (None, None);
@@ -636,7 +679,7 @@ fn registry_templates<'s>(
         for mapping in shape.registry.iter().filter(|m| m.type_name == type_name) {
             let level = match mapping.resource.as_deref() {
                 None => &mut top,
-                Some(name) if name == resource.name => &mut own,
+                Some(name) if Some(name) == resource => &mut own,
                 Some(_) => continue,
             };
             *level = mapping.value.is_some().then_some((environment, mapping));
@@ -756,7 +799,9 @@ mod tests {
             .insert(
                 "repo/top.yaml",
                 "heat_template_version: rocky\nresources:\n  s: {type: My::Server}\n  \
-                 t: {type: My::Server}\n",
+                 t: {type: My::Server}\n  \
+                 g:\n    type: OS::Heat::ResourceGroup\n    \
+                 properties: {resource_def: {type: My::Server}}\n",
             )
             .insert(
                 "repo/one.yaml",
@@ -778,6 +823,8 @@ mod tests {
         assert_eq!(
             nested,
             vec![
+                "repo/top.yaml#g -nested_by_registry (by repo/one.yaml)-> repo/a.yaml @7:39",
+                "repo/top.yaml#g -nested_by_registry (by repo/two.yaml)-> repo/b.yaml @7:39",
                 "repo/top.yaml#s -nested_by_registry (by repo/one.yaml)-> repo/a.yaml @3:13",
                 "repo/top.yaml#s -nested_by_registry (by repo/two.yaml)-> repo/b.yaml @3:13",
                 "repo/top.yaml#t -nested_by_registry (by repo/one.yaml)-> repo/a.yaml @4:13",
@@ -791,8 +838,45 @@ mod tests {
             .collect();
         assert_eq!(
             nested,
-            vec!["repo/top.yaml#s -nested_by_registry (by repo/one.yaml)-> repo/a.yaml @3:13",],
+            vec![
+                "repo/top.yaml#g -nested_by_registry (by repo/one.yaml)-> repo/a.yaml @7:39",
+                "repo/top.yaml#s -nested_by_registry (by repo/one.yaml)-> repo/a.yaml @3:13",
+            ],
             "the last top-level entry wins, and a per-resource entry beats any top-level one"
+        );
+    }
+
+    #[test]
+    fn a_per_resource_entry_maps_a_resource_of_the_top_template_only() {
+        let mut source = MemorySource::new();
+        source
+            .insert(
+                "repo/top.yaml",
+                "heat_template_version: rocky\nresources:\n  t: {type: My::Server}\n  \
+                 n: {type: nested.yaml}\n",
+            )
+            .insert(
+                "repo/nested.yaml",
+                "heat_template_version: rocky\nresources:\n  t: {type: My::Server}\n",
+            )
+            .insert(
+                "repo/env.yaml",
+                "resource_registry:\n  My::Server: b.yaml\n  \
+                 resources:\n    t: {My::Server: a.yaml}\n",
+            )
+            .insert("repo/a.yaml", "heat_template_version: rocky\n")
+            .insert("repo/b.yaml", "heat_template_version: rocky\n");
+        let graph = graph(&source, &["repo/top.yaml", "repo/env.yaml"], None);
+        let nested: Vec<String> = edges(&graph)
+            .into_iter()
+            .filter(|e| e.contains("nested_by_registry"))
+            .collect();
+        assert_eq!(
+            nested,
+            vec![
+                "repo/nested.yaml#t -nested_by_registry (by repo/env.yaml)-> repo/b.yaml @3:13",
+                "repo/top.yaml#t -nested_by_registry (by repo/env.yaml)-> repo/a.yaml @3:13",
+            ]
         );
     }
 }
