@@ -142,20 +142,17 @@ fn build(args: &GraphArgs) -> anyhow::Result<(Graph, Vec<String>)> {
         .collect();
 
     // Every file read and loaded once, in parallel.
-    let read: Vec<Result<Option<(StackPath, FileShape)>, String>> = candidates
+    let read: Vec<Read> = candidates
         .par_iter()
         .chain(environments.par_iter())
         .map(shape_of)
         .collect();
     let mut shapes = BTreeMap::new();
-    for result in read {
-        match result {
-            Ok(Some((path, shape))) => {
-                shapes.insert(path, shape);
-            }
-            Ok(None) => {}
-            Err(message) => failures.push(message),
+    for (shape, failure) in read {
+        if let Some((path, shape)) = shape {
+            shapes.insert(path, shape);
         }
+        failures.extend(failure);
     }
     let applied: Option<Vec<StackPath>> = (!args.environments.is_empty()).then(|| {
         args.environments
@@ -216,9 +213,30 @@ fn read_followed(
     }
 }
 
-/// Reads and loads one file: `Ok(None)` when it is not one to draw (a walked file that is no
-/// template or environment), `Err` when it cannot be read or loaded.
-fn shape_of(candidate: &Candidate) -> Result<Option<(StackPath, FileShape)>, String> {
+/// What became of one file: its shape when it is drawn (also when Heat cannot load it: then
+/// drawn as such), and why it could not be read or loaded.
+type Read = (Option<(StackPath, FileShape)>, Option<String>);
+
+/// Reads and loads one file: nothing when it is not one to draw (a walked file that is no
+/// template or environment).
+fn shape_of(candidate: &Candidate) -> Read {
+    match read_shape(candidate) {
+        Ok(Some(shape)) => {
+            let failure = match &shape.facts.kind {
+                FileKind::Unloadable(why) => Some(load_failure(&candidate.display(), &shape, why)),
+                _ => None,
+            };
+            (
+                Some((crate::stack::stack_path(&candidate.path), shape)),
+                failure,
+            )
+        }
+        Ok(None) => (None, None),
+        Err(failure) => (None, Some(failure)),
+    }
+}
+
+fn read_shape(candidate: &Candidate) -> Result<Option<FileShape>, String> {
     let display = candidate.display();
     let input = crate::read::file(&candidate.path)
         .map_err(|err| format!("cannot read {display}: {err}"))?;
@@ -250,8 +268,7 @@ fn shape_of(candidate: &Candidate) -> Result<Option<(StackPath, FileShape)>, Str
         hotfix_yaml::check_bytes(&bytes).map_err(|err| format!("{display}: {}", err.message))?;
     let shape = FileShape::of(Arc::from(text));
     match &shape.facts.kind {
-        FileKind::Template | FileKind::Environment => {}
-        FileKind::Unloadable(why) => return Err(load_failure(&display, &shape, why)),
+        FileKind::Template | FileKind::Environment | FileKind::Unloadable(_) => {}
         FileKind::Other if candidate.explicit => {
             return Err(format!(
                 "{display}: neither a template (no heat_template_version) nor an environment \
@@ -260,7 +277,7 @@ fn shape_of(candidate: &Candidate) -> Result<Option<(StackPath, FileShape)>, Str
         }
         FileKind::Other => return Ok(None),
     }
-    Ok(Some((crate::stack::stack_path(&candidate.path), shape)))
+    Ok(Some(shape))
 }
 
 /// `path:line:col: why`, for a file Heat cannot load.
