@@ -5,6 +5,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+mod common;
+
 /// The fixture tree's folder: the tests run there, so that paths in the output are short and
 /// the same on every machine.
 fn fixtures() -> PathBuf {
@@ -297,4 +299,158 @@ fn dot_tokens(line: &str) -> Option<Vec<String>> {
         tokens.push(current);
     }
     Some(tokens)
+}
+
+#[test]
+#[ignore = "needs Heat (.venv-heat) and ../shared/oracles/heat/stack.py"]
+fn shared_graph_maps_a_type_to_the_template_heat_uses_when_environments_are_merged() {
+    // `b.yaml` holds a resource of a type Heat does not have (`a.yaml` has the same interface
+    // and none): Heat accepts the stack iff `t` is mapped to `a.yaml`, and when it refuses it
+    // names the file (`resources.t<file:///…/b.yaml>: …`).
+    let python = std::env::var_os("HOTFIX_PYTHON").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join(".venv-heat/bin/python"),
+        PathBuf::from,
+    );
+    assert!(
+        python.exists(),
+        "run scripts/setup-oracle.sh (or set HOTFIX_PYTHON)"
+    );
+    let stack = common::shared().join("oracles/heat/stack.py");
+    // `parent.yaml` nests `top.yaml`: a per-resource entry for `t` does not reach it.
+    let stacks: [(&str, &[&str]); 6] = [
+        ("top.yaml", &["top-a.yaml", "top-b.yaml"]),
+        ("top.yaml", &["top-b.yaml", "top-a.yaml"]),
+        ("top.yaml", &["own-a.yaml", "top-b.yaml"]),
+        ("top.yaml", &["top-b.yaml", "own-a.yaml"]),
+        ("top.yaml", &["top-b.yaml"]),
+        ("parent.yaml", &["top-b.yaml", "own-a.yaml"]),
+    ];
+    for (template, environments) in stacks {
+        let given = format!("merge/{template}");
+        let mut args = vec!["graph", given.as_str(), "--format", "json"];
+        let paths: Vec<String> = environments.iter().map(|e| format!("merge/{e}")).collect();
+        for path in &paths {
+            args.extend(["-e", path.as_str()]);
+        }
+        let output = hotfix(&args);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let json: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("JSON");
+        let mapped: Vec<&str> = json["edges"]
+            .as_array()
+            .expect("edges")
+            .iter()
+            .filter(|e| e["kind"] == "nested_by_registry" && e["from"] == "merge/top.yaml#t")
+            .filter_map(|e| e["to"].as_str())
+            .collect();
+        let mut heat = Command::new(&python);
+        heat.current_dir(fixtures().join("merge"))
+            .arg(&stack)
+            .arg(template)
+            .args(["--strict", "--no-cloud"]);
+        for environment in environments {
+            heat.args(["-e", environment]);
+        }
+        let verdict: serde_json::Value =
+            serde_json::from_slice(&heat.output().expect("run stack.py").stdout).expect("JSON");
+        let accepted = verdict["valid"] == true;
+        let names_b = verdict["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("/merge/b.yaml>"));
+        assert_eq!(accepted, !names_b, "{verdict}");
+        assert_eq!(
+            mapped == ["merge/a.yaml"],
+            accepted,
+            "{template} {environments:?}: hotfix maps t to {mapped:?}; Heat: {verdict}"
+        );
+        assert_eq!(mapped.len(), 1, "{environments:?}");
+    }
+}
+
+#[test]
+#[ignore = "needs ../shared/corpus; run by scripts/test.sh beside ../shared"]
+fn shared_graph_of_the_corpus_marks_missing_exactly_what_lint_reports() {
+    let run = |args: &[&str]| {
+        let output = Command::new(env!("CARGO_BIN_EXE_hotfix"))
+            .args(args)
+            .current_dir(common::corpus())
+            .output()
+            .expect("run hotfix");
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        stdout(&output)
+    };
+    let json: serde_json::Value =
+        serde_json::from_str(&run(&["graph", ".", "--format", "json", "--no-config"]))
+            .expect("JSON");
+    let count = |list: &str| -> std::collections::BTreeMap<String, usize> {
+        let mut counts = std::collections::BTreeMap::new();
+        for item in json[list].as_array().expect("a list") {
+            *counts
+                .entry(item["kind"].as_str().expect("kind").to_owned())
+                .or_default() += 1;
+        }
+        counts
+    };
+    let pinned = |pairs: &[(&str, usize)]| -> std::collections::BTreeMap<String, usize> {
+        pairs.iter().map(|(k, n)| ((*k).to_owned(), *n)).collect()
+    };
+    assert_eq!(
+        count("nodes"),
+        pinned(&[
+            ("environment", 240),
+            ("file", 43),
+            ("generated", 39),
+            ("missing", 26),
+            ("outside", 85),
+            ("resource", 2454),
+            ("template", 641),
+            ("url", 1),
+        ])
+    );
+    // Without -e every environment applies to every template: 237 of the registry-mapped
+    // edges go from tripleo-heat-templates-2015's templates to the newer tree's environments,
+    // which map the same type names.
+    assert_eq!(
+        count("edges"),
+        pinned(&[
+            ("depends_on", 184),
+            ("get_file", 163),
+            ("implicit", 1731),
+            ("nested", 388),
+            ("nested_by_registry", 578),
+            ("registry", 811),
+        ])
+    );
+    // The links to missing files are the ones lint reports, at the same places.
+    let mut missing: Vec<String> = json["edges"]
+        .as_array()
+        .expect("edges")
+        .iter()
+        .filter(|e| e["resolution"] == "missing")
+        .map(|e| {
+            format!(
+                "{}:{}:",
+                e["path"].as_str().unwrap_or_default(),
+                e["span"].as_str().unwrap_or_default()
+            )
+        })
+        .collect();
+    missing.sort();
+    let lint = run(&[
+        "lint",
+        ".",
+        "--select",
+        "X001,X002,E007",
+        "--no-config",
+        "--format",
+        "concise",
+        "--exit-zero",
+        "--quiet",
+    ]);
+    let mut reported: Vec<String> = lint
+        .lines()
+        .filter_map(|line| line.split(' ').next().map(str::to_owned))
+        .collect();
+    reported.sort();
+    assert_eq!(missing.len(), 32);
+    assert_eq!(missing, reported);
 }
