@@ -152,7 +152,12 @@ fn build(args: &GraphArgs) -> anyhow::Result<(Graph, Vec<String>)> {
         if let Some((path, shape)) = shape {
             shapes.insert(path, shape);
         }
-        failures.extend(failure);
+        // An environment given with -e may be among the files walked too: said once.
+        if let Some(failure) = failure
+            && !failures.contains(&failure)
+        {
+            failures.push(failure);
+        }
     }
     let applied: Option<Vec<StackPath>> = (!args.environments.is_empty()).then(|| {
         args.environments
@@ -255,8 +260,11 @@ fn read_shape(candidate: &Candidate) -> Result<Option<FileShape>, String> {
             return Err(format!("{display}: {}", err.message));
         }
     };
+    // K2HR3 templates are told as templates by `classify` (for lint, which gives them their own
+    // rules); they are not Heat's.
+    let k2hr3 = candidate.config.is_k2hr3(&candidate.path) || hotfix_linter::is_k2hr3(&bytes);
     let kind = discover::classify(&candidate.path, &bytes);
-    if !candidate.explicit && !matches!(kind, Kind::Template | Kind::Environment) {
+    if !candidate.explicit && (k2hr3 || !matches!(kind, Kind::Template | Kind::Environment)) {
         return Ok(None);
     }
     if kind == Kind::Jinja {
