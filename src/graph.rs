@@ -33,8 +33,9 @@ Edges:
   implicit            resource -> resource, a `get_resource`/`get_attr` in its properties or
                       metadata (the first one written)
   nested              resource -> template, `type: x.yaml` (or a group's `resource_def`)
-  nested_by_registry  resource -> template, its type mapped to the file by an environment's
-                      `resource_registry` (the environment is named on the edge)
+  nested_by_registry  resource -> template, its type (a group's: its members' type) mapped to
+                      the file by an environment's `resource_registry` (the environment is
+                      named on the edge)
   registry            environment -> file, a `resource_registry` entry
   get_file            template -> file
 
@@ -47,7 +48,8 @@ are `line:column` (1-based, columns in characters). Output is sorted: the same t
 the same graph. For a picture: `hotfix graph | dot -Tsvg > stack.svg`.
 
 Exit codes: 0 the graph was written; 2 a path is missing, or a file could not be read or loaded
-(the graph is still written, without what could not be read).";
+(the graph is still written: without a file that could not be read, with one Heat cannot load
+drawn as such).";
 
 /// Draw templates, environments, nested templates and resources as a graph.
 #[derive(Debug, clap::Args)]
