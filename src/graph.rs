@@ -133,6 +133,19 @@ fn build(args: &GraphArgs) -> anyhow::Result<(Graph, Vec<String>)> {
             Found::Error(error) => failures.push(error),
         }
     }
+    // `-o` must not replace one of the files drawn (as `hotfix lint --output` refuses).
+    if let Some(report) = args.output.as_deref().and_then(discover::Identity::of) {
+        let given = candidates.iter().map(|c| c.path.as_path());
+        if let Some(path) = given
+            .chain(args.environments.iter().map(PathBuf::as_path))
+            .find(|path| report.is(path))
+        {
+            return Err(anyhow!(
+                "--output {} is one of the files hotfix reads; write it elsewhere",
+                path.display()
+            ));
+        }
+    }
     let environments: Vec<Candidate> = args
         .environments
         .iter()

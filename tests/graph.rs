@@ -164,6 +164,19 @@ fn graph_fails_with_exit_2_on_what_it_cannot_read() {
          environment file\n"
     );
 
+    let output = hotfix(&["graph", "stack", "-o", "stack/top.yaml"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr(&output),
+        "hotfix: error: --output stack/top.yaml is one of the files hotfix reads; write it \
+         elsewhere\n"
+    );
+    assert!(
+        std::fs::read_to_string(fixtures().join("stack/top.yaml"))
+            .expect("still there")
+            .starts_with("# The top template")
+    );
+
     let output = hotfix(&["graph", "stack", "-e", "stack/top.yaml"]);
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
