@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{Context as _, anyhow};
-use hotfix_stack::graph::{Edge, EdgeKind, FileShape, Graph, Node, NodeKind};
+use hotfix_stack::graph::{Edge, EdgeKind, FileShape, Graph, Node, NodeKind, Stack};
 use hotfix_stack::{FileKind, FileSource as _, StackPath, Tree};
 use rayon::prelude::*;
 
@@ -200,7 +200,22 @@ fn build(args: &GraphArgs) -> anyhow::Result<(Graph, Vec<String>)> {
         .collect();
     let tree = Tree::build(crate::stack::disk(), roots, given);
     read_followed(&tree, &mut shapes, &mut failures);
-    Ok((Graph::build(&tree, &shapes, applied.as_deref()), failures))
+    // The templates named on the command line are the top ones.
+    let top: Vec<StackPath> = candidates
+        .iter()
+        .filter(|c| c.explicit)
+        .map(|c| crate::stack::stack_path(&c.path))
+        .filter(|p| {
+            shapes
+                .get(p)
+                .is_some_and(|s| s.facts.kind == FileKind::Template)
+        })
+        .collect();
+    let stack = Stack {
+        environments: applied.as_deref(),
+        top: &top,
+    };
+    Ok((Graph::build(&tree, &shapes, stack), failures))
 }
 
 /// Reads the templates the links led to, beyond the paths given, in parallel.

@@ -329,18 +329,24 @@ fn shared_graph_maps_a_type_to_the_template_heat_uses_when_environments_are_merg
         "run scripts/setup-oracle.sh (or set HOTFIX_PYTHON)"
     );
     let stack = common::shared().join("oracles/heat/stack.py");
-    // `parent.yaml` nests `top.yaml`: a per-resource entry for `t` does not reach it.
-    let stacks: [(&str, &[&str]); 6] = [
-        ("top.yaml", &["top-a.yaml", "top-b.yaml"]),
-        ("top.yaml", &["top-b.yaml", "top-a.yaml"]),
-        ("top.yaml", &["own-a.yaml", "top-b.yaml"]),
-        ("top.yaml", &["top-b.yaml", "own-a.yaml"]),
-        ("top.yaml", &["top-b.yaml"]),
-        ("parent.yaml", &["top-b.yaml", "own-a.yaml"]),
+    // `parent.yaml` nests `top.yaml`: a per-resource entry for `t` does not reach it, unless
+    // `top.yaml` is named as the top template (with the folder, which holds `parent.yaml`, also
+    // drawn: `true`).
+    let stacks: [(&str, &[&str], bool); 7] = [
+        ("top.yaml", &["top-a.yaml", "top-b.yaml"], false),
+        ("top.yaml", &["top-b.yaml", "top-a.yaml"], false),
+        ("top.yaml", &["own-a.yaml", "top-b.yaml"], false),
+        ("top.yaml", &["top-b.yaml", "own-a.yaml"], false),
+        ("top.yaml", &["top-b.yaml"], false),
+        ("parent.yaml", &["top-b.yaml", "own-a.yaml"], false),
+        ("top.yaml", &["top-b.yaml", "own-a.yaml"], true),
     ];
-    for (template, environments) in stacks {
+    for (template, environments, with_folder) in stacks {
         let given = format!("merge/{template}");
         let mut args = vec!["graph", given.as_str(), "--format", "json"];
+        if with_folder {
+            args.push("merge");
+        }
         let paths: Vec<String> = environments.iter().map(|e| format!("merge/{e}")).collect();
         for path in &paths {
             args.extend(["-e", path.as_str()]);

@@ -2,7 +2,8 @@
 //! `\n---8<---\n` into up to four files (`repo/top.yaml`, `repo/env/e.yaml`,
 //! `repo/nested/a.yaml`, `repo/b.yaml`); each is read with `hotfix_stack::graph::FileShape::of`,
 //! the tree is built from the first two, and `Graph::build` draws it, once with every
-//! environment of the tree and once with the second file given as `-e`. Nothing may panic;
+//! environment of the tree and once with the second file given as `-e`, each with and without the
+//! first named as the top template. Nothing may panic;
 //! node ids are unique and sorted, every edge joins two nodes, and every position is on a line
 //! of its file.
 
@@ -11,7 +12,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use hotfix_stack::graph::{FileShape, Graph};
+use hotfix_stack::graph::{FileShape, Graph, Stack};
 use hotfix_stack::{MemorySource, StackPath, Tree};
 use libfuzzer_sys::fuzz_target;
 
@@ -46,14 +47,22 @@ fuzz_target!(|data: &[u8]| {
     let tree = Tree::build(&source, vec![StackPath::new("repo")], given);
     let environment = [StackPath::new(NAMES[1])];
     for environments in [None, Some(&environment[..])] {
-        let graph = Graph::build(&tree, &shapes, environments);
-        let ids: Vec<&str> = graph.nodes.iter().map(|n| n.id.as_str()).collect();
-        assert!(ids.windows(2).all(|w| w[0] < w[1]), "sorted, unique ids");
-        for edge in &graph.edges {
-            assert!(ids.binary_search(&edge.from.as_str()).is_ok());
-            assert!(ids.binary_search(&edge.to.as_str()).is_ok());
-            let in_file = lines.get(edge.path.as_str()).expect("a file of the input");
-            assert!(edge.position.line >= 1 && edge.position.line <= *in_file);
+        let top = [StackPath::new(NAMES[0])];
+        for top in [&[][..], &top[..]] {
+            let graph = Graph::build(&tree, &shapes, Stack { environments, top });
+            check(&graph, &lines);
         }
     }
 });
+
+/// Node ids unique and sorted, every edge between two nodes and on a line of its file.
+fn check(graph: &Graph, lines: &BTreeMap<String, usize>) {
+    let ids: Vec<&str> = graph.nodes.iter().map(|n| n.id.as_str()).collect();
+    assert!(ids.windows(2).all(|w| w[0] < w[1]), "sorted, unique ids");
+    for edge in &graph.edges {
+        assert!(ids.binary_search(&edge.from.as_str()).is_ok());
+        assert!(ids.binary_search(&edge.to.as_str()).is_ok());
+        let in_file = lines.get(edge.path.as_str()).expect("a file of the input");
+        assert!(edge.position.line >= 1 && edge.position.line <= *in_file);
+    }
+}

@@ -370,17 +370,23 @@ pub struct Graph {
     pub edges: Vec<Edge>,
 }
 
+/// What the run says of the stack drawn: which environments apply, which templates are top
+/// templates.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stack<'a> {
+    /// The environment files that apply, in the order `openstack stack create -e` takes them;
+    /// `None`: every environment of the tree, each on its own (a type mapped to different files
+    /// by different environments then has an edge to each, each naming its environment).
+    pub environments: Option<&'a [StackPath]>,
+    /// The templates named as top templates (the files named on the command line); when none
+    /// is, every template that no link makes a nested one.
+    pub top: &'a [StackPath],
+}
+
 impl Graph {
     /// The graph of `tree`, whose files are described by `shapes` (a file without a shape
-    /// is drawn without its resources). `environments` are the environment files that apply,
-    /// in the order `openstack stack create -e` would take them; `None`: every environment of
-    /// the tree (a type mapped to different files by different environments then has an edge
-    /// to each, each naming its environment).
-    pub fn build(
-        tree: &Tree,
-        shapes: &BTreeMap<StackPath, FileShape>,
-        environments: Option<&[StackPath]>,
-    ) -> Graph {
+    /// is drawn without its resources), for `stack`.
+    pub fn build(tree: &Tree, shapes: &BTreeMap<StackPath, FileShape>, stack: Stack<'_>) -> Graph {
         let mut builder = Builder {
             tree,
             shapes,
@@ -389,7 +395,7 @@ impl Graph {
         };
         builder.files();
         let by_place = builder.links();
-        builder.registry_mapped(environments, &by_place);
+        builder.registry_mapped(stack, &by_place);
         let Builder { nodes, edges, .. } = builder;
         // A dependency on a resource that is not drawn (none should be: dependencies name
         // resources of the same template) would leave an edge without an end.
@@ -513,9 +519,10 @@ impl<'t> Builder<'t> {
     /// An edge from each resource whose type an environment maps to a file.
     fn registry_mapped(
         &mut self,
-        environments: Option<&[StackPath]>,
+        stack: Stack<'_>,
         by_place: &HashMap<(&'t StackPath, usize), &'t Link>,
     ) {
+        let environments = stack.environments;
         let applied: Vec<StackPath> = match environments {
             Some(given) => given.to_vec(),
             None => self
@@ -527,8 +534,8 @@ impl<'t> Builder<'t> {
                 .collect(),
         };
         // Per-resource entries apply to the resources of the top template only (Heat gives a
-        // nested stack `resources: {NESTED: {…}}` of its parent's registry): the templates no
-        // link makes nested.
+        // nested stack `resources: {NESTED: {…}}` of its parent's registry): the templates
+        // named as top ones, else those no link makes nested.
         let nested: HashSet<&StackPath> = self
             .tree
             .links
@@ -541,7 +548,11 @@ impl<'t> Builder<'t> {
             if shape.facts.kind != FileKind::Template {
                 continue;
             }
-            let top = !nested.contains(path);
+            let top = if stack.top.is_empty() {
+                !nested.contains(path)
+            } else {
+                stack.top.contains(path)
+            };
             for resource in &shape.resources {
                 // The resource's own type, and its members' when it is a group.
                 let own = resource
@@ -721,7 +732,11 @@ mod tests {
         let tree = Tree::build(source, vec![StackPath::new("repo")], files);
         let environments: Option<Vec<StackPath>> =
             environments.map(|e| e.iter().map(|p| StackPath::new(p)).collect());
-        Graph::build(&tree, &shapes, environments.as_deref())
+        let stack = Stack {
+            environments: environments.as_deref(),
+            top: &[],
+        };
+        Graph::build(&tree, &shapes, stack)
     }
 
     fn edges(graph: &Graph) -> Vec<String> {
