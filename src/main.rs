@@ -13,6 +13,7 @@ mod discover;
 mod eval;
 mod explain;
 mod fix;
+mod graph;
 mod inspect;
 mod interrupt;
 mod k2hr3;
@@ -53,6 +54,10 @@ enum Command {
     /// outputs, offline.
     #[command(long_about = eval::LONG_ABOUT)]
     Eval(eval::EvalArgs),
+    /// Draw templates, environments, nested templates and resources as a graph (DOT or
+    /// JSON).
+    #[command(long_about = graph::LONG_ABOUT)]
+    Graph(graph::GraphArgs),
     /// List the rules.
     Rules(explain::RulesArgs),
     /// Explain one rule.
@@ -126,6 +131,7 @@ fn main() -> ExitCode {
         Command::Upgrade(args) => upgrade::run(&args, &mut stdout),
         Command::Inspect(args) => inspect::run(&args, &mut stdout),
         Command::Eval(args) => eval::run(&args, &mut stdout),
+        Command::Graph(args) => graph::run(&args, &mut stdout),
         Command::Rules(args) => explain::rules(&args, &mut stdout),
         Command::Rule(args) => explain::rule(&args, &mut stdout),
         Command::Versions(args) => explain::versions(&args, &mut stdout),

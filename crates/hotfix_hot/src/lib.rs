@@ -13,7 +13,8 @@ mod template;
 mod version;
 
 pub use semantic::{
-    Call, CallStatus, Context, DataMap, Owner, RefKind, Reference, Semantic, owner_definition,
+    Call, CallStatus, Context, DataMap, Dependency, Owner, RefKind, Reference, Semantic,
+    owner_definition,
 };
 pub use tables::{
     Availability, ConditionAvailability, Function, NEVER_HOT_FUNCTIONS, PARAMETER_TYPES,

@@ -210,6 +210,60 @@ impl Semantic {
     }
 }
 
+/// One resource depending on another, as Heat orders them: through `depends_on`, or through a
+/// `get_resource`, `get_attr` (in 2013-05-23 also `Ref`) in its `properties` or `metadata` (Heat
+/// derives implicit dependencies from those two fields only).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dependency {
+    /// The resource that depends (an index into the template's resources).
+    pub from: usize,
+    /// The resource it depends on: the first of that name.
+    pub to: usize,
+    /// [`RefKind::DependsOn`], [`RefKind::Resource`], [`RefKind::Attribute`] or
+    /// [`RefKind::CfnRef`].
+    pub kind: RefKind,
+    /// The scalar naming `to`.
+    pub node: NodeId,
+}
+
+impl Semantic {
+    /// Every dependency of a resource on another of `template` (this semantic's template), in
+    /// the order they are written; a name no resource has is left out.
+    pub fn dependencies(&self, template: &Template<'_>) -> Vec<Dependency> {
+        let index: std::collections::HashMap<&str, usize> = template
+            .resources
+            .iter()
+            .enumerate()
+            .rev()
+            .map(|(i, r)| (r.name.as_str(), i))
+            .collect();
+        let mut found: Vec<Dependency> = self
+            .references
+            .iter()
+            .filter(|r| matches!(r.field, "properties" | "metadata" | "depends_on"))
+            .filter(|r| {
+                matches!(
+                    r.kind,
+                    RefKind::Resource | RefKind::Attribute | RefKind::DependsOn | RefKind::CfnRef
+                )
+            })
+            .filter_map(|r| {
+                let Owner::Resource(from) = r.owner else {
+                    return None;
+                };
+                Some(Dependency {
+                    from,
+                    to: *index.get(r.name.as_str())?,
+                    kind: r.kind,
+                    node: r.node,
+                })
+            })
+            .collect();
+        found.sort_by_key(|d| template.doc.node(d.node).span.start);
+        found
+    }
+}
+
 /// The definition an owner names.
 pub fn owner_definition<'t>(template: &'t Template<'_>, owner: Owner) -> &'t Named {
     match owner {

@@ -8,6 +8,7 @@
 //! cached by content; [`Tree::build`] then resolves the links between files.
 
 mod facts;
+pub mod graph;
 mod path;
 mod registry;
 mod source;

@@ -1,6 +1,6 @@
 use std::collections::HashMap;
 
-use hotfix_hot::{Owner, RefKind};
+use hotfix_hot::RefKind;
 use hotfix_yaml::NodeId;
 
 use crate::rule::{Context, Sink, declare_rule};
@@ -65,36 +65,17 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         return;
     }
     let resources = &cx.template.resources;
-    let index: HashMap<&str, usize> = resources
-        .iter()
-        .enumerate()
-        .rev()
-        .map(|(i, r)| (r.name.as_str(), i))
-        .collect();
     let mut adjacency: Vec<Vec<usize>> = vec![Vec::new(); resources.len()];
     let mut edges: HashMap<(usize, usize), Edge> = HashMap::new();
-    // Heat's implicit dependencies come from `properties` and `metadata` only.
-    let mut references: Vec<_> = cx
-        .semantic
-        .references
-        .iter()
-        .filter(|r| matches!(r.field, "properties" | "metadata" | "depends_on"))
-        .collect();
-    references.sort_by_key(|r| cx.span(r.node).start);
-    for reference in references {
-        let via = match reference.kind {
+    for dependency in cx.semantic.dependencies(cx.template) {
+        let via = match dependency.kind {
             RefKind::Resource => "get_resource",
             RefKind::Attribute => "get_attr",
             RefKind::DependsOn => "depends_on",
             RefKind::CfnRef => "Ref",
             _ => continue,
         };
-        let Owner::Resource(from) = reference.owner else {
-            continue;
-        };
-        let Some(&to) = index.get(reference.name.as_str()) else {
-            continue;
-        };
+        let (from, to) = (dependency.from, dependency.to);
         if let Some(targets) = adjacency.get_mut(from)
             && !targets.contains(&to)
         {
@@ -102,7 +83,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             edges.insert(
                 (from, to),
                 Edge {
-                    node: reference.node,
+                    node: dependency.node,
                     via,
                 },
             );

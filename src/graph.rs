@@ -1,0 +1,557 @@
+//! `hotfix graph`: a tree of templates as a graph, in DOT (Graphviz) or JSON.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::{Context as _, anyhow};
+use hotfix_stack::graph::{Edge, EdgeKind, FileShape, Graph, Node, NodeKind, Stack};
+use hotfix_stack::{FileKind, FileSource as _, StackPath, Tree};
+use rayon::prelude::*;
+
+use crate::config::{Configs, Overrides};
+use crate::discover::{self, Candidate, Found, Kind};
+
+pub(crate) const LONG_ABOUT: &str = "\
+Draw a tree of templates as a graph: its templates and environment files, the resources of each
+template, and what depends on what, across files.
+
+Files and folders are found as `hotfix lint` finds them (.gitignore, hidden files, each
+hotfix.toml's `include` and `exclude`); templates and environment files are drawn, and every
+template a `type:` or `resource_registry` entry leads to, also outside the paths given.
+
+Nodes: each template and environment file, each resource (in DOT, inside a box for its
+template), and each file a link leads to that the tree does not read: a `get_file` target, or a
+target that is missing (renamed or never written), generated (by the deployment, from a
+`*.j2.yaml` source beside it), outside (an absolute install path, a sibling checkout) or a URL.
+
+Edges:
+  depends_on          resource -> resource, its `depends_on`
+  implicit            resource -> resource, a `get_resource`/`get_attr` in its properties or
+                      metadata (the first one written)
+  nested              resource -> template, `type: x.yaml` (or a group's `resource_def`)
+  nested_by_registry  resource -> template, its type (a group's: its members' type) mapped to
+                      the file by an environment's `resource_registry` (the environment is
+                      named on the edge)
+  registry            environment -> file, a `resource_registry` entry
+  get_file            template -> file
+
+Without -e every environment of the tree applies, each on its own: a type mapped to different
+files by two environments has an edge to each. With -e, only those environments apply, merged
+in the order given as `openstack stack create -e` merges them.
+
+The JSON output is {\"nodes\": [...], \"edges\": [...]}, described in docs/cross-file.md; positions
+are `line:column` (1-based, columns in characters). Output is sorted: the same tree always gives
+the same graph. For a picture: `hotfix graph | dot -Tsvg > stack.svg`.
+
+Exit codes: 0 the graph was written; 2 a path is missing, or a file could not be read or loaded
+(the graph is still written: without a file that could not be read, with one Heat cannot load
+drawn as such).";
+
+/// Draw templates, environments, nested templates and resources as a graph.
+#[derive(Debug, clap::Args)]
+pub(crate) struct GraphArgs {
+    /// Templates, environment files and folders [default: the current folder].
+    paths: Vec<PathBuf>,
+
+    /// An environment file that applies, as `openstack stack create -e` takes it; repeatable,
+    /// later ones override earlier ones. Without it, every environment of the tree applies.
+    #[arg(long = "environment", short = 'e', value_name = "ENV")]
+    environments: Vec<PathBuf>,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Dot)]
+    format: Format,
+
+    /// Write the graph to this file (atomically) instead of standard output.
+    #[arg(long, short, value_name = "FILE")]
+    output: Option<PathBuf>,
+
+    /// Use this configuration file for every file instead of each file's nearest
+    /// `hotfix.toml`.
+    #[arg(long, conflicts_with = "no_config")]
+    config: Option<PathBuf>,
+
+    /// Ignore any `hotfix.toml`.
+    #[arg(long)]
+    no_config: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    /// Graphviz DOT: `dot -Tsvg` draws it.
+    Dot,
+    /// Nodes and edges as JSON.
+    Json,
+}
+
+pub(crate) fn run(args: &GraphArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+    let (graph, failures) = build(args)?;
+    let text = match args.format {
+        Format::Dot => dot(&graph),
+        Format::Json => json(&graph)?,
+    };
+    match &args.output {
+        Some(path) => crate::rewrite::replace(path, text.as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))?,
+        None => out.write_all(text.as_bytes())?,
+    }
+    let mut stderr = crate::pipe::stderr();
+    for failure in &failures {
+        writeln!(stderr, "hotfix: error: {failure}")?;
+    }
+    Ok(if failures.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(2)
+    })
+}
+
+/// The graph of the paths and environments given, and what could not be read.
+fn build(args: &GraphArgs) -> anyhow::Result<(Graph, Vec<String>)> {
+    let cwd = crate::paths::current_dir()?;
+    let mut configs = Configs::new(
+        args.no_config,
+        args.config.as_deref(),
+        &cwd,
+        Overrides::default(),
+    )?;
+    let paths = crate::config::paths(&args.paths)?;
+    for env in &args.environments {
+        if !env.is_file() {
+            return Err(anyhow!("{}: no such file", env.display()));
+        }
+    }
+    let mut failures = Vec::new();
+    let mut candidates = Vec::new();
+    for found in discover::Walker::new(&paths, &mut configs)? {
+        match found? {
+            Found::Candidate(candidate) => candidates.push(candidate),
+            Found::Error(error) => failures.push(error),
+        }
+    }
+    // `-o` must not replace one of the files drawn (as `hotfix lint --output` refuses).
+    if let Some(report) = args.output.as_deref().and_then(discover::Identity::of) {
+        let given = candidates.iter().map(|c| c.path.as_path());
+        if let Some(path) = given
+            .chain(args.environments.iter().map(PathBuf::as_path))
+            .find(|path| report.is(path))
+        {
+            return Err(anyhow!(
+                "--output {} is one of the files hotfix reads; write it elsewhere",
+                path.display()
+            ));
+        }
+    }
+    let environments: Vec<Candidate> = args
+        .environments
+        .iter()
+        .map(|path| Candidate {
+            path: path.clone(),
+            explicit: true,
+            config: Arc::new(crate::config::Config::empty(cwd.clone())),
+        })
+        .collect();
+
+    // Every file read and loaded once, in parallel.
+    let read: Vec<Read> = candidates
+        .par_iter()
+        .chain(environments.par_iter())
+        .map(shape_of)
+        .collect();
+    let mut shapes = BTreeMap::new();
+    for (shape, failure) in read {
+        if let Some((path, shape)) = shape {
+            shapes.insert(path, shape);
+        }
+        // An environment given with -e may be among the files walked too: said once.
+        if let Some(failure) = failure
+            && !failures.contains(&failure)
+        {
+            failures.push(failure);
+        }
+    }
+    let applied: Option<Vec<StackPath>> = (!args.environments.is_empty()).then(|| {
+        args.environments
+            .iter()
+            .map(|p| crate::stack::stack_path(p))
+            .collect()
+    });
+    if let Some(applied) = &applied {
+        for (path, given) in applied.iter().zip(&args.environments) {
+            if shapes
+                .get(path)
+                .is_some_and(|s| s.facts.kind != FileKind::Environment)
+            {
+                failures.push(format!("{}: not an environment file", given.display()));
+            }
+        }
+    }
+
+    let mut spanned: Vec<PathBuf> = args.paths.clone();
+    spanned.extend(args.environments.iter().cloned());
+    let roots = crate::stack::roots(&spanned).to_vec();
+    let given = shapes
+        .iter()
+        .map(|(path, shape)| (path.clone(), Some(shape.facts.clone())))
+        .collect();
+    let tree = Tree::build(crate::stack::disk(), roots, given);
+    read_followed(&tree, &mut shapes, &mut failures);
+    // The templates named on the command line are the top ones.
+    let top: Vec<StackPath> = candidates
+        .iter()
+        .filter(|c| c.explicit)
+        .map(|c| crate::stack::stack_path(&c.path))
+        .filter(|p| {
+            shapes
+                .get(p)
+                .is_some_and(|s| s.facts.kind == FileKind::Template)
+        })
+        .collect();
+    let stack = Stack {
+        environments: applied.as_deref(),
+        top: &top,
+    };
+    Ok((Graph::build(&tree, &shapes, stack), failures))
+}
+
+/// Reads the templates the links led to, beyond the paths given, in parallel.
+fn read_followed(
+    tree: &Tree,
+    shapes: &mut BTreeMap<StackPath, FileShape>,
+    failures: &mut Vec<String>,
+) {
+    let source = crate::stack::disk();
+    let followed: Vec<(StackPath, Option<FileShape>)> = tree
+        .files
+        .keys()
+        .filter(|path| !shapes.contains_key(*path))
+        .cloned()
+        .collect::<Vec<_>>()
+        .into_par_iter()
+        .map(|path| {
+            let shape = source.read(&path).map(FileShape::of);
+            (path, shape)
+        })
+        .collect();
+    for (path, shape) in followed {
+        let Some(shape) = shape else {
+            continue;
+        };
+        if let FileKind::Unloadable(why) = &shape.facts.kind {
+            failures.push(load_failure(path.as_str(), &shape, why));
+        }
+        shapes.insert(path, shape);
+    }
+}
+
+/// What became of one file: its shape when it is drawn (also when Heat cannot load it: then
+/// drawn as such), and why it could not be read or loaded.
+type Read = (Option<(StackPath, FileShape)>, Option<String>);
+
+/// Reads and loads one file: nothing when it is not one to draw (a walked file that is no
+/// template or environment).
+fn shape_of(candidate: &Candidate) -> Read {
+    match read_shape(candidate) {
+        Ok(Some(shape)) => {
+            let failure = match &shape.facts.kind {
+                FileKind::Unloadable(why) => Some(load_failure(&candidate.display(), &shape, why)),
+                _ => None,
+            };
+            (
+                Some((crate::stack::stack_path(&candidate.path), shape)),
+                failure,
+            )
+        }
+        Ok(None) => (None, None),
+        Err(failure) => (None, Some(failure)),
+    }
+}
+
+fn read_shape(candidate: &Candidate) -> Result<Option<FileShape>, String> {
+    let display = candidate.display();
+    let input = crate::read::file(&candidate.path)
+        .map_err(|err| format!("cannot read {display}: {err}"))?;
+    let bytes = match input {
+        crate::read::Input::Whole(bytes) => bytes,
+        crate::read::Input::TooLarge { head, chars, exact } => {
+            if !candidate.explicit
+                && !matches!(
+                    discover::classify(&candidate.path, &head),
+                    Kind::Template | Kind::Environment
+                )
+            {
+                return Ok(None);
+            }
+            let err = hotfix_yaml::too_large(chars, exact);
+            return Err(format!("{display}: {}", err.message));
+        }
+    };
+    // K2HR3 templates are told as templates by `classify` (for lint, which gives them their own
+    // rules); they are not Heat's.
+    let k2hr3 = candidate.config.is_k2hr3(&candidate.path) || hotfix_linter::is_k2hr3(&bytes);
+    let kind = discover::classify(&candidate.path, &bytes);
+    if !candidate.explicit && (k2hr3 || !matches!(kind, Kind::Template | Kind::Environment)) {
+        return Ok(None);
+    }
+    if kind == Kind::Jinja {
+        return Err(format!(
+            "{display}: a Jinja2 source (not YAML until rendered): draw the rendered file"
+        ));
+    }
+    let text =
+        hotfix_yaml::check_bytes(&bytes).map_err(|err| format!("{display}: {}", err.message))?;
+    let shape = FileShape::of(Arc::from(text));
+    match &shape.facts.kind {
+        FileKind::Template | FileKind::Environment | FileKind::Unloadable(_) => {}
+        FileKind::Other if candidate.explicit => {
+            return Err(format!(
+                "{display}: neither a template (no heat_template_version) nor an environment \
+                 file"
+            ));
+        }
+        FileKind::Other => return Ok(None),
+    }
+    Ok(Some(shape))
+}
+
+/// `path:line:col: why`, for a file Heat cannot load.
+fn load_failure(display: &str, shape: &FileShape, why: &str) -> String {
+    match shape.error_at {
+        Some(at) => format!("{display}:{at}: {why}"),
+        None => format!("{display}: {why}"),
+    }
+}
+
+/// The graph in Graphviz's DOT language: a cluster per template holding its file's node and its
+/// resources; environments and other files outside.
+fn dot(graph: &Graph) -> String {
+    let mut out = String::from(
+        "digraph hotfix {\n  \
+         graph [rankdir=LR, fontname=\"Helvetica\", fontsize=11];\n  \
+         node [fontname=\"Helvetica\", fontsize=10, shape=box];\n  \
+         edge [fontname=\"Helvetica\", fontsize=9];\n",
+    );
+    let mut resources: BTreeMap<&str, Vec<&Node>> = BTreeMap::new();
+    for node in &graph.nodes {
+        if node.kind == NodeKind::Resource
+            && let Some(path) = &node.path
+        {
+            resources.entry(path.as_str()).or_default().push(node);
+        }
+    }
+    let mut cluster = 0;
+    for node in &graph.nodes {
+        if node.kind == NodeKind::Resource {
+            continue;
+        }
+        if node.kind != NodeKind::Template {
+            let _ = writeln!(out, "  {}", dot_node(node));
+            continue;
+        }
+        let _ = writeln!(out, "  subgraph cluster_{cluster} {{");
+        cluster += 1;
+        let _ = writeln!(
+            out,
+            "    label={}; style=rounded; color=gray50;",
+            quoted(&node.id)
+        );
+        let _ = writeln!(out, "    {}", dot_node(node));
+        for resource in resources.get(node.id.as_str()).into_iter().flatten() {
+            let _ = writeln!(out, "    {}", dot_node(resource));
+        }
+        out.push_str("  }\n");
+    }
+    for edge in &graph.edges {
+        let _ = writeln!(out, "  {}", dot_edge(edge));
+    }
+    out.push_str("}\n");
+    out
+}
+
+fn dot_node(node: &Node) -> String {
+    let path = node
+        .path
+        .as_ref()
+        .map_or(node.id.as_str(), StackPath::as_str);
+    let (label, attributes) = match &node.kind {
+        NodeKind::Resource => (
+            format!(
+                "{}\n{}",
+                node.name.as_deref().unwrap_or_default(),
+                node.resource_type.as_deref().unwrap_or("(no type)")
+            ),
+            "shape=box, style=rounded",
+        ),
+        // The cluster around it is labelled with the path.
+        NodeKind::Template => (
+            node.path
+                .as_ref()
+                .map_or(path, StackPath::file_name)
+                .to_owned(),
+            "shape=folder",
+        ),
+        NodeKind::Environment => (
+            path.to_owned(),
+            "shape=note, style=filled, fillcolor=lightyellow",
+        ),
+        NodeKind::File => (path.to_owned(), "shape=component"),
+        NodeKind::Unloadable(_) => (
+            format!("{path}\n(cannot be loaded)"),
+            "shape=folder, color=red, fontcolor=red",
+        ),
+        NodeKind::Missing => (
+            format!("{path}\n(missing)"),
+            "style=dashed, color=red, fontcolor=red",
+        ),
+        NodeKind::Generated => (format!("{path}\n(generated)"), "style=dashed, color=gray40"),
+        NodeKind::Outside => (
+            format!("{path}\n(outside the tree)"),
+            "style=dashed, color=gray40",
+        ),
+        NodeKind::Url => (format!("{path}\n(URL)"), "style=dashed, color=gray40"),
+    };
+    format!(
+        "{} [label={}, {attributes}];",
+        quoted(&node.id),
+        quoted(&label)
+    )
+}
+
+fn dot_edge(edge: &Edge) -> String {
+    let (label, attributes) = match &edge.kind {
+        EdgeKind::DependsOn => ("depends_on".to_owned(), "style=solid"),
+        EdgeKind::Implicit { via } => ((*via).to_owned(), "style=dashed"),
+        EdgeKind::Nested => ("type".to_owned(), "style=bold, color=blue"),
+        EdgeKind::NestedByRegistry {
+            environment,
+            type_name,
+            ..
+        } => (
+            format!("{type_name}\nby {environment}"),
+            "style=bold, color=purple",
+        ),
+        EdgeKind::Registry {
+            type_name,
+            resource,
+        } => (
+            match resource {
+                Some(resource) => format!("{type_name}\n(for {resource})"),
+                None => type_name.clone(),
+            },
+            "style=dotted",
+        ),
+        EdgeKind::GetFile => ("get_file".to_owned(), "color=gray40"),
+    };
+    format!(
+        "{} -> {} [label={}, {attributes}];",
+        quoted(&edge.from),
+        quoted(&edge.to),
+        quoted(&label)
+    )
+}
+
+/// A DOT double-quoted string: `"` and `\` escaped, a line break as `\n` (Graphviz's own line
+/// break in labels), other control characters as a space.
+fn quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The graph as JSON (the shape docs/cross-file.md describes).
+fn json(graph: &Graph) -> anyhow::Result<String> {
+    use serde_json::{Map, Value, json};
+    let nodes: Vec<Value> = graph
+        .nodes
+        .iter()
+        .map(|node| {
+            let mut object = Map::new();
+            object.insert("id".into(), json!(node.id));
+            object.insert("kind".into(), json!(node.kind.name()));
+            if let Some(path) = &node.path {
+                object.insert("path".into(), json!(path.as_str()));
+            }
+            if let Some(name) = &node.name {
+                object.insert("name".into(), json!(name));
+            }
+            if node.kind == NodeKind::Resource {
+                object.insert("type".into(), json!(node.resource_type));
+            }
+            if let Some(at) = node.position {
+                object.insert("span".into(), json!(at.to_string()));
+            }
+            if let NodeKind::Unloadable(why) = &node.kind {
+                object.insert("message".into(), json!(why));
+            }
+            Value::Object(object)
+        })
+        .collect();
+    let edges: Vec<Value> = graph
+        .edges
+        .iter()
+        .map(|edge| {
+            let mut object = Map::new();
+            object.insert("from".into(), json!(edge.from));
+            object.insert("to".into(), json!(edge.to));
+            object.insert("kind".into(), json!(edge.kind.name()));
+            object.insert("path".into(), json!(edge.path.as_str()));
+            object.insert("span".into(), json!(edge.position.to_string()));
+            match &edge.kind {
+                EdgeKind::DependsOn | EdgeKind::Nested | EdgeKind::GetFile => {}
+                EdgeKind::Implicit { via } => {
+                    object.insert("via".into(), json!(via));
+                }
+                EdgeKind::NestedByRegistry {
+                    environment,
+                    entry,
+                    type_name,
+                } => {
+                    object.insert("type".into(), json!(type_name));
+                    object.insert(
+                        "environment".into(),
+                        json!({"path": environment.as_str(), "span": entry.to_string()}),
+                    );
+                }
+                EdgeKind::Registry {
+                    type_name,
+                    resource,
+                } => {
+                    object.insert("type".into(), json!(type_name));
+                    if let Some(resource) = resource {
+                        object.insert("resource".into(), json!(resource));
+                    }
+                }
+            }
+            if let Some(reference) = &edge.reference {
+                object.insert("reference".into(), json!(reference));
+            }
+            if let Some(resolution) = edge.resolution {
+                object.insert("resolution".into(), json!(resolution.name()));
+            }
+            Value::Object(object)
+        })
+        .collect();
+    // `nodes` before `edges` (a `serde_json` object would sort its keys).
+    let indent = |list: &[Value]| -> anyhow::Result<String> {
+        Ok(serde_json::to_string_pretty(list)?.replace('\n', "\n  "))
+    };
+    Ok(format!(
+        "{{\n  \"nodes\": {},\n  \"edges\": {}\n}}\n",
+        indent(&nodes)?,
+        indent(&edges)?
+    ))
+}
