@@ -543,3 +543,158 @@ impl Drop for Oracle {
         let _ = self.child.wait();
     }
 }
+
+/// C012 against Cloudify's run-time resolution of `get_attribute` (`scripts/cfy_oracle.py
+/// runtime`: the deployment plan's node instances, each `get_attribute` of an operation, a
+/// relationship's operation, an output or a capability evaluated with `dsl_parser`'s own
+/// `evaluate_functions` in the context Cloudify's operation endpoint gives). On the rule's
+/// fixtures hotfix reports exactly the calls Cloudify cannot resolve; on the corpus every call
+/// hotfix reports is one Cloudify cannot resolve (hotfix abstains where the count is not a
+/// literal, where groups or the relationship's connection type decide).
+#[test]
+#[ignore = "needs ../shared and .venv-cfy (scripts/setup-cfy-oracle.sh)"]
+fn shared_ambiguous_node_instances_are_those_cloudify_cannot_resolve_at_run_time() {
+    let python = common::workspace().join(".venv-cfy/bin/python");
+    let mut oracle = Oracle::start(&python);
+    let mut failures = Vec::new();
+
+    let dir = common::workspace().join("testdata/rules/C012");
+    let mut fixtures: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("fixtures")
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    fixtures.sort();
+    let mut fixture_calls = 0;
+    for file in &fixtures {
+        let text = std::fs::read_to_string(file).expect("read");
+        let answer = oracle.ask("runtime", file, &text);
+        let Some(mut cloudify) = ambiguous(&answer) else {
+            failures.push(format!("{}: Cloudify: {answer}", file.display()));
+            continue;
+        };
+        cloudify.sort();
+        let ours = reported_ambiguous(file, &text);
+        fixture_calls += ours.len();
+        if ours != cloudify {
+            failures.push(format!(
+                "{}: Cloudify cannot resolve {cloudify:?}, hotfix reports {ours:?}",
+                file.display()
+            ));
+        }
+    }
+    assert!(fixture_calls > 0, "the invalid fixtures report nothing");
+
+    let corpus = common::shared().join("corpus/cloudify-blueprint-examples");
+    let mut paths = Vec::new();
+    common::files(&corpus, &mut paths);
+    paths.sort();
+    let (mut planned, mut reported, mut confirmed, mut unresolved) = (0, 0, 0, 0);
+    for path in paths {
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        if !hotfix_yaml::parse(&text).is_ok_and(|doc| Blueprint::new(&doc).is_some()) {
+            continue;
+        }
+        let ours = reported_ambiguous(&path, &text);
+        let answer = oracle.ask("runtime", &path, &text);
+        let Some(mut cloudify) = ambiguous(&answer) else {
+            if !ours.is_empty() {
+                println!(
+                    "not confirmed (the stubbed blueprint does not plan): {} {ours:?}",
+                    path.display()
+                );
+            }
+            continue;
+        };
+        planned += 1;
+        unresolved += cloudify.len();
+        reported += ours.len();
+        for finding in ours {
+            if let Some(i) = cloudify.iter().position(|c| *c == finding) {
+                cloudify.remove(i);
+                confirmed += 1;
+            } else {
+                failures.push(format!(
+                    "{}: hotfix reports {finding:?}, which Cloudify resolves",
+                    path.display()
+                ));
+            }
+        }
+    }
+    println!(
+        "C012: fixtures {} ({fixture_calls} calls, all as Cloudify); corpus blueprints planned \
+         with stubbed imports: {planned}, calls Cloudify cannot resolve: {unresolved}, \
+         reported by hotfix: {reported}, of them confirmed: {confirmed}",
+        fixtures.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `[where, owner, node]` of each call Cloudify cannot resolve, from a `runtime` answer.
+fn ambiguous(answer: &Value) -> Option<Vec<[String; 3]>> {
+    if answer["valid"] != json!(true) {
+        return None;
+    }
+    let list = answer["ambiguous"].as_array()?;
+    Some(
+        list.iter()
+            .map(|entry| {
+                let part = |i: usize| entry[i].as_str().unwrap_or_default().to_owned();
+                [part(0), part(1), part(2)]
+            })
+            .collect(),
+    )
+}
+
+/// `[where, owner, node]` of each C012 finding hotfix reports, sorted, in the oracle's terms.
+fn reported_ambiguous(path: &Path, text: &str) -> Vec<[String; 3]> {
+    let settings = Settings {
+        blueprint_imports: imports(path, text),
+        ..Settings::default()
+    };
+    let findings = lint(&path.display().to_string(), text.as_bytes(), &settings);
+    let doc = hotfix_yaml::parse(text).expect("a blueprint parses");
+    let bp = Blueprint::new(&doc).expect("a blueprint");
+    let entry_holding = |section: &str, span: hotfix_diagnostics::Span| {
+        let items = doc.get(doc.root(), section).expect("the section");
+        doc.entries(items)
+            .into_iter()
+            .find(|e| {
+                let outer = doc.node(e.value).span;
+                outer.start <= span.start && span.end <= outer.end
+            })
+            .and_then(|e| doc.str_value(e.key))
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let mut out: Vec<[String; 3]> = findings
+        .iter()
+        .filter(|d| d.code == "C012")
+        .map(|d| {
+            let call = bp
+                .calls
+                .iter()
+                .find(|c| {
+                    doc.items(c.args)
+                        .is_some_and(|i| doc.node(i[0]).span == d.span)
+                })
+                .expect("a finding on a call's node name");
+            let first = doc.items(call.args).expect("a list")[0];
+            let node = doc.str_value(first).expect("a name").to_owned();
+            let (place, owner) = match call.scope {
+                Scope::NodeTemplate { node } => ("operation", bp.node_templates[node].name.clone()),
+                Scope::Relationship { node, .. } => {
+                    ("relationship", bp.node_templates[node].name.clone())
+                }
+                Scope::Outputs => ("output", entry_holding("outputs", d.span)),
+                Scope::Capabilities => ("capability", entry_holding("capabilities", d.span)),
+                other => panic!("C012 in {other:?}"),
+            };
+            [place.to_owned(), owner, node]
+        })
+        .collect();
+    out.sort();
+    out
+}
