@@ -130,7 +130,9 @@ fn check(cx: &BlueprintContext<'_>, sink: &mut Sink<'_>) {
         let diagnostic = sink.report(
             cx.span(items[0]),
             format!(
-                "`{name}` has {count} instances and nothing tells `get_attribute` which one: {}",
+                "`get_attribute` {} cannot tell which of the {count} instances of `{name}` to \
+                 read: {}",
+                place.context(),
                 place.outcome()
             ),
         );
@@ -149,6 +151,8 @@ enum Place<'a> {
     /// A relationship's source or target operation inputs; the name is the relationship's
     /// source or target.
     Relationship {
+        source: &'a str,
+        target: &'a str,
         keyword: Option<&'static str>,
     },
     Output,
@@ -156,6 +160,17 @@ enum Place<'a> {
 }
 
 impl Place<'_> {
+    fn context(&self) -> String {
+        match self {
+            Place::Operation { owner, .. } => format!("in an operation of `{owner}`"),
+            Place::Relationship { source, target, .. } => {
+                format!("in an operation of the relationship of `{source}` to `{target}`")
+            }
+            Place::Output => "in an output".to_owned(),
+            Place::Capability => "in a capability".to_owned(),
+        }
+    }
+
     fn outcome(&self) -> &'static str {
         match self {
             Place::Operation { .. } => "the operation fails when it runs",
@@ -176,19 +191,19 @@ impl Place<'_> {
             }
             Place::Operation { owner, .. } => format!(
                 "give `{owner}` a relationship to `{name}` that targets one instance \
-                 (`contained_in`, or `connection_type: all_to_one`), put both in one scaling \
-                 group, or read every instance with `get_attributes_list`; {quoted}"
+                 (`contained_in`, or `connection_type: all_to_one`), or read every instance \
+                 with `get_attributes_list`; {quoted}"
             ),
             Place::Relationship {
                 keyword: Some(keyword),
+                ..
             } => format!(
                 "use `{keyword}`: a relationship's operations resolve a node name only through \
                  scaling groups; {quoted}"
             ),
-            Place::Relationship { keyword: None } => format!(
+            Place::Relationship { keyword: None, .. } => format!(
                 "a relationship's operations resolve a node name only through scaling groups: \
-                 put `{name}` in one with the relationship's source, or read every instance \
-                 with `get_attributes_list`; {quoted}"
+                 read every instance with `get_attributes_list`; {quoted}"
             ),
             Place::Output | Place::Capability => format!(
                 "read every instance with `get_attributes_list` (or `get_attributes_dict`); \
@@ -221,8 +236,8 @@ fn place<'a>(
             })
         }
         (Scope::Relationship { node, relationship }, _) => {
-            let (other, _) = nodes[node].relationships[relationship].target.as_ref()?;
-            let other = cx.blueprint.node_template(other)?;
+            let (other_name, _) = nodes[node].relationships[relationship].target.as_ref()?;
+            let other = cx.blueprint.node_template(other_name)?;
             if graph.instances(node).0 < 1 || graph.instances(other).0 < 1 {
                 return None;
             }
@@ -233,7 +248,11 @@ fn place<'a>(
             } else {
                 None
             };
-            Some(Place::Relationship { keyword })
+            Some(Place::Relationship {
+                source: &nodes[node].name,
+                target: other_name,
+                keyword,
+            })
         }
         (Scope::Outputs, _) => Some(Place::Output),
         (Scope::Capabilities, _) => Some(Place::Capability),
