@@ -254,7 +254,9 @@ def runtime(bp, original):
     if parsed is None:
         return result
     try:
-        dep = tasks.prepare_deployment_plan(parsed, inputs=plan_inputs(bp))
+        # Every get_secret key counts as existing, as in cfy_check.py's plan.
+        dep = tasks.prepare_deployment_plan(parsed, inputs=plan_inputs(bp),
+                                            get_secret_method=cfy_check._secret_method(None))
     except Exception as ex:
         return cfy_check._err(ex)
     storage = Storage(dep)

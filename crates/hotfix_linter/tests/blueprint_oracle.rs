@@ -799,17 +799,14 @@ fn reported_ambiguous(path: &Path, text: &str) -> Vec<Vec<[String; 3]>> {
     let findings = lint(&path.display().to_string(), text.as_bytes(), &settings);
     let doc = hotfix_yaml::parse(text).expect("a blueprint parses");
     let bp = Blueprint::new(&doc).expect("a blueprint");
-    let entry_holding = |section: &str, span: hotfix_diagnostics::Span| {
+    // The entries of a section whose value holds the call (through aliases too).
+    let entries_holding = |section: &str, call: NodeId| -> Vec<String> {
         let items = doc.get(doc.root(), section).expect("the section");
         doc.entries(items)
             .into_iter()
-            .find(|e| {
-                let outer = doc.node(e.value).span;
-                outer.start <= span.start && span.end <= outer.end
-            })
-            .and_then(|e| doc.str_value(e.key))
-            .unwrap_or_default()
-            .to_owned()
+            .filter(|e| holds(&doc, e.value, call))
+            .filter_map(|e| doc.str_value(e.key).map(str::to_owned))
+            .collect()
     };
     findings
         .iter()
@@ -822,23 +819,25 @@ fn reported_ambiguous(path: &Path, text: &str) -> Vec<Vec<[String; 3]>> {
                     doc.items(c.args)
                         .is_some_and(|i| doc.node(i[0]).span == d.span)
                 })
-                .filter_map(|call| {
+                .flat_map(|call| {
                     let first = doc.items(call.args).expect("a list")[0];
                     let node = doc.str_value(first).expect("a name").to_owned();
-                    let (place, owner) = match call.scope {
+                    let (place, owners) = match call.scope {
                         Scope::NodeTemplate { node } => {
-                            ("operation", bp.node_templates[node].name.clone())
+                            ("operation", vec![bp.node_templates[node].name.clone()])
                         }
                         Scope::Relationship { node, .. } => {
-                            ("relationship", bp.node_templates[node].name.clone())
+                            ("relationship", vec![bp.node_templates[node].name.clone()])
                         }
-                        Scope::Outputs => ("output", entry_holding("outputs", d.span)),
+                        Scope::Outputs => ("output", entries_holding("outputs", call.node)),
                         Scope::Capabilities => {
-                            ("capability", entry_holding("capabilities", d.span))
+                            ("capability", entries_holding("capabilities", call.node))
                         }
-                        _ => return None,
+                        _ => ("", Vec::new()),
                     };
-                    Some([place.to_owned(), owner, node])
+                    owners
+                        .into_iter()
+                        .map(move |owner| [place.to_owned(), owner, node.clone()])
                 })
                 .collect();
             assert!(
@@ -848,4 +847,26 @@ fn reported_ambiguous(path: &Path, text: &str) -> Vec<Vec<[String; 3]>> {
             candidates
         })
         .collect()
+}
+
+/// Whether a value holds a node, aliases followed.
+fn holds(doc: &hotfix_yaml::Document, value: NodeId, target: NodeId) -> bool {
+    let mut pending = vec![value];
+    let mut seen = 0;
+    while let Some(id) = pending.pop() {
+        seen += 1;
+        if seen > 100_000 {
+            return false;
+        }
+        let id = doc.resolve(id);
+        if id == target {
+            return true;
+        }
+        if let Some(items) = doc.items(id) {
+            pending.extend(items.iter().copied());
+        } else if doc.raw_entries(id).is_some() {
+            pending.extend(doc.entries(id).into_iter().map(|e| e.value));
+        }
+    }
+    false
 }
