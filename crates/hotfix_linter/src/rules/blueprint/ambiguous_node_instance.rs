@@ -14,8 +14,9 @@ declare_rule! {
     /// instance count is written as a number (`capabilities.scalable.properties
     /// .default_instances`, or `instances.deploy` before `cloudify_dsl_1_3`, times the count of the node
     /// it is `contained_in`) and is more than one, neither the node nor anything it may be
-    /// contained in is a member of a group, and every import is Cloudify's types or a plugin
-    /// (another file could add groups).
+    /// contained in is a member of a group, and every import is Cloudify's types, a plugin or
+    /// a local file that was read and declares no groups or policies (another file could scale
+    /// the node).
     ///
     /// ## Why is this bad?
     /// `get_attribute` of a node name reads one node instance. Cloudify (`dsl_parser/functions.py`,
@@ -88,8 +89,10 @@ declare_rule! {
 }
 
 fn check(cx: &BlueprintContext<'_>, sink: &mut Sink<'_>) {
-    // Groups, node templates and relationship types of another file could change the answer.
-    if !cx.blueprint.is_self_contained() {
+    // Groups of another file could scale the node; so could one the linter cannot read.
+    let groups_elsewhere = !cx.blueprint.is_self_contained()
+        && (!cx.names_complete() || cx.imported.is_none_or(|i| i.groups));
+    if groups_elsewhere {
         return;
     }
     let graph = Graph::new(cx);
@@ -280,7 +283,8 @@ struct Graph<'a> {
     nodes: &'a [NodeTemplate],
     /// For each node template, the node templates it may be contained in (certainly, or through
     /// a relationship type whose ancestry is not known).
-    hosts: Vec<Vec<(usize, bool)>>,
+    /// `None`: a node template of another file.
+    hosts: Vec<Vec<(Option<usize>, bool)>>,
     /// Node template names listed as group members.
     members: Vec<String>,
 }
@@ -311,9 +315,10 @@ impl<'a> Graph<'a> {
                         if containment == Containment::No {
                             return None;
                         }
+                        // A target in another file: its count is not known.
                         let (target, _) = r.target.as_ref()?;
                         Some((
-                            cx.blueprint.node_template(target)?,
+                            cx.blueprint.node_template(target),
                             containment == Containment::Yes,
                         ))
                     })
@@ -356,6 +361,9 @@ impl<'a> Graph<'a> {
         };
         let mut total = (own, true);
         for &(host, certain) in &self.hosts[node] {
+            let Some(host) = host else {
+                return (0, false);
+            };
             let (n, exact) = self.count(host, depth + 1);
             if certain {
                 total = (total.0.saturating_mul(n), total.1 && exact);
@@ -382,7 +390,13 @@ impl<'a> Graph<'a> {
             if self.members.contains(&self.nodes[n].name) {
                 return true;
             }
-            pending.extend(self.hosts[n].iter().map(|&(h, _)| h));
+            for &(host, _) in &self.hosts[n] {
+                // A host in another file: its groups are not known.
+                let Some(host) = host else {
+                    return true;
+                };
+                pending.push(host);
+            }
         }
         false
     }
