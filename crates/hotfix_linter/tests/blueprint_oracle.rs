@@ -9,6 +9,7 @@
 //! Each mutant must be rejected by Cloudify with the expected message, and hotfix must report a
 //! new error with the expected code. Counts per kind are printed.
 
+mod blueprints;
 mod common;
 
 use std::collections::BTreeMap;
@@ -297,7 +298,7 @@ fn strip_unsupported(text: &str, error: &str) -> Option<String> {
 /// as `hotfix lint` reads them).
 fn errors(path: &Path, text: &str, code: &str) -> usize {
     let settings = Settings {
-        blueprint_imports: common::blueprint_imports(path, text),
+        blueprint_imports: blueprints::blueprint_imports(path, text),
         ..Settings::default()
     };
     lint(&path.display().to_string(), text.as_bytes(), &settings)
@@ -763,7 +764,7 @@ fn ambiguous(answer: &Value) -> Option<Vec<[String; 3]>> {
 /// each call at the finding's place (several when an alias repeats a call elsewhere).
 fn reported_ambiguous(path: &Path, text: &str) -> Vec<Vec<[String; 3]>> {
     let settings = Settings {
-        blueprint_imports: common::blueprint_imports(path, text),
+        blueprint_imports: blueprints::blueprint_imports(path, text),
         ..Settings::default()
     };
     let findings = lint(&path.display().to_string(), text.as_bytes(), &settings);

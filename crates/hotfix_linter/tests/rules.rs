@@ -8,7 +8,7 @@
 //! template's description) is linted with that `heat-release` setting, as `hotfix.toml` would
 //! give it.
 
-mod common;
+mod blueprints;
 
 use std::path::{Path, PathBuf};
 
@@ -92,7 +92,7 @@ fn lint_as(
     let rule = hotfix_linter::rule_by_code(code).expect("a rule");
     let mut settings = only(code, source);
     // A blueprint's local imports, read as `hotfix lint` reads them.
-    settings.blueprint_imports = file.and_then(|f| common::blueprint_imports(f, source));
+    settings.blueprint_imports = file.and_then(|f| blueprints::blueprint_imports(f, source));
     let environment = rule.scope == Scope::Environment;
     let lint_one = |files: &Files<'_>| {
         if environment {
