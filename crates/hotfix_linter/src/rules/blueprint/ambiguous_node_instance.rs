@@ -1,3 +1,5 @@
+use std::cell::{Cell, RefCell};
+
 use hotfix_blueprint::{Call, Kind, NodeTemplate, Scope, Where};
 use hotfix_yaml::{Document, Int, NodeId, ScalarValue};
 
@@ -287,6 +289,18 @@ struct Graph<'a> {
     hosts: Vec<Vec<(Option<usize>, bool)>>,
     /// Node template names listed as group members.
     members: Vec<String>,
+    /// Each node template's count once worked out.
+    counts: RefCell<Vec<Count>>,
+    /// How deep `instances` has recursed.
+    depth: Cell<usize>,
+}
+
+#[derive(Clone, Copy)]
+enum Count {
+    NotYet,
+    /// Being worked out: a node met again is in a containment cycle (Cloudify refuses those).
+    Pending,
+    Done(u64, bool),
 }
 
 /// How a relationship type relates to `cloudify.relationships.contained_in`.
@@ -341,6 +355,8 @@ impl<'a> Graph<'a> {
             nodes,
             hosts,
             members,
+            counts: RefCell::new(vec![Count::NotYet; nodes.len()]),
+            depth: Cell::new(0),
         }
     }
 
@@ -349,13 +365,24 @@ impl<'a> Graph<'a> {
     /// `default_instances` instances of it per instance of the node it is contained in). Zero
     /// when a count is not a number (`get_input`), or the node may sit in a node without one.
     fn instances(&self, node: usize) -> (u64, bool) {
-        self.count(node, 0)
-    }
-
-    fn count(&self, node: usize, depth: usize) -> (u64, bool) {
-        if depth > self.nodes.len() {
+        match self.counts.borrow()[node] {
+            Count::Done(n, exact) => return (n, exact),
+            Count::Pending => return (0, false),
+            Count::NotYet => {}
+        }
+        // A containment chain deeper than this is not followed (the stack stays small).
+        if self.depth.get() > 256 {
             return (0, false);
         }
+        self.depth.set(self.depth.get() + 1);
+        self.counts.borrow_mut()[node] = Count::Pending;
+        let (n, exact) = self.count(node);
+        self.counts.borrow_mut()[node] = Count::Done(n, exact);
+        self.depth.set(self.depth.get() - 1);
+        (n, exact)
+    }
+
+    fn count(&self, node: usize) -> (u64, bool) {
         let Some(own) = own_instances(self.doc, self.nodes[node].definition) else {
             return (0, false);
         };
@@ -364,7 +391,7 @@ impl<'a> Graph<'a> {
             let Some(host) = host else {
                 return (0, false);
             };
-            let (n, exact) = self.count(host, depth + 1);
+            let (n, exact) = self.instances(host);
             if certain {
                 total = (total.0.saturating_mul(n), total.1 && exact);
             } else if n == 0 {
