@@ -2,9 +2,25 @@
 """Cloudify's parser on a blueprint whose imports cannot be fetched offline.
 
 Used by the shared_ tests of the blueprint rules (crates/hotfix_linter/tests/blueprint_oracle.rs)
-with .venv-cfy (scripts/setup-cfy-oracle.sh). Reads JSON lines {"cmd": "parse"|"plan",
+with .venv-cfy (scripts/setup-cfy-oracle.sh). Reads JSON lines {"cmd": "parse"|"plan"|"runtime",
 "blueprint": TEXT, "path": PATH} and answers one JSON line each, from the shared oracle
 (../shared/oracles/cloudify/cfy_check.py, or HOTFIX_SHARED/oracles/...).
+
+`runtime` goes one step further than the shared oracle can: it prepares the deployment plan (its
+node instances included), then evaluates every `get_attribute` written in a node template's
+operation inputs, a relationship's source and target operation inputs, an output or a
+capability with Cloudify's own `dsl_parser.functions.evaluate_functions` /
+`evaluate_outputs` / `evaluate_capabilities`, over a storage that serves the plan's nodes and
+node instances, in the context Cloudify's operation endpoint gives (`cloudify/endpoint.py`
+`_evaluate_functions_impl`: `{'self': instance}` for a node's operation, `{'source', 'target',
+'source_node', 'target_node'}` for a relationship's), once per node instance (and relationship
+instance) the plan creates. It answers {"valid": true, "ambiguous": [[where, owner, node], ...],
+"evaluated": N}: each call that fails on some instance with Cloudify's `More than one node
+instance found for node ...` (an output: whose value becomes `<ERROR: ...>`), once, where is
+`operation`, `relationship`, `output` or `capability`, owner the node template (the
+relationship's source) or the output / capability name, node the node the call names. Groups and
+`cloudify.policies.scaling` policies are kept for it (scaling groups take part in the
+resolution).
 
 Imports name Cloudify's types, plugins, URLs and uploaded blueprints, none of which is there
 offline. As the oracle's README says, they are stripped, and what they would give is stubbed:
@@ -176,6 +192,143 @@ def stub(text, path):
     return bp
 
 
+def keep_scaling(bp, original):
+    """Puts back the groups and the scaling policies `stub` dropped (`runtime` needs them)."""
+    if isinstance(original.get('groups'), dict):
+        bp['groups'] = original['groups']
+    policies = {name: policy for name, policy in (original.get('policies') or {}).items()
+                if isinstance(policy, dict) and policy.get('type') == 'cloudify.policies.scaling'}
+    if policies:
+        bp['policies'] = policies
+
+
+def get_attribute_calls(value, path=()):
+    """Every get_attribute call in a value (in the arguments of other calls too), with its
+    path."""
+    if isinstance(value, dict):
+        if 'get_attribute' in value and len(value) <= 2 \
+                and set(value) <= {'get_attribute', 'type'}:
+            yield path, value
+        for key, item in value.items():
+            yield from get_attribute_calls(item, path + (str(key),))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from get_attribute_calls(item, path + (str(i),))
+
+
+class Storage:
+    """What dsl_parser's runtime evaluation handler asks of the manager, from the plan."""
+
+    def __init__(self, dep):
+        self.dep = dep
+        self.nodes = {n['id']: n for n in dep['nodes']}
+        self.instances = {}
+        for ni in dep['node_instances']:
+            # The manager's node instances always hold these (empty at first).
+            ni.setdefault('runtime_properties', {})
+            ni.setdefault('scaling_groups', [])
+            ni.setdefault('relationships', [])
+            self.instances[ni['id']] = ni
+
+    def get_node(self, node_id):
+        return self.nodes[node_id]
+
+    def get_node_instances(self, node_id):
+        return [ni for ni in self.instances.values() if ni['node_id'] == node_id]
+
+    def get_node_instance(self, instance_id):
+        return self.instances[instance_id]
+
+    def get_input(self, name):
+        return self.dep['inputs'][name]
+
+
+AMBIGUOUS = 'More than one node instance found'
+
+
+def runtime(bp, original):
+    from dsl_parser import functions, tasks  # noqa: E402 (cfy_check imported them already)
+    keep_scaling(bp, original)
+    text = yaml.safe_dump(bp, sort_keys=False)
+    parsed, result = cfy_check.parse(None, None, text)
+    if parsed is None:
+        return result
+    try:
+        # Every get_secret key counts as existing, as in cfy_check.py's plan.
+        dep = tasks.prepare_deployment_plan(parsed, inputs=plan_inputs(bp),
+                                            get_secret_method=cfy_check._secret_method(None))
+    except Exception as ex:
+        return cfy_check._err(ex)
+    storage = Storage(dep)
+    found = []
+    evaluated = 0
+
+    def fails(call, context):
+        nonlocal evaluated
+        evaluated += 1
+        try:
+            functions.evaluate_functions({'v': json.loads(json.dumps(call))}, dict(context),
+                                         storage)
+        except Exception as ex:  # FunctionEvaluationError, or the stub storage's own gaps
+            return AMBIGUOUS in str(ex)
+        return False
+
+    def note(entry):
+        if entry not in found:
+            found.append(entry)
+
+    written = original.get('node_templates') or {}
+    for node in dep['nodes']:
+        template = written.get(node['id']) or {}
+        instances = storage.get_node_instances(node['id'])
+        # The operations written in the template (not those its type declares).
+        for iname, ops in (template.get('interfaces') or {}).items():
+            for oname in ops or {}:
+                op = node['operations'].get('%s.%s' % (iname, oname)) or {}
+                for _, call in get_attribute_calls(op.get('inputs') or {}):
+                    if any(fails(call, {'self': ni['id']}) for ni in instances):
+                        note(['operation', node['id'], call['get_attribute'][0]])
+        written_rels = template.get('relationships') or []
+        for r, rel in enumerate(node['relationships']):
+            written_rel = written_rels[r] if r < len(written_rels) else {}
+            for side, plan_side in (('source_interfaces', 'source_operations'),
+                                    ('target_interfaces', 'target_operations')):
+                for iname, ops in (written_rel.get(side) or {}).items():
+                    for oname in ops or {}:
+                        op = rel[plan_side].get('%s.%s' % (iname, oname)) or {}
+                        for _, call in get_attribute_calls(op.get('inputs') or {}):
+                            contexts = [
+                                {'source': ni['id'], 'target': ri['target_id'],
+                                 'source_node': node['id'], 'target_node': rel['target_id']}
+                                for ni in instances for ri in ni['relationships']
+                                if ri['target_name'] == rel['target_id']
+                                and ri['type'] == rel['type']]
+                            if any(fails(call, c) for c in contexts):
+                                note(['relationship', node['id'], call['get_attribute'][0]])
+    for name, output in (dep.get('outputs') or {}).items():
+        for _, call in get_attribute_calls(output.get('value')):
+            evaluated += 1
+            value = functions.evaluate_outputs({name: {'value': json.loads(json.dumps(call))}},
+                                               storage)[name]
+            if isinstance(value, str) and AMBIGUOUS in value:
+                note(['output', name, call['get_attribute'][0]])
+    for name, capability in (dep.get('capabilities') or {}).items():
+        for _, call in get_attribute_calls(capability.get('value')):
+            if fails_capability(functions, storage, name, call):
+                note(['capability', name, call['get_attribute'][0]])
+            evaluated += 1
+    return {'valid': True, 'ambiguous': found, 'evaluated': evaluated}
+
+
+def fails_capability(functions, storage, name, call):
+    try:
+        functions.evaluate_capabilities({name: {'value': json.loads(json.dumps(call))}},
+                                        storage)
+    except Exception as ex:
+        return AMBIGUOUS in str(ex)
+    return False
+
+
 def plan_inputs(bp):
     return {name: DUMMY.get(spec.get('type'), 'x')
             for name, spec in (bp.get('inputs') or {}).items() if 'default' not in spec}
@@ -186,6 +339,8 @@ def answer(req):
         bp = stub(req['blueprint'], req.get('path'))
     except Exception as ex:  # the text does not load as YAML: not a stubbing question
         return {'valid': False, 'error': 'stub: %s' % ex, 'error_type': 'StubError'}
+    if req.get('cmd') == 'runtime':
+        return runtime(bp, yaml.safe_load(req['blueprint']))
     text = yaml.safe_dump(bp, sort_keys=False)
     if req.get('cmd') == 'plan':
         result = cfy_check.plan(None, plan_inputs(bp), None, None, text)

@@ -454,6 +454,9 @@ pub struct Imported {
     pub used_inputs: Vec<String>,
     /// Whether an imported file names an input with a function.
     pub dynamic_input_use: bool,
+    /// Whether an imported file declares `groups` or `policies` (which may scale the
+    /// blueprint's own node templates).
+    pub groups: bool,
     /// Whether every import was read, and none of them is one whose names cannot be known (a
     /// URL, an uploaded blueprint, a namespaced import).
     pub complete: bool,
@@ -483,6 +486,7 @@ impl Imported {
                 names.extend(named(doc, Some(items)).into_iter().map(|(n, _)| n));
             }
         }
+        self.groups |= doc.get(root, "groups").is_some() || doc.get(root, "policies").is_some();
         let uses = input_uses(doc);
         self.dynamic_input_use |= uses.dynamic;
         self.used_inputs

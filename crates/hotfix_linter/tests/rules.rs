@@ -8,6 +8,8 @@
 //! template's description) is linted with that `heat-release` setting, as `hotfix.toml` would
 //! give it.
 
+mod blueprints;
+
 use std::path::{Path, PathBuf};
 
 use hotfix_diagnostics::{RenderOptions, render_human};
@@ -71,7 +73,9 @@ fn lint_as(
     source: &str,
 ) -> Vec<hotfix_diagnostics::Diagnostic> {
     let rule = hotfix_linter::rule_by_code(code).expect("a rule");
-    let settings = only(code, source);
+    let mut settings = only(code, source);
+    // A blueprint's local imports, read as `hotfix lint` reads them.
+    settings.blueprint_imports = file.and_then(|f| blueprints::blueprint_imports(f, source));
     let environment = rule.scope == Scope::Environment;
     let lint_one = |files: &Files<'_>| {
         if environment {

@@ -8,6 +8,7 @@ use hotfix_yaml::{Document, NodeId, NodeKind, ScalarValue};
 use crate::rule::{Check, Rule};
 use crate::settings::Settings;
 
+mod ambiguous_node_instance;
 mod function_arguments;
 mod function_too_new;
 mod invalid_node_keyword;
@@ -32,6 +33,7 @@ pub(crate) const RULES: &[&Rule] = &[
     &unknown_sys_entity::RULE,
     &undefined_property::RULE,
     &unknowable_property::RULE,
+    &ambiguous_node_instance::RULE,
 ];
 
 /// Everything a blueprint rule may look at.

@@ -1,21 +1,27 @@
-use hotfix_blueprint::Scope;
-use hotfix_yaml::{Document, NodeId};
+use hotfix_blueprint::{Call, Scope};
+use hotfix_yaml::{Document, Int, NodeId, ScalarValue};
 
 use crate::rule::{Sink, declare_rule};
 use crate::rules::blueprint::undefined_node_template::shape_checked;
-use crate::rules::blueprint::{BlueprintContext, Py};
+use crate::rules::blueprint::{BlueprintContext, Py, py};
 
 declare_rule! {
     /// ## What it does
     /// Checks for `get_property` calls that name a property the node template neither sets
     /// nor has in its type, when the type and all it derives from are declared in the
     /// blueprint itself (a type from an import cannot be read offline: such calls are not
-    /// checked).
+    /// checked). A longer path (`[vm, config, port]`) is followed into the property's literal
+    /// value (the node template's, else the type's default) when the type declares the
+    /// property with no `type` or a primitive one (a data type would fill in its own
+    /// defaults): a key the mapping lacks, an index past the list's end, a key into a list or
+    /// into a scalar is reported. The walk stops at a function call, whose value is not known
+    /// before the deployment (Cloudify stops there too).
     ///
     /// ## Why is this bad?
     /// Cloudify refuses the blueprint when it is uploaded: `Unable to evaluate get_property
     /// function: Node template property 'vm.properties.port' referenced from
-    /// 'nodes.web.properties.port' doesn't exist.`
+    /// 'nodes.web.properties.port' doesn't exist.` (for a list: `… index is out of range. Got 2
+    /// but list size is 2.`, or `… is expected port to be an int but it is a str.`).
     ///
     /// ## Example
     /// ```yaml
@@ -58,6 +64,7 @@ declare_rule! {
 }
 
 fn check(cx: &BlueprintContext<'_>, sink: &mut Sink<'_>) {
+    nested_paths(cx, sink);
     for unset in unset_properties(cx) {
         if unset.declared != Some(false) {
             continue;
@@ -116,18 +123,7 @@ pub(crate) fn unset_properties<'a>(cx: &'a BlueprintContext<'a>) -> Vec<Unset<'a
         if cx.py(items[1]) != Py::Str {
             continue;
         }
-        let node = match (node_name, call.scope) {
-            ("SELF", Scope::NodeTemplate { node })
-            | ("SOURCE", Scope::Relationship { node, .. }) => Some(node),
-            ("TARGET", Scope::Relationship { node, relationship }) => bp.node_templates[node]
-                .relationships
-                .get(relationship)
-                .and_then(|r| r.target.as_ref())
-                .and_then(|(t, _)| bp.node_template(t)),
-            ("SELF" | "SOURCE" | "TARGET", _) => None,
-            (name, _) => bp.node_template(name),
-        };
-        let Some(node) = node else {
+        let Some(node) = named_node(cx, call, node_name) else {
             continue;
         };
         let template = &bp.node_templates[node];
@@ -169,6 +165,197 @@ fn declared_in_type(doc: &Document, type_name: &str, property: &str) -> Option<b
         match doc.get(definition, "derived_from") {
             None => return Some(false),
             Some(parent) => name = doc.str_value(parent)?,
+        }
+    }
+    None
+}
+
+/// The node template a `get_property` names: by name, or `SELF`, `SOURCE`, `TARGET` where they
+/// name one.
+fn named_node(cx: &BlueprintContext<'_>, call: &Call, name: &str) -> Option<usize> {
+    let bp = cx.blueprint;
+    match (name, call.scope) {
+        ("SELF", Scope::NodeTemplate { node }) | ("SOURCE", Scope::Relationship { node, .. }) => {
+            Some(node)
+        }
+        ("TARGET", Scope::Relationship { node, relationship }) => bp.node_templates[node]
+            .relationships
+            .get(relationship)
+            .and_then(|r| r.target.as_ref())
+            .and_then(|(t, _)| bp.node_template(t)),
+        ("SELF" | "SOURCE" | "TARGET", _) => None,
+        (name, _) => bp.node_template(name),
+    }
+}
+
+/// `get_property [node, property, key…]` whose path the property's literal value lacks
+/// (`dsl_parser.functions._get_property_value`).
+fn nested_paths(cx: &BlueprintContext<'_>, sink: &mut Sink<'_>) {
+    let doc = cx.doc;
+    for (_, call) in cx.validated_calls() {
+        if call.function.name != "get_property" {
+            continue;
+        }
+        let Some(items) = cx.arg_items(call) else {
+            continue;
+        };
+        if items.len() < 3 || !shape_checked(cx, "get_property", items) {
+            continue;
+        }
+        let (Some(node_name), Some(property)) = (doc.str_value(items[0]), doc.str_value(items[1]))
+        else {
+            continue;
+        };
+        let Some(node) = named_node(cx, call, node_name) else {
+            continue;
+        };
+        let template = &cx.blueprint.node_templates[node];
+        let Some(value) = literal_property(cx, template, property) else {
+            continue;
+        };
+        let Some((at, problem)) = lacks(doc, value, &items[2..]) else {
+            continue;
+        };
+        let path: Vec<String> = items[1..]
+            .iter()
+            .filter_map(|&i| doc.scalar(i).map(|s| s.text.to_string()))
+            .collect();
+        let shown = format!("{}.properties.{}", template.name, path.join("."));
+        let (message, label, quoted) = match problem {
+            Lack::Key => (
+                format!(
+                    "`{shown}` does not exist: the value there has no `{}`",
+                    doc.text(at)
+                ),
+                "not in the property's value".to_owned(),
+                "doesn't exist.".to_owned(),
+            ),
+            Lack::Index { index, len } => (
+                format!("`{shown}` does not exist: the list there has {len} items"),
+                "past the list's end".to_owned(),
+                format!("index is out of range. Got {index} but list size is {len}."),
+            ),
+            Lack::NotInt { key } => (
+                format!("`{shown}` does not exist: the value there is a list, not a mapping"),
+                "a key into a list".to_owned(),
+                format!("is expected {key} to be an int but it is a str."),
+            ),
+        };
+        let diagnostic = sink.report(cx.span(at), message);
+        diagnostic.primary_label(label);
+        diagnostic.label(cx.span(template.key), "the node template");
+        diagnostic.help(format!(
+            "fix the path, or the property's value; Cloudify, on upload: `Unable to evaluate \
+             get_property function: Node template property '{shown}' referenced from … {quoted}`"
+        ));
+    }
+}
+
+/// The literal value a node template's property has in the plan: what the template sets, else
+/// the default of the nearest type that declares it. `None` when that cannot be known offline:
+/// a type of the chain is not in the blueprint, or a declaration of the property in the chain
+/// gives it a type that is not a primitive one (a data type fills in defaults of its own).
+fn literal_property(
+    cx: &BlueprintContext<'_>,
+    template: &hotfix_blueprint::NodeTemplate,
+    property: &str,
+) -> Option<NodeId> {
+    let doc = cx.doc;
+    let types = doc.get(doc.root(), "node_types")?;
+    let primitive = ["string", "integer", "float", "boolean", "list", "dict"];
+    let mut name = template.type_name.as_deref()?;
+    let mut nearest = None;
+    for depth in 0..=64 {
+        if depth == 64 {
+            return None;
+        }
+        let definition: NodeId = doc.get(types, name)?;
+        if let Some(found) = doc
+            .get(definition, "properties")
+            .and_then(|p| doc.get(p, property))
+        {
+            if let Some(kind) = doc.get(found, "type")
+                && !doc.str_value(kind).is_some_and(|k| primitive.contains(&k))
+            {
+                return None;
+            }
+            nearest = nearest.or(Some(found));
+        }
+        match doc.get(definition, "derived_from") {
+            None => break,
+            Some(parent) => name = doc.str_value(parent)?,
+        }
+    }
+    let declaration = nearest?;
+    doc.get(template.definition, "properties")
+        .and_then(|p| doc.get(p, property))
+        .or_else(|| doc.get(declaration, "default"))
+}
+
+/// What a path lacks.
+enum Lack {
+    Key,
+    Index { index: i64, len: usize },
+    NotInt { key: String },
+}
+
+/// The first path item a literal value lacks, as `_get_property_value` walks it; `None` when
+/// the value has it, or a function call (or a key form this walk does not model) is met first.
+fn lacks(doc: &Document, value: NodeId, path: &[NodeId]) -> Option<(NodeId, Lack)> {
+    let mut value = doc.resolve(value);
+    for &item in path {
+        let key = doc.scalar(item)?;
+        match py(doc, value) {
+            // A function's value is not known offline; bytes are not modelled.
+            Py::Function | Py::Bytes => return None,
+            Py::Dict => {
+                let entries = doc.entries(value);
+                // Keys other than strings (ints, `<<` merges) are not modelled.
+                if entries
+                    .iter()
+                    .any(|e| !matches!(doc.scalar(e.key).map(|k| &k.value), Some(ScalarValue::Str)))
+                {
+                    return None;
+                }
+                if !matches!(key.value, ScalarValue::Str) {
+                    return Some((item, Lack::Key));
+                }
+                let found = entries
+                    .iter()
+                    .find(|e| doc.str_value(e.key) == Some(key.text.as_str()));
+                let Some(entry) = found else {
+                    return Some((item, Lack::Key));
+                };
+                value = doc.resolve(entry.value);
+            }
+            Py::List => {
+                let list = doc.items(value)?;
+                let index = match &key.value {
+                    ScalarValue::Int(Int::Small(index)) => *index,
+                    ScalarValue::Str => {
+                        return Some((
+                            item,
+                            Lack::NotInt {
+                                key: key.text.to_string(),
+                            },
+                        ));
+                    }
+                    _ => return None,
+                };
+                let len = i64::try_from(list.len()).ok()?;
+                let resolved = if index < 0 { len + index } else { index };
+                if resolved < 0 || resolved >= len {
+                    return Some((
+                        item,
+                        Lack::Index {
+                            index,
+                            len: list.len(),
+                        },
+                    ));
+                }
+                value = doc.resolve(list[usize::try_from(resolved).ok()?]);
+            }
+            Py::Str | Py::Int | Py::Float | Py::Null => return Some((item, Lack::Key)),
         }
     }
     None
