@@ -92,6 +92,45 @@ pub fn fold(doc: &Document, version: Version, node: NodeId) -> Option<Value> {
     eval.resolve(&expr).ok()
 }
 
+/// A value computed from literals and parameter defaults.
+#[derive(Debug, Clone)]
+pub struct Folded {
+    pub value: Value,
+    /// The parameters whose defaults the value used (each once, in the order met): empty when
+    /// the value is computed from literals alone, and Heat computes it whatever the inputs.
+    pub defaults: Vec<String>,
+}
+
+/// [`fold`], also through `get_param` of a template parameter that has a valid default: the
+/// value Heat computes when the stack is created with no value given for those parameters
+/// (no `-P`, no environment). `Folded::defaults` names them, since a user value changes the
+/// result. `None` when anything else is needed (a parameter without a default, a pseudo
+/// parameter, a resource, a file, a condition), or Heat would raise.
+pub fn fold_with_defaults(doc: &Document, version: Version, node: NodeId) -> Option<Folded> {
+    let template = Template::new(doc);
+    let inputs = Inputs::default();
+    let params = Parameters::new(doc, &template, &inputs).ok()?;
+    let eval = Evaluator {
+        doc,
+        template: &template,
+        version,
+        inputs: &inputs,
+        params,
+        conditions: HashMap::new(),
+        condition_state: RefCell::new(HashMap::new()),
+        problems: Vec::new(),
+        enabled: Vec::new(),
+        stack_error: None,
+    };
+    let expr = eval.parse(node, Ctx::Value, "").ok()?;
+    let mut defaults = Vec::new();
+    if !eval.constant_with_defaults(&expr, &mut defaults) || holds_function_objects(&expr) {
+        return None;
+    }
+    let value = eval.resolve(&expr).ok()?;
+    Some(Folded { value, defaults })
+}
+
 /// Whether a parsed snippet computes the same value whatever the stack.
 fn constant(e: &Expr) -> bool {
     match e {
@@ -99,22 +138,62 @@ fn constant(e: &Expr) -> bool {
         Expr::Ellipsis => false,
         Expr::List(items) => items.iter().all(constant),
         Expr::Map(entries) => entries.iter().all(|(_, v)| constant(v)),
-        Expr::Call(call) => {
-            !call.removed
-                && !matches!(
-                    call.function,
-                    Function::GetParam
-                        | Function::GetResource
-                        | Function::GetAttr
-                        | Function::GetFile
-                        | Function::Yaql
-                        | Function::ResourceFacade
-                        | Function::FnResourceFacade
-                        | Function::Ref
-                        | Function::FnGetAzs
-                        | Function::If
-                )
-                && constant(&call.args)
+        Expr::Call(call) => constant_function(call) && constant(&call.args),
+    }
+}
+
+/// Whether a call computes the same value whatever the stack, given constant arguments.
+fn constant_function(call: &Call) -> bool {
+    !call.removed
+        && !matches!(
+            call.function,
+            Function::GetParam
+                | Function::GetResource
+                | Function::GetAttr
+                | Function::GetFile
+                | Function::Yaql
+                | Function::ResourceFacade
+                | Function::FnResourceFacade
+                | Function::Ref
+                | Function::FnGetAzs
+                | Function::If
+        )
+}
+
+impl Evaluator<'_> {
+    /// [`constant`], with `get_param` of a defaulted parameter (by a literal name) allowed;
+    /// the names go to `used`.
+    fn constant_with_defaults(&self, e: &Expr, used: &mut Vec<String>) -> bool {
+        match e {
+            Expr::Data(_) => true,
+            Expr::Ellipsis => false,
+            Expr::List(items) => items.iter().all(|i| self.constant_with_defaults(i, used)),
+            Expr::Map(entries) => entries
+                .iter()
+                .all(|(_, v)| self.constant_with_defaults(v, used)),
+            Expr::Call(call) if call.function == Function::GetParam && !call.removed => {
+                if !constant(&call.args) {
+                    return false;
+                }
+                let name = match self.resolve(&call.args) {
+                    Ok(Value::Str(name)) => name,
+                    Ok(Value::List(items)) => match items.first() {
+                        Some(Value::Str(name)) => name.clone(),
+                        _ => return false,
+                    },
+                    _ => return false,
+                };
+                if !self.params.defaulted(&name) {
+                    return false;
+                }
+                if !used.contains(&name) {
+                    used.push(name);
+                }
+                true
+            }
+            Expr::Call(call) => {
+                constant_function(call) && self.constant_with_defaults(&call.args, used)
+            }
         }
     }
 }

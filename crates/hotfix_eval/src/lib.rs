@@ -25,7 +25,7 @@ pub mod regex;
 mod value;
 
 pub use digest::ALGORITHMS as DIGEST_ALGORITHMS;
-pub use eval::{Evaluation, Problem, evaluate, fold};
+pub use eval::{Evaluation, Folded, Problem, evaluate, fold, fold_with_defaults};
 pub use params::{PROJECT_ID, STACK_ID, STACK_NAME};
 pub use value::Value;
 

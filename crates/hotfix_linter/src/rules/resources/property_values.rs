@@ -4,9 +4,13 @@
 //! property's type as Heat converts it, and the converted value within the constraints,
 //! recursively into the nested schemas of lists and maps.
 //!
-//! What Heat cannot know before it resolves a function is left alone: a value that is a call
-//! (`get_param`, `get_attr`, `if`, …), and the length or allowed values of a list or map with a
-//! call among its items. The literal parts around a call are checked. Heat skips the value checks
+//! A value that is a call is checked like a literal when it evaluates from literals and
+//! parameter defaults alone (`hotfix_eval::fold_with_defaults`: `list_join` of literals,
+//! `str_replace` of a `get_param` whose parameter has a default, …), with the message naming the
+//! function and the parameters whose defaults it used. What Heat cannot know before it resolves
+//! a function is left alone: a call that needs a resource, a file, a condition or a parameter
+//! without a default, a value from defaults in a resource with a `condition`, and the length or
+//! allowed values of a list or map with a call among its items. The literal parts around a call are checked. Heat skips the value checks
 //! of a property that depends on a resource not created yet when it validates a template, but
 //! runs them all again just before it creates the resource, so a literal that breaks them fails
 //! the stack either way. Properties that a translation rule drops or moves are not checked
@@ -75,6 +79,7 @@ fn problems(cx: &Context<'_>, registered: &Registered<'_>) -> Vec<Problem> {
     let mut walk = Walk {
         cx,
         type_name: registered.type_name,
+        conditional: cx.doc.get(resource.value, "condition").is_some(),
         rules: &schema.translation,
         // A property written beside `type` is `unknown-resource-key`'s (which says to move it).
         misplaced: cx
@@ -134,6 +139,9 @@ fn problems(cx: &Context<'_>, registered: &Registered<'_>) -> Vec<Problem> {
 struct Walk<'a, 'c> {
     cx: &'a Context<'c>,
     type_name: &'a str,
+    /// Whether the resource has a `condition`: with the parameters' defaults it may not be
+    /// created at all, so a value computed from defaults is not checked.
+    conditional: bool,
     rules: &'static [TranslationRule],
     misplaced: Vec<String>,
     out: Vec<Problem>,
@@ -364,7 +372,8 @@ impl Walk<'_, '_> {
     ) {
         let cx = self.cx;
         let doc = cx.doc;
-        if call_at(cx, node).is_some() {
+        if let Some(call) = call_at(cx, node) {
+            self.computed(schema, node, call.key, names, path);
             return;
         }
         let node = doc.resolve(node);
@@ -417,6 +426,101 @@ impl Walk<'_, '_> {
                 _ => self.collection_type(schema, node, names, path),
             },
             NodeKind::Alias { .. } => {}
+        }
+    }
+
+    /// A value given by a function that evaluates from literals and parameter defaults
+    /// ([`hotfix_eval::fold_with_defaults`]), checked like a literal: its type, and the
+    /// constraints of the converted value (a list's after converting its items). The nested
+    /// schemas of a computed list or map are not followed.
+    fn computed(
+        &mut self,
+        schema: &Schema,
+        node: NodeId,
+        function: NodeId,
+        names: &[String],
+        path: &str,
+    ) {
+        let cx = self.cx;
+        let Some(version) = cx.version() else {
+            return;
+        };
+        let Some(folded) = hotfix_eval::fold_with_defaults(cx.doc, version, node) else {
+            return;
+        };
+        if self.conditional && !folded.defaults.is_empty() {
+            return;
+        }
+        let Some(value) = from_eval(&folded.value) else {
+            return;
+        };
+        if matches!(value, Py::None | Py::Big(_)) {
+            return;
+        }
+        let origin = Origin {
+            function: key_name(cx.doc, function),
+            defaults: folded.defaults,
+        };
+        let converted = match convert(schema, &value) {
+            Converted::Value(converted) => converted,
+            // A default that a bare `get_param` gives unconverted is `get-param-type-mismatch`'s.
+            Converted::Error(_) if origin.function == "get_param" => return,
+            Converted::Error(heat) => {
+                let property = names.last().map_or("", String::as_str);
+                self.out.push(Problem {
+                    kind: Kind::Type,
+                    node,
+                    message: format!(
+                        "`{property}` takes {}, and Heat cannot convert `{}`, {}, to one",
+                        a_kind(schema.kind),
+                        clip(&value.to_str()),
+                        origin.what()
+                    ),
+                    help: format!(
+                        "Heat refuses the stack when it creates it{}: `Property error: {path}: \
+                         {heat}`",
+                        origin.unless()
+                    ),
+                });
+                return;
+            }
+            Converted::Unknown => return,
+        };
+        let converted = match (&converted, &schema.items) {
+            (Py::List(items), Some(item_schema)) => {
+                let mut out = Vec::with_capacity(items.len());
+                for item in items {
+                    let item = match item {
+                        Py::None => match null_value(item_schema) {
+                            Some(v) => v,
+                            None => return,
+                        },
+                        other => other.clone(),
+                    };
+                    match convert(item_schema, &item) {
+                        Converted::Value(v) => out.push(v),
+                        Converted::Error(_) | Converted::Unknown => return,
+                    }
+                }
+                Py::List(out)
+            }
+            _ => converted,
+        };
+        let property = names.last().map_or("", String::as_str);
+        for constraint in &schema.constraints {
+            let Some((message, help)) = violation(schema, constraint, &converted, property) else {
+                continue;
+            };
+            self.out.push(Problem {
+                kind: Kind::Constraint,
+                node,
+                message: format!("{message}: the value of {}", origin.what()),
+                help: format!(
+                    "{help}; Heat refuses the value when it creates the stack{} (`Property \
+                     error: {path}: …`)",
+                    origin.unless()
+                ),
+            });
         }
     }
 
@@ -597,6 +701,70 @@ impl Walk<'_, '_> {
             });
         }
     }
+}
+
+/// Where a computed value comes from, for its messages.
+struct Origin {
+    /// The function's name (`list_join`).
+    function: String,
+    /// The parameters whose defaults it used.
+    defaults: Vec<String>,
+}
+
+impl Origin {
+    /// The function, quoted ("this `` `list_join` ``"), and the parameters whose defaults it
+    /// used.
+    fn what(&self) -> String {
+        let function = format!("this `{}`", self.function);
+        match self.defaults.as_slice() {
+            [] => function,
+            [one] => format!("{function} with the default of parameter `{one}`"),
+            many => format!(
+                "{function} with the defaults of parameters {}",
+                many.iter()
+                    .map(|p| format!("`{p}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
+
+    /// "unless a value is given for" the parameters whose defaults were used, or nothing.
+    fn unless(&self) -> String {
+        match self.defaults.as_slice() {
+            [] => String::new(),
+            names => format!(
+                " unless a value is given for {}",
+                names
+                    .iter()
+                    .map(|p| format!("`{p}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
+}
+
+/// A value `hotfix_eval` computed, as the linter's Python model holds it; `None` for what has
+/// no Python value (the dropped item of a two-argument `if`).
+fn from_eval(value: &hotfix_eval::Value) -> Option<Py> {
+    use hotfix_eval::Value as V;
+    Some(match value {
+        V::None => Py::None,
+        V::Bool(b) => Py::Bool(*b),
+        V::Int(i) => Py::Int(i128::from(*i)),
+        V::BigInt(digits) => Py::Big(digits.clone()),
+        V::Float(f) => Py::Float(*f),
+        V::Str(s) => Py::Str(s.clone()),
+        V::List(items) => Py::List(items.iter().map(from_eval).collect::<Option<_>>()?),
+        V::Map(entries) => Py::Dict(
+            entries
+                .iter()
+                .map(|(k, v)| Some((from_eval(k)?, from_eval(v)?)))
+                .collect::<Option<_>>()?,
+        ),
+        V::Ellipsis => return None,
+    })
 }
 
 /// The value Heat makes of a written value that is not a call: converted to the property's type,
