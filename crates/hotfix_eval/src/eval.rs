@@ -599,6 +599,13 @@ impl Evaluator<'_> {
                     invalid.push(text);
                 }
             }
+            // Heat joins a set: CPython's order, when every member is a str.
+            let keys: Vec<&str> = members.iter().filter_map(Value::as_str).collect();
+            if keys.len() == members.len()
+                && let Some(ordered) = crate::pyset::difference(&keys, valid, false)
+            {
+                invalid = ordered;
+            }
             if invalid.is_empty() {
                 return Err(fail(format!("'Resource {name} is missing \"type\"'")));
             }
@@ -614,7 +621,43 @@ impl Evaluator<'_> {
             .map(|e| Value::from_node(doc, e.key))
             .filter(|k| !k.as_str().is_some_and(|k| valid.contains(&k)))
             .collect();
-        // `', '.join(invalid_keys)` fails on a key that is not a string.
+        // `', '.join(invalid_keys)` fails on the first key that is not a string, in the set's
+        // order (CPython's, where every key is a str, an int or a bool).
+        let all_keys: Vec<Value> = entries
+            .iter()
+            .map(|e| Value::from_node(doc, e.key))
+            .collect();
+        let as_keys: Option<Vec<crate::pyset::Key<'_>>> = all_keys
+            .iter()
+            .map(|k| match k {
+                Value::Str(s) => Some(crate::pyset::Key::Str(s)),
+                Value::Int(i) => Some(crate::pyset::Key::Int(*i)),
+                Value::Bool(b) => Some(crate::pyset::Key::Bool(i64::from(*b))),
+                _ => None,
+            })
+            .collect();
+        let mut unique: Vec<crate::pyset::Key<'_>> = Vec::new();
+        for k in as_keys.into_iter().flatten() {
+            if !unique.contains(&k) {
+                unique.push(k);
+            }
+        }
+        if unique.len() == entries.len()
+            && let Some(ordered) = crate::pyset::difference_of(&unique, valid, true)
+            && let Some((i, bad)) = ordered
+                .iter()
+                .enumerate()
+                .find(|(_, k)| !matches!(k, crate::pyset::Key::Str(_)))
+        {
+            let class = if matches!(bad, crate::pyset::Key::Bool(_)) {
+                "bool"
+            } else {
+                "int"
+            };
+            return Err(fail(format!(
+                "sequence item {i}: expected str instance, {class} found"
+            )));
+        }
         if let Some((i, bad)) = invalid
             .iter()
             .enumerate()
@@ -625,7 +668,22 @@ impl Evaluator<'_> {
                 f::type_name(bad)
             )));
         }
-        let invalid: Vec<String> = invalid.iter().map(Value::py_str).collect();
+        let mut invalid: Vec<String> = invalid.iter().map(Value::py_str).collect();
+        // Heat joins a set: CPython's order (string keys, each once as in the dict).
+        let mut keys: Vec<&str> = Vec::with_capacity(entries.len());
+        for e in &entries {
+            if let Some(k) = doc.str_value(e.key)
+                && !keys.contains(&k)
+            {
+                keys.push(k);
+            }
+        }
+        if !invalid.is_empty()
+            && keys.len() == entries.len()
+            && let Some(ordered) = crate::pyset::difference(&keys, valid, true)
+        {
+            invalid = ordered;
+        }
         if !invalid.is_empty() {
             return Err(fail(format!(
                 "Invalid keyword(s) inside a resource definition: {}",

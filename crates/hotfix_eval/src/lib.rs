@@ -21,6 +21,7 @@ mod expr;
 mod functions;
 mod json;
 mod params;
+mod pyset;
 pub mod regex;
 mod value;
 
