@@ -1687,8 +1687,10 @@ impl Evaluator<'_> {
         if holds_function_objects(args) {
             return Err(Fail::not_evaluated(format!(
                 "{name} takes the result of a function that this version removed, whose \
-                 arguments hold calls: Heat then works on Python function objects (their \
-                 representations), which is not reproduced offline"
+                 arguments hold calls: Heat then works on Python function objects (it compares \
+                 their results, prints their representations such as `<heat.engine.hot.\
+                 functions.GetParam {{get_param: 'p'}} -> 'v'>`, fails to serialise them), \
+                 which hotfix does not model"
             )));
         }
         let items = |e: &Expr| -> Vec<Expr> {
