@@ -49,7 +49,7 @@ pub fn evaluate(doc: &Document, inputs: &Inputs) -> Evaluation {
         template: &template,
         version: Version::LATEST,
         inputs,
-        params: Parameters::default(),
+        params: Params::Owned(Parameters::default()),
         conditions: HashMap::new(),
         condition_state: RefCell::new(HashMap::new()),
         problems: Vec::new(),
@@ -78,7 +78,7 @@ pub fn fold(doc: &Document, version: Version, node: NodeId) -> Option<Value> {
         template: &template,
         version,
         inputs: &inputs,
-        params: Parameters::default(),
+        params: Params::Owned(Parameters::default()),
         conditions: HashMap::new(),
         condition_state: RefCell::new(HashMap::new()),
         problems: Vec::new(),
@@ -101,34 +101,94 @@ pub struct Folded {
     pub defaults: Vec<String>,
 }
 
-/// [`fold`], also through `get_param` of a template parameter that has a valid default: the
-/// value Heat computes when the stack is created with no value given for those parameters
-/// (no `-P`, no environment). `Folded::defaults` names them, since a user value changes the
-/// result. `None` when anything else is needed (a parameter without a default, a pseudo
-/// parameter, a resource, a file, a condition), or Heat would raise.
-pub fn fold_with_defaults(doc: &Document, version: Version, node: NodeId) -> Option<Folded> {
-    let template = Template::new(doc);
-    let inputs = Inputs::default();
-    let params = Parameters::new(doc, &template, &inputs).ok()?;
-    let eval = Evaluator {
-        doc,
-        template: &template,
-        version,
-        inputs: &inputs,
-        params,
-        conditions: HashMap::new(),
-        condition_state: RefCell::new(HashMap::new()),
-        problems: Vec::new(),
-        enabled: Vec::new(),
-        stack_error: None,
-    };
-    let expr = eval.parse(node, Ctx::Value, "").ok()?;
-    let mut defaults = Vec::new();
-    if !eval.constant_with_defaults(&expr, &mut defaults) || holds_function_objects(&expr) {
-        return None;
+/// [`fold`], also through `get_param` of a template parameter that has a valid default, for
+/// many snippets of one template: the template's model and its parameters are built once.
+pub struct Folder<'a> {
+    doc: &'a Document,
+    version: Version,
+    template: Template<'a>,
+    inputs: Inputs,
+    /// The parameters with no input given, and the names of those whose value is their own
+    /// valid default; `None` when Heat refuses the parameters' schemas.
+    params: Option<(Parameters, Vec<String>)>,
+}
+
+impl<'a> Folder<'a> {
+    pub fn new(doc: &'a Document, version: Version) -> Folder<'a> {
+        let template = Template::new(doc);
+        let inputs = Inputs::default();
+        let params = Parameters::new(doc, &template, &inputs).ok().map(|params| {
+            let defaulted = template
+                .parameters
+                .iter()
+                .map(|p| p.name.clone())
+                .filter(|name| params.defaulted(name))
+                .collect();
+            (params, defaulted)
+        });
+        Folder {
+            doc,
+            version,
+            template,
+            inputs,
+            params,
+        }
     }
-    let value = eval.resolve(&expr).ok()?;
-    Some(Folded { value, defaults })
+
+    /// The value Heat computes for the snippet at `node` when the stack is created with no
+    /// value given for the parameters it uses (no `-P`, no environment). `Folded::defaults`
+    /// names them, since a user value changes the result. `None` when anything else is
+    /// needed (a parameter without a default, a pseudo parameter, a resource, a file, a
+    /// condition), or Heat would raise.
+    pub fn fold_with_defaults(&self, node: NodeId) -> Option<Folded> {
+        let (params, defaulted) = self.params.as_ref()?;
+        let eval = Evaluator {
+            doc: self.doc,
+            template: &self.template,
+            version: self.version,
+            inputs: &self.inputs,
+            params: Params::Borrowed(params),
+            conditions: HashMap::new(),
+            condition_state: RefCell::new(HashMap::new()),
+            problems: Vec::new(),
+            enabled: Vec::new(),
+            stack_error: None,
+        };
+        let expr = eval.parse(node, Ctx::Value, "").ok()?;
+        let mut defaults = Vec::new();
+        if !eval.constant_with_defaults(&expr, defaulted, &mut defaults)
+            || holds_function_objects(&expr)
+        {
+            return None;
+        }
+        let value = eval.resolve(&expr).ok()?;
+        Some(Folded { value, defaults })
+    }
+}
+
+impl std::fmt::Debug for Folder<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Folder")
+            .field("version", &self.version)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The evaluator's parameters: its own, or a [`Folder`]'s.
+enum Params<'a> {
+    Owned(Parameters),
+    Borrowed(&'a Parameters),
+}
+
+impl std::ops::Deref for Params<'_> {
+    type Target = Parameters;
+
+    fn deref(&self) -> &Parameters {
+        match self {
+            Params::Owned(p) => p,
+            Params::Borrowed(p) => p,
+        }
+    }
 }
 
 /// Whether a parsed snippet computes the same value whatever the stack.
@@ -163,14 +223,21 @@ fn constant_function(call: &Call) -> bool {
 impl Evaluator<'_> {
     /// [`constant`], with `get_param` of a defaulted parameter (by a literal name) allowed;
     /// the names go to `used`.
-    fn constant_with_defaults(&self, e: &Expr, used: &mut Vec<String>) -> bool {
+    fn constant_with_defaults(
+        &self,
+        e: &Expr,
+        defaulted: &[String],
+        used: &mut Vec<String>,
+    ) -> bool {
         match e {
             Expr::Data(_) => true,
             Expr::Ellipsis => false,
-            Expr::List(items) => items.iter().all(|i| self.constant_with_defaults(i, used)),
+            Expr::List(items) => items
+                .iter()
+                .all(|i| self.constant_with_defaults(i, defaulted, used)),
             Expr::Map(entries) => entries
                 .iter()
-                .all(|(_, v)| self.constant_with_defaults(v, used)),
+                .all(|(_, v)| self.constant_with_defaults(v, defaulted, used)),
             Expr::Call(call) if call.function == Function::GetParam && !call.removed => {
                 if !constant(&call.args) {
                     return false;
@@ -183,7 +250,7 @@ impl Evaluator<'_> {
                     },
                     _ => return false,
                 };
-                if !self.params.defaulted(&name) {
+                if !defaulted.contains(&name) {
                     return false;
                 }
                 if !used.contains(&name) {
@@ -192,7 +259,7 @@ impl Evaluator<'_> {
                 true
             }
             Expr::Call(call) => {
-                constant_function(call) && self.constant_with_defaults(&call.args, used)
+                constant_function(call) && self.constant_with_defaults(&call.args, defaulted, used)
             }
         }
     }
@@ -203,7 +270,7 @@ struct Evaluator<'a> {
     template: &'a Template<'a>,
     version: Version,
     inputs: &'a Inputs,
-    params: Parameters,
+    params: Params<'a>,
     /// Parsed condition definitions.
     conditions: HashMap<String, Expr>,
     /// `Conditions._resolved`: `None` while in progress.
@@ -253,7 +320,7 @@ impl Evaluator<'_> {
 
         // Parameters.
         match Parameters::new(self.doc, self.template, self.inputs) {
-            Ok(params) => self.params = params,
+            Ok(params) => self.params = Params::Owned(params),
             Err(fail) => {
                 self.problem("parameters", &fail);
                 out.insert("error".into(), fail.to_json());

@@ -76,7 +76,7 @@ outputs:
     );
 }
 
-/// `fold_with_defaults` computes a value from literals and the defaults of parameters given
+/// `Folder::fold_with_defaults` computes a value from literals and the defaults of parameters given
 /// by a literal name, naming those parameters; it gives nothing for a parameter without a
 /// default, a pseudo parameter, a parameter whose default breaks its own constraint (Heat
 /// refuses the parameter first), a resource's attribute, or where Heat raises (`list_join` of
@@ -104,11 +104,13 @@ outputs:
         .version()
         .expect("a version");
     let outputs = doc.get(doc.root(), "outputs").expect("outputs");
+    let folder = hotfix_eval::Folder::new(&doc, version);
     let fold = |name: &str| {
         let value = doc
             .get(doc.get(outputs, name).expect("output"), "value")
             .expect("value");
-        hotfix_eval::fold_with_defaults(&doc, version, value)
+        folder
+            .fold_with_defaults(value)
             .map(|f| (f.value.to_json().to_string(), f.defaults))
     };
     assert_eq!(fold("literals"), Some(("\"a-b\"".to_owned(), vec![])));

@@ -63,14 +63,20 @@ pub(crate) struct Problem {
 /// The problems of every registered resource's properties, found once per template.
 pub(super) fn all<'c>(cx: &'c Context<'_>) -> &'c [Problem] {
     cx.property_problems.get_or_init(|| {
+        // Built when a value is a call, once for the template.
+        let folder = std::cell::OnceCell::new();
         registered_resources(cx)
-            .flat_map(|registered| problems(cx, &registered))
+            .flat_map(|registered| problems(cx, &registered, &folder))
             .collect()
     })
 }
 
 /// The problems of one resource's properties, in document order within each mapping.
-fn problems(cx: &Context<'_>, registered: &Registered<'_>) -> Vec<Problem> {
+fn problems<'c>(
+    cx: &Context<'c>,
+    registered: &Registered<'_>,
+    folder: &std::cell::OnceCell<Option<hotfix_eval::Folder<'c>>>,
+) -> Vec<Problem> {
     let schema = registered.schema;
     if schema.none_resource {
         return Vec::new();
@@ -78,6 +84,7 @@ fn problems(cx: &Context<'_>, registered: &Registered<'_>) -> Vec<Problem> {
     let resource = registered.resource;
     let mut walk = Walk {
         cx,
+        folder,
         type_name: registered.type_name,
         conditional: cx.doc.get(resource.value, "condition").is_some(),
         rules: &schema.translation,
@@ -138,6 +145,8 @@ fn problems(cx: &Context<'_>, registered: &Registered<'_>) -> Vec<Problem> {
 
 struct Walk<'a, 'c> {
     cx: &'a Context<'c>,
+    /// What evaluates computed values, built at the first.
+    folder: &'a std::cell::OnceCell<Option<hotfix_eval::Folder<'c>>>,
     type_name: &'a str,
     /// Whether the resource has a `condition`: with the parameters' defaults it may not be
     /// created at all, so a value computed from defaults is not checked.
@@ -430,7 +439,7 @@ impl Walk<'_, '_> {
     }
 
     /// A value given by a function that evaluates from literals and parameter defaults
-    /// ([`hotfix_eval::fold_with_defaults`]), checked like a literal: its type, and the
+    /// ([`hotfix_eval::Folder::fold_with_defaults`]), checked like a literal: its type, and the
     /// constraints of the converted value (a list's after converting its items). The nested
     /// schemas of a computed list or map are not followed.
     fn computed(
@@ -442,10 +451,10 @@ impl Walk<'_, '_> {
         path: &str,
     ) {
         let cx = self.cx;
-        let Some(version) = cx.version() else {
-            return;
-        };
-        let Some(folded) = hotfix_eval::fold_with_defaults(cx.doc, version, node) else {
+        let evaluator = self
+            .folder
+            .get_or_init(|| cx.version().map(|v| hotfix_eval::Folder::new(cx.doc, v)));
+        let Some(folded) = evaluator.as_ref().and_then(|f| f.fold_with_defaults(node)) else {
             return;
         };
         if self.conditional && !folded.defaults.is_empty() {
