@@ -22,10 +22,11 @@ declare_rule! {
     /// a default, and any function of those): a value from literals alone is what Heat computes
     /// whatever the stack's inputs; one that uses a default names the parameter, since a value
     /// given for it at create time changes the result, and is not checked in a resource with a
-    /// `condition` (with the defaults it may not be created). A bare `get_param` whose default
-    /// cannot be converted is `get-param-type-mismatch`'s. Other functions (a resource's
-    /// attribute, a file, a condition, a parameter without a default) are not checked; the
-    /// literal items around them are.
+    /// `condition` (with the defaults it may not be created). A computed list's items and a
+    /// computed map's known keys are checked against their nested schemas. A bare `get_param`
+    /// whose default cannot be converted is `get-param-type-mismatch`'s. Other functions (a
+    /// resource's attribute, a file, a condition, a parameter without a default) are not
+    /// checked; the literal items around them are.
     ///
     /// ## Why is this bad?
     /// `openstack orchestration template validate` accepts the template, but Heat refuses the

@@ -15,8 +15,9 @@ declare_rule! {
     /// of those): a value from literals alone is what Heat computes whatever the stack's
     /// inputs; one that uses a default names the parameter, since a value given for it at create
     /// time changes the result, and is not checked in a resource with a `condition` (with the
-    /// defaults it may not be created). The nested schemas of a computed list or map are not
-    /// followed.
+    /// defaults it may not be created). A computed list's items and a computed map's known keys
+    /// are checked against their nested schemas (not the keys of a map whose property a
+    /// translation rule rewrites).
     ///
     /// Not checked: the constraints that ask the cloud (`nova.flavor`, `glance.image`, …);
     /// values given by other functions (a resource's attribute, a file, a condition, a parameter

@@ -7,8 +7,9 @@
 //! A value that is a call is checked like a literal when it evaluates from literals and
 //! parameter defaults alone (`hotfix_eval::fold_with_defaults`: `list_join` of literals,
 //! `str_replace` of a `get_param` whose parameter has a default, …), with the message naming the
-//! function and the parameters whose defaults it used. What Heat cannot know before it resolves
-//! a function is left alone: a call that needs a resource, a file, a condition or a parameter
+//! function and the parameters whose defaults it used; its items and known keys are followed
+//! into the nested schemas (their unknown or missing keys are not reported). What Heat cannot
+//! know before it resolves a function is left alone: a call that needs a resource, a file, a condition or a parameter
 //! without a default, a value from defaults in a resource with a `condition`, and the length or
 //! allowed values of a list or map with a call among its items. The literal parts around a call are checked. Heat skips the value checks
 //! of a property that depends on a resource not created yet when it validates a template, but
@@ -439,9 +440,9 @@ impl Walk<'_, '_> {
     }
 
     /// A value given by a function that evaluates from literals and parameter defaults
-    /// ([`hotfix_eval::Folder::fold_with_defaults`]), checked like a literal: its type, and the
-    /// constraints of the converted value (a list's after converting its items). The nested
-    /// schemas of a computed list or map are not followed.
+    /// ([`hotfix_eval::Folder::fold_with_defaults`]), checked like a literal: its type, the
+    /// items of a list and the known keys of a map against their schemas, and the constraints
+    /// of the converted value (a list's after converting its items).
     fn computed(
         &mut self,
         schema: &Schema,
@@ -470,20 +471,54 @@ impl Walk<'_, '_> {
             function: key_name(cx.doc, function),
             defaults: folded.defaults,
         };
-        let converted = match convert(schema, &value) {
+        let property = names.last().map_or("", String::as_str);
+        // Nested map keys that a translation rule moves are checked where Heat moves them:
+        // not followed in a computed value.
+        let translated = self
+            .rules
+            .iter()
+            .any(|rule| rule.path.len() > names.len() && rule.path[..names.len()] == *names);
+        let at = Computed {
+            node,
+            origin: &origin,
+            follow_maps: !translated,
+        };
+        self.computed_value(schema, &value, property, path, &at, 0);
+    }
+
+    /// A computed value (or a part of it, at `depth`) checked against its schema: its type,
+    /// then recursively the items of a list and the known keys of a map, then its constraints.
+    /// `label` names it in messages (`users`, `users[0]`, `name`), `path` in Heat's text.
+    fn computed_value(
+        &mut self,
+        schema: &Schema,
+        value: &Py,
+        label: &str,
+        path: &str,
+        at: &Computed<'_>,
+        depth: usize,
+    ) {
+        if depth > MAX_DEPTH || matches!(value, Py::None | Py::Big(_)) {
+            return;
+        }
+        let origin = at.origin;
+        let whose = if depth == 0 {
+            format!(", {},", origin.what())
+        } else {
+            format!(" in the value of {}", origin.what())
+        };
+        let converted = match convert(schema, value) {
             Converted::Value(converted) => converted,
             // A default that a bare `get_param` gives unconverted is `get-param-type-mismatch`'s.
-            Converted::Error(_) if origin.function == "get_param" => return,
+            Converted::Error(_) if depth == 0 && origin.function == "get_param" => return,
             Converted::Error(heat) => {
-                let property = names.last().map_or("", String::as_str);
                 self.out.push(Problem {
                     kind: Kind::Type,
-                    node,
+                    node: at.node,
                     message: format!(
-                        "`{property}` takes {}, and Heat cannot convert `{}`, {}, to one",
+                        "`{label}` takes {}, and Heat cannot convert `{}`{whose} to one",
                         a_kind(schema.kind),
                         clip(&value.to_str()),
-                        origin.what()
                     ),
                     help: format!(
                         "Heat refuses the stack when it creates it{}: `Property error: {path}: \
@@ -498,32 +533,66 @@ impl Walk<'_, '_> {
         let converted = match (&converted, &schema.items) {
             (Py::List(items), Some(item_schema)) => {
                 let mut out = Vec::with_capacity(items.len());
-                for item in items {
+                let mut all = true;
+                for (i, item) in items.iter().enumerate() {
+                    self.computed_value(
+                        item_schema,
+                        item,
+                        &format!("{label}[{i}]"),
+                        &format!("{path}[{i}]"),
+                        at,
+                        depth + 1,
+                    );
                     let item = match item {
-                        Py::None => match null_value(item_schema) {
-                            Some(v) => v,
-                            None => return,
-                        },
-                        other => other.clone(),
+                        Py::None => null_value(item_schema),
+                        other => Some(other.clone()),
                     };
-                    match convert(item_schema, &item) {
-                        Converted::Value(v) => out.push(v),
-                        Converted::Error(_) | Converted::Unknown => return,
+                    match item.map(|item| convert(item_schema, &item)) {
+                        Some(Converted::Value(v)) => out.push(v),
+                        _ => all = false,
                     }
+                }
+                // The list's own constraints see the converted items.
+                if !all {
+                    return;
                 }
                 Py::List(out)
             }
+            (Py::Dict(entries), None) if at.follow_maps && !schema.schema.is_empty() => {
+                for (key, item) in entries {
+                    let Py::Str(key) = key else {
+                        continue;
+                    };
+                    // An unknown key is `unknown-property`'s; a null is the key's default.
+                    let Some(key_schema) = schema.schema.get(key) else {
+                        continue;
+                    };
+                    self.computed_value(
+                        key_schema,
+                        item,
+                        key,
+                        &format!("{path}.{key}"),
+                        at,
+                        depth + 1,
+                    );
+                }
+                converted
+            }
             _ => converted,
         };
-        let property = names.last().map_or("", String::as_str);
         for constraint in &schema.constraints {
-            let Some((message, help)) = violation(schema, constraint, &converted, property) else {
+            let Some((message, help)) = violation(schema, constraint, &converted, label) else {
                 continue;
+            };
+            let whose = if depth == 0 {
+                format!(": the value of {}", origin.what())
+            } else {
+                format!(", in the value of {}", origin.what())
             };
             self.out.push(Problem {
                 kind: Kind::Constraint,
-                node,
-                message: format!("{message}: the value of {}", origin.what()),
+                node: at.node,
+                message: format!("{message}{whose}"),
                 help: format!(
                     "{help}; Heat refuses the value when it creates the stack{} (`Property \
                      error: {path}: …`)",
@@ -710,6 +779,16 @@ impl Walk<'_, '_> {
             });
         }
     }
+}
+
+/// Where a computed value is reported, and what its parts may be checked against.
+struct Computed<'o> {
+    /// The call.
+    node: NodeId,
+    origin: &'o Origin,
+    /// Whether the keys of a computed map are followed into its nested schema (not where a
+    /// translation rule moves some).
+    follow_maps: bool,
 }
 
 /// Where a computed value comes from, for its messages.
