@@ -49,7 +49,7 @@ pub fn evaluate(doc: &Document, inputs: &Inputs) -> Evaluation {
         template: &template,
         version: Version::LATEST,
         inputs,
-        params: Parameters::default(),
+        params: Params::Owned(Parameters::default()),
         conditions: HashMap::new(),
         condition_state: RefCell::new(HashMap::new()),
         problems: Vec::new(),
@@ -78,7 +78,7 @@ pub fn fold(doc: &Document, version: Version, node: NodeId) -> Option<Value> {
         template: &template,
         version,
         inputs: &inputs,
-        params: Parameters::default(),
+        params: Params::Owned(Parameters::default()),
         conditions: HashMap::new(),
         condition_state: RefCell::new(HashMap::new()),
         problems: Vec::new(),
@@ -92,6 +92,105 @@ pub fn fold(doc: &Document, version: Version, node: NodeId) -> Option<Value> {
     eval.resolve(&expr).ok()
 }
 
+/// A value computed from literals and parameter defaults.
+#[derive(Debug, Clone)]
+pub struct Folded {
+    pub value: Value,
+    /// The parameters whose defaults the value used (each once, in the order met): empty when
+    /// the value is computed from literals alone, and Heat computes it whatever the inputs.
+    pub defaults: Vec<String>,
+}
+
+/// [`fold`], also through `get_param` of a template parameter that has a valid default, for
+/// many snippets of one template: the template's model and its parameters are built once.
+pub struct Folder<'a> {
+    doc: &'a Document,
+    version: Version,
+    template: Template<'a>,
+    inputs: Inputs,
+    /// The parameters with no input given, and the names of those whose value is their own
+    /// valid default; `None` when Heat refuses the parameters' schemas.
+    params: Option<(Parameters, Vec<String>)>,
+}
+
+impl<'a> Folder<'a> {
+    pub fn new(doc: &'a Document, version: Version) -> Folder<'a> {
+        let template = Template::new(doc);
+        let inputs = Inputs::default();
+        let params = Parameters::new(doc, &template, &inputs).ok().map(|params| {
+            let defaulted = template
+                .parameters
+                .iter()
+                .map(|p| p.name.clone())
+                .filter(|name| params.defaulted(name))
+                .collect();
+            (params, defaulted)
+        });
+        Folder {
+            doc,
+            version,
+            template,
+            inputs,
+            params,
+        }
+    }
+
+    /// The value Heat computes for the snippet at `node` when the stack is created with no
+    /// value given for the parameters it uses (no `-P`, no environment). `Folded::defaults`
+    /// names them, since a user value changes the result. `None` when anything else is
+    /// needed (a parameter without a default, a pseudo parameter, a resource, a file, a
+    /// condition), or Heat would raise.
+    pub fn fold_with_defaults(&self, node: NodeId) -> Option<Folded> {
+        let (params, defaulted) = self.params.as_ref()?;
+        let eval = Evaluator {
+            doc: self.doc,
+            template: &self.template,
+            version: self.version,
+            inputs: &self.inputs,
+            params: Params::Borrowed(params),
+            conditions: HashMap::new(),
+            condition_state: RefCell::new(HashMap::new()),
+            problems: Vec::new(),
+            enabled: Vec::new(),
+            stack_error: None,
+        };
+        let expr = eval.parse(node, Ctx::Value, "").ok()?;
+        let mut defaults = Vec::new();
+        if !eval.constant_with_defaults(&expr, defaulted, &mut defaults)
+            || holds_function_objects(&expr)
+        {
+            return None;
+        }
+        let value = eval.resolve(&expr).ok()?;
+        Some(Folded { value, defaults })
+    }
+}
+
+impl std::fmt::Debug for Folder<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Folder")
+            .field("version", &self.version)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The evaluator's parameters: its own, or a [`Folder`]'s.
+enum Params<'a> {
+    Owned(Parameters),
+    Borrowed(&'a Parameters),
+}
+
+impl std::ops::Deref for Params<'_> {
+    type Target = Parameters;
+
+    fn deref(&self) -> &Parameters {
+        match self {
+            Params::Owned(p) => p,
+            Params::Borrowed(p) => p,
+        }
+    }
+}
+
 /// Whether a parsed snippet computes the same value whatever the stack.
 fn constant(e: &Expr) -> bool {
     match e {
@@ -99,22 +198,69 @@ fn constant(e: &Expr) -> bool {
         Expr::Ellipsis => false,
         Expr::List(items) => items.iter().all(constant),
         Expr::Map(entries) => entries.iter().all(|(_, v)| constant(v)),
-        Expr::Call(call) => {
-            !call.removed
-                && !matches!(
-                    call.function,
-                    Function::GetParam
-                        | Function::GetResource
-                        | Function::GetAttr
-                        | Function::GetFile
-                        | Function::Yaql
-                        | Function::ResourceFacade
-                        | Function::FnResourceFacade
-                        | Function::Ref
-                        | Function::FnGetAzs
-                        | Function::If
-                )
-                && constant(&call.args)
+        Expr::Call(call) => constant_function(call) && constant(&call.args),
+    }
+}
+
+/// Whether a call computes the same value whatever the stack, given constant arguments.
+fn constant_function(call: &Call) -> bool {
+    !call.removed
+        && !matches!(
+            call.function,
+            Function::GetParam
+                | Function::GetResource
+                | Function::GetAttr
+                | Function::GetFile
+                | Function::Yaql
+                | Function::ResourceFacade
+                | Function::FnResourceFacade
+                | Function::Ref
+                | Function::FnGetAzs
+                | Function::If
+        )
+}
+
+impl Evaluator<'_> {
+    /// [`constant`], with `get_param` of a defaulted parameter (by a literal name) allowed;
+    /// the names go to `used`.
+    fn constant_with_defaults(
+        &self,
+        e: &Expr,
+        defaulted: &[String],
+        used: &mut Vec<String>,
+    ) -> bool {
+        match e {
+            Expr::Data(_) => true,
+            Expr::Ellipsis => false,
+            Expr::List(items) => items
+                .iter()
+                .all(|i| self.constant_with_defaults(i, defaulted, used)),
+            Expr::Map(entries) => entries
+                .iter()
+                .all(|(_, v)| self.constant_with_defaults(v, defaulted, used)),
+            Expr::Call(call) if call.function == Function::GetParam && !call.removed => {
+                if !constant(&call.args) {
+                    return false;
+                }
+                let name = match self.resolve(&call.args) {
+                    Ok(Value::Str(name)) => name,
+                    Ok(Value::List(items)) => match items.first() {
+                        Some(Value::Str(name)) => name.clone(),
+                        _ => return false,
+                    },
+                    _ => return false,
+                };
+                if !defaulted.contains(&name) {
+                    return false;
+                }
+                if !used.contains(&name) {
+                    used.push(name);
+                }
+                true
+            }
+            Expr::Call(call) => {
+                constant_function(call) && self.constant_with_defaults(&call.args, defaulted, used)
+            }
         }
     }
 }
@@ -124,7 +270,7 @@ struct Evaluator<'a> {
     template: &'a Template<'a>,
     version: Version,
     inputs: &'a Inputs,
-    params: Parameters,
+    params: Params<'a>,
     /// Parsed condition definitions.
     conditions: HashMap<String, Expr>,
     /// `Conditions._resolved`: `None` while in progress.
@@ -174,7 +320,7 @@ impl Evaluator<'_> {
 
         // Parameters.
         match Parameters::new(self.doc, self.template, self.inputs) {
-            Ok(params) => self.params = params,
+            Ok(params) => self.params = Params::Owned(params),
             Err(fail) => {
                 self.problem("parameters", &fail);
                 out.insert("error".into(), fail.to_json());
@@ -520,6 +666,13 @@ impl Evaluator<'_> {
                     invalid.push(text);
                 }
             }
+            // Heat joins a set: CPython's order, when every member is a str.
+            let keys: Vec<&str> = members.iter().filter_map(Value::as_str).collect();
+            if keys.len() == members.len()
+                && let Some(ordered) = crate::pyset::difference(&keys, valid, false)
+            {
+                invalid = ordered;
+            }
             if invalid.is_empty() {
                 return Err(fail(format!("'Resource {name} is missing \"type\"'")));
             }
@@ -535,7 +688,43 @@ impl Evaluator<'_> {
             .map(|e| Value::from_node(doc, e.key))
             .filter(|k| !k.as_str().is_some_and(|k| valid.contains(&k)))
             .collect();
-        // `', '.join(invalid_keys)` fails on a key that is not a string.
+        // `', '.join(invalid_keys)` fails on the first key that is not a string, in the set's
+        // order (CPython's, where every key is a str, an int or a bool).
+        let all_keys: Vec<Value> = entries
+            .iter()
+            .map(|e| Value::from_node(doc, e.key))
+            .collect();
+        let as_keys: Option<Vec<crate::pyset::Key<'_>>> = all_keys
+            .iter()
+            .map(|k| match k {
+                Value::Str(s) => Some(crate::pyset::Key::Str(s)),
+                Value::Int(i) => Some(crate::pyset::Key::Int(*i)),
+                Value::Bool(b) => Some(crate::pyset::Key::Bool(i64::from(*b))),
+                _ => None,
+            })
+            .collect();
+        let mut unique: Vec<crate::pyset::Key<'_>> = Vec::new();
+        for k in as_keys.into_iter().flatten() {
+            if !unique.contains(&k) {
+                unique.push(k);
+            }
+        }
+        if unique.len() == entries.len()
+            && let Some(ordered) = crate::pyset::difference_of(&unique, valid, true)
+            && let Some((i, bad)) = ordered
+                .iter()
+                .enumerate()
+                .find(|(_, k)| !matches!(k, crate::pyset::Key::Str(_)))
+        {
+            let class = if matches!(bad, crate::pyset::Key::Bool(_)) {
+                "bool"
+            } else {
+                "int"
+            };
+            return Err(fail(format!(
+                "sequence item {i}: expected str instance, {class} found"
+            )));
+        }
         if let Some((i, bad)) = invalid
             .iter()
             .enumerate()
@@ -546,7 +735,22 @@ impl Evaluator<'_> {
                 f::type_name(bad)
             )));
         }
-        let invalid: Vec<String> = invalid.iter().map(Value::py_str).collect();
+        let mut invalid: Vec<String> = invalid.iter().map(Value::py_str).collect();
+        // Heat joins a set: CPython's order (string keys, each once as in the dict).
+        let mut keys: Vec<&str> = Vec::with_capacity(entries.len());
+        for e in &entries {
+            if let Some(k) = doc.str_value(e.key)
+                && !keys.contains(&k)
+            {
+                keys.push(k);
+            }
+        }
+        if !invalid.is_empty()
+            && keys.len() == entries.len()
+            && let Some(ordered) = crate::pyset::difference(&keys, valid, true)
+        {
+            invalid = ordered;
+        }
         if !invalid.is_empty() {
             return Err(fail(format!(
                 "Invalid keyword(s) inside a resource definition: {}",
@@ -1550,8 +1754,10 @@ impl Evaluator<'_> {
         if holds_function_objects(args) {
             return Err(Fail::not_evaluated(format!(
                 "{name} takes the result of a function that this version removed, whose \
-                 arguments hold calls: Heat then works on Python function objects (their \
-                 representations), which is not reproduced offline"
+                 arguments hold calls: Heat then works on Python function objects (it compares \
+                 their results, prints their representations such as `<heat.engine.hot.\
+                 functions.GetParam {{get_param: 'p'}} -> 'v'>`, fails to serialise them), \
+                 which hotfix does not model"
             )));
         }
         let items = |e: &Expr| -> Vec<Expr> {

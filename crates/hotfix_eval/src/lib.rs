@@ -11,7 +11,8 @@
 //! Not evaluated (reported as errors of type `NotEvaluated`): `yaql` (Heat's YAQL engine),
 //! `digest` with an algorithm other than those of [`DIGEST_ALGORITHMS`], and a function given
 //! the result of a removed function whose arguments hold calls (Heat then works on Python
-//! function objects). `resource_facade` fails as in a stack without a parent; custom
+//! function objects: it compares their results, prints their representations and fails to
+//! serialise them, all deterministically, but that is not modelled here). `resource_facade` fails as in a stack without a parent; custom
 //! constraints accept every value, and so does an `allowed_pattern` that [`regex`] does not
 //! model.
 
@@ -21,11 +22,12 @@ mod expr;
 mod functions;
 mod json;
 mod params;
+mod pyset;
 pub mod regex;
 mod value;
 
 pub use digest::ALGORITHMS as DIGEST_ALGORITHMS;
-pub use eval::{Evaluation, Problem, evaluate, fold};
+pub use eval::{Evaluation, Folded, Folder, Problem, evaluate, fold};
 pub use params::{PROJECT_ID, STACK_ID, STACK_NAME};
 pub use value::Value;
 

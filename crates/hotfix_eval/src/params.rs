@@ -175,6 +175,22 @@ impl Parameters {
         self.value(name)
     }
 
+    /// Whether `name` is a parameter of the template (not a pseudo parameter) whose value,
+    /// with no user input, is its own valid default.
+    pub(crate) fn defaulted(&self, name: &str) -> bool {
+        self.params.iter().any(|p| {
+            p.name == name
+                && !p.pseudo
+                && !hotfix_hot::PSEUDO_PARAMETERS.contains(&name)
+                && name != "OS::region"
+                && p.default.is_some()
+                && p.user_value.is_none()
+                && p.user_default.is_none()
+                && p.validate().is_ok()
+                && p.value().is_ok()
+        })
+    }
+
     /// `Parameters.validate(validate_value=True)`.
     pub(crate) fn validate(&self) -> Result<(), Fail> {
         if let Some(name) = self.unknown.first() {

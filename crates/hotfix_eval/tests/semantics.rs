@@ -75,3 +75,55 @@ outputs:
         r#"{"member": {"value": {"k": "v"}}, "ref": {"value": ["x", "y", "z"]}, "replace": {"value": "is True"}, "select": {"value": "y"}, "select_json": {"value": "v"}, "select_miss": {"value": ""}, "split": {"value": ["a", "b"]}, "str_split_is_data": {"value": {"str_split": [",", "a,b"]}}}"#,
     );
 }
+
+/// `Folder::fold_with_defaults` computes a value from literals and the defaults of parameters given
+/// by a literal name, naming those parameters; it gives nothing for a parameter without a
+/// default, a pseudo parameter, a parameter whose default breaks its own constraint (Heat
+/// refuses the parameter first), a resource's attribute, or where Heat raises (`list_join` of
+/// a number: `Items to join must be string, map or list not 3`). The values are Heat's
+/// (`resolve.py resolve` with no parameters given).
+#[test]
+fn fold_with_defaults_uses_valid_defaults_only_and_names_them() {
+    let source = r#"heat_template_version: 2018-08-31
+parameters:
+  n: {type: number, default: "3"}
+  l: {type: comma_delimited_list, default: "a, b"}
+  no_default: {type: string}
+  broken: {type: string, default: x, constraints: [{allowed_values: [y]}]}
+outputs:
+  literals: {value: {list_join: ["-", [a, b]]}}
+  defaults: {value: {str_replace: {template: X-Y-Y, params: {X: {get_param: [l, 1]}, Y: {get_param: n}}}}}
+  join_of_number: {value: {list_join: ["-", [{get_param: n}]]}}
+  no_default: {value: {list_join: ["-", [{get_param: no_default}]]}}
+  pseudo: {value: {get_param: OS::stack_name}}
+  broken: {value: {get_param: broken}}
+  attribute: {value: {list_join: ["-", [{get_attr: [r, a]}]]}}
+"#;
+    let doc = hotfix_yaml::parse(source).expect("loads");
+    let version = hotfix_hot::Template::new(&doc)
+        .version()
+        .expect("a version");
+    let outputs = doc.get(doc.root(), "outputs").expect("outputs");
+    let folder = hotfix_eval::Folder::new(&doc, version);
+    let fold = |name: &str| {
+        let value = doc
+            .get(doc.get(outputs, name).expect("output"), "value")
+            .expect("value");
+        folder
+            .fold_with_defaults(value)
+            .map(|f| (f.value.to_json().to_string(), f.defaults))
+    };
+    assert_eq!(fold("literals"), Some(("\"a-b\"".to_owned(), vec![])));
+    assert_eq!(
+        fold("defaults"),
+        Some((
+            "\" b-3-3\"".to_owned(),
+            vec!["l".to_owned(), "n".to_owned()]
+        ))
+    );
+    assert_eq!(fold("join_of_number"), None);
+    assert_eq!(fold("no_default"), None);
+    assert_eq!(fold("pseudo"), None);
+    assert_eq!(fold("broken"), None);
+    assert_eq!(fold("attribute"), None);
+}

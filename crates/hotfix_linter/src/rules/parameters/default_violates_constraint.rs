@@ -21,6 +21,11 @@ declare_rule! {
     /// item) and a `json` string (its parsed length, not the string's): those failures are
     /// reported as well.
     ///
+    /// A default is data: Heat evaluates no function written in it, so `default: {list_join:
+    /// …}` is checked as the map it is, as Heat checks it (`Invalid default {'list_join': …}`).
+    /// Values computed from a default (a `get_param` of it inside a property) are checked
+    /// against the property's constraints by `invalid-property-value`.
+    ///
     /// ## Why is this bad?
     /// Heat refuses the template, even in `openstack orchestration template validate`:
     /// `Parameter 'size' is invalid: Invalid default 40 (40 is out of range (min: 1, max: 10))`.

@@ -16,7 +16,17 @@ declare_rule! {
     ///   and nothing else: not `1`, not `"yes"` (a plain `yes` is YAML's `true`);
     /// - a list property takes a list, a map property a map (some take a string Heat converts).
     ///
-    /// Values given by a function are not checked; the literal items around them are.
+    /// A value given by a function is checked when it evaluates offline from literals and
+    /// parameter defaults, evaluated as Heat evaluates it in the template's version (`list_join`
+    /// and `str_replace` of literals, `str_split` of a literal, `get_param` of a parameter with
+    /// a default, and any function of those): a value from literals alone is what Heat computes
+    /// whatever the stack's inputs; one that uses a default names the parameter, since a value
+    /// given for it at create time changes the result, and is not checked in a resource with a
+    /// `condition` (with the defaults it may not be created). A computed list's items and a
+    /// computed map's known keys are checked against their nested schemas. A bare `get_param`
+    /// whose default cannot be converted is `get-param-type-mismatch`'s. Other functions (a
+    /// resource's attribute, a file, a condition, a parameter without a default) are not
+    /// checked; the literal items around them are.
     ///
     /// ## Why is this bad?
     /// `openstack orchestration template validate` accepts the template, but Heat refuses the

@@ -9,9 +9,20 @@ declare_rule! {
     /// the nested schemas of lists and maps (`hotfix type OS::Neutron::SecurityGroupRule` lists
     /// them).
     ///
+    /// A value given by a function is checked when it evaluates offline from literals and
+    /// parameter defaults, evaluated as Heat evaluates it in the template's version (`list_join`
+    /// and `str_replace` of literals, `get_param` of a parameter with a default, and any function
+    /// of those): a value from literals alone is what Heat computes whatever the stack's
+    /// inputs; one that uses a default names the parameter, since a value given for it at create
+    /// time changes the result, and is not checked in a resource with a `condition` (with the
+    /// defaults it may not be created). A computed list's items and a computed map's known keys
+    /// are checked against their nested schemas (not the keys of a map whose property a
+    /// translation rule rewrites).
+    ///
     /// Not checked: the constraints that ask the cloud (`nova.flavor`, `glance.image`, …);
-    /// values given by a function; the length and allowed values of a list or map that holds a
-    /// function call. When a property's value depends on a resource (a `get_resource` or
+    /// values given by other functions (a resource's attribute, a file, a condition, a parameter
+    /// without a default); the length and allowed values of a list or map that holds a function
+    /// call. When a property's value depends on a resource (a `get_resource` or
     /// `get_attr` somewhere in it), `openstack orchestration template validate` skips its
     /// checks, but Heat runs them just before it creates the resource, so its literal parts
     /// are checked here all the same.

@@ -4,9 +4,14 @@
 //! property's type as Heat converts it, and the converted value within the constraints,
 //! recursively into the nested schemas of lists and maps.
 //!
-//! What Heat cannot know before it resolves a function is left alone: a value that is a call
-//! (`get_param`, `get_attr`, `if`, …), and the length or allowed values of a list or map with a
-//! call among its items. The literal parts around a call are checked. Heat skips the value checks
+//! A value that is a call is checked like a literal when it evaluates from literals and
+//! parameter defaults alone (`hotfix_eval::fold_with_defaults`: `list_join` of literals,
+//! `str_replace` of a `get_param` whose parameter has a default, …), with the message naming the
+//! function and the parameters whose defaults it used; its items and known keys are followed
+//! into the nested schemas (their unknown or missing keys are not reported). What Heat cannot
+//! know before it resolves a function is left alone: a call that needs a resource, a file, a condition or a parameter
+//! without a default, a value from defaults in a resource with a `condition`, and the length or
+//! allowed values of a list or map with a call among its items. The literal parts around a call are checked. Heat skips the value checks
 //! of a property that depends on a resource not created yet when it validates a template, but
 //! runs them all again just before it creates the resource, so a literal that breaks them fails
 //! the stack either way. Properties that a translation rule drops or moves are not checked
@@ -59,14 +64,20 @@ pub(crate) struct Problem {
 /// The problems of every registered resource's properties, found once per template.
 pub(super) fn all<'c>(cx: &'c Context<'_>) -> &'c [Problem] {
     cx.property_problems.get_or_init(|| {
+        // Built when a value is a call, once for the template.
+        let folder = std::cell::OnceCell::new();
         registered_resources(cx)
-            .flat_map(|registered| problems(cx, &registered))
+            .flat_map(|registered| problems(cx, &registered, &folder))
             .collect()
     })
 }
 
 /// The problems of one resource's properties, in document order within each mapping.
-fn problems(cx: &Context<'_>, registered: &Registered<'_>) -> Vec<Problem> {
+fn problems<'c>(
+    cx: &Context<'c>,
+    registered: &Registered<'_>,
+    folder: &std::cell::OnceCell<Option<hotfix_eval::Folder<'c>>>,
+) -> Vec<Problem> {
     let schema = registered.schema;
     if schema.none_resource {
         return Vec::new();
@@ -74,7 +85,9 @@ fn problems(cx: &Context<'_>, registered: &Registered<'_>) -> Vec<Problem> {
     let resource = registered.resource;
     let mut walk = Walk {
         cx,
+        folder,
         type_name: registered.type_name,
+        conditional: cx.doc.get(resource.value, "condition").is_some(),
         rules: &schema.translation,
         // A property written beside `type` is `unknown-resource-key`'s (which says to move it).
         misplaced: cx
@@ -133,7 +146,12 @@ fn problems(cx: &Context<'_>, registered: &Registered<'_>) -> Vec<Problem> {
 
 struct Walk<'a, 'c> {
     cx: &'a Context<'c>,
+    /// What evaluates computed values, built at the first.
+    folder: &'a std::cell::OnceCell<Option<hotfix_eval::Folder<'c>>>,
     type_name: &'a str,
+    /// Whether the resource has a `condition`: with the parameters' defaults it may not be
+    /// created at all, so a value computed from defaults is not checked.
+    conditional: bool,
     rules: &'static [TranslationRule],
     misplaced: Vec<String>,
     out: Vec<Problem>,
@@ -364,7 +382,8 @@ impl Walk<'_, '_> {
     ) {
         let cx = self.cx;
         let doc = cx.doc;
-        if call_at(cx, node).is_some() {
+        if let Some(call) = call_at(cx, node) {
+            self.computed(schema, node, call.key, names, path);
             return;
         }
         let node = doc.resolve(node);
@@ -417,6 +436,169 @@ impl Walk<'_, '_> {
                 _ => self.collection_type(schema, node, names, path),
             },
             NodeKind::Alias { .. } => {}
+        }
+    }
+
+    /// A value given by a function that evaluates from literals and parameter defaults
+    /// ([`hotfix_eval::Folder::fold_with_defaults`]), checked like a literal: its type, the
+    /// items of a list and the known keys of a map against their schemas, and the constraints
+    /// of the converted value (a list's after converting its items).
+    fn computed(
+        &mut self,
+        schema: &Schema,
+        node: NodeId,
+        function: NodeId,
+        names: &[String],
+        path: &str,
+    ) {
+        let cx = self.cx;
+        let evaluator = self
+            .folder
+            .get_or_init(|| cx.version().map(|v| hotfix_eval::Folder::new(cx.doc, v)));
+        let Some(folded) = evaluator.as_ref().and_then(|f| f.fold_with_defaults(node)) else {
+            return;
+        };
+        if self.conditional && !folded.defaults.is_empty() {
+            return;
+        }
+        let Some(value) = from_eval(&folded.value) else {
+            return;
+        };
+        if matches!(value, Py::None | Py::Big(_)) {
+            return;
+        }
+        let origin = Origin {
+            function: key_name(cx.doc, function),
+            defaults: folded.defaults,
+        };
+        let property = names.last().map_or("", String::as_str);
+        // Nested map keys that a translation rule moves are checked where Heat moves them:
+        // not followed in a computed value.
+        let translated = self
+            .rules
+            .iter()
+            .any(|rule| rule.path.len() > names.len() && rule.path[..names.len()] == *names);
+        let at = Computed {
+            node,
+            origin: &origin,
+            follow_maps: !translated,
+        };
+        self.computed_value(schema, &value, property, path, &at, 0);
+    }
+
+    /// A computed value (or a part of it, at `depth`) checked against its schema: its type,
+    /// then recursively the items of a list and the known keys of a map, then its constraints.
+    /// `label` names it in messages (`users`, `users[0]`, `name`), `path` in Heat's text.
+    fn computed_value(
+        &mut self,
+        schema: &Schema,
+        value: &Py,
+        label: &str,
+        path: &str,
+        at: &Computed<'_>,
+        depth: usize,
+    ) {
+        if depth > MAX_DEPTH || matches!(value, Py::None | Py::Big(_)) {
+            return;
+        }
+        let origin = at.origin;
+        let whose = if depth == 0 {
+            format!(", {},", origin.what())
+        } else {
+            format!(" in the value of {}", origin.what())
+        };
+        let converted = match convert(schema, value) {
+            Converted::Value(converted) => converted,
+            // A default that a bare `get_param` gives unconverted is `get-param-type-mismatch`'s.
+            Converted::Error(_) if depth == 0 && origin.function == "get_param" => return,
+            Converted::Error(heat) => {
+                self.out.push(Problem {
+                    kind: Kind::Type,
+                    node: at.node,
+                    message: format!(
+                        "`{label}` takes {}, and Heat cannot convert `{}`{whose} to one",
+                        a_kind(schema.kind),
+                        clip(&value.to_str()),
+                    ),
+                    help: format!(
+                        "Heat refuses the stack when it creates it{}: `Property error: {path}: \
+                         {heat}`",
+                        origin.unless()
+                    ),
+                });
+                return;
+            }
+            Converted::Unknown => return,
+        };
+        let converted = match (&converted, &schema.items) {
+            (Py::List(items), Some(item_schema)) => {
+                let mut out = Vec::with_capacity(items.len());
+                let mut all = true;
+                for (i, item) in items.iter().enumerate() {
+                    self.computed_value(
+                        item_schema,
+                        item,
+                        &format!("{label}[{i}]"),
+                        &format!("{path}[{i}]"),
+                        at,
+                        depth + 1,
+                    );
+                    let item = match item {
+                        Py::None => null_value(item_schema),
+                        other => Some(other.clone()),
+                    };
+                    match item.map(|item| convert(item_schema, &item)) {
+                        Some(Converted::Value(v)) => out.push(v),
+                        _ => all = false,
+                    }
+                }
+                // The list's own constraints see the converted items.
+                if !all {
+                    return;
+                }
+                Py::List(out)
+            }
+            (Py::Dict(entries), None) if at.follow_maps && !schema.schema.is_empty() => {
+                for (key, item) in entries {
+                    let Py::Str(key) = key else {
+                        continue;
+                    };
+                    // An unknown key is `unknown-property`'s; a null is the key's default.
+                    let Some(key_schema) = schema.schema.get(key) else {
+                        continue;
+                    };
+                    self.computed_value(
+                        key_schema,
+                        item,
+                        key,
+                        &format!("{path}.{key}"),
+                        at,
+                        depth + 1,
+                    );
+                }
+                converted
+            }
+            _ => converted,
+        };
+        for constraint in &schema.constraints {
+            let Some((message, help)) = violation(schema, constraint, &converted, label) else {
+                continue;
+            };
+            let whose = if depth == 0 {
+                format!(": the value of {}", origin.what())
+            } else {
+                format!(", in the value of {}", origin.what())
+            };
+            self.out.push(Problem {
+                kind: Kind::Constraint,
+                node: at.node,
+                message: format!("{message}{whose}"),
+                help: format!(
+                    "{help}; Heat refuses the value when it creates the stack{} (`Property \
+                     error: {path}: …`)",
+                    origin.unless()
+                ),
+            });
         }
     }
 
@@ -597,6 +779,80 @@ impl Walk<'_, '_> {
             });
         }
     }
+}
+
+/// Where a computed value is reported, and what its parts may be checked against.
+struct Computed<'o> {
+    /// The call.
+    node: NodeId,
+    origin: &'o Origin,
+    /// Whether the keys of a computed map are followed into its nested schema (not where a
+    /// translation rule moves some).
+    follow_maps: bool,
+}
+
+/// Where a computed value comes from, for its messages.
+struct Origin {
+    /// The function's name (`list_join`).
+    function: String,
+    /// The parameters whose defaults it used.
+    defaults: Vec<String>,
+}
+
+impl Origin {
+    /// The function, quoted ("this `` `list_join` ``"), and the parameters whose defaults it
+    /// used.
+    fn what(&self) -> String {
+        let function = format!("this `{}`", self.function);
+        match self.defaults.as_slice() {
+            [] => function,
+            [one] => format!("{function} with the default of parameter `{one}`"),
+            many => format!(
+                "{function} with the defaults of parameters {}",
+                many.iter()
+                    .map(|p| format!("`{p}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
+
+    /// "unless a value is given for" the parameters whose defaults were used, or nothing.
+    fn unless(&self) -> String {
+        match self.defaults.as_slice() {
+            [] => String::new(),
+            names => format!(
+                " unless a value is given for {}",
+                names
+                    .iter()
+                    .map(|p| format!("`{p}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
+}
+
+/// A value `hotfix_eval` computed, as the linter's Python model holds it; `None` for what has
+/// no Python value (the dropped item of a two-argument `if`).
+fn from_eval(value: &hotfix_eval::Value) -> Option<Py> {
+    use hotfix_eval::Value as V;
+    Some(match value {
+        V::None => Py::None,
+        V::Bool(b) => Py::Bool(*b),
+        V::Int(i) => Py::Int(i128::from(*i)),
+        V::BigInt(digits) => Py::Big(digits.clone()),
+        V::Float(f) => Py::Float(*f),
+        V::Str(s) => Py::Str(s.clone()),
+        V::List(items) => Py::List(items.iter().map(from_eval).collect::<Option<_>>()?),
+        V::Map(entries) => Py::Dict(
+            entries
+                .iter()
+                .map(|(k, v)| Some((from_eval(k)?, from_eval(v)?)))
+                .collect::<Option<_>>()?,
+        ),
+        V::Ellipsis => return None,
+    })
 }
 
 /// The value Heat makes of a written value that is not a call: converted to the property's type,
