@@ -6,10 +6,13 @@
 //! the other parts): no panic, and every finding's span within the file. So is the top
 //! template (`hotfix_linter::lint_with_files`): each label in another file names a file of the
 //! tree, carries its text, and lies within it on character boundaries; the code frames render.
+//! The environment part is read as `-e` gives it and as a tree's only environment
+//! (`hotfix_stack::Registry`), and every word of the input is looked up in both: no panic, no
+//! endless alias chain; the top template is linted with the first.
 
 #![no_main]
 
-use hotfix_stack::{MemorySource, StackPath, Tree};
+use hotfix_stack::{FileSource, MemorySource, StackPath, Tree};
 use libfuzzer_sys::fuzz_target;
 
 const NAMES: [&str; 4] = [
@@ -33,6 +36,34 @@ fuzz_target!(|data: &[u8]| {
         .map(|n| (StackPath::new(n), None))
         .collect();
     let tree = Tree::build(&source, vec![StackPath::new("repo")], given);
+    // The environment part as `-e` gives it, and as the tree's only environment.
+    let roots = [StackPath::new("repo")];
+    let env_path = StackPath::new(NAMES[1]);
+    let registry = hotfix_stack::Registry::given_files(&source, &roots, &[env_path.clone()])
+        .ok()
+        .map(hotfix_stack::LazyRegistry::ready);
+    let env_facts = source.read(&env_path).and_then(|text| {
+        let doc = hotfix_yaml::parse_unlimited(&text).ok()?;
+        Some(hotfix_stack::EnvironmentFacts::of(&source, &roots, &env_path, &doc))
+    });
+    let tree_registry = hotfix_stack::Registry::tree(env_facts.into_iter().collect(), &[], false);
+    let top_facts = source
+        .read(&StackPath::new(NAMES[0]))
+        .map(|text| std::sync::Arc::new(hotfix_stack::FileFacts::of(&text)));
+    let stack: Vec<_> = top_facts
+        .iter()
+        .map(|f| (StackPath::new(NAMES[0]), f.clone()))
+        .collect();
+    let builtin = |name: &str| name.starts_with("OS::");
+    for word in text.split(char::is_whitespace).take(64) {
+        for registry in registry.iter().map(hotfix_stack::LazyRegistry::get).chain([&tree_registry]) {
+            for mapped in registry.lookup(word, Some("r"), &builtin) {
+                if let hotfix_stack::Mapped::Template { entry, .. } = mapped {
+                    assert!(entry.span.start <= entry.span.end);
+                }
+            }
+        }
+    }
     if let Some(env) = text.split("\n---8<---\n").nth(1) {
         let path = StackPath::new(NAMES[1]);
         let roots = [StackPath::new("repo")];
@@ -40,6 +71,8 @@ fuzz_target!(|data: &[u8]| {
             source: &source,
             path: &path,
             roots: &roots,
+            registry: registry.as_ref(),
+            stack_templates: &stack,
         };
         let settings = hotfix_linter::Settings {
             select: vec![hotfix_linter::Selector::All],
@@ -52,10 +85,17 @@ fuzz_target!(|data: &[u8]| {
     if let Some(top) = text.split("\n---8<---\n").next() {
         let path = StackPath::new(NAMES[0]);
         let roots = [StackPath::new("repo")];
+        let lazy_tree = hotfix_stack::LazyRegistry::ready(hotfix_stack::Registry::tree(
+            Vec::new(),
+            &[],
+            false,
+        ));
         let files = hotfix_linter::Files {
             source: &source,
             path: &path,
             roots: &roots,
+            registry: Some(registry.as_ref().unwrap_or(&lazy_tree)),
+            stack_templates: &[],
         };
         let settings = hotfix_linter::Settings {
             select: vec![hotfix_linter::Selector::All],
