@@ -87,12 +87,7 @@ fn lint_as(
     if let Some(file) = file {
         let path = StackPath::new(&file.to_string_lossy());
         let roots = [path.parent()];
-        let registry = stacks::fixture_registry(&Disk, &roots, file);
-        let stack = if environment {
-            stacks::minimal_stack(&Disk)
-        } else {
-            Vec::new()
-        };
+        let (registry, stack) = stacks::fixture_stack(&roots, file, environment);
         return lint_one(&Files {
             source: &Disk,
             path: &path,
@@ -119,6 +114,10 @@ fn lint_as(
         StackPath::new("example.yaml")
     };
     memory.insert(path.as_str(), source);
+    let example_template = "heat_template_version: rocky\nparameters:\n  flavor: {type: string}\n";
+    if environment {
+        memory.insert("example.yaml", example_template);
+    }
     let roots = [StackPath::new(".")];
     // The stack of a doc example: the registry above, and for an environment a template
     // that declares `flavor`.
@@ -132,9 +131,7 @@ fn lint_as(
     let stack = if environment {
         vec![(
             StackPath::new("example.yaml"),
-            std::sync::Arc::new(hotfix_stack::FileFacts::of(
-                "heat_template_version: rocky\nparameters:\n  flavor: {type: string}\n",
-            )),
+            std::sync::Arc::new(hotfix_stack::FileFacts::of(example_template)),
         )]
     } else {
         Vec::new()

@@ -123,12 +123,7 @@ fn shared_environment_and_cross_file_rules_agree_with_heats_client_and_engine() 
             let source = std::fs::read_to_string(&fixture).expect("a fixture");
             let path = StackPath::new(&fixture.to_string_lossy());
             let roots = [path.parent()];
-            let registry = stacks::fixture_registry(&Disk, &roots, &fixture);
-            let stack = if environment {
-                stacks::minimal_stack(&Disk)
-            } else {
-                Vec::new()
-            };
+            let (registry, stack) = stacks::fixture_stack(&roots, &fixture, environment);
             let files = Files {
                 source: &Disk,
                 path: &path,

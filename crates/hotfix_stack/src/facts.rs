@@ -57,6 +57,8 @@ pub struct FileFacts {
     /// outputs, in order; empty for other files.
     pub parameters: Vec<(String, bool)>,
     pub outputs: Vec<String>,
+    /// A template's resources: each name and its `type`, when a string.
+    pub resources: Vec<(String, String)>,
     /// A template whose version Heat knows (its parameters can be relied on).
     pub versioned: bool,
 }
@@ -116,6 +118,11 @@ impl FileFacts {
                     })
                     .collect(),
                 outputs: template.outputs.iter().map(|o| o.name.clone()).collect(),
+                resources: template
+                    .resources
+                    .iter()
+                    .filter_map(|r| Some((r.name.clone(), template.resource_type(r)?.to_owned())))
+                    .collect(),
                 versioned: template.version().is_some(),
             }
         } else if keys.iter().any(|k| ENV_SECTIONS.contains(&k.as_str())) {
@@ -131,6 +138,7 @@ impl FileFacts {
             links,
             parameters: Vec::new(),
             outputs: Vec::new(),
+            resources: Vec::new(),
             versioned: false,
         }
     }

@@ -18,6 +18,7 @@ pub use facts::{FileFacts, FileKind, LinkKind, RawLink, environment_links, templ
 pub use path::StackPath;
 pub use registry::{
     Entry, EnvironmentFacts, Knowledge, LazyRegistry, Mapped, Registry, is_template_name,
+    stack_parameters,
 };
 pub use source::{FileSource, MemorySource};
 pub use tree::{Link, Target, Tree, resolve_reference};

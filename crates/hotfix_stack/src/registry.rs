@@ -509,6 +509,75 @@ impl std::fmt::Debug for LazyRegistry {
     }
 }
 
+/// The types whose members are given by a type of their own (`resource_def`, `resource`,
+/// `resources`, a launch configuration).
+const GROUPS: [&str; 4] = [
+    "OS::Heat::ResourceGroup",
+    "OS::Heat::AutoScalingGroup",
+    "OS::Heat::ResourceChain",
+    "AWS::AutoScaling::AutoScalingGroup",
+];
+
+/// Every parameter name the templates of a stack declare: the `top` templates and every nested
+/// template their resources lead to (a template path, relative to its file, or a type `registry`
+/// maps to a template), followed to any depth. `None` when some part of the stack cannot be
+/// read (a target that is missing, rendered at deployment, outside the tree, a URL, a mapping
+/// hotfix cannot follow): then no name can be called undeclared.
+pub fn stack_parameters(
+    source: &dyn FileSource,
+    roots: &[StackPath],
+    registry: &Registry,
+    top: &[StackPath],
+    builtin: &dyn Fn(&str) -> bool,
+) -> Option<BTreeSet<String>> {
+    let mut names = BTreeSet::new();
+    let mut seen: BTreeSet<StackPath> = BTreeSet::new();
+    let mut queue: Vec<StackPath> = top.to_vec();
+    while let Some(path) = queue.pop() {
+        if !seen.insert(path.clone()) {
+            continue;
+        }
+        if seen.len() > 10_000 {
+            return None;
+        }
+        let facts = source.facts(&path)?;
+        if !facts.versioned {
+            return None;
+        }
+        names.extend(facts.parameters.iter().map(|(n, _)| n.clone()));
+        // Nested templates named anywhere (a group's `resource_def` included).
+        for link in &facts.links {
+            if link.kind == crate::LinkKind::NestedType {
+                match resolve_reference(source, roots, &path, &link.reference, None) {
+                    Target::File(nested) => queue.push(nested),
+                    _ => return None,
+                }
+            }
+        }
+        for (resource, type_name) in &facts.resources {
+            // A group's members may be of a mapped type, which these facts do not hold.
+            if GROUPS.contains(&type_name.as_str()) {
+                return None;
+            }
+            if is_template_name(type_name) {
+                // Followed above, as a link.
+                continue;
+            }
+            for mapped in registry.lookup(type_name, Some(resource), builtin) {
+                match mapped {
+                    Mapped::Type(_) => {}
+                    Mapped::Template {
+                        target: Target::File(nested),
+                        ..
+                    } => queue.push(nested.clone()),
+                    Mapped::Template { .. } | Mapped::Unknown => return None,
+                }
+            }
+        }
+    }
+    Some(names)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -624,5 +693,56 @@ mod tests {
         assert_eq!(lookup("My::Gone"), ["template repo/nested/server.yaml"]);
         assert_eq!(lookup("My::Rendered"), ["unknown"]);
         assert!(lookup("My::Nothing").is_empty());
+    }
+
+    #[test]
+    fn a_stack_declares_the_parameters_of_every_template_it_leads_to() {
+        let mut source = source();
+        source
+            .insert(
+                "repo/top.yaml",
+                "heat_template_version: rocky\nparameters:\n  Top: {type: string}\n\
+                 resources:\n  s: {type: My::Server}\n  d: {type: nested/disk.yaml}\n",
+            )
+            .insert(
+                "repo/nested/disk.yaml",
+                "heat_template_version: rocky\nparameters:\n  Size: {type: number}\n",
+            )
+            .insert(
+                "repo/nested/server.yaml",
+                "heat_template_version: rocky\nparameters:\n  Flavor: {type: string}\n",
+            )
+            .insert(
+                "repo/grouped.yaml",
+                "heat_template_version: rocky\nresources:\n  g: {type: OS::Heat::ResourceGroup}\n",
+            );
+        let registry = Registry::given(vec![env(&source, "repo/env/a.yaml")]);
+        let roots = [StackPath::new("repo")];
+        let names = stack_parameters(
+            &source,
+            &roots,
+            &registry,
+            &[StackPath::new("repo/top.yaml")],
+            &builtin,
+        );
+        assert_eq!(
+            names.map(|n| n.into_iter().collect::<Vec<_>>()),
+            Some(vec![
+                "Flavor".to_owned(),
+                "Size".to_owned(),
+                "Top".to_owned()
+            ])
+        );
+        let grouped = stack_parameters(
+            &source,
+            &roots,
+            &registry,
+            &[StackPath::new("repo/grouped.yaml")],
+            &builtin,
+        );
+        assert_eq!(
+            grouped, None,
+            "a group's members are not followed: no claim"
+        );
     }
 }

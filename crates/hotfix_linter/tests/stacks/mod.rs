@@ -60,3 +60,27 @@ pub(crate) fn minimal_stack(
     let facts = source.facts(&path).expect("testdata/stacks/minimal.yaml");
     vec![(path, facts)]
 }
+
+/// What a fixture is linted with: an environment fixture is the environment given (`-e`) with
+/// the minimal template; a template fixture is given its `env/NAME` when there is one.
+pub(crate) fn fixture_stack(
+    roots: &[hotfix_stack::StackPath],
+    fixture: &Path,
+    environment: bool,
+) -> (
+    Option<hotfix_stack::LazyRegistry>,
+    Vec<(
+        hotfix_stack::StackPath,
+        std::sync::Arc<hotfix_stack::FileFacts>,
+    )>,
+) {
+    if environment {
+        let path = hotfix_stack::StackPath::new(&fixture.to_string_lossy());
+        let registry = hotfix_stack::Registry::given_files(&Disk, roots, &[path])
+            .ok()
+            .map(hotfix_stack::LazyRegistry::ready);
+        (registry, minimal_stack(&Disk))
+    } else {
+        (fixture_registry(&Disk, roots, fixture), Vec::new())
+    }
+}

@@ -14,6 +14,7 @@ mod invalid_registry_entry;
 mod invalid_section;
 mod missing_registry_target;
 mod undeclared_parameter;
+mod unknown_parameter_default;
 mod unknown_section;
 
 pub(crate) use invalid_environment::INVALID_ENVIRONMENT;
@@ -27,6 +28,7 @@ pub(crate) const RULES: &[&Rule] = &[
     &invalid_event_sink::RULE,
     &missing_registry_target::RULE,
     &undeclared_parameter::RULE,
+    &unknown_parameter_default::RULE,
 ];
 
 /// The finding for an environment file Heat cannot load at all (`E001`), when enabled.
