@@ -263,7 +263,7 @@ fn tree_registry(roots: &[StackPath]) -> hotfix_stack::Registry {
         let path = entry.into_path();
         let yaml = path
             .extension()
-            .is_some_and(|e| e == "yaml" || e == "yml" || e == "json");
+            .is_some_and(|e| e == "yaml" || e == "yml" || e == "json" || e == "template");
         if !yaml {
             continue;
         }
@@ -278,43 +278,57 @@ fn tree_registry(roots: &[StackPath]) -> hotfix_stack::Registry {
     // one thread.
     let threads = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
     let chunk = files.len().div_ceil(threads).max(1);
-    let found: Vec<(Option<hotfix_stack::EnvironmentFacts>, Option<Arc<str>>)> =
-        std::thread::scope(|scope| {
-            let workers: Vec<_> = files
-                .chunks(chunk)
-                .map(|part| {
-                    scope.spawn(move || {
-                        part.iter()
-                            .filter_map(|path| environment_of(path, roots))
-                            .collect::<Vec<_>>()
-                    })
+    let found: Vec<Found> = std::thread::scope(|scope| {
+        let workers: Vec<_> = files
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .filter_map(|path| environment_of(path, roots))
+                        .collect::<Vec<_>>()
                 })
-                .collect();
-            workers
-                .into_iter()
-                .flat_map(|w| w.join().unwrap_or_default())
-                .collect()
-        });
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_default())
+            .collect()
+    });
     let mut environments = Vec::new();
     let mut rendered = Vec::new();
-    for (env, text) in found {
-        environments.extend(env);
-        rendered.extend(text);
+    let mut nested = Vec::new();
+    for one in found {
+        environments.extend(one.environment);
+        rendered.extend(one.rendered);
+        nested.extend(one.nested);
     }
     // In path order, whatever order the folders were listed in: the findings that name an
     // environment name the first.
     environments.sort_by(|a, b| a.path.cmp(&b.path));
-    hotfix_stack::Registry::tree(environments, &rendered, incomplete)
+    hotfix_stack::Registry::tree(environments, &rendered, incomplete).with_nested(nested)
 }
 
-/// The facts of the environment file at `path`, or the text of a `*.j2.yaml` environment source.
-fn environment_of(
-    path: &Path,
-    roots: &[StackPath],
-) -> Option<(Option<hotfix_stack::EnvironmentFacts>, Option<Arc<str>>)> {
+/// What the walk for the tree's environments finds in one file.
+#[derive(Default)]
+struct Found {
+    environment: Option<hotfix_stack::EnvironmentFacts>,
+    /// The text of a `*.j2.yaml` environment source.
+    rendered: Option<Arc<str>>,
+    /// The nested templates it names in a `type:` (read from the text, line by line).
+    nested: Vec<StackPath>,
+}
+
+/// The facts of the environment file at `path`, the text of a `*.j2.yaml` environment source,
+/// and the nested templates any file names.
+fn environment_of(path: &Path, roots: &[StackPath]) -> Option<Found> {
     let text = std::fs::read_to_string(path).ok()?;
+    let stack = stack_path(path);
+    let mut found = Found {
+        nested: nested_types(&stack, &text),
+        ..Found::default()
+    };
     if !(text.contains("resource_registry") || text.contains("parameter_defaults")) {
-        return None;
+        return Some(found);
     }
     // Only a file with one of them as a key (or in flow style) is loaded: a template that
     // merely mentions `parameter_defaults` in a description is not parsed for nothing.
@@ -328,24 +342,64 @@ fn environment_of(
             })
     };
     if !text.trim_start().starts_with('{') && !text.lines().any(keyed) {
-        return None;
+        return Some(found);
     }
     let name = path.file_name()?.to_string_lossy();
     if name.ends_with(".j2.yaml") {
-        return Some((None, Some(Arc::from(text))));
+        // Its registry values, as far as the text shows them (`Type: path.yaml`), are nested
+        // templates too.
+        let folder = stack.parent();
+        for line in text.lines() {
+            let Some((_, value)) = line.split_once(": ") else {
+                continue;
+            };
+            let value = value.trim().trim_matches(['"', '\'']);
+            if hotfix_stack::is_template_name(value)
+                && !value.contains("://")
+                && !value.contains("{{")
+            {
+                found.nested.push(folder.join(value));
+            }
+        }
+        found.rendered = Some(Arc::from(text));
+        return Some(found);
     }
-    let doc = hotfix_yaml::parse_unlimited(&text).ok()?;
-    if hotfix_stack::FileFacts::of_document(&doc).kind != hotfix_stack::FileKind::Environment {
-        return None;
-    }
-    let stack = stack_path(path);
-    Some((
-        Some(hotfix_stack::EnvironmentFacts::of(
+    let Ok(doc) = hotfix_yaml::parse_unlimited(&text) else {
+        return Some(found);
+    };
+    if hotfix_stack::FileFacts::of_document(&doc).kind == hotfix_stack::FileKind::Environment {
+        found.environment = Some(hotfix_stack::EnvironmentFacts::of(
             disk(),
             roots,
             &stack,
             &doc,
-        )),
-        None,
-    ))
+        ));
+    }
+    Some(found)
+}
+
+/// The template paths a file's text names after `type:` (block or flow style), relative to
+/// the file: what tells a nested template from a top-level one, for `unused-parameter`. Read
+/// from the text, not parsed: it may take a comment for a `type:`, which only makes
+/// `unused-parameter` quieter.
+fn nested_types(file: &StackPath, text: &str) -> Vec<StackPath> {
+    let mut found = Vec::new();
+    if !text.contains("type:") {
+        return found;
+    }
+    let folder = file.parent();
+    for line in text.lines().filter(|l| l.contains("type:")) {
+        for (at, _) in line.match_indices("type:") {
+            let value = line[at + 5..]
+                .trim_start()
+                .split(|c: char| c.is_whitespace() || matches!(c, ',' | '}' | '#'))
+                .next()
+                .unwrap_or("")
+                .trim_matches(['"', '\'']);
+            if hotfix_stack::is_template_name(value) && !value.contains("://") {
+                found.push(folder.join(value));
+            }
+        }
+    }
+    found
 }

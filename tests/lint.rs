@@ -528,3 +528,32 @@ fn a_stacks_entry_of_the_configuration_gives_a_template_its_environments() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_nested_templates_parameters_are_its_interface_not_unused() {
+    // `nested/server.yaml` uses neither parameter, but `top.yaml` names it in a `type:`: its
+    // parameters are what parents pass. `top.yaml` is used by nothing: its leftover is reported.
+    let output = lint(&[
+        "interface",
+        "--select",
+        "H408",
+        "--format",
+        "concise",
+        "--no-config",
+    ]);
+    assert_eq!(
+        text(&output.stdout),
+        "interface/top.yaml:3:3: H408 parameter `leftover` is never used\n"
+    );
+    // Named alone, it is still a nested template: its project (the folder above with `.git`)
+    // is read for the templates that name it.
+    let output = lint(&[
+        "interface/nested/server.yaml",
+        "--select",
+        "H408",
+        "--format",
+        "concise",
+        "--no-config",
+    ]);
+    assert_eq!(text(&output.stdout), "");
+}

@@ -171,6 +171,8 @@ pub struct Registry {
     /// Tree: the entries by the type they map (the last part of their path), and the globs.
     by_type: std::collections::HashMap<String, Vec<(usize, usize)>>,
     globs: Vec<(usize, usize)>,
+    /// Tree: the files some template names as a nested template (`type:` paths).
+    nested: BTreeSet<StackPath>,
 }
 
 /// How many aliases a lookup follows (Heat has no bound; a cycle would recurse forever there).
@@ -267,6 +269,25 @@ impl Registry {
             globs,
             ..Registry::default()
         }
+    }
+
+    /// The registry with `paths` known as nested templates (files some template of the tree
+    /// names in a `type:`).
+    #[must_use]
+    pub fn with_nested(mut self, paths: impl IntoIterator<Item = StackPath>) -> Registry {
+        self.nested.extend(paths);
+        self
+    }
+
+    /// Whether the file at `path` is used as a nested template: some environment maps a type to
+    /// it, or (for the tree's registry) some template names it in a `type:`.
+    pub fn is_nested(&self, path: &StackPath) -> bool {
+        self.nested.contains(path)
+            || self.environments.iter().any(|env| {
+                env.entries
+                    .iter()
+                    .any(|e| matches!(&e.target, Some(Target::File(p)) if p == path))
+            })
     }
 
     pub fn knowledge(&self) -> Option<Knowledge> {

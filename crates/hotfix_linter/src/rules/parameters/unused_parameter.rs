@@ -14,12 +14,16 @@ declare_rule! {
     /// a literal string (`get_param: {get_param: which}`, `get_param: [{if: …}, …]`): any
     /// parameter may then be the one used.
     ///
-    /// Not in the default set: on real repositories nearly every unused parameter belongs to
-    /// the interface of a nested (provider) template, which its parents pass as a property or
-    /// an environment sets (TripleO passes every service template the same parameters). A
-    /// single file cannot tell those from leftovers, and removing an interface parameter makes
-    /// Heat reject every parent that passes it (`Unknown Property`). Select the rule
-    /// (`--extend-select H408`) for templates that are only ever used as top-level stacks.
+    /// Not reported for a template used as a nested (provider) template: where hotfix reads
+    /// files (the CLI), a template that some template of the tree names in a `type:`, or that
+    /// an environment's `resource_registry` maps a type to (the environments given with `-e`,
+    /// else any of the tree's). Its parameters are its interface, which its parents pass as
+    /// properties or an environment sets; removing one makes Heat reject every parent that
+    /// passes it (`Unknown Property`). hotfix does not ask whether some parent passes each one:
+    /// a parent it cannot read (a `*.j2.yaml` source a deployment renders) may.
+    ///
+    /// Not in the default set: a template linted alone (the language server, standard input)
+    /// cannot be told from a nested one. Select the rule (`--extend-select H408`).
     ///
     /// ## Why is this bad?
     /// Heat silently accepts an unused parameter. In a top-level template it is usually left
@@ -76,6 +80,13 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         name.is_some_and(|n| is_mapping(doc, n))
     });
     if dynamic {
+        return;
+    }
+    // A nested template's parameters are its interface.
+    if let Some(files) = cx.files
+        && let Some(registry) = files.registry
+        && registry.get().is_nested(files.path)
+    {
         return;
     }
     let used: HashSet<&str> = cx
