@@ -341,6 +341,7 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
     let started = Instant::now();
     let cwd = crate::paths::current_dir()?;
     crate::stack::given(&args.paths, &args.environments)?;
+    crate::stack::prefetch(&args.paths, &args.environments);
     let mut configs = Configs::new(
         args.no_config,
         args.config.as_deref(),

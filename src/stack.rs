@@ -14,6 +14,9 @@ pub(crate) struct DiskSource {
     facts: Mutex<HashMap<StackPath, Option<Arc<FileFacts>>>>,
     /// Whether each file asked about exists (the cycle search asks again and again).
     exists: Mutex<HashMap<StackPath, bool>>,
+    /// Each folder's entries, once listed (a missing target's folder is listed for every
+    /// environment entry and resource that names a file in it).
+    listed: Mutex<HashMap<StackPath, Arc<[String]>>>,
 }
 
 /// The run's one disk source (its cache lives as long as the run).
@@ -60,15 +63,30 @@ impl FileSource for DiskSource {
     }
 
     fn list(&self, dir: &StackPath) -> Vec<String> {
-        let Ok(entries) = std::fs::read_dir(dir.as_str()) else {
-            return Vec::new();
+        if let Some(known) = self
+            .listed
+            .lock()
+            .ok()
+            .as_ref()
+            .and_then(|m| m.get(dir).cloned())
+        {
+            return known.to_vec();
+        }
+        let names: Arc<[String]> = match std::fs::read_dir(dir.as_str()) {
+            Ok(entries) => {
+                let mut names: Vec<String> = entries
+                    .flatten()
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect();
+                names.sort();
+                names.into()
+            }
+            Err(_) => Arc::from(Vec::new()),
         };
-        let mut names: Vec<String> = entries
-            .flatten()
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
+        if let Ok(mut listed) = self.listed.lock() {
+            listed.insert(dir.clone(), names.clone());
+        }
+        names.to_vec()
     }
 }
 
@@ -171,7 +189,6 @@ pub(crate) fn registry(
     config: &crate::config::Config,
     path: &Path,
 ) -> Result<Arc<hotfix_stack::LazyRegistry>, String> {
-    static TREE: OnceLock<Arc<hotfix_stack::LazyRegistry>> = OnceLock::new();
     static STACKS: Mutex<Vec<(PathBuf, usize, Arc<hotfix_stack::LazyRegistry>)>> =
         Mutex::new(Vec::new());
     if let Some(given) = GIVEN.get() {
@@ -196,13 +213,32 @@ pub(crate) fn registry(
         known.push((config.root.clone(), index, registry.clone()));
         return Ok(registry);
     }
-    Ok(TREE
-        .get_or_init(|| {
-            Arc::new(hotfix_stack::LazyRegistry::new(move || {
-                tree_registry(roots)
-            }))
-        })
-        .clone())
+    Ok(tree(roots))
+}
+
+/// The registry of the tree's environments (built on first use).
+fn tree(roots: &'static [StackPath]) -> Arc<hotfix_stack::LazyRegistry> {
+    static TREE: OnceLock<Arc<hotfix_stack::LazyRegistry>> = OnceLock::new();
+    TREE.get_or_init(|| {
+        Arc::new(hotfix_stack::LazyRegistry::new(move || {
+            tree_registry(roots)
+        }))
+    })
+    .clone()
+}
+
+/// For a run over folders without `-e`: starts reading the tree's environments on a thread of
+/// its own, so that the reading overlaps the linting of the first files instead of holding up
+/// the first template that needs them. A run over named files (a pre-commit hook) reads them
+/// only if a template needs them.
+pub(crate) fn prefetch(paths: &[PathBuf], environments: &[PathBuf]) {
+    if !environments.is_empty() || !(paths.is_empty() || paths.iter().any(|p| p.is_dir())) {
+        return;
+    }
+    let registry = tree(roots(paths));
+    std::thread::spawn(move || {
+        registry.get();
+    });
 }
 
 /// For an environment given with `-e`: the template files named on the command line, which
@@ -283,8 +319,9 @@ fn tree_registry(roots: &[StackPath]) -> hotfix_stack::Registry {
             .chunks(chunk)
             .map(|part| {
                 scope.spawn(move || {
+                    let mut buffer = Vec::with_capacity(64 * 1024);
                     part.iter()
-                        .filter_map(|path| environment_of(path, roots))
+                        .filter_map(|path| environment_of(path, roots, &mut buffer))
                         .collect::<Vec<_>>()
                 })
             })
@@ -320,11 +357,15 @@ struct Found {
 
 /// The facts of the environment file at `path`, the text of a `*.j2.yaml` environment source,
 /// and the nested templates any file names.
-fn environment_of(path: &Path, roots: &[StackPath]) -> Option<Found> {
-    let text = std::fs::read_to_string(path).ok()?;
+fn environment_of(path: &Path, roots: &[StackPath], buffer: &mut Vec<u8>) -> Option<Found> {
+    use std::io::Read as _;
+    // One buffer a thread, no size asked first: most files are read by one `read`.
+    buffer.clear();
+    std::fs::File::open(path).ok()?.read_to_end(buffer).ok()?;
+    let text = std::str::from_utf8(buffer).ok()?;
     let stack = stack_path(path);
     let mut found = Found {
-        nested: nested_types(&stack, &text),
+        nested: nested_types(&stack, text),
         ..Found::default()
     };
     if !(text.contains("resource_registry") || text.contains("parameter_defaults")) {
@@ -364,7 +405,7 @@ fn environment_of(path: &Path, roots: &[StackPath]) -> Option<Found> {
         found.rendered = Some(Arc::from(text));
         return Some(found);
     }
-    let Ok(doc) = hotfix_yaml::parse_unlimited(&text) else {
+    let Ok(doc) = hotfix_yaml::parse_unlimited(text) else {
         return Some(found);
     };
     if hotfix_stack::FileFacts::of_document(&doc).kind == hotfix_stack::FileKind::Environment {

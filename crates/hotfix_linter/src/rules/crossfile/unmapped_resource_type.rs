@@ -121,10 +121,17 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
 /// Whether the type is in a namespace of Heat's own types (`OS::Nova` of `OS::Nova::Servr`),
 /// which `unknown-resource-type` checks.
 fn in_heats_namespace(name: &str) -> bool {
+    static NAMESPACES: std::sync::OnceLock<std::collections::HashSet<&'static str>> =
+        std::sync::OnceLock::new();
     let Some((namespace, _)) = name.rsplit_once("::") else {
         return false;
     };
-    hotfix_hot::resource_types::all()
-        .iter()
-        .any(|(t, _)| t.rsplit_once("::").is_some_and(|(ns, _)| ns == namespace))
+    NAMESPACES
+        .get_or_init(|| {
+            hotfix_hot::resource_types::all()
+                .iter()
+                .filter_map(|(t, _)| Some(t.rsplit_once("::")?.0))
+                .collect()
+        })
+        .contains(namespace)
 }
