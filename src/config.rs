@@ -16,6 +16,9 @@
 //! [severity]
 //! H408 = "info"                  # error, warning or info
 //!
+//! [paths]                        # an install prefix and the folder of this tree it stands for
+//! "/usr/share/openstack-tripleo-heat-templates" = "."
+//!
 //! [[stacks]]                     # a template and the environments it is created with
 //! template = "overcloud.yaml"
 //! environments = ["environments/base.yaml", "environments/prod.yaml"]
@@ -103,6 +106,13 @@ pub(crate) struct RawConfig {
     /// the template's. `hotfix lint -e` replaces them.
     #[serde(default)]
     stacks: Vec<RawStack>,
+    /// Deployment layouts: an absolute install prefix (`/usr/share/openstack-tripleo-heat-templates`)
+    /// and the folder of this tree it stands for (relative to this file's folder). A registry
+    /// entry, nested template or `get_file` under the prefix is then read there, and reported
+    /// when missing, instead of being taken for a path only a deployment has.
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, String>")]
+    paths: BTreeMap<toml::Spanned<String>, toml::Spanned<String>>,
 }
 
 /// One `[[stacks]]` entry.
@@ -553,6 +563,39 @@ pub(crate) fn load(path: &Path, overrides: &Overrides, cwd: &Path) -> anyhow::Re
     overrides.apply(&mut settings);
     let root = folder_of(cwd, path);
     let stacks = stacks(&raw.stacks, &root, &fail)?;
+    for (prefix, folder) in &raw.paths {
+        if !prefix.get_ref().starts_with('/') {
+            return Err(fail(
+                format!(
+                    "`{}` is not an absolute path: `[paths]` maps install prefixes",
+                    prefix.get_ref()
+                ),
+                Some(prefix.span()),
+            ));
+        }
+        let relative = PathBuf::from(folder.get_ref());
+        if relative.is_absolute() || !root.join(&relative).is_dir() {
+            return Err(fail(
+                format!(
+                    "`{}` is not a folder (relative to this configuration's folder)",
+                    folder.get_ref()
+                ),
+                Some(folder.span()),
+            ));
+        }
+        let local = {
+            let full = root.join(&relative);
+            match full.strip_prefix(cwd) {
+                Ok(inside) if !inside.as_os_str().is_empty() => inside.to_path_buf(),
+                Ok(_) => PathBuf::from("."),
+                Err(_) => full,
+            }
+        };
+        crate::stack::disk().add_prefix(
+            hotfix_stack::StackPath::new(prefix.get_ref()),
+            crate::stack::stack_path(&local),
+        );
+    }
     Ok(Config {
         root,
         cwd: cwd.to_path_buf(),
@@ -658,6 +701,7 @@ mod tests {
                 "ignore",
                 "include",
                 "k2hr3-templates",
+                "paths",
                 "per-file-ignores",
                 "select",
                 "severity",
@@ -680,6 +724,8 @@ mod tests {
             [[stacks]]
             template = "top.yaml"
             environments = ["env.yaml"]
+            [paths]
+            "/usr/share/openstack-tripleo-heat-templates" = "."
         "#;
         let raw: RawConfig = toml::from_str(every_key).expect("every key parses");
         assert_eq!(raw.severity.len(), 1);

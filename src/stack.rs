@@ -17,6 +17,21 @@ pub(crate) struct DiskSource {
     /// Each folder's entries, once listed (a missing target's folder is listed for every
     /// environment entry and resource that names a file in it).
     listed: Mutex<HashMap<StackPath, Arc<[String]>>>,
+    /// The configurations' `[paths]`: install prefixes and the folders they stand for.
+    prefixes: Mutex<Vec<(StackPath, StackPath)>>,
+}
+
+impl DiskSource {
+    /// Reads paths under the absolute `prefix` in `folder` (a configuration's `[paths]`).
+    pub(crate) fn add_prefix(&self, prefix: StackPath, folder: StackPath) {
+        if let Ok(mut prefixes) = self.prefixes.lock()
+            && !prefixes.iter().any(|(p, _)| *p == prefix)
+        {
+            prefixes.push((prefix, folder));
+            // The longest prefix first.
+            prefixes.sort_by_key(|(p, _)| std::cmp::Reverse(p.as_str().len()));
+        }
+    }
 }
 
 /// The run's one disk source (its cache lives as long as the run).
@@ -54,6 +69,20 @@ impl FileSource for DiskSource {
 
     fn keeps_facts(&self) -> bool {
         true
+    }
+
+    fn map_prefix(&self, path: &StackPath) -> Option<StackPath> {
+        let prefixes = self.prefixes.lock().ok()?;
+        let (prefix, folder) = prefixes.iter().find(|(p, _)| path.starts_with(p))?;
+        let rest = path
+            .as_str()
+            .get(prefix.as_str().len()..)?
+            .trim_start_matches('/');
+        Some(if rest.is_empty() {
+            folder.clone()
+        } else {
+            folder.join(rest)
+        })
     }
 
     fn remember(&self, path: &StackPath, facts: Arc<FileFacts>) {

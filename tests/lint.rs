@@ -557,3 +557,26 @@ fn a_nested_templates_parameters_are_its_interface_not_unused() {
     ]);
     assert_eq!(text(&output.stdout), "");
 }
+
+#[test]
+fn paths_of_the_configuration_map_an_install_prefix_into_the_tree() {
+    // `/usr/share/example-heat-templates` is this folder: its registry targets are read here
+    // (one is missing); another prefix stays a deployment's path.
+    let output = lint(&["prefix", "--format", "concise"]);
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert_eq!(
+        stdout,
+        "prefix/env.yaml:3:15: E007 `/usr/share/example-heat-templates/nested/volume.yaml` does \
+         not exist\n\
+         prefix/top.yaml:6:7: X003 `flavour` is not a parameter of `server.yaml` (`My::Server` \
+         as `env.yaml` maps it)\n"
+    );
+    let output = lint(&["bad-paths"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.contains("`nowhere` is not a folder (relative to this configuration's folder)"),
+        "{stderr}"
+    );
+}

@@ -27,6 +27,13 @@ pub trait FileSource: Sync {
         self.read(path).map(|text| Arc::new(FileFacts::of(&text)))
     }
 
+    /// Where an absolute path of a deployment layout lies in the tree: a configuration's
+    /// `[paths]` maps an install prefix (`/usr/share/openstack-tripleo-heat-templates`) to a
+    /// folder. `None`: not mapped (the default).
+    fn map_prefix(&self, _path: &StackPath) -> Option<StackPath> {
+        None
+    }
+
     /// Whether the source keeps facts ([`FileSource::remember`] is worth calling).
     fn keeps_facts(&self) -> bool {
         false

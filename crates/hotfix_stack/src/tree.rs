@@ -181,11 +181,17 @@ pub fn resolve_reference(
             None => StackPath::new(url),
         },
     };
-    let path = match reference.strip_prefix("file://") {
+    let mut path = match reference.strip_prefix("file://") {
         Some(absolute) => StackPath::new(absolute),
         None if reference.contains("://") => return Target::Url(reference.to_owned()),
         None => base.join(reference),
     };
+    // An install prefix the configuration maps to a folder of the tree is read there.
+    if path.is_absolute()
+        && let Some(mapped) = source.map_prefix(&path)
+    {
+        path = mapped;
+    }
     if path.is_absolute() && !roots.iter().any(|r| r.is_absolute() && path.starts_with(r)) {
         return Target::Outside(path);
     }
