@@ -563,7 +563,30 @@ pub(crate) fn load(path: &Path, overrides: &Overrides, cwd: &Path) -> anyhow::Re
     overrides.apply(&mut settings);
     let root = folder_of(cwd, path);
     let stacks = stacks(&raw.stacks, &root, &fail)?;
-    for (prefix, folder) in &raw.paths {
+    map_prefixes(&raw.paths, &root, cwd, &fail)?;
+    Ok(Config {
+        root,
+        cwd: cwd.to_path_buf(),
+        path: Some(path.to_path_buf()),
+        settings,
+        include: globs(&raw.include)?,
+        exclude: globs(&raw.exclude)?,
+        k2hr3: globs(&raw.k2hr3_templates)?,
+        stacks,
+        per_file_ignores,
+        resolver: crate::paths::Resolver::default(),
+    })
+}
+
+/// Tells the disk source the `[paths]` of a configuration whose folder is `root`: each prefix
+/// must be absolute, each folder one that is there.
+fn map_prefixes(
+    paths: &BTreeMap<toml::Spanned<String>, toml::Spanned<String>>,
+    root: &Path,
+    cwd: &Path,
+    fail: &dyn Fn(String, Option<std::ops::Range<usize>>) -> anyhow::Error,
+) -> anyhow::Result<()> {
+    for (prefix, folder) in paths {
         if !prefix.get_ref().starts_with('/') {
             return Err(fail(
                 format!(
@@ -596,18 +619,7 @@ pub(crate) fn load(path: &Path, overrides: &Overrides, cwd: &Path) -> anyhow::Re
             crate::stack::stack_path(&local),
         );
     }
-    Ok(Config {
-        root,
-        cwd: cwd.to_path_buf(),
-        path: Some(path.to_path_buf()),
-        settings,
-        include: globs(&raw.include)?,
-        exclude: globs(&raw.exclude)?,
-        k2hr3: globs(&raw.k2hr3_templates)?,
-        stacks,
-        per_file_ignores,
-        resolver: crate::paths::Resolver::default(),
-    })
+    Ok(())
 }
 
 /// The `[[stacks]]` entries, each file checked to exist (relative to the configuration's
