@@ -542,8 +542,7 @@ pub(crate) fn load(path: &Path, overrides: &Overrides, cwd: &Path) -> anyhow::Re
         })?;
         severities.push((selector, severity));
     }
-    let mut ignore = selectors(&raw.ignore)?;
-    ignore.extend(selectors(&raw.extend_ignore)?);
+    let ignore = [selectors(&raw.ignore)?, selectors(&raw.extend_ignore)?].concat();
     let heat_release = raw
         .heat_release
         .as_ref()
