@@ -1,7 +1,7 @@
 use hotfix_hot::key_name;
 
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::crossfile::nested_templates;
+use crate::rules::crossfile::{declared_in, nested_templates};
 
 declare_rule! {
     /// ## What it does
@@ -102,21 +102,32 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                 .collect::<Vec<_>>()
                 .join(", ");
             let plural = if missing.len() == 1 { "" } else { "s" };
-            sink.report(
-                cx.span(at),
-                format!(
-                    "`{}` does not pass {list}, parameter{plural} of {} without a default",
-                    resource.name,
-                    nested.describe()
-                ),
-            )
-            .help(format!(
-                "pass {them} under `properties`, or set {them} in an environment's \
+            let diagnostic = sink
+                .report(
+                    cx.span(at),
+                    format!(
+                        "`{}` does not pass {list}, parameter{plural} of {} without a default",
+                        resource.name,
+                        nested.describe()
+                    ),
+                )
+                .help(format!(
+                    "pass {them} under `properties`, or set {them} in an environment's \
                  `parameter_defaults`; Heat, when it creates the stack: `Property error: \
                  resources.{}.properties: Property {first} not assigned`",
-                resource.name,
-                them = if missing.len() == 1 { "it" } else { "them" },
-            ));
+                    resource.name,
+                    them = if missing.len() == 1 { "it" } else { "them" },
+                ));
+            if let Some(at) = declared_in(files, &nested.path, &["parameters", first])
+                && at.found
+            {
+                diagnostic.file_label(
+                    at.path.as_str(),
+                    at.text.clone(),
+                    at.span,
+                    format!("`{first}` declared here, without a default"),
+                );
+            }
             // One finding a resource: the first template that misses some.
             break;
         }

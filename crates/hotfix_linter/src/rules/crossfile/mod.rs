@@ -189,6 +189,46 @@ fn resolve_path(files: &Files<'_>, reference: &str) -> StackPath {
         .unwrap_or_else(|| StackPath::new(reference))
 }
 
+/// Where something is written in another file, for a label there.
+pub(crate) struct Declared {
+    pub(crate) path: StackPath,
+    pub(crate) text: Arc<str>,
+    /// The deepest of the keys found, or (without the first) the file's first line.
+    pub(crate) span: hotfix_diagnostics::Span,
+    /// Whether every key was found.
+    pub(crate) found: bool,
+}
+
+/// Where the keys `keys` (from the top: `["parameters", "flavor"]`) are written in the file at
+/// `path`, read again: only when a finding is reported.
+pub(crate) fn declared_in(files: &Files<'_>, path: &StackPath, keys: &[&str]) -> Option<Declared> {
+    let text = files.source.read(path)?;
+    let doc = hotfix_yaml::parse_unlimited(&text).ok()?;
+    let first_line = text.find(['\r', '\n']).unwrap_or(text.len());
+    let mut span = hotfix_diagnostics::Span::new(0, first_line);
+    let mut node = doc.root();
+    let mut found = true;
+    for key in keys {
+        let Some(entry) = doc
+            .entries(node)
+            .into_iter()
+            .rev()
+            .find(|e| hotfix_hot::key_name(&doc, e.key) == *key)
+        else {
+            found = false;
+            break;
+        };
+        span = doc.node(entry.key).span;
+        node = doc.resolve(entry.value);
+    }
+    Some(Declared {
+        path: path.clone(),
+        text,
+        span,
+        found,
+    })
+}
+
 /// Whether a `type` names a template file to python-heatclient.
 #[allow(
     clippy::case_sensitive_file_extension_comparisons,

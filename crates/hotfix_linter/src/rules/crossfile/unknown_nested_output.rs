@@ -1,7 +1,7 @@
 use hotfix_hot::RefKind;
 
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::crossfile::nested_templates;
+use crate::rules::crossfile::{declared_in, nested_templates};
 use crate::rules::util::did_you_mean;
 
 declare_rule! {
@@ -104,6 +104,14 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             resource.name
         );
         let file = lacking.file();
+        if let Some(at) = declared_in(files, &lacking.path, &["outputs"]) {
+            let message = if at.found {
+                format!("outputs of `{file}`")
+            } else {
+                format!("`{file}` has no `outputs` section")
+            };
+            diagnostic.file_label(at.path.as_str(), at.text.clone(), at.span, message);
+        }
         match did_you_mean(attribute, lacking.facts.outputs.iter().map(String::as_str)) {
             Some(suggestion) => diagnostic.help(format!("did you mean `{suggestion}`? {heat}")),
             None if lacking.facts.outputs.is_empty() => {

@@ -1,11 +1,8 @@
-use std::sync::Arc;
-
-use hotfix_diagnostics::Span;
 use hotfix_hot::key_name;
 use hotfix_stack::StackPath;
 
-use crate::rule::{Context, Files, Sink, declare_rule};
-use crate::rules::crossfile::nested_templates;
+use crate::rule::{Context, Sink, declare_rule};
+use crate::rules::crossfile::{Declared, declared_in, nested_templates};
 use crate::rules::util::did_you_mean;
 
 declare_rule! {
@@ -108,10 +105,13 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                 )),
             };
             if !declared.iter().any(|(p, _)| *p == lacking.path) {
-                declared.push((lacking.path.clone(), declared_in(files, &lacking.path)));
+                declared.push((
+                    lacking.path.clone(),
+                    declared_in(files, &lacking.path, &["parameters"]),
+                ));
             }
             if let Some((_, Some(at))) = declared.iter().find(|(p, _)| *p == lacking.path) {
-                let message = match (at.section, lacking.facts.parameters.is_empty()) {
+                let message = match (at.found, lacking.facts.parameters.is_empty()) {
                     (true, false) => format!("parameters of `{file}` declared here"),
                     (true, true) => format!("`{file}` declares no parameters here"),
                     (false, _) => format!("`{file}` has no `parameters` section"),
@@ -120,31 +120,4 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             }
         }
     }
-}
-
-/// Where a nested template declares its parameters.
-struct Declared {
-    path: StackPath,
-    text: Arc<str>,
-    /// Its top-level `parameters` key, or (without one) its first line.
-    span: Span,
-    section: bool,
-}
-
-fn declared_in(files: &Files<'_>, path: &StackPath) -> Option<Declared> {
-    let path = path.clone();
-    let text = files.source.read(&path)?;
-    let doc = hotfix_yaml::parse_unlimited(&text).ok()?;
-    let key = doc
-        .entries(doc.root())
-        .iter()
-        .find(|e| key_name(&doc, e.key) == "parameters")
-        .map(|e| doc.node(e.key).span);
-    let first_line = text.find(['\r', '\n']).unwrap_or(text.len());
-    Some(Declared {
-        path,
-        span: key.unwrap_or(Span::new(0, first_line)),
-        section: key.is_some(),
-        text,
-    })
 }
