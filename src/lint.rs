@@ -340,14 +340,23 @@ impl<W: Write> Write for AroundBar<'_, W> {
 pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let cwd = crate::paths::current_dir()?;
-    crate::stack::given(&args.paths, &args.environments)?;
-    crate::stack::prefetch(&args.paths, &args.environments);
     let mut configs = Configs::new(
         args.no_config,
         args.config.as_deref(),
         &cwd,
         overrides(args)?,
     )?;
+    // The configurations of the paths named are read first: their `[paths]` say where install
+    // prefixes lie before any environment is read.
+    for path in args.paths.iter().chain(&args.environments) {
+        let inside = if path.is_dir() {
+            path.join("hotfix.toml")
+        } else {
+            path.clone()
+        };
+        configs.for_file(&inside)?;
+    }
+    crate::stack::given(&args.paths, &args.environments)?;
     let format = Format::resolve(args.format, args.statistics);
     if args.statistics && !matches!(format, Format::Human | Format::Concise | Format::Json) {
         return Err(anyhow!(
@@ -789,9 +798,13 @@ fn inputs(
     let mut paths = config::paths(&args.paths)?;
     // The environments given are linted too.
     if !args.environments.is_empty() {
-        for env in config::paths(&args.environments)? {
-            if !paths.contains(&env) {
-                paths.push(env);
+        // The environments given are linted too, and so are the nested templates of their
+        // stack (Heat validates them with it).
+        let mut extra = config::paths(&args.environments)?;
+        extra.extend(crate::stack::given_stack_files());
+        for file in extra {
+            if !paths.contains(&file) {
+                paths.push(file);
             }
         }
     }

@@ -161,6 +161,11 @@ pub(crate) fn find_roots(paths: &[PathBuf]) -> Vec<StackPath> {
 /// The registry of the environments given with `-e`, when some were (set once, by `given`).
 static GIVEN: OnceLock<Arc<hotfix_stack::LazyRegistry>> = OnceLock::new();
 
+/// The templates of the stack the environments given with `-e` are for: the template files
+/// named and every nested template they lead to (unset when no template file is named: the
+/// environments then apply to every template of the run).
+static GIVEN_STACK: OnceLock<std::collections::BTreeSet<StackPath>> = OnceLock::new();
+
 /// Reads the environments given with `-e`, in order: each must be an environment file that
 /// loads (a template or a broken file given as an environment is an error of the command).
 pub(crate) fn given(paths: &[PathBuf], environments: &[PathBuf]) -> anyhow::Result<()> {
@@ -204,10 +209,38 @@ pub(crate) fn given(paths: &[PathBuf], environments: &[PathBuf]) -> anyhow::Resu
             &doc,
         ));
     }
-    let _ = GIVEN.set(Arc::new(hotfix_stack::LazyRegistry::ready(
-        hotfix_stack::Registry::given(facts),
-    )));
+    let registry = hotfix_stack::Registry::given(facts);
+    let tops: Vec<StackPath> = paths
+        .iter()
+        .filter(|p| p.is_file())
+        .map(|p| stack_path(p))
+        .filter(|p| {
+            disk()
+                .facts(p)
+                .is_some_and(|f| f.kind == hotfix_stack::FileKind::Template)
+        })
+        .collect();
+    if !tops.is_empty() {
+        let stack = hotfix_stack::stack_templates(
+            disk(),
+            roots,
+            &registry,
+            &tops,
+            &hotfix_linter::heat_has_type,
+        );
+        let _ = GIVEN_STACK.set(stack.templates);
+    }
+    let _ = GIVEN.set(Arc::new(hotfix_stack::LazyRegistry::ready(registry)));
     Ok(())
+}
+
+/// The nested templates of the stack given with `-e` (linted with it, as Heat validates them
+/// with it), as the run names files.
+pub(crate) fn given_stack_files() -> Vec<PathBuf> {
+    GIVEN_STACK
+        .get()
+        .map(|stack| stack.iter().map(|p| PathBuf::from(p.as_str())).collect())
+        .unwrap_or_default()
 }
 
 /// What custom resource types stand for where the file `path` is linted: by the environments
@@ -221,7 +254,15 @@ pub(crate) fn registry(
     static STACKS: Mutex<Vec<(PathBuf, usize, Arc<hotfix_stack::LazyRegistry>)>> =
         Mutex::new(Vec::new());
     if let Some(given) = GIVEN.get() {
-        return Ok(given.clone());
+        // The environments given are for their stack; another template of the run is read
+        // as any template of the tree.
+        let of_the_stack = GIVEN_STACK
+            .get()
+            .is_none_or(|stack| stack.contains(&stack_path(path)));
+        if of_the_stack {
+            return Ok(given.clone());
+        }
+        return Ok(tree(roots));
     }
     if let Some((index, true)) = config.stack_of(path) {
         let mut known = STACKS.lock().map_err(|_| "a thread failed".to_owned())?;
@@ -254,20 +295,6 @@ fn tree(roots: &'static [StackPath]) -> Arc<hotfix_stack::LazyRegistry> {
         }))
     })
     .clone()
-}
-
-/// For a run over folders without `-e`: starts reading the tree's environments on a thread of
-/// its own, so that the reading overlaps the linting of the first files instead of holding up
-/// the first template that needs them. A run over named files (a pre-commit hook) reads them
-/// only if a template needs them.
-pub(crate) fn prefetch(paths: &[PathBuf], environments: &[PathBuf]) {
-    if !environments.is_empty() || !(paths.is_empty() || paths.iter().any(|p| p.is_dir())) {
-        return;
-    }
-    let registry = tree(roots(paths));
-    std::thread::spawn(move || {
-        registry.get();
-    });
 }
 
 /// For an environment given with `-e`: the template files named on the command line, which

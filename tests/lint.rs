@@ -471,6 +471,12 @@ fn environments_given_with_e_say_what_custom_types_stand_for() {
          given/top.yaml:11:32: X006 `adress` is not an output of `server.yaml` (`My::Server` as \
          `env.yaml` maps it)\n"
     );
+    // The nested template of the stack is linted with it, as Heat validates it.
+    assert!(
+        text(&output.stderr).contains("2 templates and 1 environment file checked"),
+        "{}",
+        text(&output.stderr)
+    );
     // Without `-e`, the tree's environments: the same mapping, and no claim about parameters
     // a deployment's environment may set.
     let output = lint(&[
@@ -569,6 +575,24 @@ fn paths_of_the_configuration_map_an_install_prefix_into_the_tree() {
         stdout,
         "prefix/env.yaml:3:15: E007 `/usr/share/example-heat-templates/nested/volume.yaml` does \
          not exist\n\
+         prefix/top.yaml:6:7: X003 `flavour` is not a parameter of `server.yaml` (`My::Server` \
+         as `env.yaml` maps it)\n"
+    );
+    // So do the environments given with `-e`, read before any file is linted.
+    // (and, with the environment given, the parameter nobody passes is known to be missing).
+    let output = lint(&[
+        "prefix/top.yaml",
+        "-e",
+        "prefix/env.yaml",
+        "--format",
+        "concise",
+    ]);
+    assert_eq!(
+        text(&output.stdout),
+        "prefix/env.yaml:3:15: E007 `/usr/share/example-heat-templates/nested/volume.yaml` does \
+         not exist\n\
+         prefix/top.yaml:5:5: X005 `server` does not pass `flavor`, parameter of `server.yaml` \
+         (`My::Server` as `env.yaml` maps it) without a default\n\
          prefix/top.yaml:6:7: X003 `flavour` is not a parameter of `server.yaml` (`My::Server` \
          as `env.yaml` maps it)\n"
     );

@@ -57,7 +57,9 @@ pub struct FileFacts {
     /// outputs, in order; empty for other files.
     pub parameters: Vec<(String, bool)>,
     pub outputs: Vec<String>,
-    /// A template's resources: each name and its `type`, when a string.
+    /// A template's resources: each name and its `type`, when a string; for a group
+    /// (`OS::Heat::ResourceGroup`'s `resource_def`, `OS::Heat::AutoScalingGroup`'s `resource`,
+    /// `OS::Heat::ResourceChain`'s `resources`), also its members' types, under the group's name.
     pub resources: Vec<(String, String)>,
     /// A template whose version Heat knows (its parameters can be relied on).
     pub versioned: bool,
@@ -118,11 +120,7 @@ impl FileFacts {
                     })
                     .collect(),
                 outputs: template.outputs.iter().map(|o| o.name.clone()).collect(),
-                resources: template
-                    .resources
-                    .iter()
-                    .filter_map(|r| Some((r.name.clone(), template.resource_type(r)?.to_owned())))
-                    .collect(),
+                resources: resource_types(doc, &template),
                 versioned: template.version().is_some(),
             }
         } else if keys.iter().any(|k| ENV_SECTIONS.contains(&k.as_str())) {
@@ -142,6 +140,41 @@ impl FileFacts {
             versioned: false,
         }
     }
+}
+
+/// Each resource's name and type, and the types of a group's members (see
+/// [`FileFacts::resources`]).
+fn resource_types(doc: &Document, template: &hotfix_hot::Template<'_>) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    for resource in &template.resources {
+        let Some(type_name) = template.resource_type(resource) else {
+            continue;
+        };
+        found.push((resource.name.clone(), type_name.to_owned()));
+        let properties = doc.get(resource.value, "properties");
+        let member = |key: &str| {
+            properties
+                .and_then(|p| doc.get(p, key))
+                .and_then(|d| doc.get(d, "type"))
+                .and_then(|t| doc.str_value(t))
+        };
+        let members: Vec<&str> = match type_name {
+            "OS::Heat::ResourceGroup" => member("resource_def").into_iter().collect(),
+            "OS::Heat::AutoScalingGroup" => member("resource").into_iter().collect(),
+            "OS::Heat::ResourceChain" => properties
+                .and_then(|p| doc.get(p, "resources"))
+                .and_then(|r| doc.items(doc.resolve(r)))
+                .map(|items| items.iter().filter_map(|i| doc.str_value(*i)).collect())
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        found.extend(
+            members
+                .into_iter()
+                .map(|m| (resource.name.clone(), m.to_owned())),
+        );
+    }
+    found
 }
 
 /// The files a template names as python-heatclient fetches them: every `type` ending in

@@ -17,8 +17,8 @@ mod tree;
 pub use facts::{FileFacts, FileKind, LinkKind, RawLink, environment_links, template_links};
 pub use path::StackPath;
 pub use registry::{
-    Entry, EnvironmentFacts, Knowledge, LazyRegistry, Mapped, Registry, is_template_name,
-    stack_parameters,
+    Entry, EnvironmentFacts, Knowledge, LazyRegistry, Mapped, Registry, StackTemplates,
+    is_template_name, stack_parameters, stack_templates,
 };
 pub use source::{FileSource, MemorySource};
 pub use tree::{Link, Target, Tree, resolve_reference};

@@ -551,34 +551,79 @@ pub fn stack_parameters(
     top: &[StackPath],
     builtin: &dyn Fn(&str) -> bool,
 ) -> Option<BTreeSet<String>> {
+    let stack = stack_templates(source, roots, registry, top, builtin);
+    if !stack.whole {
+        return None;
+    }
     let mut names = BTreeSet::new();
-    let mut seen: BTreeSet<StackPath> = BTreeSet::new();
+    for path in &stack.templates {
+        names.extend(
+            source
+                .facts(path)?
+                .parameters
+                .iter()
+                .map(|(n, _)| n.clone()),
+        );
+    }
+    Some(names)
+}
+
+/// The templates of a stack: `top` and every nested template its resources lead to.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct StackTemplates {
+    /// Every template found (that hotfix can read, with a version Heat knows).
+    pub templates: BTreeSet<StackPath>,
+    /// Whether nothing was left unfollowed (a target missing, rendered at deployment, outside
+    /// the tree, a URL, a mapping hotfix cannot follow, a group's members).
+    pub whole: bool,
+}
+
+/// The templates of the stack of `top`: each nested template its resources lead to (a
+/// template path, relative to its file, or a type `registry` maps to a template), followed to
+/// any depth.
+pub fn stack_templates(
+    source: &dyn FileSource,
+    roots: &[StackPath],
+    registry: &Registry,
+    top: &[StackPath],
+    builtin: &dyn Fn(&str) -> bool,
+) -> StackTemplates {
+    let mut found = StackTemplates {
+        whole: true,
+        ..StackTemplates::default()
+    };
     let mut queue: Vec<StackPath> = top.to_vec();
     while let Some(path) = queue.pop() {
-        if !seen.insert(path.clone()) {
+        if found.templates.contains(&path) {
             continue;
         }
-        if seen.len() > 10_000 {
-            return None;
+        if found.templates.len() >= 10_000 {
+            found.whole = false;
+            break;
         }
-        let facts = source.facts(&path)?;
-        if !facts.versioned {
-            return None;
-        }
-        names.extend(facts.parameters.iter().map(|(n, _)| n.clone()));
+        let Some(facts) = source.facts(&path).filter(|f| f.versioned) else {
+            found.whole = false;
+            continue;
+        };
+        found.templates.insert(path.clone());
         // Nested templates named anywhere (a group's `resource_def` included).
         for link in &facts.links {
             if link.kind == crate::LinkKind::NestedType {
                 match resolve_reference(source, roots, &path, &link.reference, None) {
                     Target::File(nested) => queue.push(nested),
-                    _ => return None,
+                    _ => found.whole = false,
                 }
             }
         }
         for (resource, type_name) in &facts.resources {
-            // A group's members may be of a mapped type, which these facts do not hold.
-            if GROUPS.contains(&type_name.as_str()) {
-                return None;
+            // A group's members given by a function are not known.
+            if GROUPS.contains(&type_name.as_str())
+                && !facts
+                    .resources
+                    .iter()
+                    .any(|(r, t)| r == resource && t != type_name)
+            {
+                found.whole = false;
             }
             if is_template_name(type_name) {
                 // Followed above, as a link.
@@ -591,12 +636,12 @@ pub fn stack_parameters(
                         target: Target::File(nested),
                         ..
                     } => queue.push(nested.clone()),
-                    Mapped::Template { .. } | Mapped::Unknown => return None,
+                    Mapped::Template { .. } | Mapped::Unknown => found.whole = false,
                 }
             }
         }
     }
-    Some(names)
+    found
 }
 
 #[cfg(test)]

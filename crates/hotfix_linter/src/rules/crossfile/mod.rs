@@ -119,7 +119,7 @@ impl Nested {
 }
 
 /// Whether Heat itself has `type_name` (its registry, or its default environment's mappings).
-pub(crate) fn heat_has(type_name: &str) -> bool {
+pub fn heat_has(type_name: &str) -> bool {
     let types = hotfix_hot::resource_types::all();
     types.get(type_name).is_some() || types.default_environment_target(type_name).is_some()
 }
