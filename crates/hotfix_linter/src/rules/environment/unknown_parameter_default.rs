@@ -12,7 +12,7 @@ declare_rule! {
     ///
     /// Not checked: an environment linted on its own, and a stack hotfix cannot read whole (a
     /// nested template that is missing, rendered at deployment, outside the tree or a URL; a
-    /// group, whose members' types hotfix does not follow yet).
+    /// group whose members' type is not written out; an `AWS::AutoScaling::AutoScalingGroup`).
     ///
     /// ## Why is this bad?
     /// Heat ignores a `parameter_defaults` entry no template declares, silently: a misspelt
