@@ -181,6 +181,28 @@ pub(crate) fn is_null(doc: &Document, id: NodeId) -> bool {
     doc.scalar(id).is_some_and(|s| s.value == ScalarValue::Null)
 }
 
+/// Every `get_attr` of a resource of the template with a literal attribute name: the resource
+/// (the last of that name, as Heat keeps it), the attribute's node and its name.
+pub(crate) fn attribute_uses<'c>(
+    cx: &'c crate::rule::Context<'_>,
+) -> impl Iterator<Item = (&'c hotfix_hot::Named, hotfix_yaml::NodeId, &'c str)> + 'c {
+    let doc = cx.doc;
+    cx.semantic.references.iter().filter_map(move |reference| {
+        let (hotfix_hot::RefKind::Attribute, Some(call)) = (reference.kind, reference.call) else {
+            return None;
+        };
+        let resource = cx
+            .template
+            .resources
+            .iter()
+            .rev()
+            .find(|r| r.name == reference.name)?;
+        let args = cx.semantic.calls[call].args;
+        let &attribute = doc.items(doc.resolve(args))?.get(1)?;
+        Some((resource, attribute, doc.str_value(attribute)?))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,5 +1,3 @@
-use hotfix_hot::RefKind;
-
 use crate::rule::{Context, Sink, declare_rule};
 use crate::rules::crossfile::{declared_in, nested_templates};
 use crate::rules::util::did_you_mean;
@@ -57,31 +55,11 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         return;
     };
     let doc = cx.doc;
-    for reference in &cx.semantic.references {
-        let (RefKind::Attribute, Some(call)) = (reference.kind, reference.call) else {
-            continue;
-        };
-        let Some(resource) = cx
-            .template
-            .resources
-            .iter()
-            .rev()
-            .find(|r| r.name == reference.name)
-        else {
-            continue;
-        };
+    for (resource, attribute_node, attribute) in crate::rules::util::attribute_uses(cx) {
         if doc.get(resource.value, "condition").is_some() {
             continue;
         }
         let Some(type_name) = cx.template.resource_type(resource) else {
-            continue;
-        };
-        let args = cx.semantic.calls[call].args;
-        let Some(&attribute_node) = doc.items(doc.resolve(args)).and_then(|items| items.get(1))
-        else {
-            continue;
-        };
-        let Some(attribute) = doc.str_value(attribute_node) else {
             continue;
         };
         if attribute.starts_with("resource.") || matches!(attribute, "show" | "OS::stack_id") {

@@ -1,4 +1,4 @@
-use hotfix_hot::{RefKind, resource_types};
+use hotfix_hot::resource_types;
 
 use crate::rule::{Context, Sink, declare_rule};
 use crate::rules::resources::shared::{Registered, registered};
@@ -52,32 +52,11 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     if cx.version().is_none() {
         return;
     }
-    let doc = cx.doc;
-    for reference in &cx.semantic.references {
-        let (RefKind::Attribute, Some(call)) = (reference.kind, reference.call) else {
-            continue;
-        };
-        let Some(resource) = cx
-            .template
-            .resources
-            .iter()
-            .rev()
-            .find(|r| r.name == reference.name)
-        else {
-            continue;
-        };
+    for (resource, attribute_node, attribute) in crate::rules::util::attribute_uses(cx) {
         let Some(Registered {
             type_name, schema, ..
         }) = registered(cx, resource)
         else {
-            continue;
-        };
-        let args = cx.semantic.calls[call].args;
-        let Some(&attribute_node) = doc.items(doc.resolve(args)).and_then(|items| items.get(1))
-        else {
-            continue;
-        };
-        let Some(attribute) = doc.str_value(attribute_node) else {
             continue;
         };
         if schema.accepts_attribute(attribute) {
