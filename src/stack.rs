@@ -251,8 +251,6 @@ pub(crate) fn registry(
     config: &crate::config::Config,
     path: &Path,
 ) -> Result<Arc<hotfix_stack::LazyRegistry>, String> {
-    static STACKS: Mutex<Vec<(PathBuf, usize, Arc<hotfix_stack::LazyRegistry>)>> =
-        Mutex::new(Vec::new());
     if let Some(given) = GIVEN.get() {
         // The environments given are for their stack; another template of the run is read
         // as any template of the tree.
@@ -264,26 +262,68 @@ pub(crate) fn registry(
         }
         return Ok(tree(roots));
     }
-    if let Some((index, true)) = config.stack_of(path) {
-        let mut known = STACKS.lock().map_err(|_| "a thread failed".to_owned())?;
-        if let Some((.., registry)) = known
+    if !config.stacks.is_empty() {
+        let stacks = configured_stacks(roots, config)?;
+        let file = stack_path(path);
+        if let Some((registry, _)) = stacks
             .iter()
-            .find(|(root, i, _)| *root == config.root && *i == index)
+            .find(|(_, templates)| templates.contains(&file))
         {
-            return Ok(registry.clone());
+            return registry.clone();
         }
-        let environments: Vec<StackPath> = config.stacks[index]
+    }
+    Ok(tree(roots))
+}
+
+/// A configuration's `[[stacks]]`, read once: each entry's registry (or why its environments
+/// cannot be read) and the templates of its stack (its template and every nested template
+/// its resources lead to through that registry).
+type Stacks = Vec<(
+    Result<Arc<hotfix_stack::LazyRegistry>, String>,
+    std::collections::BTreeSet<StackPath>,
+)>;
+
+fn configured_stacks(
+    roots: &'static [StackPath],
+    config: &crate::config::Config,
+) -> Result<Arc<Stacks>, String> {
+    static KNOWN: Mutex<Vec<(PathBuf, Arc<Stacks>)>> = Mutex::new(Vec::new());
+    let mut known = KNOWN.lock().map_err(|_| "a thread failed".to_owned())?;
+    if let Some((_, stacks)) = known.iter().find(|(root, _)| *root == config.root) {
+        return Ok(stacks.clone());
+    }
+    let mut stacks = Stacks::new();
+    for stack in &config.stacks {
+        let template = stack_path(&config.path_of(&stack.template));
+        let environments: Vec<StackPath> = stack
             .environments
             .iter()
             .map(|e| stack_path(&config.path_of(e)))
             .collect();
-        let registry = hotfix_stack::Registry::given_files(disk(), roots, &environments)
-            .map_err(|err| format!("the environments of its [[stacks]] entry: {err}"))?;
-        let registry = Arc::new(hotfix_stack::LazyRegistry::ready(registry));
-        known.push((config.root.clone(), index, registry.clone()));
-        return Ok(registry);
+        match hotfix_stack::Registry::given_files(disk(), roots, &environments) {
+            Ok(registry) => {
+                let templates = hotfix_stack::stack_templates(
+                    disk(),
+                    roots,
+                    &registry,
+                    std::slice::from_ref(&template),
+                    &hotfix_linter::heat_has_type,
+                )
+                .templates;
+                stacks.push((
+                    Ok(Arc::new(hotfix_stack::LazyRegistry::ready(registry))),
+                    templates,
+                ));
+            }
+            Err(err) => stacks.push((
+                Err(format!("the environments of its [[stacks]] entry: {err}")),
+                [template].into_iter().collect(),
+            )),
+        }
     }
-    Ok(tree(roots))
+    let stacks = Arc::new(stacks);
+    known.push((config.root.clone(), stacks.clone()));
+    Ok(stacks)
 }
 
 /// The registry of the tree's environments (built on first use).

@@ -512,13 +512,17 @@ fn an_environment_that_cannot_be_read_or_is_a_template_is_an_error() {
 
 #[test]
 fn a_stacks_entry_of_the_configuration_gives_a_template_its_environments() {
+    // The nested templates of the stack are read with its environments too (X005 runs only
+    // with given environments).
     let output = lint(&["stacks", "--format", "concise"]);
     let stdout = text(&output.stdout);
     assert_eq!(output.status.code(), Some(1), "{stdout}");
     assert_eq!(
         stdout,
-        "stacks/env.yaml:4:3: E008 `flavr` is not a parameter of `top.yaml`, the template this \
+        "stacks/env.yaml:5:3: E008 `flavr` is not a parameter of `top.yaml`, the template this \
          environment is given with\n\
+         stacks/nested/server.yaml:6:5: X005 `disk` does not pass `size`, parameter of \
+         `disk.yaml` (`My::Disk` as `env.yaml` maps it) without a default\n\
          stacks/top.yaml:7:5: X005 `server` does not pass `flavor`, parameter of `server.yaml` \
          (`My::Server` as `env.yaml` maps it) without a default\n\
          stacks/top.yaml:8:7: X003 `flavour` is not a parameter of `server.yaml` (`My::Server` as \
