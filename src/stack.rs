@@ -187,27 +187,10 @@ pub(crate) fn given(paths: &[PathBuf], environments: &[PathBuf]) -> anyhow::Resu
             }
             Err(err) => return Err(anyhow::anyhow!("{}: cannot be read: {err}", env.display())),
         };
-        let doc = hotfix_yaml::parse_unlimited(&text).map_err(|err| {
-            anyhow::anyhow!(
-                "{}: not an environment that loads: {}",
-                env.display(),
-                err.message
-            )
-        })?;
-        let path = stack_path(env);
-        if hotfix_stack::FileFacts::of_document(&doc).kind != hotfix_stack::FileKind::Environment {
-            return Err(anyhow::anyhow!(
-                "{}: not an environment file (its top level has none of Heat's environment \
-                 sections: parameters, resource_registry, parameter_defaults, …)",
-                env.display()
-            ));
-        }
-        facts.push(hotfix_stack::EnvironmentFacts::of(
-            disk(),
-            roots,
-            &path,
-            &doc,
-        ));
+        facts.push(
+            hotfix_stack::EnvironmentFacts::given(disk(), roots, &stack_path(env), &text)
+                .map_err(|err| anyhow::anyhow!(err))?,
+        );
     }
     let registry = hotfix_stack::Registry::given(facts);
     let tops: Vec<StackPath> = paths

@@ -132,6 +132,27 @@ impl EnvironmentFacts {
     }
 }
 
+impl EnvironmentFacts {
+    /// Reads the text of a file given as an environment (`-e`, `[[stacks]]`): it must load, and
+    /// be an environment (a template or other YAML given as one is a mistake of the command).
+    pub fn given(
+        source: &dyn FileSource,
+        roots: &[StackPath],
+        path: &StackPath,
+        text: &str,
+    ) -> Result<EnvironmentFacts, String> {
+        let doc = hotfix_yaml::parse_unlimited(text)
+            .map_err(|err| format!("{path}: not an environment that loads: {}", err.message))?;
+        if crate::FileFacts::of_document(&doc).kind != crate::FileKind::Environment {
+            return Err(format!(
+                "{path}: not an environment file (its top level has none of Heat's environment \
+                 sections: parameters, resource_registry, parameter_defaults, …)"
+            ));
+        }
+        Ok(EnvironmentFacts::of(source, roots, path, &doc))
+    }
+}
+
 /// Whether Heat reads a registry value (or a `type`) as a template: `…yaml` or `…template`.
 #[allow(
     clippy::case_sensitive_file_extension_comparisons,
@@ -223,9 +244,7 @@ impl Registry {
             let text = source
                 .read(path)
                 .ok_or_else(|| format!("{path}: cannot be read"))?;
-            let doc = hotfix_yaml::parse_unlimited(&text)
-                .map_err(|e| format!("{path}: {}", e.message))?;
-            environments.push(EnvironmentFacts::of(source, roots, path, &doc));
+            environments.push(EnvironmentFacts::given(source, roots, path, &text)?);
         }
         Ok(Registry::given(environments))
     }
