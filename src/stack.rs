@@ -193,15 +193,9 @@ pub(crate) fn given(paths: &[PathBuf], environments: &[PathBuf]) -> anyhow::Resu
         );
     }
     let registry = hotfix_stack::Registry::given(facts);
-    let tops: Vec<StackPath> = paths
-        .iter()
-        .filter(|p| p.is_file())
-        .map(|p| stack_path(p))
-        .filter(|p| {
-            disk()
-                .facts(p)
-                .is_some_and(|f| f.kind == hotfix_stack::FileKind::Template)
-        })
+    let tops: Vec<StackPath> = templates_among(paths.iter().filter(|p| p.is_file()))
+        .into_iter()
+        .map(|(path, _)| path)
         .collect();
     if !tops.is_empty() {
         let stack = hotfix_stack::stack_templates(
@@ -338,10 +332,18 @@ pub(crate) fn templates_given_with(
     } else {
         Vec::new()
     };
-    templates
-        .iter()
+    let mut found = templates_among(&templates);
+    found.retain(|(p, _)| p != env);
+    found
+}
+
+/// The templates among `files` (by content), with their facts: the top templates of a stack.
+fn templates_among<'p>(
+    files: impl IntoIterator<Item = &'p PathBuf>,
+) -> Vec<(StackPath, Arc<FileFacts>)> {
+    files
+        .into_iter()
         .map(|p| stack_path(p))
-        .filter(|p| p != env)
         .filter_map(|p| {
             let facts = disk().facts(&p)?;
             (facts.kind == hotfix_stack::FileKind::Template).then_some((p, facts))
