@@ -22,20 +22,32 @@ pub(crate) fn closest<'c>(
     candidates: impl IntoIterator<Item = &'c str>,
 ) -> Vec<&'c str> {
     let lower = word.to_lowercase();
+    let length = lower.chars().count();
     let mut best: Option<(usize, usize)> = None;
     let mut found = Vec::new();
+    let mut candidate_lower = String::new();
     for candidate in candidates {
         if candidate == word {
             continue;
         }
-        let distance = if candidate.to_lowercase() == lower {
+        // The distance is at least the difference in length: a candidate more than two
+        // characters longer or shorter can be neither close enough nor, once one is, closer.
+        if word.is_ascii() && candidate.is_ascii() && candidate.len().abs_diff(word.len()) > 2 {
+            continue;
+        }
+        candidate_lower.clear();
+        candidate_lower.extend(candidate.chars().flat_map(char::to_lowercase));
+        if candidate_lower.chars().count().abs_diff(length) > 2 {
+            continue;
+        }
+        let distance = if candidate_lower == lower {
             0
         } else {
-            levenshtein(&lower, &candidate.to_lowercase())
+            levenshtein(&lower, &candidate_lower)
         };
         let prefix = lower
             .chars()
-            .zip(candidate.to_lowercase().chars())
+            .zip(candidate_lower.chars())
             .take_while(|(a, b)| a == b)
             .count();
         let rank = (distance, prefix);
