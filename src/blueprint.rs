@@ -24,22 +24,27 @@ pub(crate) fn local_imports(path: &Path, bytes: &[u8]) -> Option<Arc<Imported>> 
         let mut imported = Imported::new();
         let mut seen = Vec::new();
         for importer in importers {
-            let Some(doc) = std::fs::read_to_string(&importer)
-                .ok()
-                .and_then(|text| hotfix_yaml::parse_unlimited(&text).ok())
-            else {
+            let Some(summary) = summary(&importer) else {
                 imported.complete = false;
                 continue;
             };
             let base = importer.parent().unwrap_or(Path::new("")).to_path_buf();
-            let next = imported.add(&doc);
+            imported.merge(&summary.adds);
             seen.push(importer.clone());
-            let pending = next.into_iter().map(|n| (base.clone(), n)).collect();
+            let pending = summary
+                .local
+                .iter()
+                .map(|n| (base.clone(), n.clone()))
+                .collect();
             gather(&base, pending, &mut imported, &mut seen);
         }
         return Some(Arc::new(imported));
     }
     let text = std::str::from_utf8(bytes).ok()?;
+    // Without the word, no `imports` section (and a blueprint is not loaded twice for nothing).
+    if !text.contains("imports") {
+        return None;
+    }
     let doc = hotfix_yaml::parse_unlimited(text).ok()?;
     let blueprint = Blueprint::new(&doc)?;
     let root = path.parent().unwrap_or(Path::new("")).to_path_buf();
@@ -83,16 +88,14 @@ fn gather(
             continue;
         }
         seen.push(file.clone());
-        let Some(doc) = std::fs::read_to_string(&file)
-            .ok()
-            .and_then(|text| hotfix_yaml::parse_unlimited(&text).ok())
-        else {
+        let Some(summary) = summary(&file) else {
             imported.complete = false;
             continue;
         };
         let base = file.parent().unwrap_or(Path::new("")).to_path_buf();
-        for next in imported.add(&doc) {
-            pending.push((base.clone(), next));
+        imported.merge(&summary.adds);
+        for next in &summary.local {
+            pending.push((base.clone(), next.clone()));
         }
     }
 }
@@ -139,17 +142,15 @@ fn folder_imports(dir: &Path) -> Arc<FolderImports> {
         if !text.contains("cloudify_dsl_") || !text.contains("imports") {
             continue;
         }
-        let Ok(doc) = hotfix_yaml::parse_unlimited(&text) else {
+        let Some(summary) = summary(&file) else {
             continue;
         };
-        let Some(blueprint) = Blueprint::new(&doc) else {
+        let Some(locals) = &summary.blueprint_locals else {
             continue;
         };
-        let imports: Vec<PathBuf> = blueprint
-            .imports
+        let imports: Vec<PathBuf> = locals
             .iter()
-            .filter(|i| i.kind == ImportKind::Local)
-            .filter_map(|i| dir.join(&i.text).canonicalize().ok())
+            .filter_map(|i| dir.join(i).canonicalize().ok())
             .collect();
         if !imports.is_empty() {
             found.push((file.canonicalize().unwrap_or(file), imports));
@@ -158,6 +159,58 @@ fn folder_imports(dir: &Path) -> Arc<FolderImports> {
     let found = Arc::new(found);
     if let Ok(mut cache) = CACHE.lock() {
         cache.insert(dir.to_path_buf(), Arc::clone(&found));
+    }
+    found
+}
+
+/// What one file contributes where it is imported or imports, read once per run.
+#[derive(Debug)]
+struct Summary {
+    /// What it declares and uses, as [`Imported::add`] adds it.
+    adds: Imported,
+    /// Its local imports as written (relative to it), as [`Imported::add`] gives them.
+    local: Vec<String>,
+    /// When it is a blueprint: its local imports, as [`Blueprint::new`] reads them.
+    blueprint_locals: Option<Vec<String>>,
+}
+
+/// How many files' summaries are remembered (memory must not grow with the tree).
+const SUMMARIES: usize = 1024;
+
+/// The [`Summary`] of the file at `path`, from what was read before when it was; `None` when
+/// it cannot be read or loaded. A file imported by many blueprints (a shared `includes/`) is
+/// then loaded once, not once per blueprint and per fragment beside it.
+fn summary(path: &Path) -> Option<Arc<Summary>> {
+    static CACHE: LazyLock<Mutex<HashMap<PathBuf, Option<Arc<Summary>>>>> =
+        LazyLock::new(|| Mutex::new(HashMap::new()));
+    if let Some(found) = CACHE.lock().ok().and_then(|c| c.get(path).cloned()) {
+        return found;
+    }
+    let found = std::fs::read_to_string(path)
+        .ok()
+        .and_then(|text| hotfix_yaml::parse_unlimited(&text).ok())
+        .map(|doc| {
+            let mut adds = Imported::new();
+            let local = adds.add(&doc);
+            let blueprint_locals = Blueprint::new(&doc).map(|blueprint| {
+                blueprint
+                    .imports
+                    .iter()
+                    .filter(|i| i.kind == ImportKind::Local)
+                    .map(|i| i.text.clone())
+                    .collect()
+            });
+            Arc::new(Summary {
+                adds,
+                local,
+                blueprint_locals,
+            })
+        });
+    if let Ok(mut cache) = CACHE.lock() {
+        if cache.len() >= SUMMARIES {
+            cache.clear();
+        }
+        cache.insert(path.to_path_buf(), found.clone());
     }
     found
 }

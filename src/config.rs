@@ -371,8 +371,11 @@ impl Config {
 
     /// The settings for one file: the base settings plus its per-file ignores.
     pub(crate) fn settings_for(&self, path: &Path) -> Settings {
-        let relative = self.relative(path);
         let mut settings = self.settings.clone();
+        if self.per_file_ignores.is_empty() {
+            return settings;
+        }
+        let relative = self.relative(path);
         for (globs, selectors) in &self.per_file_ignores {
             if globs.is_match(&relative) {
                 settings.ignore.extend(selectors.iter().cloned());
@@ -390,14 +393,16 @@ impl Config {
     }
 
     pub(crate) fn excluded(&self, path: &Path) -> bool {
-        let relative = self.relative(path);
-        self.exclude.as_ref().is_some_and(|g| g.is_match(&relative))
+        self.exclude
+            .as_ref()
+            .is_some_and(|g| g.is_match(self.relative(path)))
     }
 
     /// Whether `k2hr3-templates` names the file.
     pub(crate) fn is_k2hr3(&self, path: &Path) -> bool {
-        let relative = self.relative(path);
-        self.k2hr3.as_ref().is_some_and(|g| g.is_match(&relative))
+        self.k2hr3
+            .as_ref()
+            .is_some_and(|g| g.is_match(self.relative(path)))
     }
 
     /// The `[[stacks]]` entry whose template is the file, and the one whose environments
@@ -428,8 +433,9 @@ impl Config {
     }
 
     pub(crate) fn included(&self, path: &Path) -> bool {
-        let relative = self.relative(path);
-        self.include.as_ref().is_none_or(|g| g.is_match(&relative))
+        self.include
+            .as_ref()
+            .is_none_or(|g| g.is_match(self.relative(path)))
     }
 }
 

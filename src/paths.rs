@@ -67,17 +67,29 @@ pub(crate) fn under(base: &Path, cwd: &Path, path: &Path) -> Option<PathBuf> {
 ///
 /// A file's answer is its folder's answer with its name added, which holds for a file that is
 /// not itself a symbolic link; a link (or a file that cannot be looked at) is worked out on its
-/// own. Clones share what was worked out.
+/// own. A folder's path with every link resolved is its parent's with its name added, unless it
+/// is a link itself: one look at each folder instead of one per component of every path. Clones
+/// share what was worked out.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Resolver {
-    folders: Arc<Mutex<HashMap<FolderKey, Folder>>>,
+    memo: Arc<Mutex<Memo>>,
+}
+
+/// What a [`Resolver`] has worked out, each part bounded.
+#[derive(Debug, Default)]
+struct Memo {
+    folders: HashMap<FolderKey, Folder>,
+    /// Whether the file a path names is a symbolic link (`None`: it cannot be looked at).
+    links: HashMap<PathBuf, Option<bool>>,
+    /// Absolute paths without `.` or `..`, with every link resolved (`None`: no such file).
+    resolved: HashMap<PathBuf, Option<PathBuf>>,
 }
 
 /// A folder as a file's path names it, with the base and working directory it is worked out
 /// against.
 type FolderKey = (PathBuf, PathBuf, PathBuf);
 
-/// How many folders a [`Resolver`] remembers.
+/// How many folders (and paths of each other kind) a [`Resolver`] remembers.
 const MEMO_FOLDERS: usize = 256;
 
 /// What [`absolute`] and [`under`] give for one folder.
@@ -85,6 +97,17 @@ const MEMO_FOLDERS: usize = 256;
 struct Folder {
     absolute: PathBuf,
     under: Option<PathBuf>,
+}
+
+/// Inserts into a memo that forgets everything once it holds `MEMO_FOLDERS * 4` entries: a walk
+/// meets a folder's files together, so the last ones are those asked about again, and memory
+/// must not grow with the tree.
+fn remember<K: std::hash::Hash + Eq, V: Clone>(memo: &mut HashMap<K, V>, key: K, value: V) -> V {
+    if memo.len() >= MEMO_FOLDERS * 4 {
+        memo.clear();
+    }
+    memo.insert(key, value.clone());
+    value
 }
 
 impl Resolver {
@@ -116,30 +139,70 @@ impl Resolver {
             return None;
         };
         let parent = path.parent()?;
-        let is_link = std::fs::symlink_metadata(cwd.join(path)).ok()?.is_symlink();
-        if is_link {
+        let mut memo = self.memo.lock().unwrap_or_else(PoisonError::into_inner);
+        let joined = cwd.join(path);
+        let is_link = match memo.links.get(&joined) {
+            Some(known) => *known,
+            None => {
+                let link = std::fs::symlink_metadata(&joined)
+                    .ok()
+                    .map(|m| m.is_symlink());
+                remember(&mut memo.links, joined, link)
+            }
+        };
+        if is_link != Some(false) {
             return None;
         }
         let key = (base.to_path_buf(), cwd.to_path_buf(), parent.to_path_buf());
-        let mut folders = self.folders.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(folder) = folders.get(&key) {
+        if let Some(folder) = memo.folders.get(&key) {
             return Some((folder.clone(), name));
         }
-        let folder = Folder {
-            absolute: absolute(cwd, parent),
-            under: if base.as_os_str().is_empty() {
-                None
-            } else {
-                under(base, cwd, parent)
-            },
+        let absolute = absolute(cwd, parent);
+        let under = if base.as_os_str().is_empty() {
+            None
+        } else {
+            memo.under(base, &absolute)
         };
-        // A walk meets a folder's files together: the last folders are the ones asked about
-        // again, and memory must not grow with the tree.
-        if folders.len() >= MEMO_FOLDERS {
-            folders.clear();
-        }
-        folders.insert(key, folder.clone());
+        let folder = remember(&mut memo.folders, key, Folder { absolute, under });
         Some((folder, name))
+    }
+}
+
+impl Memo {
+    /// [`under`] of a path already made [`absolute`].
+    fn under(&mut self, base: &Path, absolute: &Path) -> Option<PathBuf> {
+        if let Ok(inside) = absolute.strip_prefix(base) {
+            return Some(inside.to_path_buf());
+        }
+        let base = self.resolved(base)?;
+        if let Ok(inside) = absolute.strip_prefix(&base) {
+            return Some(inside.to_path_buf());
+        }
+        let file = self.resolved(absolute)?;
+        file.strip_prefix(base).ok().map(Path::to_path_buf)
+    }
+
+    /// `path` (absolute) with every link resolved, as `canonicalize` gives it: its parent's,
+    /// with its name added when it is not a link itself.
+    fn resolved(&mut self, path: &Path) -> Option<PathBuf> {
+        if let Some(known) = self.resolved.get(path) {
+            return known.clone();
+        }
+        let plain = path.is_absolute()
+            && path
+                .components()
+                .all(|c| matches!(c, Component::RootDir | Component::Normal(_)));
+        let found = match (path.parent(), path.file_name()) {
+            (Some(parent), Some(name)) if plain => match std::fs::symlink_metadata(path) {
+                Ok(metadata) if !metadata.is_symlink() => {
+                    self.resolved(parent).map(|p| p.join(name))
+                }
+                Ok(_) => path.canonicalize().ok(),
+                Err(_) => None,
+            },
+            _ => path.canonicalize().ok(),
+        };
+        remember(&mut self.resolved, path.to_path_buf(), found)
     }
 }
 

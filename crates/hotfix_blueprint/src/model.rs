@@ -471,6 +471,18 @@ impl Imported {
         }
     }
 
+    /// Adds what another gathering holds (that of one file, kept to be added to several
+    /// blueprints' gatherings): the same as adding its files' documents one by one.
+    pub fn merge(&mut self, other: &Imported) {
+        self.inputs.extend(other.inputs.iter().cloned());
+        self.node_templates
+            .extend(other.node_templates.iter().cloned());
+        self.used_inputs.extend(other.used_inputs.iter().cloned());
+        self.dynamic_input_use |= other.dynamic_input_use;
+        self.groups |= other.groups;
+        self.complete &= other.complete;
+    }
+
     /// Adds what one imported file declares and uses; returns its own local imports (paths as
     /// written, relative to that file) for the caller to read next.
     pub fn add(&mut self, doc: &Document) -> Vec<String> {
