@@ -18,7 +18,8 @@ const MAX_FILES: usize = 64;
 /// What the local imports of the blueprint at `path` declare; `None` when it has none (or is
 /// not a blueprint). An import that cannot be read or loaded leaves the result incomplete.
 pub(crate) fn local_imports(path: &Path, bytes: &[u8]) -> Option<Arc<Imported>> {
-    let importers = importers_of(path);
+    let target = path.canonicalize().ok();
+    let importers = target.as_deref().map(importers_of).unwrap_or_default();
     if !importers.is_empty() {
         // A fragment: the names of every importer and of everything they import.
         let mut imported = Imported::new();
@@ -45,14 +46,20 @@ pub(crate) fn local_imports(path: &Path, bytes: &[u8]) -> Option<Arc<Imported>> 
     if !text.contains("imports") {
         return None;
     }
-    let doc = hotfix_yaml::parse_unlimited(text).ok()?;
-    let blueprint = Blueprint::new(&doc)?;
+    // The file as its folder's blueprints were read (to find its importers), when that is
+    // what is linted: loaded once for both.
+    let read = target
+        .as_deref()
+        .and_then(summary)
+        .filter(|s| s.text_hash == text_hash(text));
+    let locals = match read {
+        Some(summary) => summary.blueprint_locals.clone()?,
+        None => blueprint_locals(&hotfix_yaml::parse_unlimited(text).ok()?)?,
+    };
     let root = path.parent().unwrap_or(Path::new("")).to_path_buf();
-    let pending: Vec<(PathBuf, String)> = blueprint
-        .imports
-        .iter()
-        .filter(|i| i.kind == ImportKind::Local)
-        .map(|i| (root.clone(), i.text.clone()))
+    let pending: Vec<(PathBuf, String)> = locals
+        .into_iter()
+        .map(|import| (root.clone(), import))
         .collect();
     if pending.is_empty() {
         return None;
@@ -101,14 +108,11 @@ fn gather(
 }
 
 /// The blueprints in the folder of `path`, its parent and its grandparent that import it.
-fn importers_of(path: &Path) -> Vec<PathBuf> {
-    let Ok(target) = path.canonicalize() else {
-        return Vec::new();
-    };
+fn importers_of(target: &Path) -> Vec<PathBuf> {
     let mut importers = Vec::new();
     for dir in target.ancestors().skip(1).take(3) {
         for (file, imports) in folder_imports(dir).iter() {
-            if *file != target && imports.contains(&target) {
+            if file != target && imports.iter().any(|i| i == target) {
                 importers.push(file.clone());
             }
         }
@@ -172,6 +176,28 @@ struct Summary {
     local: Vec<String>,
     /// When it is a blueprint: its local imports, as [`Blueprint::new`] reads them.
     blueprint_locals: Option<Vec<String>>,
+    /// What [`text_hash`] gives for the text read.
+    text_hash: u64,
+}
+
+/// A hash of a file's text, to tell whether what is linted is what was read.
+fn text_hash(text: &str) -> u64 {
+    use std::hash::{Hash as _, Hasher as _};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// A blueprint's local imports as written; `None` when the document is not a blueprint.
+fn blueprint_locals(doc: &hotfix_yaml::Document) -> Option<Vec<String>> {
+    Blueprint::new(doc).map(|blueprint| {
+        blueprint
+            .imports
+            .iter()
+            .filter(|i| i.kind == ImportKind::Local)
+            .map(|i| i.text.clone())
+            .collect()
+    })
 }
 
 /// How many files' summaries are remembered (memory must not grow with the tree).
@@ -186,26 +212,17 @@ fn summary(path: &Path) -> Option<Arc<Summary>> {
     if let Some(found) = CACHE.lock().ok().and_then(|c| c.get(path).cloned()) {
         return found;
     }
-    let found = std::fs::read_to_string(path)
-        .ok()
-        .and_then(|text| hotfix_yaml::parse_unlimited(&text).ok())
-        .map(|doc| {
-            let mut adds = Imported::new();
-            let local = adds.add(&doc);
-            let blueprint_locals = Blueprint::new(&doc).map(|blueprint| {
-                blueprint
-                    .imports
-                    .iter()
-                    .filter(|i| i.kind == ImportKind::Local)
-                    .map(|i| i.text.clone())
-                    .collect()
-            });
-            Arc::new(Summary {
-                adds,
-                local,
-                blueprint_locals,
-            })
-        });
+    let found = std::fs::read_to_string(path).ok().and_then(|text| {
+        let doc = hotfix_yaml::parse_unlimited(&text).ok()?;
+        let mut adds = Imported::new();
+        let local = adds.add(&doc);
+        Some(Arc::new(Summary {
+            adds,
+            local,
+            blueprint_locals: blueprint_locals(&doc),
+            text_hash: text_hash(&text),
+        }))
+    });
     if let Ok(mut cache) = CACHE.lock() {
         if cache.len() >= SUMMARIES {
             cache.clear();

@@ -141,15 +141,13 @@ impl Resolver {
         let parent = path.parent()?;
         let mut memo = self.memo.lock().unwrap_or_else(PoisonError::into_inner);
         let joined = cwd.join(path);
-        let is_link = match memo.links.get(&joined) {
-            Some(known) => *known,
-            None => {
-                let link = std::fs::symlink_metadata(&joined)
-                    .ok()
-                    .map(|m| m.is_symlink());
-                remember(&mut memo.links, joined, link)
-            }
-        };
+        let known = memo.links.get(&joined).copied();
+        let is_link = known.unwrap_or_else(|| {
+            let link = std::fs::symlink_metadata(&joined)
+                .ok()
+                .map(|m| m.is_symlink());
+            remember(&mut memo.links, joined, link)
+        });
         if is_link != Some(false) {
             return None;
         }

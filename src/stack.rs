@@ -400,7 +400,7 @@ fn tree_registry(roots: &[StackPath]) -> hotfix_stack::Registry {
             .chunks(chunk)
             .map(|part| {
                 scope.spawn(move || {
-                    let mut buffer = Vec::with_capacity(64 * 1024);
+                    let mut buffer = Vec::new();
                     part.iter()
                         .filter_map(|path| environment_of(path, roots, &mut buffer))
                         .collect::<Vec<_>>()
@@ -439,11 +439,9 @@ struct Found {
 /// The facts of the environment file at `path`, the text of a `*.j2.yaml` environment source,
 /// and the nested templates any file names.
 fn environment_of(path: &Path, roots: &[StackPath], buffer: &mut Vec<u8>) -> Option<Found> {
-    use std::io::Read as _;
     // One buffer a thread, no size asked first: most files are read by one `read`.
-    buffer.clear();
-    std::fs::File::open(path).ok()?.read_to_end(buffer).ok()?;
-    let text = std::str::from_utf8(buffer).ok()?;
+    let length = read_into(path, buffer).ok()?;
+    let text = std::str::from_utf8(&buffer[..length]).ok()?;
     let stack = stack_path(path);
     let mut found = Found {
         nested: nested_types(&stack, text),
@@ -500,6 +498,27 @@ fn environment_of(path: &Path, roots: &[StackPath], buffer: &mut Vec<u8>) -> Opt
     Some(found)
 }
 
+/// Reads the file at `path` into the start of `buffer`, and says how many bytes it has, with
+/// nothing but `read` calls: no question about its size or position first, as `read_to_end`
+/// asks a file, which for thousands of small files costs more than the reading. The buffer
+/// keeps its length (and grows for a larger file), so that it is cleared once, not per file.
+fn read_into(path: &Path, buffer: &mut Vec<u8>) -> std::io::Result<usize> {
+    use std::io::Read as _;
+    let mut file = std::fs::File::open(path)?;
+    let mut filled = 0;
+    loop {
+        if filled == buffer.len() {
+            buffer.resize(buffer.len().max(32 * 1024) * 2, 0);
+        }
+        match file.read(&mut buffer[filled..]) {
+            Ok(0) => return Ok(filled),
+            Ok(n) => filled += n,
+            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(err) => return Err(err),
+        }
+    }
+}
+
 /// The template paths a file's text names after `type:` (block or flow style), relative to
 /// the file: what tells a nested template from a top-level one, for `unused-parameter`. Read
 /// from the text, not parsed: it may take a comment for a `type:`, which only makes
@@ -510,17 +529,18 @@ fn nested_types(file: &StackPath, text: &str) -> Vec<StackPath> {
         return found;
     }
     let folder = file.parent();
-    for line in text.lines().filter(|l| l.contains("type:")) {
-        for (at, _) in line.match_indices("type:") {
-            let value = line[at + 5..]
-                .trim_start()
-                .split(|c: char| c.is_whitespace() || matches!(c, ',' | '}' | '#'))
-                .next()
-                .unwrap_or("")
-                .trim_matches(['"', '\'']);
-            if hotfix_stack::is_template_name(value) && !value.contains("://") {
-                found.push(folder.join(value));
-            }
+    // One search of the whole text (not one per line): the value is what follows on its line.
+    for (at, _) in text.match_indices("type:") {
+        let rest = &text[at + 5..];
+        let line = &rest[..rest.find(['\n', '\r']).unwrap_or(rest.len())];
+        let value = line
+            .trim_start()
+            .split(|c: char| c.is_whitespace() || matches!(c, ',' | '}' | '#'))
+            .next()
+            .unwrap_or("")
+            .trim_matches(['"', '\'']);
+        if hotfix_stack::is_template_name(value) && !value.contains("://") {
+            found.push(folder.join(value));
         }
     }
     found
