@@ -3,7 +3,8 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use hotfix_stack::{FileFacts, FileSource, StackPath};
 
@@ -359,8 +360,6 @@ const TREE_BOUND: usize = 50_000;
 /// source, which a deployment renders), found by content: a YAML file whose text names one of
 /// Heat's environment sections, read as Heat reads it.
 fn tree_registry(roots: &[StackPath]) -> hotfix_stack::Registry {
-    let mut files = Vec::new();
-    let mut incomplete = false;
     let mut walk = roots
         .iter()
         .filter(|r| Path::new(r.as_str()).is_dir())
@@ -372,46 +371,26 @@ fn tree_registry(roots: &[StackPath]) -> hotfix_stack::Registry {
     for root in walk {
         builder.add(root);
     }
-    for entry in builder.build() {
-        let Ok(entry) = entry else { continue };
-        if !entry.file_type().is_some_and(|t| t.is_file()) {
-            continue;
-        }
-        let path = entry.into_path();
-        let yaml = path
-            .extension()
-            .is_some_and(|e| e == "yaml" || e == "yml" || e == "json" || e == "template");
-        if !yaml {
-            continue;
-        }
-        if files.len() == TREE_BOUND {
-            incomplete = true;
-            break;
-        }
-        files.push(path);
-    }
-    // Read on threads of its own: the linting threads that asked for the registry wait for
-    // it (they cannot help a parallel iterator while they wait), so the pool would run it on
-    // one thread.
+    // Folders listed and files read on threads of the walk's own, each reading what it lists:
+    // the linting threads that asked for the registry wait for it (they cannot help a
+    // parallel iterator while they wait), and a listing on one thread before the reading
+    // would leave the other cores idle.
     let threads = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
-    let chunk = files.len().div_ceil(threads).max(1);
-    let found: Vec<Found> = std::thread::scope(|scope| {
-        let workers: Vec<_> = files
-            .chunks(chunk)
-            .map(|part| {
-                scope.spawn(move || {
-                    let mut buffer = Vec::new();
-                    part.iter()
-                        .filter_map(|path| environment_of(path, roots, &mut buffer))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().unwrap_or_default())
-            .collect()
-    });
+    let readers = Readers {
+        roots,
+        seen: AtomicUsize::new(0),
+        incomplete: AtomicBool::new(false),
+        found: Mutex::new(Vec::new()),
+    };
+    builder
+        .threads(threads)
+        .build_parallel()
+        .visit(&mut &readers);
+    let Readers {
+        found, incomplete, ..
+    } = readers;
+    let found = found.into_inner().unwrap_or_else(PoisonError::into_inner);
+    let incomplete = incomplete.into_inner();
     let mut environments = Vec::new();
     let mut rendered = Vec::new();
     let mut nested = Vec::new();
@@ -424,6 +403,69 @@ fn tree_registry(roots: &[StackPath]) -> hotfix_stack::Registry {
     // environment name the first.
     environments.sort_by(|a, b| a.path.cmp(&b.path));
     hotfix_stack::Registry::tree(environments, &rendered, incomplete).with_nested(nested)
+}
+
+/// What the threads of the walk for the tree's environments share.
+struct Readers<'r> {
+    roots: &'r [StackPath],
+    /// YAML files met so far, against [`TREE_BOUND`].
+    seen: AtomicUsize,
+    incomplete: AtomicBool,
+    found: Mutex<Vec<Found>>,
+}
+
+impl<'s> ignore::ParallelVisitorBuilder<'s> for &'s Readers<'s> {
+    fn build(&mut self) -> Box<dyn ignore::ParallelVisitor + 's> {
+        Box::new(Reader {
+            shared: self,
+            buffer: Vec::new(),
+            mine: Vec::new(),
+        })
+    }
+}
+
+/// One thread of the walk for the tree's environments: it reads what it lists, into a buffer
+/// of its own, and hands what it found over when the walk is done with it.
+struct Reader<'r> {
+    shared: &'r Readers<'r>,
+    buffer: Vec<u8>,
+    mine: Vec<Found>,
+}
+
+impl ignore::ParallelVisitor for Reader<'_> {
+    fn visit(&mut self, entry: Result<ignore::DirEntry, ignore::Error>) -> ignore::WalkState {
+        let Ok(entry) = entry else {
+            return ignore::WalkState::Continue;
+        };
+        let yaml = entry.file_type().is_some_and(|t| t.is_file())
+            && entry
+                .path()
+                .extension()
+                .is_some_and(|e| e == "yaml" || e == "yml" || e == "json" || e == "template");
+        if !yaml {
+            return ignore::WalkState::Continue;
+        }
+        if self.shared.seen.fetch_add(1, Ordering::Relaxed) >= TREE_BOUND {
+            self.shared.incomplete.store(true, Ordering::Relaxed);
+            return ignore::WalkState::Quit;
+        }
+        self.mine.extend(environment_of(
+            entry.path(),
+            self.shared.roots,
+            &mut self.buffer,
+        ));
+        ignore::WalkState::Continue
+    }
+}
+
+impl Drop for Reader<'_> {
+    fn drop(&mut self) {
+        self.shared
+            .found
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .append(&mut self.mine);
+    }
 }
 
 /// What the walk for the tree's environments finds in one file.
