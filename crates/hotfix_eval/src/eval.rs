@@ -92,6 +92,53 @@ pub fn fold(doc: &Document, version: Version, node: NodeId) -> Option<Value> {
     eval.resolve(&expr).ok()
 }
 
+/// The value of a condition (a resource's `condition`, or a definition of the `conditions`
+/// section) computed from literals alone, as Heat computes it in the version: `false`,
+/// `{equals: [a, b]}`, `{not: true}`. `None` when it depends on parameters or on other
+/// conditions (a name), or Heat would raise.
+pub fn fold_condition(doc: &Document, version: Version, node: NodeId) -> Option<bool> {
+    let template = Template::new(doc);
+    let inputs = Inputs::default();
+    let eval = Evaluator {
+        doc,
+        template: &template,
+        version,
+        inputs: &inputs,
+        params: Params::Owned(Parameters::default()),
+        conditions: HashMap::new(),
+        condition_state: RefCell::new(HashMap::new()),
+        problems: Vec::new(),
+        enabled: Vec::new(),
+        stack_error: None,
+    };
+    let expr = eval.parse(node, Ctx::Condition, "").ok()?;
+    if !constant_condition(&expr) {
+        return None;
+    }
+    match eval.resolve(&expr).ok()? {
+        Value::Bool(value) => Some(value),
+        _ => None,
+    }
+}
+
+/// [`constant`] for a condition: a boolean, or a condition function of values (`equals`,
+/// `contains`) or of constant conditions (`not`, `and`, `or`). A string where a condition is
+/// expected names another condition, which is not known here.
+fn constant_condition(e: &Expr) -> bool {
+    match e {
+        Expr::Data(Value::Bool(_)) => true,
+        Expr::Call(call) if !call.removed => match call.function {
+            Function::Equals | Function::Contains => constant(&call.args),
+            Function::Not => constant_condition(&call.args),
+            Function::And | Function::Or => {
+                matches!(&call.args, Expr::List(items) if items.iter().all(constant_condition))
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
 /// A value computed from literals and parameter defaults.
 #[derive(Debug, Clone)]
 pub struct Folded {
@@ -2395,5 +2442,46 @@ fn do_replacement(keys: &[Value], values: &[&Value], template: &Value) -> Result
             Ok(Value::Map(out))
         }
         other => Ok(other.clone()),
+    }
+}
+
+#[cfg(test)]
+mod fold_condition_tests {
+    use super::*;
+
+    fn folded(version: &str, condition: &str) -> Option<bool> {
+        let text = format!("heat_template_version: {version}\nc: {condition}\n");
+        let doc = hotfix_yaml::parse(&text).expect("loads");
+        let node = doc.get(doc.root(), "c").expect("c");
+        let version = Version::parse(version).expect("version");
+        fold_condition(&doc, version, node)
+    }
+
+    #[test]
+    fn folds_conditions_of_literals_alone() {
+        assert_eq!(folded("2016-10-14", "false"), Some(false));
+        assert_eq!(folded("2016-10-14", "true"), Some(true));
+        assert_eq!(folded("2016-10-14", "{equals: [a, b]}"), Some(false));
+        assert_eq!(folded("2016-10-14", "{equals: [1, '1']}"), Some(false));
+        assert_eq!(folded("2016-10-14", "{not: true}"), Some(false));
+        assert_eq!(
+            folded("2016-10-14", "{and: [true, {equals: [a, b]}]}"),
+            Some(false)
+        );
+        assert_eq!(
+            folded("2016-10-14", "{or: [false, {not: false}]}"),
+            Some(true)
+        );
+        assert_eq!(folded("2017-09-01", "{contains: [a, [b, c]]}"), Some(false));
+    }
+
+    #[test]
+    fn leaves_what_depends_on_inputs_or_other_conditions() {
+        assert_eq!(folded("2016-10-14", "other"), None);
+        assert_eq!(folded("2016-10-14", "{not: other}"), None);
+        assert_eq!(folded("2016-10-14", "{and: [false, other]}"), None);
+        assert_eq!(folded("2016-10-14", "{equals: [{get_param: p}, b]}"), None);
+        // `contains` is Pike's: Newton has no such condition function.
+        assert_eq!(folded("2016-10-14", "{contains: [a, [b, c]]}"), None);
     }
 }

@@ -27,7 +27,7 @@ pub mod regex;
 mod value;
 
 pub use digest::ALGORITHMS as DIGEST_ALGORITHMS;
-pub use eval::{Evaluation, Folded, Folder, Problem, evaluate, fold};
+pub use eval::{Evaluation, Folded, Folder, Problem, evaluate, fold, fold_condition};
 pub use params::{PROJECT_ID, STACK_ID, STACK_NAME};
 pub use value::Value;
 

@@ -235,6 +235,8 @@ pub struct Context<'a> {
     /// The files the template names (nested types, `get_file`), found once for the rules that
     /// look at them.
     pub(crate) links: std::cell::OnceCell<Vec<hotfix_stack::RawLink>>,
+    /// The keys of the resources that are never created, found once.
+    pub(crate) never_created: std::cell::OnceCell<Vec<hotfix_yaml::NodeId>>,
 }
 
 impl<'a> Context<'a> {
@@ -255,7 +257,19 @@ impl<'a> Context<'a> {
             files: None,
             property_problems: std::cell::OnceCell::new(),
             links: std::cell::OnceCell::new(),
+            never_created: std::cell::OnceCell::new(),
         }
+    }
+
+    /// Whether the resource is never created, whatever the stack's inputs: its `condition` is
+    /// `false`, names a condition defined (through other names) as `false`, or folds to false
+    /// from literals alone (`{equals: [a, b]}`). Heat leaves such a resource out of the stack
+    /// without looking at its type, properties, attributes or dependencies.
+    pub(crate) fn never_created(&self, resource: &hotfix_hot::Named) -> bool {
+        let never = self
+            .never_created
+            .get_or_init(|| crate::rules::util::never_created(self));
+        !never.is_empty() && never.contains(&resource.key)
     }
 
     /// The version the template is linted as: the declared one when Heat accepts it, else

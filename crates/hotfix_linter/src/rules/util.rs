@@ -203,6 +203,10 @@ pub(crate) fn attribute_uses<'c>(
         let (hotfix_hot::RefKind::Attribute, Some(call)) = (reference.kind, reference.call) else {
             return None;
         };
+        // Heat resolves nothing in a resource it never creates.
+        if in_never_created(cx, reference.owner) {
+            return None;
+        }
         let resource = cx
             .template
             .resources
@@ -213,6 +217,59 @@ pub(crate) fn attribute_uses<'c>(
         let &attribute = doc.items(doc.resolve(args))?.get(1)?;
         Some((resource, attribute, doc.str_value(attribute)?))
     })
+}
+
+/// Whether a reference is written in a resource that is never created
+/// ([`Context::never_created`]).
+pub(crate) fn in_never_created(cx: &Context<'_>, owner: hotfix_hot::Owner) -> bool {
+    match owner {
+        hotfix_hot::Owner::Resource(index) => cx
+            .template
+            .resources
+            .get(index)
+            .is_some_and(|resource| cx.never_created(resource)),
+        hotfix_hot::Owner::Output(_) | hotfix_hot::Owner::Condition(_) => false,
+    }
+}
+
+/// The keys of the template's resources that are never created whatever the stack's inputs
+/// ([`Context::never_created`]).
+pub(crate) fn never_created(cx: &Context<'_>) -> Vec<NodeId> {
+    let Some(version) = cx.version() else {
+        return Vec::new();
+    };
+    cx.template
+        .resources
+        .iter()
+        .filter(|resource| {
+            cx.template
+                .field(resource, "condition")
+                .is_some_and(|node| certainly_false(cx, version, node, 0))
+        })
+        .map(|resource| resource.key)
+        .collect()
+}
+
+/// Whether a condition (a resource's `condition`, or a definition of the `conditions`
+/// section) is false whatever the stack's inputs: a name is followed to its definition.
+fn certainly_false(
+    cx: &Context<'_>,
+    version: hotfix_hot::Version,
+    node: NodeId,
+    depth: usize,
+) -> bool {
+    if depth > 16 {
+        return false;
+    }
+    if let Some(name) = cx.doc.str_value(node) {
+        return cx
+            .template
+            .conditions
+            .iter()
+            .find(|c| c.name == name)
+            .is_some_and(|c| certainly_false(cx, version, c.value, depth + 1));
+    }
+    hotfix_eval::fold_condition(cx.doc, version, node) == Some(false)
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@ use hotfix_hot::{Owner, PSEUDO_PARAMETERS, RefKind};
 use crate::rule::{Context, Sink, declare_rule};
 use crate::rules::references::shared::{by_name, section_usable, with_heat};
 use crate::rules::util::did_you_mean;
+use crate::rules::util::in_never_created;
 
 declare_rule! {
     /// ## What it does
@@ -71,6 +72,10 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             .chain(PSEUDO_PARAMETERS)
     };
     for reference in &cx.semantic.references {
+        // Heat resolves nothing in a resource it never creates.
+        if in_never_created(cx, reference.owner) {
+            continue;
+        }
         let name = reference.name.as_str();
         match reference.kind {
             RefKind::Parameter if !declared(name) => {

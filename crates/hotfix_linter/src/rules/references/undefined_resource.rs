@@ -62,6 +62,10 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         .collect();
     let mut paths = Paths::new(cx);
     for reference in &cx.semantic.references {
+        // Heat resolves nothing in a resource it never creates, and ignores its `depends_on`.
+        if crate::rules::util::in_never_created(cx, reference.owner) {
+            continue;
+        }
         let what = match reference.kind {
             RefKind::Resource => "`get_resource` refers to",
             RefKind::Attribute => "`get_attr` refers to",

@@ -54,7 +54,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         return;
     }
     let doc = cx.doc;
-    for resource in mapping_resources(cx) {
+    for resource in mapping_resources(cx).filter(|r| !cx.never_created(r)) {
         let (Some(external_id), Some(depends_on)) = (
             cx.template.field(resource, "external_id"),
             cx.template.field(resource, "depends_on"),

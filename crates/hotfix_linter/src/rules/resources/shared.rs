@@ -42,7 +42,13 @@ pub(super) fn registered_resources<'t>(
 }
 
 /// The resource, when its `type` is a type of Heat's registry.
+///
+/// None for a resource that is never created ([`Context::never_created`]): Heat does not look at
+/// its type, properties or attributes.
 pub(super) fn registered<'t>(cx: &Context<'t>, resource: &'t Named) -> Option<Registered<'t>> {
+    if cx.never_created(resource) {
+        return None;
+    }
     let type_node = cx.template.field(resource, "type")?;
     let type_name = cx.doc.str_value(type_node)?;
     Some(Registered {

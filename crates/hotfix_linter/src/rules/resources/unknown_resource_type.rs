@@ -62,6 +62,10 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     // when it validates the group before a stack create).
     let mut types_written: Vec<(NodeId, bool)> = Vec::new();
     for resource in mapping_resources(cx) {
+        // Heat never looks up the type of a resource it never creates.
+        if cx.never_created(resource) {
+            continue;
+        }
         if let Some(ty) = cx.template.field(resource, "type") {
             types_written.push((ty, false));
         }
