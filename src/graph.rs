@@ -211,9 +211,17 @@ fn build(args: &GraphArgs) -> anyhow::Result<(Graph, Vec<String>)> {
                 .is_some_and(|s| s.facts.kind == FileKind::Template)
         })
         .collect();
+    let registry = hotfix_stack::graph::registry_of(
+        crate::stack::disk(),
+        crate::stack::roots(&spanned),
+        &shapes,
+        applied.as_deref(),
+    );
     let stack = Stack {
         environments: applied.as_deref(),
         top: &top,
+        registry: &registry,
+        builtin: &hotfix_linter::heat_has_type,
     };
     Ok((Graph::build(&tree, &shapes, stack), failures))
 }

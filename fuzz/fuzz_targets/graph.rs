@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use hotfix_stack::graph::{FileShape, Graph, Stack};
+use hotfix_stack::graph::{FileShape, Graph, Stack, registry_of};
 use hotfix_stack::{MemorySource, StackPath, Tree};
 use libfuzzer_sys::fuzz_target;
 
@@ -44,12 +44,20 @@ fuzz_target!(|data: &[u8]| {
             (path, facts)
         })
         .collect();
-    let tree = Tree::build(&source, vec![StackPath::new("repo")], given);
+    let roots = vec![StackPath::new("repo")];
+    let tree = Tree::build(&source, roots.clone(), given);
     let environment = [StackPath::new(NAMES[1])];
     for environments in [None, Some(&environment[..])] {
+        let registry = registry_of(&source, &roots, &shapes, environments);
         let top = [StackPath::new(NAMES[0])];
         for top in [&[][..], &top[..]] {
-            let graph = Graph::build(&tree, &shapes, Stack { environments, top });
+            let stack = Stack {
+                environments,
+                top,
+                registry: &registry,
+                builtin: &|t: &str| t.starts_with("OS::"),
+            };
+            let graph = Graph::build(&tree, &shapes, stack);
             check(&graph, &lines);
         }
     }

@@ -13,7 +13,10 @@ use hotfix_hot::environment::{EntryKind, Environment};
 use hotfix_hot::{RefKind, Semantic, Template};
 use hotfix_yaml::{Document, LineIndex, Span};
 
-use crate::{FileFacts, FileKind, Link, LinkKind, StackPath, Target, Tree};
+use crate::{
+    EnvironmentFacts, FileFacts, FileKind, Link, LinkKind, Mapped, Registry, StackPath, Target,
+    Tree,
+};
 
 /// One file as the graph needs it: its facts, a template's resources, an environment's
 /// registry entries, and where its lines start (to give positions as line and column).
@@ -372,7 +375,7 @@ pub struct Graph {
 
 /// What the run says of the stack drawn: which environments apply, which templates are top
 /// templates.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy)]
 pub struct Stack<'a> {
     /// The environment files that apply, in the order `openstack stack create -e` takes them;
     /// `None`: every environment of the tree, each on its own (a type mapped to different files
@@ -381,6 +384,42 @@ pub struct Stack<'a> {
     /// The templates named as top templates (the files named on the command line); when none
     /// is, every template that no link makes a nested one.
     pub top: &'a [StackPath],
+    /// What those environments say each type stands for ([`registry_of`]).
+    pub registry: &'a Registry,
+    /// Whether Heat has a type itself (a registry entry naming one leads to no file).
+    pub builtin: &'a dyn Fn(&str) -> bool,
+}
+
+impl std::fmt::Debug for Stack<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Stack")
+            .field("environments", &self.environments)
+            .field("top", &self.top)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The registry of the environments that apply (`environments`, as `-e` takes them, merged as
+/// Heat merges them; `None`: every environment among `shapes`, each on its own), as the lint
+/// rules read it ([`Registry::given`], [`Registry::tree`]), its targets resolved in `source`.
+pub fn registry_of(
+    source: &dyn crate::FileSource,
+    roots: &[StackPath],
+    shapes: &BTreeMap<StackPath, FileShape>,
+    environments: Option<&[StackPath]>,
+) -> Registry {
+    let facts = |path: &StackPath| {
+        let shape = shapes.get(path)?;
+        if shape.facts.kind != FileKind::Environment {
+            return None;
+        }
+        let doc = hotfix_yaml::parse_unlimited(&shape.text).ok()?;
+        Some(EnvironmentFacts::of(source, roots, path, &doc))
+    };
+    match environments {
+        Some(given) => Registry::given(given.iter().filter_map(facts).collect()),
+        None => Registry::tree(shapes.keys().filter_map(facts).collect(), &[], false),
+    }
 }
 
 impl Graph {
@@ -516,23 +555,13 @@ impl<'t> Builder<'t> {
         by_place
     }
 
-    /// An edge from each resource whose type an environment maps to a file.
+    /// An edge from each resource whose type an environment maps to a file, looked up as the
+    /// lint rules look it up ([`Registry::lookup`]: per-resource entries, globs, aliases).
     fn registry_mapped(
         &mut self,
         stack: Stack<'_>,
         by_place: &HashMap<(&'t StackPath, usize), &'t Link>,
     ) {
-        let environments = stack.environments;
-        let applied: Vec<StackPath> = match environments {
-            Some(given) => given.to_vec(),
-            None => self
-                .tree
-                .files
-                .iter()
-                .filter(|(_, f)| f.kind == FileKind::Environment)
-                .map(|(p, _)| p.clone())
-                .collect(),
-        };
         // Per-resource entries apply to the resources of the top template only (Heat gives a
         // nested stack `resources: {NESTED: {…}}` of its parent's registry): the templates
         // named as top ones, else those no link makes nested.
@@ -564,15 +593,16 @@ impl<'t> Builder<'t> {
                     .as_ref()
                     .map(|(t, span)| (t, Some(*span), None));
                 for (type_name, span, name) in own.into_iter().chain(members) {
-                    let mapped = registry_templates(
-                        shapes,
-                        &applied,
-                        environments.is_some(),
-                        name,
-                        type_name,
-                    );
-                    for (environment, mapping) in mapped {
-                        let Some(link) = by_place.get(&(environment, mapping.span.start)) else {
+                    for mapped in stack.registry.lookup(type_name, name, stack.builtin) {
+                        let Mapped::Template {
+                            env: Some(environment),
+                            entry,
+                            ..
+                        } = mapped
+                        else {
+                            continue;
+                        };
+                        let Some(&link) = by_place.get(&(environment, entry.span.start)) else {
                             continue;
                         };
                         let to = self.target_node(link);
@@ -582,7 +612,7 @@ impl<'t> Builder<'t> {
                             to,
                             kind: EdgeKind::NestedByRegistry {
                                 environment: environment.clone(),
-                                entry: self.position(environment, mapping.span.start),
+                                entry: self.position(environment, entry.span.start),
                                 type_name: type_name.clone(),
                             },
                             path: path.clone(),
@@ -656,58 +686,6 @@ fn file_node(path: &StackPath, kind: NodeKind) -> Node {
     }
 }
 
-// ─── Registry lookup: a stand-in ────────────────────────────────────────────────────────────
-// Which environment maps a resource's type to which file. A stand-in until hotfix_stack has
-// its own model of registry-mapped types: at that merge, replace this one function (its
-// callers need only the environment and the entry of each mapping).
-
-/// The registry entries that make a resource named `resource` of type `type_name` a nested
-/// stack, each with its environment (`resource` is `None` for a group's members and for the
-/// resources of a nested template: per-resource entries name resources of the top template).
-/// As Heat's `ResourceRegistry.iterable_by` looks a type up: a per-resource entry
-/// (`resources: {NAME: {TYPE: …}}`, the exact name) before a top-level one for the type (the
-/// exact name: a `*` key never maps to a file). `merged`: `environments` are one stack's, in
-/// `-e` order, merged as Heat loads them (a later entry replaces an earlier one, a null removes
-/// it), giving at most one entry. Otherwise each environment is taken alone, and each that maps
-/// the type to a file gives its entry. An entry mapping to another type name is not followed.
-fn registry_templates<'s>(
-    shapes: &'s BTreeMap<StackPath, FileShape>,
-    environments: &'s [StackPath],
-    merged: bool,
-    resource: Option<&str>,
-    type_name: &str,
-) -> Vec<(&'s StackPath, &'s RegistryMapping)> {
-    let mut found = Vec::new();
-    // The entries in force, per-resource and top-level, as the environments are loaded.
-    let (mut own, mut top) = (None, None);
-    for environment in environments {
-        let Some(shape) = shapes.get(environment) else {
-            continue;
-        };
-        if !merged {
-            (own, top) = (None, None);
-        }
-        for mapping in shape.registry.iter().filter(|m| m.type_name == type_name) {
-            let level = match mapping.resource.as_deref() {
-                None => &mut top,
-                Some(name) if Some(name) == resource => &mut own,
-                Some(_) => continue,
-            };
-            *level = mapping.value.is_some().then_some((environment, mapping));
-        }
-        if !merged && let Some(entry) = own.or(top) {
-            found.push(entry);
-        }
-    }
-    if merged && let Some(entry) = own.or(top) {
-        found.push(entry);
-    }
-    // An entry naming a type maps to no file.
-    found.retain(|(_, m)| m.value.as_deref().is_some_and(|v| !v.contains("::")));
-    found
-}
-// ─── end of the stand-in ──────────────────────────────────────────────────────────────────
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -729,12 +707,16 @@ mod tests {
                 (path, facts)
             })
             .collect();
-        let tree = Tree::build(source, vec![StackPath::new("repo")], files);
+        let roots = vec![StackPath::new("repo")];
+        let tree = Tree::build(source, roots.clone(), files);
         let environments: Option<Vec<StackPath>> =
             environments.map(|e| e.iter().map(|p| StackPath::new(p)).collect());
+        let registry = registry_of(source, &roots, &shapes, environments.as_deref());
         let stack = Stack {
             environments: environments.as_deref(),
             top: &[],
+            registry: &registry,
+            builtin: &|t: &str| t.starts_with("OS::"),
         };
         Graph::build(&tree, &shapes, stack)
     }

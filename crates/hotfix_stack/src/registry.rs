@@ -434,11 +434,26 @@ impl Registry {
             found.push(Mapped::Unknown);
         }
         let named = self.by_type.get(type_name).map_or(&[][..], Vec::as_slice);
+        // Within one environment, an entry for the resource itself comes before the type's
+        // (Heat looks the resource's own entries up first): that environment's other entries
+        // for the type do not apply to it.
+        let overridden: BTreeSet<usize> = named
+            .iter()
+            .filter(|&&(e, i)| {
+                let entry = &self.environments[e].entries[i];
+                entry.value.is_some()
+                    && matches!(entry.path.as_slice(), [resources, name, ty]
+                        if resources == "resources" && ty == type_name
+                            && resource.is_some_and(|r| r == name))
+            })
+            .map(|&(e, _)| e)
+            .collect();
         for &(e, i) in named.iter().chain(&self.globs) {
             let env = &self.environments[e];
             let entry = &env.entries[i];
             {
                 let applies = match entry.path.as_slice() {
+                    [name] if overridden.contains(&e) => false,
                     [name] => {
                         name == type_name
                             || name.strip_suffix('*').is_some_and(|prefix| {
