@@ -133,19 +133,7 @@ fn build(args: &GraphArgs) -> anyhow::Result<(Graph, Vec<String>)> {
             Found::Error(error) => failures.push(error),
         }
     }
-    // `-o` must not replace one of the files drawn (as `hotfix lint --output` refuses).
-    if let Some(report) = args.output.as_deref().and_then(discover::Identity::of) {
-        let given = candidates.iter().map(|c| c.path.as_path());
-        if let Some(path) = given
-            .chain(args.environments.iter().map(PathBuf::as_path))
-            .find(|path| report.is(path))
-        {
-            return Err(anyhow!(
-                "--output {} is one of the files hotfix reads; write it elsewhere",
-                path.display()
-            ));
-        }
-    }
+    refuse_output_onto_input(args, &candidates)?;
     let environments: Vec<Candidate> = args
         .environments
         .iter()
@@ -224,6 +212,23 @@ fn build(args: &GraphArgs) -> anyhow::Result<(Graph, Vec<String>)> {
         builtin: &hotfix_linter::heat_has_type,
     };
     Ok((Graph::build(&tree, &shapes, stack), failures))
+}
+
+/// `-o` must not replace one of the files drawn (as `hotfix lint --output` refuses).
+fn refuse_output_onto_input(args: &GraphArgs, candidates: &[Candidate]) -> anyhow::Result<()> {
+    if let Some(report) = args.output.as_deref().and_then(discover::Identity::of) {
+        let given = candidates.iter().map(|c| c.path.as_path());
+        if let Some(path) = given
+            .chain(args.environments.iter().map(PathBuf::as_path))
+            .find(|path| report.is(path))
+        {
+            return Err(anyhow!(
+                "--output {} is one of the files hotfix reads; write it elsewhere",
+                path.display()
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Reads the templates the links led to, beyond the paths given, in parallel.

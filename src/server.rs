@@ -1,12 +1,13 @@
 //! `hotfix server`: the language server (crate `hotfix_server`) over standard input and output,
 //! reading each file's configuration the way `hotfix lint` does.
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use hotfix_linter::Settings;
-use hotfix_stack::{FileSource, StackPath};
+use hotfix_stack::{FileSource, LazyRegistry, StackPath};
 
 use crate::config::{Configs, Overrides};
 use crate::discover::{self, Kind};
@@ -31,6 +32,9 @@ tells them apart; other files get no findings.";
 /// The files' settings and kinds, from disk, as `hotfix lint` reads them.
 struct DiskProject {
     cwd: std::path::PathBuf,
+    /// The registry of each tree's environments (by the folders a lint spans), read on first
+    /// need and forgotten when a file is saved.
+    registries: Mutex<HashMap<Vec<StackPath>, Arc<LazyRegistry>>>,
 }
 
 impl hotfix_server::Project for DiskProject {
@@ -51,6 +55,29 @@ impl hotfix_server::Project for DiskProject {
 
     fn roots(&self, path: &Path) -> Vec<StackPath> {
         crate::stack::find_roots(&[path.to_path_buf()])
+    }
+
+    fn registry(&self, path: &Path) -> Option<Arc<LazyRegistry>> {
+        let roots = self.roots(path);
+        let mut registries = self
+            .registries
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let registry = registries.entry(roots.clone()).or_insert_with(|| {
+            Arc::new(LazyRegistry::new(move || {
+                crate::stack::tree_registry(&roots, &Disk)
+            }))
+        });
+        Some(Arc::clone(registry))
+    }
+
+    fn saved(&self, _path: &Path) {
+        // Any saved file may be an environment, or name a nested template: read the trees
+        // again when next needed.
+        self.registries
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
     }
 
     fn kind(&self, path: &Path, text: &str) -> hotfix_server::FileKind {
@@ -79,13 +106,16 @@ impl FileSource for Disk {
     }
 
     fn list(&self, dir: &StackPath) -> Vec<String> {
-        crate::stack::disk().list(dir)
+        crate::stack::list_folder(dir)
     }
 }
 
 pub(crate) fn run(_args: &ServerArgs) -> anyhow::Result<ExitCode> {
     let cwd = crate::paths::current_dir()?;
-    let project = DiskProject { cwd };
+    let project = DiskProject {
+        cwd,
+        registries: Mutex::new(HashMap::new()),
+    };
     hotfix_server::run_stdio(&project).map_err(|err| anyhow::anyhow!("{err}"))?;
     Ok(ExitCode::SUCCESS)
 }

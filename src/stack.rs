@@ -35,6 +35,21 @@ impl DiskSource {
     }
 }
 
+/// The names in a folder, sorted (none when it cannot be listed).
+pub(crate) fn list_folder(dir: &StackPath) -> Vec<String> {
+    match std::fs::read_dir(dir.as_str()) {
+        Ok(entries) => {
+            let mut names: Vec<String> = entries
+                .flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect();
+            names.sort();
+            names
+        }
+        Err(_) => Vec::new(),
+    }
+}
+
 /// The run's one disk source (its cache lives as long as the run).
 pub(crate) fn disk() -> &'static DiskSource {
     static DISK: OnceLock<DiskSource> = OnceLock::new();
@@ -102,17 +117,7 @@ impl FileSource for DiskSource {
         {
             return known.to_vec();
         }
-        let names: Arc<[String]> = match std::fs::read_dir(dir.as_str()) {
-            Ok(entries) => {
-                let mut names: Vec<String> = entries
-                    .flatten()
-                    .map(|e| e.file_name().to_string_lossy().into_owned())
-                    .collect();
-                names.sort();
-                names.into()
-            }
-            Err(_) => Arc::from(Vec::new()),
-        };
+        let names: Arc<[String]> = list_folder(dir).into();
         if let Ok(mut listed) = self.listed.lock() {
             listed.insert(dir.clone(), names.clone());
         }
@@ -309,7 +314,7 @@ fn tree(roots: &'static [StackPath]) -> Arc<hotfix_stack::LazyRegistry> {
     static TREE: OnceLock<Arc<hotfix_stack::LazyRegistry>> = OnceLock::new();
     TREE.get_or_init(|| {
         Arc::new(hotfix_stack::LazyRegistry::new(move || {
-            tree_registry(roots)
+            tree_registry(roots, disk())
         }))
     })
     .clone()
@@ -359,7 +364,10 @@ const TREE_BOUND: usize = 50_000;
 /// Every environment file under the run's roots (and the text of each `*.j2.yaml` environment
 /// source, which a deployment renders), found by content: a YAML file whose text names one of
 /// Heat's environment sections, read as Heat reads it.
-fn tree_registry(roots: &[StackPath]) -> hotfix_stack::Registry {
+pub(crate) fn tree_registry(
+    roots: &[StackPath],
+    source: &dyn FileSource,
+) -> hotfix_stack::Registry {
     let mut walk = roots
         .iter()
         .filter(|r| Path::new(r.as_str()).is_dir())
@@ -378,6 +386,7 @@ fn tree_registry(roots: &[StackPath]) -> hotfix_stack::Registry {
     let threads = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
     let readers = Readers {
         roots,
+        source,
         seen: AtomicUsize::new(0),
         incomplete: AtomicBool::new(false),
         found: Mutex::new(Vec::new()),
@@ -408,6 +417,8 @@ fn tree_registry(roots: &[StackPath]) -> hotfix_stack::Registry {
 /// What the threads of the walk for the tree's environments share.
 struct Readers<'r> {
     roots: &'r [StackPath],
+    /// Where registry targets are looked for.
+    source: &'r dyn FileSource,
     /// YAML files met so far, against [`TREE_BOUND`].
     seen: AtomicUsize,
     incomplete: AtomicBool,
@@ -452,6 +463,7 @@ impl ignore::ParallelVisitor for Reader<'_> {
         self.mine.extend(environment_of(
             entry.path(),
             self.shared.roots,
+            self.shared.source,
             &mut self.buffer,
         ));
         ignore::WalkState::Continue
@@ -480,7 +492,12 @@ struct Found {
 
 /// The facts of the environment file at `path`, the text of a `*.j2.yaml` environment source,
 /// and the nested templates any file names.
-fn environment_of(path: &Path, roots: &[StackPath], buffer: &mut Vec<u8>) -> Option<Found> {
+fn environment_of(
+    path: &Path,
+    roots: &[StackPath],
+    source: &dyn FileSource,
+    buffer: &mut Vec<u8>,
+) -> Option<Found> {
     // One buffer a thread, no size asked first: most files are read by one `read`.
     let length = read_into(path, buffer).ok()?;
     let text = std::str::from_utf8(&buffer[..length]).ok()?;
@@ -531,10 +548,7 @@ fn environment_of(path: &Path, roots: &[StackPath], buffer: &mut Vec<u8>) -> Opt
     };
     if hotfix_stack::FileFacts::of_document(&doc).kind == hotfix_stack::FileKind::Environment {
         found.environment = Some(hotfix_stack::EnvironmentFacts::of(
-            disk(),
-            roots,
-            &stack,
-            &doc,
+            source, roots, &stack, &doc,
         ));
     }
     Some(found)

@@ -605,3 +605,76 @@ fn a_finding_about_a_nested_template_points_into_it() {
     client.notify("exit", &Value::Null);
     assert!(client.child.wait().expect("wait").success());
 }
+
+#[test]
+fn registry_mapped_types_are_checked_with_the_trees_environments() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::create_dir(dir.path().join(".git")).expect("mkdir");
+    std::fs::create_dir(dir.path().join("nested")).expect("mkdir");
+    std::fs::write(
+        dir.path().join("nested/server.yaml"),
+        "heat_template_version: rocky\nparameters:\n  flavor: {type: string}\n",
+    )
+    .expect("write");
+    std::fs::write(
+        dir.path().join("nested/other.yaml"),
+        "heat_template_version: rocky\nparameters:\n  flavour: {type: string}\n",
+    )
+    .expect("write");
+    let env = dir.path().join("env.yaml");
+    std::fs::write(
+        &env,
+        "resource_registry:\n  My::Server: nested/server.yaml\n",
+    )
+    .expect("write");
+    let parent = dir.path().join("app.yaml");
+    let text = "heat_template_version: rocky\nresources:\n  server:\n    type: My::Server\n    properties: {flavour: m1.small}\n";
+    let env_uri = uri(&env);
+    let uri = uri(&parent);
+    let mut client = Client::start(dir.path());
+    client.request(
+        "initialize",
+        &json!({"processId": null, "capabilities": {}}),
+    );
+    client.notify("initialized", &json!({}));
+    client.notify(
+        "textDocument/didOpen",
+        &json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}),
+    );
+    let diagnostics = client.diagnostics(&uri);
+    let x003: Vec<&Value> = diagnostics.iter().filter(|d| d["code"] == "X003").collect();
+    assert_eq!(x003.len(), 1, "{diagnostics:?}");
+    assert!(
+        x003[0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("`My::Server` as `env.yaml` maps it")),
+        "{x003:?}"
+    );
+    // The environment maps the type elsewhere and is saved: the open template is linted again
+    // with what it now says.
+    let mapped = "resource_registry:\n  My::Server: nested/other.yaml\n";
+    client.notify(
+        "textDocument/didOpen",
+        &json!({"textDocument": {"uri": env_uri, "languageId": "yaml", "version": 1,
+                "text": std::fs::read_to_string(&env).expect("read")}}),
+    );
+    client.diagnostics(&env_uri);
+    std::fs::write(&env, mapped).expect("write");
+    client.notify(
+        "textDocument/didChange",
+        &json!({"textDocument": {"uri": env_uri, "version": 2},
+                "contentChanges": [{"text": mapped}]}),
+    );
+    client.notify(
+        "textDocument/didSave",
+        &json!({"textDocument": {"uri": env_uri}}),
+    );
+    let diagnostics = client.diagnostics(&uri);
+    assert!(
+        diagnostics.iter().all(|d| d["code"] != "X003"),
+        "{diagnostics:?}"
+    );
+    client.request("shutdown", &Value::Null);
+    client.notify("exit", &Value::Null);
+    assert!(client.child.wait().expect("wait").success());
+}

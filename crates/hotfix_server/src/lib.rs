@@ -62,6 +62,17 @@ pub trait Project {
     fn roots(&self, path: &Path) -> Vec<StackPath> {
         vec![StackPath::new(&path.to_string_lossy()).parent()]
     }
+
+    /// What the environments of the file's tree say custom resource types stand for, as
+    /// `hotfix lint` reads a tree without `-e` (read on first need, kept until [`Project::saved`]):
+    /// the cross-file rules then check registry-mapped types too. `None` (the default): no
+    /// environments.
+    fn registry(&self, _path: &Path) -> Option<std::sync::Arc<hotfix_stack::LazyRegistry>> {
+        None
+    }
+
+    /// A file was saved: what was read of the tree from disk may be out of date.
+    fn saved(&self, _path: &Path) {}
 }
 
 /// What an open document is, as `hotfix lint` tells them apart.
@@ -327,8 +338,22 @@ impl Server<'_> {
             n::DidSaveTextDocument::METHOD => {
                 let params: lsp_types::DidSaveTextDocumentParams =
                     serde_json::from_value(notification.params)?;
-                self.pending.remove(&params.text_document.uri);
-                self.publish(&params.text_document.uri)?;
+                let uri = params.text_document.uri;
+                let path = path_of(&uri);
+                self.project.saved(&path);
+                self.pending.remove(&uri);
+                let environment = self.documents.get(&uri).is_some_and(|doc| {
+                    self.project.kind(&path, &doc.text) == FileKind::Environment
+                });
+                if environment {
+                    // What custom types stand for may have changed for every open template.
+                    let uris: Vec<Uri> = self.documents.keys().cloned().collect();
+                    for uri in uris {
+                        self.publish(&uri)?;
+                    }
+                } else {
+                    self.publish(&uri)?;
+                }
             }
             n::DidCloseTextDocument::METHOD => {
                 let params: lsp_types::DidCloseTextDocumentParams =
@@ -488,13 +513,15 @@ impl Server<'_> {
             .project
             .files()
             .map(|disk| Buffers::new(self.documents.iter(), disk));
-        // No environments: the editor does not say which stack a file belongs to (yet), so
-        // the rules that need them say nothing.
+        // The tree's environments, as `hotfix lint` reads a tree without `-e`: the editor does
+        // not say which stack a file belongs to, so the rules that need given environments say
+        // nothing.
+        let registry = self.project.registry(&path);
         let files = buffers.as_ref().map(|source| hotfix_linter::Files {
             source,
             path: &stack_path,
             roots: &roots,
-            registry: None,
+            registry: registry.as_deref(),
             stack_templates: &[],
         });
         let bytes = doc.text.as_bytes();
