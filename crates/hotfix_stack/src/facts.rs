@@ -52,10 +52,8 @@ pub struct RawLink {
 pub struct FileFacts {
     pub kind: FileKind,
     pub links: Vec<RawLink>,
-    /// A template's interface: its parameters (each with whether it has a `default` that is not
-    /// null, as Heat's `has_default` asks) and its
-    /// outputs, in order; empty for other files.
-    pub parameters: Vec<(String, bool)>,
+    /// A template's interface: its parameters and its outputs, in order; empty for other files.
+    pub parameters: Vec<Parameter>,
     pub outputs: Vec<String>,
     /// A template's resources: each name and its `type`, when a string; for a group
     /// (`OS::Heat::ResourceGroup`'s `resource_def`, `OS::Heat::AutoScalingGroup`'s `resource`,
@@ -63,6 +61,14 @@ pub struct FileFacts {
     pub resources: Vec<(String, String)>,
     /// A template whose version Heat knows (its parameters can be relied on).
     pub versioned: bool,
+}
+
+/// A parameter a template declares.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Parameter {
+    pub name: String,
+    /// Whether it has a `default` that is not null (Heat's `has_default`).
+    pub has_default: bool,
 }
 
 /// The top-level keys that make a file an environment (Heat's sections).
@@ -116,7 +122,10 @@ impl FileFacts {
                             doc.scalar(d)
                                 .is_some_and(|s| s.value == hotfix_yaml::ScalarValue::Null)
                         });
-                        (p.name.clone(), default.is_some() && !null)
+                        Parameter {
+                            name: p.name.clone(),
+                            has_default: default.is_some() && !null,
+                        }
                     })
                     .collect(),
                 outputs: template.outputs.iter().map(|o| o.name.clone()).collect(),
