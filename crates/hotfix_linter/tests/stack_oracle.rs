@@ -33,6 +33,20 @@ const AT_RUN_TIME: &[(&str, &str, &str, &str)] = &[
         "heat/common/exception.py",
         "The Referenced Attribute (%(resource)s %(key)s) is incorrect.",
     ),
+    // A `json` parameter given a string that is not JSON: the nested stack's parameter refuses
+    // it when Heat creates the nested stack (`Parameter.validate`, `JsonParam.parse`).
+    (
+        "X008",
+        "invalid_at_nested_create",
+        "heat/engine/parameters.py",
+        "Parameter '%(name)s' is invalid: %(exp)s",
+    ),
+    (
+        "X008",
+        "invalid_at_nested_create",
+        "heat/engine/parameters.py",
+        "Value must be valid JSON: %s",
+    ),
 ];
 
 /// Fixtures that name paths of a deployment layout: valid to hotfix, absent on this machine.
