@@ -70,9 +70,16 @@ fn shared_environment_and_cross_file_findings_on_the_corpus_are_the_checked_ones
         // deprecated/overcloud-source.yaml): sources of TripleO's old merge tool, which no
         // environment maps; Heat refuses them (they also carry its `Path` keys).
         ("X007", 16),
+        // None: the corpus passes few literals to a nested template's parameters (about twenty
+        // values, TripleO's service names and flags), and Heat accepts them all.
+        ("X008", 0),
     ]
     .into_iter()
     .map(|(code, n)| (code.to_owned(), n))
     .collect();
+    // A code pinned at zero is one the run must not report.
+    for code in expected.keys() {
+        counts.entry(code.clone()).or_default();
+    }
     assert_eq!(counts, expected, "{stdout}");
 }

@@ -338,7 +338,7 @@ impl PropertyType {
 }
 
 /// A constraint on a value, as Heat writes it (without its description).
-#[derive(Debug, Deserialize, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Constraint {
     /// The value (or each item of a list value) is one of these.
@@ -356,7 +356,7 @@ pub enum Constraint {
 }
 
 /// The bounds of a range or length constraint.
-#[derive(Debug, Deserialize, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Bounds {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -366,7 +366,7 @@ pub struct Bounds {
 }
 
 /// A modulo constraint.
-#[derive(Debug, Deserialize, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Modulo {
     #[serde(default, skip_serializing_if = "Option::is_none")]

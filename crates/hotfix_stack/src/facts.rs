@@ -3,6 +3,7 @@
 
 use hotfix_hot::environment::{EntryKind, Environment};
 use hotfix_hot::key_name;
+use hotfix_hot::parameter_schema::ParameterSchema;
 use hotfix_yaml::{Document, NodeKind, Span};
 
 /// What a file is, by content.
@@ -52,10 +53,8 @@ pub struct RawLink {
 pub struct FileFacts {
     pub kind: FileKind,
     pub links: Vec<RawLink>,
-    /// A template's interface: its parameters (each with whether it has a `default` that is not
-    /// null, as Heat's `has_default` asks) and its
-    /// outputs, in order; empty for other files.
-    pub parameters: Vec<(String, bool)>,
+    /// A template's interface: its parameters and its outputs, in order; empty for other files.
+    pub parameters: Vec<Parameter>,
     pub outputs: Vec<String>,
     /// A template's resources: each name and its `type`, when a string; for a group
     /// (`OS::Heat::ResourceGroup`'s `resource_def`, `OS::Heat::AutoScalingGroup`'s `resource`,
@@ -63,6 +62,18 @@ pub struct FileFacts {
     pub resources: Vec<(String, String)>,
     /// A template whose version Heat knows (its parameters can be relied on).
     pub versioned: bool,
+}
+
+/// A parameter a template declares.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Parameter {
+    pub name: String,
+    /// Whether it has a `default` that is not null (Heat's `has_default`).
+    pub has_default: bool,
+    /// Its type and constraints as Heat builds them, which a value passed for it from a parent
+    /// template must meet: `None` in a template whose version Heat does not know, and where
+    /// Heat refuses the definition or hotfix does not model a part of it.
+    pub schema: Option<ParameterSchema>,
 }
 
 /// The top-level keys that make a file an environment (Heat's sections).
@@ -103,6 +114,7 @@ impl FileFacts {
             .collect();
         if keys.iter().any(|k| VERSION_KEYS.contains(&k.as_str())) {
             let template = hotfix_hot::Template::new(doc);
+            let version = template.version();
             FileFacts {
                 kind: FileKind::Template,
                 links: template_links(doc),
@@ -116,12 +128,16 @@ impl FileFacts {
                             doc.scalar(d)
                                 .is_some_and(|s| s.value == hotfix_yaml::ScalarValue::Null)
                         });
-                        (p.name.clone(), default.is_some() && !null)
+                        Parameter {
+                            name: p.name.clone(),
+                            has_default: default.is_some() && !null,
+                            schema: version.and_then(|v| ParameterSchema::of(doc, p.value, v)),
+                        }
                     })
                     .collect(),
                 outputs: template.outputs.iter().map(|o| o.name.clone()).collect(),
                 resources: resource_types(doc, &template),
-                versioned: template.version().is_some(),
+                versioned: version.is_some(),
             }
         } else if keys.iter().any(|k| ENV_SECTIONS.contains(&k.as_str())) {
             FileFacts::of_kind(FileKind::Environment, environment_links(doc))
@@ -344,6 +360,27 @@ mod tests {
                 ),
             ]
         );
+    }
+
+    #[test]
+    fn a_templates_parameters_carry_what_heat_checks_a_passed_value_against() {
+        let facts = FileFacts::of(
+            "heat_template_version: rocky\nparameters:\n  \
+             size: {type: number, default: 1, constraints: [{range: {min: 1}}]}\n  \
+             odd: {type: integer}\n",
+        );
+        let [size, odd] = facts.parameters.as_slice() else {
+            panic!("two parameters: {:?}", facts.parameters);
+        };
+        assert!(size.has_default && !odd.has_default);
+        let schema = size.schema.as_ref().expect("a schema");
+        assert_eq!(
+            schema.kind,
+            hotfix_hot::parameter_schema::ParameterType::Number
+        );
+        assert_eq!(schema.constraints.len(), 1);
+        // Heat refuses the type: no schema to check against.
+        assert!(odd.schema.is_none());
     }
 
     #[test]

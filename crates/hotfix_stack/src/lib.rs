@@ -14,7 +14,9 @@ mod registry;
 mod source;
 mod tree;
 
-pub use facts::{FileFacts, FileKind, LinkKind, RawLink, environment_links, template_links};
+pub use facts::{
+    FileFacts, FileKind, LinkKind, Parameter, RawLink, environment_links, template_links,
+};
 pub use path::StackPath;
 pub use registry::{
     Entry, EnvironmentFacts, Knowledge, LazyRegistry, Mapped, Registry, StackTemplates,

@@ -596,7 +596,7 @@ pub fn stack_parameters(
                 .facts(path)?
                 .parameters
                 .iter()
-                .map(|(n, _)| n.clone()),
+                .map(|p| p.name.clone()),
         );
     }
     Some(names)

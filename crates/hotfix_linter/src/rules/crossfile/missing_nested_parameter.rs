@@ -87,10 +87,12 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                 .facts
                 .parameters
                 .iter()
-                .filter(|(name, has_default)| {
-                    !has_default && !passed.contains(name) && !registry.has_parameter_default(name)
+                .filter(|p| {
+                    !p.has_default
+                        && !passed.contains(&p.name)
+                        && !registry.has_parameter_default(&p.name)
                 })
-                .map(|(name, _)| name.as_str())
+                .map(|p| p.name.as_str())
                 .collect();
             let Some(first) = missing.first() else {
                 continue;

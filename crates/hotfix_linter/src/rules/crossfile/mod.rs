@@ -10,6 +10,7 @@ use hotfix_stack::{FileFacts, LinkKind, Mapped, StackPath, Target, resolve_refer
 
 use crate::rule::{Context, Files, Rule};
 
+mod invalid_nested_property_value;
 mod missing_get_file;
 mod missing_nested_parameter;
 mod missing_nested_template;
@@ -26,6 +27,7 @@ pub(crate) const RULES: &[&Rule] = &[
     &missing_nested_parameter::RULE,
     &unknown_nested_output::RULE,
     &unmapped_resource_type::RULE,
+    &invalid_nested_property_value::RULE,
 ];
 
 /// Reports every link of `kind` whose file is missing, with python-heatclient's text.

@@ -84,7 +84,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             // differently), the first that does not declare it.
             let Some(lacking) = nested
                 .iter()
-                .find(|n| !n.facts.parameters.iter().any(|(p, _)| *p == name))
+                .find(|n| !n.facts.parameters.iter().any(|p| p.name == name))
             else {
                 continue;
             };
@@ -96,7 +96,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                 "Heat: `Property error: resources.{}.properties: Unknown Property {name}`",
                 resource.name
             );
-            let names = lacking.facts.parameters.iter().map(|(p, _)| p.as_str());
+            let names = lacking.facts.parameters.iter().map(|p| p.name.as_str());
             let file = lacking.file();
             match did_you_mean(&name, names) {
                 Some(suggestion) => diagnostic.help(format!("did you mean `{suggestion}`? {heat}")),

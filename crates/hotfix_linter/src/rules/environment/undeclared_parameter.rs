@@ -47,7 +47,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     for (template, facts) in files.stack_templates {
         for entry in doc.entries(section.value) {
             let name = hotfix_hot::key_name(doc, entry.key);
-            if facts.parameters.iter().any(|(p, _)| *p == name) {
+            if facts.parameters.iter().any(|p| p.name == name) {
                 continue;
             }
             let diagnostic = sink.report(
@@ -58,7 +58,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                 ),
             );
             let heat = format!("Heat: `The Parameter ({name}) was not defined in template.`");
-            let names = facts.parameters.iter().map(|(p, _)| p.as_str());
+            let names = facts.parameters.iter().map(|p| p.name.as_str());
             match did_you_mean(&name, names) {
                 Some(suggestion) => diagnostic.help(format!("did you mean `{suggestion}`? {heat}")),
                 None => diagnostic.help(format!(

@@ -9,7 +9,7 @@ mod hidden_as_string;
 mod invalid_parameter_type;
 mod malformed_constraint;
 pub(in crate::rules) mod py;
-mod pyjson;
+pub(in crate::rules) mod pyjson;
 pub(in crate::rules) use hotfix_eval::regex;
 pub(in crate::rules) mod shared;
 mod unknown_parameter_key;

@@ -10,7 +10,7 @@ const MAX_DEPTH: usize = 200;
 
 /// `Ok(())` when `json.loads(text)` succeeds, `Err(message)` with Python's message when it
 /// fails, `None` when nesting is too deep to tell.
-pub(super) fn loads(text: &str) -> Option<Result<(), String>> {
+pub(in crate::rules) fn loads(text: &str) -> Option<Result<(), String>> {
     let chars: Vec<char> = text.chars().collect();
     if chars.first() == Some(&'\u{feff}') {
         return Some(Err(error(

@@ -50,3 +50,4 @@ pub(crate) const RULES: &[&Rule] = &[
 ];
 
 pub(crate) use property_values::Problem as PropertyProblem;
+pub(in crate::rules) use property_values::{Literal, literal};

@@ -1000,6 +1000,111 @@ fn not_a_number(value: &Py) -> String {
     )
 }
 
+/// What Heat makes of a literal given for a property whose items and keys have no schema of
+/// their own (a nested template's parameter, `Schema.from_parameter`), as `Property.get_value`
+/// with `validate=True` does before it creates the resource.
+pub(in crate::rules) enum Literal {
+    /// The value, converted to the property's type, within every constraint.
+    Accepted(Py),
+    /// Heat cannot convert it: Heat's text.
+    WrongType(String),
+    /// The converted value breaks the constraint at `index` (the first it breaks): this
+    /// linter's words for it, and Heat's own text (unless the constraint has a description).
+    Breaks {
+        value: Py,
+        index: usize,
+        message: String,
+        help: String,
+        heat: String,
+    },
+    /// Not known here (a value or constraint this linter does not model).
+    Unknown,
+}
+
+/// Checks the literal `value` (not a call, nothing within it a call) against `schema`: an
+/// explicit null becomes what Heat uses for it, the value is converted to the property's type
+/// as Heat converts it, then checked against each constraint in order. `property` names the
+/// property in the messages.
+pub(in crate::rules) fn literal(schema: &Schema, value: Py, property: &str) -> Literal {
+    let value = match value {
+        Py::None => match null_value(schema) {
+            Some(v) => v,
+            None => return Literal::Unknown,
+        },
+        other => other,
+    };
+    let converted = match convert(schema, &value) {
+        Converted::Value(v) => v,
+        Converted::Error(heat) => return Literal::WrongType(heat),
+        Converted::Unknown => return Literal::Unknown,
+    };
+    for (index, constraint) in schema.constraints.iter().enumerate() {
+        let Some((message, help)) = violation(schema, constraint, &converted, property) else {
+            continue;
+        };
+        let Some(heat) = heat_violation(constraint, &converted) else {
+            return Literal::Unknown;
+        };
+        return Literal::Breaks {
+            value: converted,
+            index,
+            message,
+            help,
+            heat,
+        };
+    }
+    Literal::Accepted(converted)
+}
+
+/// Heat's text for a value that breaks `constraint` (the constraint classes' `_err_msg`).
+fn heat_violation(constraint: &Constraint, value: &Py) -> Option<String> {
+    let bound = |n: &Option<serde_json::Number>| match n {
+        None => "None".to_owned(),
+        Some(n) => match n.as_i64() {
+            Some(i) => i.to_string(),
+            None => n
+                .as_f64()
+                .map_or_else(|| n.to_string(), crate::rules::util::py_float_repr),
+        },
+    };
+    Some(match constraint {
+        Constraint::Range(b) => format!(
+            "{} is out of range (min: {}, max: {})",
+            value.to_str(),
+            bound(&b.min),
+            bound(&b.max)
+        ),
+        Constraint::Length(b) => format!(
+            "length ({}) is out of range (min: {}, max: {})",
+            value.len().ok()?,
+            bound(&b.min),
+            bound(&b.max)
+        ),
+        Constraint::Modulo(m) => format!(
+            "{} is not a multiple of {} with an offset of {}",
+            value.to_str(),
+            bound(&m.step),
+            bound(&m.offset)
+        ),
+        Constraint::AllowedValues(allowed) => format!(
+            "{} is not an allowed value [{}]",
+            value.json(),
+            allowed
+                .iter()
+                .map(|a| from_json(a).json())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Constraint::AllowedPattern(pattern) => {
+            format!(
+                "\"{}\" does not match pattern \"{pattern}\"",
+                value.to_str()
+            )
+        }
+        Constraint::CustomConstraint(_) => return None,
+    })
+}
+
 /// The message and help for a converted value that breaks `constraint`, or `None`.
 fn violation(
     schema: &Schema,
