@@ -56,18 +56,6 @@ pub(crate) fn closest<'c>(
 
 pub(crate) use hotfix_yaml::python_str_repr as py_str_repr;
 
-/// Python's `repr()` (and `str()`) of a `float`: `nan`, `inf`, `-inf`, or the shortest
-/// round-trip digits.
-pub(crate) fn py_float_repr(f: f64) -> String {
-    if f.is_nan() {
-        "nan".to_owned()
-    } else if f.is_infinite() {
-        if f > 0.0 { "inf" } else { "-inf" }.to_owned()
-    } else {
-        hotfix_yaml::python_float_repr(f)
-    }
-}
-
 /// Whether Python finds the loaded value false (`None`, `''`, `0`, `False`, `[]`, `{}`).
 pub(crate) fn is_falsy(doc: &Document, id: NodeId) -> bool {
     match &doc.node(doc.resolve(id)).kind {
@@ -208,12 +196,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn reprs_strings_and_floats_as_python_does() {
+    fn reprs_strings_as_python_does() {
         assert_eq!(py_str_repr("it's"), "\"it's\"");
         assert_eq!(py_str_repr("a'b\"c"), "'a\\'b\"c'");
         assert_eq!(py_str_repr("tab\t\u{85}"), "'tab\\t\\x85'");
-        assert_eq!(py_float_repr(f64::NAN), "nan");
-        assert_eq!(py_float_repr(1e16), "1e+16");
     }
 
     #[test]

@@ -265,7 +265,7 @@ fn parse_python_int(text: &str) -> PyInt {
 
 pub(super) use crate::rules::util::py_str_repr as str_repr;
 
-use crate::rules::util::py_float_repr as float_repr;
+use hotfix_yaml::python_float_str as float_repr;
 
 /// Python's `str()` of a scalar (what `%s` prints), for the texts that format with `%s`.
 pub(super) fn py_str(view: &View<'_>, id: NodeId) -> Option<String> {

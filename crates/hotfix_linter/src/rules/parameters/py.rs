@@ -71,7 +71,7 @@ fn load_inner(doc: &Document, id: NodeId, budget: &mut usize, depth: usize) -> O
     })
 }
 
-pub(in crate::rules) use crate::rules::util::py_float_repr as float_str;
+pub(in crate::rules) use hotfix_yaml::python_float_str as float_str;
 
 pub(in crate::rules) use crate::rules::util::py_str_repr as str_repr;
 
