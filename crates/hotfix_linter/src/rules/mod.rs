@@ -20,6 +20,7 @@ pub(crate) mod load;
 pub(crate) mod outputs;
 pub(crate) mod parameter_groups;
 pub(crate) mod parameters;
+pub(crate) mod py;
 pub(crate) mod references;
 pub(crate) mod repeat;
 pub(crate) mod resources;

@@ -26,8 +26,8 @@ use hotfix_yaml::{NodeId, NodeKind};
 use serde_json::Value;
 
 use crate::rule::Context;
-use crate::rules::parameters::py::{self, Num, Parsed, Py};
 use crate::rules::parameters::regex::{self, Compiled};
+use crate::rules::py::{self, Num, Parsed, Py};
 use crate::rules::resources::shared::{Registered, call_at, registered_resources};
 
 /// How deep nested schemas are followed (Heat's deepest is four).
