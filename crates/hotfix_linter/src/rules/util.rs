@@ -1,9 +1,10 @@
 //! Small helpers shared by rules.
 
 use hotfix_diagnostics::Span;
-use hotfix_yaml::{Document, Int, NodeId, NodeKind, ScalarValue};
+use hotfix_yaml::{Document, NodeId, NodeKind, ScalarValue};
 
 use crate::rule::Context;
+use crate::rules::py::Arg;
 
 /// The closest candidate to `word`, if it is close enough to be a likely typo: a different
 /// case, or at most two edits (and fewer than half the word) away. Ties go to the candidate
@@ -54,24 +55,7 @@ pub(crate) fn closest<'c>(
     }
 }
 
-pub(crate) use hotfix_yaml::python_str_repr as py_str_repr;
-
-/// Whether Python finds the loaded value false (`None`, `''`, `0`, `False`, `[]`, `{}`).
-pub(crate) fn is_falsy(doc: &Document, id: NodeId) -> bool {
-    match &doc.node(doc.resolve(id)).kind {
-        NodeKind::Scalar(s) => match &s.value {
-            ScalarValue::Null => true,
-            ScalarValue::Bool(b) => !*b,
-            ScalarValue::Int(n) => *n == Int::Small(0),
-            ScalarValue::Float(f) => *f == 0.0,
-            ScalarValue::Str | ScalarValue::Binary => s.text.is_empty(),
-            ScalarValue::Merge | ScalarValue::ValueKey => false,
-        },
-        NodeKind::Sequence { items, .. } => items.is_empty(),
-        NodeKind::Mapping { .. } => doc.entries(id).is_empty(),
-        NodeKind::Alias { .. } => false,
-    }
-}
+pub(in crate::rules) use crate::rules::py::{is_falsy, python_type};
 
 /// The span to point at for a node: the node itself, or `fallback` when the node is empty
 /// (an implicit null such as `type:` has no text).
@@ -86,18 +70,15 @@ pub(crate) fn span_or(cx: &Context<'_>, node: NodeId, fallback: NodeId) -> Span 
 
 /// What a loaded value is, in words: "a string", "a list", "null".
 pub(crate) fn kind_name(doc: &Document, id: NodeId) -> &'static str {
-    match &doc.node(doc.resolve(id)).kind {
-        NodeKind::Mapping { .. } => "a mapping",
-        NodeKind::Sequence { .. } => "a list",
-        NodeKind::Alias { .. } => "an alias",
-        NodeKind::Scalar(s) => match s.value {
-            ScalarValue::Null => "null",
-            ScalarValue::Bool(_) => "a boolean",
-            ScalarValue::Int(_) => "an integer",
-            ScalarValue::Float(_) => "a float",
-            ScalarValue::Binary => "binary data",
-            ScalarValue::Str | ScalarValue::Merge | ScalarValue::ValueKey => "a string",
-        },
+    match Arg::of(doc, id) {
+        Arg::Map(_) | Arg::Call(_) => "a mapping",
+        Arg::List(_) => "a list",
+        Arg::Null => "null",
+        Arg::Bool(_) => "a boolean",
+        Arg::Int(_) => "an integer",
+        Arg::Float(_) => "a float",
+        Arg::Bytes(_) => "binary data",
+        Arg::Str(_) => "a string",
     }
 }
 
@@ -134,24 +115,6 @@ pub(crate) fn levenshtein(a: &str, b: &str) -> usize {
         std::mem::swap(&mut previous, &mut current);
     }
     previous[b.len()]
-}
-
-/// What Python calls the type of the value a node loads as (`str`, `int`, `list`, …).
-pub(crate) fn python_type(doc: &Document, id: NodeId) -> &'static str {
-    let id = doc.resolve(id);
-    match &doc.node(id).kind {
-        NodeKind::Mapping { .. } => "dict",
-        NodeKind::Sequence { .. } => "list",
-        NodeKind::Alias { .. } => "alias",
-        NodeKind::Scalar(s) => match s.value {
-            ScalarValue::Null => "NoneType",
-            ScalarValue::Bool(_) => "bool",
-            ScalarValue::Int(_) => "int",
-            ScalarValue::Float(_) => "float",
-            ScalarValue::Binary => "bytes",
-            ScalarValue::Str | ScalarValue::Merge | ScalarValue::ValueKey => "str",
-        },
-    }
 }
 
 /// Whether the node is a mapping (through aliases).
@@ -194,13 +157,6 @@ pub(crate) fn attribute_uses<'c>(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn reprs_strings_as_python_does() {
-        assert_eq!(py_str_repr("it's"), "\"it's\"");
-        assert_eq!(py_str_repr("a'b\"c"), "'a\\'b\"c'");
-        assert_eq!(py_str_repr("tab\t\u{85}"), "'tab\\t\\x85'");
-    }
 
     #[test]
     fn suggests_near_misses_only() {
