@@ -15,6 +15,7 @@ pub(crate) mod conditions;
 pub(crate) mod crossfile;
 pub(crate) mod environment;
 pub(crate) mod functions;
+pub(crate) mod graph;
 pub(crate) mod k2hr3;
 pub(crate) mod load;
 pub(crate) mod outputs;
