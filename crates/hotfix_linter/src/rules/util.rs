@@ -57,6 +57,11 @@ pub(crate) fn closest<'c>(
 
 pub(in crate::rules) use crate::rules::py::{is_falsy, python_type};
 
+/// The call `node` makes (through aliases), if Heat's parser calls it, whatever its status.
+pub(crate) fn call_at<'c>(cx: &Context<'c>, node: NodeId) -> Option<&'c hotfix_hot::Call> {
+    cx.semantic.call_at(cx.doc.resolve(node))
+}
+
 /// The span to point at for a node: the node itself, or `fallback` when the node is empty
 /// (an implicit null such as `type:` has no text).
 pub(crate) fn span_or(cx: &Context<'_>, node: NodeId, fallback: NodeId) -> Span {

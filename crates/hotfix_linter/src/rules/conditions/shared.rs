@@ -1,13 +1,13 @@
 //! What the condition rules share: finding calls, and values as Python prints them (Heat's
 //! messages interpolate them with `%s`).
 
-use hotfix_hot::{Call, Version};
+use hotfix_hot::Version;
 use hotfix_yaml::NodeId;
 
 use crate::rule::Context;
 use crate::rules::py::{Arg, View};
 
-pub(super) use crate::rules::util::{esc, kind_name, span_or};
+pub(super) use crate::rules::util::{call_at, esc, kind_name, span_or};
 
 /// The first version with conditions.
 pub(super) const NEWTON: Version = Version::V2016_10_14;
@@ -17,11 +17,6 @@ const MAX_SHOWN: usize = 80;
 
 /// How deep nested collections are printed.
 const MAX_DEPTH: usize = 16;
-
-/// The call `node` makes (through aliases), if Heat's parser calls it, whatever its status.
-pub(super) fn call_at<'c>(cx: &Context<'c>, node: NodeId) -> Option<&'c Call> {
-    cx.semantic.call_at(cx.doc.resolve(node))
-}
 
 /// Python's `str()` of the loaded value: a string as it is, anything else as its `repr()`.
 /// Calls (which Heat would have resolved) print as `…`; long values are cut.

@@ -37,7 +37,6 @@ pub(super) fn call_of<'s>(cx: &'s Context<'_>, reference: &Reference) -> Option<
 /// `if` are not numbered (only the chosen branch is parsed: `value.if.x`).
 pub(super) struct Paths<'c> {
     cx: &'c Context<'c>,
-    calls: HashMap<NodeId, &'c Call>,
     fields: HashMap<(Owner, &'static str), HashMap<NodeId, String>>,
 }
 
@@ -45,7 +44,6 @@ impl<'c> Paths<'c> {
     pub(super) fn new(cx: &'c Context<'c>) -> Self {
         Paths {
             cx,
-            calls: calls_by_map(cx),
             fields: HashMap::new(),
         }
     }
@@ -87,7 +85,7 @@ impl<'c> Paths<'c> {
             }
             match &doc.node(node).kind {
                 NodeKind::Mapping { .. } => {
-                    if let Some(call) = self.calls.get(&node) {
+                    if let Some(call) = self.cx.semantic.call_at(node) {
                         let name = doc.str_value(call.key).unwrap_or_default();
                         let inner = format!("{path}.{name}");
                         out.entry(node).or_insert(path);
@@ -205,15 +203,6 @@ pub(super) fn literal_condition(cx: &Context<'_>, node: NodeId) -> Option<bool> 
         ScalarValue::Bool(b) => Some(b),
         _ => None,
     }
-}
-
-/// The calls of the template by their mapping node.
-pub(super) fn calls_by_map<'s>(cx: &'s Context<'_>) -> HashMap<NodeId, &'s Call> {
-    let mut calls = HashMap::new();
-    for call in &cx.semantic.calls {
-        calls.entry(call.map).or_insert(call);
-    }
-    calls
 }
 
 /// Advice followed by Heat's text: `did you mean `x`? Heat: …`, `define it; Heat: …`.
