@@ -236,3 +236,49 @@ fn cycles(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
     }
     found
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_the_first_edge_and_finds_each_cycle_once() {
+        let mut graph = Graph::new(4);
+        for (from, to, edge) in [(0, 1, "a"), (1, 2, "b"), (1, 2, "again"), (2, 0, "c")] {
+            graph.add(from, to, edge);
+        }
+        graph.add(3, 3, "self");
+        graph.add(9, 0, "out of range");
+        let cycles = graph.cycles();
+        let steps: Vec<Vec<(usize, usize, &str)>> = cycles
+            .iter()
+            .map(|c| c.steps.iter().map(|&(f, t, e)| (f, t, *e)).collect())
+            .collect();
+        assert_eq!(
+            steps,
+            [
+                vec![(0, 1, "a"), (1, 2, "b"), (2, 0, "c")],
+                vec![(3, 3, "self")]
+            ]
+        );
+        let names = ["x", "y", "z", "w"];
+        assert_eq!(cycles[0].path(|i| names[i]), "`x` → `y` → `z` → `x`");
+        assert!(!cycles[0].is_loop() && cycles[1].is_loop());
+        assert_eq!(cycles[0].shown_rest().count(), 2);
+    }
+
+    #[test]
+    fn shortens_long_cycle_paths() {
+        let mut graph = Graph::new(12);
+        for i in 0..12 {
+            graph.add(i, (i + 1) % 12, ());
+        }
+        let names: Vec<String> = (0..12).map(|i| format!("n{i}")).collect();
+        let cycles = graph.cycles();
+        assert_eq!(
+            cycles[0].path(|i| names[i].as_str()),
+            "`n0` → `n1` → `n2` → `n3` → `n4` → `n5` → `n6` → `n7` → … (3 more) … → `n11` → `n0`"
+        );
+        assert_eq!(cycles[0].shown_rest().count(), SHOWN_STEPS - 1);
+    }
+}

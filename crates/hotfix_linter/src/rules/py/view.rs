@@ -287,3 +287,60 @@ pub(in crate::rules) enum PyInt {
     TypeError,
     Unknown,
 }
+
+#[cfg(test)]
+mod tests {
+    use hotfix_hot::{Semantic, Template};
+
+    use super::*;
+
+    /// `check` with the view of a template and the node of output `out`'s value.
+    fn with_output(value: &str, check: impl FnOnce(&View<'_>, NodeId)) {
+        let text = format!(
+            "heat_template_version: 2018-08-31\nparameters: {{p: {{type: string}}}}\noutputs:\n  out: {{value: {value}}}\n"
+        );
+        let doc = hotfix_yaml::parse(&text).expect("a template");
+        let template = Template::new(&doc);
+        let semantic = Semantic::new(&template);
+        let output = template.outputs.first().expect("an output");
+        let node = doc.get(output.value, "value").expect("a value");
+        check(&View::new(&doc, &semantic), node);
+    }
+
+    #[test]
+    fn prints_a_call_as_unknown_and_stops_at_the_limits() {
+        with_output(
+            "[1, {get_param: p}, .nan, 'it''s', !!binary aGk=]",
+            |view, node| {
+                assert_eq!(
+                    view.repr_within(node, 16, 80),
+                    "[1, …, nan, \"it's\", b'…']"
+                );
+                assert_eq!(view.literal_repr(node, 200), None);
+            },
+        );
+        with_output("[[[[1]]], 2]", |view, node| {
+            assert_eq!(view.repr_within(node, 2, 80), "[[[…]], 2]");
+            assert_eq!(view.literal_repr(node, 5).as_deref(), Some("[[[[1"));
+        });
+    }
+
+    #[test]
+    fn tells_calls_from_literals_as_python_types() {
+        with_output(
+            "{a: {get_param: p}, b: !!binary '', c: '012', d: 1_000}",
+            |view, node| {
+                let doc = view.doc;
+                let value = |key: &str| view.arg(doc.get(node, key).expect("an entry"));
+                assert!(value("a").is_call());
+                assert_eq!(Arg::of(doc, node).py_type(), Some("dict"));
+                assert_eq!(value("b").py_type(), Some("bytes"));
+                assert_eq!(value("b").truthy(doc), Some(false));
+                assert!(!value("b").is_known());
+                assert_eq!(value("c").to_int(), PyInt::Value(Some(12)));
+                assert_eq!(value("d").to_int(), PyInt::Value(Some(1000)));
+                assert_eq!(view.str(doc.get(node, "c").expect("c")), Some("012"));
+            },
+        );
+    }
+}
