@@ -64,6 +64,7 @@ fn load_inner(doc: &Document, id: NodeId, budget: &mut usize, depth: usize) -> O
 
 /// Python's type name of the value a node loads as (`str`, `int`, `list`, …).
 pub(in crate::rules) fn python_type(doc: &Document, id: NodeId) -> &'static str {
+    // `Arg::of` tells no call apart: a call's mapping is a `dict` like any other.
     Arg::of(doc, id).py_type().unwrap_or("dict")
 }
 
