@@ -7,7 +7,7 @@ use hotfix_hot::{Template, Version};
 use hotfix_yaml::{Document, NodeId};
 
 use crate::functions::{py_int, type_name};
-use crate::value::{Value, float_repr, get, str_repr};
+use crate::value::{Value, get, str_repr};
 use crate::{Fail, Inputs};
 
 /// The pseudo parameters of the oracle's stack (`OS::stack_id`, `OS::project_id`,
@@ -767,7 +767,6 @@ fn py_float(s: &str) -> Option<f64> {
     {
         return None;
     }
-    let _ = float_repr;
     cleaned.parse::<f64>().ok()
 }
 

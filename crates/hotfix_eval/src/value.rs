@@ -5,7 +5,8 @@
 use std::fmt::Write as _;
 
 use hotfix_yaml::{
-    Document, Int, NodeId, NodeKind, ScalarValue, python_float_repr, write_json_string,
+    Document, Int, NodeId, NodeKind, ScalarValue, python_float_repr, python_float_str,
+    write_json_string,
 };
 
 /// A Python value.
@@ -243,7 +244,7 @@ impl Value {
                 let _ = write!(out, "{n}");
             }
             Value::BigInt(d) => out.push_str(d),
-            Value::Float(f) => out.push_str(&float_repr(*f)),
+            Value::Float(f) => out.push_str(&python_float_str(*f)),
             Value::Str(s) => out.push_str(&str_repr(s)),
             Value::List(items) => {
                 out.push('[');
@@ -345,17 +346,6 @@ pub(crate) fn insert(entries: &mut Vec<(Value, Value)>, key: Value, value: Value
     } else {
         entries.push((key, value));
     }
-}
-
-/// Python's `repr(float)`.
-pub(crate) fn float_repr(f: f64) -> String {
-    if f.is_nan() {
-        return "nan".to_owned();
-    }
-    if f.is_infinite() {
-        return if f > 0.0 { "inf" } else { "-inf" }.to_owned();
-    }
-    python_float_repr(f)
 }
 
 pub(crate) use hotfix_yaml::python_str_repr as str_repr;

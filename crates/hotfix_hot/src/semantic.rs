@@ -226,6 +226,21 @@ pub struct Dependency {
     pub node: NodeId,
 }
 
+impl Dependency {
+    /// What makes the dependency, as written: `depends_on`, `get_resource`, `get_attr`, `Ref`.
+    pub fn via(&self) -> &'static str {
+        match self.kind {
+            RefKind::DependsOn => "depends_on",
+            RefKind::Resource => "get_resource",
+            RefKind::Attribute => "get_attr",
+            RefKind::CfnRef => "Ref",
+            // Never a dependency.
+            RefKind::Parameter => "get_param",
+            RefKind::Condition => "condition",
+        }
+    }
+}
+
 impl Semantic {
     /// Every dependency of a resource on another of `template` (this semantic's template), in
     /// the order they are written; a name no resource has is left out.

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
 use hotfix_hot::environment::{EntryKind, Environment};
-use hotfix_hot::{RefKind, Semantic, Template};
+use hotfix_hot::{Semantic, Template};
 use hotfix_yaml::{Document, LineIndex, Span};
 
 use crate::{
@@ -157,13 +157,7 @@ fn resources(doc: &Document) -> Vec<ResourceShape> {
         })
         .collect();
     for dependency in semantic.dependencies(&template) {
-        let via = match dependency.kind {
-            RefKind::DependsOn => "depends_on",
-            RefKind::Resource => "get_resource",
-            RefKind::Attribute => "get_attr",
-            RefKind::CfnRef => "Ref",
-            _ => continue,
-        };
+        let via = dependency.via();
         let to = template.resources[dependency.to].name.clone();
         if let Some(from) = shapes.get_mut(dependency.from) {
             from.dependencies.push(DependencyShape {

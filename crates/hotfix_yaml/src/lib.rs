@@ -31,8 +31,9 @@ pub use document::{
 };
 pub use error::{LoadError, LoadErrorKind};
 pub use lines::{LineCol, LineIndex};
-pub use pyjson::{python_float_repr, python_str_repr, write_json_string};
+pub use pyjson::{python_float_repr, python_float_str, python_str_repr, write_json_string};
 pub use scalar::{Int, ScalarValue, resolve_plain};
+pub use value::KeyRepr;
 
 /// Heat's default `max_template_size`, in characters (Heat's message says bytes).
 pub const MAX_TEMPLATE_SIZE: usize = 524_288;

@@ -182,8 +182,22 @@ pub fn python_str_repr(text: &str) -> String {
     out
 }
 
-/// Python's `repr(float)`: the shortest digits that round-trip, in fixed notation when the
-/// decimal exponent is in `-4..16`, otherwise `d.ddde+XX`.
+/// Python's `repr()` (and `str()`) of a `float`: `nan`, `inf`, `-inf`, else the digits of
+/// [`python_float_repr`].
+pub fn python_float_str(value: f64) -> String {
+    if value.is_nan() {
+        "nan".to_owned()
+    } else if value.is_infinite() {
+        if value > 0.0 { "inf" } else { "-inf" }.to_owned()
+    } else {
+        python_float_repr(value)
+    }
+}
+
+/// A `float` as `json.dumps` writes it: `repr(float)` (the shortest digits that round-trip, in
+/// fixed notation when the decimal exponent is in `-4..16`, otherwise `d.ddde+XX`), with the
+/// non-finite values as `NaN`, `Infinity` and `-Infinity` ([`python_float_str`] has Python's
+/// own `nan`, `inf`).
 pub fn python_float_repr(value: f64) -> String {
     if value.is_nan() {
         return "NaN".to_owned();
@@ -260,6 +274,9 @@ mod tests {
         for (value, expected) in cases {
             assert_eq!(python_float_repr(value), expected, "{value}");
         }
+        assert_eq!(python_float_str(f64::NAN), "nan");
+        assert_eq!(python_float_str(f64::NEG_INFINITY), "-inf");
+        assert_eq!(python_float_str(1e16), "1e+16");
     }
 
     #[test]

@@ -151,7 +151,8 @@ impl Document {
         }
     }
 
-    pub(crate) fn key_repr(&self, key: NodeId) -> KeyRepr {
+    /// A mapping key as Python's `dict` compares it (through aliases).
+    pub fn key_repr(&self, key: NodeId) -> KeyRepr {
         let Some(scalar) = self.scalar(key) else {
             // Collections are unhashable; `check` rejects them as keys.
             return KeyRepr::Unhashable(self.resolve(key));
@@ -171,7 +172,7 @@ impl Document {
 
 /// A mapping key as Python's `dict` compares it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum KeyRepr {
+pub enum KeyRepr {
     Null,
     Str(crate::Text),
     Bytes(crate::Text),

@@ -1,9 +1,10 @@
 //! Small helpers shared by rules.
 
 use hotfix_diagnostics::Span;
-use hotfix_yaml::{Document, Int, NodeId, NodeKind, ScalarValue};
+use hotfix_yaml::{Document, NodeId, NodeKind, ScalarValue};
 
 use crate::rule::Context;
+use crate::rules::py::Arg;
 
 /// The closest candidate to `word`, if it is close enough to be a likely typo: a different
 /// case, or at most two edits (and fewer than half the word) away. Ties go to the candidate
@@ -66,35 +67,11 @@ pub(crate) fn closest<'c>(
     }
 }
 
-pub(crate) use hotfix_yaml::python_str_repr as py_str_repr;
+pub(in crate::rules) use crate::rules::py::{is_falsy, python_type};
 
-/// Python's `repr()` (and `str()`) of a `float`: `nan`, `inf`, `-inf`, or the shortest
-/// round-trip digits.
-pub(crate) fn py_float_repr(f: f64) -> String {
-    if f.is_nan() {
-        "nan".to_owned()
-    } else if f.is_infinite() {
-        if f > 0.0 { "inf" } else { "-inf" }.to_owned()
-    } else {
-        hotfix_yaml::python_float_repr(f)
-    }
-}
-
-/// Whether Python finds the loaded value false (`None`, `''`, `0`, `False`, `[]`, `{}`).
-pub(crate) fn is_falsy(doc: &Document, id: NodeId) -> bool {
-    match &doc.node(doc.resolve(id)).kind {
-        NodeKind::Scalar(s) => match &s.value {
-            ScalarValue::Null => true,
-            ScalarValue::Bool(b) => !*b,
-            ScalarValue::Int(n) => *n == Int::Small(0),
-            ScalarValue::Float(f) => *f == 0.0,
-            ScalarValue::Str | ScalarValue::Binary => s.text.is_empty(),
-            ScalarValue::Merge | ScalarValue::ValueKey => false,
-        },
-        NodeKind::Sequence { items, .. } => items.is_empty(),
-        NodeKind::Mapping { .. } => doc.entries(id).is_empty(),
-        NodeKind::Alias { .. } => false,
-    }
+/// The call `node` makes (through aliases), if Heat's parser calls it, whatever its status.
+pub(crate) fn call_at<'c>(cx: &Context<'c>, node: NodeId) -> Option<&'c hotfix_hot::Call> {
+    cx.semantic.call_at(cx.doc.resolve(node))
 }
 
 /// The span to point at for a node: the node itself, or `fallback` when the node is empty
@@ -110,18 +87,15 @@ pub(crate) fn span_or(cx: &Context<'_>, node: NodeId, fallback: NodeId) -> Span 
 
 /// What a loaded value is, in words: "a string", "a list", "null".
 pub(crate) fn kind_name(doc: &Document, id: NodeId) -> &'static str {
-    match &doc.node(doc.resolve(id)).kind {
-        NodeKind::Mapping { .. } => "a mapping",
-        NodeKind::Sequence { .. } => "a list",
-        NodeKind::Alias { .. } => "an alias",
-        NodeKind::Scalar(s) => match s.value {
-            ScalarValue::Null => "null",
-            ScalarValue::Bool(_) => "a boolean",
-            ScalarValue::Int(_) => "an integer",
-            ScalarValue::Float(_) => "a float",
-            ScalarValue::Binary => "binary data",
-            ScalarValue::Str | ScalarValue::Merge | ScalarValue::ValueKey => "a string",
-        },
+    match Arg::of(doc, id) {
+        Arg::Map(_) | Arg::Call(_) => "a mapping",
+        Arg::List(_) => "a list",
+        Arg::Null => "null",
+        Arg::Bool(_) => "a boolean",
+        Arg::Int(_) => "an integer",
+        Arg::Float(_) => "a float",
+        Arg::Bytes(_) => "binary data",
+        Arg::Str(_) => "a string",
     }
 }
 
@@ -158,24 +132,6 @@ pub(crate) fn levenshtein(a: &str, b: &str) -> usize {
         std::mem::swap(&mut previous, &mut current);
     }
     previous[b.len()]
-}
-
-/// What Python calls the type of the value a node loads as (`str`, `int`, `list`, …).
-pub(crate) fn python_type(doc: &Document, id: NodeId) -> &'static str {
-    let id = doc.resolve(id);
-    match &doc.node(id).kind {
-        NodeKind::Mapping { .. } => "dict",
-        NodeKind::Sequence { .. } => "list",
-        NodeKind::Alias { .. } => "alias",
-        NodeKind::Scalar(s) => match s.value {
-            ScalarValue::Null => "NoneType",
-            ScalarValue::Bool(_) => "bool",
-            ScalarValue::Int(_) => "int",
-            ScalarValue::Float(_) => "float",
-            ScalarValue::Binary => "bytes",
-            ScalarValue::Str | ScalarValue::Merge | ScalarValue::ValueKey => "str",
-        },
-    }
 }
 
 /// Whether the node is a mapping (through aliases).
@@ -275,15 +231,6 @@ fn certainly_false(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn reprs_strings_and_floats_as_python_does() {
-        assert_eq!(py_str_repr("it's"), "\"it's\"");
-        assert_eq!(py_str_repr("a'b\"c"), "'a\\'b\"c'");
-        assert_eq!(py_str_repr("tab\t\u{85}"), "'tab\\t\\x85'");
-        assert_eq!(py_float_repr(f64::NAN), "nan");
-        assert_eq!(py_float_repr(1e16), "1e+16");
-    }
 
     #[test]
     fn suggests_near_misses_only() {

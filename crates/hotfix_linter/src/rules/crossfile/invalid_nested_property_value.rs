@@ -3,7 +3,7 @@ use hotfix_yaml::{NodeId, NodeKind};
 
 use crate::rule::{Context, Sink, declare_rule};
 use crate::rules::crossfile::{Nested, declared_in, nested_templates};
-use crate::rules::parameters::py::{self, Py};
+use crate::rules::py::{self, Py};
 use crate::rules::resources::{Literal, literal};
 
 declare_rule! {

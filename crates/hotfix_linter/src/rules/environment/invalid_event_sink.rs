@@ -2,7 +2,7 @@ use hotfix_hot::key_name;
 use hotfix_yaml::{NodeKind, ScalarValue};
 
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::environment::{a, python_type};
+use crate::rules::py::{a_type, python_type};
 
 /// The sink types Heat registers (`heat.event_sinks` entry points of Heat 27.0.1).
 const SINK_TYPES: [&str; 1] = ["zaqar-queue"];
@@ -66,7 +66,10 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             };
             sink.report(
                 cx.span(value),
-                format!("`event_sinks` must be a list of sinks, not {}", a(kind)),
+                format!(
+                    "`event_sinks` must be a list of sinks, not {}",
+                    a_type(kind)
+                ),
             )
             .help(format!(
                 "write `- {{type: zaqar-queue, target: QUEUE}}`; {heat}"
@@ -80,7 +83,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             let kind = python_type(doc, item);
             sink.report(
                 cx.span(item),
-                format!("an event sink must be a mapping, not {}", a(kind)),
+                format!("an event sink must be a mapping, not {}", a_type(kind)),
             )
             .help(format!(
                 "write `{{type: zaqar-queue, target: QUEUE}}`; Heat fails with `'{kind}' \

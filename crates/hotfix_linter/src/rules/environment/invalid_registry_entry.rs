@@ -3,7 +3,8 @@ use hotfix_hot::key_name;
 use hotfix_yaml::{NodeId, NodeKind, ScalarValue};
 
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::environment::{a, python_str, python_tuple, python_type};
+use crate::rules::environment::{python_str, python_tuple};
+use crate::rules::py::{a_type, python_type};
 
 declare_rule! {
     /// ## What it does
@@ -78,7 +79,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                             cx.span(entry.value),
                             format!(
                                 "the entries of resource `{name}` must be a mapping, not {}",
-                                a(kind)
+                                a_type(kind)
                             ),
                         )
                         .help(format!(
@@ -100,7 +101,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                     cx.span(resources),
                     format!(
                         "`resources` must be a mapping of resource names, not {}",
-                        a(kind)
+                        a_type(kind)
                     ),
                 )
                 .help(format!("python-heatclient fails with {heat}"));
@@ -166,7 +167,7 @@ fn client_entries(cx: &Context<'_>, sink: &mut Sink<'_>, mapping: NodeId, top: b
                     cx.span(entry.value),
                     format!(
                         "`{key}` is mapped to {}, not a type name or template path",
-                        a(kind)
+                        a_type(kind)
                     ),
                 )
                 .help(format!(

@@ -1,7 +1,7 @@
 use hotfix_yaml::{NodeKind, ScalarValue};
 
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::environment::{a, python_type};
+use crate::rules::py::{a_type, python_type};
 
 declare_rule! {
     /// ## What it does
@@ -63,7 +63,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                 let kind = python_type(cx.doc, value);
                 sink.report(
                     cx.span(section.value),
-                    format!("`{name}` must be a mapping, not {}", a(kind)),
+                    format!("`{name}` must be a mapping, not {}", a_type(kind)),
                 )
                 .help(format!(
                     "Heat fails with `'{kind}' object has no attribute '{attribute}'`"

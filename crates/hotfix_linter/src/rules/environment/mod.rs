@@ -2,10 +2,11 @@
 //! client (python-heatclient) and engine read them.
 
 use hotfix_diagnostics::{Diagnostic, Span};
-use hotfix_yaml::{Document, NodeId, NodeKind, ScalarValue};
+use hotfix_yaml::{Document, NodeId};
 
 use crate::Settings;
 use crate::rule::Rule;
+use crate::rules::py::str_repr;
 
 mod invalid_environment;
 mod invalid_event_sink;
@@ -48,32 +49,6 @@ pub(crate) fn load_failure(err: hotfix_yaml::LoadError, settings: &Settings) -> 
     vec![diagnostic]
 }
 
-/// The name of the Python type PyYAML loads the node as (`'list' object has no attribute …`).
-pub(crate) fn python_type(doc: &Document, id: NodeId) -> &'static str {
-    match &doc.node(doc.resolve(id)).kind {
-        NodeKind::Sequence { .. } => "list",
-        NodeKind::Mapping { .. } => "dict",
-        NodeKind::Scalar(s) => match s.value {
-            ScalarValue::Null => "NoneType",
-            ScalarValue::Bool(_) => "bool",
-            ScalarValue::Int(_) => "int",
-            ScalarValue::Float(_) => "float",
-            ScalarValue::Str => "str",
-            _ => "object",
-        },
-        NodeKind::Alias { .. } => "object",
-    }
-}
-
-/// A Python type's name with its article: `a list`, `an int`.
-pub(crate) fn a(kind: &str) -> String {
-    if kind.starts_with(['a', 'e', 'i', 'o', 'u']) {
-        format!("an {kind}")
-    } else {
-        format!("a {kind}")
-    }
-}
-
 /// How Python's `str()` prints a string, or a list of strings (`['a', 'b']`); `None` for other
 /// values, whose text the rules do not quote.
 pub(crate) fn python_str(doc: &Document, id: NodeId) -> Option<String> {
@@ -84,15 +59,13 @@ pub(crate) fn python_str(doc: &Document, id: NodeId) -> Option<String> {
     let items = doc.items(id)?;
     let mut out = Vec::new();
     for &item in items {
-        out.push(python_repr_str(doc.str_value(item)?));
+        out.push(str_repr(doc.str_value(item)?));
     }
     Some(format!("[{}]", out.join(", ")))
 }
 
-pub(crate) use hotfix_yaml::python_str_repr as python_repr_str;
-
 /// A Python tuple of strings as `str()` prints it.
 pub(crate) fn python_tuple(items: &[&str]) -> String {
-    let inner: Vec<String> = items.iter().map(|s| python_repr_str(s)).collect();
+    let inner: Vec<String> = items.iter().map(|s| str_repr(s)).collect();
     format!("({})", inner.join(", "))
 }

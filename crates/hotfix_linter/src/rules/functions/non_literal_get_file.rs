@@ -56,7 +56,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     for call in unique_calls(cx.semantic, get_file) {
         let arg = view.arg(call.args);
         let (message, help) = match arg {
-            Arg::Str(_) | Arg::Other => continue,
+            Arg::Str(_) | Arg::Bytes(_) => continue,
             Arg::Call(f) => (
                 format!("the `get_file` path is computed by `{}`", f.name()),
                 "write the path literally: the client uploads only the files named by literal `get_file` paths, so Heat will find no content for a computed one. To choose between files, use `if` around literal `get_file` calls, or pass the content in a parameter. Heat: `No content found in the \"files\" section for get_file path: …`".to_owned(),

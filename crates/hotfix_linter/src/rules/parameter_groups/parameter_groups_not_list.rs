@@ -1,6 +1,6 @@
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::parameters::py;
-use crate::rules::parameters::py::a_type;
+use crate::rules::py;
+use crate::rules::py::a_type;
 use crate::rules::util::{is_sequence, python_type};
 
 declare_rule! {

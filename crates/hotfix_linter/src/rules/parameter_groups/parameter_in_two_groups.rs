@@ -2,7 +2,7 @@ use hotfix_yaml::NodeId;
 
 use super::shared::{grouped, groups, heat_text, label, value};
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::parameters::py::Py;
+use crate::rules::py::Py;
 
 declare_rule! {
     /// ## What it does

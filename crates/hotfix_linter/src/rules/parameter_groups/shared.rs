@@ -4,7 +4,7 @@
 use hotfix_yaml::{Document, NodeId};
 
 use crate::rule::Context;
-use crate::rules::parameters::py::{self, Py};
+use crate::rules::py::{self, Py};
 use crate::rules::util::{is_mapping, is_sequence};
 
 /// The items of `parameter_groups`, when it is a list Heat validates.

@@ -2,7 +2,7 @@ use hotfix_hot::key_name;
 
 use super::shared::{grouped, groups, heat_text, label, value};
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::parameters::py::{self, Py};
+use crate::rules::py::{self, Py};
 use crate::rules::util::{did_you_mean, is_mapping, is_null};
 
 declare_rule! {

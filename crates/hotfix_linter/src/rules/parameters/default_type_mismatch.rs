@@ -1,10 +1,10 @@
-use super::py::{self, Parsed, Py};
 use super::pyjson;
 use super::shared::{
     Built, Kind, Outcome, ParamType, build, constraint_items, definition, kinds, param_type,
     shown_value, span_in,
 };
 use crate::rule::{Context, Sink, declare_rule};
+use crate::rules::py::{self, Parsed, Py};
 
 declare_rule! {
     /// ## What it does

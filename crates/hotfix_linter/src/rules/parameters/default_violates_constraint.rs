@@ -1,10 +1,10 @@
-use super::py::{self, Py};
 use super::pyjson;
 use super::shared::{
     Check, Kind, Outcome, ParamType, build, check as check_constraint, constraint_items,
     default_for_constraints, definition, description, kinds, param_type, shown_value, span_in,
 };
 use crate::rule::{Context, Sink, declare_rule};
+use crate::rules::py::{self, Py};
 
 declare_rule! {
     /// ## What it does

@@ -1,8 +1,8 @@
 use hotfix_diagnostics::{Applicability, Edit, Fix};
 
-use super::py::{self, Py};
 use super::shared::{definition, span_in};
 use crate::rule::{Context, Sink, declare_rule};
+use crate::rules::py::{self, Py};
 
 declare_rule! {
     /// ## What it does

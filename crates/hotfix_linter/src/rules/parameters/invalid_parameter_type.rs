@@ -2,9 +2,9 @@ use hotfix_diagnostics::{Applicability, Edit, Fix};
 use hotfix_hot::PARAMETER_TYPES;
 use hotfix_yaml::{ScalarValue, SourceFormat};
 
-use super::py::a_type;
 use super::shared::{ParamType, py_str, same_quotes, span_in};
 use crate::rule::{Context, Sink, declare_rule};
+use crate::rules::py::a_type;
 use crate::rules::util::{did_you_mean, is_mapping, python_type};
 
 declare_rule! {

@@ -1,11 +1,11 @@
 use hotfix_hot::{Version, key_name};
 use hotfix_yaml::NodeId;
 
-use super::py::{self, Parsed, Py};
 use super::shared::{
     Bound, Built, CONSTRAINT_KEYS, Outcome, ParamType, build, definition, kinds, param_type,
 };
 use crate::rule::{Context, Sink, declare_rule};
+use crate::rules::py::{self, Parsed, Py};
 use crate::rules::util::{did_you_mean, is_mapping, is_null, python_type};
 
 declare_rule! {

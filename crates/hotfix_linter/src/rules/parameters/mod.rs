@@ -8,7 +8,6 @@ mod default_violates_constraint;
 mod hidden_as_string;
 mod invalid_parameter_type;
 mod malformed_constraint;
-pub(in crate::rules) mod py;
 pub(in crate::rules) mod pyjson;
 pub(in crate::rules) use hotfix_eval::regex;
 pub(in crate::rules) mod shared;

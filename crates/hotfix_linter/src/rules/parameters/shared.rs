@@ -6,9 +6,9 @@ use hotfix_diagnostics::Span;
 use hotfix_hot::{Named, Version};
 use hotfix_yaml::{Document, NodeId, NodeKind, ScalarStyle};
 
-use super::py::{self, Num, Parsed, Py};
 use super::regex::{self, Compiled, Regex};
 use crate::rule::Context;
+use crate::rules::py::{self, Num, Parsed, Py};
 use crate::rules::util::{did_you_mean, is_mapping};
 
 /// A HOT parameter type.

@@ -1,8 +1,8 @@
 use hotfix_hot::{Version, key_name};
 
-use super::py::a_type;
 use super::shared::{definition, span_in};
 use crate::rule::{Context, Sink, declare_rule};
+use crate::rules::py::a_type;
 use crate::rules::util::{did_you_mean, is_null, is_sequence, python_type};
 
 declare_rule! {

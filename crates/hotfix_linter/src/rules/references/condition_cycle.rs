@@ -1,10 +1,10 @@
 use std::collections::HashMap;
 
 use hotfix_hot::{Owner, RefKind, Version};
-use hotfix_yaml::NodeId;
 
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::references::shared::{SHOWN_STEPS, cycle_path, cycles, section_usable};
+use crate::rules::graph::Graph;
+use crate::rules::references::shared::section_usable;
 
 declare_rule! {
     /// ## What it does
@@ -65,8 +65,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         .rev()
         .map(|(i, c)| (c.name.as_str(), i))
         .collect();
-    let mut adjacency: Vec<Vec<usize>> = vec![Vec::new(); conditions.len()];
-    let mut edges: HashMap<(usize, usize), NodeId> = HashMap::new();
+    let mut graph = Graph::new(conditions.len());
     let mut references: Vec<_> = cx.semantic.references(RefKind::Condition).collect();
     references.sort_by_key(|r| cx.span(r.node).start);
     for reference in references {
@@ -76,48 +75,30 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         let Some(&to) = index.get(reference.name.as_str()) else {
             continue;
         };
-        if let Some(targets) = adjacency.get_mut(from)
-            && !targets.contains(&to)
-        {
-            targets.push(to);
-            edges.insert((from, to), reference.node);
-        }
+        graph.add(from, to, reference.node);
     }
     let name = |i: usize| conditions.get(i).map_or("?", |c| c.name.as_str());
-    for cycle in cycles(&adjacency) {
-        let steps: Vec<(usize, usize)> = cycle
-            .windows(2)
-            .filter_map(|w| match w {
-                [a, b] => Some((*a, *b)),
-                _ => None,
-            })
-            .collect();
-        let Some((&(first_from, first_to), rest)) = steps.split_first() else {
+    for cycle in graph.cycles() {
+        let Some(&(first_from, first_to, &first)) = cycle.steps.first() else {
             continue;
         };
-        let Some(&first) = edges.get(&(first_from, first_to)) else {
-            continue;
-        };
-        let path = cycle_path(&cycle, name);
-        let message = if rest.is_empty() {
+        let message = if cycle.is_loop() {
             format!(
                 "condition `{}` is defined in terms of itself",
                 name(first_from)
             )
         } else {
-            format!("conditions defined in a cycle: {path}")
+            format!("conditions defined in a cycle: {}", cycle.path(name))
         };
         let diagnostic = sink.report(cx.span(first), message);
         diagnostic.primary_label(format!("`{}` uses `{}`", name(first_from), name(first_to)));
-        for &(from, to) in rest.iter().take(SHOWN_STEPS - 1) {
-            if let Some(&node) = edges.get(&(from, to)) {
-                diagnostic.label(
-                    cx.span(node),
-                    format!("`{}` uses `{}`", name(from), name(to)),
-                );
-            }
+        for &(from, to, &node) in cycle.shown_rest() {
+            diagnostic.label(
+                cx.span(node),
+                format!("`{}` uses `{}`", name(from), name(to)),
+            );
         }
-        let advice = if rest.is_empty() {
+        let advice = if cycle.is_loop() {
             format!("define `{}` without referring to itself", name(first_from))
         } else {
             "define one of these conditions without the others (e.g. from a parameter)".to_owned()

@@ -1,10 +1,8 @@
-use std::collections::HashMap;
-
-use hotfix_hot::RefKind;
 use hotfix_yaml::NodeId;
 
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::references::shared::{SHOWN_STEPS, cycle_path, cycles, section_usable};
+use crate::rules::graph::Graph;
+use crate::rules::references::shared::section_usable;
 
 declare_rule! {
     /// ## What it does
@@ -65,50 +63,26 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         return;
     }
     let resources = &cx.template.resources;
-    let mut adjacency: Vec<Vec<usize>> = vec![Vec::new(); resources.len()];
-    let mut edges: HashMap<(usize, usize), Edge> = HashMap::new();
+    let mut graph = Graph::new(resources.len());
     for dependency in cx.semantic.dependencies(cx.template) {
-        let via = match dependency.kind {
-            RefKind::Resource => "get_resource",
-            RefKind::Attribute => "get_attr",
-            RefKind::DependsOn => "depends_on",
-            RefKind::CfnRef => "Ref",
-            _ => continue,
+        let edge = Edge {
+            node: dependency.node,
+            via: dependency.via(),
         };
-        let (from, to) = (dependency.from, dependency.to);
-        if let Some(targets) = adjacency.get_mut(from)
-            && !targets.contains(&to)
-        {
-            targets.push(to);
-            edges.insert(
-                (from, to),
-                Edge {
-                    node: dependency.node,
-                    via,
-                },
-            );
-        }
+        graph.add(dependency.from, dependency.to, edge);
     }
     let name = |i: usize| resources.get(i).map_or("?", |r| r.name.as_str());
-    for cycle in cycles(&adjacency) {
-        let steps: Vec<(usize, usize)> = cycle
-            .windows(2)
-            .filter_map(|w| match w {
-                [a, b] => Some((*a, *b)),
-                _ => None,
-            })
-            .collect();
-        let Some((&(first_from, first_to), rest)) = steps.split_first() else {
+    for cycle in graph.cycles() {
+        let Some(&(first_from, first_to, first)) = cycle.steps.first() else {
             continue;
         };
-        let Some(first) = edges.get(&(first_from, first_to)) else {
-            continue;
-        };
-        let path = cycle_path(&cycle, name);
-        let message = if rest.is_empty() {
+        let message = if cycle.is_loop() {
             format!("resource `{}` depends on itself", name(first_from))
         } else {
-            format!("resources depend on each other in a cycle: {path}")
+            format!(
+                "resources depend on each other in a cycle: {}",
+                cycle.path(name)
+            )
         };
         let diagnostic = sink.report(cx.span(first.node), message);
         diagnostic.primary_label(format!(
@@ -117,15 +91,13 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             name(first_to),
             first.via
         ));
-        for &(from, to) in rest.iter().take(SHOWN_STEPS - 1) {
-            if let Some(edge) = edges.get(&(from, to)) {
-                diagnostic.label(
-                    cx.span(edge.node),
-                    format!("`{}` depends on `{}` ({})", name(from), name(to), edge.via),
-                );
-            }
+        for &(from, to, edge) in cycle.shown_rest() {
+            diagnostic.label(
+                cx.span(edge.node),
+                format!("`{}` depends on `{}` ({})", name(from), name(to), edge.via),
+            );
         }
-        diagnostic.help(if rest.is_empty() {
+        diagnostic.help(if cycle.is_loop() {
             "remove the reference to itself; Heat: `Circular Dependency Found: {…}`"
         } else {
             "break the cycle: remove one of these references, or pass the value another way \

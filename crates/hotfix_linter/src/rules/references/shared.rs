@@ -1,7 +1,7 @@
 //! Helpers shared by the reference rules: Heat's paths to calls (as its error texts print
-//! them), iterative cycle finding, and literal conditions.
+//! them), and literal conditions.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, HashSet};
 
 use hotfix_hot::{
     Call, Context as CallContext, Function, Named, Owner, RefKind, Reference, key_name,
@@ -37,7 +37,6 @@ pub(super) fn call_of<'s>(cx: &'s Context<'_>, reference: &Reference) -> Option<
 /// `if` are not numbered (only the chosen branch is parsed: `value.if.x`).
 pub(super) struct Paths<'c> {
     cx: &'c Context<'c>,
-    calls: HashMap<NodeId, &'c Call>,
     fields: HashMap<(Owner, &'static str), HashMap<NodeId, String>>,
 }
 
@@ -45,7 +44,6 @@ impl<'c> Paths<'c> {
     pub(super) fn new(cx: &'c Context<'c>) -> Self {
         Paths {
             cx,
-            calls: calls_by_map(cx),
             fields: HashMap::new(),
         }
     }
@@ -87,7 +85,7 @@ impl<'c> Paths<'c> {
             }
             match &doc.node(node).kind {
                 NodeKind::Mapping { .. } => {
-                    if let Some(call) = self.calls.get(&node) {
+                    if let Some(call) = self.cx.semantic.call_at(node) {
                         let name = doc.str_value(call.key).unwrap_or_default();
                         let inner = format!("{path}.{name}");
                         out.entry(node).or_insert(path);
@@ -193,156 +191,6 @@ pub(super) fn is_value_if(call: &Call) -> bool {
     call.status.function() == Function::If && call.context == CallContext::Value
 }
 
-/// The strongly connected components of a graph given by adjacency lists (Tarjan's
-/// algorithm, iterative: no recursion per node).
-fn strongly_connected(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
-    const UNSEEN: usize = usize::MAX;
-    let n = edges.len();
-    let mut index = vec![UNSEEN; n];
-    let mut low = vec![0; n];
-    let mut on_stack = vec![false; n];
-    let mut stack = Vec::new();
-    let mut components = Vec::new();
-    let mut next = 0;
-    for root in 0..n {
-        if index.get(root) != Some(&UNSEEN) {
-            continue;
-        }
-        let mut work: Vec<(usize, usize)> = vec![(root, 0)];
-        if let (Some(i), Some(l), Some(o)) = (
-            index.get_mut(root),
-            low.get_mut(root),
-            on_stack.get_mut(root),
-        ) {
-            *i = next;
-            *l = next;
-            *o = true;
-        }
-        next += 1;
-        stack.push(root);
-        while let Some(&(v, i)) = work.last() {
-            let successor = edges.get(v).and_then(|e| e.get(i)).copied();
-            if let Some(frame) = work.last_mut() {
-                frame.1 += 1;
-            }
-            match successor {
-                Some(w) if index.get(w) == Some(&UNSEEN) => {
-                    if let (Some(iw), Some(lw), Some(ow)) =
-                        (index.get_mut(w), low.get_mut(w), on_stack.get_mut(w))
-                    {
-                        *iw = next;
-                        *lw = next;
-                        *ow = true;
-                    }
-                    next += 1;
-                    stack.push(w);
-                    work.push((w, 0));
-                }
-                Some(w) => {
-                    if on_stack.get(w) == Some(&true) {
-                        let iw = index.get(w).copied().unwrap_or(UNSEEN);
-                        if let Some(lv) = low.get_mut(v) {
-                            *lv = (*lv).min(iw);
-                        }
-                    }
-                }
-                None => {
-                    work.pop();
-                    let lv = low.get(v).copied().unwrap_or(0);
-                    if let Some(&(parent, _)) = work.last()
-                        && let Some(lp) = low.get_mut(parent)
-                    {
-                        *lp = (*lp).min(lv);
-                    }
-                    if Some(&lv) == index.get(v) {
-                        let mut component = Vec::new();
-                        while let Some(w) = stack.pop() {
-                            if let Some(o) = on_stack.get_mut(w) {
-                                *o = false;
-                            }
-                            component.push(w);
-                            if w == v {
-                                break;
-                            }
-                        }
-                        components.push(component);
-                    }
-                }
-            }
-        }
-    }
-    components
-}
-
-/// One cycle per strongly connected component of more than one node, as a path that starts
-/// and ends at the component's first node (shortest way back, by breadth-first search), in the
-/// order of the components' first nodes; then every node with an edge to itself, as `[a, a]`.
-pub(super) fn cycles(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
-    let mut found = Vec::new();
-    let mut component_of = vec![usize::MAX; edges.len()];
-    let mut components = strongly_connected(edges);
-    for component in &mut components {
-        component.sort_unstable();
-    }
-    components.sort_unstable_by_key(|c| c.first().copied());
-    for (c, component) in components.iter().enumerate() {
-        for &v in component {
-            if let Some(slot) = component_of.get_mut(v) {
-                *slot = c;
-            }
-        }
-    }
-    for (c, component) in components.iter().enumerate() {
-        let Some(&start) = component.first() else {
-            continue;
-        };
-        if component.len() < 2 {
-            continue;
-        }
-        // Breadth-first from `start` inside the component until an edge leads back to it.
-        let mut parent: HashMap<usize, usize> = HashMap::new();
-        let mut queue = VecDeque::from([start]);
-        let mut last = None;
-        'search: while let Some(v) = queue.pop_front() {
-            for &w in edges.get(v).map_or(&[][..], Vec::as_slice) {
-                if component_of.get(w) != Some(&c) {
-                    continue;
-                }
-                if w == start && v != start {
-                    last = Some(v);
-                    break 'search;
-                }
-                if w != start && !parent.contains_key(&w) {
-                    parent.insert(w, v);
-                    queue.push_back(w);
-                }
-            }
-        }
-        let Some(mut v) = last else {
-            continue;
-        };
-        let mut path = vec![v];
-        while v != start {
-            let Some(&p) = parent.get(&v) else {
-                break;
-            };
-            path.push(p);
-            v = p;
-        }
-        path.reverse();
-        path.push(start);
-        if path.first() == Some(&start) && path.len() > 2 {
-            found.push(path);
-        }
-    }
-    for (v, targets) in edges.iter().enumerate() {
-        if targets.contains(&v) {
-            found.push(vec![v, v]);
-        }
-    }
-    found
-}
-
 /// The boolean a condition is written as, if it is a literal or names a condition defined as
 /// one.
 pub(super) fn literal_condition(cx: &Context<'_>, node: NodeId) -> Option<bool> {
@@ -357,15 +205,6 @@ pub(super) fn literal_condition(cx: &Context<'_>, node: NodeId) -> Option<bool> 
     }
 }
 
-/// The calls of the template by their mapping node.
-pub(super) fn calls_by_map<'s>(cx: &'s Context<'_>) -> HashMap<NodeId, &'s Call> {
-    let mut calls = HashMap::new();
-    for call in &cx.semantic.calls {
-        calls.entry(call.map).or_insert(call);
-    }
-    calls
-}
-
 /// Advice followed by Heat's text: `did you mean `x`? Heat: …`, `define it; Heat: …`.
 pub(super) fn with_heat(advice: &str, heat: &str) -> String {
     if advice.ends_with('?') {
@@ -373,21 +212,6 @@ pub(super) fn with_heat(advice: &str, heat: &str) -> String {
     } else {
         format!("{advice}; {heat}")
     }
-}
-
-/// How many steps of a cycle are named in a message and labelled; longer cycles are shortened.
-pub(super) const SHOWN_STEPS: usize = 10;
-
-/// A cycle's path for a message: `` `a` → `b` → `a` ``, long ones shortened in the middle.
-pub(super) fn cycle_path<'n>(cycle: &[usize], name: impl Fn(usize) -> &'n str) -> String {
-    let names: Vec<String> = cycle.iter().map(|&i| format!("`{}`", name(i))).collect();
-    if names.len() <= SHOWN_STEPS + 1 {
-        return names.join(" → ");
-    }
-    let head = names.get(..SHOWN_STEPS - 2).unwrap_or_default().join(" → ");
-    let tail = names.get(names.len() - 2..).unwrap_or_default().join(" → ");
-    let hidden = names.len() - SHOWN_STEPS;
-    format!("{head} → … ({hidden} more) … → {tail}")
 }
 
 /// Definitions by name, for lookups that stay fast in templates with many resources.

@@ -1,5 +1,6 @@
-use super::shared::{Calls, a_type, repeats, span};
+use super::shared::{a_type, repeats, span};
 use crate::rule::{Context, Sink, declare_rule};
+use crate::rules::util::call_at;
 
 declare_rule! {
     /// ## What it does
@@ -56,10 +57,9 @@ const SYNTAX: &str = "Heat: `\"repeat\" syntax should be repeat: template: This 
 
 fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     let doc = cx.doc;
-    let calls = Calls::new(cx);
-    for repeat in repeats(cx, &calls) {
+    for repeat in repeats(cx) {
         if repeat.args.is_none() {
-            let what = match calls.get(doc, repeat.call.args) {
+            let what = match call_at(cx, repeat.call.args) {
                 Some(call) => format!("a `{}` call", cx.text(call.key)),
                 None => a_type(doc, repeat.call.args).to_owned(),
             };
@@ -96,7 +96,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         let Some(for_each) = repeat.for_each else {
             continue;
         };
-        if calls.get(doc, for_each.value).is_some() {
+        if call_at(cx, for_each.value).is_some() {
             continue;
         }
         if !crate::rules::util::is_mapping(doc, for_each.value) {

@@ -1,7 +1,8 @@
 use hotfix_yaml::{NodeKind, ScalarValue};
 
-use super::shared::{Calls, a_type, repeats, span};
+use super::shared::{a_type, repeats, span};
 use crate::rule::{Context, Sink, declare_rule};
+use crate::rules::util::call_at;
 
 declare_rule! {
     /// ## What it does
@@ -58,15 +59,14 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         return;
     };
     let doc = cx.doc;
-    let calls = Calls::new(cx);
-    for repeat in repeats(cx, &calls) {
-        let Some(entries) = repeat.for_each_entries(doc, &calls) else {
+    for repeat in repeats(cx) {
+        let Some(entries) = repeat.for_each_entries(cx) else {
             continue;
         };
         let zipped = repeat.zipped(doc, version);
         let maps_allowed = version.repeat_accepts_maps() && !zipped;
         for entry in entries {
-            if calls.get(doc, entry.value).is_some() {
+            if call_at(cx, entry.value).is_some() {
                 continue;
             }
             let ok = match &doc.node(doc.resolve(entry.value)).kind {

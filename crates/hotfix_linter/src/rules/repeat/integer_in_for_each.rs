@@ -1,10 +1,10 @@
 use hotfix_diagnostics::{Applicability, Edit, Fix};
 use hotfix_hot::{Call, CallStatus, Function};
-use hotfix_yaml::{Document, NodeId, NodeKind, ScalarStyle, ScalarValue};
+use hotfix_yaml::{NodeId, NodeKind, ScalarStyle, ScalarValue};
 
-use super::shared::{Calls, a_type, literal_len, quoted, repeats, span};
+use super::shared::{a_type, literal_len, quoted, repeats, span};
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::util::python_type;
+use crate::rules::util::{call_at, python_type};
 
 declare_rule! {
     /// ## What it does
@@ -81,24 +81,21 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         return;
     };
     let doc = cx.doc;
-    let calls = Calls::new(cx);
-    for repeat in repeats(cx, &calls) {
-        let (Some(template), Some(entries)) =
-            (repeat.template, repeat.for_each_entries(doc, &calls))
-        else {
+    for repeat in repeats(cx) {
+        let (Some(template), Some(entries)) = (repeat.template, repeat.for_each_entries(cx)) else {
             continue;
         };
         // Without a string to replace in, or with an empty loop, nothing is replaced.
-        if !has_string(doc, &calls, template.value)
+        if !has_string(cx, template.value)
             || entries
                 .iter()
-                .any(|e| literal_len(doc, &calls, version, e.value) == Some(0))
+                .any(|e| literal_len(cx, version, e.value) == Some(0))
         {
             continue;
         }
         let maps_iterated = version.repeat_accepts_maps() && !repeat.zipped(doc, version);
         for entry in entries {
-            if calls.get(doc, entry.value).is_some() {
+            if call_at(cx, entry.value).is_some() {
                 continue;
             }
             let name = hotfix_hot::key_name(doc, entry.key);
@@ -106,7 +103,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             match &doc.node(resolved).kind {
                 NodeKind::Sequence { items, .. } => {
                     for &item in items {
-                        match calls.get(doc, item) {
+                        match call_at(cx, item) {
                             Some(call) => report_parameter(cx, sink, &name, item, call),
                             None if doc.str_value(item).is_none() => {
                                 report(cx, sink, &name, item, "item");
@@ -227,13 +224,14 @@ fn report_parameter(cx: &Context<'_>, sink: &mut Sink<'_>, name: &str, item: Nod
 /// Whether the resolved template certainly holds a string for `str.replace` to work on: a
 /// literal string (a value or a map key) outside function calls, or the result of a function
 /// that always returns strings.
-fn has_string(doc: &Document, calls: &Calls<'_>, template: NodeId) -> bool {
+fn has_string(cx: &Context<'_>, template: NodeId) -> bool {
+    let doc = cx.doc;
     let mut found = false;
     super::shared::walk(doc, template, |id| {
         if found {
             return false;
         }
-        if let Some(call) = calls.get(doc, id) {
+        if let Some(call) = call_at(cx, id) {
             found = STRING_RESULTS.contains(&call.status.function());
             return false;
         }

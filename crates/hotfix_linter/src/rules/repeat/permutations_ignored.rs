@@ -1,7 +1,7 @@
 use hotfix_diagnostics::{Applicability, Fix};
 use hotfix_yaml::ScalarValue;
 
-use super::shared::{Calls, delete_entry_lines, literal_len, repeats};
+use super::shared::{delete_entry_lines, literal_len, repeats};
 use crate::rule::{Context, Sink, declare_rule};
 
 declare_rule! {
@@ -64,8 +64,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         return;
     }
     let doc = cx.doc;
-    let calls = Calls::new(cx);
-    for repeat in repeats(cx, &calls) {
+    for repeat in repeats(cx) {
         let (Some(args), Some(permutations)) = (repeat.args, repeat.permutations) else {
             continue;
         };
@@ -76,7 +75,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         );
         match value {
             Some(ScalarValue::Bool(false)) => {
-                diagnostic.help(false_help(cx, &calls, version, &repeat));
+                diagnostic.help(false_help(cx, version, &repeat));
             }
             Some(ScalarValue::Bool(true)) => {
                 diagnostic.help(
@@ -102,12 +101,11 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
 /// What Heat does with `permutations: false` here, and what upgrading would do.
 fn false_help(
     cx: &Context<'_>,
-    calls: &Calls<'_>,
     version: hotfix_hot::Version,
     repeat: &super::shared::Repeat<'_>,
 ) -> String {
     const UPGRADE: &str = "pairing the lists (`permutations: false`) needs heat_template_version 2017-09-01 (pike) or later";
-    let entries = repeat.for_each_entries(cx.doc, calls);
+    let entries = repeat.for_each_entries(cx);
     if entries.as_ref().is_some_and(|e| e.len() == 1) {
         return "with a single placeholder, nesting and pairing give the same result: remove the key"
             .to_owned();
@@ -115,7 +113,7 @@ fn false_help(
     let lengths: Option<Vec<usize>> = entries.and_then(|entries| {
         entries
             .iter()
-            .map(|e| literal_len(cx.doc, calls, version, e.value))
+            .map(|e| literal_len(cx, version, e.value))
             .collect()
     });
     let Some(lengths) = lengths.filter(|l| l.len() > 1) else {

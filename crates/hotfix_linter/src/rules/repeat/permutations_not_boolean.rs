@@ -1,8 +1,9 @@
 use hotfix_diagnostics::{Applicability, Edit, Fix};
 use hotfix_yaml::{NodeKind, ScalarValue};
 
-use super::shared::{Calls, a_type, repeats, span};
+use super::shared::{a_type, repeats, span};
 use crate::rule::{Context, Sink, declare_rule};
+use crate::rules::util::call_at;
 
 declare_rule! {
     /// ## What it does
@@ -65,8 +66,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         return;
     }
     let doc = cx.doc;
-    let calls = Calls::new(cx);
-    for repeat in repeats(cx, &calls) {
+    for repeat in repeats(cx) {
         let Some(permutations) = repeat.permutations else {
             continue;
         };
@@ -77,7 +77,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         {
             continue;
         }
-        if let Some(call) = calls.get(doc, value) {
+        if let Some(call) = call_at(cx, value) {
             sink.report(
                 span(cx, value),
                 format!(

@@ -1,5 +1,6 @@
-use super::shared::{Calls, literal_len, repeats};
+use super::shared::{literal_len, repeats};
 use crate::rule::{Context, Sink, declare_rule};
+use crate::rules::util::call_at;
 
 declare_rule! {
     /// ## What it does
@@ -61,14 +62,11 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         return;
     };
     let doc = cx.doc;
-    let calls = Calls::new(cx);
-    for repeat in repeats(cx, &calls) {
+    for repeat in repeats(cx) {
         if !repeat.zipped(doc, version) {
             continue;
         }
-        let (Some(for_each), Some(entries)) =
-            (repeat.for_each, repeat.for_each_entries(doc, &calls))
-        else {
+        let (Some(for_each), Some(entries)) = (repeat.for_each, repeat.for_each_entries(cx)) else {
             continue;
         };
         // Null is left out of Heat's length check; maps are rejected earlier (H902).
@@ -77,9 +75,9 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             .into_iter()
             .filter_map(|e| {
                 if crate::rules::util::is_sequence(doc, e.value) {
-                    return Some((e, literal_len(doc, &calls, version, e.value)?));
+                    return Some((e, literal_len(cx, version, e.value)?));
                 }
-                calls.get(doc, e.value)?;
+                call_at(cx, e.value)?;
                 match hotfix_eval::fold(doc, version, e.value)? {
                     hotfix_eval::Value::List(items) => Some((e, items.len())),
                     _ => None,

@@ -5,32 +5,14 @@
 //! reads `permutations`. A value that is a function call is a `Function` object there, so
 //! every check on a literal value is skipped for calls.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use hotfix_diagnostics::Edit;
 use hotfix_hot::{Call, Function, Version};
 use hotfix_yaml::{Document, Entry, NodeId, NodeKind, ScalarValue, Style};
 
 use crate::rule::Context;
-
-/// The calls of a template, by the (resolved) mapping that makes each one.
-#[derive(Debug)]
-pub(super) struct Calls<'a> {
-    by_map: HashMap<NodeId, &'a Call>,
-}
-
-impl<'a> Calls<'a> {
-    pub(super) fn new(cx: &Context<'a>) -> Self {
-        Calls {
-            by_map: cx.semantic.calls.iter().map(|c| (c.map, c)).collect(),
-        }
-    }
-
-    /// The call `node` makes, if Heat parses it as one (whatever the call's status).
-    pub(super) fn get(&self, doc: &Document, node: NodeId) -> Option<&'a Call> {
-        self.by_map.get(&doc.resolve(node)).copied()
-    }
-}
+use crate::rules::util::call_at;
 
 /// One active `repeat` call and its arguments.
 #[derive(Debug)]
@@ -46,9 +28,10 @@ pub(super) struct Repeat<'a> {
 impl Repeat<'_> {
     /// The `for_each` value when it is a literal mapping (not a call): its entries as Python
     /// sees them.
-    pub(super) fn for_each_entries(&self, doc: &Document, calls: &Calls<'_>) -> Option<Vec<Entry>> {
+    pub(super) fn for_each_entries(&self, cx: &Context<'_>) -> Option<Vec<Entry>> {
+        let doc = cx.doc;
         let value = self.for_each?.value;
-        if calls.get(doc, value).is_some() || !is_mapping(doc, value) {
+        if call_at(cx, value).is_some() || !is_mapping(doc, value) {
             return None;
         }
         Some(doc.entries(value))
@@ -66,12 +49,12 @@ impl Repeat<'_> {
 }
 
 /// Every active `repeat` call with its arguments split out.
-pub(super) fn repeats<'a>(cx: &Context<'a>, calls: &Calls<'a>) -> Vec<Repeat<'a>> {
+pub(super) fn repeats<'a>(cx: &Context<'a>) -> Vec<Repeat<'a>> {
     let doc = cx.doc;
     cx.semantic
         .calls_to(Function::Repeat)
         .map(|call| {
-            let args = (is_mapping(doc, call.args) && calls.get(doc, call.args).is_none())
+            let args = (is_mapping(doc, call.args) && call_at(cx, call.args).is_none())
                 .then_some(call.args);
             let entry = |name: &str| -> Option<Entry> {
                 let args = args?;
@@ -96,13 +79,9 @@ pub(super) fn is_mapping(doc: &Document, id: NodeId) -> bool {
 
 /// The number of items a literal `for_each` value gives (`None` → 0), when it is known: a
 /// list (unless an item may vanish: a wallaby two-argument `if`), a map (its keys) or null.
-pub(super) fn literal_len(
-    doc: &Document,
-    calls: &Calls<'_>,
-    version: Version,
-    value: NodeId,
-) -> Option<usize> {
-    if calls.get(doc, value).is_some() {
+pub(super) fn literal_len(cx: &Context<'_>, version: Version, value: NodeId) -> Option<usize> {
+    let doc = cx.doc;
+    if call_at(cx, value).is_some() {
         return None;
     }
     let resolved = doc.resolve(value);
@@ -110,9 +89,7 @@ pub(super) fn literal_len(
         NodeKind::Sequence { items, .. } => {
             let may_vanish = version.has_nullable_if()
                 && items.iter().any(|&item| {
-                    calls
-                        .get(doc, item)
-                        .is_some_and(|c| c.status.function() == Function::If)
+                    call_at(cx, item).is_some_and(|c| c.status.function() == Function::If)
                 });
             (!may_vanish).then_some(items.len())
         }

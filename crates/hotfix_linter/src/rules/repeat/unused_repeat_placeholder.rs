@@ -1,8 +1,9 @@
 use hotfix_hot::Function;
 use hotfix_yaml::{NodeKind, ScalarValue};
 
-use super::shared::{Calls, literal_len, repeats, walk};
+use super::shared::{literal_len, repeats, walk};
 use crate::rule::{Context, Sink, declare_rule};
+use crate::rules::util::call_at;
 
 declare_rule! {
     /// ## What it does
@@ -69,17 +70,14 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         return;
     };
     let doc = cx.doc;
-    let calls = Calls::new(cx);
-    for repeat in repeats(cx, &calls) {
-        let (Some(template), Some(entries)) =
-            (repeat.template, repeat.for_each_entries(doc, &calls))
-        else {
+    for repeat in repeats(cx) {
+        let (Some(template), Some(entries)) = (repeat.template, repeat.for_each_entries(cx)) else {
             continue;
         };
         let mut strings: Vec<&str> = Vec::new();
         let mut external = false;
         walk(doc, template.value, |id| {
-            if let Some(call) = calls.get(doc, id) {
+            if let Some(call) = call_at(cx, id) {
                 external |= EXTERNAL.contains(&call.status.function());
             }
             if let NodeKind::Scalar(s) = &doc.node(id).kind
@@ -99,7 +97,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             if placeholder.is_empty() || strings.iter().any(|s| s.contains(placeholder)) {
                 continue;
             }
-            let effect = match literal_len(doc, &calls, version, entry.value) {
+            let effect = match literal_len(cx, version, entry.value) {
                 Some(0 | 1) => "Heat has nothing to replace, so it does nothing".to_owned(),
                 Some(n) => format!(
                     "Heat still iterates over its {n} values but has nothing to replace, so the result repeats identical items"

@@ -7,7 +7,7 @@ use hotfix_yaml::{NodeId, NodeKind};
 use serde_json::Value;
 
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::parameters::py::{self, Num, Py};
+use crate::rules::py::{self, Num, Py};
 use crate::rules::resources::property_values::{converted, from_json};
 use crate::rules::resources::shared::{Registered, call_at, registered, registered_resources};
 

@@ -4,8 +4,8 @@ use hotfix_hot::resource_types::{PropertyType, Schema};
 use hotfix_yaml::NodeId;
 
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::parameters::py::{self, Num, Parsed, Py};
 use crate::rules::parameters::shared::ParamType;
+use crate::rules::py::{self, Num, Parsed, Py};
 use crate::rules::resources::param_ref::{ParamRef, get_param};
 use crate::rules::resources::shared::{
     Registered, call_at, literal_properties, registered_resources,

@@ -6,8 +6,8 @@ use hotfix_hot::{CallStatus, Function, Named};
 use hotfix_yaml::{Document, NodeId};
 
 use crate::rule::Context;
-use crate::rules::parameters::py::{self, Num, Parsed, Py};
 use crate::rules::parameters::shared::{ParamType, definition, param_type};
+use crate::rules::py::{self, Num, Parsed, Py};
 use crate::rules::resources::shared::call_at;
 
 /// A value written `{get_param: NAME}` or `{get_param: [NAME]}` (no path), naming a parameter

@@ -26,8 +26,8 @@ use hotfix_yaml::{NodeId, NodeKind};
 use serde_json::Value;
 
 use crate::rule::Context;
-use crate::rules::parameters::py::{self, Num, Parsed, Py};
 use crate::rules::parameters::regex::{self, Compiled};
+use crate::rules::py::{self, Num, Parsed, Py};
 use crate::rules::resources::shared::{Registered, call_at, registered_resources};
 
 /// How deep nested schemas are followed (Heat's deepest is four).
@@ -1064,7 +1064,7 @@ fn heat_violation(constraint: &Constraint, value: &Py) -> Option<String> {
             Some(i) => i.to_string(),
             None => n
                 .as_f64()
-                .map_or_else(|| n.to_string(), crate::rules::util::py_float_repr),
+                .map_or_else(|| n.to_string(), hotfix_yaml::python_float_str),
         },
     };
     Some(match constraint {

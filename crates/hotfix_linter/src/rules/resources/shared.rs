@@ -2,20 +2,15 @@
 
 use hotfix_diagnostics::Edit;
 use hotfix_hot::resource_types::{self, ResourceType, Status, SupportStatus};
-use hotfix_hot::{Call, Named, Version};
+use hotfix_hot::{Named, Version};
 use hotfix_yaml::{NodeId, NodeKind, ScalarStyle};
 
 use crate::rule::Context;
 
-pub(super) use crate::rules::util::{esc, is_falsy, kind_name, span_or};
+pub(super) use crate::rules::util::{call_at, esc, is_falsy, kind_name, span_or};
 
 /// The first version whose resources accept `external_id` and `condition`.
 pub(super) const NEWTON: Version = Version::V2016_10_14;
-
-/// The call `node` makes (through aliases), if Heat's parser calls it, whatever its status.
-pub(super) fn call_at<'c>(cx: &Context<'c>, node: NodeId) -> Option<&'c Call> {
-    cx.semantic.call_at(cx.doc.resolve(node))
-}
 
 /// The resources whose definition is a mapping (the others are `resource-not-mapping`'s).
 pub(super) fn mapping_resources<'t>(cx: &'t Context<'_>) -> impl Iterator<Item = &'t Named> {

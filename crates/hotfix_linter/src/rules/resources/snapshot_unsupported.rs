@@ -3,8 +3,8 @@ use hotfix_hot::{CallStatus, Function, Version};
 use hotfix_yaml::{NodeId, ScalarValue};
 
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::parameters::py::Py;
 use crate::rules::parameters::shared::ParamType;
+use crate::rules::py::Py;
 use crate::rules::resources::param_ref::{ParamRef, get_param};
 use crate::rules::resources::shared::{Registered, call_at, registered_resources};
 

@@ -1,6 +1,6 @@
 use std::collections::HashMap;
 
-use hotfix_yaml::{Entry, Int, NodeId, NodeKind, ScalarValue, SourceFormat};
+use hotfix_yaml::{Entry, KeyRepr, NodeId, NodeKind, ScalarValue, SourceFormat};
 
 use crate::rule::{Context, Sink, declare_rule};
 
@@ -46,22 +46,8 @@ declare_rule! {
     };
 }
 
-/// A mapping key as Python's `dict` compares it.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-enum Key {
-    Null,
-    Str(String),
-    Bytes(String),
-    /// Integers, booleans and integral floats: `1 == 1.0 == True`.
-    Int(Int),
-    /// Other floats, by bit pattern (`0.5`, infinities).
-    Float(u64),
-    /// PyYAML returns one shared NaN object, so `.nan` keys are the same key.
-    NaN,
-}
-
 /// Whether a mapping may repeat a key: false when every key is a string (the common case) and
-/// no two are equal, which is found without building a [`Key`] for each.
+/// no two are equal, which is found without building a [`KeyRepr`] for each.
 fn may_repeat(cx: &Context<'_>, entries: &[Entry]) -> bool {
     let mut texts: Vec<&str> = Vec::with_capacity(entries.len());
     for entry in entries {
@@ -78,36 +64,11 @@ fn may_repeat(cx: &Context<'_>, entries: &[Entry]) -> bool {
     texts.windows(2).any(|pair| pair[0] == pair[1])
 }
 
-fn key(cx: &Context<'_>, id: NodeId) -> Option<Key> {
+/// The key as Python's `dict` compares it (`None` for a merge key: several merges in one
+/// mapping are all applied).
+fn key(cx: &Context<'_>, id: NodeId) -> Option<KeyRepr> {
     let scalar = cx.doc.scalar(id)?;
-    Some(match &scalar.value {
-        ScalarValue::Null => Key::Null,
-        ScalarValue::Bool(b) => Key::Int(Int::Small(i64::from(*b))),
-        ScalarValue::Int(n) => Key::Int(n.clone()),
-        ScalarValue::Float(f) => float_key(*f),
-        ScalarValue::Str | ScalarValue::ValueKey => Key::Str(scalar.text.to_string()),
-        // `<<` merges; several merges in one mapping are all applied.
-        ScalarValue::Merge => return None,
-        ScalarValue::Binary => Key::Bytes(scalar.text.to_string()),
-    })
-}
-
-#[allow(
-    clippy::cast_possible_truncation,
-    reason = "only integral values within i64 are converted"
-)]
-fn float_key(f: f64) -> Key {
-    if f.is_nan() {
-        return Key::NaN;
-    }
-    if f.is_finite() && f.fract() == 0.0 {
-        // Exactly representable in i64 below 2^63; larger integral floats stay floats here,
-        // which only misses a clash with an equally huge integer key.
-        if f.abs() < 9.2e18 {
-            return Key::Int(Int::Small(f as i64));
-        }
-    }
-    Key::Float(f.to_bits())
+    (scalar.value != ScalarValue::Merge).then(|| cx.doc.key_repr(id))
 }
 
 fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
@@ -123,8 +84,8 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         if entries.len() < 2 || !may_repeat(cx, entries) {
             continue;
         }
-        let mut groups: HashMap<Key, Vec<NodeId>> = HashMap::new();
-        let mut order: Vec<Key> = Vec::new();
+        let mut groups: HashMap<KeyRepr, Vec<NodeId>> = HashMap::new();
+        let mut order: Vec<KeyRepr> = Vec::new();
         for entry in entries {
             let Some(k) = key(cx, entry.key) else {
                 continue;

@@ -17,7 +17,7 @@ pub(super) fn map_merge(v: &View<'_>, call: &Call) -> Option<Bad> {
     let advice = "write `map_merge: [{a: 1}, {b: 2}]`";
     match arg {
         Arg::List(items) => items.iter().find_map(|&item| merge_item(v, item)),
-        Arg::Call(_) | Arg::Other | Arg::Str("") => None,
+        Arg::Call(_) | Arg::Bytes(_) | Arg::Str("") => None,
         Arg::Str(s) => {
             let first = str_repr(&s.chars().take(1).collect::<String>());
             let heat = format!(
@@ -66,7 +66,7 @@ pub(super) fn map_replace(v: &View<'_>, call: &Call) -> Option<Bad> {
     let advice = "write `map_replace: [{a: 1}, {keys: {a: b}}]`";
     let items = match arg {
         Arg::List(items) => items,
-        Arg::Call(_) | Arg::Other => return None,
+        Arg::Call(_) | Arg::Bytes(_) => return None,
         Arg::Map(_) => {
             return bad(
                 call.args,
@@ -183,7 +183,7 @@ pub(super) fn list_concat(v: &View<'_>, call: &Call) -> Option<Bad> {
     let arg = v.arg(call.args);
     let items = match arg {
         Arg::List(items) => items,
-        Arg::Call(_) | Arg::Other => return None,
+        Arg::Call(_) | Arg::Bytes(_) => return None,
         other => {
             let example = "[ [ <value 1>, <value 2> ], [ <value 3>, <value 4> ] ]";
             return bad(
@@ -217,7 +217,7 @@ pub(super) fn filter(v: &View<'_>, call: &Call) -> Option<Bad> {
     let arg = v.arg(call.args);
     let items = match arg {
         Arg::List(items) => items,
-        Arg::Other => return None,
+        Arg::Bytes(_) => return None,
         other => {
             let message = format!(
                 "`filter` takes a list `[values, list]`, not {}",
@@ -280,7 +280,7 @@ pub(super) fn contains(v: &View<'_>, call: &Call) -> Option<Bad> {
     let arg = v.arg(call.args);
     let items = match arg {
         Arg::List(items) if !items.is_empty() => items,
-        Arg::Other => return None,
+        Arg::Bytes(_) => return None,
         other => {
             let message = format!(
                 "`contains` takes a list `[value, sequence]`, not {}",
@@ -325,7 +325,7 @@ pub(super) fn contains(v: &View<'_>, call: &Call) -> Option<Bad> {
 
 pub(super) fn equals(v: &View<'_>, call: &Call) -> Option<Bad> {
     let arg = v.arg(call.args);
-    if matches!(arg, Arg::Other | Arg::List([_, _])) {
+    if matches!(arg, Arg::Bytes(_) | Arg::List([_, _])) {
         return None;
     }
     bad(
@@ -353,7 +353,7 @@ pub(super) fn fn_select(v: &View<'_>, call: &Call) -> Option<Bad> {
         Arg::Str(s) if s.chars().count() == 2 => None,
         Arg::Map(map) if v.doc.entries(map).len() == 2 => None,
         Arg::List(_) | Arg::Str(_) | Arg::Map(_) => bad(call.args, message, advice, form),
-        Arg::Other => None,
+        Arg::Bytes(_) => None,
         other => bad(call.args, message, advice, unpack_error(other, v.version)?),
     }
 }
@@ -406,7 +406,7 @@ pub(super) fn member_list_to_map(v: &View<'_>, call: &Call) -> Option<Bad> {
         Arg::Map(map) if v.doc.entries(map).len() != 3 => {
             return bad(call.args, message, advice, wrong);
         }
-        Arg::Str(_) | Arg::Map(_) | Arg::Other => return None,
+        Arg::Str(_) | Arg::Map(_) | Arg::Bytes(_) => return None,
         other => return bad(call.args, message, advice, unpack_error(other, v.version)?),
     }) else {
         return bad(call.args, message, advice, wrong);
@@ -418,7 +418,7 @@ pub(super) fn member_list_to_map(v: &View<'_>, call: &Call) -> Option<Bad> {
 
 fn member_name(v: &View<'_>, node: NodeId, which: &str) -> Option<Bad> {
     let arg = v.arg(node);
-    if arg.is_str() || matches!(arg, Arg::Other) {
+    if arg.is_str() || matches!(arg, Arg::Bytes(_)) {
         return None;
     }
     bad(

@@ -13,7 +13,7 @@ fn mapping(v: &View<'_>, call: &Call, form: &str, heat: &str) -> Result<NodeId, 
     let name = call.status.function().name();
     match v.arg(call.args) {
         Arg::Map(map) => Ok(map),
-        Arg::Other => Err(None),
+        Arg::Bytes(_) => Err(None),
         other => Err(bad(
             call.args,
             format!("`{name}` takes a mapping, not {}", other.describe()),

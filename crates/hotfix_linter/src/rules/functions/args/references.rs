@@ -36,7 +36,7 @@ pub(super) fn get_param(v: &View<'_>, call: &Call) -> Option<Bad> {
                 r#"Parameter name in "get_param" must be string"#,
             )
         }
-        Arg::Str(_) | Arg::Call(_) | Arg::Other => None,
+        Arg::Str(_) | Arg::Call(_) | Arg::Bytes(_) => None,
         other => bad(
             call.args,
             format!(
@@ -73,7 +73,7 @@ pub(super) fn get_attr(v: &View<'_>, call: &Call) -> Option<Bad> {
             "write `get_attr: [resource, attribute, key…]`; `get_attr: [resource]` alone needs heat_template_version 2015-10-15 or later",
             r#"Arguments to "get_attr" must be of the form [resource_name, attribute, (path), ...]"#,
         ),
-        Arg::List(_) | Arg::Other => None,
+        Arg::List(_) | Arg::Bytes(_) => None,
         // A one-character string passes as `[resource]`.
         Arg::Str(s) if all && s.chars().count() == 1 => None,
         other => bad(
@@ -121,7 +121,7 @@ fn whole_advice(arg: Arg<'_>, form: &str, what: &str, parts: &str) -> String {
 pub(super) fn get_resource(v: &View<'_>, call: &Call) -> Option<Bad> {
     let arg = v.arg(call.args);
     let heat = match arg {
-        Arg::Str(_) | Arg::Call(_) | Arg::Other => return None,
+        Arg::Str(_) | Arg::Call(_) | Arg::Bytes(_) => return None,
         Arg::List(_) | Arg::Map(_) => format!("unhashable type: '{}'", arg.py_type()?),
         _ => format!(
             r#"The specified reference "{}" (in …) is incorrect."#,
@@ -142,7 +142,7 @@ pub(super) fn get_resource(v: &View<'_>, call: &Call) -> Option<Bad> {
 pub(super) fn cfn_ref(v: &View<'_>, call: &Call) -> Option<Bad> {
     let arg = v.arg(call.args);
     let heat = match arg {
-        Arg::Str(_) | Arg::Other => return None,
+        Arg::Str(_) | Arg::Bytes(_) => return None,
         Arg::Call(f) => format!("unhashable type: '{}'", heat_class(f, v.version)),
         Arg::List(_) | Arg::Map(_) => format!("unhashable type: '{}'", arg.py_type()?),
         _ => format!(
@@ -171,7 +171,7 @@ pub(super) fn resource_facade(v: &View<'_>, call: &Call) -> Option<Bad> {
     };
     let arg = v.arg(call.args);
     let given = match arg {
-        Arg::Call(_) | Arg::Other => return None,
+        Arg::Call(_) | Arg::Bytes(_) => return None,
         Arg::Str(s) if allowed.contains(&s) => return None,
         Arg::Str(s) => format!("`{s}`"),
         other => other.describe(),

@@ -30,7 +30,7 @@ fn map_shape(v: &View<'_>, call: &Call) -> Result<(NodeId, NodeId), Option<Bad>>
     let arg = v.arg(call.args);
     let map = match arg {
         Arg::Map(map) => map,
-        Arg::Other => return Err(None),
+        Arg::Bytes(_) => return Err(None),
         other => {
             let form = format!("{name}: {{template: …, params: …}}");
             return Err(bad(
@@ -74,7 +74,7 @@ fn fn_replace_shape(v: &View<'_>, call: &Call) -> Result<(NodeId, NodeId), Optio
     let advice = whole_list_advice(arg, "Fn::Replace: [{$x: value}, 'text with $x']");
     match arg {
         Arg::List([params, template]) => Ok((*params, *template)),
-        Arg::Other => Err(None),
+        Arg::Bytes(_) => Err(None),
         Arg::List(_) | Arg::Str(_) | Arg::Map(_) => {
             Err(bad(call.args, message, advice, FN_REPLACE_ARGS))
         }

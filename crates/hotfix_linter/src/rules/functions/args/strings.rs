@@ -18,7 +18,7 @@ pub(super) fn list_join(v: &View<'_>, call: &Call) -> Option<Bad> {
     let heat = format!(r#"Incorrect arguments to "{name}" should be: {example}"#);
     let arg = v.arg(call.args);
     let Arg::List(items) = arg else {
-        if matches!(arg, Arg::Other) {
+        if matches!(arg, Arg::Bytes(_)) {
             return None;
         }
         let message = format!(
@@ -110,7 +110,7 @@ fn join_items(v: &View<'_>, name: &str, multiple: bool, list: NodeId) -> Option<
     items.iter().find_map(|&item| {
         let arg = v.arg(item);
         let fine = match arg {
-            Arg::Null | Arg::Str(_) | Arg::Call(_) | Arg::Other => true,
+            Arg::Null | Arg::Str(_) | Arg::Call(_) | Arg::Bytes(_) => true,
             Arg::List(_) | Arg::Map(_) => multiple,
             Arg::Bool(_) | Arg::Int(_) | Arg::Float(_) => false,
         };
@@ -141,7 +141,7 @@ pub(super) fn str_split(v: &View<'_>, call: &Call) -> Option<Bad> {
     let arg = v.arg(call.args);
     let items = match arg {
         Arg::List(items) => items,
-        Arg::Call(_) | Arg::Other => return None,
+        Arg::Call(_) | Arg::Bytes(_) => return None,
         other => {
             let message = format!(
                 "`str_split` takes a list `[delimiter, string, index]`, not {}",
@@ -183,7 +183,7 @@ pub(super) fn str_split(v: &View<'_>, call: &Call) -> Option<Bad> {
 fn split_string<'a>(v: &View<'a>, string: NodeId) -> Result<Option<&'a str>, Option<Bad>> {
     match v.arg(string) {
         Arg::Str(s) => Ok(Some(s)),
-        Arg::Call(_) | Arg::Other => Ok(None),
+        Arg::Call(_) | Arg::Bytes(_) => Ok(None),
         Arg::Null => Err(None),
         other => Err(bad(
             string,
@@ -217,7 +217,7 @@ fn split_delimiter<'a>(v: &View<'a>, delimiter: NodeId) -> Result<Delimiter<'a>,
         )),
         Arg::Str(s) => Ok(Delimiter::Text(s)),
         Arg::Null => Ok(Delimiter::Whitespace),
-        Arg::Call(_) | Arg::Other => Ok(Delimiter::Unknown),
+        Arg::Call(_) | Arg::Bytes(_) => Ok(Delimiter::Unknown),
         other => Err(bad(
             delimiter,
             format!(
@@ -313,7 +313,7 @@ pub(super) fn fn_split(v: &View<'_>, call: &Call) -> Option<Bad> {
     let advice = whole_list_advice(arg, "Fn::Split: [',', 'a,b']");
     let items = match arg {
         Arg::List(items) if items.len() == 2 => items,
-        Arg::Other => return None,
+        Arg::Bytes(_) => return None,
         Arg::List(_) | Arg::Str(_) | Arg::Map(_) => {
             return bad(call.args, message, advice, FN_SPLIT_ARGS);
         }
@@ -321,7 +321,7 @@ pub(super) fn fn_split(v: &View<'_>, call: &Call) -> Option<Bad> {
     };
     let (&delimiter, &string) = (items.first()?, items.get(1)?);
     let delimiter_arg = v.arg(delimiter);
-    if !delimiter_arg.is_str() && !matches!(delimiter_arg, Arg::Other) {
+    if !delimiter_arg.is_str() && !matches!(delimiter_arg, Arg::Bytes(_)) {
         let message = format!(
             "the delimiter of `Fn::Split` is {}, not a literal string",
             delimiter_arg.describe()
@@ -379,7 +379,7 @@ pub(super) fn digest(v: &View<'_>, call: &Call) -> Option<Bad> {
     let arg = v.arg(call.args);
     let items = match arg {
         Arg::List(items) => items,
-        Arg::Call(_) | Arg::Other => return None,
+        Arg::Call(_) | Arg::Bytes(_) => return None,
         other => {
             let message = format!(
                 "`digest` takes a list `[algorithm, value]`, not {}",

@@ -1,12 +1,18 @@
-//! Python values as PyYAML loads them, and the few Python operations Heat applies to
-//! parameter schemas: `str()`, `repr()`, `json.dumps()`, `==`, truthiness, `int()`/`float()`
-//! on strings, `len()`, and `%`.
+//! How Python sees the values of a template once PyYAML has loaded them, for every rule
+//! family: a node as a literal or a call ([`View`], [`Arg`]), a whole value ([`Py`], loaded
+//! or computed), and the Python operations Heat applies to them: `str()`, `repr()`,
+//! `json.dumps()`, `==`, truthiness, `int()`/`float()`, `len()` and `%`.
+
+mod view;
 
 use std::fmt::Write as _;
 
-use hotfix_yaml::{Document, Int, NodeId, NodeKind, ScalarValue, python_float_repr};
+use hotfix_yaml::{Document, NodeId, python_float_repr};
 
-/// A loaded value. `Big` integers (outside `i128`) and `bytes` are kept opaque.
+pub(in crate::rules) use view::{Arg, PyInt, View};
+
+/// A loaded value. `Big` integers (outside `i128`) and `bytes` are kept opaque (a `bytes`
+/// value is taken as not empty).
 #[derive(Clone, Debug)]
 pub(in crate::rules) enum Py {
     None,
@@ -34,30 +40,15 @@ fn load_inner(doc: &Document, id: NodeId, budget: &mut usize, depth: usize) -> O
     if depth > 100 {
         return None;
     }
-    let id = doc.resolve(id);
-    Some(match &doc.node(id).kind {
-        NodeKind::Scalar(s) => match &s.value {
-            ScalarValue::Null => Py::None,
-            ScalarValue::Bool(b) => Py::Bool(*b),
-            ScalarValue::Int(Int::Small(n)) => Py::Int(i128::from(*n)),
-            ScalarValue::Int(Int::Big(digits)) => match digits.parse::<i128>() {
-                Ok(n) => Py::Int(n),
-                Err(_) => Py::Big(digits.clone()),
-            },
-            ScalarValue::Float(f) => Py::Float(*f),
-            ScalarValue::Str | ScalarValue::Merge | ScalarValue::ValueKey => {
-                Py::Str(s.text.to_string())
-            }
-            ScalarValue::Binary => Py::Bytes,
-        },
-        NodeKind::Sequence { items, .. } => Py::List(
+    Some(match Arg::of(doc, id) {
+        Arg::List(items) => Py::List(
             items
                 .iter()
                 .map(|&i| load_inner(doc, i, budget, depth + 1))
                 .collect::<Option<Vec<_>>>()?,
         ),
-        NodeKind::Mapping { .. } => Py::Dict(
-            doc.entries(id)
+        Arg::Map(map) => Py::Dict(
+            doc.entries(map)
                 .into_iter()
                 .map(|e| {
                     Some((
@@ -67,13 +58,24 @@ fn load_inner(doc: &Document, id: NodeId, budget: &mut usize, depth: usize) -> O
                 })
                 .collect::<Option<Vec<_>>>()?,
         ),
-        NodeKind::Alias { .. } => return None,
+        leaf => leaf.to_py()?,
     })
 }
 
-pub(in crate::rules) use crate::rules::util::py_float_repr as float_str;
+/// Python's type name of the value a node loads as (`str`, `int`, `list`, …).
+pub(in crate::rules) fn python_type(doc: &Document, id: NodeId) -> &'static str {
+    // `Arg::of` tells no call apart: a call's mapping is a `dict` like any other.
+    Arg::of(doc, id).py_type().unwrap_or("dict")
+}
 
-pub(in crate::rules) use crate::rules::util::py_str_repr as str_repr;
+/// Whether Python finds the loaded value false (`None`, `''`, `0`, `False`, `[]`, `{}`).
+pub(in crate::rules) fn is_falsy(doc: &Document, id: NodeId) -> bool {
+    Arg::of(doc, id).truthy(doc) == Some(false)
+}
+
+pub(in crate::rules) use hotfix_yaml::python_float_str as float_str;
+
+pub(in crate::rules) use hotfix_yaml::python_str_repr as str_repr;
 
 impl Py {
     /// Python's type name (`int`, `str`, `list`, …).
@@ -297,7 +299,7 @@ pub(in crate::rules) enum Parsed {
     Unknown,
 }
 
-/// Python's `str.strip()` for the whitespace that matters here.
+/// Python's `str.strip()`: white space, and the separators `\x1c`..`\x1f`.
 fn py_strip(s: &str) -> &str {
     s.trim_matches(|c: char| c.is_whitespace() || ('\x1c'..='\x1f').contains(&c))
 }
@@ -311,30 +313,57 @@ fn digit_run(s: &str) -> bool {
         && s.chars().all(|c| c.is_ascii_digit() || c == '_')
 }
 
-/// Heat's `Schema.str_to_num` for a string: `int(s)`, else `float(s)`.
-pub(in crate::rules) fn str_to_num(s: &str) -> Parsed {
-    if !s.is_ascii() {
-        // Python reads Unicode digits and spaces too; any other character fails for sure.
-        if s.chars()
-            .any(|c| !c.is_ascii() && (c.is_numeric() || c.is_whitespace()))
-        {
-            return Parsed::Unknown;
-        }
-        return Parsed::Error(format!(
-            "could not convert string to float: {}",
-            str_repr(s)
-        ));
-    }
-    let t = py_strip(s);
-    let unsigned = t.strip_prefix(['+', '-']).unwrap_or(t);
-    let negative = t.starts_with('-');
-    if digit_run(unsigned) {
-        let digits: String = unsigned.chars().filter(|&c| c != '_').collect();
-        return match digits.parse::<i128>() {
-            Ok(n) => Parsed::Num(Num::Int(if negative { -n } else { n })),
-            Err(_) => Parsed::Unknown,
+/// What Python's `int(s)` makes of a `str`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::rules) enum StrInt {
+    /// The value (`None`: outside `i128`).
+    Value(Option<i128>),
+    ValueError,
+    /// Unicode digits: not modelled.
+    Unknown,
+}
+
+/// Python's `int(s)` for a `str`: surrounding white space (not `str.strip()`'s: `int()` keeps
+/// `\x1c`..`\x1f`), a sign, digits with single underscores between them.
+pub(in crate::rules) fn str_int(s: &str) -> StrInt {
+    let t = s.trim();
+    if !t.is_ascii() {
+        // Python reads Unicode digits too; any other character fails for sure.
+        return if t.chars().any(|c| !c.is_ascii() && c.is_numeric()) {
+            StrInt::Unknown
+        } else {
+            StrInt::ValueError
         };
     }
+    let unsigned = t.strip_prefix(['+', '-']).unwrap_or(t);
+    if !digit_run(unsigned) {
+        return StrInt::ValueError;
+    }
+    let digits: String = unsigned.chars().filter(|&c| c != '_').collect();
+    let value = digits.parse::<i128>().ok();
+    StrInt::Value(value.map(|n| if t.starts_with('-') { -n } else { n }))
+}
+
+/// Heat's `Schema.str_to_num` for a string: `int(s)`, else `float(s)`.
+pub(in crate::rules) fn str_to_num(s: &str) -> Parsed {
+    match str_int(s) {
+        StrInt::Value(Some(n)) => return Parsed::Num(Num::Int(n)),
+        StrInt::Value(None) | StrInt::Unknown => return Parsed::Unknown,
+        StrInt::ValueError => {}
+    }
+    let error = || {
+        Parsed::Error(format!(
+            "could not convert string to float: {}",
+            str_repr(s)
+        ))
+    };
+    // `float()` strips as `int()` does, and fails on the other characters `int()` fails on.
+    let t = s.trim();
+    if !t.is_ascii() {
+        return error();
+    }
+    let unsigned = t.strip_prefix(['+', '-']).unwrap_or(t);
+    let negative = t.starts_with('-');
     let lower = unsigned.to_ascii_lowercase();
     let special = match lower.as_str() {
         "inf" | "infinity" => Some(f64::INFINITY),
@@ -350,10 +379,7 @@ pub(in crate::rules) fn str_to_num(s: &str) -> Parsed {
             return Parsed::Num(Num::Float(if negative { -f } else { f }));
         }
     }
-    Parsed::Error(format!(
-        "could not convert string to float: {}",
-        str_repr(s)
-    ))
+    error()
 }
 
 /// `digits [. digits] [e [sign] digits]` or `. digits …`, underscores between digits.
@@ -457,6 +483,42 @@ mod tests {
         assert_eq!(num("."), "could not convert string to float: '.'");
         assert_eq!(num("héllo"), "could not convert string to float: 'héllo'");
         assert_eq!(num("١٢"), "unknown");
+    }
+
+    #[test]
+    fn converts_strings_to_int_as_python_does() {
+        assert_eq!(str_int(" 12 "), StrInt::Value(Some(12)));
+        assert_eq!(str_int("-1_000"), StrInt::Value(Some(-1000)));
+        assert_eq!(str_int("+5"), StrInt::Value(Some(5)));
+        assert_eq!(str_int("\u{a0}12\u{2000}"), StrInt::Value(Some(12)));
+        assert_eq!(str_int("1.0"), StrInt::ValueError);
+        assert_eq!(str_int("_1"), StrInt::ValueError);
+        assert_eq!(str_int("1__0"), StrInt::ValueError);
+        assert_eq!(str_int(""), StrInt::ValueError);
+        // `str.strip()` takes these off, `int()` does not.
+        assert_eq!(str_int("\x1c12"), StrInt::ValueError);
+        assert_eq!(str_int("١٢"), StrInt::Unknown);
+        assert_eq!(
+            str_int("999999999999999999999999999999999999999999"),
+            StrInt::Value(None)
+        );
+        assert_eq!(
+            num("\x1f1.5"),
+            "could not convert string to float: '\\x1f1.5'"
+        );
+        assert_eq!(num("\u{a0}1.5"), "float 1.5");
+    }
+
+    #[test]
+    fn prints_strings_and_floats_as_python_repr_does() {
+        assert_eq!(str_repr("a"), "'a'");
+        assert_eq!(str_repr("it's"), "\"it's\"");
+        assert_eq!(str_repr("a'b\"c"), "'a\\'b\"c'");
+        assert_eq!(str_repr("a\nb"), "'a\\nb'");
+        assert_eq!(str_repr("tab\t\u{85}"), "'tab\\t\\x85'");
+        assert_eq!(Py::Float(1.5).repr(), "1.5");
+        assert_eq!(Py::Float(f64::NAN).repr(), "nan");
+        assert_eq!(Py::Float(f64::NEG_INFINITY).to_str(), "-inf");
     }
 
     #[test]
