@@ -50,6 +50,19 @@ pub(crate) fn list_folder(dir: &StackPath) -> Vec<String> {
     }
 }
 
+/// How many files' facts (and answers about existence) the disk source keeps: enough for the
+/// nested templates a tree's parents share, bounded so that memory does not grow with the tree
+/// (full, it starts again).
+const KEPT_FACTS: usize = 1024;
+
+/// Inserts into a cache of at most `bound` entries (emptied when full).
+fn keep<K: std::hash::Hash + Eq, V>(cache: &mut HashMap<K, V>, key: K, value: V, bound: usize) {
+    if cache.len() >= bound {
+        cache.clear();
+    }
+    cache.insert(key, value);
+}
+
 /// The run's one disk source (its cache lives as long as the run).
 pub(crate) fn disk() -> &'static DiskSource {
     static DISK: OnceLock<DiskSource> = OnceLock::new();
@@ -67,7 +80,7 @@ impl FileSource for DiskSource {
         }
         let exists = Path::new(path.as_str()).is_file();
         if let Ok(mut known) = self.exists.lock() {
-            known.insert(path.clone(), exists);
+            keep(&mut known, path.clone(), exists, 4 * KEPT_FACTS);
         }
         exists
     }
@@ -79,7 +92,12 @@ impl FileSource for DiskSource {
         // Read outside the lock: other threads go on meanwhile (two may read one file once
         // each; the facts are the same).
         let facts = self.read(path).map(|text| Arc::new(FileFacts::of(&text)));
-        self.facts.lock().ok()?.insert(path.clone(), facts.clone());
+        keep(
+            &mut *self.facts.lock().ok()?,
+            path.clone(),
+            facts.clone(),
+            KEPT_FACTS,
+        );
         facts
     }
 
@@ -102,8 +120,10 @@ impl FileSource for DiskSource {
     }
 
     fn remember(&self, path: &StackPath, facts: Arc<FileFacts>) {
-        if let Ok(mut known) = self.facts.lock() {
-            known.entry(path.clone()).or_insert(Some(facts));
+        if let Ok(mut known) = self.facts.lock()
+            && !known.contains_key(path)
+        {
+            keep(&mut known, path.clone(), Some(facts), KEPT_FACTS);
         }
     }
 
@@ -119,7 +139,7 @@ impl FileSource for DiskSource {
         }
         let names: Arc<[String]> = list_folder(dir).into();
         if let Ok(mut listed) = self.listed.lock() {
-            listed.insert(dir.clone(), names.clone());
+            keep(&mut listed, dir.clone(), names.clone(), KEPT_FACTS / 4);
         }
         names.to_vec()
     }
@@ -460,12 +480,19 @@ impl ignore::ParallelVisitor for Reader<'_> {
             self.shared.incomplete.store(true, Ordering::Relaxed);
             return ignore::WalkState::Quit;
         }
-        self.mine.extend(environment_of(
-            entry.path(),
-            self.shared.roots,
-            self.shared.source,
-            &mut self.buffer,
-        ));
+        // Only what a file gives is kept: most files give nothing, and a tree of tens of
+        // thousands of files must not hold a record of each.
+        self.mine.extend(
+            environment_of(
+                entry.path(),
+                self.shared.roots,
+                self.shared.source,
+                &mut self.buffer,
+            )
+            .filter(|found| {
+                found.environment.is_some() || found.rendered.is_some() || !found.nested.is_empty()
+            }),
+        );
         ignore::WalkState::Continue
     }
 }
