@@ -84,6 +84,11 @@ shared_tests=$(count shared_)
 cargo test --workspace --locked
 if [ -n "$have_shared" ]; then
     cargo test --workspace --locked -- --ignored --nocapture
+    # The parser's comment events are compiled out of every other build (hotfix_yaml's
+    # `parser-comments` feature); this test compares them with the comments hotfix finds.
+    cargo test -p hotfix_yaml --locked --features parser-comments --test corpus -- --ignored \
+        --nocapture shared_comments
+    shared_tests=$((shared_tests + 1))
     say "passed: every self-contained test, $heat_tests heat_ tests and $shared_tests shared_" \
         "tests ($shared)"
 else

@@ -19,7 +19,9 @@ pub(crate) fn parse(source: &str) -> Option<Document> {
         src: source.as_bytes(),
         text: source,
         pos: 0,
-        doc: Document::new(source, SourceFormat::Json),
+        // The document takes its copy of the text once the text has loaded: most templates
+        // are YAML, and this parser gives up on them.
+        doc: Document::new("", SourceFormat::Json),
     };
     parser.skip_ws();
     // Fast exit for the common case: a YAML template starts with a key or a comment.
@@ -35,6 +37,7 @@ pub(crate) fn parse(source: &str) -> Option<Document> {
         return None;
     }
     parser.doc.root = Some(root);
+    source.clone_into(&mut parser.doc.source);
     Some(parser.doc)
 }
 

@@ -341,6 +341,25 @@ fn is_int(text: &str) -> bool {
 
 /// `SafeConstructor.construct_yaml_int`.
 fn construct_int(text: &str) -> Result<Int, String> {
+    // Most integers are short decimals: at most 18 digits always fit an `i64`. What this skips
+    // handles `_`, the other bases, base 60 and big values.
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    if (1..=18).contains(&digits.len())
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && (digits == "0" || !digits.starts_with('0'))
+        && let Ok(value) = digits.parse::<i64>()
+    {
+        return Ok(Int::Small(if text.starts_with('-') {
+            -value
+        } else {
+            value
+        }));
+    }
+    construct_int_general(text)
+}
+
+/// `construct_int` for every integer PyYAML accepts.
+fn construct_int_general(text: &str) -> Result<Int, String> {
     let cleaned: String = text.chars().filter(|&c| c != '_').collect();
     let (negative, value) = match cleaned.as_bytes().first() {
         None => return Err("invalid integer: empty value".to_owned()),
@@ -614,5 +633,40 @@ mod tests {
         assert_eq!(t("str", "12"), Ok(ScalarValue::Str));
         assert_eq!(t("timestamp", "2001-01-01"), Ok(ScalarValue::Str));
         assert!(construct_tagged("!custom", "x").is_err());
+    }
+
+    #[test]
+    fn the_short_decimal_path_constructs_what_the_general_one_does() {
+        for text in [
+            "0",
+            "-0",
+            "+0",
+            "7",
+            "-7",
+            "+7",
+            "10",
+            "1_0",
+            "010",
+            "0x1f",
+            "0b11",
+            "0o17",
+            "1:30",
+            "-1:30",
+            "999999999999999999",
+            "-999999999999999999",
+            "9223372036854775807",
+            "-9223372036854775808",
+            "9223372036854775808",
+            "12345678901234567890",
+            "",
+            "-",
+            "+",
+            "--1",
+            "+-1",
+            "1a",
+            "\u{663}",
+        ] {
+            assert_eq!(construct_int(text), construct_int_general(text), "{text:?}");
+        }
     }
 }
