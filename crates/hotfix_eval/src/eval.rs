@@ -73,18 +73,13 @@ pub fn evaluate(doc: &Document, inputs: &Inputs) -> Evaluation {
 pub fn fold(doc: &Document, version: Version, node: NodeId) -> Option<Value> {
     let template = Template::new(doc);
     let inputs = Inputs::default();
-    let eval = Evaluator {
+    let eval = Evaluator::folding(
         doc,
-        template: &template,
+        &template,
         version,
-        inputs: &inputs,
-        params: Params::Owned(Parameters::default()),
-        conditions: HashMap::new(),
-        condition_state: RefCell::new(HashMap::new()),
-        problems: Vec::new(),
-        enabled: Vec::new(),
-        stack_error: None,
-    };
+        &inputs,
+        Params::Owned(Parameters::default()),
+    );
     let expr = eval.parse(node, Ctx::Value, "").ok()?;
     if !constant(&expr) || holds_function_objects(&expr) {
         return None;
@@ -99,18 +94,13 @@ pub fn fold(doc: &Document, version: Version, node: NodeId) -> Option<Value> {
 pub fn fold_condition(doc: &Document, version: Version, node: NodeId) -> Option<bool> {
     let template = Template::new(doc);
     let inputs = Inputs::default();
-    let eval = Evaluator {
+    let eval = Evaluator::folding(
         doc,
-        template: &template,
+        &template,
         version,
-        inputs: &inputs,
-        params: Params::Owned(Parameters::default()),
-        conditions: HashMap::new(),
-        condition_state: RefCell::new(HashMap::new()),
-        problems: Vec::new(),
-        enabled: Vec::new(),
-        stack_error: None,
-    };
+        &inputs,
+        Params::Owned(Parameters::default()),
+    );
     let expr = eval.parse(node, Ctx::Condition, "").ok()?;
     if !constant_condition(&expr) {
         return None;
@@ -189,18 +179,13 @@ impl<'a> Folder<'a> {
     /// condition), or Heat would raise.
     pub fn fold_with_defaults(&self, node: NodeId) -> Option<Folded> {
         let (params, defaulted) = self.params.as_ref()?;
-        let eval = Evaluator {
-            doc: self.doc,
-            template: &self.template,
-            version: self.version,
-            inputs: &self.inputs,
-            params: Params::Borrowed(params),
-            conditions: HashMap::new(),
-            condition_state: RefCell::new(HashMap::new()),
-            problems: Vec::new(),
-            enabled: Vec::new(),
-            stack_error: None,
-        };
+        let eval = Evaluator::folding(
+            self.doc,
+            &self.template,
+            self.version,
+            &self.inputs,
+            Params::Borrowed(params),
+        );
         let expr = eval.parse(node, Ctx::Value, "").ok()?;
         let mut defaults = Vec::new();
         if !eval.constant_with_defaults(&expr, defaulted, &mut defaults)
@@ -265,6 +250,31 @@ fn constant_function(call: &Call) -> bool {
                 | Function::FnGetAzs
                 | Function::If
         )
+}
+
+impl<'a> Evaluator<'a> {
+    /// An evaluator for folding one snippet ([`fold`], [`fold_condition`],
+    /// [`Folder::fold_with_defaults`]): no conditions parsed, no problems, no resources.
+    fn folding(
+        doc: &'a Document,
+        template: &'a Template<'a>,
+        version: Version,
+        inputs: &'a Inputs,
+        params: Params<'a>,
+    ) -> Evaluator<'a> {
+        Evaluator {
+            doc,
+            template,
+            version,
+            inputs,
+            params,
+            conditions: HashMap::new(),
+            condition_state: RefCell::new(HashMap::new()),
+            problems: Vec::new(),
+            enabled: Vec::new(),
+            stack_error: None,
+        }
+    }
 }
 
 impl Evaluator<'_> {
