@@ -2,7 +2,7 @@ use hotfix_hot::parameter_schema::{ParameterSchema, ParameterType};
 use hotfix_yaml::{NodeId, NodeKind};
 
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::crossfile::{Nested, declared_in, nested_templates};
+use crate::rules::crossfile::{Nested, declared_in, nested_templates, passed_properties};
 use crate::rules::py::{self, Py};
 use crate::rules::resources::{Literal, literal};
 
@@ -82,21 +82,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         return;
     };
     let doc = cx.doc;
-    for resource in &cx.template.resources {
-        let Some(type_name) = cx.template.resource_type(resource) else {
-            continue;
-        };
-        if doc.get(resource.value, "condition").is_some() {
-            continue;
-        }
-        let Some(properties) = doc.get(resource.value, "properties") else {
-            continue;
-        };
-        if doc.raw_entries(properties).is_none()
-            || cx.semantic.call_at(doc.resolve(properties)).is_some()
-        {
-            continue;
-        }
+    for (resource, type_name, properties) in passed_properties(cx) {
         let nested = nested_templates(files, type_name, &resource.name);
         if nested.is_empty() {
             continue;

@@ -58,9 +58,6 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     }
     let doc = cx.doc;
     for resource in &cx.template.resources {
-        if cx.never_created(resource) {
-            continue;
-        }
         let Some(type_name) = cx.template.resource_type(resource) else {
             continue;
         };

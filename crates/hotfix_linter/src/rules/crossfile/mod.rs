@@ -126,6 +126,29 @@ pub fn heat_has(type_name: &str) -> bool {
     types.get(type_name).is_some() || types.default_environment_target(type_name).is_some()
 }
 
+/// Each resource whose written properties are checked against a nested template: one with a
+/// `type`, no `condition` (Heat does not validate it when the condition is false), and
+/// `properties` written as a non-empty mapping (not a call, which Heat resolves first); with
+/// its type and its `properties` node.
+pub(crate) fn passed_properties<'c>(
+    cx: &'c Context<'_>,
+) -> impl Iterator<Item = (&'c hotfix_hot::Named, &'c str, hotfix_yaml::NodeId)> + 'c {
+    let doc = cx.doc;
+    cx.template.resources.iter().filter_map(move |resource| {
+        let type_name = cx.template.resource_type(resource)?;
+        if doc.get(resource.value, "condition").is_some() {
+            return None;
+        }
+        let properties = doc.get(resource.value, "properties")?;
+        if doc.raw_entries(properties)?.is_empty()
+            || cx.semantic.call_at(doc.resolve(properties)).is_some()
+        {
+            return None;
+        }
+        Some((resource, type_name, properties))
+    })
+}
+
 /// The nested templates the resource `name` with type `type_name` stands for, that hotfix can
 /// read (a template with a version Heat knows): the template file a path names (relative to
 /// the linted file), or each template the stack's environments map the type to (one when the

@@ -2,7 +2,7 @@ use hotfix_hot::key_name;
 use hotfix_stack::StackPath;
 
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::crossfile::{Declared, declared_in, nested_templates};
+use crate::rules::crossfile::{Declared, declared_in, nested_templates, passed_properties};
 use crate::rules::util::did_you_mean;
 
 declare_rule! {
@@ -55,25 +55,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         return;
     };
     let doc = cx.doc;
-    for resource in &cx.template.resources {
-        if cx.never_created(resource) {
-            continue;
-        }
-        let Some(type_name) = cx.template.resource_type(resource) else {
-            continue;
-        };
-        if doc.get(resource.value, "condition").is_some() {
-            continue;
-        }
-        let Some(properties) = doc.get(resource.value, "properties") else {
-            continue;
-        };
-        let Some(raw) = doc.raw_entries(properties) else {
-            continue;
-        };
-        if raw.is_empty() || cx.semantic.call_at(doc.resolve(properties)).is_some() {
-            continue;
-        }
+    for (resource, type_name, properties) in passed_properties(cx) {
         let nested = nested_templates(files, type_name, &resource.name);
         // Where each nested template declares its parameters: read again only when a property
         // is reported (rare), once for the resource.
