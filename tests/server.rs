@@ -105,6 +105,14 @@ impl Client {
         }
     }
 
+    /// Opens the document `uri` with `text`, at version 1.
+    fn open(&mut self, uri: &str, text: &str) {
+        self.notify(
+            "textDocument/didOpen",
+            &json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}),
+        );
+    }
+
     /// The next diagnostics published for `uri`.
     fn diagnostics(&mut self, uri: &str) -> Vec<Value> {
         let message = self.wait_for(|m| {
@@ -190,10 +198,7 @@ fn an_editor_session_from_initialize_to_exit() {
     client.notify("initialized", &json!({}));
 
     // Opened: the findings, each with its code and a link to its page.
-    client.notify(
-        "textDocument/didOpen",
-        &json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": TEMPLATE}}),
-    );
+    client.open(&uri, TEMPLATE);
     let diagnostics = client.diagnostics(&uri);
     let codes: Vec<&str> = diagnostics
         .iter()
@@ -375,10 +380,7 @@ fn a_half_typed_or_broken_document_never_stops_the_server() {
     );
     client.notify("initialized", &json!({}));
     let broken = "heat_template_version: 2016-10-14\nresources:\n  a: {type: [\n";
-    client.notify(
-        "textDocument/didOpen",
-        &json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": broken}}),
-    );
+    client.open(&uri, broken);
     // The YAML error, at once.
     let diagnostics = client.diagnostics(&uri);
     assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
@@ -448,10 +450,7 @@ fn a_changed_configuration_applies_and_a_template_can_be_upgraded() {
         "**/hotfix.toml"
     );
     client.send(&json!({"jsonrpc": "2.0", "id": registration["id"], "result": null}));
-    client.notify(
-        "textDocument/didOpen",
-        &json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}),
-    );
+    client.open(&uri, text);
     let codes = |diagnostics: &[Value]| -> Vec<String> {
         diagnostics
             .iter()
@@ -511,10 +510,7 @@ fn an_environment_file_gets_the_environment_rules() {
         &json!({"processId": null, "capabilities": {}}),
     );
     client.notify("initialized", &json!({}));
-    client.notify(
-        "textDocument/didOpen",
-        &json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}),
-    );
+    client.open(&uri, text);
     let diagnostics = client.diagnostics(&uri);
     let codes: Vec<&str> = diagnostics
         .iter()
@@ -566,10 +562,7 @@ fn a_finding_about_a_nested_template_points_into_it() {
         &json!({"processId": null, "capabilities": {}}),
     );
     client.notify("initialized", &json!({}));
-    client.notify(
-        "textDocument/didOpen",
-        &json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}),
-    );
+    client.open(&uri, text);
     let diagnostics = client.diagnostics(&uri);
     let x003: Vec<&Value> = diagnostics.iter().filter(|d| d["code"] == "X003").collect();
     assert_eq!(x003.len(), 1, "{diagnostics:?}");
@@ -585,10 +578,9 @@ fn a_finding_about_a_nested_template_points_into_it() {
     );
     // The nested template open in the editor is read from its unsaved text.
     let nested_uri = format!("file://{}", nested.display());
-    client.notify(
-        "textDocument/didOpen",
-        &json!({"textDocument": {"uri": nested_uri, "languageId": "yaml", "version": 1,
-                "text": "heat_template_version: rocky\nparameters:\n  flavour: {type: string}\n"}}),
+    client.open(
+        &nested_uri,
+        "heat_template_version: rocky\nparameters:\n  flavour: {type: string}\n",
     );
     client.diagnostics(&nested_uri);
     client.notify(
@@ -637,10 +629,7 @@ fn registry_mapped_types_are_checked_with_the_trees_environments() {
         &json!({"processId": null, "capabilities": {}}),
     );
     client.notify("initialized", &json!({}));
-    client.notify(
-        "textDocument/didOpen",
-        &json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}),
-    );
+    client.open(&uri, text);
     let diagnostics = client.diagnostics(&uri);
     let x003: Vec<&Value> = diagnostics.iter().filter(|d| d["code"] == "X003").collect();
     assert_eq!(x003.len(), 1, "{diagnostics:?}");
@@ -653,11 +642,7 @@ fn registry_mapped_types_are_checked_with_the_trees_environments() {
     // The environment maps the type elsewhere and is saved: the open template is linted again
     // with what it now says.
     let mapped = "resource_registry:\n  My::Server: nested/other.yaml\n";
-    client.notify(
-        "textDocument/didOpen",
-        &json!({"textDocument": {"uri": env_uri, "languageId": "yaml", "version": 1,
-                "text": std::fs::read_to_string(&env).expect("read")}}),
-    );
+    client.open(&env_uri, &std::fs::read_to_string(&env).expect("read"));
     client.diagnostics(&env_uri);
     std::fs::write(&env, mapped).expect("write");
     client.notify(
