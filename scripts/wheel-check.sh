@@ -3,7 +3,7 @@
 # the build:
 #   1. scripts/build-wheel.sh builds it as the release workflow does; its size stays under
 #      10 MiB and its name carries the crate's version;
-#   2. pip installs it into a fresh virtual environment: `hotfix --version` is the crate's
+#   2. pip installs it into a fresh virtual environment: `hotfix -V` is the crate's
 #      version, `hotfix lint` on the README's example exits with 1 and names its finding, and
 #      `python -m hotfix_lint` runs the same binary (also from a `pip install --target` folder);
 #   3. scripts/release-archive.py packs the binary as the release does: the checksum holds, and
@@ -39,9 +39,11 @@ trap 'rm -rf "$work"' EXIT
 python3 -m venv "$work/venv"
 "$work/venv/bin/pip" install --quiet --disable-pip-version-check --no-index --no-deps "$wheel"
 hotfix=$work/venv/bin/hotfix
-got=$("$hotfix" --version)
-[ "$got" = "hotfix $version" ] || fail "hotfix --version says '$got', not 'hotfix $version'"
-ok "hotfix --version of the installed wheel: $got"
+got=$("$hotfix" -V)
+[ "$got" = "hotfix $version" ] || fail "hotfix -V says '$got', not 'hotfix $version'"
+"$hotfix" --version | grep -q "^resource types: Heat " ||
+    fail "hotfix --version does not say which Heat's resource types it carries"
+ok "hotfix -V of the installed wheel: $got"
 
 code=0
 "$hotfix" lint testdata/cli/lint/tree > "$work/lint.txt" 2>&1 || code=$?
@@ -49,7 +51,7 @@ code=0
 grep -q "H102" "$work/lint.txt" || { cat "$work/lint.txt"; fail "the example's H102 finding is not shown"; }
 ok "hotfix lint on the README's example exits with 1 and shows its findings"
 
-got=$("$work/venv/bin/python" -m hotfix_lint --version)
+got=$("$work/venv/bin/python" -m hotfix_lint -V)
 [ "$got" = "hotfix $version" ] || fail "python -m hotfix_lint --version says '$got'"
 code=0
 "$work/venv/bin/python" -m hotfix_lint lint --quiet testdata/cli/lint/tree > /dev/null 2>&1 || code=$?
@@ -58,7 +60,7 @@ ok "python -m hotfix_lint runs the wheel's binary and passes its exit code on"
 
 "$work/venv/bin/pip" install --quiet --disable-pip-version-check --no-index --no-deps \
     --target "$work/target" "$wheel"
-got=$(PYTHONPATH=$work/target python3 -m hotfix_lint --version)
+got=$(PYTHONPATH=$work/target python3 -m hotfix_lint -V)
 [ "$got" = "hotfix $version" ] || fail "python -m hotfix_lint from a --target folder says '$got'"
 ok "python -m hotfix_lint finds the binary of a pip install --target folder"
 
@@ -73,7 +75,7 @@ tar -xzf "$archive" -C "$work/unpacked"
 folder=$work/unpacked/hotfix-$host-v$version
 [ -f "$folder/LICENSE" ] && [ -f "$folder/README.md" ] || fail "the archive lacks LICENSE or README.md"
 cmp -s "$folder/hotfix" "$hotfix" || fail "the archive's binary is not the wheel's"
-got=$("$folder/hotfix" --version)
+got=$("$folder/hotfix" -V)
 [ "$got" = "hotfix $version" ] || fail "the archive's hotfix --version says '$got'"
 ok "$(basename "$archive"): checksum, LICENSE, README.md, the wheel's binary"
 

@@ -39,22 +39,10 @@ struct Entry {
     code: String,
     /// GitHub's `primaryLocationLineHash` of the finding's first line.
     fingerprint: String,
-    /// The message when it was recorded (for people; not used for matching).
+    /// The message when it was recorded: a finding with the same rule and message matches the
+    /// entry even where its line changed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     message: Option<String>,
-}
-
-/// What a finding is matched on.
-type Key = (String, String, String);
-
-impl Entry {
-    fn key(&self) -> Key {
-        (
-            self.code.clone(),
-            self.path.clone(),
-            self.fingerprint.clone(),
-        )
-    }
 }
 
 /// A baseline being recorded, one file at a time.
@@ -125,8 +113,32 @@ pub(crate) fn render(root: &SourceRoot, files: &[FileFindings<'_>]) -> anyhow::R
 /// A loaded baseline.
 #[derive(Debug)]
 pub(crate) struct Baseline {
-    /// How many entries of each key are not matched yet.
-    remaining: HashMap<Key, usize>,
+    /// The entries of each file, by repository-relative path.
+    files: HashMap<String, Vec<Slot>>,
+    /// How many entries matched a finding where they were recorded.
+    matched: usize,
+    /// How many entries matched a finding whose line or the lines around it changed.
+    moved: usize,
+}
+
+/// One entry of a loaded baseline, and whether a finding has taken it.
+#[derive(Debug)]
+struct Slot {
+    code: String,
+    fingerprint: String,
+    message: Option<String>,
+    taken: bool,
+}
+
+/// What became of a baseline's entries in a run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Outcome {
+    /// Entries that matched a finding where they were recorded.
+    pub(crate) matched: usize,
+    /// Entries that matched a finding with the same rule and message elsewhere in its file.
+    pub(crate) moved: usize,
+    /// Entries of linted (or deleted) files that matched no finding.
+    pub(crate) gone: usize,
 }
 
 impl Baseline {
@@ -142,14 +154,31 @@ impl Baseline {
                 file.version
             ));
         }
-        let mut remaining = HashMap::new();
-        for entry in &file.findings {
-            *remaining.entry(entry.key()).or_insert(0) += 1;
+        let mut files: HashMap<String, Vec<Slot>> = HashMap::new();
+        for entry in file.findings {
+            files.entry(entry.path).or_default().push(Slot {
+                code: entry.code,
+                fingerprint: entry.fingerprint,
+                message: entry.message,
+                taken: false,
+            });
         }
-        Ok(Baseline { remaining })
+        Ok(Baseline {
+            files,
+            matched: 0,
+            moved: 0,
+        })
     }
 
     /// Removes from `diagnostics` the findings the baseline records, each entry once.
+    ///
+    /// A finding matches an entry of its file with its rule in three passes, as the baselines
+    /// of tools built for adoption match (`PHPStan`'s and Psalm's: the file, the rule and the
+    /// finding's own text, with counts): first the same message at the same line fingerprint; then the same message
+    /// anywhere in the file (the finding *moved*: its line or the lines after it were edited, or
+    /// code above it was rewritten); last the same fingerprint with another message (an entry
+    /// written by hand without one, or a message that names something elsewhere in the file).
+    /// So editing other lines of a file never brings a recorded finding back.
     pub(crate) fn remove_known(
         &mut self,
         root: &SourceRoot,
@@ -160,36 +189,64 @@ impl Baseline {
         if diagnostics.is_empty() {
             return;
         }
-        let relative = root.relative(path);
+        let Some(slots) = self.files.get_mut(&root.relative(path)) else {
+            return;
+        };
         let fingerprints = fingerprints(&FileFindings {
             path,
             source,
             diagnostics,
         });
-        let mut keep = Vec::with_capacity(diagnostics.len());
-        for (diagnostic, fingerprint) in diagnostics.iter().zip(fingerprints) {
-            let key = (diagnostic.code.to_owned(), relative.clone(), fingerprint);
-            match self.remaining.get_mut(&key) {
-                Some(left) if *left > 0 => {
-                    *left -= 1;
-                    keep.push(false);
+        let mut known = vec![false; diagnostics.len()];
+        let passes: [fn(&Slot, &Diagnostic, &str) -> bool; 3] = [
+            |slot, d, fingerprint| {
+                slot.fingerprint == fingerprint && slot.message.as_deref() == Some(&d.message)
+            },
+            |slot, d, _| slot.message.as_deref() == Some(&d.message),
+            |slot, _, fingerprint| slot.fingerprint == fingerprint,
+        ];
+        for (pass, matches) in passes.iter().enumerate() {
+            for ((diagnostic, fingerprint), known) in
+                diagnostics.iter().zip(&fingerprints).zip(&mut known)
+            {
+                if *known {
+                    continue;
                 }
-                _ => keep.push(true),
+                let Some(slot) = slots.iter_mut().find(|slot| {
+                    !slot.taken
+                        && slot.code == diagnostic.code
+                        && matches(slot, diagnostic, fingerprint)
+                }) else {
+                    continue;
+                };
+                slot.taken = true;
+                *known = true;
+                if pass == 1 {
+                    self.moved += 1;
+                } else {
+                    self.matched += 1;
+                }
             }
         }
-        let mut keep = keep.into_iter();
-        diagnostics.retain(|_| keep.next().unwrap_or(true));
+        let mut known = known.into_iter();
+        diagnostics.retain(|_| !known.next().unwrap_or(false));
     }
 
-    /// How many entries no longer occur: those that matched no finding of a file that was
-    /// linted, or whose file is gone. Entries of files that exist but were not linted this time
-    /// (a run on some files only) are left out.
-    pub(crate) fn unmatched(&self, root: &SourceRoot, linted: &HashSet<String>) -> usize {
-        self.remaining
+    /// What became of the entries: matched, moved, and gone. Gone are those that matched no
+    /// finding of a file that was linted, or whose file no longer exists; entries of files that
+    /// exist but were not linted this time (a run on some files only) are left out.
+    pub(crate) fn outcome(&self, root: &SourceRoot, linted: &HashSet<String>) -> Outcome {
+        let gone = self
+            .files
             .iter()
-            .filter(|((_, path, _), _)| linted.contains(path) || !root.resolve(path).exists())
-            .map(|(_, left)| left)
-            .sum()
+            .filter(|(path, _)| linted.contains(*path) || !root.resolve(path).exists())
+            .map(|(_, slots)| slots.iter().filter(|slot| !slot.taken).count())
+            .sum();
+        Outcome {
+            matched: self.matched,
+            moved: self.moved,
+            gone,
+        }
     }
 }
 
@@ -242,15 +299,15 @@ mod tests {
         baseline.remove_known(&root, Path::new("t.yaml"), source, &mut twice);
         assert_eq!(twice.len(), 1);
         let linted = HashSet::from(["t.yaml".to_owned()]);
-        assert_eq!(baseline.unmatched(&root, &linted), 0);
+        assert_eq!(baseline.outcome(&root, &linted).gone, 0);
         let mut baseline = Baseline::load(&path).unwrap();
         let mut none = Vec::new();
         baseline.remove_known(&root, Path::new("t.yaml"), source, &mut none);
-        assert_eq!(baseline.unmatched(&root, &linted), 1);
+        assert_eq!(baseline.outcome(&root, &linted).gone, 1);
         // Not linted this time, and still there: not stale. Gone: stale.
         std::fs::write(dir.path().join("t.yaml"), source).unwrap();
-        assert_eq!(baseline.unmatched(&root, &HashSet::new()), 0);
+        assert_eq!(baseline.outcome(&root, &HashSet::new()).gone, 0);
         std::fs::remove_file(dir.path().join("t.yaml")).unwrap();
-        assert_eq!(baseline.unmatched(&root, &HashSet::new()), 1);
+        assert_eq!(baseline.outcome(&root, &HashSet::new()).gone, 1);
     }
 }

@@ -497,17 +497,14 @@ pub(crate) fn load(path: &Path, overrides: &Overrides, cwd: &Path) -> anyhow::Re
         anyhow!("invalid configuration {display}\n{}", rendered.trim_end())
     };
     let raw: RawConfig =
-        toml::from_str(&text).map_err(|err| fail(err.message().to_owned(), err.span()))?;
+        toml::from_str(&text).map_err(|err| fail(with_suggestion(err.message()), err.span()))?;
     let selectors = |items: &[toml::Spanned<String>]| -> anyhow::Result<Vec<Selector>> {
         items
             .iter()
             .map(|item| {
                 Selector::parse(item.get_ref()).ok_or_else(|| {
                     fail(
-                        format!(
-                            "`{}` is not a hotfix rule code, prefix or name",
-                            item.get_ref()
-                        ),
+                        crate::explain::unknown_rule(item.get_ref()),
                         Some(item.span()),
                     )
                 })
@@ -678,6 +675,22 @@ pub(crate) fn json_schema() -> String {
     text
 }
 
+/// serde's "unknown field `selct`, expected one of `select`, …" with the key it most likely
+/// meant: "…; did you mean `select`?".
+fn with_suggestion(message: &str) -> String {
+    let Some(rest) = message.strip_prefix("unknown field `") else {
+        return message.to_owned();
+    };
+    let Some((key, expected)) = rest.split_once('`') else {
+        return message.to_owned();
+    };
+    let candidates = expected.split('`').skip(1).step_by(2);
+    match hotfix_linter::did_you_mean(key, candidates) {
+        Some(suggestion) => format!("{message}; did you mean `{suggestion}`?"),
+        None => message.to_owned(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -813,7 +826,7 @@ mod tests {
         let text = err.to_string();
         assert!(
             text.contains(
-                "`wallabee` is not an OpenStack release hotfix knows: use one of liberty, mitaka"
+                "`wallabee` is not an OpenStack release hotfix knows: did you mean `wallaby`? use one of"
             ),
             "{text}"
         );

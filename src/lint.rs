@@ -1,5 +1,6 @@
 //! `hotfix lint`: every problem in a tree of templates, at once.
 
+use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -443,25 +444,43 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
     if tally.not_started > 0 {
         return interrupted(tally.not_started, tally.seen);
     }
-    let stale = baseline.map_or(0, |b| b.unmatched(&root, &tally.linted_paths));
     if !args.quiet && !args.silent {
-        report_stale(stale)?;
+        report_baseline(baseline.map(|b| b.outcome(&root, &tally.linted_paths)))?;
     }
     Ok(exit_code(args, &tally))
 }
 
-/// Says how many baseline entries no longer occur.
-fn report_stale(stale: usize) -> std::io::Result<()> {
-    if stale == 0 {
+/// Says what became of the baseline's entries: matched (and of those, moved) and gone.
+fn report_baseline(outcome: Option<baseline::Outcome>) -> std::io::Result<()> {
+    let Some(baseline::Outcome {
+        matched,
+        moved,
+        gone,
+    }) = outcome
+    else {
         return Ok(());
+    };
+    let found = matched + moved;
+    let mut line = format!(
+        "hotfix: baseline: {found} {} matched",
+        plural(found, "entry", "entries")
+    );
+    if moved > 0 {
+        let _ = write!(
+            line,
+            " ({moved} moved: {} line or the lines after it changed)",
+            plural(moved, "its", "their")
+        );
     }
-    writeln!(
-        crate::pipe::stderr(),
-        "hotfix: {stale} baseline {} no longer {} (run with --write-baseline to drop {})",
-        plural(stale, "entry", "entries"),
-        plural(stale, "occurs", "occur"),
-        plural(stale, "it", "them"),
-    )
+    if gone > 0 {
+        let _ = write!(
+            line,
+            ", {gone} no longer {} (run with --write-baseline to drop {})",
+            plural(gone, "occurs", "occur"),
+            plural(gone, "it", "them"),
+        );
+    }
+    writeln!(crate::pipe::stderr(), "{line}")
 }
 
 /// The exit code of a run that was not interrupted.
@@ -765,7 +784,7 @@ fn overrides(args: &LintArgs) -> anyhow::Result<Overrides> {
             .filter(|s| !s.trim().is_empty())
             .map(|s| {
                 Selector::parse(s).ok_or_else(|| {
-                    anyhow!("`{s}` is not a hotfix rule code, prefix or name (see `hotfix rules`)")
+                    anyhow!("{} (see `hotfix rules`)", crate::explain::unknown_rule(s))
                 })
             })
             .collect()

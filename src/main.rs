@@ -106,7 +106,12 @@ struct CompletionsArgs {
 }
 
 fn main() -> ExitCode {
-    let command = Cli::command().term_width(term_width());
+    let mut command = Cli::command().term_width(term_width());
+    // The Heat release of the resource-type data is read from the data, which only
+    // `--version` needs parsed (`-V` prints the version alone, for scripts).
+    if std::env::args_os().any(|arg| arg == "--version") {
+        command = command.long_version(long_version());
+    }
     let parsed = command
         .try_get_matches()
         .and_then(|matches| Cli::from_arg_matches(&matches));
@@ -148,6 +153,24 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `hotfix --version`: the version, and on a second line the Heat release whose resource types
+/// it checks against (`resource types: Heat 27.0.1, OpenStack 2026.2 hibiscus`).
+fn long_version() -> &'static str {
+    let release = hotfix_hot::heat_release::HeatRelease::LATEST;
+    let number = release
+        .number()
+        .map(|number| format!("{number} "))
+        .unwrap_or_default();
+    let text = format!(
+        "{}\nresource types: Heat {}, OpenStack {number}{} (--heat-release names an older one)",
+        env!("CARGO_PKG_VERSION"),
+        hotfix_hot::resource_types::all().heat_version(),
+        release.series()
+    );
+    // Once per process, for clap, which keeps the text for the life of the command.
+    text.leak()
 }
 
 /// The width to wrap help and code frames at: the terminal's (standard output's, else standard

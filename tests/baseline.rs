@@ -129,7 +129,7 @@ fn a_baseline_hides_known_findings_and_reports_new_and_stale_ones() {
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(text(&output.stdout).lines().count(), 1);
     assert!(
-        text(&output.stderr).contains("1 baseline entry no longer occurs"),
+        text(&output.stderr).contains("hotfix: baseline: 2 entries matched, 1 no longer occurs"),
         "{}",
         text(&output.stderr)
     );
@@ -163,4 +163,106 @@ fn a_missing_or_invalid_baseline_is_a_failure_of_hotfix() {
         &["tree", "--baseline", "a.json", "--write-baseline", "b.json"],
     );
     assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn a_baseline_survives_edits_to_the_lines_around_its_findings() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    let tree = dir.path().join("tree");
+    copy_tree(&fixtures(), &tree);
+    let output = hotfix(dir.path(), &["tree", "--write-baseline", "baseline.json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+
+    // Unchanged: every entry matched where it was recorded.
+    let output = hotfix(dir.path(), &["tree", "--baseline", "baseline.json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stdout));
+    assert!(
+        text(&output.stderr).contains("hotfix: baseline: 3 entries matched\n"),
+        "{}",
+        text(&output.stderr)
+    );
+
+    // Values renamed on the lines that follow two findings (their fingerprints hash the next
+    // hundred characters) and on the line of the third's neighbour: nothing comes back.
+    let app = tree.join("app.yaml");
+    edit(
+        &app,
+        "    description: A port the previous release needed; nothing uses it any more.\n",
+        "    description: The port release 1 needed; unused since release 2.\n",
+    );
+    edit(
+        &app,
+        "        - network: {get_resource: private_network}\n",
+        "        - network: {get_resource: private_net}\n",
+    );
+    edit(&app, "  private_network:\n", "  private_net:\n");
+    edit(
+        &app,
+        "        purpose: the application server, reachable only from the private network\n",
+        "        purpose: the application server, reachable only from the internal network\n",
+    );
+    let output = hotfix(dir.path(), &["tree", "--baseline", "baseline.json"]);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "no recorded finding comes back: {}",
+        text(&output.stdout)
+    );
+    assert_eq!(text(&output.stdout), "");
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.contains("hotfix: baseline: 3 entries matched (2 moved: their line or the lines after it changed)\n"),
+        "{stderr}"
+    );
+    // The edits did move two fingerprints: matching on them alone would report two as new.
+    let recorded: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("baseline.json")).unwrap()).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_hotfix"))
+        .current_dir(dir.path())
+        .args([
+            "lint",
+            "tree",
+            "--no-config",
+            "--extend-select",
+            "H408",
+            "--format",
+            "sarif",
+        ])
+        .env_remove("GITHUB_ACTIONS")
+        .output()
+        .expect("run hotfix");
+    let sarif: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let now: Vec<&str> = sarif["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            r["partialFingerprints"]["primaryLocationLineHash"]
+                .as_str()
+                .unwrap()
+        })
+        .collect();
+    let kept = recorded["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| now.contains(&e["fingerprint"].as_str().unwrap()))
+        .count();
+    assert_eq!(kept, 1, "{now:?} {recorded}");
+
+    // A second finding with the same rule and message is new: each entry matches one finding.
+    edit(
+        &app,
+        "      image: {get_param: image}\n",
+        "      image: {get_param: image}\n      key_name: {get_param: image}\n",
+    );
+    let output = hotfix(dir.path(), &["tree", "--baseline", "baseline.json"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        text(&output.stdout).lines().count(),
+        1,
+        "{}",
+        text(&output.stdout)
+    );
 }

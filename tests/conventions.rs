@@ -103,6 +103,10 @@ fn a_bad_configuration_key_shows_a_code_frame_over_several_lines() {
         "the message: {stderr}"
     );
     assert!(
+        stderr.contains("; did you mean `ignore`?"),
+        "the key it most likely meant: {stderr}"
+    );
+    assert!(
         stderr.contains(" 2 │ ignroe = [\"H408\"]\n"),
         "the line of the bad key, in a frame of its own: {stderr}"
     );
@@ -303,4 +307,23 @@ fn the_upgrades_sarif_into_a_closed_pipe_keeps_the_exit_code() {
     let stderr = text(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(!stderr.contains("hotfix: error"), "{stderr}");
+}
+
+#[test]
+fn version_says_which_heats_resource_types_it_carries() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let output = run(dir.path(), &["-V"]);
+    assert_eq!(
+        text(&output.stdout),
+        format!("hotfix {}\n", env!("CARGO_PKG_VERSION")),
+        "-V is the version alone, for scripts"
+    );
+    let output = run(dir.path(), &["--version"]);
+    let stdout = text(&output.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0], format!("hotfix {}", env!("CARGO_PKG_VERSION")));
+    assert!(
+        lines[1].starts_with("resource types: Heat 27.0.1, OpenStack 2026.2 hibiscus"),
+        "{stdout}"
+    );
 }

@@ -349,7 +349,7 @@ fn an_unknown_heat_release_is_an_error_that_lists_the_known_ones() {
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(
         stderr.contains(
-            "`wallabee` is not an OpenStack release hotfix knows: use one of liberty, mitaka,"
+            "`wallabee` is not an OpenStack release hotfix knows: did you mean `wallaby`? use one of liberty, mitaka,"
         ),
         "{stderr}"
     );
@@ -376,6 +376,37 @@ fn bad_arguments_and_missing_paths_exit_with_2() {
     let output = lint(&["no/such/dir"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(text(&output.stderr).contains("no/such/dir: no such file or folder"));
+}
+
+#[test]
+fn a_misspelt_rule_name_gets_the_rule_it_most_likely_meant() {
+    let output = lint(&["tree/good.yaml", "--ignore", "undefined-paramter"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.contains(
+            "`undefined-paramter` is not a hotfix rule code, prefix or name; did you mean \
+             `undefined-parameter`? (see `hotfix rules`)"
+        ),
+        "{stderr}"
+    );
+    let output = Command::new(env!("CARGO_BIN_EXE_hotfix"))
+        .args(["rule", "unused-paramter"])
+        .output()
+        .expect("run hotfix");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.contains("`unused-paramter` is not a hotfix rule; did you mean `unused-parameter`?"),
+        "{stderr}"
+    );
+    // Nothing close: no suggestion.
+    let output = lint(&["tree/good.yaml", "--select", "zzzz"]);
+    assert!(
+        !text(&output.stderr).contains("did you mean"),
+        "{}",
+        text(&output.stderr)
+    );
 }
 
 #[test]

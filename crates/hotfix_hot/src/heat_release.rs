@@ -89,11 +89,16 @@ pub enum ReleaseError {
 impl fmt::Display for ReleaseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Unknown(name) => write!(
-                f,
-                "`{name}` is not an OpenStack release hotfix knows: use one of {}",
-                HeatRelease::accepted_names().join(", ")
-            ),
+            Self::Unknown(name) => {
+                let names = HeatRelease::accepted_names();
+                write!(f, "`{name}` is not an OpenStack release hotfix knows: ")?;
+                if let Some(suggestion) =
+                    crate::suggest::did_you_mean(name.trim(), names.iter().copied())
+                {
+                    write!(f, "did you mean `{suggestion}`? ")?;
+                }
+                write!(f, "use one of {}", names.join(", "))
+            }
             Self::TooOld(release) => write!(
                 f,
                 "`{}` (Heat {}) is older than hotfix checks: Heat's support statuses are not \
@@ -268,7 +273,7 @@ mod tests {
         let text = err.to_string();
         assert!(
             text.starts_with(
-                "`wallabee` is not an OpenStack release hotfix knows: use one of \
+                "`wallabee` is not an OpenStack release hotfix knows: did you mean `wallaby`? use one of \
                  liberty, mitaka, newton,"
             ),
             "{text}"

@@ -9,6 +9,7 @@ pub mod parameter_schema;
 pub mod plugin_checks;
 pub mod resource_types;
 mod semantic;
+pub mod suggest;
 mod tables;
 mod template;
 mod version;

@@ -16,7 +16,7 @@ use hotfix_diagnostics::{Applicability, Diagnostic, Span};
 use hotfix_hot::{Semantic, Template};
 
 pub use fix::{FixError, FixOutcome, fix_file, fix_file_with_files};
-pub use registry::{Selector, all_rules, rule_by_code, rule_by_selector};
+pub use registry::{Selector, all_rules, rule_by_code, rule_by_selector, suggest_rule};
 pub use rule::{Context, Files, FixAvailability, Rule, Scope, Sink};
 pub use rules::crossfile::heat_has as heat_has_type;
 pub use rules::k2hr3::{is_k2hr3, lint as lint_k2hr3};

@@ -16,6 +16,18 @@ pub fn rule_by_code(code: &str) -> Option<&'static Rule> {
         .find(|r| r.code.eq_ignore_ascii_case(code) || r.name == code)
 }
 
+/// The rule code or name (of a lint or an upgrade rule) that a misspelt one most likely meant:
+/// `undefined-paramter` -> `undefined-parameter`, `H3011` -> `H301`.
+pub fn suggest_rule(text: &str) -> Option<&'static str> {
+    let text = text.trim();
+    let upgrades = crate::upgrade::all_upgrade_rules();
+    let candidates = all_rules()
+        .iter()
+        .flat_map(|r| [r.code, r.name])
+        .chain(upgrades.iter().flat_map(|r| [r.code, r.name]));
+    hotfix_hot::suggest::did_you_mean(text, candidates)
+}
+
 /// The rules a selector names.
 pub fn rule_by_selector(selector: &Selector) -> Vec<&'static Rule> {
     all_rules()

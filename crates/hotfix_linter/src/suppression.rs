@@ -87,10 +87,14 @@ pub(crate) fn apply(
     for suppression in suppressions {
         for (text, selector, used) in suppression.selectors {
             if selector.is_none() {
+                let help = match crate::registry::suggest_rule(&text) {
+                    Some(rule) => format!("did you mean `{rule}`? `hotfix rules` lists the codes"),
+                    None => "`hotfix rules` lists the codes".to_owned(),
+                };
                 report(
                     suppression.span,
                     format!("`{text}` is not a hotfix rule code or name"),
-                    "`hotfix rules` lists the codes",
+                    &help,
                 );
             } else if !used {
                 let scope = if suppression.line.is_some() {
