@@ -123,7 +123,9 @@ pub fn lint_environment(
     diagnostics
 }
 
-/// Runs one rule into `out`, its findings given the severity the settings say.
+/// Runs one rule into `out`, its findings given the severity the settings say. A finding the
+/// rule itself made less severe than the rule (a mistake Heat does not reach as the template
+/// stands, say) keeps the lower of the two.
 pub(crate) fn run_rule(
     rule: &'static Rule,
     settings: &Settings,
@@ -137,7 +139,11 @@ pub(crate) fn run_rule(
     });
     let severity = settings.severity(rule);
     for diagnostic in &mut out[start..] {
-        diagnostic.severity = severity;
+        diagnostic.severity = if diagnostic.severity < rule.severity {
+            diagnostic.severity.min(severity)
+        } else {
+            severity
+        };
     }
 }
 

@@ -8,6 +8,11 @@
 //! reports nothing and Heat (`../shared/oracles/heat/stack.py --strict --no-cloud`, the checks of
 //! a stack create) accepts it. With one resource's `condition` taken out (the line below its
 //! name): hotfix reports that code in that resource, and Heat refuses the template.
+//!
+//! Conditions that nothing uses are alike: Heat resolves a condition only when a resource, an
+//! output or an `if` asks for it. `testdata/unused_conditions/template.yaml` holds mistakes in
+//! such conditions: hotfix reports them as warnings and Heat accepts the template; once a
+//! resource uses the condition, hotfix reports an error and Heat refuses it.
 
 mod common;
 
@@ -104,4 +109,53 @@ fn shared_mistakes_in_resources_never_created_are_not_reported_and_heat_accepts_
         "every resource of the fixture checked ({checked})"
     );
     eprintln!("never-created resources: {checked} mistakes unreported and accepted by Heat");
+}
+
+const UNUSED_CONDITIONS: &str = "testdata/unused_conditions/template.yaml";
+
+/// The codes and severities hotfix reports in the template.
+fn severities(text: &str) -> Vec<(&'static str, &'static str)> {
+    let mut found: Vec<_> = lint("template.yaml", text.as_bytes(), &Settings::default())
+        .iter()
+        .map(|d| (d.code, d.severity.as_str()))
+        .collect();
+    found.sort_unstable();
+    found
+}
+
+#[test]
+#[ignore = "needs Heat (.venv-heat) and ../shared/oracles/heat/stack.py"]
+fn shared_mistakes_in_conditions_nothing_uses_are_warnings_and_heat_accepts_them() {
+    let text =
+        std::fs::read_to_string(common::workspace().join(UNUSED_CONDITIONS)).expect("fixture");
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("unused_conditions");
+    std::fs::create_dir_all(&dir).expect("temporary folder");
+    let path = dir.join("template.yaml");
+
+    // As written: an undefined parameter and an undefined condition name, in conditions that
+    // nothing uses (`both` names `by_region`, and nothing names `both`): warnings, and Heat
+    // accepts the template.
+    assert_eq!(
+        severities(&text),
+        [("H301", "warning"), ("H305", "warning")],
+        "the template as written"
+    );
+    std::fs::write(&path, &text).expect("write");
+    assert_eq!(heat(&path), None, "Heat accepts the template as written");
+
+    // Once a resource uses a condition, its mistake (reached through `both` for `by_region`)
+    // is an error, and Heat refuses the template.
+    for (condition, code) in [("both", "H301"), ("not_staging", "H305")] {
+        let used = text.replace("condition: is_prod", &format!("condition: {condition}"));
+        let found = severities(&used);
+        assert!(
+            found.contains(&(code, "error")),
+            "{condition} used: hotfix reports {code} as an error: {found:?}"
+        );
+        std::fs::write(&path, &used).expect("write");
+        assert!(
+            heat(&path).is_some(),
+            "{condition} used: Heat refuses the template"
+        );
+    }
 }

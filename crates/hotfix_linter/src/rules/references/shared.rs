@@ -222,3 +222,39 @@ pub(super) fn by_name(definitions: &[Named]) -> HashMap<&str, &Named> {
     }
     map
 }
+
+/// Which conditions Heat ever resolves, by index into the template's conditions: those named by
+/// a resource's or output's `condition`, by an `if`, or by a condition that is itself resolved.
+/// Heat resolves a condition only when something asks for it, so a mistake inside one that
+/// nothing uses does not stop the stack (Heat 27.0.1 accepts `conditions: {c: {not: nope}}`
+/// and `{c: {equals: [{get_param: nope}, x]}}` when nothing uses `c`).
+pub(super) fn used_conditions(cx: &Context<'_>) -> Vec<bool> {
+    let count = cx.template.conditions.len();
+    let index: HashMap<&str, usize> = cx
+        .template
+        .conditions
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.name.as_str(), i))
+        .collect();
+    let mut used = vec![false; count];
+    let mut named_by: Vec<Vec<usize>> = vec![Vec::new(); count];
+    let mut work = Vec::new();
+    for reference in cx.semantic.references(RefKind::Condition) {
+        let Some(&target) = index.get(reference.name.as_str()) else {
+            continue;
+        };
+        match reference.owner {
+            Owner::Condition(from) if from < count => named_by[from].push(target),
+            Owner::Condition(_) => {}
+            _ => work.push(target),
+        }
+    }
+    while let Some(i) = work.pop() {
+        if std::mem::replace(&mut used[i], true) {
+            continue;
+        }
+        work.extend(named_by[i].iter().copied());
+    }
+    used
+}

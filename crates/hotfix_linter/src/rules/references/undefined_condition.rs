@@ -1,8 +1,9 @@
+use hotfix_diagnostics::Severity;
 use hotfix_hot::{Function, Owner, RefKind, Version};
 
 use crate::rule::{Context, Sink, declare_rule};
 use crate::rules::references::shared::{
-    Paths, by_name, call_of, owner_name, section_usable, with_heat,
+    Paths, by_name, call_of, owner_name, section_usable, used_conditions, with_heat,
 };
 use crate::rules::util::did_you_mean;
 
@@ -14,7 +15,8 @@ declare_rule! {
     /// ## Why is this bad?
     /// Heat refuses the template: `Invalid condition "nope"` (e.g.
     /// `resources.r.condition: Invalid condition "nope"`). In a condition that nothing uses,
-    /// the name is only looked up once something uses the condition.
+    /// the name is only looked up once something uses the condition: there the finding is a
+    /// warning (Heat accepts the template as it is).
     ///
     /// ## Example
     /// ```yaml
@@ -56,6 +58,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     }
     let conditions = by_name(&cx.template.conditions);
     let mut paths = Paths::new(cx);
+    let used_conditions = used_conditions(cx);
     for reference in cx.semantic.references(RefKind::Condition) {
         let name = reference.name.as_str();
         if conditions.contains_key(name) {
@@ -82,7 +85,14 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             }
             _ => invalid,
         };
-        let when = if matches!(reference.owner, Owner::Condition(_)) {
+        let unused = match reference.owner {
+            Owner::Condition(i) => !used_conditions[i],
+            _ => false,
+        };
+        let when = if unused {
+            " (once something uses this condition; nothing does yet, so Heat accepts the \
+             template)"
+        } else if matches!(reference.owner, Owner::Condition(_)) {
             " (once something uses this condition)"
         } else {
             ""
@@ -96,10 +106,14 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             ),
             None => format!("define `{name}` under `conditions`"),
         };
-        sink.report(
-            cx.span(reference.node),
-            format!("condition `{name}` is not defined"),
-        )
-        .help(with_heat(&advice, &format!("Heat: `{heat}`{when}")));
+        let finding = sink
+            .report(
+                cx.span(reference.node),
+                format!("condition `{name}` is not defined"),
+            )
+            .help(with_heat(&advice, &format!("Heat: `{heat}`{when}")));
+        if unused {
+            finding.severity = Severity::Warning;
+        }
     }
 }

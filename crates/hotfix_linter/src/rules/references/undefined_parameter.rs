@@ -1,7 +1,8 @@
+use hotfix_diagnostics::Severity;
 use hotfix_hot::{Owner, PSEUDO_PARAMETERS, RefKind};
 
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::references::shared::{by_name, section_usable, with_heat};
+use crate::rules::references::shared::{by_name, section_usable, used_conditions, with_heat};
 use crate::rules::util::did_you_mean;
 use crate::rules::util::in_never_created;
 
@@ -15,7 +16,8 @@ declare_rule! {
     /// Heat fails when it resolves the value: `The Parameter (nope) was not provided.` (for
     /// `Ref`: `The specified reference "nope" (in unknown) is incorrect.`). Outside conditions
     /// this only happens when the stack is created: `openstack orchestration template validate`
-    /// accepts the template. `OS::region` is not a pseudo parameter Heat provides:
+    /// accepts the template. In a condition, only once something uses the condition: in one
+    /// that nothing uses, the finding is a warning (Heat accepts the template as it is). `OS::region` is not a pseudo parameter Heat provides:
     /// `get_param: OS::region` fails the same way.
     ///
     /// ## Example
@@ -71,6 +73,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             .map(|p| p.name.as_str())
             .chain(PSEUDO_PARAMETERS)
     };
+    let used_conditions = used_conditions(cx);
     for reference in &cx.semantic.references {
         // Heat resolves nothing in a resource it never creates.
         if in_never_created(cx, reference.owner) {
@@ -79,7 +82,14 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         let name = reference.name.as_str();
         match reference.kind {
             RefKind::Parameter if !declared(name) => {
-                let when = if matches!(reference.owner, Owner::Condition(_)) {
+                let unused = match reference.owner {
+                    Owner::Condition(i) => !used_conditions[i],
+                    _ => false,
+                };
+                let when = if unused {
+                    "as soon as a resource, output or `if` uses this condition; nothing does \
+                     yet, so Heat accepts the template"
+                } else if matches!(reference.owner, Owner::Condition(_)) {
                     "as soon as a resource, output or `if` uses this condition"
                 } else {
                     "only when the stack is created; `template validate` does not find it"
@@ -95,11 +105,15 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                         format!("declare `{name}` under `parameters`")
                     }
                 });
-                sink.report(
-                    cx.span(reference.node),
-                    format!("`get_param` names `{name}`, which is not a declared parameter"),
-                )
-                .help(with_heat(&advice, &heat));
+                let finding = sink
+                    .report(
+                        cx.span(reference.node),
+                        format!("`get_param` names `{name}`, which is not a declared parameter"),
+                    )
+                    .help(with_heat(&advice, &heat));
+                if unused {
+                    finding.severity = Severity::Warning;
+                }
             }
             RefKind::CfnRef if !declared(name) && !resources.contains_key(name) => {
                 if !section_usable(cx, "resources") {
