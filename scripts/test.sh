@@ -24,6 +24,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 say() { echo "test.sh: $*" >&2; }
+started=$SECONDS
+step_number=0
+# One line per step, numbered, with the time since the start, so that a slow step is told from
+# a hung one (cargo prints its own progress while it compiles; each test binary its results).
+step() {
+    step_number=$((step_number + 1))
+    say "[$step_number/$steps, $(elapsed)] $*"
+}
+elapsed() { printf '%dm%02ds' $(((SECONDS - started) / 60)) $(((SECONDS - started) % 60)); }
 
 shared=${HOTFIX_SHARED:-../shared}
 if [ -d "$shared" ]; then
@@ -36,9 +45,12 @@ else
     have_shared=
 fi
 
+if [ -n "$have_shared" ]; then steps=6; else steps=4; fi
+step "Heat's engine in .venv-heat (scripts/setup-oracle.sh; kept between runs)"
 scripts/setup-oracle.sh
 # Cloudify's parser, for the shared_ tests of the blueprint rules (they need ../shared's oracle).
 if [ -n "$have_shared" ]; then
+    step "Cloudify's parser in .venv-cfy (scripts/setup-cfy-oracle.sh; kept between runs)"
     scripts/setup-cfy-oracle.sh
 fi
 python=.venv-heat/bin/python
@@ -51,6 +63,8 @@ if [ -n "${HOTFIX_PYTHON:-}" ]; then
     say "the tests that run Heat use HOTFIX_PYTHON=$HOTFIX_PYTHON"
 fi
 
+step "compiling every test (cargo test --workspace --no-run)"
+cargo test --workspace --locked --no-run
 # Every ignored test, one per line: its source file, a tab, its name.
 ignored=$(cargo test --workspace --locked --quiet --no-run --message-format=json-render-diagnostics |
     "$python" -c '
@@ -81,20 +95,24 @@ count() { awk -F'\t' -v prefix="$1" '{ name = $2; sub(/.*::/, "", name) } name ~
 heat_tests=$(count heat_)
 shared_tests=$(count shared_)
 
+step "the self-contained tests (cargo test --workspace)"
 cargo test --workspace --locked
 if [ -n "$have_shared" ]; then
+    step "the $heat_tests heat_ and $shared_tests shared_ tests (Heat's engine, the corpus in $shared)"
     cargo test --workspace --locked -- --ignored --nocapture
     # The parser's comment events are compiled out of every other build (hotfix_yaml's
     # `parser-comments` feature); this test compares them with the comments hotfix finds.
+    step "the parser's comment events against the comments hotfix finds (hotfix_yaml, parser-comments)"
     cargo test -p hotfix_yaml --locked --features parser-comments --test corpus -- --ignored \
         --nocapture shared_comments
     shared_tests=$((shared_tests + 1))
-    say "passed: every self-contained test, $heat_tests heat_ tests and $shared_tests shared_" \
-        "tests ($shared)"
+    say "passed in $(elapsed): every self-contained test, $heat_tests heat_ tests and" \
+        "$shared_tests shared_ tests ($shared)"
 else
+    step "the $heat_tests heat_ tests (Heat's engine, the repository's fixtures)"
     cargo test --workspace --locked -- --ignored --nocapture --skip shared_
-    say "passed: every self-contained test and $heat_tests heat_ tests (Heat's engine, the" \
-        "repository's fixtures)"
+    say "passed in $(elapsed): every self-contained test and $heat_tests heat_ tests (Heat's" \
+        "engine, the repository's fixtures)"
     awk -F'\t' '{ name = $2; sub(/.*::/, "", name) } name ~ /^shared_/ {
             if ($1 in tests) tests[$1] = tests[$1] ", " $2; else tests[$1] = $2 }
         END { for (file in tests) print file "\t" tests[file] }' <<<"$ignored" | sort |
