@@ -431,6 +431,7 @@ pub(crate) fn tree_registry(
     // In path order, whatever order the folders were listed in: the findings that name an
     // environment name the first.
     environments.sort_by(|a, b| a.path.cmp(&b.path));
+    rendered.sort_by(|a: &(StackPath, Arc<str>), b| a.0.cmp(&b.0));
     hotfix_stack::Registry::tree(environments, &rendered, incomplete).with_nested(nested)
 }
 
@@ -511,8 +512,8 @@ impl Drop for Reader<'_> {
 #[derive(Default)]
 struct Found {
     environment: Option<hotfix_stack::EnvironmentFacts>,
-    /// The text of a `*.j2.yaml` environment source.
-    rendered: Option<Arc<str>>,
+    /// The path and text of a `*.j2.yaml` environment source.
+    rendered: Option<(StackPath, Arc<str>)>,
     /// The nested templates it names in a `type:` (read from the text, line by line).
     nested: Vec<StackPath>,
 }
@@ -567,7 +568,7 @@ fn environment_of(
                 found.nested.push(folder.join(value));
             }
         }
-        found.rendered = Some(Arc::from(text));
+        found.rendered = Some((stack.clone(), Arc::from(text)));
         return Some(found);
     }
     let Ok(doc) = hotfix_yaml::parse_unlimited(text) else {
