@@ -662,6 +662,54 @@ fn shared_each_example_with_an_environment_is_refused_by_heat_exactly_where_hotf
 }
 
 #[test]
+fn files_rendered_from_a_jinja_source_beside_them_are_not_missing() {
+    // pnda's layout: `resource_registry.yaml` maps types to `NAME.yaml`, which the deployment
+    // renders from `NAME.yaml.j2`; a `*.yaml.j2` environment maps types too.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let write = |name: &str, text: &str| {
+        std::fs::write(dir.path().join(name), text).expect("write");
+    };
+    write(
+        "resource_registry.yaml",
+        "resource_registry:\n  My::Cluster: cluster.yaml\n  My::Gone: gone.yaml\n",
+    );
+    write(
+        "cluster.yaml.j2",
+        "heat_template_version: rocky\n{{ resources }}\n",
+    );
+    write(
+        "extra.yaml.j2",
+        "resource_registry:\n  My::Extra: {{ extra }}\n",
+    );
+    write(
+        "top.yaml",
+        "heat_template_version: rocky\nresources:\n  c: {type: My::Cluster}\n  \
+         e: {type: My::Extra}\n  n: {type: sub/nested.yaml}\n  o: {type: My::Other}\n",
+    );
+    std::fs::create_dir(dir.path().join("sub")).expect("mkdir");
+    write("sub/nested.j2.yaml", "heat_template_version: rocky\n");
+    let output = Command::new(env!("CARGO_BIN_EXE_hotfix"))
+        .current_dir(dir.path())
+        .args([
+            "lint",
+            ".",
+            "--select",
+            "E,X",
+            "--format",
+            "concise",
+            "--no-config",
+        ])
+        .output()
+        .expect("run hotfix");
+    assert_eq!(
+        text(&output.stdout),
+        "resource_registry.yaml:3:13: E007 `gone.yaml` does not exist\n\
+         top.yaml:6:13: X007 `My::Other` is not a type Heat has, and no environment of the tree \
+         maps it\n"
+    );
+}
+
+#[test]
 fn graph_draws_the_mapping_of_the_closest_environment() {
     let output = Command::new(env!("CARGO_BIN_EXE_hotfix"))
         .current_dir(tree())

@@ -1,8 +1,8 @@
 //! `X0xx`: what is wrong between files: a template and the nested templates and files it names
 //! (relative to itself, as python-heatclient resolves them). These rules run where hotfix reads
 //! files (the CLI gives them a file source); a file that exists only in a deployment's layout
-//! (an absolute path, one rendered from a `*.j2.yaml` source, one in a folder that is not
-//! there, one whose name a subfolder holds) is never called missing.
+//! (an absolute path, one rendered from a `*.j2.yaml` or `NAME.yaml.j2` source, one in a folder
+//! that is not there, one whose name a subfolder holds) is never called missing.
 
 use std::sync::Arc;
 
