@@ -587,16 +587,20 @@ impl Registry {
 /// one in a subfolder of it are as close: TripleO's defaults at the top of the tree and the
 /// `environments/*.yaml` given after them to override them are both for its templates.
 fn closeness(env: &StackPath, from: &StackPath) -> usize {
-    let (env, from) = (env.parent(), from.parent());
-    let parts = |p: &StackPath| -> Vec<String> {
-        p.as_str()
-            .split('/')
-            .filter(|c| !c.is_empty() && *c != ".")
-            .map(str::to_owned)
-            .collect()
-    };
-    let (env, from) = (parts(&env), parts(&from));
-    env.iter().zip(&from).take_while(|(a, b)| a == b).count()
+    // The folders' names, without allocating: this is asked for every answer of every lookup.
+    folders(env)
+        .zip(folders(from))
+        .take_while(|(a, b)| a == b)
+        .count()
+}
+
+/// The names of the folders that hold the file at `path`, from the top.
+fn folders(path: &StackPath) -> impl Iterator<Item = &str> {
+    let folder = path
+        .as_str()
+        .rsplit_once('/')
+        .map_or("", |(folder, _)| folder);
+    folder.split('/').filter(|c| !c.is_empty() && *c != ".")
 }
 
 /// A registry built on first use (the tree's: the walk for environment files is paid only by
