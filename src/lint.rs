@@ -34,9 +34,9 @@ pub(crate) struct LintArgs {
 
     /// An environment file the templates are given with, as `openstack stack create -e` takes
     /// them (repeatable; a later file overrides an earlier one, as Heat merges them). Its
-    /// `resource_registry` then says what each custom resource type stands for (instead of
-    /// every environment of the tree), and its `parameters` are checked against the template
-    /// files named. It is linted too.
+    /// `resource_registry` then says what each custom resource type stands for (instead of the
+    /// tree's environments closest to each template), and its `parameters` are checked against
+    /// the template files named. It is linted too.
     #[arg(long = "environment", short = 'e', value_name = "ENV")]
     environments: Vec<PathBuf>,
 

@@ -381,9 +381,9 @@ fn templates_among<'p>(
 /// registry is then incomplete, and no type is called unmapped).
 const TREE_BOUND: usize = 50_000;
 
-/// Every environment file under the run's roots (and the text of each `*.j2.yaml` environment
-/// source, which a deployment renders), found by content: a YAML file whose text names one of
-/// Heat's environment sections, read as Heat reads it.
+/// Every environment file under the run's roots (and the text of each `*.j2.yaml` or
+/// `*.yaml.j2` environment source, which a deployment renders), found by content: a YAML file
+/// whose text names one of Heat's environment sections, read as Heat reads it.
 pub(crate) fn tree_registry(
     roots: &[StackPath],
     source: &dyn FileSource,
@@ -431,6 +431,7 @@ pub(crate) fn tree_registry(
     // In path order, whatever order the folders were listed in: the findings that name an
     // environment name the first.
     environments.sort_by(|a, b| a.path.cmp(&b.path));
+    rendered.sort_by(|a: &(StackPath, Arc<str>), b| a.0.cmp(&b.0));
     hotfix_stack::Registry::tree(environments, &rendered, incomplete).with_nested(nested)
 }
 
@@ -469,10 +470,11 @@ impl ignore::ParallelVisitor for Reader<'_> {
             return ignore::WalkState::Continue;
         };
         let yaml = entry.file_type().is_some_and(|t| t.is_file())
-            && entry
+            && (entry
                 .path()
                 .extension()
-                .is_some_and(|e| e == "yaml" || e == "yml" || e == "json" || e == "template");
+                .is_some_and(|e| e == "yaml" || e == "yml" || e == "json" || e == "template")
+                || is_jinja_source(entry.path()));
         if !yaml {
             return ignore::WalkState::Continue;
         }
@@ -511,14 +513,14 @@ impl Drop for Reader<'_> {
 #[derive(Default)]
 struct Found {
     environment: Option<hotfix_stack::EnvironmentFacts>,
-    /// The text of a `*.j2.yaml` environment source.
-    rendered: Option<Arc<str>>,
+    /// The path and text of a `*.j2.yaml` or `*.yaml.j2` environment source.
+    rendered: Option<(StackPath, Arc<str>)>,
     /// The nested templates it names in a `type:` (read from the text, line by line).
     nested: Vec<StackPath>,
 }
 
-/// The facts of the environment file at `path`, the text of a `*.j2.yaml` environment source,
-/// and the nested templates any file names.
+/// The facts of the environment file at `path`, the text of a `*.j2.yaml` or `*.yaml.j2`
+/// environment source, and the nested templates any file names.
 fn environment_of(
     path: &Path,
     roots: &[StackPath],
@@ -550,8 +552,7 @@ fn environment_of(
     if !text.trim_start().starts_with('{') && !text.lines().any(keyed) {
         return Some(found);
     }
-    let name = path.file_name()?.to_string_lossy();
-    if name.ends_with(".j2.yaml") {
+    if path.file_name()?.to_string_lossy().ends_with(".j2.yaml") || is_jinja_source(path) {
         // Its registry values, as far as the text shows them (`Type: path.yaml`), are nested
         // templates too.
         let folder = stack.parent();
@@ -567,7 +568,7 @@ fn environment_of(
                 found.nested.push(folder.join(value));
             }
         }
-        found.rendered = Some(Arc::from(text));
+        found.rendered = Some((stack.clone(), Arc::from(text)));
         return Some(found);
     }
     let Ok(doc) = hotfix_yaml::parse_unlimited(text) else {
@@ -579,6 +580,14 @@ fn environment_of(
         ));
     }
     Some(found)
+}
+
+/// Whether the file at `path` is a Jinja source of a YAML file (`env.yaml.j2`), which a
+/// deployment tool renders into `env.yaml` (`*.j2.yaml`, TripleO's convention, is a YAML file
+/// by its extension).
+fn is_jinja_source(path: &Path) -> bool {
+    let name = path.file_name().map(|n| n.to_string_lossy());
+    name.is_some_and(|n| [".yaml.j2", ".yml.j2"].iter().any(|s| n.ends_with(s)))
 }
 
 /// Reads the file at `path` into the start of `buffer`, and says how many bytes it has, with

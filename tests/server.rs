@@ -633,10 +633,12 @@ fn registry_mapped_types_are_checked_with_the_trees_environments() {
     let diagnostics = client.diagnostics(&uri);
     let x003: Vec<&Value> = diagnostics.iter().filter(|d| d["code"] == "X003").collect();
     assert_eq!(x003.len(), 1, "{diagnostics:?}");
+    // The environment named by its path (the editor's paths are absolute).
+    let maps = format!("`My::Server` as `{}` maps it", env.display());
     assert!(
         x003[0]["message"]
             .as_str()
-            .is_some_and(|m| m.contains("`My::Server` as `env.yaml` maps it")),
+            .is_some_and(|m| m.contains(&maps)),
         "{x003:?}"
     );
     // The environment maps the type elsewhere and is saved: the open template is linted again
@@ -657,6 +659,58 @@ fn registry_mapped_types_are_checked_with_the_trees_environments() {
     let diagnostics = client.diagnostics(&uri);
     assert!(
         diagnostics.iter().all(|d| d["code"] != "X003"),
+        "{diagnostics:?}"
+    );
+    client.request("shutdown", &Value::Null);
+    client.notify("exit", &Value::Null);
+    assert!(client.child.wait().expect("wait").success());
+}
+
+#[test]
+fn the_editor_reads_a_template_with_the_environment_closest_to_it() {
+    // Two examples, each with its own registry mapping `My::LB` to its own `lb.yaml`: a
+    // template of one is not checked against the other's.
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::create_dir(dir.path().join(".git")).expect("mkdir");
+    for (example, parameter) in [("one", "port"), ("two", "members")] {
+        let folder = dir.path().join(example);
+        std::fs::create_dir(&folder).expect("mkdir");
+        std::fs::write(
+            folder.join("registry.yaml"),
+            "resource_registry:\n  My::LB: ./lb.yaml\n",
+        )
+        .expect("write");
+        std::fs::write(
+            folder.join("lb.yaml"),
+            format!("heat_template_version: rocky\nparameters:\n  {parameter}: {{type: string}}\n"),
+        )
+        .expect("write");
+    }
+    let app = dir.path().join("one/app.yaml");
+    let uri = uri(&app);
+    let mut client = Client::start(dir.path());
+    client.request(
+        "initialize",
+        &json!({"processId": null, "capabilities": {}}),
+    );
+    client.notify("initialized", &json!({}));
+    client.open(
+        &uri,
+        "heat_template_version: rocky\nresources:\n  lb:\n    type: My::LB\n    properties: {port: '80', prot: tcp}\n",
+    );
+    let diagnostics = client.diagnostics(&uri);
+    let x003: Vec<&str> = diagnostics
+        .iter()
+        .filter(|d| d["code"] == "X003")
+        .filter_map(|d| d["message"].as_str()?.lines().next())
+        .collect();
+    let registry = dir.path().join("one/registry.yaml");
+    assert_eq!(
+        x003,
+        [format!(
+            "`prot` is not a parameter of `lb.yaml` (`My::LB` as `{}` maps it)",
+            registry.display()
+        )],
         "{diagnostics:?}"
     );
     client.request("shutdown", &Value::Null);

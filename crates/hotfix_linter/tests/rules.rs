@@ -149,9 +149,13 @@ fn render(path: &str, file: &Path, source: &str, code: &str) -> String {
     let mut diagnostics = lint_as(code, path, Some(file), source);
     // Other files are named as the fixture is: relative to `testdata/rules`.
     let folder = format!("{}/", StackPath::new(&testdata().to_string_lossy()));
-    for label in diagnostics.iter_mut().flat_map(|d| &mut d.file_labels) {
-        if let Some(relative) = label.path.strip_prefix(&folder) {
-            label.path = relative.into();
+    for diagnostic in &mut diagnostics {
+        // So are the environments a message names.
+        diagnostic.message = diagnostic.message.replace(&folder, "");
+        for label in &mut diagnostic.file_labels {
+            if let Some(relative) = label.path.strip_prefix(&folder) {
+                label.path = relative.into();
+            }
         }
     }
     diagnostics

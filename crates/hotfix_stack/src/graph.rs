@@ -550,7 +550,8 @@ impl<'t> Builder<'t> {
     }
 
     /// An edge from each resource whose type an environment maps to a file, looked up as the
-    /// lint rules look it up ([`Registry::lookup`]: per-resource entries, globs, aliases).
+    /// lint rules look it up ([`Registry::lookup_for`]: per-resource entries, globs, aliases;
+    /// without given environments, those of the tree closest to the resource's template).
     fn registry_mapped(
         &mut self,
         stack: Stack<'_>,
@@ -587,7 +588,10 @@ impl<'t> Builder<'t> {
                     .as_ref()
                     .map(|(t, span)| (t, Some(*span), None));
                 for (type_name, span, name) in own.into_iter().chain(members) {
-                    for mapped in stack.registry.lookup(type_name, name, stack.builtin) {
+                    for mapped in stack
+                        .registry
+                        .lookup_for(path, type_name, name, stack.builtin)
+                    {
                         let Mapped::Template {
                             env: Some(environment),
                             entry,

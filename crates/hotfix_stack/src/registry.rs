@@ -9,10 +9,15 @@
 //!   own override first, then the type, then globs, each candidate followed through aliases; the
 //!   first that leads somewhere wins. What the lookup says is what Heat does.
 //! - the **tree**'s environments, when the user named none: any of them may be part of a
-//!   deployment, so a type stands for everything any of them maps it to, and a type counts as
-//!   mapped when it is named in a `*.j2.yaml` environment source (rendered at deployment). A rule
-//!   may then say what holds *with* a given environment, never that a type is unmapped unless no
-//!   environment of the tree could map it.
+//!   deployment, so a type stands for everything any of them maps it to ([`Registry::lookup`]),
+//!   and a type counts as mapped when it is named in a `*.j2.yaml` environment source (rendered
+//!   at deployment). No rule may say that a type is unmapped unless no environment of the tree
+//!   could map it. What a type stands for *in one template* ([`Registry::lookup_for`]) is said
+//!   by the environments closest to it (those under the template's folder, then under its
+//!   parents): a repository of independent examples, each folder with its own environment,
+//!   maps one type to each example's own file. Where several environments are as close and
+//!   map it differently, each answer is one a deployment may use: a rule reports a mistake only
+//!   when every answer makes it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, OnceLock};
@@ -185,8 +190,8 @@ pub struct Registry {
     environments: Vec<EnvironmentFacts>,
     /// Given: the merged entries, by path.
     merged: BTreeMap<Vec<String>, (usize, usize)>,
-    /// Tree: the words of the `*.j2.yaml` environment sources.
-    rendered: BTreeSet<String>,
+    /// Tree: each `*.j2.yaml` environment source, with the words of its text.
+    rendered: Vec<(StackPath, BTreeSet<String>)>,
     /// Tree: the walk stopped early, so a type may be mapped where it did not look.
     incomplete: bool,
     /// Tree: the entries by the type they map (the last part of their path), and the globs.
@@ -249,15 +254,16 @@ impl Registry {
         Ok(Registry::given(environments))
     }
 
-    /// The registry of every environment of a tree (`rendered`: the text of the `*.j2.yaml`
-    /// environment sources; `incomplete`: the tree was not read whole).
+    /// The registry of every environment of a tree (`rendered`: the path and text of each
+    /// `*.j2.yaml` environment source; `incomplete`: the tree was not read whole).
     pub fn tree(
         environments: Vec<EnvironmentFacts>,
-        rendered: &[Arc<str>],
+        rendered: &[(StackPath, Arc<str>)],
         incomplete: bool,
     ) -> Registry {
-        let mut words = BTreeSet::new();
-        for text in rendered {
+        let mut sources = Vec::new();
+        for (path, text) in rendered {
+            let mut words = BTreeSet::new();
             for word in text.split(|c: char| {
                 !(c.is_ascii_alphanumeric() || matches!(c, ':' | '_' | '-' | '.' | '*'))
             }) {
@@ -266,6 +272,7 @@ impl Registry {
                     words.insert(word.to_owned());
                 }
             }
+            sources.push((path.clone(), words));
         }
         let mut by_type: std::collections::HashMap<String, Vec<(usize, usize)>> =
             std::collections::HashMap::new();
@@ -282,7 +289,7 @@ impl Registry {
         Registry {
             knowledge: Some(Knowledge::Tree),
             environments,
-            rendered: words,
+            rendered: sources,
             incomplete,
             by_type,
             globs,
@@ -325,7 +332,7 @@ impl Registry {
 
     /// Whether a word is written in an environment source rendered at deployment.
     pub fn rendered_mentions(&self, word: &str) -> bool {
-        self.rendered.contains(word)
+        self.rendered.iter().any(|(_, words)| words.contains(word))
     }
 
     /// Whether some environment sets `name` in `parameter_defaults` (given: the merged ones;
@@ -334,7 +341,7 @@ impl Registry {
         self.environments
             .iter()
             .any(|e| e.parameter_defaults.iter().any(|(n, _)| n == name))
-            || self.rendered.contains(name)
+            || self.rendered_mentions(name)
     }
 
     /// What the resource `resource` of type `type_name` stands for. Given: Heat's one answer
@@ -352,15 +359,59 @@ impl Registry {
                 .first(type_name, resource, builtin, 0)
                 .into_iter()
                 .collect(),
-            Some(Knowledge::Tree) => {
-                let mut found = Vec::new();
-                let mut seen = BTreeSet::new();
-                self.every(type_name, resource, builtin, &mut seen, &mut found);
-                found
-            }
+            Some(Knowledge::Tree) => self
+                .answers(type_name, resource, builtin)
+                .into_iter()
+                .map(|(_, mapped)| mapped)
+                .collect(),
             None if builtin(type_name) => vec![Mapped::Type(type_name.to_owned())],
             None => Vec::new(),
         }
+    }
+
+    /// What the resource `resource` of type `type_name`, written in the template `from`,
+    /// stands for. Given: Heat's one answer, as [`Registry::lookup`]. Tree: the answers of the
+    /// environments closest to `from` that map the type (and of the `*.j2.yaml` sources as
+    /// close that name it): those under the template's folder first, then under each of its
+    /// parents in turn; Heat's own type only when no environment maps it. Several answers are environments
+    /// equally close that map it differently: any of them may be the one deployed.
+    pub fn lookup_for(
+        &self,
+        from: &StackPath,
+        type_name: &str,
+        resource: Option<&str>,
+        builtin: &dyn Fn(&str) -> bool,
+    ) -> Vec<Mapped<'_>> {
+        if self.knowledge != Some(Knowledge::Tree) {
+            return self.lookup(type_name, resource, builtin);
+        }
+        let answers = self.answers(type_name, resource, builtin);
+        let Some(closest) = answers
+            .iter()
+            .filter_map(|(origin, _)| origin.map(|o| closeness(o, from)))
+            .max()
+        else {
+            return answers.into_iter().map(|(_, mapped)| mapped).collect();
+        };
+        answers
+            .into_iter()
+            .filter(|(origin, _)| origin.is_some_and(|o| closeness(o, from) == closest))
+            .map(|(_, mapped)| mapped)
+            .collect()
+    }
+
+    /// Every answer of the tree's environments, each with the file it comes from (the
+    /// environment, or rendered source, whose entry the lookup took first; `None`: Heat's own).
+    fn answers<'r>(
+        &'r self,
+        type_name: &str,
+        resource: Option<&str>,
+        builtin: &dyn Fn(&str) -> bool,
+    ) -> Vec<(Option<&'r StackPath>, Mapped<'r>)> {
+        let mut found = Vec::new();
+        let mut seen = BTreeSet::new();
+        self.every(type_name, resource, builtin, None, &mut seen, &mut found);
+        found
     }
 
     fn entry(&self, (e, i): (usize, usize)) -> (&EnvironmentFacts, &Entry) {
@@ -415,23 +466,27 @@ impl Registry {
         builtin(type_name).then(|| Mapped::Type(type_name.to_owned()))
     }
 
-    /// Every answer any environment of the tree gives.
+    /// Every answer any environment of the tree gives, each with where it comes from
+    /// (`origin`: the file of the entry an alias was followed from; `None` at the start).
     fn every<'r>(
         &'r self,
         type_name: &str,
         resource: Option<&str>,
         builtin: &dyn Fn(&str) -> bool,
+        origin: Option<&'r StackPath>,
         seen: &mut BTreeSet<String>,
-        found: &mut Vec<Mapped<'r>>,
+        found: &mut Vec<(Option<&'r StackPath>, Mapped<'r>)>,
     ) {
         if !seen.insert(type_name.to_owned()) || seen.len() > MAX_ALIASES {
             return;
         }
         if builtin(type_name) {
-            found.push(Mapped::Type(type_name.to_owned()));
+            found.push((origin, Mapped::Type(type_name.to_owned())));
         }
-        if self.rendered.contains(type_name) {
-            found.push(Mapped::Unknown);
+        for (path, words) in &self.rendered {
+            if words.contains(type_name) {
+                found.push((origin.or(Some(path)), Mapped::Unknown));
+            }
         }
         let named = self.by_type.get(type_name).map_or(&[][..], Vec::as_slice);
         // Within one environment, an entry for the resource itself comes before the type's
@@ -471,20 +526,21 @@ impl Registry {
                 if !applies || entry.value.is_none() {
                     continue;
                 }
+                let from = origin.or(env.path.as_ref());
                 let mut next = Vec::new();
                 if let Some(mapped) = Self::follow(env, entry, type_name, |alias| {
                     next.push(alias.to_owned());
                     None
                 }) {
-                    found.push(mapped);
+                    found.push((from, mapped));
                 }
                 for alias in next {
                     let before = found.len();
-                    self.every(&alias, resource, builtin, seen, found);
+                    self.every(&alias, resource, builtin, from, seen, found);
                     if found.len() == before {
                         // An alias that leads nowhere in this tree: leads somewhere, maybe,
                         // in the deployment; not a type to call unmapped.
-                        found.push(Mapped::Unknown);
+                        found.push((from, Mapped::Unknown));
                     }
                 }
             }
@@ -524,6 +580,27 @@ impl Registry {
             None => alias(value),
         }
     }
+}
+
+/// How close the environment (or rendered source) at `env` is to the template at `from`: how
+/// many folders the two folders share from the top. An environment in the template's folder and
+/// one in a subfolder of it are as close: TripleO's defaults at the top of the tree and the
+/// `environments/*.yaml` given after them to override them are both for its templates.
+fn closeness(env: &StackPath, from: &StackPath) -> usize {
+    // The folders' names, without allocating: this is asked for every answer of every lookup.
+    folders(env)
+        .zip(folders(from))
+        .take_while(|(a, b)| a == b)
+        .count()
+}
+
+/// The names of the folders that hold the file at `path`, from the top.
+fn folders(path: &StackPath) -> impl Iterator<Item = &str> {
+    let folder = path
+        .as_str()
+        .rsplit_once('/')
+        .map_or("", |(folder, _)| folder);
+    folder.split('/').filter(|c| !c.is_empty() && *c != ".")
 }
 
 /// A registry built on first use (the tree's: the walk for environment files is paid only by
@@ -780,8 +857,11 @@ mod tests {
                 env(&source, "repo/env/a.yaml"),
                 env(&source, "repo/env/b.yaml"),
             ],
-            &[Arc::from(
-                "resource_registry:\n  OS::TripleO::{{role}}::Net: x.yaml\n  My::Rendered: y.yaml\n",
+            &[(
+                StackPath::new("repo/env/rendered.j2.yaml"),
+                Arc::from(
+                    "resource_registry:\n  OS::TripleO::{{role}}::Net: x.yaml\n  My::Rendered: y.yaml\n",
+                ),
             )],
             false,
         );
@@ -793,6 +873,140 @@ mod tests {
         assert_eq!(lookup("My::Gone"), ["template repo/nested/server.yaml"]);
         assert_eq!(lookup("My::Rendered"), ["unknown"]);
         assert!(lookup("My::Nothing").is_empty());
+    }
+
+    /// Two independent examples, each with its own registry mapping `My::LB` to its own
+    /// `lb.yaml`, a shared environment at the top, and a third example whose two environments
+    /// map the type differently.
+    fn examples() -> MemorySource {
+        let mut source = MemorySource::new();
+        source
+            .insert(
+                "repo/one/registry.yaml",
+                "resource_registry:\n  My::LB: ./lb.yaml\n",
+            )
+            .insert("repo/one/lb.yaml", "heat_template_version: rocky\n")
+            .insert(
+                "repo/two/env/registry.yaml",
+                "resource_registry:\n  My::LB: ../lb.yaml\n",
+            )
+            .insert("repo/two/lb.yaml", "heat_template_version: rocky\n")
+            .insert(
+                "repo/common.yaml",
+                "resource_registry:\n  My::LB: one/lb.yaml\n  My::Shared: one/lb.yaml\n",
+            )
+            .insert(
+                "repo/three/a.yaml",
+                "resource_registry:\n  My::LB: ../one/lb.yaml\n",
+            )
+            .insert(
+                "repo/three/b.yaml",
+                "resource_registry:\n  My::LB: OS::Nova::Server\n",
+            )
+            .insert(
+                "repo/three/deeper/c.yaml",
+                "resource_registry:\n  My::LB: ../../two/lb.yaml\n",
+            );
+        source
+    }
+
+    fn examples_registry(source: &MemorySource) -> Registry {
+        let paths = [
+            "repo/common.yaml",
+            "repo/one/registry.yaml",
+            "repo/three/a.yaml",
+            "repo/three/b.yaml",
+            "repo/three/deeper/c.yaml",
+            "repo/two/env/registry.yaml",
+        ];
+        Registry::tree(paths.iter().map(|p| env(source, p)).collect(), &[], false)
+    }
+
+    #[test]
+    fn the_closest_environment_decides_what_a_type_stands_for_in_a_template() {
+        let source = examples();
+        let tree = examples_registry(&source);
+        let lookup = |from: &str, t: &str| {
+            describe(&tree.lookup_for(&StackPath::new(from), t, None, &builtin))
+        };
+        assert_eq!(
+            lookup("repo/one/top.yaml", "My::LB"),
+            ["template repo/one/lb.yaml"]
+        );
+        assert_eq!(
+            lookup("repo/one/nested/deep.yaml", "My::LB"),
+            ["template repo/one/lb.yaml"],
+            "the environment of a parent folder"
+        );
+        assert_eq!(
+            lookup("repo/two/top.yaml", "My::LB"),
+            ["template repo/two/lb.yaml"],
+            "an environment in a subfolder of the template's folder"
+        );
+        assert_eq!(
+            lookup("repo/top.yaml", "My::LB").len(),
+            6,
+            "at the top, every environment of the tree is as close"
+        );
+        assert_eq!(
+            lookup("repo/three/top.yaml", "My::LB"),
+            [
+                "template repo/one/lb.yaml",
+                "type OS::Nova::Server",
+                "template repo/two/lb.yaml"
+            ],
+            "environments as close (one in a subfolder too): every answer"
+        );
+        assert_eq!(
+            lookup("repo/three/deeper/top.yaml", "My::LB"),
+            ["template repo/two/lb.yaml"]
+        );
+        assert_eq!(
+            lookup("repo/two/top.yaml", "My::Shared"),
+            ["template repo/one/lb.yaml"],
+            "a type only a farther environment maps"
+        );
+        assert_eq!(
+            lookup("repo/two/top.yaml", "OS::Nova::Server"),
+            ["type OS::Nova::Server"]
+        );
+        assert_eq!(
+            tree.lookup("My::LB", None, &builtin).len(),
+            6,
+            "without a template, every answer"
+        );
+    }
+
+    #[test]
+    fn the_closest_decides_among_rendered_sources_too() {
+        let source = examples();
+        let environments = vec![env(&source, "repo/one/registry.yaml")];
+        let tree = Registry::tree(
+            environments,
+            &[(
+                StackPath::new("repo/one/registry.j2.yaml"),
+                Arc::from("resource_registry:\n  My::LB: {{ lb }}\n"),
+            )],
+            false,
+        );
+        let lookup = |from: &str| {
+            describe(&tree.lookup_for(&StackPath::new(from), "My::LB", None, &builtin))
+        };
+        assert_eq!(
+            lookup("repo/one/top.yaml"),
+            ["unknown", "template repo/one/lb.yaml"]
+        );
+        let given = Registry::given(vec![env(&source, "repo/two/env/registry.yaml")]);
+        assert_eq!(
+            describe(&given.lookup_for(
+                &StackPath::new("repo/one/top.yaml"),
+                "My::LB",
+                None,
+                &builtin
+            )),
+            ["template repo/two/lb.yaml"],
+            "given environments are what Heat uses, wherever the template is"
+        );
     }
 
     #[test]

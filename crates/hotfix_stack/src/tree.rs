@@ -14,8 +14,10 @@ pub enum Target {
     /// No such file, and nothing says a deployment makes it: Heat's client fails with
     /// `Could not fetch contents for file://…`.
     Missing(StackPath),
-    /// No such file, but a `*.j2.yaml` source in its folder: a deployment renders it there
-    /// (TripleO's `network/ports/*.yaml`, `*-role.yaml`).
+    /// No such file, but a `*.j2.yaml` source in its folder (a deployment renders it there:
+    /// TripleO's `network/ports/*.yaml`, `*-role.yaml`), or a Jinja source of its own name
+    /// beside it (`NAME.yaml.j2`, `NAME.j2.yaml`, also `.jinja2` and `.jinja`), which a
+    /// deployment tool (TripleO, an Ansible `template` task) renders into it.
     Generated(StackPath),
     /// A path that exists only in a deployment's layout: absolute (an install prefix such as
     /// `/usr/share/openstack-tripleo-heat-templates`), or absent and outside the tree's roots
@@ -207,7 +209,10 @@ pub fn resolve_reference(
     if listing.is_empty() {
         return Target::Outside(path);
     }
-    if listing.iter().any(|name| name.ends_with(".j2.yaml")) {
+    if listing
+        .iter()
+        .any(|name| name.ends_with(".j2.yaml") || renders(name, path.file_name()))
+    {
         return Target::Generated(path);
     }
     let folder = path.parent();
@@ -223,6 +228,24 @@ pub fn resolve_reference(
         Some(found) => Target::Relocated(found),
         None => Target::Missing(path),
     }
+}
+
+/// Whether the file `source` is a Jinja source of the file `name` (`lb.yaml`): `lb.yaml.j2`,
+/// `lb.j2.yaml` (TripleO's convention), with `.jinja2` or `.jinja` for `.j2` too.
+fn renders(source: &str, name: &str) -> bool {
+    const JINJA: [&str; 3] = ["j2", "jinja2", "jinja"];
+    if let Some(suffix) = source.strip_prefix(name).and_then(|s| s.strip_prefix('.')) {
+        return JINJA.contains(&suffix);
+    }
+    let Some((stem, extension)) = name.rsplit_once('.') else {
+        return false;
+    };
+    source
+        .strip_prefix(stem)
+        .and_then(|s| s.strip_prefix('.'))
+        .and_then(|s| s.strip_suffix(extension))
+        .and_then(|s| s.strip_suffix('.'))
+        .is_some_and(|middle| JINJA.contains(&middle))
 }
 
 #[cfg(test)]
@@ -302,7 +325,26 @@ mod tests {
                  My::Port: ../network/ports/external.yaml\n  \
                  My::Abs: /usr/share/openstack-tripleo-heat-templates/x.yaml\n  \
                  My::Sibling: ../../other-checkout/y.yaml\n  \
-                 My::Url: https://example.com/z.yaml\n",
+                 My::Url: https://example.com/z.yaml\n  \
+                 My::Rendered: ../templates/lb.yaml\n  \
+                 My::RenderedYml: ../templates/db.yml\n  \
+                 My::NotRendered: ../templates/web.yaml\n",
+            )
+            .insert(
+                "repo/templates/lb.yaml.j2",
+                "heat_template_version: {{ v }}\n",
+            )
+            .insert(
+                "repo/templates/db.j2.yml",
+                "heat_template_version: {{ v }}\n",
+            )
+            .insert(
+                "repo/templates/web.yaml.j2.orig",
+                "heat_template_version: rocky\n",
+            )
+            .insert(
+                "repo/templates/lb-web.yaml.j2",
+                "heat_template_version: {{ v }}\n",
             )
             .insert("repo/network/ports/port.network.j2.yaml", "{{ x }}\n")
             .insert("repo/b.yaml", "heat_template_version: rocky\n")
@@ -324,6 +366,9 @@ mod tests {
                 )),
                 Target::Outside(StackPath::new("other-checkout/y.yaml")),
                 Target::Url("https://example.com/z.yaml".to_owned()),
+                Target::Generated(StackPath::new("repo/templates/lb.yaml")),
+                Target::Generated(StackPath::new("repo/templates/db.yml")),
+                Target::Missing(StackPath::new("repo/templates/web.yaml")),
             ]
         );
     }

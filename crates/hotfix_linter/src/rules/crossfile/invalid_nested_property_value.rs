@@ -34,7 +34,8 @@ declare_rule! {
     /// `condition` (Heat does not validate it when the condition is false), or a parameter
     /// whose definition Heat refuses (other rules report it there). The environments are those
     /// of `unknown-nested-property` (X003): with the tree's environments, a value is reported
-    /// when a template some environment maps the type to refuses it.
+    /// when every template the environments closest to the template map the type to refuses
+    /// it.
     ///
     /// ## Why is this bad?
     /// `openstack orchestration template validate` accepts the template, but Heat refuses the
@@ -97,22 +98,32 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             let Some(value) = py::load(doc, entry.value) else {
                 continue;
             };
-            // With several candidate templates (environments of the tree that map the type
-            // differently), the first that refuses it.
-            let found = nested.iter().find_map(|n| {
+            // With several candidate templates (environments of the tree as close to this file
+            // that map the type differently), a mistake only when every one refuses it: the
+            // first one's refusal is reported.
+            let schema_of = |n: &Nested| {
                 let parameter = n.facts.parameters.iter().find(|p| p.name == name)?;
-                let schema = parameter.schema.as_ref()?;
+                parameter.schema.clone()
+            };
+            let refuses = |n: &Nested| {
                 let at = Given {
                     cx,
                     node: entry.value,
                     resource: &resource.name,
                     name,
                 };
-                refusal(&at, schema, value.clone(), n).map(|r| (n, schema, r))
-            });
-            let Some((nested, schema, refusal)) = found else {
+                refusal(&at, &schema_of(n)?, value.clone(), n)
+            };
+            let Some(first) = nested.first() else {
                 continue;
             };
+            let (Some(schema), Some(refusal)) = (schema_of(first), refuses(first)) else {
+                continue;
+            };
+            if !nested.iter().skip(1).all(|n| refuses(n).is_some()) {
+                continue;
+            }
+            let (nested, schema) = (first, &schema);
             let diagnostic = sink
                 .report(
                     cx.span(refusal.node.unwrap_or(entry.value)),

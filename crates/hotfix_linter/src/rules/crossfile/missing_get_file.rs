@@ -8,7 +8,8 @@ declare_rule! {
     /// template, as python-heatclient resolves it.
     ///
     /// A path that exists only where the templates are deployed is not reported: an absolute
-    /// path, a URL, a file of a folder that is not there or that holds a `*.j2.yaml` source (a
+    /// path, a URL, a file of a folder that is not there or that holds a `*.j2.yaml` source, a
+    /// file beside a Jinja source of its own name (`lb.yaml.j2` or `lb.j2.yaml` for `lb.yaml`: a
     /// deployment renders it), a file whose name a subfolder holds (a tool such as tacker sends
     /// nested files by name), or one outside the folders linted. It runs where hotfix reads
     /// files (the CLI).

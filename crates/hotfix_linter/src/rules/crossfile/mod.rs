@@ -1,8 +1,8 @@
 //! `X0xx`: what is wrong between files: a template and the nested templates and files it names
 //! (relative to itself, as python-heatclient resolves them). These rules run where hotfix reads
 //! files (the CLI gives them a file source); a file that exists only in a deployment's layout
-//! (an absolute path, one rendered from a `*.j2.yaml` source, one in a folder that is not
-//! there, one whose name a subfolder holds) is never called missing.
+//! (an absolute path, one rendered from a `*.j2.yaml` or `NAME.yaml.j2` source, one in a folder
+//! that is not there, one whose name a subfolder holds) is never called missing.
 
 use std::sync::Arc;
 
@@ -96,15 +96,34 @@ pub(crate) struct Nested {
 
 impl Nested {
     /// How a finding names the nested template: the path as written, or `file` (mapped by
-    /// `env`).
+    /// the environment at `env`, named by its path as the run names files).
     pub(crate) fn describe(&self) -> String {
         match &self.env {
             None => format!("`{}`", self.type_name),
             Some(env) => format!(
-                "`{}` (`{}` as `{}` maps it)",
+                "`{}` (`{}` as `{env}` maps it)",
                 self.path.file_name(),
                 self.type_name,
-                env.file_name()
+            ),
+        }
+    }
+
+    /// How a finding names the candidates that all make the mistake: the first, and how many
+    /// others environments as close map the type to.
+    pub(crate) fn describe_all(nested: &[Nested]) -> String {
+        let Some(first) = nested.first() else {
+            return String::new();
+        };
+        match nested.len() {
+            1 => first.describe(),
+            2 => format!(
+                "{}, nor of the other template an environment as close maps it to",
+                first.describe()
+            ),
+            n => format!(
+                "{}, nor of the {} other templates environments as close map it to",
+                first.describe(),
+                n - 1
             ),
         }
     }
@@ -149,11 +168,15 @@ pub(crate) fn passed_properties<'c>(
     })
 }
 
-/// The nested templates the resource `name` with type `type_name` stands for, that hotfix can
-/// read (a template with a version Heat knows): the template file a path names (relative to
+/// The nested templates the resource `name` with type `type_name` stands for, each a template
+/// hotfix can read (with a version Heat knows): the template file a path names (relative to
 /// the linted file), or each template the stack's environments map the type to (one when the
-/// user named the environments; with the tree's environments, every one some environment
-/// maps). Empty when the type is Heat's own, unknown, or leads to a file hotfix cannot read.
+/// user named the environments; with the tree's environments, every one that the environments
+/// closest to the linted file map it to, [`hotfix_stack::Registry::lookup_for`]). A rule
+/// reports a mistake only when every one of them makes it. Empty when the type is Heat's own
+/// or unknown, or when any answer is not a template hotfix can read (Heat's own type, a file
+/// that is missing or rendered at deployment, a mapping it cannot follow): what that answer
+/// would accept is not known.
 pub(crate) fn nested_templates(files: &Files<'_>, type_name: &str, name: &str) -> Vec<Nested> {
     if is_template_path(type_name) {
         // An environment may give this one resource another implementation.
@@ -182,20 +205,23 @@ pub(crate) fn nested_templates(files: &Files<'_>, type_name: &str, name: &str) -
         return Vec::new();
     };
     let mut found: Vec<Nested> = Vec::new();
-    for mapped in registry.get().lookup(type_name, Some(name), &heat_has) {
+    for mapped in registry
+        .get()
+        .lookup_for(files.path, type_name, Some(name), &heat_has)
+    {
         let Mapped::Template {
             target: Target::File(path),
             env,
             ..
         } = mapped
         else {
-            continue;
+            return Vec::new();
         };
         if found.iter().any(|n| &n.path == path) {
             continue;
         }
         let Some(facts) = files.source.facts(path).filter(|f| f.versioned) else {
-            continue;
+            return Vec::new();
         };
         found.push(Nested {
             path: path.clone(),

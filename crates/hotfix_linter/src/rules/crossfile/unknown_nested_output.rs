@@ -1,5 +1,5 @@
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::crossfile::{declared_in, nested_templates};
+use crate::rules::crossfile::{Nested, declared_in, nested_templates};
 use crate::rules::util::did_you_mean;
 
 declare_rule! {
@@ -12,8 +12,8 @@ declare_rule! {
     /// stack's outputs. Not reported: `show` and `OS::stack_id`, which that code also looks up
     /// there but which hotfix could not confirm with a created stack; a resource with a
     /// `condition`; an attribute name given by a function. The environments are those given
-    /// with `-e` or a `[[stacks]]` entry, else any of the tree's (a name is reported when a
-    /// template some environment maps the type to lacks it).
+    /// with `-e` or a `[[stacks]]` entry, else the tree's closest to the template (a name is
+    /// reported when every template they map the type to lacks it).
     ///
     /// ## Why is this bad?
     /// Heat validates the template and starts creating the stack; once the nested stack exists
@@ -66,15 +66,17 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             continue;
         }
         let nested = nested_templates(files, type_name, &resource.name);
-        let Some(lacking) = nested
-            .iter()
-            .find(|n| !n.facts.outputs.iter().any(|o| o == attribute))
-        else {
+        // With several candidate templates, a mistake only when none has it.
+        let has = |n: &Nested| n.facts.outputs.iter().any(|o| o == attribute);
+        let Some(lacking) = nested.first().filter(|_| !nested.iter().any(has)) else {
             continue;
         };
         let diagnostic = sink.report(
             cx.span(attribute_node),
-            format!("`{attribute}` is not an output of {}", lacking.describe()),
+            format!(
+                "`{attribute}` is not an output of {}",
+                Nested::describe_all(&nested)
+            ),
         );
         let heat = format!(
             "Heat, once the nested stack exists: `The Referenced Attribute ({} {attribute}) is \

@@ -2,7 +2,7 @@ use hotfix_hot::key_name;
 use hotfix_stack::StackPath;
 
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::crossfile::{Declared, declared_in, nested_templates, passed_properties};
+use crate::rules::crossfile::{Declared, Nested, declared_in, nested_templates, passed_properties};
 use crate::rules::util::did_you_mean;
 
 declare_rule! {
@@ -11,9 +11,10 @@ declare_rule! {
     /// path relative to the template, or a type an environment's `resource_registry` maps to a
     /// template) is a parameter of that nested template.
     ///
-    /// The environments are those given with `-e` or a `[[stacks]]` entry; without them, every
-    /// environment of the tree: a property is reported when a template some environment maps
-    /// the type to does not declare it (with that environment, Heat refuses the stack).
+    /// The environments are those given with `-e` or a `[[stacks]]` entry; without them, those
+    /// of the tree closest to the template (under its folder, then under each parent): a
+    /// property is reported when every template they map the type to lacks it (equally close
+    /// environments that map it differently may each be the one deployed).
     ///
     /// A resource with a `condition` is left alone (Heat does not validate it when the
     /// condition is false), and so is a nested template hotfix cannot read (missing, rendered
@@ -62,17 +63,18 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         let mut declared: Vec<(StackPath, Option<Declared>)> = Vec::new();
         for entry in doc.entries(properties) {
             let name = key_name(doc, entry.key);
-            // With several candidate templates (environments of the tree that map the type
-            // differently), the first that does not declare it.
-            let Some(lacking) = nested
-                .iter()
-                .find(|n| !n.facts.parameters.iter().any(|p| p.name == name))
-            else {
+            // With several candidate templates (environments of the tree as close to this file
+            // that map the type differently), a mistake only when none declares it.
+            let takes_it = |n: &Nested| n.facts.parameters.iter().any(|p| p.name == name);
+            let Some(lacking) = nested.first().filter(|_| !nested.iter().any(takes_it)) else {
                 continue;
             };
             let diagnostic = sink.report(
                 cx.span(entry.key),
-                format!("`{name}` is not a parameter of {}", lacking.describe()),
+                format!(
+                    "`{name}` is not a parameter of {}",
+                    Nested::describe_all(&nested)
+                ),
             );
             let heat = format!(
                 "Heat: `Property error: resources.{}.properties: Unknown Property {name}`",

@@ -12,10 +12,11 @@ declare_rule! {
     /// Paths that exist only where the templates are deployed are not reported: absolute
     /// paths (an install prefix such as `/usr/share/openstack-tripleo-heat-templates`), paths
     /// that leave the linted tree, files of a folder that does not exist either (a sibling
-    /// checkout, a folder the deployment makes), URLs, and files of a folder that holds a
+    /// checkout, a folder the deployment makes), URLs, files of a folder that holds a
     /// `*.j2.yaml` source (a deployment renders them there, as TripleO renders
-    /// `network/ports/*.yaml`), and files whose name a subfolder holds. It runs where hotfix
-    /// reads files (the CLI).
+    /// `network/ports/*.yaml`), files beside a Jinja source of their own name (`lb.yaml.j2` or
+    /// `lb.j2.yaml` for `lb.yaml`, which a deployment tool renders), and files whose name a
+    /// subfolder holds. It runs where hotfix reads files (the CLI).
     ///
     /// ## Why is this bad?
     /// The client reads every registry target before it sends the stack, used or not, so one
