@@ -4,10 +4,13 @@
 //! this crate to render them as graphical code frames ([`render_human`]) or one line each
 //! ([`render_concise`]).
 
+mod escape;
 mod render;
+mod view;
 
 use std::sync::Arc;
 
+pub use escape::{escape, escape_line, escaped_char, is_unsafe};
 pub use hotfix_yaml::Span;
 pub use render::{Location, RenderOptions, location, render_concise, render_human};
 
