@@ -624,5 +624,5 @@ fn write_diff(out: &mut dyn Write, display: &str, old: &str, new: &str) -> std::
         .context_radius(3)
         .header(&format!("a/{display}"), &format!("b/{display}"))
         .to_string();
-    out.write_all(unified.as_bytes())
+    out.write_all(crate::pipe::for_stdout(&unified).as_bytes())
 }
