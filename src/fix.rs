@@ -96,7 +96,7 @@ pub(crate) fn lint_file(
         return Ok((source.to_owned(), outcome.diagnostics, FileFixes::default()));
     }
     if !args.diff {
-        crate::rewrite::rewrite(path, outcome.text.as_bytes())
+        crate::rewrite::rewrite(path, bytes, outcome.text.as_bytes())
             .map_err(|err| format!("cannot fix {display}: not written: {err}"))?;
     }
     let fixes = FileFixes {

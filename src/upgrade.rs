@@ -469,7 +469,7 @@ fn process(candidate: &Candidate, options: &UpgradeOptions, write: bool) -> Outc
     };
     if write
         && result.text != source
-        && let Err(err) = crate::rewrite::rewrite(&candidate.path, result.text.as_bytes())
+        && let Err(err) = crate::rewrite::rewrite(&candidate.path, &bytes, result.text.as_bytes())
     {
         return Outcome::Failed(format!("not rewritten: {err}"));
     }
