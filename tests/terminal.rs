@@ -177,3 +177,28 @@ fn a_minified_template_shows_a_window_of_its_line_per_finding() {
         "no column {last}"
     );
 }
+
+/// A message that quotes a 60 KB value shows its start and its end, in every terminal format.
+#[test]
+fn a_message_quoting_a_long_value_is_cut() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("t.yaml"),
+        format!(
+            "heat_template_version: 2016-10-14\nresources:\n  r:\n    type: OS::Heat::None\n    \
+             properties: {{value: {{get_param: {}}}}}\n",
+            "x".repeat(60_000)
+        ),
+    )
+    .expect("write");
+    for format in ["human", "concise", "github"] {
+        let output = hotfix(
+            dir.path(),
+            &["lint", "--no-config", "--format", format, "t.yaml"],
+        );
+        assert_eq!(output.status.code(), Some(1), "{format}: {output:?}");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(stdout.contains("chars cut]…"), "{format}");
+        assert!(stdout.len() < 10_000, "{format}: {} bytes", stdout.len());
+    }
+}

@@ -156,14 +156,15 @@ fn annotation(
         );
     }
     let title = format!("{} {}", diagnostic.code, diagnostic.name);
-    let mut message = diagnostic.message.clone();
+    // A message or help that quotes a long value shows its start and its end.
+    let mut message = hotfix_diagnostics::for_terminal(&diagnostic.message).into_owned();
     for place in elsewhere {
         message.push_str("\nsee ");
         let _ = write!(message, "{place}");
     }
     if let Some(help) = &diagnostic.help {
         message.push_str("\nhelp: ");
-        message.push_str(help);
+        message.push_str(&hotfix_diagnostics::for_terminal(help));
     }
     format!(
         "::{command} {properties},title={}::{}",

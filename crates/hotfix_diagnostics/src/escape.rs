@@ -34,6 +34,56 @@ pub fn escape_line(text: &str) -> Cow<'_, str> {
     escape_if(text, |c| c == '\n' || is_unsafe(c))
 }
 
+/// The most characters of one line of a message, a label or a help that are shown: a message
+/// that quotes a long value of the file (a parameter name of 60 KB) shows its start and its end.
+/// hotfix's own texts stay whole (the longest, H615's list of protocols, is 2,077).
+pub const MESSAGE_LINE: usize = 2_500;
+
+/// [`escape`], then each line longer than [`MESSAGE_LINE`] characters cut in its middle
+/// (`…[N chars cut]…`): a message, a label or a help for a terminal.
+pub fn for_terminal(text: &str) -> Cow<'_, str> {
+    shorten(escape(text))
+}
+
+/// [`escape_line`], then cut as [`for_terminal`] cuts.
+pub fn for_terminal_line(text: &str) -> Cow<'_, str> {
+    shorten(escape_line(text))
+}
+
+fn shorten(text: Cow<'_, str>) -> Cow<'_, str> {
+    if text.len() <= MESSAGE_LINE || text.split('\n').all(|l| l.chars().count() <= MESSAGE_LINE) {
+        return text;
+    }
+    let mut out = String::with_capacity(2 * MESSAGE_LINE);
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let chars = line.chars().count();
+        if chars <= MESSAGE_LINE {
+            out.push_str(line);
+            continue;
+        }
+        let keep = MESSAGE_LINE / 2;
+        let head = line
+            .char_indices()
+            .nth(keep)
+            .map_or(line.len(), |(at, _)| at);
+        let tail = line
+            .char_indices()
+            .nth(chars - keep)
+            .map_or(line.len(), |(at, _)| at);
+        let _ = write!(
+            out,
+            "{}…[{} chars cut]…{}",
+            &line[..head],
+            chars - 2 * keep,
+            &line[tail..]
+        );
+    }
+    Cow::Owned(out)
+}
+
 /// How one character is shown when escaped: `\x1b` for an ASCII control, `\u{202e}` else.
 pub fn escaped_char(c: char, out: &mut String) {
     match c {
@@ -77,6 +127,18 @@ mod tests {
         );
         assert!(matches!(escape("plain é 𝄞"), Cow::Borrowed(_)));
         assert_eq!(escape_line("a\nb\u{2066}"), "a\\nb\\u{2066}");
+    }
+
+    #[test]
+    fn a_long_line_of_a_message_keeps_its_start_and_end() {
+        let long = format!("`{}\u{1b}` is not declared\nhelp", "x".repeat(6_000));
+        let shown = for_terminal(&long);
+        assert!(
+            shown.starts_with(&format!("`{}…[3522 chars cut]…", "x".repeat(1_249))),
+            "{shown}"
+        );
+        assert!(shown.ends_with("x\\x1b` is not declared\nhelp"), "{shown}");
+        assert!(matches!(for_terminal("short\nlines"), Cow::Borrowed(_)));
     }
 
     #[test]

@@ -10,7 +10,9 @@ mod view;
 
 use std::sync::Arc;
 
-pub use escape::{escape, escape_line, escaped_char, is_unsafe};
+pub use escape::{
+    MESSAGE_LINE, escape, escape_line, escaped_char, for_terminal, for_terminal_line, is_unsafe,
+};
 pub use hotfix_yaml::Span;
 pub use render::{Location, RenderOptions, location, render_concise, render_human};
 

@@ -5,7 +5,7 @@ use std::fmt;
 use hotfix_yaml::{LineIndex, Span};
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceCode};
 
-use crate::escape::{escape, escape_line};
+use crate::escape::{escape_line, for_terminal, for_terminal_line};
 use crate::view::View;
 use crate::{Diagnostic, FileLabel, Severity};
 
@@ -66,7 +66,7 @@ pub fn render_concise(
         start.line,
         start.column,
         escape_line(diagnostic.code),
-        escape_line(&diagnostic.message)
+        for_terminal_line(&diagnostic.message)
     )
 }
 
@@ -108,7 +108,7 @@ pub fn render_human(
             "{}: {} {}\n",
             escape_line(path),
             escape_line(diagnostic.code),
-            escape(&diagnostic.message)
+            for_terminal(&diagnostic.message)
         );
     }
     if diagnostic.file_labels.is_empty() {
@@ -191,7 +191,7 @@ impl fmt::Debug for Report<'_> {
 
 impl fmt::Display for Report<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&escape(&self.diagnostic.message))
+        f.write_str(&for_terminal(&self.diagnostic.message))
     }
 }
 
@@ -214,12 +214,12 @@ impl miette::Diagnostic for Report<'_> {
         if !self.help {
             return None;
         }
-        let help = self.diagnostic.help.as_deref().map(escape);
+        let help = self.diagnostic.help.as_deref().map(for_terminal);
         let fix = self.diagnostic.fix.as_ref().map(|fix| {
             format!(
                 "fix ({}): {}",
                 fix.applicability.as_str(),
-                escape(&fix.message)
+                for_terminal(&fix.message)
             )
         });
         match (help, fix) {
@@ -239,11 +239,14 @@ impl miette::Diagnostic for Report<'_> {
             self.diagnostic
                 .label
                 .as_deref()
-                .map(|l| escape(l).into_owned()),
+                .map(|l| for_terminal(l).into_owned()),
             self.view.span(0),
         );
         let secondary = self.diagnostic.labels.iter().enumerate().map(|(i, l)| {
-            LabeledSpan::new_with_span(Some(escape(&l.message).into_owned()), self.view.span(i + 1))
+            LabeledSpan::new_with_span(
+                Some(for_terminal(&l.message).into_owned()),
+                self.view.span(i + 1),
+            )
         });
         Some(Box::new(std::iter::once(primary).chain(secondary)))
     }
@@ -286,7 +289,10 @@ impl miette::Diagnostic for Frame<'_> {
             return None;
         }
         Some(Box::new(self.labels.iter().enumerate().map(|(i, l)| {
-            LabeledSpan::new_with_span(Some(escape(&l.message).into_owned()), self.view.span(i))
+            LabeledSpan::new_with_span(
+                Some(for_terminal(&l.message).into_owned()),
+                self.view.span(i),
+            )
         })))
     }
 }
