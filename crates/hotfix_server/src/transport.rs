@@ -224,3 +224,144 @@ pub fn connect(
         IoThreads { reader, writer },
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use std::io::Cursor;
+    use std::path::Path;
+
+    use super::*;
+
+    fn framed(body: &str) -> Vec<u8> {
+        format!("Content-Length: {}\r\n\r\n{body}", body.len()).into_bytes()
+    }
+
+    fn frames(bytes: &[u8]) -> (Vec<Frame>, io::Result<()>) {
+        let mut input = Cursor::new(bytes);
+        let mut frames = Vec::new();
+        loop {
+            match read_frame(&mut input) {
+                Ok(Some(frame)) => frames.push(frame),
+                Ok(None) => return (frames, Ok(())),
+                Err(err) => return (frames, Err(err)),
+            }
+        }
+    }
+
+    #[test]
+    fn a_message_past_the_bound_is_read_past_and_the_next_one_read() {
+        let length = MAX_MESSAGE + 1;
+        let mut bytes = format!("Content-Length: {length}\r\n\r\n").into_bytes();
+        bytes.resize(bytes.len() + length, b'x');
+        bytes.extend(framed(r#"{"jsonrpc":"2.0","method":"exit"}"#));
+        let (frames, end) = frames(&bytes);
+        end.expect("no broken framing");
+        assert!(
+            matches!(&frames[..], [Frame::Dropped { id: None, .. }, Frame::Message(Message::Notification(n))] if n.method == "exit"),
+            "{frames:?}"
+        );
+    }
+
+    #[test]
+    fn a_length_that_lies_ends_the_stream_without_allocating_it() {
+        for length in [
+            "3000000000",
+            "18446744073709551615",
+            "99999999999999999999999",
+        ] {
+            let bytes = format!("Content-Length: {length}\r\n\r\n{{}}");
+            let (frames, end) = frames(bytes.as_bytes());
+            assert!(frames.is_empty() && end.is_ok(), "{length}");
+        }
+    }
+
+    #[test]
+    fn broken_framing_is_an_error() {
+        let long = format!("X-{}: y\r\n\r\n", "a".repeat(MAX_HEADER_LINE));
+        for bytes in [
+            "Content-Length: -1\r\n\r\n",
+            "Content-Length 3\r\n\r\n{} ",
+            "Content-Length: 2\n\n{}",
+            "Content-Type: x\r\n\r\n{}",
+            &long,
+        ] {
+            let (frames, end) = frames(bytes.as_bytes());
+            let err = end.expect_err(bytes);
+            assert!(frames.is_empty(), "{bytes}");
+            assert!(err.to_string().starts_with("broken framing"), "{err}");
+        }
+    }
+
+    #[test]
+    fn a_body_that_is_not_json_rpc_is_dropped_and_a_request_keeps_its_id() {
+        let mut bytes = framed(r#"{"jsonrpc":"2.0","id":7,"method":"x","params":{"a":"\ud800"}}"#);
+        bytes.extend(framed(
+            r#"{"jsonrpc":"2.0","method":"y","params":"\udc00"}"#,
+        ));
+        bytes.extend(framed("not json"));
+        let (frames, end) = frames(&bytes);
+        end.expect("no broken framing");
+        let ids: Vec<Option<RequestId>> = frames
+            .into_iter()
+            .map(|f| match f {
+                Frame::Dropped { id, .. } => id,
+                Frame::Message(m) => panic!("{m:?}"),
+            })
+            .collect();
+        assert_eq!(ids, [Some(RequestId::from(7)), None, None]);
+    }
+
+    struct Nothing;
+
+    impl crate::Project for Nothing {
+        fn settings(&self, _: &Path) -> Result<Option<hotfix_linter::Settings>, String> {
+            Ok(Some(hotfix_linter::Settings::default()))
+        }
+
+        fn kind(&self, _: &Path, _: &str) -> crate::FileKind {
+            crate::FileKind::Template
+        }
+    }
+
+    /// A session's bytes, mutated (bytes changed, digits put in, bytes removed) with a fixed
+    /// seed: the reader never panics nor loops, and the server ends with its input.
+    #[test]
+    fn any_bytes_end_the_session_without_a_panic() {
+        let session: Vec<u8> = [
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#,
+            r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#,
+            r#"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///t.yaml","languageId":"yaml","version":1,"text":"heat_template_version: 2016-10-14\nresources: {}\n"}}}"#,
+            r#"{"jsonrpc":"2.0","id":2,"method":"textDocument/hover","params":{"textDocument":{"uri":"file:///t.yaml"},"position":{"line":0,"character":3}}}"#,
+            r#"{"jsonrpc":"2.0","id":3,"method":"shutdown"}"#,
+            r#"{"jsonrpc":"2.0","method":"exit"}"#,
+        ]
+        .iter()
+        .flat_map(|body| framed(body))
+        .collect();
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            usize::try_from(state % 1_000_003).unwrap_or(0)
+        };
+        for _ in 0..300 {
+            let mut bytes = session.clone();
+            for _ in 0..=next() % 4 {
+                let at = next() % bytes.len();
+                match next() % 3 {
+                    0 => bytes[at] = u8::try_from(next() % 256).unwrap_or(0),
+                    1 => bytes.insert(at, b"0123456789-"[next() % 11]),
+                    _ => {
+                        bytes.remove(at);
+                    }
+                }
+            }
+            let _ = frames(&bytes);
+            let (connection, threads) = connect(Cursor::new(bytes), io::sink());
+            let _ = crate::run(&connection, &Nothing);
+            drop(connection);
+            let _ = threads.join();
+        }
+    }
+}
