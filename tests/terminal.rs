@@ -202,3 +202,40 @@ fn a_message_quoting_a_long_value_is_cut() {
         assert!(stdout.len() < 10_000, "{format}: {} bytes", stdout.len());
     }
 }
+
+/// Errors with a code frame on a line over 64 KB: a K2HR3 template's and a configuration's
+/// (issue 26): no panic, and a window of the line.
+#[test]
+fn an_error_past_column_65535_of_a_k2hr3_template_or_a_configuration_is_framed() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("k.k2hr3"),
+        format!("{}{{{{ x = 1 }}}}\n", "a".repeat(70_000)),
+    )
+    .expect("write");
+    let output = hotfix(dir.path(), &["k2hr3", "expand", "k.k2hr3"]);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("chars cut]…") && stderr.len() < 2_000,
+        "{stderr}"
+    );
+    std::fs::write(
+        dir.path().join("hotfix.toml"),
+        format!("select = [{}\"nope\"]\n", "\"H1\", ".repeat(12_000)),
+    )
+    .expect("write");
+    std::fs::write(
+        dir.path().join("t.yaml"),
+        "heat_template_version: 2016-10-14\nresources: {}\n",
+    )
+    .expect("write");
+    let output = hotfix(dir.path(), &["lint", "t.yaml"]);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("`nope`"), "{stderr}");
+    assert!(
+        stderr.contains("chars cut]…") && stderr.len() < 2_000,
+        "{stderr}"
+    );
+}
