@@ -116,7 +116,13 @@ pub fn run(
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     // Parameters that are not `initialize`'s get an error, and the client may try again.
     let (id, params) = loop {
-        let (id, params) = connection.initialize_start()?;
+        let (id, params) = match connection.initialize_start() {
+            Ok(start) => start,
+            Err(err) if err.channel_is_disconnected() => {
+                return Err("the client closed the connection before `initialize`".into());
+            }
+            Err(err) => return Err(err.into()),
+        };
         match serde_json::from_value::<InitializeParams>(params) {
             Ok(params) => break (id, params),
             Err(err) => {
