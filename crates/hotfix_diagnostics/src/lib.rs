@@ -14,7 +14,9 @@ pub use escape::{
     MESSAGE_LINE, escape, escape_line, escaped_char, for_terminal, for_terminal_line, is_unsafe,
 };
 pub use hotfix_yaml::Span;
-pub use render::{Location, RenderOptions, location, render_concise, render_human};
+pub use render::{
+    Location, RenderOptions, location, render_concise, render_human, render_human_indexed,
+};
 
 /// How serious a finding is. Ordered: `Info < Warning < Error`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

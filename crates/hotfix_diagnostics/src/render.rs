@@ -84,6 +84,18 @@ pub fn render_human(
     source: &str,
     options: RenderOptions,
 ) -> String {
+    render_human_indexed(diagnostic, path, source, &LineIndex::new(source), options)
+}
+
+/// [`render_human`] with the file's lines already indexed: a file with many findings indexes
+/// its lines once, not once a finding.
+pub fn render_human_indexed(
+    diagnostic: &Diagnostic,
+    path: &str,
+    source: &str,
+    lines: &LineIndex,
+    options: RenderOptions,
+) -> String {
     let theme = if options.color {
         GraphicalTheme::unicode()
     } else {
@@ -95,7 +107,7 @@ pub fn render_human(
     let spans: Vec<Span> = std::iter::once(diagnostic.span)
         .chain(diagnostic.labels.iter().map(|l| l.span))
         .collect();
-    let view = View::new(path, source, &spans);
+    let view = View::new(path, source, lines, &spans);
     let report = Report {
         diagnostic,
         view: &view,
@@ -152,7 +164,8 @@ fn frame(handler: &GraphicalReportHandler, severity: Severity, labels: &[&FileLa
         return String::new();
     };
     let spans: Vec<Span> = labels.iter().map(|l| l.span).collect();
-    let view = View::new(&first.path, &first.source, &spans);
+    let lines = LineIndex::new(&first.source);
+    let view = View::new(&first.path, &first.source, &lines, &spans);
     let frame = Frame {
         severity,
         labels,

@@ -61,10 +61,9 @@ struct Shown {
 }
 
 impl View {
-    /// The view of `source` (named `name`) for labels at `spans`; spans past the end are placed
-    /// at the end.
-    pub(crate) fn new(name: &str, source: &str, spans: &[Span]) -> View {
-        let lines = LineIndex::new(source);
+    /// The view of `source` (named `name`, its lines indexed by `lines`) for labels at `spans`;
+    /// spans past the end are placed at the end.
+    pub(crate) fn new(name: &str, source: &str, lines: &LineIndex, spans: &[Span]) -> View {
         let spans: Vec<Span> = spans.iter().map(|&s| clamped(s, source)).collect();
         // 0-based lines.
         let line = |offset: usize| lines.position(source, offset).line - 1;
