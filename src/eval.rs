@@ -302,14 +302,28 @@ fn scalar(v: &serde_json::Value) -> String {
                     .all(|c| c.is_ascii_alphanumeric() || "_-./<>".contains(c))
                 && !s.starts_with(['-', '.', '<'])
                 && matches!(hotfix_yaml::resolve_plain(s), hotfix_yaml::ScalarValue::Str);
-            if plain {
-                s.clone()
-            } else {
-                serde_json::to_string(s).unwrap_or_default()
-            }
+            if plain { s.clone() } else { json_quoted(s) }
         }
         serde_json::Value::Object(_) => "{}".to_owned(),
         serde_json::Value::Array(_) => "[]".to_owned(),
         other => other.to_string(),
     }
+}
+
+/// `text` as a JSON string (valid YAML): JSON escapes the C0 controls; DEL, the C1 controls
+/// and the bidi controls are escaped too (`\u202e`), lest a terminal act on them.
+fn json_quoted(text: &str) -> String {
+    let quoted = serde_json::to_string(text).unwrap_or_default();
+    if !quoted.chars().any(hotfix_diagnostics::is_unsafe) {
+        return quoted;
+    }
+    let mut out = String::with_capacity(quoted.len() + 8);
+    for c in quoted.chars() {
+        if hotfix_diagnostics::is_unsafe(c) {
+            let _ = write!(out, "\\u{:04x}", u32::from(c));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }

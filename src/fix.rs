@@ -96,7 +96,7 @@ pub(crate) fn lint_file(
         return Ok((source.to_owned(), outcome.diagnostics, FileFixes::default()));
     }
     if !args.diff {
-        crate::rewrite::rewrite(path, outcome.text.as_bytes())
+        crate::rewrite::rewrite(path, bytes, outcome.text.as_bytes())
             .map_err(|err| format!("cannot fix {display}: not written: {err}"))?;
     }
     let fixes = FileFixes {
@@ -128,7 +128,7 @@ pub(crate) fn write_diff(out: &mut dyn Write, file: &FixedFile<'_>) -> std::io::
             &format!("b/{}", file.display),
         )
         .to_string();
-    out.write_all(unified.as_bytes())
+    out.write_all(crate::pipe::for_stdout(&unified).as_bytes())
 }
 
 /// What fixing did and could do, gathered one file at a time for the run's last lines.

@@ -222,7 +222,9 @@ fn plain_safe(text: &str) -> bool {
         && !text.contains(": ")
         && !text.contains(" #")
         && !text.ends_with(':')
-        && !text.chars().any(char::is_control)
+        && !text
+            .chars()
+            .any(|c| c.is_control() || hotfix_diagnostics::is_unsafe(c))
 }
 
 fn quote(text: &str) -> String {
@@ -235,7 +237,8 @@ fn quote(text: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            c if c.is_control() => {
+            // Controls, and the bidi controls that would reorder what a terminal shows.
+            c if c.is_control() || hotfix_diagnostics::is_unsafe(c) => {
                 let _ = write!(out, "\\u{:04x}", u32::from(c));
             }
             c => out.push(c),

@@ -241,15 +241,18 @@ fn same_file(a: &Path, b: &Path) -> bool {
 }
 
 /// A path as text, losslessly: as it is when it is UTF-8 without control characters; otherwise
-/// every byte that is not part of valid UTF-8, and every control character, is written as
-/// `\xHH`, and a backslash as `\\`, so that the text names exactly one path and a file name
-/// with a line break cannot break a line of output.
+/// every byte that is not part of valid UTF-8, and every control character (bidi controls
+/// included, see [`hotfix_diagnostics::is_unsafe`]), is written as `\xHH`, and a backslash as
+/// `\\`, so that the text names exactly one path, a file name with a line break cannot break a
+/// line of output, and none can drive a terminal.
 pub(crate) fn escaped(path: &Path) -> String {
     let bytes = path_bytes(path);
     // On Windows a backslash separates folders; elsewhere it is part of a name and, once names
     // are escaped, must be escaped itself.
     let backslash_is_text = cfg!(unix);
-    let needs_escape = |c: char| c.is_control() || (c == '\\' && backslash_is_text);
+    let needs_escape = |c: char| {
+        c.is_control() || hotfix_diagnostics::is_unsafe(c) || (c == '\\' && backslash_is_text)
+    };
     let plain = std::str::from_utf8(&bytes)
         .ok()
         .filter(|text| !text.chars().any(needs_escape));
@@ -273,7 +276,7 @@ pub(crate) fn escaped(path: &Path) -> String {
         for c in valid.chars() {
             if c == '\\' && backslash_is_text {
                 out.push_str("\\\\");
-            } else if c.is_control() {
+            } else if c.is_control() || hotfix_diagnostics::is_unsafe(c) {
                 // Every byte of its UTF-8 form (`\xC2\x85` for U+0085), never to be confused
                 // with a lone byte that is not UTF-8 (`\x85`).
                 let mut utf8 = [0; 4];

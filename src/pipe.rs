@@ -52,9 +52,92 @@ impl<W: Write> Write for Tolerant<W> {
     }
 }
 
-/// Standard error, locked, tolerant of a closed pipe.
-pub(crate) fn stderr() -> Tolerant<io::StderrLock<'static>> {
-    Tolerant::new(io::stderr().lock())
+/// Standard error, locked, tolerant of a closed pipe, and safe for a terminal: everything on it
+/// is for people (warnings, errors, summaries), so every character a terminal could act on is
+/// escaped whatever wrote it (see [`Escaped`]).
+pub(crate) fn stderr() -> Tolerant<Escaped<io::StderrLock<'static>>> {
+    Tolerant::new(Escaped::new(io::stderr().lock()))
+}
+
+/// `text` for standard output when it may be raw bytes for a program (a diff for `patch`):
+/// escaped as [`Escaped`] escapes when standard output is a terminal, kept byte for byte else.
+pub(crate) fn for_stdout(text: &str) -> std::borrow::Cow<'_, str> {
+    if io::IsTerminal::is_terminal(&io::stdout()) {
+        hotfix_diagnostics::escape(text)
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
+}
+
+/// A writer of text for a terminal: every character a terminal could act on (controls but line
+/// feeds and tabs, bidi controls; see [`hotfix_diagnostics::is_unsafe`]) is written escaped
+/// (`\x1b`, `\u{202e}`), and so is every byte that is not UTF-8 (`\xff`). A character split
+/// between two writes is kept until its end arrives.
+#[derive(Debug)]
+pub(crate) struct Escaped<W: Write> {
+    inner: W,
+    /// The start of a character whose end has not been written yet.
+    pending: Vec<u8>,
+}
+
+impl<W: Write> Escaped<W> {
+    pub(crate) fn new(inner: W) -> Escaped<W> {
+        Escaped {
+            inner,
+            pending: Vec::new(),
+        }
+    }
+}
+
+impl<W: Write> Write for Escaped<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.pending.extend_from_slice(buf);
+        let mut out = String::with_capacity(self.pending.len());
+        let mut rest: &[u8] = &self.pending;
+        while !rest.is_empty() {
+            match std::str::from_utf8(rest) {
+                Ok(text) => {
+                    out.push_str(&hotfix_diagnostics::escape(text));
+                    rest = &[];
+                }
+                Err(err) => {
+                    let (valid, after) = rest.split_at(err.valid_up_to());
+                    let valid = std::str::from_utf8(valid).unwrap_or_default();
+                    out.push_str(&hotfix_diagnostics::escape(valid));
+                    let Some(bad) = err.error_len() else {
+                        // A character cut short: the next write may end it.
+                        rest = after;
+                        break;
+                    };
+                    for byte in &after[..bad] {
+                        let _ = std::fmt::Write::write_fmt(&mut out, format_args!("\\x{byte:02x}"));
+                    }
+                    rest = &after[bad..];
+                }
+            }
+        }
+        let kept = rest.len();
+        let consumed = self.pending.len() - kept;
+        self.pending.drain(..consumed);
+        self.inner.write_all(out.as_bytes())?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+impl<W: Write> Drop for Escaped<W> {
+    fn drop(&mut self) {
+        // A character never ended: its bytes, escaped.
+        let mut out = String::new();
+        for byte in &self.pending {
+            let _ = std::fmt::Write::write_fmt(&mut out, format_args!("\\x{byte:02x}"));
+        }
+        let _ = self.inner.write_all(out.as_bytes());
+        let _ = self.inner.flush();
+    }
 }
 
 #[cfg(test)]
@@ -89,6 +172,24 @@ mod tests {
         writeln!(out, "one").expect("no error after the pipe closed");
         out.flush().expect("flush is quiet too");
         assert!(out.closed);
+    }
+
+    #[test]
+    fn text_for_a_terminal_has_its_controls_escaped() {
+        let mut bytes = Vec::new();
+        {
+            let mut out = Escaped::new(&mut bytes);
+            write!(out, "a\u{1b}]2;x\u{7}\tb\n\u{202e}").expect("write");
+            // U+0085 (C2 85) split between two writes, then a byte that is not UTF-8.
+            out.write_all(&[b'c', 0xc2]).expect("write");
+            out.write_all(&[0x85, 0xff, b'd']).expect("write");
+            // A character cut short at the end.
+            out.write_all(&[0xe2, 0x80]).expect("write");
+        }
+        assert_eq!(
+            String::from_utf8(bytes).expect("UTF-8"),
+            "a\\x1b]2;x\\x07\tb\n\\u{202e}c\\u{85}\\xffd\\xe2\\x80"
+        );
     }
 
     #[test]

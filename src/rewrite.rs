@@ -30,8 +30,10 @@ pub(crate) enum Rewritten {
     InPlace,
 }
 
-/// Writes `text` as the new content of the template at `path` (see the module docs).
-pub(crate) fn rewrite(path: &Path, text: &[u8]) -> io::Result<Rewritten> {
+/// Writes `text` as the new content of the template at `path` (see the module docs), only if
+/// the file still holds `read`, the bytes the new text was made from: an edit saved while
+/// hotfix worked is never overwritten (the file is left alone, with an error that says so).
+pub(crate) fn rewrite(path: &Path, read: &[u8], text: &[u8]) -> io::Result<Rewritten> {
     // Write through symbolic links: the link stays, its target changes.
     let target = std::fs::canonicalize(path)?;
     let metadata = std::fs::metadata(&target)?;
@@ -47,7 +49,7 @@ pub(crate) fn rewrite(path: &Path, text: &[u8]) -> io::Result<Rewritten> {
     let dir = target.parent().unwrap_or(Path::new("/"));
     remove_stale_temporaries(dir);
     if must_keep_inode(&target, &metadata) {
-        write_in_place(&target, &metadata, text)?;
+        write_in_place(&target, &metadata, read, text)?;
         return Ok(Rewritten::InPlace);
     }
     let mut temp = temporary_beside(&target)?;
@@ -55,13 +57,20 @@ pub(crate) fn rewrite(path: &Path, text: &[u8]) -> io::Result<Rewritten> {
     temp.as_file().sync_all()?;
     keep_owner(temp.as_file(), &metadata);
     temp.as_file().set_permissions(metadata.permissions())?;
-    // The original may have been deleted while we worked: do not resurrect it.
-    if !target.exists() {
-        return Err(io::Error::new(
-            io::ErrorKind::NotFound,
-            "the file was deleted during the run",
-        ));
-    }
+    // The original may have been deleted while we worked: do not resurrect it. It may have been
+    // saved again: do not overwrite the edit. (Compared as late as can be: what is saved in
+    // the instant between the comparison and the rename is still lost.)
+    let mut current = match std::fs::File::open(&target) {
+        Ok(file) => file,
+        Err(err) if err.kind() == io::ErrorKind::NotFound => {
+            return Err(io::Error::new(
+                io::ErrorKind::NotFound,
+                "the file was deleted during the run",
+            ));
+        }
+        Err(err) => return Err(err),
+    };
+    unchanged(&mut current, read)?;
     temp.persist(&target).map_err(|err| err.error)?;
     sync_folder(dir);
     Ok(Rewritten::Replaced)
@@ -286,9 +295,15 @@ fn has_own_xattrs(_: &Path) -> bool {
 
 /// Writes the same inode: opened without following a link, and only if it is still the file
 /// that was checked (a link or another file put in its place meanwhile is refused).
-fn write_in_place(path: &Path, checked: &std::fs::Metadata, text: &[u8]) -> io::Result<()> {
+fn write_in_place(
+    path: &Path,
+    checked: &std::fs::Metadata,
+    read: &[u8],
+    text: &[u8],
+) -> io::Result<()> {
+    use std::io::Seek as _;
     let mut options = std::fs::OpenOptions::new();
-    options.write(true);
+    options.read(true).write(true);
     no_follow(&mut options);
     let mut file = options.open(path)?;
     if !same_file(&file.metadata()?, checked) {
@@ -296,9 +311,34 @@ fn write_in_place(path: &Path, checked: &std::fs::Metadata, text: &[u8]) -> io::
             "the file was replaced during the run; it is left alone",
         ));
     }
+    unchanged(&mut file, read)?;
     file.set_len(0)?;
+    file.rewind()?;
     file.write_all(text)?;
     file.sync_all()
+}
+
+/// Fails unless `file` (open at its start) holds exactly `read`.
+fn unchanged(file: &mut std::fs::File, read: &[u8]) -> io::Result<()> {
+    use std::io::Read as _;
+    let changed = || {
+        io::Error::other(
+            "the file changed on disk during the run (it no longer holds the text hotfix read); \
+             it is left alone: run hotfix again",
+        )
+    };
+    if file.metadata()?.len() != read.len() as u64 {
+        return Err(changed());
+    }
+    // One byte more than expected, to see a file that grew after the size was taken.
+    let mut current = Vec::with_capacity(read.len() + 1);
+    std::io::Read::by_ref(file)
+        .take(read.len() as u64 + 1)
+        .read_to_end(&mut current)?;
+    if current != read {
+        return Err(changed());
+    }
+    Ok(())
 }
 
 #[cfg(unix)]
@@ -374,7 +414,7 @@ mod tests {
         let path = dir.path().join("t.yaml");
         std::fs::write(&path, "old").expect("write");
         assert_eq!(
-            rewrite(&path, b"new").expect("rewrite"),
+            rewrite(&path, b"old", b"new").expect("rewrite"),
             Rewritten::Replaced
         );
         assert_eq!(read(&path), "new");
@@ -389,7 +429,7 @@ mod tests {
         let path = dir.path().join("t.yaml");
         std::fs::write(&path, "old").expect("write");
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).expect("chmod");
-        rewrite(&path, b"new").expect("rewrite");
+        rewrite(&path, b"old", b"new").expect("rewrite");
         let mode = std::fs::metadata(&path).expect("stat").permissions().mode();
         assert_eq!(mode & 0o777, 0o640);
     }
@@ -402,7 +442,7 @@ mod tests {
         let link = dir.path().join("link.yaml");
         std::fs::write(&real, "old").expect("write");
         std::os::unix::fs::symlink("real.yaml", &link).expect("symlink");
-        rewrite(&link, b"new").expect("rewrite");
+        rewrite(&link, b"old", b"new").expect("rewrite");
         assert!(
             std::fs::symlink_metadata(&link)
                 .expect("lstat")
@@ -422,10 +462,39 @@ mod tests {
         std::fs::write(&path, "a much longer old text").expect("write");
         std::fs::hard_link(&path, &other).expect("link");
         let inode = std::fs::metadata(&path).expect("stat").ino();
-        assert_eq!(rewrite(&path, b"new").expect("rewrite"), Rewritten::InPlace);
+        assert_eq!(
+            rewrite(&path, b"a much longer old text", b"new").expect("rewrite"),
+            Rewritten::InPlace
+        );
         assert_eq!(std::fs::metadata(&path).expect("stat").ino(), inode);
         assert_eq!(read(&other), "new");
         assert!(leftovers(dir.path()).is_empty());
+    }
+
+    #[test]
+    fn an_edit_saved_during_the_run_is_not_overwritten() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("t.yaml");
+        // Saved meanwhile: other bytes of the same length, and a longer text.
+        for edit in ["odd", "old and edited"] {
+            std::fs::write(&path, edit).expect("write");
+            let err = rewrite(&path, b"old", b"new").expect_err("changed");
+            assert!(err.to_string().contains("changed on disk"), "{err}");
+            assert_eq!(read(&path), edit);
+            assert!(leftovers(dir.path()).is_empty());
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_edit_saved_during_the_run_is_not_overwritten_in_place() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("t.yaml");
+        std::fs::write(&path, "edited").expect("write");
+        std::fs::hard_link(&path, dir.path().join("other.yaml")).expect("link");
+        let err = rewrite(&path, b"old", b"new").expect_err("changed");
+        assert!(err.to_string().contains("changed on disk"), "{err}");
+        assert_eq!(read(&path), "edited");
     }
 
     #[test]
@@ -436,7 +505,7 @@ mod tests {
         let mut permissions = std::fs::metadata(&path).expect("stat").permissions();
         permissions.set_readonly(true);
         std::fs::set_permissions(&path, permissions).expect("chmod");
-        let err = rewrite(&path, b"new").expect_err("read-only");
+        let err = rewrite(&path, b"old", b"new").expect_err("read-only");
         assert_eq!(err.kind(), io::ErrorKind::PermissionDenied);
         assert_eq!(read(&path), "old");
     }
@@ -455,7 +524,7 @@ mod tests {
             .path()
             .join(format!(".t.yaml.hotfix-{}.tmp", std::process::id()));
         std::os::unix::fs::symlink(&victim, planted).expect("symlink");
-        rewrite(&path, b"new").expect("rewrite");
+        rewrite(&path, b"old", b"new").expect("rewrite");
         assert_eq!(read(&victim), "precious");
         assert_eq!(read(&path), "new");
     }
@@ -465,7 +534,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join(format!("{}.yaml", "x".repeat(245)));
         std::fs::write(&path, "old").expect("write");
-        rewrite(&path, b"new").expect("rewrite");
+        rewrite(&path, b"old", b"new").expect("rewrite");
         assert_eq!(read(&path), "new");
         assert!(leftovers(dir.path()).is_empty());
     }
@@ -489,7 +558,10 @@ mod tests {
             return;
         }
         let inode = std::fs::metadata(&path).expect("stat").ino();
-        assert_eq!(rewrite(&path, b"new").expect("rewrite"), Rewritten::InPlace);
+        assert_eq!(
+            rewrite(&path, b"old", b"new").expect("rewrite"),
+            Rewritten::InPlace
+        );
         assert_eq!(std::fs::metadata(&path).expect("stat").ino(), inode);
         assert_eq!(read(&path), "new");
     }
@@ -520,7 +592,7 @@ mod tests {
         std::fs::write(&live, "half").expect("write");
         let path = dir.path().join("t.yaml");
         std::fs::write(&path, "old").expect("write");
-        rewrite(&path, b"new").expect("rewrite");
+        rewrite(&path, b"old", b"new").expect("rewrite");
         assert!(!stale.exists());
         assert!(live.exists());
     }

@@ -469,7 +469,7 @@ fn process(candidate: &Candidate, options: &UpgradeOptions, write: bool) -> Outc
     };
     if write
         && result.text != source
-        && let Err(err) = crate::rewrite::rewrite(&candidate.path, result.text.as_bytes())
+        && let Err(err) = crate::rewrite::rewrite(&candidate.path, &bytes, result.text.as_bytes())
     {
         return Outcome::Failed(format!("not rewritten: {err}"));
     }
@@ -624,5 +624,5 @@ fn write_diff(out: &mut dyn Write, display: &str, old: &str, new: &str) -> std::
         .context_radius(3)
         .header(&format!("a/{display}"), &format!("b/{display}"))
         .to_string();
-    out.write_all(unified.as_bytes())
+    out.write_all(crate::pipe::for_stdout(&unified).as_bytes())
 }

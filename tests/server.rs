@@ -69,8 +69,27 @@ impl Client {
 
     fn send(&mut self, message: &Value) {
         let body = serde_json::to_string(message).expect("JSON");
+        self.send_raw(&body);
+    }
+
+    /// A message body as given, which need not be valid JSON-RPC.
+    fn send_raw(&mut self, body: &str) {
         write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("write");
         self.stdin.flush().expect("flush");
+    }
+
+    /// The answer to a request, error or not.
+    fn answer(&mut self, id: i64) -> Value {
+        self.wait_for(|m| m["id"] == json!(id) && m.get("method").is_none())
+    }
+
+    /// The next `window/logMessage`'s text.
+    fn log(&mut self) -> String {
+        let message = self.wait_for(|m| m["method"] == "window/logMessage");
+        message["params"]["message"]
+            .as_str()
+            .expect("a message")
+            .to_owned()
     }
 
     fn notify(&mut self, method: &str, params: &Value) {
@@ -425,6 +444,142 @@ fn a_half_typed_or_broken_document_never_stops_the_server() {
     client.notify("exit", &Value::Null);
     let status = client.child.wait().expect("wait");
     assert!(status.success());
+}
+
+#[test]
+fn a_malformed_message_is_answered_or_dropped_and_the_session_goes_on() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let uri = uri(&dir.path().join("t.yaml"));
+    let mut client = Client::start(dir.path());
+    // `initialize` with parameters that are not its own gets an error, and may be sent again.
+    client.send(&json!({"jsonrpc": "2.0", "id": 100, "method": "initialize",
+                        "params": {"capabilities": 7}}));
+    let answer = client.answer(100);
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
+    client.request(
+        "initialize",
+        &json!({"processId": null, "capabilities": {}}),
+    );
+    client.notify("initialized", &json!({}));
+    // A notification with wrong parameters is dropped, with a log message.
+    client.notify("textDocument/didOpen", &json!({}));
+    assert!(client.log().contains("textDocument/didOpen was dropped"));
+    client.open(&uri, TEMPLATE);
+    assert!(!client.diagnostics(&uri).is_empty());
+    client.notify(
+        "textDocument/didChange",
+        &json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [
+            {"range": {"start": {"line": -1, "character": 0},
+                       "end": {"line": 0, "character": -5}}, "text": "x"}]}),
+    );
+    assert!(client.log().contains("textDocument/didChange was dropped"));
+    // A request with wrong parameters gets an error (InvalidParams).
+    client.send(
+        &json!({"jsonrpc": "2.0", "id": 101, "method": "textDocument/hover",
+        "params": {"textDocument": {"uri": uri}, "position": {"line": -1, "character": 0}}}),
+    );
+    assert_eq!(client.answer(101)["error"]["code"], -32602);
+    // A lone surrogate is not JSON text: a notification is dropped, a request answered.
+    client.send_raw(
+        r#"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///x.yaml","languageId":"yaml","version":1,"text":"\ud800"}}}"#,
+    );
+    assert!(client.log().contains("not valid JSON-RPC"));
+    client.send_raw(
+        r#"{"jsonrpc":"2.0","id":102,"method":"textDocument/hover","params":{"x":"\udc00"}}"#,
+    );
+    assert!(client.answer(102).get("error").is_some());
+    // Through all that the document stayed as it was, and the server answers.
+    let symbols = client.request(
+        "textDocument/documentSymbol",
+        &json!({"textDocument": {"uri": uri}}),
+    );
+    assert!(
+        symbols.as_array().is_some_and(|s| !s.is_empty()),
+        "{symbols}"
+    );
+    client.request("shutdown", &Value::Null);
+    client.notify("exit", &Value::Null);
+    assert!(client.child.wait().expect("wait").success());
+}
+
+#[test]
+fn a_message_larger_than_the_bound_is_read_past_and_dropped() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut client = Client::start(dir.path());
+    client.request(
+        "initialize",
+        &json!({"processId": null, "capabilities": {}}),
+    );
+    client.notify("initialized", &json!({}));
+    let length = 20 << 20;
+    write!(client.stdin, "Content-Length: {length}\r\n\r\n").expect("write");
+    let junk = vec![b'x'; 1 << 20];
+    for _ in 0..20 {
+        client.stdin.write_all(&junk).expect("write");
+    }
+    assert!(
+        client
+            .log()
+            .contains(&format!("a message of {length} bytes was dropped"))
+    );
+    client.request("shutdown", &Value::Null);
+    client.notify("exit", &Value::Null);
+    assert!(client.child.wait().expect("wait").success());
+}
+
+/// A header that announces more than any message may hold: the server neither allocates it nor
+/// waits for it once the client is gone, within 2 GB of address space; broken framing ends the
+/// session and says why.
+#[cfg(unix)]
+#[test]
+fn a_client_that_lies_about_lengths_cannot_exhaust_the_server() {
+    for (header, broken) in [
+        ("Content-Length: 3000000000\r\n\r\n", false),
+        ("Content-Length: 1000000000000\r\n\r\n", false),
+        ("Content-Length: 18446744073709551615\r\n\r\n", false),
+        ("Content-Length: 99999999999999999999999999\r\n\r\n", false),
+        ("Content-Length: -1\r\n\r\n", true),
+        ("Content-Type: x\r\n\r\n{}", true),
+        ("no header at all", true),
+    ] {
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg("ulimit -v 2097152 && exec \"$0\" server")
+            .arg(env!("CARGO_BIN_EXE_hotfix"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("hotfix server starts");
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin.write_all(header.as_bytes()).expect("write");
+        drop(stdin);
+        let deadline = Instant::now() + WAIT;
+        let status = loop {
+            if let Some(status) = child.try_wait().expect("wait") {
+                break status;
+            }
+            if Instant::now() > deadline {
+                let _ = child.kill();
+                panic!("{header:?}: the server did not end");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let mut stderr = String::new();
+        child
+            .stderr
+            .take()
+            .expect("stderr")
+            .read_to_string(&mut stderr)
+            .expect("read");
+        // The client left before `initialize`: a failed session (2), never a crash.
+        assert_eq!(status.code(), Some(2), "{header:?}: {stderr}");
+        assert_eq!(
+            stderr.contains("broken framing"),
+            broken,
+            "{header:?}: {stderr}"
+        );
+    }
 }
 
 #[test]

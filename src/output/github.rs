@@ -156,14 +156,15 @@ fn annotation(
         );
     }
     let title = format!("{} {}", diagnostic.code, diagnostic.name);
-    let mut message = diagnostic.message.clone();
+    // A message or help that quotes a long value shows its start and its end.
+    let mut message = hotfix_diagnostics::for_terminal(&diagnostic.message).into_owned();
     for place in elsewhere {
         message.push_str("\nsee ");
         let _ = write!(message, "{place}");
     }
     if let Some(help) = &diagnostic.help {
         message.push_str("\nhelp: ");
-        message.push_str(help);
+        message.push_str(&hotfix_diagnostics::for_terminal(help));
     }
     format!(
         "::{command} {properties},title={}::{}",
@@ -172,11 +173,21 @@ fn annotation(
     )
 }
 
-/// Escapes the message of a workflow command.
+/// Escapes the message of a workflow command: its own escapes for `%` and line breaks, and
+/// every other character a terminal could act on shown as Rust writes it (`\x1b`), for the
+/// command is a line of the job's log.
 pub(crate) fn escape_data(text: &str) -> String {
-    text.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '%' => out.push_str("%25"),
+            '\r' => out.push_str("%0D"),
+            '\n' => out.push_str("%0A"),
+            c if hotfix_diagnostics::is_unsafe(c) => hotfix_diagnostics::escaped_char(c, &mut out),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Escapes a property value of a workflow command.
@@ -241,6 +252,10 @@ mod tests {
     #[test]
     fn escapes_messages_and_properties() {
         assert_eq!(escape_data("50%\r\nof: a, b"), "50%25%0D%0Aof: a, b");
+        assert_eq!(
+            escape_data("\u{1b}]2;x\u{7}\u{202e}\t"),
+            "\\x1b]2;x\\x07\\u{202e}\t"
+        );
         assert_eq!(escape_property("a:b,c%\n"), "a%3Ab%2Cc%25%0A");
     }
 }

@@ -6,7 +6,9 @@
 
 use std::io::{self, Write};
 
-use hotfix_diagnostics::{Diagnostic, RenderOptions, location, render_concise, render_human};
+use hotfix_diagnostics::{
+    Diagnostic, RenderOptions, location, render_concise, render_human_indexed,
+};
 use hotfix_yaml::LineIndex;
 
 use super::github::Github;
@@ -92,10 +94,15 @@ impl<'a> Report<'a> {
     pub(crate) fn file(&mut self, display: &str, file: &FileFindings<'_>) -> io::Result<()> {
         match self {
             Report::Human { out, options } => {
+                if file.diagnostics.is_empty() {
+                    return Ok(());
+                }
+                let lines = LineIndex::new(file.source);
                 for diagnostic in file.diagnostics {
                     let shown = with_shown_paths(diagnostic);
                     let diagnostic = shown.as_ref().unwrap_or(diagnostic);
-                    let rendered = render_human(diagnostic, display, file.source, *options);
+                    let rendered =
+                        render_human_indexed(diagnostic, display, file.source, &lines, *options);
                     writeln!(out, "{rendered}")?;
                 }
             }

@@ -4,12 +4,19 @@
 //! this crate to render them as graphical code frames ([`render_human`]) or one line each
 //! ([`render_concise`]).
 
+mod escape;
 mod render;
+mod view;
 
 use std::sync::Arc;
 
+pub use escape::{
+    MESSAGE_LINE, escape, escape_line, escaped_char, for_terminal, for_terminal_line, is_unsafe,
+};
 pub use hotfix_yaml::Span;
-pub use render::{Location, RenderOptions, location, render_concise, render_human};
+pub use render::{
+    Location, RenderOptions, location, render_concise, render_human, render_human_indexed,
+};
 
 /// How serious a finding is. Ordered: `Info < Warning < Error`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

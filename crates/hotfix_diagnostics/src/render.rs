@@ -3,11 +3,10 @@
 use std::fmt;
 
 use hotfix_yaml::{LineIndex, Span};
-use miette::{
-    GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError, MietteSpanContents,
-    SourceCode, SourceSpan, SpanContents,
-};
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceCode};
 
+use crate::escape::{escape_line, for_terminal, for_terminal_line};
+use crate::view::View;
 use crate::{Diagnostic, FileLabel, Severity};
 
 /// How graphical output looks.
@@ -52,7 +51,8 @@ pub fn location(lines: &LineIndex, source: &str, span: Span) -> (Location, Locat
 }
 
 /// `path:line:col: CODE message`: one line a finding, as ruff's concise output, so no label
-/// is shown (not even one in another file: the message names what matters).
+/// is shown (not even one in another file: the message names what matters). Line breaks and
+/// every character a terminal could act on are escaped.
 pub fn render_concise(
     diagnostic: &Diagnostic,
     path: &str,
@@ -61,8 +61,12 @@ pub fn render_concise(
 ) -> String {
     let (start, _) = location(lines, source, diagnostic.span);
     format!(
-        "{path}:{}:{}: {} {}",
-        start.line, start.column, diagnostic.code, diagnostic.message
+        "{}:{}:{}: {} {}",
+        escape_line(path),
+        start.line,
+        start.column,
+        escape_line(diagnostic.code),
+        for_terminal_line(&diagnostic.message)
     )
 }
 
@@ -70,10 +74,26 @@ pub fn render_concise(
 /// Labels in other files ([`Diagnostic::file_labels`]) get a code frame of their own under the
 /// finding's, headed by that file's `path:line:col`, before the help (as rustc and miette show a
 /// secondary file): one frame per file, in the order the labels first name them.
+///
+/// A frame shows the lines around the labels, a long line only in windows around the places
+/// the labels start and end (`…[N chars cut]…` marks what is left out), and escapes every
+/// character a terminal could act on, in the file's text as in the messages.
 pub fn render_human(
     diagnostic: &Diagnostic,
     path: &str,
     source: &str,
+    options: RenderOptions,
+) -> String {
+    render_human_indexed(diagnostic, path, source, &LineIndex::new(source), options)
+}
+
+/// [`render_human`] with the file's lines already indexed: a file with many findings indexes
+/// its lines once, not once a finding.
+pub fn render_human_indexed(
+    diagnostic: &Diagnostic,
+    path: &str,
+    source: &str,
+    lines: &LineIndex,
     options: RenderOptions,
 ) -> String {
     let theme = if options.color {
@@ -84,15 +104,24 @@ pub fn render_human(
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_width(options.width)
         .with_links(false);
+    let spans: Vec<Span> = std::iter::once(diagnostic.span)
+        .chain(diagnostic.labels.iter().map(|l| l.span))
+        .collect();
+    let view = View::new(path, source, lines, &spans);
     let report = Report {
         diagnostic,
-        source: NamedText { name: path, source },
+        view: &view,
         help: true,
     };
     let mut out = String::new();
     if handler.render_report(&mut out, &report).is_err() {
         // The handler only fails when the span is outside the text: say so plainly.
-        return format!("{path}: {} {}\n", diagnostic.code, diagnostic.message);
+        return format!(
+            "{}: {} {}\n",
+            escape_line(path),
+            escape_line(diagnostic.code),
+            for_terminal(&diagnostic.message)
+        );
     }
     if diagnostic.file_labels.is_empty() {
         return out;
@@ -134,13 +163,13 @@ fn frame(handler: &GraphicalReportHandler, severity: Severity, labels: &[&FileLa
     let Some(first) = labels.first() else {
         return String::new();
     };
+    let spans: Vec<Span> = labels.iter().map(|l| l.span).collect();
+    let lines = LineIndex::new(&first.source);
+    let view = View::new(&first.path, &first.source, &lines, &spans);
     let frame = Frame {
         severity,
         labels,
-        source: NamedText {
-            name: &first.path,
-            source: &first.source,
-        },
+        view: &view,
         with_labels: true,
     };
     let bare = Frame {
@@ -160,42 +189,9 @@ fn frame(handler: &GraphicalReportHandler, severity: Severity, labels: &[&FileLa
         .unwrap_or_default()
 }
 
-/// A span clamped into a text of `len` bytes, for miette.
-fn clamped(span: Span, len: usize) -> SourceSpan {
-    let start = span.start.min(len);
-    let end = span.end.clamp(start, len);
-    SourceSpan::from(start..end)
-}
-
-/// The file's text with its name, for miette.
-#[derive(Clone, Copy)]
-struct NamedText<'a> {
-    name: &'a str,
-    source: &'a str,
-}
-
-impl SourceCode for NamedText<'_> {
-    fn read_span<'b>(
-        &'b self,
-        span: &SourceSpan,
-        before: usize,
-        after: usize,
-    ) -> Result<Box<dyn SpanContents<'b> + 'b>, MietteError> {
-        let contents = self.source.read_span(span, before, after)?;
-        Ok(Box::new(MietteSpanContents::new_named(
-            self.name.to_owned(),
-            contents.data(),
-            *contents.span(),
-            contents.line(),
-            contents.column(),
-            contents.line_count(),
-        )))
-    }
-}
-
 struct Report<'a> {
     diagnostic: &'a Diagnostic,
-    source: NamedText<'a>,
+    view: &'a View,
     /// Whether the help (and the fix) are shown.
     help: bool,
 }
@@ -208,7 +204,7 @@ impl fmt::Debug for Report<'_> {
 
 impl fmt::Display for Report<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.diagnostic.message)
+        f.write_str(&for_terminal(&self.diagnostic.message))
     }
 }
 
@@ -218,7 +214,8 @@ impl miette::Diagnostic for Report<'_> {
     fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
         Some(Box::new(format!(
             "{}({})",
-            self.diagnostic.code, self.diagnostic.name
+            escape_line(self.diagnostic.code),
+            escape_line(self.diagnostic.name)
         )))
     }
 
@@ -230,36 +227,40 @@ impl miette::Diagnostic for Report<'_> {
         if !self.help {
             return None;
         }
-        let help = self.diagnostic.help.as_deref();
-        let fix = self
-            .diagnostic
-            .fix
-            .as_ref()
-            .map(|fix| format!("fix ({}): {}", fix.applicability.as_str(), fix.message));
+        let help = self.diagnostic.help.as_deref().map(for_terminal);
+        let fix = self.diagnostic.fix.as_ref().map(|fix| {
+            format!(
+                "fix ({}): {}",
+                fix.applicability.as_str(),
+                for_terminal(&fix.message)
+            )
+        });
         match (help, fix) {
             (None, None) => None,
-            (Some(help), None) => Some(Box::new(help.to_owned())),
+            (Some(help), None) => Some(Box::new(help.into_owned())),
             (None, Some(fix)) => Some(Box::new(fix)),
             (Some(help), Some(fix)) => Some(Box::new(format!("{help}\n{fix}"))),
         }
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
-        Some(&self.source)
+        Some(self.view)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        let source_len = self.source.source.len();
-        let clamp = move |span: Span| clamped(span, source_len);
         let primary = LabeledSpan::new_primary_with_span(
-            self.diagnostic.label.clone(),
-            clamp(self.diagnostic.span),
+            self.diagnostic
+                .label
+                .as_deref()
+                .map(|l| for_terminal(l).into_owned()),
+            self.view.span(0),
         );
-        let secondary = self
-            .diagnostic
-            .labels
-            .iter()
-            .map(move |l| LabeledSpan::new_with_span(Some(l.message.clone()), clamp(l.span)));
+        let secondary = self.diagnostic.labels.iter().enumerate().map(|(i, l)| {
+            LabeledSpan::new_with_span(
+                Some(for_terminal(&l.message).into_owned()),
+                self.view.span(i + 1),
+            )
+        });
         Some(Box::new(std::iter::once(primary).chain(secondary)))
     }
 }
@@ -269,7 +270,7 @@ impl miette::Diagnostic for Report<'_> {
 struct Frame<'a> {
     severity: Severity,
     labels: &'a [&'a FileLabel],
-    source: NamedText<'a>,
+    view: &'a View,
     with_labels: bool,
 }
 
@@ -293,16 +294,18 @@ impl miette::Diagnostic for Frame<'_> {
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
-        Some(&self.source)
+        Some(self.view)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         if !self.with_labels {
             return None;
         }
-        let len = self.source.source.len();
-        Some(Box::new(self.labels.iter().map(move |l| {
-            LabeledSpan::new_with_span(Some(l.message.clone()), clamped(l.span, len))
+        Some(Box::new(self.labels.iter().enumerate().map(|(i, l)| {
+            LabeledSpan::new_with_span(
+                Some(for_terminal(&l.message).into_owned()),
+                self.view.span(i),
+            )
         })))
     }
 }
@@ -437,5 +440,155 @@ X003(unknown-nested-property)
         let out = render_human(&diagnostic, "parent.yaml", parent, RenderOptions::default());
         assert!(out.contains("[nested.yaml:"), "{out}");
         assert!(out.contains("help: did you mean"), "{out}");
+    }
+
+    /// A minified one-line JSON template: `{"heat_template_version": "2016-10-14", "description":
+    /// "aaa…", "resources": {"r": {"typ": 1}}}`, the description `width` bytes long.
+    fn one_line(width: usize) -> String {
+        format!(
+            "{{\"heat_template_version\": \"2016-10-14\", \"description\": \"{}\", \
+             \"resources\": {{\"r\": {{\"typ\": 1}}}}}}",
+            "a".repeat(width)
+        )
+    }
+
+    fn typ(source: &str) -> Diagnostic {
+        let start = source.find("\"typ\"").unwrap() + 1;
+        let mut diagnostic = Diagnostic::new(
+            "H603",
+            "unknown-resource-key",
+            Severity::Error,
+            "`typ` is not a resource key",
+            Span::new(start, start + 3),
+        );
+        diagnostic.help("did you mean `type`?");
+        diagnostic
+    }
+
+    /// The line of a frame that holds `text`, and the line under it.
+    fn line_and_underline<'a>(out: &'a str, text: &str) -> (&'a str, &'a str) {
+        let lines: Vec<&str> = out.lines().collect();
+        let at = lines.iter().position(|l| l.contains(text)).expect(out);
+        (lines[at], lines[at + 1])
+    }
+
+    #[test]
+    fn a_finding_past_column_65535_is_shown_in_a_window_of_its_line() {
+        let source = one_line(70_000);
+        let out = render_human(&typ(&source), "t.json", &source, RenderOptions::default());
+        let column = source.find("\"typ\"").unwrap() + 2;
+        assert!(out.contains(&format!("[t.json:1:{column}]")), "{out}");
+        assert!(
+            out.contains(
+                "…[70040 chars cut]…aaaaaaaaaaaaaaaa\", \"resources\": {\"r\": {\"typ\": 1}}}"
+            ),
+            "{out}"
+        );
+        assert!(out.len() < 1_000, "{} bytes:\n{out}", out.len());
+        // The underline is under `typ`.
+        let (line, under) = line_and_underline(&out, "\"typ\"");
+        let at = line[..line.find("typ").unwrap()].chars().count();
+        assert_eq!(
+            under.chars().position(|c| c == '\u{2500}'),
+            Some(at),
+            "\n{out}"
+        );
+    }
+
+    #[test]
+    fn a_span_along_a_long_line_shows_both_ends_and_what_is_cut() {
+        let source = one_line(1_000);
+        let start = source.find("aaa").unwrap();
+        let diagnostic = Diagnostic::new(
+            "H999",
+            "made-up",
+            Severity::Warning,
+            "a long value",
+            Span::new(start, start + 1_000),
+        );
+        let out = render_human(&diagnostic, "t.json", &source, RenderOptions::default());
+        // Near the line's start: no cut there; along the span, one.
+        assert_eq!(out.matches("chars cut]…").count(), 1, "{out}");
+        assert!(out.contains("a…[920 chars cut]…a"), "{out}");
+        assert!(out.contains("\"description\": \"aaaa"), "{out}");
+        assert!(out.contains("aaaa\", \"resources\""), "{out}");
+        assert!(out.len() < 1_000, "{} bytes:\n{out}", out.len());
+    }
+
+    #[test]
+    fn many_findings_on_one_long_line_print_a_window_each() {
+        let source = one_line(60_000);
+        let total: usize = (0..800)
+            .map(|i| {
+                let start = 100 + i * 70;
+                let diagnostic = Diagnostic::new(
+                    "H999",
+                    "made-up",
+                    Severity::Info,
+                    "here",
+                    Span::new(start, start + 5),
+                );
+                render_human(&diagnostic, "t.json", &source, RenderOptions::default()).len()
+            })
+            .sum();
+        assert!(total < 800 * 1_000, "{total} bytes");
+    }
+
+    #[test]
+    fn control_characters_are_escaped_and_underlines_stay_aligned() {
+        let source = "heat_template_version: 2016-10-14\ndescription: \"\u{1b}]2;TITLE\u{7}\u{1b}[2J\"\nresources:\n  \u{202e}r\u{2066}: {typ\u{85}: 1}\n";
+        let start = source.find("typ").unwrap();
+        let mut diagnostic = Diagnostic::new(
+            "H603",
+            "unknown-resource-key",
+            Severity::Error,
+            "`typ\u{85}` is not a resource key of `\u{202e}r\u{2066}`",
+            Span::new(start, start + 5),
+        );
+        diagnostic
+            .help("did you mean `type`? \u{1b}[31m")
+            .label(Span::new(0, 4), "the \u{7f} version");
+        diagnostic.primary_label("a \u{9b} key");
+        let out = render_human(
+            &diagnostic,
+            "t\u{1b}[2J.yaml",
+            source,
+            RenderOptions::default(),
+        );
+        assert!(!out.chars().any(crate::is_unsafe), "{out:?}");
+        for shown in [
+            "\\x1b]2;TITLE\\x07\\x1b[2J",
+            "\\u{202e}r\\u{2066}: {typ\\u{85}: 1}",
+            "`typ\\u{85}` is not a resource key of `\\u{202e}r\\u{2066}`",
+            "t\\x1b[2J.yaml:4:",
+            "\\x1b[31m",
+            "the \\x7f version",
+            "a \\u{9b} key",
+        ] {
+            assert!(out.contains(shown), "{shown}:\n{out}");
+        }
+        // The header's column counts the file's characters; the underline is under the escaped
+        // `typ\u{85}`.
+        assert!(out.contains(":4:9]"), "{out}");
+        let (line, under) = line_and_underline(&out, "{typ\\u{85}");
+        let at = line[..line.find("typ").unwrap()].chars().count();
+        assert_eq!(
+            under
+                .chars()
+                .position(|c| c == '\u{2500}' || c == '\u{252c}'),
+            Some(at),
+            "\n{out}"
+        );
+        assert_eq!(
+            under
+                .chars()
+                .filter(|&c| c == '\u{2500}' || c == '\u{252c}')
+                .count(),
+            "typ\\u{85}".len(),
+            "\n{out}"
+        );
+        let lines = LineIndex::new(source);
+        let concise = render_concise(&diagnostic, "t\u{1b}.yaml", &lines, source);
+        assert!(!concise.chars().any(crate::is_unsafe), "{concise:?}");
     }
 }

@@ -16,6 +16,7 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -36,6 +37,7 @@ use lsp_types::{
 mod analysis;
 mod features;
 mod text;
+pub mod transport;
 
 use text::Encoding;
 
@@ -89,16 +91,19 @@ pub enum FileKind {
 /// How long the text must stay unchanged before it is linted again.
 const DEBOUNCE: Duration = Duration::from_millis(150);
 
-/// Runs the server over standard input and output until the client says `exit`.
+/// Runs the server over standard input and output until the client says `exit`, reading
+/// messages with [`transport::read_frame`]'s bounds.
 ///
 /// # Errors
-/// When the connection fails or the client breaks the protocol.
+/// When the connection fails or the client breaks the protocol's framing.
 pub fn run_stdio(project: &dyn Project) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    let (connection, io_threads) = Connection::stdio();
-    run(&connection, project)?;
+    let (connection, io_threads) =
+        transport::connect(io::BufReader::new(io::stdin()), io::stdout());
+    let served = run(&connection, project);
     drop(connection);
+    // Broken framing ends the session: its error says why, before the server's own.
     io_threads.join()?;
-    Ok(())
+    served
 }
 
 /// Runs the server on a connection until the client says `exit`.
@@ -109,8 +114,23 @@ pub fn run(
     connection: &Connection,
     project: &dyn Project,
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    let (id, params) = connection.initialize_start()?;
-    let params: InitializeParams = serde_json::from_value(params)?;
+    // Parameters that are not `initialize`'s get an error, and the client may try again.
+    let (id, params) = loop {
+        let (id, params) = match connection.initialize_start() {
+            Ok(start) => start,
+            Err(err) if err.channel_is_disconnected() => {
+                return Err("the client closed the connection before `initialize`".into());
+            }
+            Err(err) => return Err(err.into()),
+        };
+        match serde_json::from_value::<InitializeParams>(params) {
+            Ok(params) => break (id, params),
+            Err(err) => {
+                let error = Response::new_err(id, ErrorCode::InvalidParams as i32, err.to_string());
+                connection.sender.send(Message::Response(error))?;
+            }
+        }
+    };
     let encoding = negotiate(&params);
     let result = InitializeResult {
         capabilities: capabilities(encoding),
@@ -304,10 +324,13 @@ impl Server<'_> {
         notification: Notification,
     ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
         use lsp_types::notification as n;
-        match notification.method.as_str() {
+        match notification.method.clone().as_str() {
             n::DidOpenTextDocument::METHOD => {
-                let params: lsp_types::DidOpenTextDocumentParams =
-                    serde_json::from_value(notification.params)?;
+                let Some(params) =
+                    self.params::<lsp_types::DidOpenTextDocumentParams>(notification)?
+                else {
+                    return Ok(());
+                };
                 let uri = params.text_document.uri;
                 self.documents.insert(
                     uri.clone(),
@@ -319,8 +342,11 @@ impl Server<'_> {
                 self.publish(&uri)?;
             }
             n::DidChangeTextDocument::METHOD => {
-                let params: lsp_types::DidChangeTextDocumentParams =
-                    serde_json::from_value(notification.params)?;
+                let Some(params) =
+                    self.params::<lsp_types::DidChangeTextDocumentParams>(notification)?
+                else {
+                    return Ok(());
+                };
                 let uri = params.text_document.uri;
                 if let Some(doc) = self.documents.get_mut(&uri) {
                     for change in params.content_changes {
@@ -336,8 +362,11 @@ impl Server<'_> {
                 }
             }
             n::DidSaveTextDocument::METHOD => {
-                let params: lsp_types::DidSaveTextDocumentParams =
-                    serde_json::from_value(notification.params)?;
+                let Some(params) =
+                    self.params::<lsp_types::DidSaveTextDocumentParams>(notification)?
+                else {
+                    return Ok(());
+                };
                 let uri = params.text_document.uri;
                 let path = path_of(&uri);
                 self.project.saved(&path);
@@ -356,8 +385,11 @@ impl Server<'_> {
                 }
             }
             n::DidCloseTextDocument::METHOD => {
-                let params: lsp_types::DidCloseTextDocumentParams =
-                    serde_json::from_value(notification.params)?;
+                let Some(params) =
+                    self.params::<lsp_types::DidCloseTextDocumentParams>(notification)?
+                else {
+                    return Ok(());
+                };
                 let uri = params.text_document.uri;
                 self.documents.remove(&uri);
                 self.pending.remove(&uri);
@@ -373,6 +405,33 @@ impl Server<'_> {
             _ => {}
         }
         Ok(())
+    }
+
+    /// A notification's parameters; `None` when they are not what its method takes: the
+    /// notification is dropped, with a log message that says why (a notification gets no
+    /// answer, and one bad message must not end the session).
+    fn params<P: serde::de::DeserializeOwned>(
+        &self,
+        notification: Notification,
+    ) -> Result<Option<P>, Box<dyn std::error::Error + Send + Sync>> {
+        match serde_json::from_value(notification.params) {
+            Ok(params) => Ok(Some(params)),
+            Err(err) => {
+                let params = lsp_types::LogMessageParams {
+                    typ: lsp_types::MessageType::ERROR,
+                    message: format!(
+                        "hotfix: {} was dropped: its parameters are invalid: {err}",
+                        notification.method
+                    ),
+                };
+                let log = Notification::new(
+                    lsp_types::notification::LogMessage::METHOD.to_owned(),
+                    params,
+                );
+                self.connection.sender.send(Message::Notification(log))?;
+                Ok(None)
+            }
+        }
     }
 
     fn request(
