@@ -890,3 +890,69 @@ fn paths_of_the_configuration_map_an_install_prefix_into_the_tree() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_file_the_tree_holds_elsewhere_is_a_warning_that_says_where() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    let write = |path: &str, text: &str| {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    // A deployment script copies `scripts/` next to the templates, or sends files by name.
+    write(
+        "templates/app/t.yaml",
+        "heat_template_version: rocky\nresources:\n  c:\n    type: OS::Heat::SoftwareConfig\n    \
+         properties:\n      config: {get_file: scripts/setup.sh}\n",
+    );
+    write("templates/app/scripts/other.sh", "#!/bin/sh\n");
+    write("scripts/setup.sh", "#!/bin/sh\n");
+    write(
+        "templates/k3s.yaml",
+        "heat_template_version: rocky\nresources:\n  c:\n    type: OS::Heat::SoftwareConfig\n    \
+         properties:\n      config: {get_file: selinux.sh}\n  d:\n    type: OS::Heat::SoftwareConfig\n    \
+         properties:\n      config: {get_file: nowhere.sh}\n",
+    );
+    write("fragments/selinux.sh", "#!/bin/sh\n");
+    let output = Command::new(env!("CARGO_BIN_EXE_hotfix"))
+        .current_dir(dir.path())
+        .args(["lint", ".", "--no-config", "--format", "json"])
+        .env_remove("GITHUB_ACTIONS")
+        .output()
+        .expect("run hotfix");
+    let findings: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let found: Vec<(String, String, String)> = findings
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["code"].as_str().unwrap().to_owned(),
+                f["severity"].as_str().unwrap().to_owned(),
+                f["help"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
+    let severities: Vec<(&str, &str)> = found
+        .iter()
+        .map(|(code, severity, _)| (code.as_str(), severity.as_str()))
+        .collect();
+    // `nowhere.sh` is missing everywhere: an error. The two others are warnings.
+    assert_eq!(
+        severities,
+        [("X002", "warning"), ("X002", "warning"), ("X002", "error")],
+        "{findings}"
+    );
+    assert!(
+        found[0].2.contains("the tree has it at `scripts/setup.sh`"),
+        "{found:?}"
+    );
+    assert!(
+        found[1]
+            .2
+            .contains("the tree has it at `fragments/selinux.sh`"),
+        "{found:?}"
+    );
+    assert_eq!(output.status.code(), Some(1));
+}

@@ -23,4 +23,4 @@ pub use registry::{
     is_template_name, stack_parameters, stack_templates,
 };
 pub use source::{FileSource, MemorySource};
-pub use tree::{Link, Target, Tree, resolve_reference};
+pub use tree::{Link, Target, Tree, found_elsewhere, resolve_reference};

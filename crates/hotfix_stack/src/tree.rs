@@ -253,6 +253,47 @@ mod tests {
     use super::*;
     use crate::MemorySource;
 
+    #[test]
+    fn a_missing_file_is_found_where_a_deployment_tool_may_assemble_it() {
+        let mut source = MemorySource::new();
+        source
+            .insert(
+                "repo/templates/app/t.yaml",
+                "heat_template_version: rocky\n",
+            )
+            .insert("repo/scripts/setup.sh", "#!/bin/sh\n")
+            .insert("repo/templates/k3s.yaml", "heat_template_version: rocky\n")
+            .insert("repo/fragments/selinux.sh", "#!/bin/sh\n");
+        let roots = [StackPath::new("repo")];
+        let found = |from: &str, reference: &str| {
+            found_elsewhere(&source, &roots, &StackPath::new(from), reference)
+                .map(|p| p.to_string())
+        };
+        // The same path read from a folder above.
+        assert_eq!(
+            found("repo/templates/app/t.yaml", "scripts/setup.sh").as_deref(),
+            Some("repo/scripts/setup.sh")
+        );
+        // Its name in a folder beside the template's.
+        assert_eq!(
+            found("repo/templates/k3s.yaml", "selinux.sh").as_deref(),
+            Some("repo/fragments/selinux.sh")
+        );
+        // Nowhere, or only outside the roots: nothing.
+        assert_eq!(found("repo/templates/app/t.yaml", "scripts/other.sh"), None);
+        assert_eq!(found("repo/templates/k3s.yaml", "/etc/selinux.sh"), None);
+        let roots = [StackPath::new("repo/templates")];
+        assert_eq!(
+            found_elsewhere(
+                &source,
+                &roots,
+                &StackPath::new("repo/templates/app/t.yaml"),
+                "scripts/setup.sh"
+            ),
+            None
+        );
+    }
+
     fn build(source: &MemorySource, given: &[&str]) -> Tree {
         let files = given.iter().map(|p| (StackPath::new(p), None)).collect();
         Tree::build(source, vec![StackPath::new("repo")], files)
@@ -387,4 +428,46 @@ mod tests {
         );
         assert_eq!(tree.links_to(&StackPath::new("/srv/t/a.yaml")).count(), 1);
     }
+}
+
+/// Where else in the tree a missing `reference` (written in the file `from`) is, when a
+/// deployment tool that assembles files may put it in place: the same reference read from a
+/// folder above `from`'s (`scripts/x.sh` written in `templates/a/t.yaml`, found as
+/// `scripts/x.sh` at the top), or its file in a folder beside `from`'s (`x.sh` written in
+/// `templates/t.yaml`, found in `fragments/`). python-heatclient still fails on the reference
+/// as written; tools that send files by name or copy them into place (k3s's and pnda's
+/// deployment scripts, say) do not. Only inside the tree's roots.
+pub fn found_elsewhere(
+    source: &dyn FileSource,
+    roots: &[StackPath],
+    from: &StackPath,
+    reference: &str,
+) -> Option<StackPath> {
+    if reference.contains("://") || reference.starts_with('/') {
+        return None;
+    }
+    let inside = |path: &StackPath| roots.iter().any(|root| path.starts_with(root));
+    let folder = from.parent();
+    let mut above = folder.parent();
+    while inside(&above) && above != folder {
+        let candidate = above.join(reference);
+        if source.exists(&candidate) {
+            return Some(candidate);
+        }
+        let next = above.parent();
+        if next == above {
+            break;
+        }
+        above = next;
+    }
+    let name = reference.rsplit('/').next().unwrap_or(reference);
+    let parent = folder.parent();
+    if !inside(&parent) || parent == folder {
+        return None;
+    }
+    let siblings = source.list(&parent);
+    siblings.iter().find_map(|sibling| {
+        let candidate = parent.join(sibling).join(name);
+        (candidate.parent() != folder && source.exists(&candidate)).then_some(candidate)
+    })
 }

@@ -11,7 +11,10 @@ declare_rule! {
     /// path, a URL, a file of a folder that is not there or that holds a `*.j2.yaml` source, a
     /// file beside a Jinja source of its own name (`lb.yaml.j2` or `lb.j2.yaml` for `lb.yaml`: a
     /// deployment renders it), a file whose name a subfolder holds (a tool such as tacker sends
-    /// nested files by name), or one outside the folders linted. It runs where hotfix reads
+    /// nested files by name), or one outside the folders linted. A file the tree holds
+    /// elsewhere, where a deployment tool that assembles files may put it (the same path read
+    /// from a folder above, or its name in a folder beside the template's), is a warning that
+    /// says where. It runs where hotfix reads
     /// files (the CLI).
     ///
     /// ## Why is this bad?

@@ -2,11 +2,16 @@
 //! (relative to itself, as python-heatclient resolves them). These rules run where hotfix reads
 //! files (the CLI gives them a file source); a file that exists only in a deployment's layout
 //! (an absolute path, one rendered from a `*.j2.yaml` or `NAME.yaml.j2` source, one in a folder
-//! that is not there, one whose name a subfolder holds) is never called missing.
+//! that is not there, one whose name a subfolder holds) is never called missing; one the tree
+//! holds elsewhere (the same path from a folder above, or its name in a folder beside) is a
+//! warning that says where.
 
 use std::sync::Arc;
 
-use hotfix_stack::{FileFacts, LinkKind, Mapped, StackPath, Target, resolve_reference};
+use hotfix_diagnostics::{Diagnostic, Severity};
+use hotfix_stack::{
+    FileFacts, LinkKind, Mapped, StackPath, Target, found_elsewhere, resolve_reference,
+};
 
 use crate::rule::{Context, Files, Rule};
 
@@ -53,6 +58,11 @@ fn report_missing(cx: &Context<'_>, sink: &mut crate::rule::Sink<'_>, kind: &Lin
              file://…/{}`",
             path.file_name()
         );
+        if let Some(found) = found_elsewhere(files.source, files.roots, files.path, &link.reference)
+        {
+            assembled_elsewhere(diagnostic, &found, &heat);
+            continue;
+        }
         let names = files.source.list(&path.parent());
         match crate::rules::util::did_you_mean(path.file_name(), names.iter().map(String::as_str)) {
             Some(name) => {
@@ -67,6 +77,17 @@ fn report_missing(cx: &Context<'_>, sink: &mut crate::rule::Sink<'_>, kind: &Lin
             }
         }
     }
+}
+
+/// A missing file that the tree holds elsewhere, where a deployment tool that assembles files
+/// may put it (`hotfix_stack::found_elsewhere`): a warning, since the template works only with
+/// such a tool, and the help says where the file is.
+pub(crate) fn assembled_elsewhere(diagnostic: &mut Diagnostic, found: &StackPath, heat: &str) {
+    diagnostic.severity = Severity::Warning;
+    diagnostic.help(format!(
+        "the tree has it at `{found}`: a deployment tool that copies files into place or sends \
+         them by name may put it there; as written, {heat}"
+    ));
 }
 
 /// The facts of the nested template a resource's `type` names (relative to the linted file),

@@ -1,4 +1,4 @@
-use hotfix_stack::{Target, resolve_reference};
+use hotfix_stack::{Target, found_elsewhere, resolve_reference};
 
 use crate::rule::{Context, Sink, declare_rule};
 use crate::rules::util::did_you_mean;
@@ -16,7 +16,10 @@ declare_rule! {
     /// `*.j2.yaml` source (a deployment renders them there, as TripleO renders
     /// `network/ports/*.yaml`), files beside a Jinja source of their own name (`lb.yaml.j2` or
     /// `lb.j2.yaml` for `lb.yaml`, which a deployment tool renders), and files whose name a
-    /// subfolder holds. It runs where hotfix reads files (the CLI).
+    /// subfolder holds. A file the tree holds elsewhere, where a deployment tool that
+    /// assembles files may put it (the same path read from a folder above, or its name in a
+    /// folder beside the environment's), is a warning that says where. It runs where hotfix
+    /// reads files (the CLI).
     ///
     /// ## Why is this bad?
     /// The client reads every registry target before it sends the stack, used or not, so one
@@ -65,6 +68,13 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
              contents for file://…/{}`",
             path.file_name()
         );
+        if link.base_url.is_none()
+            && let Some(found) =
+                found_elsewhere(files.source, files.roots, files.path, &link.reference)
+        {
+            crate::rules::crossfile::assembled_elsewhere(diagnostic, &found, &heat);
+            continue;
+        }
         let folder = path.parent();
         let names = files.source.list(&folder);
         match did_you_mean(path.file_name(), names.iter().map(String::as_str)) {
