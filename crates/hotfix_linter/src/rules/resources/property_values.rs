@@ -83,10 +83,11 @@ fn problems<'c>(
         return Vec::new();
     }
     let resource = registered.resource;
+    let label = registered.label();
     let mut walk = Walk {
         cx,
         folder,
-        type_name: registered.type_name,
+        type_name: &label,
         conditional: cx.doc.get(resource.value, "condition").is_some(),
         rules: &schema.translation,
         // A property written beside `type` is `unknown-resource-key`'s (which says to move it).

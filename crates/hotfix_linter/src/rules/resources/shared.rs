@@ -37,6 +37,17 @@ pub(super) struct Registered<'t> {
     pub(super) alias: Option<&'t str>,
 }
 
+impl Registered<'_> {
+    /// The type as messages name it: `OS::Neutron::Net`, or for an alias
+    /// `OS::Neutron::Net (Heat's type for OS::Quantum::Net)`.
+    pub(super) fn label(&self) -> String {
+        match self.alias {
+            Some(alias) => format!("{} (Heat's type for {alias})", self.type_name),
+            None => self.type_name.to_owned(),
+        }
+    }
+}
+
 /// The resources (mappings) whose `type` is a type of Heat's registry, or an alias of one.
 pub(super) fn registered_resources<'t>(
     cx: &'t Context<'_>,

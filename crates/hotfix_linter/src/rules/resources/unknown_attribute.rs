@@ -70,20 +70,24 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         let Some(attribute) = cx.doc.str_value(attribute_node) else {
             continue;
         };
-        let Some(Registered {
-            type_name, schema, ..
-        }) = registered(cx, resource)
-        else {
+        let Some(registered) = registered(cx, resource) else {
             continue;
         };
+        let Registered {
+            type_name, schema, ..
+        } = registered;
         if schema.accepts_attribute(attribute) {
             members(cx, sink, resource, args);
             continue;
         }
+        let of = match registered.alias {
+            Some(alias) => format!("{type_name}, Heat's type for {alias}"),
+            None => type_name.to_owned(),
+        };
         let diagnostic = sink.report(
             cx.span(attribute_node),
             format!(
-                "`{attribute}` is not an attribute of {type_name} (`{}`)",
+                "`{attribute}` is not an attribute of {of} (`{}`)",
                 resource.name
             ),
         );

@@ -78,6 +78,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         }
     }
     for registered in validated_resources(cx) {
+        let label = registered.label();
         let Registered {
             resource,
             type_name,
@@ -90,7 +91,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                 "Heat: `Property error: resources.{}.properties: Unknown Property …`",
                 resource.name
             );
-            unknown_keys(cx, sink, properties, type_name, schema, &heat);
+            unknown_keys(cx, sink, properties, (type_name, &label), schema, &heat);
         }
         // A group's member: Heat checks its property names when it validates the group.
         if let Some(member) = group_member(cx, resource)
@@ -103,18 +104,25 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                  Property …`",
                 member.heat_path(&resource.name)
             );
-            unknown_keys(cx, sink, properties, member_type, member_schema, &heat);
+            unknown_keys(
+                cx,
+                sink,
+                properties,
+                (member_type, member_type),
+                member_schema,
+                &heat,
+            );
         }
     }
 }
 
-/// The keys of a written `properties` mapping that the type does not have; `heat` is Heat's
-/// text with `…` for the key.
+/// The keys of a written `properties` mapping that the type does not have (`type_name` and how
+/// messages name it); `heat` is Heat's text with `…` for the key.
 fn unknown_keys(
     cx: &Context<'_>,
     sink: &mut Sink<'_>,
     properties: NodeId,
-    type_name: &str,
+    (type_name, label): (&str, &str),
     schema: &ResourceType,
     heat: &str,
 ) {
@@ -131,7 +139,7 @@ fn unknown_keys(
             .map(|(name, _)| name.as_str());
         let diagnostic = sink.report(
             cx.span(entry.key),
-            format!("`{key}` is not a property of {type_name}"),
+            format!("`{key}` is not a property of {label}"),
         );
         let heat = heat.replace('…', &key);
         match did_you_mean(&key, shown) {
