@@ -312,3 +312,68 @@ fn shared_upgrading_the_corpus_converges_is_idempotent_and_keeps_every_other_byt
     assert!(templates > 1000, "too few templates: {templates}");
     assert!(failed.is_empty(), "{}", failed.join("\n"));
 }
+
+/// `conditions-take-effect` (U502) against Heat: every fixture it reports is one Heat refuses
+/// at its version, with a text the rule quotes, and one Heat accepts once upgraded with
+/// `--unsafe-fixes` (the conditions then take effect); without it the upgrade stops before
+/// 2016-10-14.
+#[test]
+#[ignore = "needs Heat's engine (scripts/setup-oracle.sh); run by scripts/test.sh"]
+fn heat_conditions_refused_before_newton_take_effect_after_the_upgrade() {
+    let mut heat = Heat::start();
+    let mut validate = |text: &str| -> String {
+        let answer =
+            heat.request(&json!({"cmd": "validate", "template": text, "types": "generic"}));
+        if answer["valid"] == json!(true) {
+            String::new()
+        } else {
+            answer["error"]
+                .as_str()
+                .unwrap_or("(no message)")
+                .to_owned()
+        }
+    };
+    let mut paths = Vec::new();
+    files(&workspace().join("testdata/upgrades/U502"), &mut paths);
+    paths.sort();
+    let mut proven = 0;
+    for path in &paths {
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        if name.starts_with("none_") {
+            continue;
+        }
+        let source = std::fs::read_to_string(path).expect("a fixture");
+        let mut options = fixture_options(&source);
+        let blocked = upgrade(&source, &options).expect("upgrades");
+        let UpgradeStatus::Blocked { blocked, .. } = &blocked.status else {
+            panic!("{name}: not blocked without --unsafe-fixes");
+        };
+        assert_eq!(blocked.blocker.diagnostic.code, "U502", "{name}");
+        let refused = validate(&source);
+        assert!(
+            !refused.is_empty() && blocked.blocker.diagnostic.message.contains(&refused),
+            "{name}: Heat says {refused:?}; the rule says {}",
+            blocked.blocker.diagnostic.message
+        );
+        options.unsafe_fixes = true;
+        let upgraded = upgrade(&source, &options).expect("upgrades");
+        assert!(
+            matches!(upgraded.status, UpgradeStatus::Upgraded { .. }),
+            "{name}: --unsafe-fixes does not take the step"
+        );
+        assert!(
+            upgraded.diagnostics.iter().any(|d| d.code == "U502"),
+            "{name}: the change is not reported"
+        );
+        let accepted = validate(&upgraded.text);
+        assert!(
+            accepted.is_empty(),
+            "{name}: upgraded, Heat refuses it: {accepted}"
+        );
+        proven += 1;
+    }
+    assert!(proven >= 5, "too few fixtures: {proven}");
+}

@@ -75,11 +75,39 @@ pub(crate) fn is_null(doc: &Document, id: NodeId) -> bool {
     doc.scalar(id).is_some_and(|s| s.value == ScalarValue::Null)
 }
 
+/// Whether the resource is an external one: it has an `external_id` (Heat reads the key from
+/// `heat_template_version` 2016-10-14) that is not null. Heat adopts such a resource instead of
+/// creating it, and `Stack.validate` checks only that it exists (`validate_external`, a lookup
+/// in the cloud): none of its properties, its `update_policy`, the functions in its definition
+/// or whether its type can take a `Snapshot`. Its key names, field types, `deletion_policy`
+/// value, references and the attributes others take from it are checked as for any resource.
+pub(crate) fn is_external(cx: &Context<'_>, resource: &hotfix_hot::Named) -> bool {
+    cx.version()
+        .is_some_and(|v| v >= hotfix_hot::Version::V2016_10_14)
+        && cx
+            .template
+            .field(resource, "external_id")
+            .is_some_and(|id| !is_null(cx.doc, cx.doc.resolve(id)))
+}
+
 /// Every `get_attr` of a resource of the template with a literal attribute name: the resource
 /// (the last of that name, as Heat keeps it), the attribute's node and its name.
 pub(crate) fn attribute_uses<'c>(
     cx: &'c crate::rule::Context<'_>,
 ) -> impl Iterator<Item = (&'c hotfix_hot::Named, hotfix_yaml::NodeId, &'c str)> + 'c {
+    let doc = cx.doc;
+    attribute_calls(cx).filter_map(move |(resource, args)| {
+        let &attribute = args.get(1)?;
+        Some((resource, attribute, doc.str_value(attribute)?))
+    })
+}
+
+/// Every `get_attr` of a resource of the template written as a list: the resource (the last of
+/// that name, as Heat keeps it) and the call's arguments (the resource's name, the attribute,
+/// the path into it).
+pub(crate) fn attribute_calls<'c>(
+    cx: &'c crate::rule::Context<'_>,
+) -> impl Iterator<Item = (&'c hotfix_hot::Named, &'c [hotfix_yaml::NodeId])> + 'c {
     let doc = cx.doc;
     cx.semantic.references.iter().filter_map(move |reference| {
         let (hotfix_hot::RefKind::Attribute, Some(call)) = (reference.kind, reference.call) else {
@@ -96,8 +124,7 @@ pub(crate) fn attribute_uses<'c>(
             .rev()
             .find(|r| r.name == reference.name)?;
         let args = cx.semantic.calls[call].args;
-        let &attribute = doc.items(doc.resolve(args))?.get(1)?;
-        Some((resource, attribute, doc.str_value(attribute)?))
+        Some((resource, doc.items(doc.resolve(args))?))
     })
 }
 

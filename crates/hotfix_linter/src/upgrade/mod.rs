@@ -99,6 +99,10 @@ pub struct UpgradeContext<'a> {
     /// Ranges of the current text that earlier rewrites of this upgrade wrote (a `str_split`
     /// the upgrade itself produced is not the author's data).
     pub written: &'a [Span],
+    /// Whether the user accepts changes of meaning (`--unsafe-fixes`): a rule that blocks a
+    /// step for a change it cannot rewrite away reports it as a warning then, and the step goes
+    /// through.
+    pub unsafe_fixes: bool,
 }
 
 impl UpgradeContext<'_> {
@@ -539,7 +543,7 @@ fn run_step(
         // The size limit is checked once the step is done (it blocks the step, see `run`).
         let doc = hotfix_yaml::parse_unlimited(text).map_err(|e| e.message)?;
         let written = segments.written();
-        let mut diagnostics = check_step_with(&doc, step, target, &written);
+        let mut diagnostics = check_step_with(&doc, step, target, &written, unsafe_fixes);
         // Every fix is guarded, not only those applied now: a withheld Unsafe rewrite then
         // says why `--unsafe-fixes` would not apply it either.
         if diagnostics.iter().any(|d| d.fix.is_some()) {
@@ -567,15 +571,17 @@ fn run_step(
 
 /// What the rules of one step report on a document (which declares the step's `from`).
 pub fn check_step(doc: &Document, step: (Version, Version), target: Version) -> Vec<Diagnostic> {
-    check_step_with(doc, step, target, &[])
+    check_step_with(doc, step, target, &[], false)
 }
 
-/// [`check_step`], knowing which ranges earlier rewrites wrote.
+/// [`check_step`], knowing which ranges earlier rewrites wrote and whether the user accepts
+/// changes of meaning.
 fn check_step_with(
     doc: &Document,
     step: (Version, Version),
     target: Version,
     written: &[Span],
+    unsafe_fixes: bool,
 ) -> Vec<Diagnostic> {
     let template = Template::new(doc);
     let semantic = Semantic::new(&template);
@@ -586,6 +592,7 @@ fn check_step_with(
         to: step.1,
         target,
         written,
+        unsafe_fixes,
     };
     let mut out = Vec::new();
     for rule in all_upgrade_rules() {

@@ -31,7 +31,8 @@ declare_rule! {
     /// An explicit null is what Heat makes of it (`""`, `0`, `false`, `[]`, `{}`) and is checked
     /// the same way. Values given by a function (`get_param`, `get_attr`, …), and lists and
     /// maps with a function anywhere in them, are not checked; nor is a resource with a
-    /// `condition` (Heat does not validate it when the condition is false), or a parameter
+    /// `condition` (Heat does not validate it when the condition is false), an external
+    /// resource (with an `external_id`: Heat checks none of its properties), or a parameter
     /// whose definition Heat refuses (other rules report it there). The environments are those
     /// of `unknown-nested-property` (X003): with the tree's environments, a value is reported
     /// when every template the environments closest to the template map the type to refuses

@@ -13,8 +13,8 @@ declare_rule! {
     /// ENV`): only then is every `parameter_defaults` known. Without them a deployment may
     /// supply the value in an environment the tree does not hold (TripleO generates its
     /// passwords and container images into one). Not checked: a resource with a `condition`
-    /// (Heat does not validate it when the condition is false) and `properties` given by a
-    /// function.
+    /// (Heat does not validate it when the condition is false), an external resource (with an
+    /// `external_id`: Heat checks none of its properties) and `properties` given by a function.
     ///
     /// ## Why is this bad?
     /// Heat accepts the template at `template validate` and refuses the stack when it creates
@@ -61,7 +61,10 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         let Some(type_name) = cx.template.resource_type(resource) else {
             continue;
         };
-        if doc.get(resource.value, "condition").is_some() {
+        // Heat checks no property of an external resource.
+        if doc.get(resource.value, "condition").is_some()
+            || crate::rules::util::is_external(cx, resource)
+        {
             continue;
         }
         let passed: Vec<String> = match doc.get(resource.value, "properties") {

@@ -167,8 +167,8 @@ pub fn heat_has(type_name: &str) -> bool {
 }
 
 /// Each resource whose written properties are checked against a nested template: one with a
-/// `type`, no `condition` (Heat does not validate it when the condition is false), and
-/// `properties` written as a non-empty mapping (not a call, which Heat resolves first); with
+/// `type`, no `condition` (Heat does not validate it when the condition is false), no
+/// `external_id` (Heat checks none of an external resource's properties), and `properties` written as a non-empty mapping (not a call, which Heat resolves first); with
 /// its type and its `properties` node.
 pub(crate) fn passed_properties<'c>(
     cx: &'c Context<'_>,
@@ -176,7 +176,9 @@ pub(crate) fn passed_properties<'c>(
     let doc = cx.doc;
     cx.template.resources.iter().filter_map(move |resource| {
         let type_name = cx.template.resource_type(resource)?;
-        if doc.get(resource.value, "condition").is_some() {
+        if doc.get(resource.value, "condition").is_some()
+            || crate::rules::util::is_external(cx, resource)
+        {
             return None;
         }
         let properties = doc.get(resource.value, "properties")?;

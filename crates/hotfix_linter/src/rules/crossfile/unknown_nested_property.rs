@@ -17,7 +17,8 @@ declare_rule! {
     /// environments that map it differently may each be the one deployed).
     ///
     /// A resource with a `condition` is left alone (Heat does not validate it when the
-    /// condition is false), and so is a nested template hotfix cannot read (missing, rendered
+    /// condition is false), and so is an external resource (with an `external_id`: Heat checks
+    /// none of its properties) and a nested template hotfix cannot read (missing, rendered
     /// by a deployment, not loadable). It runs where hotfix reads files (the CLI).
     ///
     /// ## Why is this bad?

@@ -9,7 +9,9 @@ use serde_json::Value;
 use crate::rule::{Context, Sink, declare_rule};
 use crate::rules::py::{self, Num, Py};
 use crate::rules::resources::property_values::{converted, from_json};
-use crate::rules::resources::shared::{Registered, call_at, registered, registered_resources};
+use crate::rules::resources::shared::{
+    Registered, call_at, is_external, registered, validated_resources,
+};
 
 declare_rule! {
     /// ## What it does
@@ -97,7 +99,8 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         type_node,
         type_name,
         schema,
-    } in registered_resources(cx)
+        ..
+    } in validated_resources(cx)
     {
         let checks = plugin_checks::for_type(type_name);
         let replaces: Vec<&TranslationRule> = schema
@@ -643,7 +646,8 @@ impl<'a, 'c> Map<'a, 'c> {
             .resources
             .iter()
             .find(|r| r.name == target)?;
-        let registered = registered(self.cx, resource)?;
+        let registered =
+            registered(self.cx, resource).filter(|r| !is_external(self.cx, r.resource))?;
         let mut map = properties_map(self.cx, resource, registered.type_node, registered.schema)?;
         map.other_names_none = true;
         Some(map)

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::rule::{Context, Sink, declare_rule};
 use crate::rules::resources::shared::{
-    Registered, call_at, earlier_statuses, literal_properties, registered_resources,
+    Registered, call_at, earlier_statuses, literal_properties, validated_resources,
 };
 
 declare_rule! {
@@ -63,7 +63,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         type_name,
         schema,
         ..
-    } in registered_resources(cx)
+    } in validated_resources(cx)
     {
         if schema.none_resource {
             continue;

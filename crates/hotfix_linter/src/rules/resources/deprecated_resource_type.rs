@@ -101,9 +101,14 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         type_node,
         type_name: name,
         schema,
+        alias,
         ..
     } in registered_resources(cx)
     {
+        // An alias is reported above, with the status of the type it stands for.
+        if alias.is_some() {
+            continue;
+        }
         let status = &schema.support_status;
         let heat = resource_types::all().heat_version();
         let message = match status.status {

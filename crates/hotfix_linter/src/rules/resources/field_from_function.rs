@@ -1,7 +1,7 @@
 use hotfix_hot::resource_types;
 
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::resources::shared::{call_at, mapping_resources};
+use crate::rules::resources::shared::{alias_target, call_at, is_external, mapping_resources};
 
 declare_rule! {
     /// ## What it does
@@ -55,11 +55,18 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         return;
     }
     for resource in mapping_resources(cx) {
+        // Heat validates nothing of an external resource's definition but its fields.
+        if is_external(cx, resource) {
+            continue;
+        }
         let registered = cx
             .template
             .field(resource, "type")
             .and_then(|t| cx.doc.str_value(t))
-            .and_then(resource_types::get);
+            .and_then(|name| {
+                resource_types::get(name)
+                    .or_else(|| alias_target(cx, name, Some(&resource.name)).map(|(_, t)| t))
+            });
         for field in ["properties", "update_policy"] {
             if field == "properties" && registered.is_none_or(|t| t.none_resource) {
                 continue;

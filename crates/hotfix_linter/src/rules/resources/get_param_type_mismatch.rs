@@ -8,7 +8,7 @@ use crate::rules::parameters::shared::ParamType;
 use crate::rules::py::{self, Num, Parsed, Py};
 use crate::rules::resources::param_ref::{ParamRef, get_param};
 use crate::rules::resources::shared::{
-    Registered, call_at, literal_properties, registered_resources,
+    Registered, call_at, literal_properties, validated_resources,
 };
 
 declare_rule! {
@@ -99,7 +99,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         type_name,
         schema,
         ..
-    } in registered_resources(cx)
+    } in validated_resources(cx)
     {
         if schema.none_resource {
             continue;

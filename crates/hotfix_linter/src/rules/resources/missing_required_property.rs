@@ -10,7 +10,10 @@ declare_rule! {
     ///
     /// A property given by a function (`get_param`, `get_attr`, `if`, …) counts as given, and
     /// so does one that Heat fills from a deprecated property through a translation rule
-    /// (`network_id` for `network`).
+    /// (`network_id` for `network`). A type that Heat's default environment maps onto a
+    /// registered one (`OS::Ceilometer::Alarm` → `OS::Aodh::Alarm`) is checked as that type. Not
+    /// checked: an external resource (with an `external_id`), which Heat adopts without looking
+    /// at its properties.
     ///
     /// ## Why is this bad?
     /// `openstack orchestration template validate` accepts the template, but Heat refuses the

@@ -28,7 +28,7 @@ use serde_json::Value;
 use crate::rule::Context;
 use crate::rules::parameters::regex::{self, Compiled};
 use crate::rules::py::{self, Num, Parsed, Py};
-use crate::rules::resources::shared::{Registered, call_at, registered_resources};
+use crate::rules::resources::shared::{Registered, call_at, validated_resources};
 
 /// How deep nested schemas are followed (Heat's deepest is four).
 const MAX_DEPTH: usize = 16;
@@ -66,7 +66,7 @@ pub(super) fn all<'c>(cx: &'c Context<'_>) -> &'c [Problem] {
     cx.property_problems.get_or_init(|| {
         // Built when a value is a call, once for the template.
         let folder = std::cell::OnceCell::new();
-        registered_resources(cx)
+        validated_resources(cx)
             .flat_map(|registered| problems(cx, &registered, &folder))
             .collect()
     })
@@ -83,10 +83,11 @@ fn problems<'c>(
         return Vec::new();
     }
     let resource = registered.resource;
+    let label = registered.label();
     let mut walk = Walk {
         cx,
         folder,
-        type_name: registered.type_name,
+        type_name: &label,
         conditional: cx.doc.get(resource.value, "condition").is_some(),
         rules: &schema.translation,
         // A property written beside `type` is `unknown-resource-key`'s (which says to move it).

@@ -3,11 +3,14 @@
 use hotfix_diagnostics::Edit;
 use hotfix_hot::resource_types::{self, ResourceType, Status, SupportStatus};
 use hotfix_hot::{Named, Version};
+use hotfix_stack::Mapped;
 use hotfix_yaml::{NodeId, NodeKind, ScalarStyle};
 
 use crate::rule::Context;
 
-pub(super) use crate::rules::util::{call_at, esc, is_falsy, kind_name, span_or};
+pub(super) use crate::rules::util::{
+    call_at, esc, is_external, is_falsy, is_null, kind_name, span_or,
+};
 
 /// The first version whose resources accept `external_id` and `condition`.
 pub(super) const NEWTON: Version = Version::V2016_10_14;
@@ -20,23 +23,45 @@ pub(super) fn mapping_resources<'t>(cx: &'t Context<'_>) -> impl Iterator<Item =
         .filter(|r| cx.template.is_mapping(r.value))
 }
 
-/// A resource whose `type` is a type of Heat's registry.
+/// A resource whose `type` is a type of Heat's registry, or a name Heat's default environment
+/// maps onto one.
 pub(super) struct Registered<'t> {
     pub(super) resource: &'t Named,
-    /// The `type` value's node, and its text.
+    /// The `type` value's node.
     pub(super) type_node: NodeId,
+    /// The registered type: the name written, or the type an alias stands for.
     pub(super) type_name: &'t str,
     pub(super) schema: &'static ResourceType,
+    /// The name written, when it is an alias of `type_name` in Heat's default environment
+    /// (`OS::Quantum::Net` for `OS::Neutron::Net`).
+    pub(super) alias: Option<&'t str>,
 }
 
-/// The resources (mappings) whose `type` is a type of Heat's registry.
+impl Registered<'_> {
+    /// The type as messages name it: `OS::Neutron::Net`, or for an alias
+    /// `OS::Neutron::Net (Heat's type for OS::Quantum::Net)`.
+    pub(super) fn label(&self) -> String {
+        match self.alias {
+            Some(alias) => format!("{} (Heat's type for {alias})", self.type_name),
+            None => self.type_name.to_owned(),
+        }
+    }
+}
+
+/// The resources (mappings) whose `type` is a type of Heat's registry, or an alias of one.
 pub(super) fn registered_resources<'t>(
     cx: &'t Context<'_>,
 ) -> impl Iterator<Item = Registered<'t>> {
     mapping_resources(cx).filter_map(|resource| registered(cx, resource))
 }
 
-/// The resource, when its `type` is a type of Heat's registry.
+/// The registered resources whose definition Heat validates: all but the external ones
+/// ([`is_external`]), of which Heat checks no property, no `update_policy` and no function.
+pub(super) fn validated_resources<'t>(cx: &'t Context<'_>) -> impl Iterator<Item = Registered<'t>> {
+    registered_resources(cx).filter(|r| !is_external(cx, r.resource))
+}
+
+/// The resource, when its `type` is a type of Heat's registry or an alias of one.
 ///
 /// None for a resource that is never created ([`Context::never_created`]): Heat does not look at
 /// its type, properties or attributes.
@@ -45,13 +70,47 @@ pub(super) fn registered<'t>(cx: &Context<'t>, resource: &'t Named) -> Option<Re
         return None;
     }
     let type_node = cx.template.field(resource, "type")?;
-    let type_name = cx.doc.str_value(type_node)?;
+    let written = cx.doc.str_value(type_node)?;
+    let (type_name, schema, alias) = if let Some(schema) = resource_types::get(written) {
+        (written, schema, None)
+    } else {
+        let (target, schema) = alias_target(cx, written, Some(&resource.name))?;
+        (target, schema, Some(written))
+    };
     Some(Registered {
         resource,
         type_node,
         type_name,
-        schema: resource_types::get(type_name)?,
+        schema,
+        alias,
     })
+}
+
+/// The registered type that Heat runs the unregistered type `name` as, through its default
+/// environment (`/etc/heat/environment.d/default.yaml`: `OS::Ceilometer::Alarm` →
+/// `OS::Aodh::Alarm`, `OS::Quantum*` → `OS::Neutron*`): Heat then checks the target's
+/// properties and attributes. None when the stack's environments map `name` to anything else
+/// (a template, another type: theirs is the mapping that counts), or when the target is not a
+/// registered type (a template URL). Without that file Heat refuses the name
+/// (`deprecated-resource-type` says so).
+pub(super) fn alias_target(
+    cx: &Context<'_>,
+    name: &str,
+    resource: Option<&str>,
+) -> Option<(&'static str, &'static ResourceType)> {
+    let types = resource_types::all();
+    let target = types.default_environment_target(name)?;
+    if let Some(registry) = cx.files.and_then(|f| f.registry) {
+        let builtin = |n: &str| types.get(n).is_some();
+        let mapped = registry.get().lookup(name, resource, &builtin);
+        if mapped
+            .iter()
+            .any(|m| !matches!(m, Mapped::Type(t) if *t == *target))
+        {
+            return None;
+        }
+    }
+    types.iter().find(|(n, _)| *n == target)
 }
 
 /// A resource's `properties` as a written mapping (through aliases): none when absent, not a
@@ -62,26 +121,78 @@ pub(super) fn literal_properties(cx: &Context<'_>, resource: &Named) -> Option<N
         .then(|| cx.doc.resolve(properties))
 }
 
-/// The member definition of an `OS::Heat::ResourceGroup` (`properties.resource_def`), as
-/// written: Heat checks its type and its property names when it validates the group before a
-/// stack create (`resources.group<nested_stack>.resources[0]`).
+/// The groups whose members are defined by a resource definition of their own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Group {
+    /// `OS::Heat::ResourceGroup`: `resource_def`, members named `0`, `1`, …
+    Resource,
+    /// `OS::Heat::AutoScalingGroup`: `resource`, members named at random.
+    AutoScaling,
+}
+
+/// The member definition of an `OS::Heat::ResourceGroup` (`properties.resource_def`) or an
+/// `OS::Heat::AutoScalingGroup` (`properties.resource`), as written: Heat checks its type and
+/// its property names when it validates the group before a stack create, in a nested stack of
+/// one member (`resources.group<nested_stack>.resources[0]`).
 pub(super) struct GroupMember {
+    pub(super) group: Group,
     /// The `type` value, when it is a string.
     pub(super) type_node: NodeId,
     pub(super) type_name: String,
     /// The member's `properties`, when a written mapping.
     pub(super) properties: Option<NodeId>,
+    /// The name of the member Heat validates, as its messages show it: `0` for a resource
+    /// group (unless `removal_policies` may skip that name), else `<member>`.
+    pub(super) heat_name: &'static str,
 }
 
-/// The member definition of a resource group, when the group is written out literally.
+impl GroupMember {
+    /// Where Heat's messages put the member: `resources.group<nested_stack>.resources[0]`, or
+    /// `….resources.<member>` for an autoscaling group (its members' names are random).
+    pub(super) fn heat_path(&self, group: &str) -> String {
+        match self.group {
+            Group::Resource => format!("resources.{group}<nested_stack>.resources[0]"),
+            Group::AutoScaling => format!("resources.{group}<nested_stack>.resources.<member>"),
+        }
+    }
+}
+
+/// The member definition of a group, when the group is written out literally and Heat
+/// validates a member: not for a group never created, an external one, nor one whose size is
+/// zero (a `count` of 0; `desired_capacity`, else `min_size`, of 0), whose member Heat does
+/// not validate.
 pub(super) fn group_member(cx: &Context<'_>, resource: &Named) -> Option<GroupMember> {
     let doc = cx.doc;
     let ty = cx.template.field(resource, "type")?;
-    if doc.str_value(ty)? != "OS::Heat::ResourceGroup" {
+    let group = match doc.str_value(ty)? {
+        "OS::Heat::ResourceGroup" => Group::Resource,
+        "OS::Heat::AutoScalingGroup" => Group::AutoScaling,
+        _ => return None,
+    };
+    if cx.never_created(resource) || is_external(cx, resource) {
         return None;
     }
     let properties = literal_properties(cx, resource)?;
-    let definition = doc.get(properties, "resource_def")?;
+    let empty = match group {
+        Group::Resource => doc
+            .get(properties, "count")
+            .is_some_and(|count| is_zero(cx, count)),
+        Group::AutoScaling => {
+            doc.get(properties, "desired_capacity")
+                .is_none_or(|desired| is_zero(cx, desired) || is_null(cx.doc, desired))
+                && doc
+                    .get(properties, "min_size")
+                    .is_some_and(|min| is_zero(cx, min))
+        }
+    };
+    if empty {
+        return None;
+    }
+    let key = match group {
+        Group::Resource => "resource_def",
+        Group::AutoScaling => "resource",
+    };
+    let definition = doc.get(properties, key)?;
     if call_at(cx, definition).is_some() || !cx.template.is_mapping(definition) {
         return None;
     }
@@ -91,15 +202,54 @@ pub(super) fn group_member(cx: &Context<'_>, resource: &Named) -> Option<GroupMe
         return None;
     }
     let type_name = doc.str_value(type_node)?.to_owned();
+    let heat_name = match group {
+        Group::Resource if doc.get(properties, "removal_policies").is_none() => "0",
+        _ => "<member>",
+    };
     let properties = doc
         .get(definition, "properties")
         .filter(|&p| cx.template.is_mapping(p) && call_at(cx, p).is_none())
         .map(|p| doc.resolve(p));
     Some(GroupMember {
+        group,
         type_node,
         type_name,
         properties,
+        heat_name,
     })
+}
+
+/// The registered type of a group's member (through Heat's default environment, as for a
+/// resource), when it is one.
+pub(super) fn member_type(
+    cx: &Context<'_>,
+    member: &GroupMember,
+) -> Option<(&'static str, &'static ResourceType)> {
+    let types = resource_types::all();
+    match types.iter().find(|(n, _)| *n == member.type_name) {
+        Some(found) => Some(found),
+        None => alias_target(cx, &member.type_name, None),
+    }
+}
+
+/// Whether a group size is 0 as Heat reads it (an integer property: `0`, or `'0'`), written or
+/// computed from literals and parameter defaults; a size Heat knows only from the stack's
+/// inputs is not.
+fn is_zero(cx: &Context<'_>, node: NodeId) -> bool {
+    let zero = |value: &hotfix_eval::Value| match value {
+        hotfix_eval::Value::Int(n) => *n == 0,
+        hotfix_eval::Value::Str(s) => s.trim().parse::<i64>() == Ok(0),
+        _ => false,
+    };
+    if call_at(cx, node).is_none() {
+        return zero(&hotfix_eval::Value::from_node(cx.doc, node));
+    }
+    let Some(version) = cx.version() else {
+        return false;
+    };
+    hotfix_eval::Folder::new(cx.doc, version)
+        .fold_with_defaults(node)
+        .is_some_and(|folded| zero(&folded.value))
 }
 
 /// ` (before: deprecated since 2014.2)`: the statuses before this one that were not plain

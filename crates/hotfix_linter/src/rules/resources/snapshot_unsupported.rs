@@ -6,7 +6,7 @@ use crate::rule::{Context, Sink, declare_rule};
 use crate::rules::parameters::shared::ParamType;
 use crate::rules::py::Py;
 use crate::rules::resources::param_ref::{ParamRef, get_param};
-use crate::rules::resources::shared::{Registered, call_at, registered_resources};
+use crate::rules::resources::shared::{Registered, call_at, validated_resources};
 
 declare_rule! {
     /// ## What it does
@@ -67,7 +67,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     let Some(version) = cx.version() else {
         return;
     };
-    for registered in registered_resources(cx) {
+    for registered in validated_resources(cx) {
         if let Some(value) = cx.template.field(registered.resource, "deletion_policy") {
             check_value(cx, sink, version, &registered, value, 0, false);
         }

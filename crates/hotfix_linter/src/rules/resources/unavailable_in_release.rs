@@ -10,7 +10,7 @@ use hotfix_yaml::{NodeId, NodeKind};
 
 use crate::rule::{Context, Sink, declare_rule};
 use crate::rules::resources::shared::{
-    Registered, call_at, literal_properties, registered, registered_resources,
+    Registered, call_at, is_external, literal_properties, registered, registered_resources,
 };
 
 declare_rule! {
@@ -90,8 +90,13 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         type_node,
         type_name,
         schema,
+        alias,
     } in registered_resources(cx)
     {
+        // What an alias of Heat's default environment stands for depends on that file.
+        if alias.is_some() {
+            continue;
+        }
         if let Some(arrived) = type_arrival(schema).filter(|a| *a > release) {
             sink.report(
                 cx.span(type_node),
@@ -103,7 +108,8 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             ));
             continue;
         }
-        if schema.none_resource {
+        // Heat checks none of an external resource's properties.
+        if schema.none_resource || is_external(cx, resource) {
             continue;
         }
         let Some(properties) = literal_properties(cx, resource) else {
@@ -265,7 +271,10 @@ fn attributes(cx: &Context<'_>, sink: &mut Sink<'_>, release: HeatRelease) {
             continue;
         };
         let Some(Registered {
-            type_name, schema, ..
+            type_name,
+            schema,
+            alias: None,
+            ..
         }) = registered(cx, resource)
         else {
             continue;

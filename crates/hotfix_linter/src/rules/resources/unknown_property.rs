@@ -5,7 +5,7 @@ use hotfix_yaml::NodeId;
 use crate::rule::{Context, Sink, declare_rule};
 use crate::rules::resources::property_values::{self, Kind};
 use crate::rules::resources::shared::{
-    Registered, group_member, literal_properties, registered_resources,
+    Registered, group_member, literal_properties, member_type, validated_resources,
 };
 use crate::rules::util::did_you_mean;
 
@@ -15,18 +15,25 @@ declare_rule! {
     /// the types of Heat's registry (`hotfix type OS::Nova::Server` lists them), and that every
     /// key of a nested map is one its schema has (`networks: [{netwrok: private}]`).
     ///
+    /// The properties of an `OS::Heat::ResourceGroup`'s member (`resource_def`) and of an
+    /// `OS::Heat::AutoScalingGroup`'s (`resource`) are checked too, unless the group's size is 0
+    /// (then Heat validates no member). A type that Heat's default environment maps onto a
+    /// registered one (`OS::Ceilometer::Alarm` → `OS::Aodh::Alarm`, `OS::Quantum::Net` →
+    /// `OS::Neutron::Net`) is checked as that type, as Heat checks it where the file is
+    /// installed, unless the stack's environments map the name themselves.
+    ///
+    /// Not checked: `OS::Heat::None` and the removed types Heat keeps as placeholders (they
+    /// take any property), an external resource (with an `external_id`: Heat adopts it and
+    /// checks none of its properties), template files and types Heat's registry does not have
+    /// (`unknown-resource-type` reports those it should know).
+    ///
     /// ## Why is this bad?
     /// Heat refuses the template when it validates it, before anything is created:
     /// `Property error: resources.server.properties: Unknown Property netwroks`. A misspelt
     /// property is never what was meant: the value meant for it is not used. A misspelt key of a
     /// nested map passes that validation, and Heat refuses the stack when it creates it
     /// (`Property error: resources.server.properties.networks[0]: Unknown Property netwrok`).
-    /// The property names of an `OS::Heat::ResourceGroup`'s member (`resource_def`) are checked
-    /// too: Heat checks them when it validates the group before a stack create.
-    ///
-    /// Not checked: `OS::Heat::None` and the removed types Heat keeps as placeholders (they
-    /// take any property), template files and types Heat's registry does not have
-    /// (`unknown-resource-type` reports those it should know).
+    /// Heat checks a group's member when it validates the group before a stack create.
     ///
     /// ## Example
     /// ```yaml
@@ -70,7 +77,8 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                 .help(problem.help.clone());
         }
     }
-    for registered in registered_resources(cx) {
+    for registered in validated_resources(cx) {
+        let label = registered.label();
         let Registered {
             resource,
             type_name,
@@ -83,24 +91,24 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                 "Heat: `Property error: resources.{}.properties: Unknown Property …`",
                 resource.name
             );
-            unknown_keys(cx, sink, properties, type_name, schema, &heat);
+            unknown_keys(cx, sink, properties, (type_name, &label), schema, &heat);
         }
         // A group's member: Heat checks its property names when it validates the group.
         if let Some(member) = group_member(cx, resource)
             && let Some(properties) = member.properties
-            && let Some(member_schema) =
-                resource_types::get(&member.type_name).filter(|t| !t.none_resource)
+            && let Some((member_type, member_schema)) =
+                member_type(cx, &member).filter(|(_, t)| !t.none_resource)
         {
             let heat = format!(
-                "Heat, when it creates the stack: `Property error: resources.{}<nested_stack>\
-                 .resources[0].properties: Unknown Property …`",
-                resource.name
+                "Heat, when it creates the stack: `Property error: {}.properties: Unknown \
+                 Property …`",
+                member.heat_path(&resource.name)
             );
             unknown_keys(
                 cx,
                 sink,
                 properties,
-                &member.type_name,
+                (member_type, member_type),
                 member_schema,
                 &heat,
             );
@@ -108,13 +116,13 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     }
 }
 
-/// The keys of a written `properties` mapping that the type does not have; `heat` is Heat's
-/// text with `…` for the key.
+/// The keys of a written `properties` mapping that the type does not have (`type_name` and how
+/// messages name it); `heat` is Heat's text with `…` for the key.
 fn unknown_keys(
     cx: &Context<'_>,
     sink: &mut Sink<'_>,
     properties: NodeId,
-    type_name: &str,
+    (type_name, label): (&str, &str),
     schema: &ResourceType,
     heat: &str,
 ) {
@@ -131,7 +139,7 @@ fn unknown_keys(
             .map(|(name, _)| name.as_str());
         let diagnostic = sink.report(
             cx.span(entry.key),
-            format!("`{key}` is not a property of {type_name}"),
+            format!("`{key}` is not a property of {label}"),
         );
         let heat = heat.replace('…', &key);
         match did_you_mean(&key, shown) {

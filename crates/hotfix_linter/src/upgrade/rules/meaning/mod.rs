@@ -2,6 +2,7 @@
 
 use crate::upgrade::UpgradeRule;
 
+mod conditions_take_effect;
 mod data_becomes_function;
 mod output_condition;
 mod remove;
@@ -9,6 +10,7 @@ mod repeat_permutations;
 
 pub(crate) const RULES: &[&UpgradeRule] = &[
     &output_condition::RULE,
+    &conditions_take_effect::RULE,
     &repeat_permutations::RULE,
     &data_becomes_function::RULE,
 ];
