@@ -248,6 +248,48 @@ fn renders(source: &str, name: &str) -> bool {
         .is_some_and(|middle| JINJA.contains(&middle))
 }
 
+/// Where else in the tree a missing `reference` (written in the file `from`) is, when a
+/// deployment tool that assembles files may put it in place: the same reference read from a
+/// folder above `from`'s (`scripts/x.sh` written in `templates/a/t.yaml`, found as
+/// `scripts/x.sh` at the top), or its file in a folder beside `from`'s (`x.sh` written in
+/// `templates/t.yaml`, found in `fragments/`). python-heatclient still fails on the reference
+/// as written; tools that send files by name or copy them into place (k3s's and pnda's
+/// deployment scripts, say) do not. Only inside the tree's roots.
+pub fn found_elsewhere(
+    source: &dyn FileSource,
+    roots: &[StackPath],
+    from: &StackPath,
+    reference: &str,
+) -> Option<StackPath> {
+    if reference.contains("://") || reference.starts_with('/') {
+        return None;
+    }
+    let inside = |path: &StackPath| roots.iter().any(|root| path.starts_with(root));
+    let folder = from.parent();
+    let mut above = folder.parent();
+    while inside(&above) && above != folder {
+        let candidate = above.join(reference);
+        if source.exists(&candidate) {
+            return Some(candidate);
+        }
+        let next = above.parent();
+        if next == above {
+            break;
+        }
+        above = next;
+    }
+    let name = reference.rsplit('/').next().unwrap_or(reference);
+    let parent = folder.parent();
+    if !inside(&parent) || parent == folder {
+        return None;
+    }
+    let siblings = source.list(&parent);
+    siblings.iter().find_map(|sibling| {
+        let candidate = parent.join(sibling).join(name);
+        (candidate.parent() != folder && source.exists(&candidate)).then_some(candidate)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -428,46 +470,4 @@ mod tests {
         );
         assert_eq!(tree.links_to(&StackPath::new("/srv/t/a.yaml")).count(), 1);
     }
-}
-
-/// Where else in the tree a missing `reference` (written in the file `from`) is, when a
-/// deployment tool that assembles files may put it in place: the same reference read from a
-/// folder above `from`'s (`scripts/x.sh` written in `templates/a/t.yaml`, found as
-/// `scripts/x.sh` at the top), or its file in a folder beside `from`'s (`x.sh` written in
-/// `templates/t.yaml`, found in `fragments/`). python-heatclient still fails on the reference
-/// as written; tools that send files by name or copy them into place (k3s's and pnda's
-/// deployment scripts, say) do not. Only inside the tree's roots.
-pub fn found_elsewhere(
-    source: &dyn FileSource,
-    roots: &[StackPath],
-    from: &StackPath,
-    reference: &str,
-) -> Option<StackPath> {
-    if reference.contains("://") || reference.starts_with('/') {
-        return None;
-    }
-    let inside = |path: &StackPath| roots.iter().any(|root| path.starts_with(root));
-    let folder = from.parent();
-    let mut above = folder.parent();
-    while inside(&above) && above != folder {
-        let candidate = above.join(reference);
-        if source.exists(&candidate) {
-            return Some(candidate);
-        }
-        let next = above.parent();
-        if next == above {
-            break;
-        }
-        above = next;
-    }
-    let name = reference.rsplit('/').next().unwrap_or(reference);
-    let parent = folder.parent();
-    if !inside(&parent) || parent == folder {
-        return None;
-    }
-    let siblings = source.list(&parent);
-    siblings.iter().find_map(|sibling| {
-        let candidate = parent.join(sibling).join(name);
-        (candidate.parent() != folder && source.exists(&candidate)).then_some(candidate)
-    })
 }
