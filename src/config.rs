@@ -5,7 +5,7 @@
 //! select = ["H"]                 # rules to run (codes, prefixes, names, "ALL"), instead of the default set
 //! extend-select = ["H408"]       # rules to run besides those
 //! ignore = ["H408"]              # rules not to run (extend-ignore is the same)
-//! include = ["**/*.yaml"]        # which files a directory walk considers (default: YAML and JSON)
+//! include = ["**/*.yaml"]        # which files a directory walk considers (default: every file, told by content)
 //! exclude = ["vendor/**"]        # files and folders a directory walk skips
 //! heat-release = "wallaby"       # the OpenStack release the templates are deployed to
 //! k2hr3-templates = ["k2hr3/**"] # K2HR3 templates (also recognised by their {{#!k2hr3template }} header)
@@ -69,7 +69,7 @@ pub(crate) struct RawConfig {
     #[schemars(with = "Vec<RuleSelector>")]
     extend_ignore: Vec<toml::Spanned<String>>,
     /// Globs (relative to this file's folder) of the files a folder walk considers; by default
-    /// `.yaml`, `.yml`, `.json` and `.template` files.
+    /// every file, each told by its content (a template or environment of any extension).
     #[serde(default)]
     #[schemars(with = "Vec<String>")]
     include: Vec<toml::Spanned<String>>,

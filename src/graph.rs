@@ -286,14 +286,17 @@ fn shape_of(candidate: &Candidate) -> Read {
 
 fn read_shape(candidate: &Candidate) -> Result<Option<FileShape>, String> {
     let display = candidate.display();
-    let input = crate::read::file(&candidate.path)
-        .map_err(|err| format!("cannot read {display}: {err}"))?;
+    let input = match discover::read(candidate) {
+        Ok(Ok(input)) => input,
+        Ok(Err(_)) => return Ok(None),
+        Err(err) => return Err(format!("cannot read {display}: {err}")),
+    };
     let bytes = match input {
         crate::read::Input::Whole(bytes) => bytes,
         crate::read::Input::TooLarge { head, chars, exact } => {
             if !candidate.explicit
                 && !matches!(
-                    discover::classify(&candidate.path, &head),
+                    discover::kind_of_large(candidate, &head),
                     Kind::Template | Kind::Environment
                 )
             {
@@ -306,7 +309,7 @@ fn read_shape(candidate: &Candidate) -> Result<Option<FileShape>, String> {
     // K2HR3 templates are told as templates by `classify` (for lint, which gives them their own
     // rules); they are not Heat's.
     let k2hr3 = candidate.config.is_k2hr3(&candidate.path) || hotfix_linter::is_k2hr3(&bytes);
-    let kind = discover::classify(&candidate.path, &bytes);
+    let kind = discover::kind_of(candidate, &bytes, !candidate.explicit);
     if !candidate.explicit && (k2hr3 || !matches!(kind, Kind::Template | Kind::Environment)) {
         return Ok(None);
     }

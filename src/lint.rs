@@ -21,10 +21,11 @@ use crate::read;
 
 /// Lint HOT templates: every file given, and every template found in the folders given.
 ///
-/// Folders are walked honouring `.gitignore` and skipping hidden files; a YAML
-/// or JSON file is linted when it has a top-level `heat_template_version`. Environment files
-/// and Jinja2 sources are skipped (`--verbose` lists them). Files named on the command line are
-/// always linted.
+/// Folders are walked honouring `.gitignore` and skipping hidden files; a file of any
+/// extension is linted when it has a top-level `heat_template_version`, or an environment
+/// section; Jinja2 sources and other files are skipped (`--verbose` lists them, each with its
+/// reason). Files named on the command line are linted unless nothing at their top level is a
+/// template's.
 #[derive(Debug, clap::Args)]
 #[allow(clippy::struct_excessive_bools, reason = "command-line flags")]
 pub(crate) struct LintArgs {
@@ -36,7 +37,7 @@ pub(crate) struct LintArgs {
     /// them (repeatable; a later file overrides an earlier one, as Heat merges them). Its
     /// `resource_registry` then says what each custom resource type stands for (instead of the
     /// tree's environments closest to each template), and its `parameters` are checked against
-    /// the template files named. It is linted too.
+    /// the template files named. It is read as an environment whatever it holds, and linted too.
     #[arg(long = "environment", short = 'e', value_name = "ENV")]
     environments: Vec<PathBuf>,
 
@@ -884,8 +885,11 @@ fn reads_stdin(args: &LintArgs) -> anyhow::Result<Option<PathBuf>> {
 
 /// Reads and lints (or fixes) one candidate; `Ok(Err(kind))` when it is not a template to lint.
 fn lint_candidate(candidate: &Candidate, args: &LintArgs) -> FileResult {
-    let input = read::file(&candidate.path)
-        .map_err(|err| format!("cannot read {}: {err}", candidate.display()))?;
+    let input = match discover::read(candidate) {
+        Ok(Ok(input)) => input,
+        Ok(Err(kind)) => return Ok(Err(kind)),
+        Err(err) => return Err(format!("cannot read {}: {err}", candidate.display())),
+    };
     lint_input(candidate, input, args)
 }
 
@@ -899,7 +903,7 @@ fn lint_input(candidate: &Candidate, input: read::Input, args: &LintArgs) -> Fil
     let kind = if candidate.explicit && !args.templates_only {
         Kind::Template
     } else {
-        discover::classify(&candidate.path, &head)
+        discover::kind_of_large(candidate, &head)
     };
     if kind != Kind::Template && kind != Kind::Blueprint {
         return Ok(Err(kind));
@@ -922,10 +926,18 @@ fn lint_bytes(candidate: &Candidate, bytes: &[u8], args: &LintArgs) -> FileResul
     if candidate.config.is_k2hr3(&candidate.path) || hotfix_linter::is_k2hr3(bytes) {
         return lint_k2hr3(candidate, bytes).map(Ok);
     }
-    let kind = match discover::classify(&candidate.path, bytes) {
-        // A file named on the command line is a template unless its content says otherwise.
-        Kind::Jinja | Kind::Other if candidate.explicit && !args.templates_only => Kind::Template,
-        kind => kind,
+    let kind = if given_environment(args, candidate) {
+        // Whatever it holds: its mistakes are an environment's (`environment has wrong
+        // section`), as Heat's client reads it.
+        Kind::Environment
+    } else {
+        let named = candidate.explicit && !args.templates_only;
+        match discover::kind_of(candidate, bytes, !named) {
+            // A file named on the command line is a template unless its content says
+            // otherwise: nothing at its top level is a template's.
+            Kind::Jinja | Kind::Other if named => discover::named_kind(bytes),
+            kind => kind,
+        }
     };
     if kind == Kind::Environment && !args.templates_only {
         return Ok(Ok(lint_environment(candidate, bytes, args)));
@@ -969,6 +981,20 @@ fn lint_bytes(candidate: &Candidate, bytes: &[u8], args: &LintArgs) -> FileResul
         fixes,
         environment: false,
     })))
+}
+
+/// Whether the file is given as an environment: with `-e`, or as an environment of its
+/// configuration's `[[stacks]]` entry.
+fn given_environment(args: &LintArgs, candidate: &Candidate) -> bool {
+    // However each is spelt: `env.yaml`, `./env.yaml`, `/abs/env.yaml`.
+    let absolute = |path: &Path| {
+        std::path::absolute(path)
+            .ok()
+            .map(|p| crate::paths::normalize(&p))
+    };
+    let path = absolute(&candidate.path);
+    path.is_some() && args.environments.iter().any(|env| absolute(env) == path)
+        || matches!(candidate.config.stack_of(&candidate.path), Some((_, false)))
 }
 
 /// A K2HR3 template (an engine header, or `k2hr3-templates` names it): the `K` rules, with the

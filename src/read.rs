@@ -38,6 +38,28 @@ pub(crate) fn file(path: &Path) -> io::Result<Input> {
     stream(file, size)
 }
 
+/// Reads a file as [`file`] does, but its first `prefix` bytes first: when `skip` finds in them
+/// a reason not to read on, that reason (the rest is never read).
+pub(crate) fn file_unless<T>(
+    path: &Path,
+    prefix: usize,
+    skip: impl FnOnce(&[u8]) -> Option<T>,
+) -> io::Result<Result<Input, T>> {
+    let mut file = std::fs::File::open(path)?;
+    let size = file
+        .metadata()
+        .ok()
+        .filter(std::fs::Metadata::is_file)
+        .and_then(|m| usize::try_from(m.len()).ok())
+        .unwrap_or(0);
+    let mut head = Vec::with_capacity(size.min(prefix));
+    (&mut file).take(prefix as u64).read_to_end(&mut head)?;
+    if let Some(reason) = skip(&head) {
+        return Ok(Err(reason));
+    }
+    stream(io::Cursor::new(head).chain(file), size).map(Ok)
+}
+
 /// Reads standard input up to the bound.
 pub(crate) fn stdin() -> io::Result<Input> {
     stream(io::stdin().lock(), 0)
@@ -99,6 +121,26 @@ mod tests {
         assert_eq!(head.len(), 64 * 1024);
         assert!(chars > hotfix_yaml::MAX_TEMPLATE_SIZE);
         assert!(!exact);
+    }
+
+    #[test]
+    fn a_file_is_read_past_its_first_bytes_only_when_they_say_to() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("f");
+        let text = "x".repeat(100);
+        std::fs::write(&path, &text).expect("write");
+        let mut seen = 0;
+        let skipped = file_unless(&path, 10, |head| {
+            seen = head.len();
+            Some("no")
+        })
+        .expect("read");
+        assert!(matches!(skipped, Err("no")));
+        assert_eq!(seen, 10);
+        let Ok(Input::Whole(bytes)) = file_unless(&path, 10, |_| None::<()>).expect("read") else {
+            panic!("whole");
+        };
+        assert_eq!(bytes, text.as_bytes());
     }
 
     #[test]

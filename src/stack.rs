@@ -377,13 +377,13 @@ fn templates_among<'p>(
         .collect()
 }
 
-/// How many files the walk for the tree's environments looks at before it stops (the tree's
+/// How many files the walk for the tree's environments reads whole before it stops (the tree's
 /// registry is then incomplete, and no type is called unmapped).
 const TREE_BOUND: usize = 50_000;
 
 /// Every environment file under the run's roots (and the text of each `*.j2.yaml` or
-/// `*.yaml.j2` environment source, which a deployment renders), found by content: a YAML file
-/// whose text names one of Heat's environment sections, read as Heat reads it.
+/// `*.yaml.j2` environment source, which a deployment renders), found by content: a file of any
+/// extension whose text names one of Heat's environment sections, read as Heat reads it.
 pub(crate) fn tree_registry(
     roots: &[StackPath],
     source: &dyn FileSource,
@@ -440,7 +440,8 @@ struct Readers<'r> {
     roots: &'r [StackPath],
     /// Where registry targets are looked for.
     source: &'r dyn FileSource,
-    /// YAML files met so far, against [`TREE_BOUND`].
+    /// Files read whole so far (of a template's extension, or whose first bytes show a
+    /// template or an environment), against [`TREE_BOUND`].
     seen: AtomicUsize,
     incomplete: AtomicBool,
     found: Mutex<Vec<Found>>,
@@ -469,13 +470,14 @@ impl ignore::ParallelVisitor for Reader<'_> {
         let Ok(entry) = entry else {
             return ignore::WalkState::Continue;
         };
-        let yaml = entry.file_type().is_some_and(|t| t.is_file())
-            && (entry
-                .path()
-                .extension()
-                .is_some_and(|e| e == "yaml" || e == "yml" || e == "json" || e == "template")
-                || is_jinja_source(entry.path()));
-        if !yaml {
+        // A file of a template's extension, a Jinja source of one, or a file of another
+        // extension whose first bytes show a template or an environment (as the lint's walk
+        // tells them).
+        let wanted = entry.file_type().is_some_and(|t| t.is_file())
+            && (crate::discover::has_template_extension(entry.path())
+                || is_jinja_source(entry.path())
+                || shows_template_or_environment(entry.path(), &mut self.buffer));
+        if !wanted {
             return ignore::WalkState::Continue;
         }
         if self.shared.seen.fetch_add(1, Ordering::Relaxed) >= TREE_BOUND {
@@ -507,6 +509,21 @@ impl Drop for Reader<'_> {
             .unwrap_or_else(PoisonError::into_inner)
             .append(&mut self.mine);
     }
+}
+
+/// Whether the first bytes of the file at `path` show a template, an environment or a
+/// blueprint ([`crate::discover::sniff`]), read into `buffer`.
+fn shows_template_or_environment(path: &Path, buffer: &mut Vec<u8>) -> bool {
+    use std::io::Read as _;
+    let Ok(file) = std::fs::File::open(path) else {
+        return false;
+    };
+    buffer.clear();
+    let read = file
+        .take(crate::discover::SNIFF as u64)
+        .read_to_end(buffer)
+        .is_ok();
+    read && crate::discover::sniff(buffer).is_none()
 }
 
 /// What the walk for the tree's environments finds in one file.

@@ -441,18 +441,19 @@ fn report_findings(
 }
 
 fn process(candidate: &Candidate, options: &UpgradeOptions, write: bool) -> Outcome {
-    let bytes = match crate::read::file(&candidate.path) {
-        Ok(crate::read::Input::Whole(bytes)) => bytes,
-        Ok(crate::read::Input::TooLarge { head, chars, exact }) => {
-            let kind = discover::classify(&candidate.path, &head);
+    let bytes = match discover::read(candidate) {
+        Ok(Ok(crate::read::Input::Whole(bytes))) => bytes,
+        Ok(Ok(crate::read::Input::TooLarge { head, chars, exact })) => {
+            let kind = discover::kind_of_large(candidate, &head);
             if kind != Kind::Template {
                 return Outcome::Skipped(kind);
             }
             return Outcome::Refused(hotfix_yaml::too_large(chars, exact).message);
         }
+        Ok(Err(kind)) => return Outcome::Skipped(kind),
         Err(err) => return Outcome::Failed(format!("cannot read it: {err}")),
     };
-    let kind = discover::classify(&candidate.path, &bytes);
+    let kind = discover::kind_of(candidate, &bytes, true);
     if kind != Kind::Template {
         return Outcome::Skipped(kind);
     }

@@ -134,19 +134,34 @@ fn exit_codes_follow_the_failing_severity() {
 }
 
 #[test]
-fn files_named_on_the_command_line_are_always_linted() {
+fn files_named_on_the_command_line_are_linted_unless_nothing_in_them_is_a_templates() {
+    // `roles.yaml` is a list of roles: none of a template's sections, so it is skipped (one
+    // line under `--verbose`); `broken.yaml` is a template, however broken.
     let output = lint(&[
         "tree/roles.yaml",
+        "tree/broken.yaml",
         "--select",
         "H001,H1",
         "--format",
         "concise",
         "--no-config",
+        "--verbose",
     ]);
     assert_eq!(output.status.code(), Some(1));
-    assert_eq!(
-        text(&output.stdout),
-        "tree/roles.yaml:1:1: H001 The template is not a JSON object or YAML mapping.\n"
+    let stdout = text(&output.stdout);
+    assert!(!stdout.contains("roles.yaml"), "{stdout}");
+    assert!(stdout.contains("tree/broken.yaml:1:24: H102"), "{stdout}");
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.contains(
+            "skipped tree/roles.yaml: not a HOT template (its top level has none of a \
+             template's sections)\n"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("1 template checked (1 skipped)"),
+        "{stderr}"
     );
 }
 

@@ -139,7 +139,9 @@ impl EnvironmentFacts {
 
 impl EnvironmentFacts {
     /// Reads the text of a file given as an environment (`-e`, `[[stacks]]`): it must load, and
-    /// be an environment (a template or other YAML given as one is a mistake of the command).
+    /// not be a template (a template given as one is a mistake of the command). Any other
+    /// file is read as an environment, as Heat's client reads it: its sections Heat does not
+    /// know (`parameter_default`) are the lint of the environment file to report.
     pub fn given(
         source: &dyn FileSource,
         roots: &[StackPath],
@@ -148,10 +150,17 @@ impl EnvironmentFacts {
     ) -> Result<EnvironmentFacts, String> {
         let doc = hotfix_yaml::parse_unlimited(text)
             .map_err(|err| format!("{path}: not an environment that loads: {}", err.message))?;
-        if crate::FileFacts::of_document(&doc).kind != crate::FileKind::Environment {
+        if crate::FileFacts::of_document(&doc).kind == crate::FileKind::Template {
+            // Heat's client names the first key that is not an environment's section.
+            let wrong = doc
+                .entries(doc.root())
+                .iter()
+                .map(|e| hotfix_hot::key_name(&doc, e.key))
+                .find(|k| !hotfix_hot::environment::SECTIONS.contains(&k.as_str()))
+                .unwrap_or_default();
             return Err(format!(
-                "{path}: not an environment file (its top level has none of Heat's environment \
-                 sections: parameters, resource_registry, parameter_defaults, …)"
+                "{path}: not an environment file but a template (Heat: `environment has wrong \
+                 section \"{wrong}\"`)"
             ));
         }
         Ok(EnvironmentFacts::of(source, roots, path, &doc))
@@ -238,7 +247,7 @@ impl Registry {
     }
 
     /// The registry of the environment files at `paths`, in order, read through `source`
-    /// (an error names a file that cannot be read or is not an environment).
+    /// (an error names a file that cannot be read or is a template).
     pub fn given_files(
         source: &dyn FileSource,
         roots: &[StackPath],
