@@ -163,12 +163,7 @@ impl Repairs {
                 let original = self.to_original(offset);
                 let line_start = line_start(source.as_bytes(), original);
                 // Deeper than any indentation in the file, so deeper than the enclosing block.
-                let deepest = source
-                    .lines()
-                    .map(|l| l.len() - l.trim_start_matches(' ').len())
-                    .max()
-                    .unwrap_or(0);
-                (line_start, 0, " ".repeat(deepest + 1))
+                (line_start, 0, " ".repeat(deepest_indentation(source) + 1))
             }
             Repair::Dash(offset) | Repair::Tab(offset) => {
                 // The parser may point past the tab of the line's indentation.
@@ -232,7 +227,12 @@ impl Repairs {
                 while i > 0 && matches!(bytes[i - 1], b'+' | b'-' | b'0'..=b'9') {
                     i -= 1;
                 }
-                if i == 0 || !matches!(bytes[i - 1], b'|' | b'>') || offset - i > 2 {
+                let header = i > 0 && matches!(bytes[i - 1], b'|' | b'>') && offset - i <= 2;
+                // libyaml starts a comment at `#` wherever it looks for a token: also right
+                // after a flow collection or a quoted scalar.
+                let token_end =
+                    offset > 0 && matches!(bytes[offset - 1], b']' | b'}' | b'\'' | b'"');
+                if !header && !token_end {
                     return false;
                 }
                 (self.to_original(offset), 0, " ".to_owned())
@@ -404,26 +404,66 @@ fn scan_error(source: &str, err: &ScanError) -> LoadError {
     )
 }
 
-/// The last `-` followed by white space between `from` and `to` (inclusive), outside
-/// comments: a block sequence's first entry indicator.
-fn last_dash(bytes: &[u8], from: usize, to: usize) -> Option<usize> {
-    let mut found = None;
-    let mut i = from;
-    while i <= to && i < bytes.len() {
-        match bytes[i] {
-            b'#' if i == 0 || matches!(bytes[i - 1], b' ' | b'\t' | b'\n' | b'\r') => {
-                while i < bytes.len() && crate::libyaml::break_len(bytes, i) == 0 {
-                    i += 1;
-                }
-            }
-            b'-' if matches!(bytes.get(i + 1), Some(b' ' | b'\t' | b'\n' | b'\r') | None) => {
-                found = Some(i);
-                i += 1;
-            }
-            _ => i += 1,
+/// A block sequence's first `-`: where the parser's event starts, or (an indentless sequence,
+/// whose event starts at its first item) the last `-` before that, past white space, line
+/// breaks, comments and the item's anchor and tag, after the previous event's end `from`.
+fn sequence_dash(bytes: &[u8], from: usize, start: usize) -> Option<usize> {
+    let is_dash = |i: usize| {
+        bytes.get(i) == Some(&b'-')
+            && bytes
+                .get(i + 1)
+                .is_none_or(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+    };
+    if is_dash(start) {
+        // The event starts at a `-`: this sequence's, or (an indentless sequence whose first
+        // item is a compact sequence, `key:\n- - a`) the item's, with this one's before it.
+        let mut i = start;
+        while i > from && matches!(bytes[i - 1], b' ' | b'\t') {
+            i -= 1;
         }
+        if i > from + 1 && is_dash(i - 1) {
+            return Some(i - 1);
+        }
+        return Some(start);
     }
-    found
+    let mut i = start.min(bytes.len());
+    while i > from {
+        // A comment on this line, before `i`: back to its `#`.
+        let line = line_start(bytes, i);
+        if let Some(hash) = (line..i)
+            .find(|&h| bytes[h] == b'#' && (h == line || matches!(bytes[h - 1], b' ' | b'\t')))
+        {
+            i = hash;
+        }
+        while i > line && matches!(bytes[i - 1], b' ' | b'\t') {
+            i -= 1;
+        }
+        if i == line {
+            // Back to the end of the line before.
+            if line == 0 {
+                return None;
+            }
+            i = line - 1;
+            while i > 0 && matches!(bytes[i - 1], b'\r' | b'\n') && bytes[i] == b'\n' {
+                i -= 1;
+            }
+            continue;
+        }
+        if is_dash(i - 1) {
+            return (i - 1 > from).then_some(i - 1);
+        }
+        // An anchor or tag of the first item: back to its start.
+        let token = bytes[line..i]
+            .iter()
+            .rev()
+            .take_while(|&&b| !matches!(b, b' ' | b'\t'))
+            .count();
+        if token == 0 || !matches!(bytes[i - token], b'&' | b'!') {
+            return None;
+        }
+        i -= token;
+    }
+    None
 }
 
 /// Whether the key starting at `start` follows a `?` indicator (past white space and line
@@ -441,6 +481,84 @@ fn explicit_key(bytes: &[u8], start: usize) -> bool {
                 bytes[i - 2],
                 b' ' | b'\t' | b'\n' | b'\r' | b'{' | b'[' | b','
             ))
+}
+
+/// `%TAG !handle! prefix` (`after` is where the directive's name ends): the handle `!`, `!!`
+/// or `!name!`, then white space and a prefix of URI characters.
+fn check_tag_directive(bytes: &[u8], after: usize) -> Result<(), LoadError> {
+    let refusal = |problem: &str, at: usize| {
+        LoadError::new(
+            LoadErrorKind::Syntax,
+            format!("invalid YAML: while scanning a directive: {problem}"),
+            Some(Span::new(at, at + 1)),
+        )
+    };
+    // `%TAG !handle! prefix`: `!`, `!!` or `!name!`, then white space.
+    let rest = &bytes[after..];
+    let skip = rest
+        .iter()
+        .take_while(|&&b| matches!(b, b' ' | b'\t'))
+        .count();
+    let handle = &rest[skip..];
+    let name = handle
+        .get(1..)
+        .unwrap_or_default()
+        .iter()
+        .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        .count();
+    let len = match handle.get(1 + name) {
+        _ if handle.first() != Some(&b'!') => 0,
+        Some(b'!') => name + 2,
+        _ if name == 0 => 1,
+        _ => 0,
+    };
+    let ends = matches!(handle.get(len), Some(b' ' | b'\t'));
+    if len == 0 || !ends {
+        return Err(refusal(
+            "did not find expected '!' of a %TAG handle",
+            after + skip,
+        ));
+    }
+    // The prefix: URI characters (`yaml_parser_scan_tag_uri`).
+    let prefix = &handle[len..];
+    let gap = prefix
+        .iter()
+        .take_while(|&&b| matches!(b, b' ' | b'\t'))
+        .count();
+    let uri = prefix[gap..]
+        .iter()
+        .take_while(|&&b| b.is_ascii_alphanumeric() || b";/?:@&=+$,.!~*'()[]%-_".contains(&b))
+        .count();
+    let end = gap + uri;
+    let ends = end >= prefix.len()
+        || matches!(prefix[end], b' ' | b'\t')
+        || crate::libyaml::break_len(prefix, end) > 0;
+    if uri == 0 || !ends {
+        return Err(refusal("did not find expected tag URI", after + skip + len));
+    }
+    Ok(())
+}
+
+/// libyaml refuses `---` or `...` at the start of a line inside a quoted scalar
+/// (`found unexpected document indicator`).
+fn check_document_indicator(bytes: &[u8], span: Span) -> Result<(), Failure> {
+    let mut at = span.start;
+    while let Some(line) = next_line(bytes, at).filter(|&l| l < span.end) {
+        let marker = bytes.get(line..line + 3);
+        let after = bytes.get(line + 3).copied();
+        let ends = after.is_none_or(|b| matches!(b, b' ' | b'\t'))
+            || crate::libyaml::break_len(bytes, line + 3) > 0;
+        if matches!(marker, Some(b"---" | b"...")) && ends {
+            return Err(Failure::Load(LoadError::new(
+                LoadErrorKind::Syntax,
+                "invalid YAML: while scanning a quoted scalar: found unexpected document indicator"
+                    .to_owned(),
+                Some(Span::new(line, line + 3)),
+            )));
+        }
+        at = line;
+    }
+    Ok(())
 }
 
 /// PyYAML's pure-Python loader (Heat's second try, with no timestamp override) constructs a
@@ -467,6 +585,18 @@ fn check_pure_timestamp(
         )));
     }
     Ok(())
+}
+
+/// The most spaces any line of the text starts with.
+fn deepest_indentation(source: &str) -> usize {
+    let bytes = source.as_bytes();
+    let mut deepest = 0;
+    let mut line = Some(0);
+    while let Some(at) = line {
+        deepest = deepest.max(bytes[at..].iter().take_while(|&&b| b == b' ').count());
+        line = next_line(bytes, at);
+    }
+    deepest
 }
 
 /// Where the line holding `at` starts, by libyaml's line breaks (CR, LF, NEL, LS, PS).
@@ -602,6 +732,7 @@ impl<'s> Builder<'s> {
         }
         if matches!(event, Event::DocumentStart(..)) && self.documents == 0 {
             self.check_directives(span.start)?;
+            self.check_document_end_first(span.start)?;
         }
         // PyYAML's own scanner wants white space after a tag (`scan_tag`).
         if let Some(tag) = tag_span.filter(|_| self.loader == Loader::Pure) {
@@ -644,7 +775,31 @@ impl<'s> Builder<'s> {
             .bytes()
             .position(|b| !(b.is_ascii_alphanumeric() || b == b'-' || b == b'_'))
         else {
-            return Ok(());
+            // What may follow the name.
+            let bytes = self.source.as_bytes();
+            let next = bytes.get(span.end).copied();
+            let ends = match next {
+                None
+                | Some(b' ' | b'\t' | b'?' | b':' | b',' | b']' | b'}' | b'%' | b'@' | b'`') => {
+                    true
+                }
+                Some(_) => crate::libyaml::break_len(bytes, span.end) > 0,
+            };
+            if ends || name.is_empty() {
+                return Ok(());
+            }
+            return Err(Failure::Load(LoadError::new(
+                LoadErrorKind::Syntax,
+                format!(
+                    "invalid YAML: while scanning an {}: did not find expected alphabetic or numeric character",
+                    if text.starts_with('&') {
+                        "anchor"
+                    } else {
+                        "alias"
+                    }
+                ),
+                Some(Span::new(span.end, span.end + 1)),
+            )));
         };
         let at = span.start + 1 + bad;
         let refusal = LoadError::new(
@@ -671,7 +826,7 @@ impl<'s> Builder<'s> {
     /// The directives before the document's `---`: a name of letters, digits, `-` and `_`;
     /// `%YAML 1.x`. libyaml refuses a directive it does not know and a version other than 1.1
     /// and 1.2, where PyYAML's own loader ignores the first and warns of the second.
-    fn check_directives(&self, end: usize) -> Result<(), Failure> {
+    fn check_directives(&mut self, end: usize) -> Result<(), Failure> {
         let bytes = self.source.as_bytes();
         let mut line = 0;
         while line < end {
@@ -688,8 +843,10 @@ impl<'s> Builder<'s> {
                         Some(Span::new(at, at + 1)),
                     )
                 };
+                // PyYAML's own scanner wants a space after the name, libyaml any blank.
                 let ends = after >= bytes.len()
-                    || matches!(bytes[after], b' ' | b'\t')
+                    || bytes[after] == b' '
+                    || (bytes[after] == b'\t' && self.loader == Loader::LibYaml)
                     || crate::libyaml::break_len(bytes, after) > 0;
                 if name_len == 0 || !ends {
                     return Err(Failure::Load(refusal(
@@ -720,42 +877,47 @@ impl<'s> Builder<'s> {
                             )));
                         }
                     }
-                    "TAG" => {
-                        // `%TAG !handle! prefix`: `!`, `!!` or `!name!`, then white space.
-                        let rest = &bytes[after..];
-                        let skip = rest
-                            .iter()
-                            .take_while(|&&b| matches!(b, b' ' | b'\t'))
-                            .count();
-                        let handle = &rest[skip..];
-                        let name = handle
-                            .get(1..)
-                            .unwrap_or_default()
-                            .iter()
-                            .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-                            .count();
-                        let len = match handle.get(1 + name) {
-                            _ if handle.first() != Some(&b'!') => 0,
-                            Some(b'!') => name + 2,
-                            _ if name == 0 => 1,
-                            _ => 0,
-                        };
-                        let ends = matches!(handle.get(len), Some(b' ' | b'\t'));
-                        if len == 0 || !ends {
-                            return Err(Failure::Load(refusal(
-                                "while scanning a %TAG directive: did not find expected '!'",
-                                after + skip,
-                            )));
-                        }
-                    }
+                    "TAG" => check_tag_directive(bytes, after).map_err(Failure::Load)?,
                     _ if self.loader == Loader::LibYaml => {
                         return Err(Failure::LibYamlOnly(refusal(
                             "found unknown directive name",
                             line,
                         )));
                     }
-                    _ => {}
+                    // PyYAML's own scanner skips an unknown directive to the end of its line.
+                    _ => {
+                        let end = next_line(bytes, line).unwrap_or(bytes.len());
+                        self.tabs_allowed.push((line, end));
+                    }
                 }
+            }
+            match next_line(bytes, line) {
+                Some(next) => line = next,
+                None => break,
+            }
+        }
+        Ok(())
+    }
+
+    /// libyaml reads no document after a `...` that no document precedes: the stream's first
+    /// document must start with content or `---`.
+    fn check_document_end_first(&self, start: usize) -> Result<(), Failure> {
+        let bytes = self.source.as_bytes();
+        let mut line = 0;
+        while line < start.min(bytes.len()) {
+            let marker = bytes.get(line..line + 3) == Some(b"...");
+            let ends = bytes
+                .get(line + 3)
+                .is_none_or(|b| matches!(b, b' ' | b'\t'))
+                || crate::libyaml::break_len(bytes, line + 3) > 0;
+            if marker && ends {
+                return Err(Failure::Load(LoadError::new(
+                    LoadErrorKind::Syntax,
+                    "invalid YAML: while parsing a block node: did not find expected node content \
+                     (a `...` before the first document)"
+                        .to_owned(),
+                    Some(Span::new(line, line + 3)),
+                )));
             }
             match next_line(bytes, line) {
                 Some(next) => line = next,
@@ -802,7 +964,7 @@ impl<'s> Builder<'s> {
                 self.flow += usize::from(style == StructureStyle::Flow);
                 let id = self.open(kind, tag, span);
                 let dash = if style == StructureStyle::Block {
-                    last_dash(self.source.as_bytes(), prev_end, span.start)
+                    sequence_dash(self.source.as_bytes(), prev_end, span.start)
                 } else {
                     None
                 };
@@ -930,6 +1092,7 @@ impl<'s> Builder<'s> {
                 span
             }
             ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => {
+                check_document_indicator(self.source.as_bytes(), span)?;
                 self.covered.push((span.start, span.end));
                 self.tabs_allowed.push((span.start, span.end));
                 span
@@ -938,7 +1101,12 @@ impl<'s> Builder<'s> {
         if self.loader == Loader::Pure {
             check_pure_timestamp(&text, style, tag.as_deref(), span)?;
         }
+        // libyaml gives an empty node with the tag `!` no implicit resolution: a string.
+        if span.is_empty() && tag.as_ref().is_some_and(|t| t.name == "!") {
+            text = std::borrow::Cow::Borrowed("");
+        }
         let value = match tag.as_ref().map(|t| t.name.as_str()) {
+            Some("!") if span.is_empty() => Ok(ScalarValue::Str),
             None if style == ScalarStyle::Plain => construct_plain(&text),
             None => Ok(ScalarValue::Str),
             // libyaml resolves a scalar with the non-specific tag `!` as if it were plain,
@@ -1129,7 +1297,14 @@ impl<'s> Builder<'s> {
                 Failure::Load(err)
             }
         })?;
-        self.covered.push((node_span.start, read.end.max(span.end)));
+        // To the start of the line where libyaml stopped: that line's indentation was
+        // checked by the scan, the rest of it is checked as any line.
+        let end = if read.end >= self.source.len() {
+            read.end
+        } else {
+            line_start(self.source.as_bytes(), read.end).max(node_span.start)
+        };
+        self.covered.push((node_span.start, end));
         self.tabs_allowed.push((read.content, read.end));
         Ok((node_span, Some(read.value)))
     }
@@ -1168,8 +1343,48 @@ impl<'s> Builder<'s> {
                 ),
             });
         }
-        self.check_plain_tabs(span)?;
-        self.covered.push((span.start, span.end));
+        // PyYAML's own scanner ends a plain scalar at `?` in a flow collection, where it then
+        // reads a key indicator that cannot follow a scalar.
+        if self.flow > 0
+            && self.loader == Loader::Pure
+            && span.end > span.start + 1
+            && bytes[span.start + 1..span.end].contains(&b'?')
+        {
+            return Err(Failure::Load(LoadError::new(
+                LoadErrorKind::Syntax,
+                "invalid YAML: while parsing a flow collection: found '?' inside a plain scalar"
+                    .to_owned(),
+                Some(span),
+            )));
+        }
+        if span.is_empty() {
+            // An empty node: no scalar was scanned.
+            return Ok(());
+        }
+        // The scanner goes on through the white space and line breaks after the scalar,
+        // looking for a continuation: those lines are the scalar's for tabs.
+        let mut end = span.end;
+        while end < bytes.len() {
+            let len = crate::libyaml::break_len(bytes, end);
+            if len > 0 {
+                end += len;
+            } else if matches!(bytes[end], b' ' | b'\t') {
+                end += 1;
+            } else {
+                break;
+            }
+        }
+        // Up to the last line break: the line of the next token is checked as such (white
+        // space to the end of the text is the scalar's).
+        if end < bytes.len() {
+            end = (span.end..end)
+                .rev()
+                .find(|&i| i > 0 && crate::libyaml::break_len(bytes, i - 1) > 0)
+                .unwrap_or(span.end);
+        }
+        let extended = Span::new(span.start, end);
+        self.check_plain_tabs(extended)?;
+        self.covered.push((span.start, end));
         Ok(())
     }
 
