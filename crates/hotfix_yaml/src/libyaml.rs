@@ -261,9 +261,14 @@ fn breaks(
 /// is not allowed: at the start of a line in the block context, and after `- `, `? ` or a
 /// `: ` that follows an explicit key, libyaml refuses a tab (`found character that cannot
 /// start any token`). Finds the first such tab on a line that starts at `line` (offset of its
-/// first character), a line that is neither in a flow collection nor inside a scalar.
-pub(crate) fn tab_at_token_start(bytes: &[u8], line: usize) -> Option<usize> {
-    let mut i = line;
+/// first character), a line that is neither in a flow collection nor inside a scalar, looking
+/// from `from` on (where a scalar's white space ends).
+pub(crate) fn tab_at_token_start(bytes: &[u8], line: usize, from: usize) -> Option<usize> {
+    let mut i = from;
+    // `yaml_parser_scan_to_next_token` skips a byte-order mark at the start of a line.
+    if i == line && bytes[i..].starts_with("\u{feff}".as_bytes()) {
+        i += 3;
+    }
     loop {
         while bytes.get(i) == Some(&b' ') {
             i += 1;
@@ -449,13 +454,13 @@ mod tests {
 
     #[test]
     fn a_tab_that_libyaml_does_not_skip() {
-        assert_eq!(tab_at_token_start(b"\t", 0), Some(0));
-        assert_eq!(tab_at_token_start(b"  \t# c", 0), Some(2));
-        assert_eq!(tab_at_token_start(b"- \ta", 0), Some(2));
-        assert_eq!(tab_at_token_start(b"- - \ta", 0), Some(4));
-        assert_eq!(tab_at_token_start(b": \ta", 0), Some(2));
-        assert_eq!(tab_at_token_start(b"a: \tb", 0), None);
-        assert_eq!(tab_at_token_start(b"- a: \tb", 0), None);
-        assert_eq!(tab_at_token_start(b"  a", 0), None);
+        assert_eq!(tab_at_token_start(b"\t", 0, 0), Some(0));
+        assert_eq!(tab_at_token_start(b"  \t# c", 0, 0), Some(2));
+        assert_eq!(tab_at_token_start(b"- \ta", 0, 0), Some(2));
+        assert_eq!(tab_at_token_start(b"- - \ta", 0, 0), Some(4));
+        assert_eq!(tab_at_token_start(b": \ta", 0, 0), Some(2));
+        assert_eq!(tab_at_token_start(b"a: \tb", 0, 0), None);
+        assert_eq!(tab_at_token_start(b"- a: \tb", 0, 0), None);
+        assert_eq!(tab_at_token_start(b"  a", 0, 0), None);
     }
 }

@@ -230,8 +230,11 @@ impl Repairs {
                 let header = i > 0 && matches!(bytes[i - 1], b'|' | b'>') && offset - i <= 2;
                 // libyaml starts a comment at `#` wherever it looks for a token: also right
                 // after a flow collection or a quoted scalar.
-                let token_end =
-                    offset > 0 && matches!(bytes[offset - 1], b']' | b'}' | b'\'' | b'"');
+                let token_end = offset > 0
+                    && matches!(
+                        bytes[offset - 1],
+                        b']' | b'}' | b'[' | b'{' | b',' | b'\'' | b'"'
+                    );
                 if !header && !token_end {
                     return false;
                 }
@@ -407,7 +410,7 @@ fn scan_error(source: &str, err: &ScanError) -> LoadError {
 /// A block sequence's first `-`: where the parser's event starts, or (an indentless sequence,
 /// whose event starts at its first item) the last `-` before that, past white space, line
 /// breaks, comments and the item's anchor and tag, after the previous event's end `from`.
-fn sequence_dash(bytes: &[u8], from: usize, start: usize) -> Option<usize> {
+fn sequence_dash(bytes: &[u8], from: usize, start: usize, under_mapping: bool) -> Option<usize> {
     let is_dash = |i: usize| {
         bytes.get(i) == Some(&b'-')
             && bytes
@@ -421,7 +424,7 @@ fn sequence_dash(bytes: &[u8], from: usize, start: usize) -> Option<usize> {
         while i > from && matches!(bytes[i - 1], b' ' | b'\t') {
             i -= 1;
         }
-        if i > from + 1 && is_dash(i - 1) {
+        if under_mapping && i > from + 1 && is_dash(i - 1) {
             return Some(i - 1);
         }
         return Some(start);
@@ -470,8 +473,16 @@ fn sequence_dash(bytes: &[u8], from: usize, start: usize) -> Option<usize> {
 /// breaks).
 fn explicit_key(bytes: &[u8], start: usize) -> bool {
     let mut i = start;
-    while i > 0 && matches!(bytes[i - 1], b' ' | b'\t' | b'\n' | b'\r') {
-        i -= 1;
+    loop {
+        if i > 0 && matches!(bytes[i - 1], b' ' | b'\t' | b'\n' | b'\r') {
+            i -= 1;
+        } else if i >= 2 && crate::libyaml::break_len(bytes, i - 2) == 2 {
+            i -= 2;
+        } else if i >= 3 && crate::libyaml::break_len(bytes, i - 3) == 3 {
+            i -= 3;
+        } else {
+            break;
+        }
     }
     i > 0
         && bytes[i - 1] == b'?'
@@ -964,7 +975,8 @@ impl<'s> Builder<'s> {
                 self.flow += usize::from(style == StructureStyle::Flow);
                 let id = self.open(kind, tag, span);
                 let dash = if style == StructureStyle::Block {
-                    sequence_dash(self.source.as_bytes(), prev_end, span.start)
+                    let under_mapping = matches!(self.frames.last(), Some(Frame::Mapping { .. }));
+                    sequence_dash(self.source.as_bytes(), prev_end, span.start, under_mapping)
                 } else {
                     None
                 };
@@ -1314,19 +1326,27 @@ impl<'s> Builder<'s> {
         let bytes = self.source.as_bytes();
         // `yaml_parser_scan_plain_scalar` refuses "x:" before one of `,?[]{}` in a flow
         // collection (PyYAML's own scanner ends the scalar there, as the parser does).
+        // The scanner goes on past blanks on the same line (`{b :}` is refused too).
+        let colon = span.end
+            + bytes
+                .get(span.end..)
+                .unwrap_or_default()
+                .iter()
+                .take_while(|&&b| matches!(b, b' ' | b'\t'))
+                .count();
         if self.flow > 0
             && self.loader == Loader::LibYaml
             && span.end > span.start
-            && bytes.get(span.end) == Some(&b':')
+            && bytes.get(colon) == Some(&b':')
             && matches!(
-                bytes.get(span.end + 1),
+                bytes.get(colon + 1),
                 Some(b',' | b'?' | b'[' | b']' | b'{' | b'}')
             )
         {
             return Err(Failure::LibYamlOnly(LoadError::new(
                 LoadErrorKind::Syntax,
                 "invalid YAML: while scanning a plain scalar: found unexpected ':'".to_owned(),
-                Some(Span::new(span.end, span.end + 1)),
+                Some(Span::new(colon, colon + 1)),
             )));
         }
         // libyaml reads `?` and `:` in a flow collection as indicators, always.
@@ -1374,13 +1394,10 @@ impl<'s> Builder<'s> {
                 break;
             }
         }
-        // Up to the last line break: the line of the next token is checked as such (white
-        // space to the end of the text is the scalar's).
-        if end < bytes.len() {
-            end = (span.end..end)
-                .rev()
-                .find(|&i| i > 0 && crate::libyaml::break_len(bytes, i - 1) > 0)
-                .unwrap_or(span.end);
+        // Only a run with a line break is the scalar's (blanks before a token on the same
+        // line are not looked at).
+        if !(span.end..end).any(|i| crate::libyaml::break_len(bytes, i) > 0) {
+            end = span.end;
         }
         let extended = Span::new(span.start, end);
         self.check_plain_tabs(extended)?;
@@ -1446,7 +1463,7 @@ impl<'s> Builder<'s> {
         let mut merged: Vec<(usize, usize)> = Vec::with_capacity(self.covered.len());
         for &(start, end) in &self.covered {
             match merged.last_mut() {
-                Some(last) if start <= last.1 => last.1 = last.1.max(end),
+                Some(last) if start < last.1 => last.1 = last.1.max(end),
                 _ => merged.push((start, end)),
             }
         }
@@ -1456,12 +1473,19 @@ impl<'s> Builder<'s> {
             while covered.peek().is_some_and(|&&(_, end)| end <= line) {
                 covered.next();
             }
-            let inside = covered
-                .peek()
-                .is_some_and(|&&(start, end)| start < line && line < end);
-            let tab = (!inside)
-                .then(|| crate::libyaml::tab_at_token_start(bytes, line))
-                .flatten();
+            // Where on this line the tokens start: its start, or where a range that covers
+            // the line's start ends on this line (a plain scalar took its white space).
+            let from = match covered.peek() {
+                Some(&&(start, end)) if start < line && line < end => {
+                    // Only after white space that a plain scalar took with a line break: there
+                    // a simple key may start again.
+                    let same_line = (line..end).all(|i| crate::libyaml::break_len(bytes, i) == 0);
+                    let after_blank = end > 0 && matches!(bytes[end - 1], b' ' | b'\t');
+                    (same_line && after_blank).then_some(end)
+                }
+                _ => Some(line),
+            };
+            let tab = from.and_then(|from| crate::libyaml::tab_at_token_start(bytes, line, from));
             if let Some(at) = tab {
                 return Err(LoadError::new(
                     LoadErrorKind::Syntax,

@@ -142,7 +142,7 @@ const KNOWN: &[Known] = &[
         why: "a byte-order mark after the first character: libyaml's scanner skips one at the \
               start of a line, and a plain scalar may hold one (Heat gives {\"a\": \"\\ufeffb\"}); \
               the parser refuses it inside a document",
-        covers: |text, _, _| text.get(3..).is_some_and(|rest| rest.contains('\u{feff}')),
+        covers: |text, _, _| text.char_indices().any(|(i, c)| i > 0 && c == '\u{feff}'),
     },
     Known {
         input: "&a !!value : *a\n",
@@ -159,7 +159,7 @@ const KNOWN: &[Known] = &[
               never constructs it, Heat gives {\"a\": 1}; hotfix refuses a collection's unknown \
               tag where it is read",
         covers: |text, heat, ours| {
-            text.contains("<<")
+            (text.contains("<<") || text.contains("!!merge"))
                 && matches!((heat, ours), (Outcome::Value(_), Outcome::Refused(m, _))
                     if m.contains("could not determine a constructor"))
         },
@@ -269,7 +269,9 @@ fn shrink(oracle: &mut Oracle, text: &str, kind: (bool, bool)) -> String {
     let mut differs = |candidate: &str, budget: &mut usize| {
         *budget = budget.saturating_sub(1);
         let (heat, ours) = (oracle.ask(candidate), Outcome::hotfix(candidate));
-        !agree(&heat, &ours) && class(&heat, &ours) == kind
+        !agree(&heat, &ours)
+            && class(&heat, &ours) == kind
+            && !KNOWN.iter().any(|k| (k.covers)(candidate, &heat, &ours))
     };
     let mut best = text.to_owned();
     loop {
