@@ -480,6 +480,9 @@ fn explicit_key(bytes: &[u8], start: usize) -> bool {
             i -= 2;
         } else if i >= 3 && crate::libyaml::break_len(bytes, i - 3) == 3 {
             i -= 3;
+        } else if let Some(hash) = comment_before(bytes, i).filter(|_| i < start) {
+            // A comment that ends a line before the key (`? # note`): back to its `#`.
+            i = hash;
         } else {
             break;
         }
@@ -623,6 +626,16 @@ fn line_start(bytes: &[u8], at: usize) -> usize {
         start -= 1;
     }
     start
+}
+
+/// The `#` of a comment that runs on its line up to `end` (a line's end), if one does.
+fn comment_before(bytes: &[u8], end: usize) -> Option<usize> {
+    let at_line_end = end >= bytes.len() || crate::libyaml::break_len(bytes, end) > 0;
+    if !at_line_end {
+        return None;
+    }
+    let line = line_start(bytes, end);
+    (line..end).find(|&h| bytes[h] == b'#' && (h == line || matches!(bytes[h - 1], b' ' | b'\t')))
 }
 
 /// libyaml's column of an offset: characters since the line break before it.
