@@ -19,6 +19,7 @@ mod comments;
 mod document;
 mod error;
 mod json;
+mod libyaml;
 mod lines;
 mod pyjson;
 mod scalar;

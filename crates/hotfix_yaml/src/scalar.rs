@@ -127,7 +127,7 @@ pub(crate) fn construct_tagged(tag: &str, text: &str) -> Result<ScalarValue, Str
         },
         "int" => construct_int(text).map(ScalarValue::Int),
         "float" => construct_float(text).map(ScalarValue::Float),
-        "binary" => Ok(ScalarValue::Binary),
+        "binary" => check_base64(text).map(|()| ScalarValue::Binary),
         "merge" => Ok(ScalarValue::Merge),
         "value" => Ok(ScalarValue::ValueKey),
         "seq" | "omap" | "pairs" => Err(format!(
@@ -140,6 +140,30 @@ pub(crate) fn construct_tagged(tag: &str, text: &str) -> Result<ScalarValue, Str
             "could not determine a constructor for the tag '{tag}'"
         )),
     }
+}
+
+/// `construct_yaml_binary`: ASCII, and base64 that Python's `base64.decodebytes` decodes (it
+/// skips other characters; the data characters may not be one more than a multiple of four,
+/// and a partial group needs its `=` padding).
+fn check_base64(text: &str) -> Result<(), String> {
+    if !text.is_ascii() {
+        return Err("failed to convert base64 data into ascii".to_owned());
+    }
+    let data = text
+        .bytes()
+        .filter(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/'))
+        .count();
+    let pads = text.bytes().filter(|&b| b == b'=').count();
+    if data % 4 == 1 {
+        return Err(format!(
+            "failed to decode base64 data: Invalid base64-encoded string: number of data \
+             characters ({data}) cannot be 1 more than a multiple of 4"
+        ));
+    }
+    if data % 4 != 0 && pads < 4 - data % 4 {
+        return Err("failed to decode base64 data: Incorrect padding".to_owned());
+    }
+    Ok(())
 }
 
 // ^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$
@@ -368,22 +392,23 @@ fn construct_int_general(text: &str) -> Result<Int, String> {
         Some(_) => (false, cleaned.as_str()),
     };
     let invalid = |base: u32| format!("invalid literal for int() with base {base}: {text:?}");
+    // Python's int() ignores white space around the digits (`!!int "1\n"` is 1).
     let mut big = BigUint::zero();
     if value == "0" {
         return Ok(Int::Small(0));
     } else if let Some(bin) = value.strip_prefix("0b") {
-        big.push_digits(bin, 2).ok_or_else(|| invalid(2))?;
+        big.push_digits(bin.trim(), 2).ok_or_else(|| invalid(2))?;
     } else if let Some(hex) = value.strip_prefix("0x") {
-        big.push_digits(hex, 16).ok_or_else(|| invalid(16))?;
+        big.push_digits(hex.trim(), 16).ok_or_else(|| invalid(16))?;
     } else if value.starts_with('0') {
         // Python's int(value, 8) also accepts an `0o` prefix.
         let oct = value.strip_prefix("0o").unwrap_or(value);
-        big.push_digits(oct, 8).ok_or_else(|| invalid(8))?;
+        big.push_digits(oct.trim(), 8).ok_or_else(|| invalid(8))?;
     } else if value.contains(':') {
         for (i, part) in value.split(':').enumerate() {
             let mut part_value = BigUint::zero();
             part_value
-                .push_digits(part, 10)
+                .push_digits(part.trim(), 10)
                 .ok_or_else(|| invalid(10))?;
             if i > 0 {
                 big.mul_add(60, 0);
@@ -391,7 +416,8 @@ fn construct_int_general(text: &str) -> Result<Int, String> {
             big.add(&part_value);
         }
     } else {
-        big.push_digits(value, 10).ok_or_else(|| invalid(10))?;
+        big.push_digits(value.trim(), 10)
+            .ok_or_else(|| invalid(10))?;
     }
     Ok(big.into_int(negative))
 }

@@ -382,9 +382,6 @@ fn check_node(doc: &Document, id: NodeId) -> Result<(), LoadError> {
             for &item in items {
                 let target = doc.node(doc.resolve(item));
                 match &target.kind {
-                    NodeKind::Scalar(s) => {
-                        check_scalar_value(&s.value).or_else(|m| err(m, item))?;
-                    }
                     NodeKind::Mapping { entries, .. } if pairs && entries.len() != 1 => {
                         return err(
                             "expected a single mapping item in an ordered map or pairs".to_owned(),
@@ -396,6 +393,9 @@ fn check_node(doc: &Document, id: NodeId) -> Result<(), LoadError> {
                             "expected a mapping of length 1 in an ordered map or pairs".to_owned(),
                             item,
                         );
+                    }
+                    NodeKind::Scalar(s) => {
+                        check_scalar_value(&s.value).or_else(|m| err(m, item))?;
                     }
                     _ => {}
                 }
