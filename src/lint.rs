@@ -548,6 +548,9 @@ impl Sink<'_, '_> {
             }] += 1;
         }
         tally.fixes.add(&self.args.fix, &file.fixed())?;
+        if let Some(refused) = file.fixes.refused() {
+            tally.failures.push(refused.to_owned());
+        }
         match &mut *self.product {
             Product::Report(report) => {
                 report.file(&file.display, &file.findings())?;
