@@ -56,11 +56,21 @@ pub(crate) struct FileFixes {
     fixed: Option<String>,
     applied: Vec<Applied>,
     segments: Option<Segments>,
+    /// Why the fixed text could not be written (the findings are then the file's on disk).
+    refused: Option<String>,
+}
+
+impl FileFixes {
+    /// Why `--fix` could not write the file, when it could not: a failure of the run.
+    pub(crate) fn refused(&self) -> Option<&str> {
+        self.refused.as_deref()
+    }
 }
 
 /// Lints one template, fixing it first when asked: the text to report on (the fixed text once
 /// written), its findings, and what was fixed. `Err` is a failure of hotfix for this file: a
-/// fix that does not converge or breaks the file (a bug), or a file that cannot be written.
+/// fix that does not converge or breaks the file (a bug). A file that cannot be written is
+/// linted as it is and its refusal returned in [`FileFixes::refused`].
 pub(crate) fn lint_file(
     args: &FixArgs,
     path: &Path,
@@ -95,15 +105,21 @@ pub(crate) fn lint_file(
     if outcome.text == source {
         return Ok((source.to_owned(), outcome.diagnostics, FileFixes::default()));
     }
-    if !args.diff {
-        crate::rewrite::rewrite(path, bytes, outcome.text.as_bytes())
-            .map_err(|err| format!("cannot fix {display}: not written: {err}"))?;
+    if !args.diff
+        && let Err(err) = crate::rewrite::rewrite(path, bytes, outcome.text.as_bytes())
+    {
+        // Refused (read-only, gone, changed on disk): the file is still checked, as it is on
+        // disk.
+        let (text, diagnostics, mut fixes) = plain();
+        fixes.refused = Some(format!("cannot fix {display}: not written: {err}"));
+        return Ok((text, diagnostics, fixes));
     }
     let fixes = FileFixes {
         original: Some(source.to_owned()),
         fixed: Some(outcome.text.clone()),
         applied: outcome.applied,
         segments: Some(outcome.segments),
+        refused: None,
     };
     Ok((outcome.text, outcome.diagnostics, fixes))
 }

@@ -43,6 +43,10 @@ Without -e every environment of the tree applies, each on its own: a type mapped
 files by two environments has an edge to each. With -e, only those environments apply, merged
 in the order given as `openstack stack create -e` merges them.
 
+For a large tree: --depth N keeps the files at most N links from the roots (the files nothing
+links to), with their resources; --files-only draws files and the links between them, a
+resource's links drawn from its template.
+
 The JSON output is {\"nodes\": [...], \"edges\": [...]}, described in docs/cross-file.md; positions
 are `line:column` (1-based, columns in characters). Output is sorted: the same tree always gives
 the same graph. For a picture: `hotfix graph | dot -Tsvg > stack.svg`.
@@ -78,6 +82,16 @@ pub(crate) struct GraphArgs {
     /// Ignore any `hotfix.toml`.
     #[arg(long)]
     no_config: bool,
+
+    /// Draw only the files this many links from the roots (the files nothing links to): 0
+    /// draws the roots alone, 1 adds the templates and files they lead to, and so on.
+    #[arg(long, value_name = "N")]
+    depth: Option<usize>,
+
+    /// Draw files and the links between them, without resources: a resource's links become
+    /// its template's.
+    #[arg(long)]
+    files_only: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -89,7 +103,13 @@ enum Format {
 }
 
 pub(crate) fn run(args: &GraphArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
-    let (graph, failures) = build(args)?;
+    let (mut graph, failures) = build(args)?;
+    if let Some(depth) = args.depth {
+        limit_depth(&mut graph, depth);
+    }
+    if args.files_only {
+        files_only(&mut graph);
+    }
     let text = match args.format {
         Format::Dot => dot(&graph),
         Format::Json => json(&graph)?,
@@ -212,6 +232,101 @@ fn build(args: &GraphArgs) -> anyhow::Result<(Graph, Vec<String>)> {
         builtin: &hotfix_linter::heat_has_type,
     };
     Ok((Graph::build(&tree, &shapes, stack), failures))
+}
+
+/// The node of a node's file: itself for a file, its template for a resource.
+fn file_of(graph: &Graph) -> BTreeMap<String, String> {
+    let files: BTreeMap<&str, &str> = graph
+        .nodes
+        .iter()
+        .filter(|n| n.kind != NodeKind::Resource)
+        .filter_map(|n| Some((n.path.as_ref()?.as_str(), n.id.as_str())))
+        .collect();
+    graph
+        .nodes
+        .iter()
+        .map(|n| {
+            let file = match (&n.kind, &n.path) {
+                (NodeKind::Resource, Some(path)) => files.get(path.as_str()).copied(),
+                _ => None,
+            };
+            (n.id.clone(), file.unwrap_or(&n.id).to_owned())
+        })
+        .collect()
+}
+
+/// `--depth N`: the files at most `N` links (between files) from the roots, which nothing
+/// links to (in a cycle that no root reaches, its first file is a root), with their resources.
+fn limit_depth(graph: &mut Graph, depth: usize) {
+    let file = file_of(graph);
+    let mut links: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    let mut linked = std::collections::BTreeSet::new();
+    for edge in &graph.edges {
+        let (from, to) = (file[&edge.from].as_str(), file[&edge.to].as_str());
+        if from != to {
+            links.entry(from).or_default().push(to);
+            linked.insert(to);
+        }
+    }
+    let files: Vec<&str> = graph
+        .nodes
+        .iter()
+        .filter(|n| file[&n.id] == n.id)
+        .map(|n| n.id.as_str())
+        .collect();
+    let mut level: BTreeMap<&str, usize> = BTreeMap::new();
+    let roots: Vec<&str> = files
+        .iter()
+        .copied()
+        .filter(|f| !linked.contains(f))
+        .collect();
+    // Roots first, then the first file of each cycle no root reached.
+    for start in roots.iter().chain(files.iter()) {
+        if level.contains_key(start) {
+            continue;
+        }
+        level.insert(start, 0);
+        let mut queue = std::collections::VecDeque::from([*start]);
+        while let Some(at) = queue.pop_front() {
+            let next = level[at] + 1;
+            for to in links.get(at).into_iter().flatten() {
+                if !level.contains_key(to) {
+                    level.insert(to, next);
+                    queue.push_back(to);
+                }
+            }
+        }
+    }
+    let kept: std::collections::BTreeSet<String> = graph
+        .nodes
+        .iter()
+        .filter(|n| level.get(file[&n.id].as_str()).is_some_and(|&l| l <= depth))
+        .map(|n| n.id.clone())
+        .collect();
+    graph.nodes.retain(|n| kept.contains(&n.id));
+    graph
+        .edges
+        .retain(|e| kept.contains(&e.from) && kept.contains(&e.to));
+}
+
+/// `--files-only`: each resource's links drawn from (or to) its template, one of a kind between
+/// two files, none from a file to itself; no resource nodes.
+fn files_only(graph: &mut Graph) {
+    let file = file_of(graph);
+    let mut seen = std::collections::BTreeSet::new();
+    let edges = std::mem::take(&mut graph.edges);
+    for mut edge in edges {
+        edge.from.clone_from(&file[&edge.from]);
+        edge.to.clone_from(&file[&edge.to]);
+        let kind = format!("{:?}", edge.kind);
+        if edge.from != edge.to && seen.insert((edge.from.clone(), edge.to.clone(), kind)) {
+            graph.edges.push(edge);
+        }
+    }
+    graph.nodes.retain(|n| n.kind != NodeKind::Resource);
+    graph
+        .edges
+        .sort_by(|a, b| (&a.from, &a.to).cmp(&(&b.from, &b.to)));
 }
 
 /// `-o` must not replace one of the files drawn (as `hotfix lint --output` refuses).

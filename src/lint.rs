@@ -85,7 +85,12 @@ pub(crate) struct LintArgs {
     /// The OpenStack release whose Heat the templates are deployed to: a series (`wallaby`) or
     /// a release number (`2023.1`), liberty or later. Replaces the configuration's
     /// `heat-release`; `unavailable-in-release` (H618) reports what arrived in a later Heat.
-    #[arg(long, value_name = "RELEASE", value_parser = HeatRelease::parse)]
+    #[arg(
+        long,
+        value_name = "RELEASE",
+        value_parser = crate::complete::heat_releases(),
+        hide_possible_values = true
+    )]
     heat_release: Option<HeatRelease>,
 
     /// Exit with 0 even when findings remain (hotfix failures still exit with 2).
@@ -544,6 +549,9 @@ impl Sink<'_, '_> {
             }] += 1;
         }
         tally.fixes.add(&self.args.fix, &file.fixed())?;
+        if let Some(refused) = file.fixes.refused() {
+            tally.failures.push(refused.to_owned());
+        }
         match &mut *self.product {
             Product::Report(report) => {
                 report.file(&file.display, &file.findings())?;

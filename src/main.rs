@@ -8,6 +8,7 @@ use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 
 mod baseline;
 mod blueprint;
+mod complete;
 mod config;
 mod discover;
 mod eval;

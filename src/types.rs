@@ -6,8 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::anyhow;
 use hotfix_hot::resource_types::{
-    self, Constraint, ResourceType, ResourceTypes, RuleKind, Schema, Status, SupportStatus,
-    TranslationRule,
+    self, ResourceType, ResourceTypes, RuleKind, Schema, Status, SupportStatus, TranslationRule,
 };
 use serde_json::{Value, json};
 
@@ -234,7 +233,7 @@ fn schema_lines(text: &mut String, name: &str, schema: &Schema, depth: usize) {
         line.push_str(", not implemented (any value is rejected)");
     }
     for constraint in &schema.constraints {
-        let _ = write!(line, "; {}", constraint_text(constraint));
+        let _ = write!(line, "; {constraint}");
     }
     if let Some(status) = property_status(&schema.support_status) {
         let _ = write!(line, "; {status}");
@@ -256,46 +255,6 @@ fn kind_text(schema: &Schema) -> String {
     while let Some(items) = &nested.items {
         let _ = write!(text, " of {}", items.kind.as_str());
         nested = items;
-    }
-    text
-}
-
-fn constraint_text(constraint: &Constraint) -> String {
-    match constraint {
-        Constraint::AllowedValues(values) => {
-            let values: Vec<String> = values.iter().map(ToString::to_string).collect();
-            format!("allowed values {}", values.join(", "))
-        }
-        Constraint::Range(bounds) => bounds_text("range", bounds.min.as_ref(), bounds.max.as_ref()),
-        Constraint::Length(bounds) => {
-            bounds_text("length", bounds.min.as_ref(), bounds.max.as_ref())
-        }
-        Constraint::Modulo(modulo) => {
-            let mut text = "modulo".to_owned();
-            if let Some(step) = &modulo.step {
-                let _ = write!(text, " step {step}");
-            }
-            if let Some(offset) = &modulo.offset {
-                let _ = write!(text, " offset {offset}");
-            }
-            text
-        }
-        Constraint::AllowedPattern(pattern) => format!("pattern {}", json!(pattern)),
-        Constraint::CustomConstraint(name) => format!("custom constraint {name}"),
-    }
-}
-
-fn bounds_text(
-    what: &str,
-    min: Option<&serde_json::Number>,
-    max: Option<&serde_json::Number>,
-) -> String {
-    let mut text = what.to_owned();
-    if let Some(min) = min {
-        let _ = write!(text, " min {min}");
-    }
-    if let Some(max) = max {
-        let _ = write!(text, " max {max}");
     }
     text
 }

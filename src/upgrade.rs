@@ -27,7 +27,7 @@ use crate::interrupt::{self, Interrupt};
 #[allow(clippy::struct_excessive_bools, reason = "command-line flags")]
 pub(crate) struct UpgradeArgs {
     /// The version to upgrade to: a date (`2017-09-01`) or a name (`pike`).
-    #[arg(long = "to", value_name = "VERSION")]
+    #[arg(long = "to", value_name = "VERSION", value_parser = crate::complete::hot_versions())]
     to: String,
 
     /// Files and folders to upgrade [default: the current folder].

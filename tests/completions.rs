@@ -82,3 +82,69 @@ fn a_closed_pipe_is_not_a_panic() {
     );
     assert!(output.stderr.is_empty());
 }
+
+/// `--to` and `--heat-release` complete to the values they accept, not to file names; what
+/// they accept is unchanged (an unknown value is still hotfix's own error, any case of a
+/// release still works).
+#[test]
+fn version_and_release_options_complete_to_their_values() {
+    for shell in ["bash", "zsh", "fish"] {
+        let script = String::from_utf8(hotfix(&["completions", shell]).stdout).expect("UTF-8");
+        let to = option_lines(&script, "to");
+        let release = option_lines(&script, "heat-release");
+        for value in ["2013-05-23", "2021-04-16", "newton", "wallaby"] {
+            assert!(to.contains(value), "{shell}: --to without {value}:\n{to}");
+        }
+        for value in ["liberty", "wallaby", "2023.1", "hibiscus"] {
+            assert!(
+                release.contains(value),
+                "{shell}: --heat-release without {value}:\n{release}"
+            );
+        }
+        // Not offered where the option completes: file names.
+        for lines in [&to, &release] {
+            assert!(
+                !lines.contains("_files") && !lines.contains("compgen -f"),
+                "{shell}:\n{lines}"
+            );
+        }
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let wrong = hotfix(&["upgrade", "--to", "2016-10-15", "--check"]);
+    assert_eq!(wrong.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&wrong.stderr).contains("`2016-10-15` is not a HOT version"),
+        "{}",
+        String::from_utf8_lossy(&wrong.stderr)
+    );
+    let path = dir.path().to_str().expect("UTF-8 path");
+    let upper = hotfix(&["lint", "--heat-release", "Wallaby", "--no-config", path]);
+    assert_eq!(upper.status.code(), Some(0), "{upper:?}");
+}
+
+/// The lines of a completion script that name `--OPTION` and what follows: the next line
+/// (bash puts the values there), or in fish the lines up to the next `complete` (one value a
+/// line).
+fn option_lines(script: &str, option: &str) -> String {
+    let lines: Vec<&str> = script.lines().collect();
+    let mut found = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        let names_it = line.contains(&format!("--{option})"))
+            || line.contains(&format!("'--{option}="))
+            || line.contains(&format!("-l {option} "));
+        if !names_it {
+            continue;
+        }
+        found.push_str(line);
+        found.push('\n');
+        for (j, next) in lines[i + 1..].iter().enumerate() {
+            if next.starts_with("complete ") || (j > 0 && !line.starts_with("complete ")) {
+                break;
+            }
+            found.push_str(next);
+            found.push('\n');
+        }
+    }
+    assert!(!found.is_empty(), "no --{option} in the script");
+    found
+}

@@ -246,6 +246,66 @@ fn help_wraps_to_the_width_it_is_given() {
     }
 }
 
+/// A help text never splits a date (`2016-` / `10-14`) across lines, whatever the width: each
+/// help holds as many whole `YYYY-MM-DD` dates at every width as unwrapped (clap breaks lines
+/// at spaces only; this holds it to that). `upgrade --help` lists every HOT version's date.
+#[test]
+fn help_never_splits_a_date_at_any_width() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let commands = [
+        "",
+        "lint",
+        "upgrade",
+        "inspect",
+        "eval",
+        "graph",
+        "rules",
+        "rule",
+        "versions",
+        "types",
+        "type",
+        "server",
+        "k2hr3",
+        "completions",
+    ];
+    let help = |command: &str, flag: &str, width: usize| {
+        let mut args: Vec<&str> = command.split_whitespace().collect();
+        args.push(flag);
+        let output = hotfix(dir.path(), &args)
+            .env("COLUMNS", width.to_string())
+            .output()
+            .expect("run hotfix");
+        text(&output.stdout)
+    };
+    for command in commands {
+        for flag in ["--help", "-h"] {
+            let whole = dates(&help(command, flag, 10_000));
+            if command == "upgrade" {
+                assert!(whole >= 11, "{command} {flag}: {whole} dates");
+            }
+            for width in (24..=140).step_by(4) {
+                let wrapped = help(command, flag, width);
+                assert_eq!(
+                    dates(&wrapped),
+                    whole,
+                    "`{command} {flag}` at {width} columns splits a date:\n{wrapped}"
+                );
+            }
+        }
+    }
+}
+
+/// How many `YYYY-MM-DD` dates `text` holds whole.
+fn dates(text: &str) -> usize {
+    let is_date = |w: &[u8]| {
+        w.iter().enumerate().all(|(i, b)| match i {
+            4 | 7 => *b == b'-',
+            _ => b.is_ascii_digit(),
+        })
+    };
+    text.as_bytes().windows(10).filter(|w| is_date(w)).count()
+}
+
 #[test]
 fn sarif_past_code_scannings_limit_of_results_is_warned_about() {
     let dir = tempfile::tempdir().expect("tempdir");

@@ -276,6 +276,27 @@ fn a_read_only_file_is_refused_left_alone_and_the_rest_is_fixed() {
         read(dir.path(), "repeat.yaml"),
         repeat_fixed().replace("start: 12:30", "start: '12:30'")
     );
+    // Still checked, its findings (as on disk) reported: it does not vanish from the summary.
+    assert!(
+        stderr.contains("4 templates checked (0 skipped): 1 error,"),
+        "{stderr}"
+    );
+    assert!(
+        text(&output.stdout).contains("`retain` is not a deletion policy"),
+        "{}",
+        text(&output.stdout)
+    );
+    let alone = lint(
+        dir.path(),
+        &["--fix", "--unsafe-fixes", "nested/volume.yaml"],
+    );
+    let stderr = text(&alone.stderr);
+    assert_eq!(alone.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("not written: the file is read-only")
+            && stderr.contains("1 template checked (0 skipped): 1 error,"),
+        "{stderr}"
+    );
 }
 
 #[test]

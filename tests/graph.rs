@@ -473,3 +473,91 @@ fn shared_graph_of_the_corpus_marks_missing_exactly_what_lint_reports() {
     assert_eq!(missing.len(), 32);
     assert_eq!(missing, reported);
 }
+
+#[test]
+fn graph_files_only_draws_files_and_the_links_between_them() {
+    let output = hotfix(&["graph", "stack", "--files-only", "--format", "json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("JSON");
+    let nodes = json["nodes"].as_array().expect("nodes");
+    assert!(nodes.iter().all(|n| n["kind"] != "resource"), "{nodes:?}");
+    let ids: BTreeSet<&str> = nodes.iter().filter_map(|n| n["id"].as_str()).collect();
+    let mut pairs = BTreeSet::new();
+    for edge in json["edges"].as_array().expect("edges") {
+        let (from, to) = (edge["from"].as_str().unwrap(), edge["to"].as_str().unwrap());
+        assert!(ids.contains(from) && ids.contains(to), "{edge}");
+        assert_ne!(from, to, "{edge}");
+        assert!(
+            pairs.insert((
+                from,
+                to,
+                edge["kind"].to_string(),
+                edge["environment"].to_string()
+            )),
+            "one edge of a kind between two files: {edge}"
+        );
+    }
+    // A resource's nested template is linked from its template.
+    assert!(
+        pairs
+            .iter()
+            .any(|(f, t, _, _)| *f == "stack/top.yaml" && *t == "stack/nested/member.template"),
+        "{pairs:?}"
+    );
+    let dot = stdout(&hotfix(&["graph", "stack", "--files-only"]));
+    check_dot(&dot);
+    assert!(!dot.contains('#'), "no resource ids:\n{dot}");
+}
+
+#[test]
+fn graph_depth_keeps_the_files_within_that_many_links_of_the_roots() {
+    let json = |args: &[&str]| -> serde_json::Value {
+        let mut all = vec!["graph", "stack", "--format", "json"];
+        all.extend_from_slice(args);
+        let output = hotfix(&all);
+        assert!(output.status.success(), "{}", stderr(&output));
+        serde_json::from_str(&stdout(&output)).expect("JSON")
+    };
+    let files = |graph: &serde_json::Value| -> BTreeSet<String> {
+        graph["nodes"]
+            .as_array()
+            .expect("nodes")
+            .iter()
+            .filter(|n| n["kind"] != "resource")
+            .map(|n| n["id"].as_str().expect("id").to_owned())
+            .collect()
+    };
+    let roots = json(&["--depth", "0"]);
+    assert_eq!(
+        files(&roots),
+        [
+            "stack/env/dev.yaml",
+            "stack/env/prod.yaml",
+            "stack/top.yaml"
+        ]
+        .map(String::from)
+        .into()
+    );
+    // The roots keep their resources, and the edges between them.
+    let nodes = roots["nodes"].as_array().expect("nodes");
+    assert!(nodes.iter().any(|n| n["kind"] == "resource"), "{nodes:?}");
+    let one = json(&["--depth", "1"]);
+    assert!(files(&one).contains("stack/nested/member.template"));
+    assert!(files(&one).contains("stack/server.yaml"));
+    assert!(!files(&one).contains("scripts/boot.sh"), "two links away");
+    let all = json(&[]);
+    assert_eq!(files(&json(&["--depth", "99"])), files(&all));
+    assert!(files(&all).contains("scripts/boot.sh"));
+    for graph in [&roots, &one] {
+        let ids: BTreeSet<&str> = graph["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|n| n["id"].as_str())
+            .collect();
+        for edge in graph["edges"].as_array().expect("edges") {
+            assert!(ids.contains(edge["from"].as_str().unwrap()), "{edge}");
+            assert!(ids.contains(edge["to"].as_str().unwrap()), "{edge}");
+        }
+    }
+}

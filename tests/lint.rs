@@ -452,6 +452,60 @@ fn rules_rule_and_versions_explain_themselves() {
 }
 
 #[test]
+fn rules_and_versions_wrap_to_the_terminal_width_and_versions_has_a_header() {
+    let run = |args: &[&str], width: usize| {
+        let output = Command::new(env!("CARGO_BIN_EXE_hotfix"))
+            .args(args)
+            .env("COLUMNS", width.to_string())
+            .output()
+            .expect("run hotfix");
+        assert!(output.status.success(), "{}", text(&output.stderr));
+        text(&output.stdout)
+    };
+    for width in [50_usize, 60, 100, 200] {
+        for args in [&["rules"][..], &["versions"]] {
+            let out = run(args, width);
+            for line in out.lines() {
+                // Only a single word longer than the line may pass the width.
+                assert!(
+                    line.chars().count() <= width || !line.trim().contains(' '),
+                    "{args:?} at {width}: {line:?}"
+                );
+            }
+        }
+        let rules = run(&["rules"], width);
+        let h301 = rules
+            .lines()
+            .position(|l| l.starts_with("H301  undefined-parameter"))
+            .expect("H301 listed");
+        let lines: Vec<&str> = rules.lines().collect();
+        if width >= 100 {
+            // Wide: the summary beside the code, its next lines under its first.
+            assert!(lines[h301].contains("Checks that every"), "{rules}");
+        } else {
+            // Narrow: the summary on its own lines, indented.
+            assert!(lines[h301].trim_end().ends_with("error"), "{rules}");
+            assert!(
+                lines[h301 + 1].starts_with("      Checks that every"),
+                "{rules}"
+            );
+        }
+    }
+    let versions = run(&["versions"], 100);
+    let mut lines = versions.lines();
+    assert_eq!(
+        lines.next(),
+        Some("version     name     release   functions"),
+        "{versions}"
+    );
+    assert_eq!(
+        lines.next(),
+        Some("2013-05-23           icehouse  16"),
+        "{versions}"
+    );
+}
+
+#[test]
 fn blueprints_are_linted_with_their_imports_and_beside_hot_templates() {
     let output = Command::new(env!("CARGO_BIN_EXE_hotfix"))
         .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/cli/blueprint"))

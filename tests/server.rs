@@ -872,3 +872,52 @@ fn the_editor_reads_a_template_with_the_environment_closest_to_it() {
     client.notify("exit", &Value::Null);
     assert!(client.child.wait().expect("wait").success());
 }
+
+#[test]
+fn hover_on_a_property_shows_its_constraints_as_hotfix_type_does() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("t.yaml");
+    let text = "heat_template_version: 2016-10-14\nresources:\n  server:\n    type: OS::Nova::Server\n    properties:\n      flavor: m1.small\n      flavor_update_policy: RESIZE\n";
+    let uri = uri(&path);
+    let mut client = Client::start(dir.path());
+    client.request(
+        "initialize",
+        &json!({"processId": null, "capabilities": {}}),
+    );
+    client.notify("initialized", &json!({}));
+    client.open(&uri, text);
+    let mut hover = |line: u32| {
+        let hover = client.request(
+            "textDocument/hover",
+            &json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": 8}}),
+        );
+        hover["contents"]["value"]
+            .as_str()
+            .expect("markdown")
+            .to_owned()
+    };
+    // The same words as `hotfix type OS::Nova::Server`, not the data's JSON.
+    let flavor = hover(5);
+    assert!(flavor.contains("custom constraint nova.flavor"), "{flavor}");
+    let policy = hover(6);
+    assert!(
+        policy.contains(r#"allowed values "RESIZE", "REPLACE""#),
+        "{policy}"
+    );
+    for shown in [&flavor, &policy] {
+        assert!(!shown.contains('{'), "{shown}");
+    }
+    let listed = std::process::Command::new(env!("CARGO_BIN_EXE_hotfix"))
+        .args(["type", "OS::Nova::Server"])
+        .output()
+        .expect("hotfix type");
+    let listed = String::from_utf8_lossy(&listed.stdout);
+    assert!(
+        listed.contains(r#"allowed values "RESIZE", "REPLACE""#)
+            && listed.contains("custom constraint nova.flavor"),
+        "{listed}"
+    );
+    client.request("shutdown", &Value::Null);
+    client.notify("exit", &Value::Null);
+    assert!(client.child.wait().expect("wait").success());
+}

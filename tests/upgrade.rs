@@ -164,6 +164,39 @@ fn a_blocked_file_says_where_and_why_and_exits_with_1() {
     );
 }
 
+/// A function under a resource key Heat rejects at any version is not rewritten (Heat never
+/// evaluates it); the blocker named is that key (Heat, validate: `"propertes" is not a valid
+/// keyword inside a resource definition`), not the function the bump would leave behind.
+#[test]
+fn a_function_under_a_key_heat_rejects_blocks_as_that_key_not_as_the_function() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = "heat_template_version: 2013-05-23\nresources:\n  r:\n    type: OS::Heat::None\n    propertes:\n      value: {\"Fn::Join\": [\"\", [a, b]]}\n";
+    std::fs::write(dir.path().join("t.yaml"), source).unwrap();
+    let output = hotfix(dir.path(), &["--to", "2016-10-14", "-v", "t.yaml"]);
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.starts_with(
+            "t.yaml: blocked at step 2013-05-23 → 2014-10-16 by H603 at 5:5: \
+             `propertes` is not a valid resource key\n"
+        ),
+        "{stdout}"
+    );
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.contains("hotfix does not rewrite the `Fn::Join` under it"),
+        "{stderr}"
+    );
+    assert!(
+        !stdout.contains("H201") && !stderr.contains("H201"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("t.yaml")).unwrap(),
+        source
+    );
+}
+
 #[test]
 fn a_misspelt_version_is_refused_not_upgraded_as_its_correction() {
     let dir = tempfile::tempdir().unwrap();

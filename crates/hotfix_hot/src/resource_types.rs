@@ -355,6 +355,52 @@ pub enum Constraint {
     CustomConstraint(String),
 }
 
+/// How `hotfix type` and the language server's hover show a constraint: `allowed values a, b`,
+/// `range min 1 max 5`, `length min 1`, `modulo step 2 offset 1`, `pattern "[a-z]+"` (quoted as
+/// JSON, so that any character stays visible), `custom constraint nova.flavor`.
+impl std::fmt::Display for Constraint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let bounds = |f: &mut std::fmt::Formatter<'_>, what: &str, b: &Bounds| {
+            f.write_str(what)?;
+            if let Some(min) = &b.min {
+                write!(f, " min {min}")?;
+            }
+            if let Some(max) = &b.max {
+                write!(f, " max {max}")?;
+            }
+            Ok(())
+        };
+        match self {
+            Constraint::AllowedValues(values) => {
+                f.write_str("allowed values ")?;
+                for (i, value) in values.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{value}")?;
+                }
+                Ok(())
+            }
+            Constraint::Range(b) => bounds(f, "range", b),
+            Constraint::Length(b) => bounds(f, "length", b),
+            Constraint::Modulo(modulo) => {
+                f.write_str("modulo")?;
+                if let Some(step) = &modulo.step {
+                    write!(f, " step {step}")?;
+                }
+                if let Some(offset) = &modulo.offset {
+                    write!(f, " offset {offset}")?;
+                }
+                Ok(())
+            }
+            Constraint::AllowedPattern(pattern) => {
+                write!(f, "pattern {}", Value::from(pattern.as_str()))
+            }
+            Constraint::CustomConstraint(name) => write!(f, "custom constraint {name}"),
+        }
+    }
+}
+
 /// The bounds of a range or length constraint.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]

@@ -381,7 +381,9 @@ fn every_upgrade_rule_doc_example_is_reported_and_its_use_instead_is_not() {
 #[test]
 fn a_function_the_bump_would_remove_where_no_rule_rewrites_it_blocks_the_step() {
     // `TemplateURL` is not a resource key Heat accepts: no rule rewrites the `Fn::Join` under
-    // it, and 2014-10-16 has no `Fn::Join`. Bumping the version would add that error.
+    // it, and 2014-10-16 has no `Fn::Join`. Bumping the version would add that error; the
+    // blocker named is the key Heat rejects at any version (Heat, validate: `"TemplateURL" is
+    // not a valid keyword inside a resource definition`), which is what to fix.
     let source = "heat_template_version: 2013-05-23\nresources:\n  r:\n    type: OS::Heat::None\n    TemplateURL:\n      Fn::Join: ['', [a, b]]\n    properties:\n      value: {'Fn::Join': ['', [a, b]]}\n";
     let result = upgrade(source, &options("")).expect("upgrade");
     let UpgradeStatus::Blocked { blocked, .. } = &result.status else {
@@ -395,8 +397,14 @@ fn a_function_the_bump_would_remove_where_no_rule_rewrites_it_blocks_the_step() 
         )
     );
     let blocker = &blocked.blocker.diagnostic;
-    assert_eq!(blocker.code, "H201");
-    assert_eq!((blocked.blocker.line, blocked.blocker.column), (6, 7));
+    assert_eq!(blocker.code, "H603");
+    assert_eq!((blocked.blocker.line, blocked.blocker.column), (5, 5));
+    assert!(blocker.fix.is_none(), "upgrade applies no lint fix");
+    let help = blocker.help.as_deref().unwrap_or_default();
+    assert!(
+        help.contains("hotfix does not rewrite the `Fn::Join` under it"),
+        "{help}"
+    );
     assert!(blocked.more.is_empty(), "{:?}", blocked.more);
     // The text keeps the version its content meets, and the step's own rewrites are not kept
     // either: the file is left as it was.

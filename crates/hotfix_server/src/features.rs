@@ -795,11 +795,7 @@ fn property_line(property: &Schema) -> String {
         text.push_str(", immutable");
     }
     for constraint in &property.constraints {
-        let _ = write!(
-            text,
-            ", {}",
-            serde_json::to_string(constraint).unwrap_or_default()
-        );
+        let _ = write!(text, ", {constraint}");
     }
     if property.support_status.status != resource_types::Status::Supported {
         let _ = write!(text, " ({})", property.support_status);

@@ -495,29 +495,60 @@ fn removed_by_bump(
         }
     };
     let known: Vec<Span> = removed(before).iter().map(|d| d.span).collect();
-    // Blockers are placed in the text of the step before its bump, as the others are.
-    let lines = hotfix_yaml::LineIndex::new(before);
-    let mut blockers = after
+    let new: Vec<Diagnostic> = after
         .into_iter()
         .filter(|d| !known.contains(&earlier(d.span)))
-        .map(|mut diagnostic| {
-            diagnostic.span = earlier(diagnostic.span);
-            for label in &mut diagnostic.labels {
-                label.span = earlier(label.span);
-            }
+        .collect();
+    if new.is_empty() {
+        return None;
+    }
+    // Blockers are placed in the text of the step before its bump, as the others are.
+    let lines = hotfix_yaml::LineIndex::new(before);
+    let at = |diagnostic: Diagnostic| {
+        let position = lines.position(before, diagnostic.span.start);
+        Blocker {
+            diagnostic,
+            line: position.line,
+            column: position.char_col,
+        }
+    };
+    // A function left unrewritten because it sits under a key Heat rejects anyway (a resource
+    // key, a section): that key's error is what blocks the step, whatever the version.
+    let rejected = rejecting_keys(before, &new, &earlier);
+    if !rejected.is_empty() {
+        let function = new[0].message.split('`').nth(1).unwrap_or("the function");
+        let mut blockers = rejected.into_iter().map(|mut diagnostic| {
+            // A lint fix, which `hotfix upgrade` does not apply.
             diagnostic.fix = None;
+            let help = diagnostic.help.take().unwrap_or_default();
             diagnostic.help(format!(
-                "hotfix rewrites this function where Heat evaluates it, not here; \
-                 heat_template_version {} still has it: rewrite or remove it by hand",
-                step.0
+                "{help}{}hotfix does not rewrite the `{function}` under it, which heat_template_version {} no longer has: fix the key (`hotfix lint` shows it), then upgrade again",
+                if help.is_empty() { "" } else { "; " },
+                step.1
             ));
-            let position = lines.position(before, diagnostic.span.start);
-            Blocker {
-                diagnostic,
-                line: position.line,
-                column: position.char_col,
-            }
+            at(diagnostic)
         });
+        let blocker = blockers.next()?;
+        return Some(Blocked {
+            step,
+            blocker,
+            more: blockers.collect(),
+            unsafe_fixes: None,
+        });
+    }
+    let mut blockers = new.into_iter().map(|mut diagnostic| {
+        diagnostic.span = earlier(diagnostic.span);
+        for label in &mut diagnostic.labels {
+            label.span = earlier(label.span);
+        }
+        diagnostic.fix = None;
+        diagnostic.help(format!(
+            "hotfix rewrites this function where Heat evaluates it, not here; \
+                 heat_template_version {} still has it: rewrite or remove it by hand",
+            step.0
+        ));
+        at(diagnostic)
+    });
     let blocker = blockers.next()?;
     Some(Blocked {
         step,
@@ -525,6 +556,52 @@ fn removed_by_bump(
         more: blockers.collect(),
         unsafe_fixes: None,
     })
+}
+
+/// The errors of `before` (every default lint rule) on a mapping key whose value holds one of
+/// the `removed` functions (spans of the bumped text, placed in `before` by `earlier`): the
+/// key Heat rejects at any version (`propertes` in a resource), under which no rewrite goes.
+/// In the order of the text, each once.
+fn rejecting_keys(
+    before: &str,
+    removed: &[Diagnostic],
+    earlier: &dyn Fn(Span) -> Span,
+) -> Vec<Diagnostic> {
+    let Ok(doc) = hotfix_yaml::parse_unlimited(before) else {
+        return Vec::new();
+    };
+    // Each mapping key whose value holds a removed function.
+    let mut keys: Vec<Span> = Vec::new();
+    for (_, node) in doc.ids() {
+        let hotfix_yaml::NodeKind::Mapping { entries, .. } = &node.kind else {
+            continue;
+        };
+        for entry in entries {
+            let value = doc.node(entry.value).span;
+            if removed.iter().any(|d| {
+                let span = earlier(d.span);
+                value.start <= span.start && span.end <= value.end
+            }) {
+                keys.push(doc.node(entry.key).span);
+            }
+        }
+    }
+    if keys.is_empty() {
+        return Vec::new();
+    }
+    let mut errors: Vec<Diagnostic> =
+        crate::lint("", before.as_bytes(), &crate::Settings::default())
+            .into_iter()
+            .filter(|d| {
+                d.severity == Severity::Error
+                    && keys
+                        .iter()
+                        .any(|k| k.start < d.span.end.max(d.span.start + 1) && d.span.start < k.end)
+            })
+            .collect();
+    errors.sort_by_key(|d| (d.span.start, d.code));
+    errors.dedup_by_key(|d| (d.span.start, d.code));
+    errors
 }
 
 /// Runs one step's rules and fixes to a fixed point, recording the edits in `segments`.
