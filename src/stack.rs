@@ -71,7 +71,9 @@ pub(crate) fn disk() -> &'static DiskSource {
 
 impl FileSource for DiskSource {
     fn read(&self, path: &StackPath) -> Option<Arc<str>> {
-        std::fs::read_to_string(path.as_str()).ok().map(Arc::from)
+        crate::read::text_within(Path::new(path.as_str()), crate::read::BOUND)
+            .ok()
+            .map(Arc::from)
     }
 
     fn exists(&self, path: &StackPath) -> bool {
@@ -585,11 +587,18 @@ fn environment_of(
 /// nothing but `read` calls: no question about its size or position first, as `read_to_end`
 /// asks a file, which for thousands of small files costs more than the reading. The buffer
 /// keeps its length (and grows for a larger file), so that it is cleared once, not per file.
+/// A file over [`crate::read::BOUND`] is not read to its end (an error).
 fn read_into(path: &Path, buffer: &mut Vec<u8>) -> std::io::Result<usize> {
     use std::io::Read as _;
     let mut file = std::fs::File::open(path)?;
     let mut filled = 0;
     loop {
+        if filled > crate::read::BOUND {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::FileTooLarge,
+                "larger than a template can be",
+            ));
+        }
         if filled == buffer.len() {
             buffer.resize(buffer.len().max(32 * 1024) * 2, 0);
         }
