@@ -20,6 +20,8 @@ pub(crate) struct DiskSource {
     listed: Mutex<HashMap<StackPath, Arc<[String]>>>,
     /// The configurations' `[paths]`: install prefixes and the folders they stand for.
     prefixes: Mutex<Vec<(StackPath, StackPath)>>,
+    /// The nested-template cycles found so far (the files do not change during a run).
+    cycles: hotfix_stack::Cycles,
 }
 
 impl DiskSource {
@@ -105,6 +107,10 @@ impl FileSource for DiskSource {
 
     fn keeps_facts(&self) -> bool {
         true
+    }
+
+    fn cycles(&self) -> Option<&hotfix_stack::Cycles> {
+        Some(&self.cycles)
     }
 
     fn map_prefix(&self, path: &StackPath) -> Option<StackPath> {
