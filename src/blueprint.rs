@@ -16,10 +16,23 @@ use hotfix_blueprint::{Blueprint, ImportKind, Imported};
 const MAX_FILES: usize = 64;
 
 /// What the local imports of the blueprint at `path` declare; `None` when it has none (or is
-/// not a blueprint). An import that cannot be read or loaded leaves the result incomplete.
-pub(crate) fn local_imports(path: &Path, bytes: &[u8]) -> Option<Arc<Imported>> {
+/// not a blueprint). An import that cannot be read or loaded leaves the result incomplete, and
+/// so does one outside the run's `roots` (the paths given and their projects): hotfix reads
+/// nothing outside them, whatever path an import names.
+pub(crate) fn local_imports(
+    path: &Path,
+    bytes: &[u8],
+    roots: &[hotfix_stack::StackPath],
+) -> Option<Arc<Imported>> {
+    let roots: Vec<PathBuf> = roots
+        .iter()
+        .filter_map(|r| Path::new(r.as_str()).canonicalize().ok())
+        .collect();
     let target = path.canonicalize().ok();
-    let importers = target.as_deref().map(importers_of).unwrap_or_default();
+    let importers = target
+        .as_deref()
+        .map(|t| importers_of(t, &roots))
+        .unwrap_or_default();
     if !importers.is_empty() {
         // A fragment: the names of every importer and of everything they import.
         let mut imported = Imported::new();
@@ -37,7 +50,7 @@ pub(crate) fn local_imports(path: &Path, bytes: &[u8]) -> Option<Arc<Imported>> 
                 .iter()
                 .map(|n| (base.clone(), n.clone()))
                 .collect();
-            gather(&base, pending, &mut imported, &mut seen);
+            gather(&base, pending, &roots, &mut imported, &mut seen);
         }
         return Some(Arc::new(imported));
     }
@@ -65,15 +78,21 @@ pub(crate) fn local_imports(path: &Path, bytes: &[u8]) -> Option<Arc<Imported>> 
         return None;
     }
     let mut imported = Imported::new();
-    gather(&root, pending, &mut imported, &mut Vec::new());
+    gather(&root, pending, &roots, &mut imported, &mut Vec::new());
     Some(Arc::new(imported))
 }
 
+/// Whether the canonical `path` lies in one of the canonical `roots`.
+fn inside(path: &Path, roots: &[PathBuf]) -> bool {
+    roots.iter().any(|root| path.starts_with(root))
+}
+
 /// Reads the local imports `pending` (import text and the folder of the file naming it), and
-/// theirs, into `imported`.
+/// theirs, into `imported`; those outside `roots` (canonical) are not read.
 fn gather(
     root: &Path,
     mut pending: Vec<(PathBuf, String)>,
+    roots: &[PathBuf],
     imported: &mut Imported,
     seen: &mut Vec<PathBuf>,
 ) {
@@ -90,7 +109,10 @@ fn gather(
             imported.complete = false;
             continue;
         };
-        let file = file.canonicalize().unwrap_or(file);
+        let Some(file) = file.canonicalize().ok().filter(|f| inside(f, roots)) else {
+            imported.complete = false;
+            continue;
+        };
         if seen.contains(&file) {
             continue;
         }
@@ -107,10 +129,16 @@ fn gather(
     }
 }
 
-/// The blueprints in the folder of `path`, its parent and its grandparent that import it.
-fn importers_of(target: &Path) -> Vec<PathBuf> {
+/// The blueprints in the folder of `path`, its parent and its grandparent that import it (of
+/// those folders, the ones inside `roots`, canonical).
+fn importers_of(target: &Path, roots: &[PathBuf]) -> Vec<PathBuf> {
     let mut importers = Vec::new();
-    for dir in target.ancestors().skip(1).take(3) {
+    for dir in target
+        .ancestors()
+        .skip(1)
+        .take(3)
+        .filter(|dir| inside(dir, roots))
+    {
         for (file, imports) in folder_imports(dir).iter() {
             if file != target && imports.iter().any(|i| i == target) {
                 importers.push(file.clone());
@@ -140,7 +168,7 @@ fn folder_imports(dir: &Path) -> Arc<FolderImports> {
         if !is_yaml || !file.is_file() {
             continue;
         }
-        let Ok(text) = std::fs::read_to_string(&file) else {
+        let Ok(text) = crate::read::text_within(&file, crate::read::BOUND) else {
             continue;
         };
         if !text.contains("cloudify_dsl_") || !text.contains("imports") {
@@ -212,17 +240,19 @@ fn summary(path: &Path) -> Option<Arc<Summary>> {
     if let Some(found) = CACHE.lock().ok().and_then(|c| c.get(path).cloned()) {
         return found;
     }
-    let found = std::fs::read_to_string(path).ok().and_then(|text| {
-        let doc = hotfix_yaml::parse_unlimited(&text).ok()?;
-        let mut adds = Imported::new();
-        let local = adds.add(&doc);
-        Some(Arc::new(Summary {
-            adds,
-            local,
-            blueprint_locals: blueprint_locals(&doc),
-            text_hash: text_hash(&text),
-        }))
-    });
+    let found = crate::read::text_within(path, crate::read::BOUND)
+        .ok()
+        .and_then(|text| {
+            let doc = hotfix_yaml::parse_unlimited(&text).ok()?;
+            let mut adds = Imported::new();
+            let local = adds.add(&doc);
+            Some(Arc::new(Summary {
+                adds,
+                local,
+                blueprint_locals: blueprint_locals(&doc),
+                text_hash: text_hash(&text),
+            }))
+        });
     if let Ok(mut cache) = CACHE.lock() {
         if cache.len() >= SUMMARIES {
             cache.clear();
@@ -230,4 +260,59 @@ fn summary(path: &Path) -> Option<Arc<Summary>> {
         cache.insert(path.to_path_buf(), found.clone());
     }
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BLUEPRINT: &str = "tosca_definitions_version: cloudify_dsl_1_3\nimports:\n  - IMPORT\n";
+
+    #[test]
+    fn reads_no_import_outside_the_paths_given() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let project = dir.path().join("project");
+        let outside = dir.path().join("outside");
+        std::fs::create_dir_all(&project).expect("mkdir");
+        std::fs::create_dir_all(&outside).expect("mkdir");
+        let fragment = "inputs:\n  size: {default: 1}\n";
+        std::fs::write(project.join("inputs.yaml"), fragment).expect("write");
+        std::fs::write(outside.join("inputs.yaml"), fragment).expect("write");
+        let roots = [hotfix_stack::StackPath::new(&project.to_string_lossy())];
+        let blueprint = project.join("blueprint.yaml");
+
+        // An import inside the project is read.
+        let text = BLUEPRINT.replace("IMPORT", "inputs.yaml");
+        let imported = local_imports(&blueprint, text.as_bytes(), &roots).expect("imports");
+        assert!(imported.complete);
+        assert_eq!(imported.inputs, ["size"]);
+
+        // One outside it, by a relative or an absolute path, is not: the names stay unknown.
+        for import in [
+            "../outside/inputs.yaml".to_owned(),
+            outside.join("inputs.yaml").to_string_lossy().into_owned(),
+        ] {
+            let text = BLUEPRINT.replace("IMPORT", &import);
+            let imported = local_imports(&blueprint, text.as_bytes(), &roots).expect("imports");
+            assert!(!imported.complete, "{import}");
+            assert!(imported.inputs.is_empty(), "{import}");
+        }
+    }
+
+    #[test]
+    fn looks_for_importers_only_inside_the_paths_given() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let project = dir.path().join("project");
+        std::fs::create_dir_all(&project).expect("mkdir");
+        // A blueprint in the folder above the project imports the fragment.
+        let importer = BLUEPRINT.replace("IMPORT", "project/fragment.yaml");
+        std::fs::write(dir.path().join("importer.yaml"), importer).expect("write");
+        let fragment = project.join("fragment.yaml");
+        std::fs::write(&fragment, "node_templates: {}\n").expect("write");
+        let target = fragment.canonicalize().expect("canonical");
+        let above = dir.path().canonicalize().expect("canonical");
+        assert_eq!(importers_of(&target, &[above]).len(), 1);
+        let project = project.canonicalize().expect("canonical");
+        assert!(importers_of(&target, &[project]).is_empty());
+    }
 }

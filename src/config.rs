@@ -462,20 +462,9 @@ pub(crate) fn paths(given: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     Ok(crate::rewrite::dedup_by_canonical(paths))
 }
 
-/// A configuration file's text, read no further than 1 MiB (no real one comes near).
+/// A configuration file's text: a regular file of at most 1 MiB (no real one comes near).
 fn read_config(path: &Path) -> std::io::Result<String> {
-    use std::io::Read as _;
-    const BOUND: u64 = 1024 * 1024;
-    let mut text = String::new();
-    std::fs::File::open(path)?
-        .take(BOUND + 1)
-        .read_to_string(&mut text)?;
-    if text.len() as u64 > BOUND {
-        return Err(std::io::Error::other(format!(
-            "it is larger than {BOUND} bytes"
-        )));
-    }
-    Ok(text)
+    crate::read::text_within(path, 1024 * 1024)
 }
 
 /// Loads a configuration file (a path relative to the working directory `cwd`, or absolute).

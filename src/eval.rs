@@ -29,10 +29,13 @@ Not evaluated offline (each reported as an error of type `NotEvaluated`): `yaql`
 function given the result of a function the version removed whose arguments hold calls.
 `resource_facade` fails as in a stack that has no parent. `custom_constraint`s accept every
 value (they ask a cloud), and so does an `allowed_pattern` that uses regular-expression
-syntax hotfix does not model (look-around, back-references, flags).
+syntax hotfix does not model (look-around, back-references, flags). Evaluation stops with a
+`NotEvaluated` error where the values computed would take more than 64 MiB (a `repeat` over
+the product of long lists, say): Heat would run out of memory or time there.
 
 Inputs are taken as `openstack stack create` takes them. `get_file` paths are read
-relative to the template, as the client does.
+relative to the template, as the client does; only regular files are read, and none larger
+than Heat's API takes in a request (1 MiB).
 
 Errors Heat would raise (a parameter without a value, a value that violates a
 constraint, a function whose arguments fail) are printed to standard error with their
@@ -217,9 +220,14 @@ fn environment(path: &Path, inputs: &mut Inputs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Heat's `max_json_body_size`: its API refuses a request (the template, the files, the
+/// parameters) larger than this.
+const MAX_JSON_BODY_SIZE: usize = 1_048_576;
+
 /// The files `get_file` names with a literal path, read relative to the template (as
 /// `python-heatclient` does before it sends them); a missing one is left out (Heat then
-/// reports it at the call).
+/// reports it at the call). Only regular files are read (a FIFO or a device could block or
+/// never end), and none larger than Heat's API takes in a request.
 fn get_files(doc: &Document, template: &Path) -> anyhow::Result<BTreeMap<String, String>> {
     let mut files = BTreeMap::new();
     let parsed = Template::new(doc);
@@ -231,11 +239,21 @@ fn get_files(doc: &Document, template: &Path) -> anyhow::Result<BTreeMap<String,
         };
         let path = key.strip_prefix("file://").unwrap_or(key);
         let path = base.join(path);
-        if let Ok(bytes) = std::fs::read(&path) {
-            let text = String::from_utf8(bytes)
-                .map_err(|_| anyhow!("{}: get_file needs UTF-8 text", path.display()))?;
-            files.insert(key.to_owned(), text);
-        }
+        let text = match crate::read::text_within(&path, MAX_JSON_BODY_SIZE) {
+            Ok(text) => text,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(err) if err.kind() == std::io::ErrorKind::FileTooLarge => bail!(
+                "{}: get_file: Request limit exceeded: JSON body size (more than \
+                 {MAX_JSON_BODY_SIZE} bytes) exceeds maximum allowed size \
+                 ({MAX_JSON_BODY_SIZE} bytes).",
+                path.display()
+            ),
+            Err(err) if err.kind() == std::io::ErrorKind::InvalidData => {
+                bail!("{}: get_file needs UTF-8 text", path.display())
+            }
+            Err(err) => bail!("{}: cannot read for get_file: {err}", path.display()),
+        };
+        files.insert(key.to_owned(), text);
     }
     Ok(files)
 }

@@ -955,11 +955,11 @@ fn lint_bytes(candidate: &Candidate, bytes: &[u8], args: &LintArgs) -> FileResul
     }
     let display = candidate.display();
     let mut settings = candidate.config.settings_for(&candidate.path);
+    let roots = crate::stack::roots(&args.paths);
     if kind == Kind::Blueprint {
-        settings.blueprint_imports = crate::blueprint::local_imports(&candidate.path, bytes);
+        settings.blueprint_imports = crate::blueprint::local_imports(&candidate.path, bytes, roots);
     }
     let path = crate::stack::stack_path(&candidate.path);
-    let roots = crate::stack::roots(&args.paths);
     let registry = crate::stack::registry(roots, &candidate.config, &candidate.path)?;
     let others = hotfix_linter::Files {
         source: crate::stack::disk(),

@@ -60,6 +60,54 @@ pub(crate) fn file_unless<T>(
     stream(io::Cursor::new(head).chain(file), size).map(Ok)
 }
 
+/// The text of the regular file at `path`, of at most `bound` bytes: how hotfix reads every
+/// file it opens for what a file names (nested templates, environments of the tree, `get_file`
+/// targets, Cloudify imports, configurations). A FIFO, a device or a folder is refused before
+/// it is read (it could block or never end), and so is a file over the bound, unread.
+pub(crate) fn text_within(path: &Path, bound: usize) -> io::Result<String> {
+    let (file, size) = open_regular(path)?;
+    if size > bound {
+        return Err(too_long(bound));
+    }
+    let mut bytes = Vec::with_capacity(size + 1);
+    file.take(bound as u64 + 1).read_to_end(&mut bytes)?;
+    // The file may have grown since it was measured.
+    if bytes.len() > bound {
+        return Err(too_long(bound));
+    }
+    String::from_utf8(bytes)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "not UTF-8 text"))
+}
+
+/// The error of a file larger than `bound` bytes.
+fn too_long(bound: usize) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::FileTooLarge,
+        format!("it is larger than {bound} bytes"),
+    )
+}
+
+/// Opens `path` for reading when it is a regular file, and says its size. It is opened
+/// without blocking (a FIFO with no writer would wait forever), then refused unless regular.
+pub(crate) fn open_regular(path: &Path) -> io::Result<(std::fs::File, usize)> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        options.custom_flags(i32::try_from(rustix::fs::OFlags::NONBLOCK.bits()).unwrap_or(0));
+    }
+    let file = options.open(path)?;
+    let metadata = file.metadata()?;
+    if !metadata.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    Ok((file, usize::try_from(metadata.len()).unwrap_or(usize::MAX)))
+}
+
 /// Reads standard input up to the bound.
 pub(crate) fn stdin() -> io::Result<Input> {
     stream(io::stdin().lock(), 0)
@@ -102,6 +150,33 @@ fn count_chars(bytes: &[u8]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reads_only_regular_files_within_the_bound() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let small = dir.path().join("small.yaml");
+        std::fs::write(&small, "a: 1\n").expect("write");
+        assert_eq!(text_within(&small, 5).expect("read"), "a: 1\n");
+        let err = text_within(&small, 4).expect_err("too large");
+        assert_eq!(err.kind(), io::ErrorKind::FileTooLarge);
+        let err = text_within(dir.path(), BOUND).expect_err("a folder");
+        assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
+        #[cfg(unix)]
+        {
+            let err = text_within(Path::new("/dev/zero"), BOUND).expect_err("a device");
+            assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
+            // A FIFO without a writer is refused at once, not waited on.
+            let fifo = dir.path().join("fifo.yaml");
+            rustix::fs::mkfifoat(
+                rustix::fs::CWD,
+                &fifo,
+                rustix::fs::Mode::RUSR | rustix::fs::Mode::WUSR,
+            )
+            .expect("mkfifo");
+            let err = text_within(&fifo, BOUND).expect_err("a FIFO");
+            assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
+        }
+    }
 
     #[test]
     fn reads_an_input_within_the_bound_whole() {

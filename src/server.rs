@@ -98,7 +98,9 @@ struct Disk;
 
 impl FileSource for Disk {
     fn read(&self, path: &StackPath) -> Option<Arc<str>> {
-        std::fs::read_to_string(path.as_str()).ok().map(Arc::from)
+        crate::read::text_within(Path::new(path.as_str()), crate::read::BOUND)
+            .ok()
+            .map(Arc::from)
     }
 
     fn exists(&self, path: &StackPath) -> bool {

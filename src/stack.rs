@@ -20,6 +20,8 @@ pub(crate) struct DiskSource {
     listed: Mutex<HashMap<StackPath, Arc<[String]>>>,
     /// The configurations' `[paths]`: install prefixes and the folders they stand for.
     prefixes: Mutex<Vec<(StackPath, StackPath)>>,
+    /// The nested-template cycles found so far (the files do not change during a run).
+    cycles: hotfix_stack::Cycles,
 }
 
 impl DiskSource {
@@ -71,7 +73,9 @@ pub(crate) fn disk() -> &'static DiskSource {
 
 impl FileSource for DiskSource {
     fn read(&self, path: &StackPath) -> Option<Arc<str>> {
-        std::fs::read_to_string(path.as_str()).ok().map(Arc::from)
+        crate::read::text_within(Path::new(path.as_str()), crate::read::BOUND)
+            .ok()
+            .map(Arc::from)
     }
 
     fn exists(&self, path: &StackPath) -> bool {
@@ -103,6 +107,10 @@ impl FileSource for DiskSource {
 
     fn keeps_facts(&self) -> bool {
         true
+    }
+
+    fn cycles(&self) -> Option<&hotfix_stack::Cycles> {
+        Some(&self.cycles)
     }
 
     fn map_prefix(&self, path: &StackPath) -> Option<StackPath> {
@@ -611,11 +619,18 @@ fn is_jinja_source(path: &Path) -> bool {
 /// nothing but `read` calls: no question about its size or position first, as `read_to_end`
 /// asks a file, which for thousands of small files costs more than the reading. The buffer
 /// keeps its length (and grows for a larger file), so that it is cleared once, not per file.
+/// A file over [`crate::read::BOUND`] is not read to its end (an error).
 fn read_into(path: &Path, buffer: &mut Vec<u8>) -> std::io::Result<usize> {
     use std::io::Read as _;
     let mut file = std::fs::File::open(path)?;
     let mut filled = 0;
     loop {
+        if filled > crate::read::BOUND {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::FileTooLarge,
+                "larger than a template can be",
+            ));
+        }
         if filled == buffer.len() {
             buffer.resize(buffer.len().max(32 * 1024) * 2, 0);
         }

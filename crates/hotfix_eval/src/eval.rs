@@ -3,7 +3,7 @@
 //! `Template.resource_definitions`, `Template.outputs`, `Conditions.is_enabled` and
 //! `function.resolve`).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -55,6 +55,7 @@ pub fn evaluate(doc: &Document, inputs: &Inputs) -> Evaluation {
         problems: Vec::new(),
         enabled: Vec::new(),
         stack_error: None,
+        spent: Cell::new(0),
     };
     let json = eval.run();
     Evaluation {
@@ -273,6 +274,7 @@ impl<'a> Evaluator<'a> {
             problems: Vec::new(),
             enabled: Vec::new(),
             stack_error: None,
+            spent: Cell::new(0),
         }
     }
 }
@@ -338,6 +340,9 @@ struct Evaluator<'a> {
     /// Why the stack's resources cannot be looked up (their definitions failed): what every
     /// `get_resource`/`get_attr` of an output raises then.
     stack_error: Option<Fail>,
+    /// The weight of the values computed so far ([`Value::weight`]), against
+    /// [`crate::BUDGET`].
+    spent: Cell<usize>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -1789,13 +1794,39 @@ impl Evaluator<'_> {
                 Ok(Value::Map(out))
             }
             Expr::Call(call) if call.function == Function::If => self.resolve_nullable(&call.args),
-            Expr::Call(call) => match self.call(call).map_err(|f| f.at(call.node))? {
-                // A function's own Ellipsis is not dropped by the enclosing list (resolve
-                // with nullable=False maps it to None).
-                Value::Ellipsis => Ok(Value::None),
-                v => Ok(v),
-            },
+            Expr::Call(call) => {
+                let v = self.call(call).map_err(|f| f.at(call.node))?;
+                self.charge(&v).map_err(|f| f.at(call.node))?;
+                match v {
+                    // A function's own Ellipsis is not dropped by the enclosing list (resolve
+                    // with nullable=False maps it to None).
+                    Value::Ellipsis => Ok(Value::None),
+                    v => Ok(v),
+                }
+            }
         }
+    }
+
+    /// What is left of the evaluation's budget ([`crate::BUDGET`]).
+    fn remaining(&self) -> usize {
+        crate::BUDGET.saturating_sub(self.spent.get())
+    }
+
+    /// Counts a computed value against the budget: every call's result is counted, so the
+    /// work and memory of one evaluation stay within a few times [`crate::BUDGET`] however
+    /// the template multiplies its values.
+    fn charge(&self, v: &Value) -> Result<(), Fail> {
+        let weight = v.weight(self.remaining());
+        self.spend(weight)
+    }
+
+    fn spend(&self, weight: usize) -> Result<(), Fail> {
+        if weight > self.remaining() {
+            self.spent.set(crate::BUDGET.saturating_add(1));
+            return Err(Fail::budget());
+        }
+        self.spent.set(self.spent.get() + weight);
+        Ok(())
     }
 
     #[allow(
@@ -1897,7 +1928,7 @@ impl Evaluator<'_> {
                         }
                     }
                     let delim = self.resolve(&items[0])?;
-                    f::join_multiple(name, lists, delim)
+                    f::join_multiple(name, lists, delim, self.remaining())
                 } else {
                     let strings = self.resolve(&items[1])?;
                     if !matches!(strings, Value::None | Value::List(_)) {
@@ -1906,7 +1937,7 @@ impl Evaluator<'_> {
                         )));
                     }
                     let delim = self.resolve(&items[0])?;
-                    f::join(name, delim, strings)
+                    f::join(name, delim, strings, self.remaining())
                 }
             }
             Function::StrReplace
@@ -1934,7 +1965,7 @@ impl Evaluator<'_> {
                     Class::ReplaceJsonVeryStrict => ReplaceKind::VeryStrict,
                     _ => ReplaceKind::Plain,
                 };
-                f::replace(name, kind, template, mapping)
+                f::replace(name, kind, template, mapping, self.remaining())
             }
             Function::Repeat => self.repeat(call),
             Function::Digest => {
@@ -2257,6 +2288,19 @@ impl Evaluator<'_> {
             )));
         }
         let template = self.resolve(args.get("template").unwrap_or(&Expr::Data(Value::None)))?;
+        // The result holds a copy of the template per combination (and the combinations a
+        // reference per key): too many are refused before any is made.
+        let count = if nested {
+            lens.iter().fold(1usize, |n, l| n.saturating_mul(*l))
+        } else {
+            lens.iter().copied().min().unwrap_or(0)
+        };
+        let each = template
+            .weight(self.remaining())
+            .saturating_add(keys.len().saturating_mul(8));
+        if count.saturating_mul(each) > self.remaining() {
+            return Err(Fail::budget());
+        }
         let combos: Vec<Vec<&Value>> = if nested {
             let mut combos: Vec<Vec<&Value>> = vec![Vec::new()];
             for list in &values {
@@ -2278,8 +2322,10 @@ impl Evaluator<'_> {
                 .collect()
         };
         let mut out = Vec::with_capacity(combos.len());
+        // Replacing may lengthen the template's strings: their growth is counted too.
+        let mut left = self.remaining();
         for combo in combos {
-            out.push(do_replacement(&keys, &combo, &template)?);
+            out.push(do_replacement(&keys, &combo, &template, &mut left)?);
         }
         Ok(Value::List(out))
     }
@@ -2411,8 +2457,14 @@ fn select_from_attribute(value: Value, path: &[Value]) -> Value {
     current
 }
 
-/// `Repeat._do_replacement`.
-fn do_replacement(keys: &[Value], values: &[&Value], template: &Value) -> Result<Value, Fail> {
+/// `Repeat._do_replacement`; `left` is what the strings made may still take
+/// ([`Fail::budget`] past it).
+fn do_replacement(
+    keys: &[Value],
+    values: &[&Value],
+    template: &Value,
+    left: &mut usize,
+) -> Result<Value, Fail> {
     match template {
         Value::Str(s) => {
             let mut s = s.clone();
@@ -2432,6 +2484,19 @@ fn do_replacement(keys: &[Value], values: &[&Value], template: &Value) -> Result
                         "replace() argument 2 must be str, not {type_name}"
                     )));
                 };
+                if v.len() > k.len() {
+                    // An empty key matches around every character, as in Python.
+                    let hits = if k.is_empty() {
+                        s.chars().count() + 1
+                    } else {
+                        s.matches(k.as_str()).count()
+                    };
+                    let grows = hits.saturating_mul(v.len() - k.len());
+                    if grows > *left {
+                        return Err(Fail::budget());
+                    }
+                    *left -= grows;
+                }
                 s = s.replace(k.as_str(), v);
             }
             Ok(Value::Str(s))
@@ -2439,14 +2504,14 @@ fn do_replacement(keys: &[Value], values: &[&Value], template: &Value) -> Result
         Value::List(items) => Ok(Value::List(
             items
                 .iter()
-                .map(|i| do_replacement(keys, values, i))
+                .map(|i| do_replacement(keys, values, i, left))
                 .collect::<Result<_, _>>()?,
         )),
         Value::Map(entries) => {
             let mut out = Vec::with_capacity(entries.len());
             for (k, v) in entries {
-                let k = do_replacement(keys, values, k)?;
-                let v = do_replacement(keys, values, v)?;
+                let k = do_replacement(keys, values, k, left)?;
+                let v = do_replacement(keys, values, v, left)?;
                 crate::value::insert(&mut out, k, v);
             }
             Ok(Value::Map(out))

@@ -7,7 +7,8 @@ use crate::Fail;
 use crate::value::{Value, get, insert};
 
 /// `Join.result` (13–15a `list_join`, `Fn::Join`).
-pub(crate) fn join(name: &str, delim: Value, strings: Value) -> Result<Value, Fail> {
+/// `Join.result`; a result longer than `limit` bytes is not built ([`Fail::budget`]).
+pub(crate) fn join(name: &str, delim: Value, strings: Value, limit: usize) -> Result<Value, Fail> {
     let strings = match strings {
         Value::None => Vec::new(),
         Value::List(items) => items,
@@ -35,11 +36,18 @@ pub(crate) fn join(name: &str, delim: Value, strings: Value) -> Result<Value, Fa
             }
         }
     }
-    Ok(Value::Str(parts.join(&delim)))
+    joined(&parts, &delim, limit)
 }
 
 /// `JoinMultiple.result` (15b+ `list_join`): the lists were resolved first, the delimiter after.
-pub(crate) fn join_multiple(name: &str, lists: Vec<Value>, delim: Value) -> Result<Value, Fail> {
+/// `JoinMultiple.result`; a result longer than `limit` bytes is not built
+/// ([`Fail::budget`]).
+pub(crate) fn join_multiple(
+    name: &str,
+    lists: Vec<Value>,
+    delim: Value,
+    limit: usize,
+) -> Result<Value, Fail> {
     let mut strings = Vec::new();
     for list in lists {
         if !list.truthy() {
@@ -73,7 +81,7 @@ pub(crate) fn join_multiple(name: &str, lists: Vec<Value>, delim: Value) -> Resu
             }
         }
     }
-    Ok(Value::Str(parts.join(&delim)))
+    joined(&parts, &delim, limit)
 }
 
 /// How `str_replace` turns a param value into text.
@@ -89,13 +97,33 @@ pub(crate) enum ReplaceKind {
     VeryStrict,
 }
 
+/// `delim.join(parts)`, unless longer than `limit` bytes.
+fn joined(parts: &[String], delim: &str, limit: usize) -> Result<Value, Fail> {
+    let length = parts
+        .iter()
+        .fold(0usize, |n, p| n.saturating_add(p.len()))
+        .saturating_add(parts.len().saturating_sub(1).saturating_mul(delim.len()));
+    if length > limit {
+        return Err(Fail::budget());
+    }
+    Ok(Value::Str(parts.join(delim)))
+}
+
+/// How many params `str_replace` takes before Heat's recursion (one level per key, two Python
+/// frames each) reaches Python's limit. Measured with Heat's oracle (an output's value): 496
+/// keys are replaced, 497 raise `RecursionError`; Heat deeper in its call stack stops earlier,
+/// never later, so an error past this count is certain.
+pub(crate) const MAX_REPLACE_KEYS: usize = 496;
+
 /// `Replace.result` and its subclasses: keys longest first (then lexicographically), split and
-/// join, so replaced text is never scanned again.
+/// join, so replaced text is never scanned again. A result longer than `limit` bytes is not
+/// built: [`Fail::budget`].
 pub(crate) fn replace(
     name: &str,
     kind: ReplaceKind,
     template: Value,
     mapping: Value,
+    limit: usize,
 ) -> Result<Value, Fail> {
     let strict = matches!(kind, ReplaceKind::Strict | ReplaceKind::VeryStrict);
     let Value::Str(template) = template else {
@@ -144,7 +172,7 @@ pub(crate) fn replace(
     // Python validates each value lazily, in key order, as the recursion reaches it; an error
     // for a key is raised whatever the template holds.
     let mut placeholders = Vec::with_capacity(keys.len());
-    for key in &keys {
+    for key in keys.iter().take(MAX_REPLACE_KEYS + 1) {
         let Some(placeholder) = key.as_str() else {
             return Err(Fail::type_error(format!(
                 "\"{name}\" param placeholders must be strings"
@@ -154,7 +182,13 @@ pub(crate) fn replace(
         values.push(replacement(name, kind, value, placeholder)?);
         placeholders.push(placeholder);
     }
-    let result = replace_rec(&template, &placeholders, &values, &mut unreplaced);
+    if keys.len() > MAX_REPLACE_KEYS {
+        return Err(Fail::new(
+            "RecursionError",
+            "maximum recursion depth exceeded".to_owned(),
+        ));
+    }
+    let result = replace_rec(&template, &placeholders, &values, &mut unreplaced, limit)?;
     if strict && !unreplaced.is_empty() {
         unreplaced.sort();
         unreplaced.sort_by_key(|k| std::cmp::Reverse(k.chars().count()));
@@ -166,19 +200,38 @@ pub(crate) fn replace(
     Ok(Value::Str(result))
 }
 
-fn replace_rec(s: &str, keys: &[&str], values: &[String], unreplaced: &mut Vec<String>) -> String {
+/// One level of Heat's `replace`: `s` split on the first key, each part replaced with the
+/// other keys, joined with the first value. Its depth is the number of keys (at most
+/// [`MAX_REPLACE_KEYS`]); a result longer than `limit` bytes fails before it is joined.
+fn replace_rec(
+    s: &str,
+    keys: &[&str],
+    values: &[String],
+    unreplaced: &mut Vec<String>,
+    limit: usize,
+) -> Result<String, Fail> {
     let Some((&key, rest)) = keys.split_first() else {
-        return s.to_owned();
+        return Ok(s.to_owned());
     };
     let parts: Vec<&str> = py_split(s, key);
     if parts.len() > 1 {
         unreplaced.retain(|k| k != key);
     }
-    let replaced: Vec<String> = parts
-        .iter()
-        .map(|part| replace_rec(part, rest, &values[1..], unreplaced))
-        .collect();
-    replaced.join(&values[0])
+    let joins = (parts.len() - 1).saturating_mul(values[0].len());
+    let mut replaced = Vec::with_capacity(parts.len());
+    let mut length = joins;
+    for part in parts {
+        if length > limit {
+            return Err(Fail::budget());
+        }
+        let part = replace_rec(part, rest, &values[1..], unreplaced, limit - length)?;
+        length = length.saturating_add(part.len());
+        replaced.push(part);
+    }
+    if length > limit {
+        return Err(Fail::budget());
+    }
+    Ok(replaced.join(&values[0]))
 }
 
 /// Python's `str.split(sep)` (an empty separator is a `ValueError` in Python; callers avoid it).
@@ -518,7 +571,10 @@ pub(crate) fn select(name: &str, index: Value, strings: Value) -> Result<Value, 
     let strings = match strings {
         Value::Str(s) => match crate::json::loads(&s) {
             Ok(v) => v,
-            Err(err) => return Err(Fail::value_error(format!("\"{name}\": {err}"))),
+            Err(err) if err.class == "ValueError" => {
+                return Err(Fail::value_error(format!("\"{name}\": {}", err.message)));
+            }
+            Err(err) => return Err(err),
         },
         other => other,
     };
@@ -798,4 +854,63 @@ pub(crate) fn type_name(v: &Value) -> &'static str {
 
 pub(crate) fn truncate(s: &str, n: usize) -> String {
     s.chars().take(n).collect()
+}
+
+#[cfg(test)]
+mod replace_limit_tests {
+    use super::*;
+
+    fn params(n: usize) -> Value {
+        Value::Map(
+            (0..n)
+                .map(|i| (Value::Str(format!("k{i:05}")), Value::Str("v".to_owned())))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn replaces_with_as_many_params_as_heat_and_fails_past_them_as_heat_does() {
+        // 496 params are replaced in Heat's oracle, 497 raise (an output's value).
+        let template = || Value::Str("k00001 x".to_owned());
+        let ok = replace(
+            "str_replace",
+            ReplaceKind::Plain,
+            template(),
+            params(496),
+            1 << 20,
+        );
+        assert_eq!(ok.expect("replaced").as_str(), Some("v x"));
+        for n in [497, 20_000] {
+            let err = replace(
+                "str_replace",
+                ReplaceKind::Plain,
+                template(),
+                params(n),
+                1 << 20,
+            )
+            .expect_err("too many params");
+            assert_eq!(err.class, "RecursionError");
+            assert_eq!(err.message, "maximum recursion depth exceeded");
+        }
+    }
+
+    #[test]
+    fn a_result_longer_than_the_limit_is_not_built() {
+        let mapping = Value::Map(vec![(
+            Value::Str("a".to_owned()),
+            Value::Str("xx".to_owned()),
+        )]);
+        let template = Value::Str("a".repeat(100));
+        let err = replace(
+            "str_replace",
+            ReplaceKind::Plain,
+            template.clone(),
+            mapping.clone(),
+            199,
+        )
+        .expect_err("too long");
+        assert_eq!(err.class, "NotEvaluated");
+        let ok = replace("str_replace", ReplaceKind::Plain, template, mapping, 200);
+        assert_eq!(ok.expect("replaced").as_str().map(str::len), Some(200));
+    }
 }

@@ -1,22 +1,68 @@
 //! Python's `json.loads`, keeping the order of keys (a `dict` keeps insertion order), with its
 //! error texts for the usual mistakes (`Expecting value: line 1 column 1 (char 0)`).
 
+use crate::Fail;
 use crate::value::{Value, insert};
 
-/// Parses JSON text as `json.loads` does (`NaN`, `Infinity` and `-Infinity` accepted).
-pub(crate) fn loads(text: &str) -> Result<Value, String> {
+/// How deeply arrays and objects may nest: Python's decoder recurses once per level and
+/// stops at its recursion limit. Measured with Heat's oracle (a `json` parameter's default):
+/// 987 levels decode, 988 raise `RecursionError`. Heat deeper in its call stack (an engine
+/// serving a request) stops earlier, never later, so an error past this depth is certain.
+pub(crate) const MAX_DEPTH: usize = 987;
+
+/// Parses JSON text as `json.loads` does (`NaN`, `Infinity` and `-Infinity` accepted). The
+/// error is a `ValueError` with Python's text, or the `RecursionError` of a document nested
+/// deeper than [`MAX_DEPTH`].
+pub(crate) fn loads(text: &str) -> Result<Value, Fail> {
     let chars: Vec<char> = text.chars().collect();
     let mut p = Parser {
         chars: &chars,
         i: 0,
     };
     p.ws();
-    let value = p.value()?;
+    let value = p.value().map_err(Invalid::into_fail)?;
     p.ws();
     if p.i < chars.len() {
-        return Err(p.error("Extra data", p.i));
+        return Err(Fail::value_error(p.error("Extra data", p.i)));
     }
     Ok(value)
+}
+
+/// Why a document does not decode.
+enum Invalid {
+    /// A `ValueError` (`JSONDecodeError`): Python's text.
+    Syntax(String),
+    /// Nested deeper than [`MAX_DEPTH`]: in an array (`true`) or an object.
+    TooDeep { array: bool },
+}
+
+impl Invalid {
+    fn into_fail(self) -> Fail {
+        match self {
+            Invalid::Syntax(message) => Fail::value_error(message),
+            Invalid::TooDeep { array } => Fail::new(
+                "RecursionError",
+                format!(
+                    "maximum recursion depth exceeded while decoding a JSON {} from a unicode \
+                     string",
+                    if array { "array" } else { "object" }
+                ),
+            ),
+        }
+    }
+}
+
+impl From<String> for Invalid {
+    fn from(message: String) -> Invalid {
+        Invalid::Syntax(message)
+    }
+}
+
+/// An array or object being read: its items so far (and, for an object, the key whose value
+/// is read next).
+enum Open {
+    List(Vec<Value>),
+    Map(Vec<(Value, Value)>, String),
 }
 
 struct Parser<'c> {
@@ -46,14 +92,83 @@ impl Parser<'_> {
         self.chars.get(self.i..self.i + w.len()) == Some(&w[..])
     }
 
-    fn value(&mut self) -> Result<Value, String> {
+    /// A value, with the arrays and objects it holds: without recursion (the open containers
+    /// are a list), so that only [`MAX_DEPTH`] bounds the nesting, as in Python.
+    fn value(&mut self) -> Result<Value, Invalid> {
+        let mut open: Vec<Open> = Vec::new();
+        loop {
+            let Some(mut done) = self.start(&mut open)? else {
+                continue;
+            };
+            // Hand the value to the containers it closes.
+            loop {
+                let Some(container) = open.last_mut() else {
+                    return Ok(done);
+                };
+                let closing = match container {
+                    Open::List(items) => {
+                        items.push(done);
+                        ']'
+                    }
+                    Open::Map(entries, key) => {
+                        insert(entries, Value::Str(std::mem::take(key)), done);
+                        '}'
+                    }
+                };
+                self.ws();
+                match self.chars.get(self.i) {
+                    Some(',') => {
+                        self.i += 1;
+                        self.ws();
+                        if let Some(Open::Map(_, key)) = open.last_mut() {
+                            *key = self.key()?;
+                        }
+                        break;
+                    }
+                    Some(&c) if c == closing => {
+                        self.i += 1;
+                        done = match open.pop() {
+                            Some(Open::List(items)) => Value::List(items),
+                            Some(Open::Map(entries, _)) => Value::Map(entries),
+                            None => return Ok(Value::None),
+                        };
+                    }
+                    _ => return Err(self.error("Expecting ',' delimiter", self.i).into()),
+                }
+            }
+        }
+    }
+
+    /// Reads what starts at the current character: a whole value (`Some`), or the opening of a
+    /// non-empty array or object, pushed onto `open` (`None`; its first key read).
+    fn start(&mut self, open: &mut Vec<Open>) -> Result<Option<Value>, Invalid> {
         let Some(&c) = self.chars.get(self.i) else {
-            return Err(self.error("Expecting value", self.i));
+            return Err(self.error("Expecting value", self.i).into());
         };
         match c {
-            '{' => self.object(),
-            '[' => self.array(),
-            '"' => self.string().map(Value::Str),
+            '{' | '[' if open.len() >= MAX_DEPTH => Err(Invalid::TooDeep { array: c == '[' }),
+            '[' => {
+                self.i += 1;
+                self.ws();
+                if self.chars.get(self.i) == Some(&']') {
+                    self.i += 1;
+                    return Ok(Some(Value::List(Vec::new())));
+                }
+                open.push(Open::List(Vec::new()));
+                Ok(None)
+            }
+            '{' => {
+                self.i += 1;
+                self.ws();
+                if self.chars.get(self.i) == Some(&'}') {
+                    self.i += 1;
+                    return Ok(Some(Value::Map(Vec::new())));
+                }
+                let key = self.key()?;
+                open.push(Open::Map(Vec::new(), key));
+                Ok(None)
+            }
+            '"' => Ok(Some(self.string().map(Value::Str)?)),
             _ => {
                 for (word, value) in [
                     ("null", Value::None),
@@ -65,12 +180,30 @@ impl Parser<'_> {
                 ] {
                     if self.starts(word) {
                         self.i += word.chars().count();
-                        return Ok(value);
+                        return Ok(Some(value));
                     }
                 }
-                self.number()
+                Ok(Some(self.number()?))
             }
         }
+    }
+
+    /// An object's key and the `:` after it (the value is read next).
+    fn key(&mut self) -> Result<String, Invalid> {
+        self.ws();
+        if self.chars.get(self.i) != Some(&'"') {
+            return Err(self
+                .error("Expecting property name enclosed in double quotes", self.i)
+                .into());
+        }
+        let key = self.string()?;
+        self.ws();
+        if self.chars.get(self.i) != Some(&':') {
+            return Err(self.error("Expecting ':' delimiter", self.i).into());
+        }
+        self.i += 1;
+        self.ws();
+        Ok(key)
     }
 
     fn number(&mut self) -> Result<Value, String> {
@@ -184,61 +317,36 @@ impl Parser<'_> {
         self.i += 4;
         Ok(u32::from_str_radix(&digits, 16).unwrap_or(0))
     }
+}
 
-    fn array(&mut self) -> Result<Value, String> {
-        self.i += 1;
-        let mut items = Vec::new();
-        self.ws();
-        if self.chars.get(self.i) == Some(&']') {
-            self.i += 1;
-            return Ok(Value::List(items));
-        }
-        loop {
-            self.ws();
-            items.push(self.value()?);
-            self.ws();
-            match self.chars.get(self.i) {
-                Some(',') => self.i += 1,
-                Some(']') => {
-                    self.i += 1;
-                    return Ok(Value::List(items));
-                }
-                _ => return Err(self.error("Expecting ',' delimiter", self.i)),
-            }
-        }
+#[cfg(test)]
+mod depth_tests {
+    use super::*;
+
+    fn nested(depth: usize, open: &str, close: &str) -> String {
+        format!("{}1{}", open.repeat(depth), close.repeat(depth))
     }
 
-    fn object(&mut self) -> Result<Value, String> {
-        self.i += 1;
-        let mut entries = Vec::new();
-        self.ws();
-        if self.chars.get(self.i) == Some(&'}') {
-            self.i += 1;
-            return Ok(Value::Map(entries));
-        }
-        loop {
-            self.ws();
-            if self.chars.get(self.i) != Some(&'"') {
-                return Err(self.error("Expecting property name enclosed in double quotes", self.i));
-            }
-            let key = self.string()?;
-            self.ws();
-            if self.chars.get(self.i) != Some(&':') {
-                return Err(self.error("Expecting ':' delimiter", self.i));
-            }
-            self.i += 1;
-            self.ws();
-            let value = self.value()?;
-            insert(&mut entries, Value::Str(key), value);
-            self.ws();
-            match self.chars.get(self.i) {
-                Some(',') => self.i += 1,
-                Some('}') => {
-                    self.i += 1;
-                    return Ok(Value::Map(entries));
-                }
-                _ => return Err(self.error("Expecting ',' delimiter", self.i)),
-            }
-        }
+    #[test]
+    fn decodes_as_deep_as_heat_and_fails_past_it_as_heat_does() {
+        // 987 levels decode in Heat's oracle, 988 raise (a json parameter's default).
+        assert!(loads(&nested(MAX_DEPTH, "[", "]")).is_ok());
+        assert!(loads(&nested(MAX_DEPTH, "{\"a\":", "}")).is_ok());
+        let err = loads(&nested(MAX_DEPTH + 1, "[", "]")).expect_err("too deep");
+        assert_eq!(err.class, "RecursionError");
+        assert_eq!(
+            err.message,
+            "maximum recursion depth exceeded while decoding a JSON array from a unicode string"
+        );
+        let err = loads(&nested(MAX_DEPTH + 1, "{\"a\":", "}")).expect_err("too deep");
+        assert_eq!(
+            err.message,
+            "maximum recursion depth exceeded while decoding a JSON object from a unicode string"
+        );
+        // Far deeper: the same error, and no overflow of hotfix's own stack.
+        let err = loads(&nested(1_000_000, "[", "]")).expect_err("too deep");
+        assert_eq!(err.class, "RecursionError");
+        let err = loads("[1,]").expect_err("invalid");
+        assert_eq!(err.class, "ValueError");
     }
 }

@@ -35,6 +35,11 @@ use std::collections::BTreeMap;
 
 use hotfix_yaml::NodeId;
 
+/// How much memory the values one evaluation computes may take in all, about
+/// ([`Value::weight`]): real templates compute a few megabytes at most; past this, hotfix
+/// reports [`Fail::budget`] instead of computing on.
+pub const BUDGET: usize = 64 << 20;
+
 /// What `openstack stack create` sends with a template.
 #[derive(Debug, Default, Clone)]
 pub struct Inputs {
@@ -92,6 +97,17 @@ impl Fail {
 
     pub(crate) fn not_evaluated(message: String) -> Fail {
         Fail::new("NotEvaluated", message)
+    }
+
+    /// The values of one evaluation would outweigh [`BUDGET`]: where Heat itself would run
+    /// out of memory or time (a `repeat` over the product of long lists, nested `repeat`s,
+    /// `str_replace` and `list_join` multiplying long strings), hotfix stops.
+    pub(crate) fn budget() -> Fail {
+        Fail::not_evaluated(format!(
+            "hotfix stops evaluating here: the values computed would take more than {} MiB \
+             (its evaluation budget; Heat would need at least as much memory and time)",
+            BUDGET >> 20
+        ))
     }
 
     pub(crate) fn at(mut self, node: NodeId) -> Fail {

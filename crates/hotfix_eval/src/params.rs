@@ -504,7 +504,15 @@ impl Param {
         else {
             return Err(missing(&self.name));
         };
-        let stack_failed = |f: Fail| Fail::new("StackValidationFailed", f.message);
+        // Heat turns the `ValueError`s of a value into `StackValidationFailed`; a
+        // `RecursionError` (a JSON value nested too deep) goes through as it is.
+        let stack_failed = |f: Fail| {
+            if f.class == "RecursionError" {
+                f
+            } else {
+                Fail::new("StackValidationFailed", f.message)
+            }
+        };
         let checked = match self.kind {
             Kind::Number => {
                 str_to_num(value).map_err(stack_failed).map_err(wrap)?;
@@ -712,8 +720,13 @@ fn convert(kind: Kind, raw: &Value) -> Result<Value, Fail> {
         },
         Kind::Json => match raw {
             Value::Str(s) if s.is_empty() => Ok(raw.clone()),
-            Value::Str(s) => crate::json::loads(s)
-                .map_err(|err| Fail::value_error(format!("Value must be valid JSON: {err}"))),
+            Value::Str(s) => crate::json::loads(s).map_err(|err| {
+                if err.class == "ValueError" {
+                    Fail::value_error(format!("Value must be valid JSON: {}", err.message))
+                } else {
+                    err
+                }
+            }),
             // dumps then loads: keys become strings.
             other => Ok(other.json_roundtrip()),
         },

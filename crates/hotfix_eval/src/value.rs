@@ -26,7 +26,38 @@ pub enum Value {
     Ellipsis,
 }
 
+/// What one item of a value weighs in [`Value::weight`] besides its text: about the memory a
+/// `Value` takes.
+pub(crate) const ITEM_WEIGHT: usize = 32;
+
 impl Value {
+    /// About how many bytes of memory the value takes: [`ITEM_WEIGHT`] per item (the value,
+    /// each item of a list, each key and value of a map) plus the bytes of its strings.
+    /// Counting stops once past `cap` (the answer is then only more than `cap`), so that
+    /// weighing costs no more than the budget it is weighed against.
+    pub(crate) fn weight(&self, cap: usize) -> usize {
+        let mut total = 0usize;
+        let mut pending = vec![self];
+        while let Some(v) = pending.pop() {
+            total = total.saturating_add(ITEM_WEIGHT);
+            match v {
+                Value::Str(s) | Value::BigInt(s) => total = total.saturating_add(s.len()),
+                Value::List(items) => pending.extend(items),
+                Value::Map(entries) => {
+                    for (k, v) in entries {
+                        pending.push(k);
+                        pending.push(v);
+                    }
+                }
+                _ => {}
+            }
+            if total > cap {
+                break;
+            }
+        }
+        total
+    }
+
     /// The value PyYAML (Heat's loader) constructs for `id`.
     pub fn from_node(doc: &Document, id: NodeId) -> Value {
         let id = doc.resolve(id);

@@ -64,7 +64,20 @@ pub enum ExpandErrorKind {
     IterationLimit(u64),
     #[error("the output would exceed {0} bytes")]
     OutputLimit(usize),
+    /// The bytes built or copied in all (strings, values read from variables, output) passed
+    /// [`WORK_PER_OUTPUT`] times [`Limits::max_output`]: a template that copies long strings in
+    /// a loop would otherwise run for days within the other two bounds.
+    #[error(
+        "more than {0} bytes built or copied in all (the expansion's bound on total work and \
+         memory): stopped"
+    )]
+    WorkLimit(usize),
 }
+
+/// How many bytes the expansion may build or copy in all, per byte of output it may write:
+/// the bound on its total work and memory is this times [`Limits::max_output`] (1 GiB with the
+/// default 64 MiB).
+pub const WORK_PER_OUTPUT: usize = 16;
 
 /// Expands `template` with `variables` (which the template may change as it runs: they are
 /// copied).
@@ -77,6 +90,7 @@ pub fn expand(
         vars: variables.clone(),
         out: String::new(),
         iterations: 0,
+        work: 0,
         limits,
     };
     machine.block(&template.body)?;
@@ -94,6 +108,8 @@ struct Machine {
     vars: Variables,
     out: String,
     iterations: u64,
+    /// Bytes built or copied so far, against [`WORK_PER_OUTPUT`] times the output bound.
+    work: usize,
     limits: Limits,
 }
 
@@ -118,8 +134,25 @@ impl Machine {
         if self.out.len() + text.len() > self.limits.max_output {
             return fail(ExpandErrorKind::OutputLimit(self.limits.max_output), span);
         }
+        self.spend(text.len(), span)?;
         self.out.push_str(text);
         Ok(())
+    }
+
+    /// Counts `bytes` built or copied against the bound on total work.
+    fn spend(&mut self, bytes: usize, span: Span) -> Result<()> {
+        let bound = self.limits.max_output.saturating_mul(WORK_PER_OUTPUT);
+        self.work = self.work.saturating_add(bytes);
+        if self.work > bound {
+            return fail(ExpandErrorKind::WorkLimit(bound), span);
+        }
+        Ok(())
+    }
+
+    /// A copy of a value, counted.
+    fn copy(&mut self, value: &Value, span: Span) -> Result<Value> {
+        self.spend(weight(value), span)?;
+        Ok(value.clone())
     }
 
     fn tick(&mut self, span: Span) -> Result<()> {
@@ -138,8 +171,8 @@ impl Machine {
             Node::Text { span, text } => self.write(text, *span)?,
             Node::Comment { .. } => {}
             Node::Print { span, expr } => {
-                let value = self.eval(expr)?;
-                self.write(&value.to_text(), *span)?;
+                let text = self.eval(expr)?.to_text();
+                self.write(&text, *span)?;
             }
             Node::Eval { expr, .. } => {
                 self.eval(expr)?;
@@ -258,17 +291,13 @@ impl Machine {
             ExprKind::Null => Ok(Value::Null),
             ExprKind::Bool(b) => Ok(Value::Bool(*b)),
             ExprKind::Int(n) => Ok(Value::Int(*n)),
-            ExprKind::Str(s) => Ok(Value::Str(s.clone())),
-            ExprKind::Var(name) => self.var(name, expr.span).cloned(),
+            ExprKind::Str(s) => self.literal(s, expr.span),
+            ExprKind::Var(name) => self.read_var(name, expr.span),
             ExprKind::Index { base, index, brace } => self.index(base, index, *brace),
             ExprKind::Length { base, .. } => self.length(base),
             ExprKind::Unary { op, operand, .. } => self.unary(expr, *op, operand),
             ExprKind::Binary { op, lhs, rhs, .. } => self.binary_node(expr, *op, lhs, rhs),
-            ExprKind::Assign { name, value, .. } => {
-                let v = self.eval(value)?;
-                self.set(name, v.clone());
-                Ok(v)
-            }
+            ExprKind::Assign { name, value, .. } => self.assign(name, value, expr.span),
             ExprKind::Step {
                 name,
                 name_span,
@@ -277,6 +306,27 @@ impl Machine {
                 op_span,
             } => self.step(name, *name_span, *op_span, *increment, *prefix),
         }
+    }
+
+    #[inline(never)]
+    fn literal(&mut self, s: &str, span: Span) -> Result<Value> {
+        self.spend(s.len(), span)?;
+        Ok(Value::Str(s.to_owned()))
+    }
+
+    #[inline(never)]
+    fn read_var(&mut self, name: &str, span: Span) -> Result<Value> {
+        let value = self.var(name, span)?.clone();
+        self.spend(weight(&value), span)?;
+        Ok(value)
+    }
+
+    #[inline(never)]
+    fn assign(&mut self, name: &str, value: &Expr, span: Span) -> Result<Value> {
+        let v = self.eval(value)?;
+        let copy = self.copy(&v, span)?;
+        self.set(name, copy);
+        Ok(v)
     }
 
     #[inline(never)]
@@ -296,7 +346,9 @@ impl Machine {
                 return fail(ExpandErrorKind::NotIndexable(article(other)), base.span);
             }
         }
-        Ok(container.element(&key).cloned().unwrap_or(Value::Null))
+        let element = container.element(&key).cloned().unwrap_or(Value::Null);
+        self.spend(weight(&element), base.span)?;
+        Ok(element)
     }
 
     #[inline(never)]
@@ -305,7 +357,10 @@ impl Machine {
         let n = match &value {
             Value::Array(items) => items.len(),
             Value::Object(entries) => entries.len(),
-            Value::Str(s) => s.chars().count(),
+            Value::Str(s) => {
+                self.spend(s.len(), base.span)?;
+                s.chars().count()
+            }
             other => return fail(ExpandErrorKind::NoLength(article(other)), base.span),
         };
         Ok(Value::Int(i64::try_from(n).unwrap_or(i64::MAX)))
@@ -340,6 +395,8 @@ impl Machine {
             _ => {
                 let l = self.eval(lhs)?;
                 let r = self.eval(rhs)?;
+                // Joining or comparing strings reads them (and a joined string is built).
+                self.spend(text_weight(&l).saturating_add(text_weight(&r)), expr.span)?;
                 self.binary(op, &l, &r, expr, lhs.span, rhs.span)
             }
         }
@@ -452,6 +509,36 @@ impl Machine {
             | BinaryOp::Ge => unreachable!("handled above"),
         };
         Ok(Value::Int(result))
+    }
+}
+
+/// About how many bytes a copy of `value` takes: its strings, and 16 per element.
+fn weight(value: &Value) -> usize {
+    let mut total = 0usize;
+    let mut pending = vec![value];
+    while let Some(v) = pending.pop() {
+        total = total.saturating_add(16);
+        match v {
+            Value::Str(s) => total = total.saturating_add(s.len()),
+            Value::Array(items) => pending.extend(items),
+            Value::Object(entries) => {
+                for (k, v) in entries {
+                    total = total.saturating_add(k.len());
+                    pending.push(v);
+                }
+            }
+            Value::Null | Value::Bool(_) | Value::Int(_) => {}
+        }
+    }
+    total
+}
+
+/// What a binary operator may read or build of an operand: a string's bytes, or the text of an
+/// array or object (compared or joined as JSON).
+fn text_weight(value: &Value) -> usize {
+    match value {
+        Value::Null | Value::Bool(_) | Value::Int(_) => 0,
+        other => weight(other),
     }
 }
 

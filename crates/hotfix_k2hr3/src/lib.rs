@@ -59,7 +59,9 @@
 //!   on `while true`). The expander counts loop iterations over the whole template and stops
 //!   with [`ExpandErrorKind::IterationLimit`] when [`Limits::max_iterations`] is passed, and
 //!   with [`ExpandErrorKind::OutputLimit`] when the output or a string would grow past
-//!   [`Limits::max_output`] bytes; nothing is returned then. Formulas and blocks nested deeper
+//!   [`Limits::max_output`] bytes, and with [`ExpandErrorKind::WorkLimit`] when the bytes built
+//!   or copied in all (the bound on total work and memory) pass [`WORK_PER_OUTPUT`] times
+//!   that; nothing is returned then. Formulas and blocks nested deeper
 //!   than [`MAX_NESTING`], and formulas of more than [`MAX_OPERATORS`] operators, are refused
 //!   by the parser.
 
@@ -70,7 +72,7 @@ mod value;
 use std::fmt;
 use std::ops::Range;
 
-pub use expand::{ExpandError, ExpandErrorKind, Limits, Variables, expand};
+pub use expand::{ExpandError, ExpandErrorKind, Limits, Variables, WORK_PER_OUTPUT, expand};
 pub use syntax::{
     BinaryOp, Branch, ENGINE_NAME, Expr, ExprKind, Header, MAX_NESTING, MAX_OPERATORS, Node,
     Template, UnaryOp, parse,

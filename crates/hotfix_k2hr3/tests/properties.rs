@@ -288,6 +288,7 @@ fn endless_loops_stop_at_the_bound() {
                 err.kind,
                 hotfix_k2hr3::ExpandErrorKind::IterationLimit(_)
                     | hotfix_k2hr3::ExpandErrorKind::OutputLimit(_)
+                    | hotfix_k2hr3::ExpandErrorKind::WorkLimit(_)
             ),
             "{source}: {err}"
         );

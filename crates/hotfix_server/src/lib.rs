@@ -349,14 +349,14 @@ impl Server<'_> {
                 };
                 let uri = params.text_document.uri;
                 if let Some(doc) = self.documents.get_mut(&uri) {
-                    for change in params.content_changes {
-                        text::apply_change(
-                            &mut doc.text,
-                            change.range,
-                            &change.text,
-                            self.encoding,
-                        );
-                    }
+                    text::apply_changes(
+                        &mut doc.text,
+                        params
+                            .content_changes
+                            .iter()
+                            .map(|change| (change.range, change.text.as_str())),
+                        self.encoding,
+                    );
                     doc.version = params.text_document.version;
                     self.pending.insert(uri, Instant::now() + DEBOUNCE);
                 }

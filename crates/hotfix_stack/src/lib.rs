@@ -7,6 +7,7 @@
 //! facts ([`FileFacts::of`]) depend on its text alone, so they can be computed in parallel and
 //! cached by content; [`Tree::build`] then resolves the links between files.
 
+mod cycles;
 mod facts;
 pub mod graph;
 mod path;
@@ -14,6 +15,7 @@ mod registry;
 mod source;
 mod tree;
 
+pub use cycles::{Cycles, nested_files};
 pub use facts::{
     FileFacts, FileKind, LinkKind, Parameter, RawLink, environment_links, template_links,
 };

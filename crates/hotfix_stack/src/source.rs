@@ -34,6 +34,13 @@ pub trait FileSource: Sync {
         None
     }
 
+    /// The run's record of nested-template cycles, for a source whose files do not change
+    /// while it is used (the CLI's): every template then asks it, and the graph is searched
+    /// once in all. `None` (the default): each template searches from itself.
+    fn cycles(&self) -> Option<&crate::Cycles> {
+        None
+    }
+
     /// Whether the source keeps facts ([`FileSource::remember`] is worth calling).
     fn keeps_facts(&self) -> bool {
         false

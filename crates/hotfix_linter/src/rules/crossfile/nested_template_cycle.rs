@@ -1,4 +1,4 @@
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 use hotfix_stack::{LinkKind, StackPath, Target, resolve_reference};
 
@@ -54,6 +54,13 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         else {
             continue;
         };
+        // The run's record says at once whether there is a way back (the graph is searched
+        // once for all templates); only then is the way itself looked for.
+        if let Some(cycles) = files.source.cycles()
+            && !cycles.leads_back(files.source, files.roots, files.path, &first)
+        {
+            continue;
+        }
         let Some(chain) = path_back(files, &first) else {
             continue;
         };
@@ -78,18 +85,26 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
 
 /// The chain of nested templates from `start` back to the linted file, if there is one
 /// (breadth first, so the shortest): each template, and its `type` as written in the one
-/// before.
+/// before. Each template is reached once, and remembers the one it was reached from.
 fn path_back(files: &Files<'_>, start: &StackPath) -> Option<Vec<(StackPath, String)>> {
-    let mut seen: HashSet<StackPath> = HashSet::new();
+    // Each template reached: the one before it and its `type` as written there.
+    let mut before: HashMap<StackPath, Option<(StackPath, String)>> = HashMap::new();
     let mut queue = std::collections::VecDeque::new();
-    queue.push_back(vec![(start.clone(), String::new())]);
-    seen.insert(start.clone());
-    while let Some(chain) = queue.pop_front() {
-        let current = chain.last()?.0.clone();
+    queue.push_back(start.clone());
+    before.insert(start.clone(), None);
+    while let Some(current) = queue.pop_front() {
         if &current == files.path {
+            let mut chain = Vec::new();
+            let mut at = current;
+            while let Some(Some((previous, written))) = before.get(&at) {
+                chain.push((at, written.clone()));
+                at = previous.clone();
+            }
+            chain.push((at, String::new()));
+            chain.reverse();
             return Some(chain);
         }
-        if seen.len() > MAX_TEMPLATES {
+        if before.len() > MAX_TEMPLATES {
             return None;
         }
         let Some(facts) = files.source.facts(&current) else {
@@ -104,10 +119,12 @@ fn path_back(files: &Files<'_>, start: &StackPath) -> Option<Vec<(StackPath, Str
             else {
                 continue;
             };
-            if &next == files.path || seen.insert(next.clone()) {
-                let mut longer = chain.clone();
-                longer.push((next, link.reference.clone()));
-                queue.push_back(longer);
+            if !before.contains_key(&next) {
+                before.insert(
+                    next.clone(),
+                    Some((current.clone(), link.reference.clone())),
+                );
+                queue.push_back(next);
             }
         }
     }
