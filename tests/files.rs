@@ -51,7 +51,7 @@ fn a_walk_tells_templates_and_environments_of_any_extension_by_content() {
     assert_eq!(
         stdout,
         "repo/top.hot:8:7: X003 `flavour` is not a parameter of `server.yaml` (`My::Server` as \
-         `prod.env` maps it)\n\
+         `repo/prod.env` maps it)\n\
          repo/volume:2:24: H102 `2018-08-30` is not a HOT version Heat knows\n"
     );
     // Every other file found, one line each with its reason: a README and a Python test that
@@ -84,7 +84,7 @@ fn a_template_named_alone_is_read_with_the_trees_environments_of_any_extension()
     assert_eq!(
         text(&output.stdout),
         "repo/top.hot:8:7: X003 `flavour` is not a parameter of `server.yaml` (`My::Server` as \
-         `prod.env` maps it)\n",
+         `repo/prod.env` maps it)\n",
         "{}",
         text(&output.stderr)
     );

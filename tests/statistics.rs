@@ -202,7 +202,7 @@ fn quiet_leaves_out_the_baseline_notes() {
         false,
     );
     assert!(
-        text(&loud.stderr).contains("1 baseline entry no longer occurs"),
+        text(&loud.stderr).contains("1 no longer occurs"),
         "{}",
         text(&loud.stderr)
     );
