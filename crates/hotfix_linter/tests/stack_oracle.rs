@@ -14,13 +14,15 @@ mod common;
 mod stacks;
 
 use std::path::Path;
-use std::process::Command;
+
+use serde_json::{Value, json};
 
 use hotfix_linter::{
     Files, Scope, Selector, Settings, all_rules, lint_environment, lint_with_files,
 };
 use hotfix_stack::StackPath;
 
+use common::Heat;
 use stacks::Disk;
 
 /// Mistakes Heat finds only once the stack exists (no oracle creates one), by rule and the
@@ -53,31 +55,39 @@ const AT_RUN_TIME: &[(&str, &str, &str, &str)] = &[
 const LAYOUT_ONLY: &str = "valid_deployment_layout";
 
 /// Heat's verdict on a stack of the minimal template and the environment `fixture`, or of the
-/// template `fixture` (with the checks of a stack create, no cloud).
-fn heat(fixture: &Path, environment: bool) -> serde_json::Value {
+/// template `fixture` (with the checks of a stack create, no cloud). `plain` answers the first
+/// kind, `strict` the second (a process that ran `--no-cloud` answers only that kind).
+fn heat(plain: &mut Heat, strict: &mut Heat, fixture: &Path, environment: bool) -> Value {
     let workspace = common::workspace();
-    let mut command = Command::new(common::python());
-    command.arg(common::shared().join("oracles/heat/stack.py"));
-    if environment {
-        command
-            .arg(workspace.join("testdata/stacks/minimal.yaml"))
-            .arg("-e")
-            .arg(fixture);
+    let mut args: Vec<String> = Vec::new();
+    let heat = if environment {
+        args.extend([
+            workspace
+                .join("testdata/stacks/minimal.yaml")
+                .display()
+                .to_string(),
+            "-e".into(),
+            fixture.display().to_string(),
+        ]);
+        plain
     } else {
-        command.arg(fixture).args(["--strict", "--no-cloud"]);
+        args.extend([
+            fixture.display().to_string(),
+            "--strict".into(),
+            "--no-cloud".into(),
+        ]);
         if let Some(env) = stacks::fixture_environment(fixture) {
-            command.arg("-e").arg(env);
+            args.extend(["-e".into(), env.display().to_string()]);
         }
-    }
-    let output = command.output().expect("run stack.py");
-    let env = fixture;
-    serde_json::from_slice(&output.stdout).unwrap_or_else(|err| {
-        panic!(
-            "stack.py gave no JSON for {}: {err}\n{}",
-            env.display(),
-            String::from_utf8_lossy(&output.stderr)
-        )
-    })
+        strict
+    };
+    let answer = heat.request(&json!(args));
+    assert!(
+        answer.get("batch_error").is_none(),
+        "{}: {answer}",
+        fixture.display()
+    );
+    answer
 }
 
 /// Words only: Heat's text and hotfix's help wrap and quote differently.
@@ -90,6 +100,7 @@ fn squeeze(text: &str) -> String {
 fn shared_environment_and_cross_file_rules_agree_with_heats_client_and_engine() {
     let mut checked = 0;
     let mut problems = Vec::new();
+    let (mut plain, mut strict) = (Heat::start_stack(), Heat::start_stack());
     let cross_file = |code: &str| code.starts_with('X');
     for rule in all_rules()
         .iter()
@@ -114,9 +125,9 @@ fn shared_environment_and_cross_file_rules_agree_with_heats_client_and_engine() 
             if !invalid && (!name.starts_with("valid") || name.starts_with(LAYOUT_ONLY)) {
                 continue;
             }
-            let answer = heat(&fixture, environment);
+            let answer = heat(&mut plain, &mut strict, &fixture, environment);
             checked += 1;
-            let accepted = answer["valid"] == serde_json::Value::Bool(true);
+            let accepted = answer["valid"] == Value::Bool(true);
             let error = answer["error"].as_str().unwrap_or_default().to_owned();
             let display = format!("{}/{name}", rule.code);
             let at_run_time = AT_RUN_TIME

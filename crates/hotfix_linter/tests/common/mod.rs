@@ -100,10 +100,26 @@ impl Heat {
         Heat::serve(&shared().join("oracles/heat/resolve.py"))
     }
 
+    /// `../shared/oracles/heat/stack.py`, asked many times in one process
+    /// (`scripts/stack_batch.py`): a request is the argument list of one run, the answer what
+    /// that run prints. A process that ran `--no-cloud` answers only `--no-cloud` requests.
+    pub(crate) fn start_stack() -> Heat {
+        Heat::spawn(
+            &workspace().join("scripts/stack_batch.py"),
+            shared().join("oracles/heat/stack.py").as_os_str(),
+        )
+    }
+
     fn serve(script: &Path) -> Heat {
+        Heat::spawn(script, std::ffi::OsStr::new("serve"))
+    }
+
+    fn spawn(script: &Path, argument: &std::ffi::OsStr) -> Heat {
         let mut child = Command::new(python())
             .arg(script)
-            .arg("serve")
+            .arg(argument)
+            // The scripts re-run themselves with this seed (Heat's texts list names from sets).
+            .env("PYTHONHASHSEED", "0")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
