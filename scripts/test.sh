@@ -18,6 +18,10 @@
 #             the skipped tests. HOTFIX_REQUIRE_SHARED=1 (.ci/run sets it) makes its absence a
 #             failure instead.
 #
+# The ignored tests run binary by binary side by side (scripts/run_tests.py: as many at once as
+# there are cores, the slowest of the previous run first, one line per binary as it ends): most
+# of them drive one Python process each, and `cargo test` would run them one after another.
+#
 # The prefix starts the test function's name. An ignored test named otherwise fails this script,
 # and so does a `heat_` test whose name contains `shared_` (the skip matches that text).
 set -euo pipefail
@@ -65,22 +69,34 @@ fi
 
 step "compiling every test (cargo test --workspace --no-run)"
 cargo test --workspace --locked --no-run
-# Every ignored test, one per line: its source file, a tab, its name.
-ignored=$(cargo test --workspace --locked --quiet --no-run --message-format=json-render-diagnostics |
+# Every test binary (its path, its package's folder, its source file), and every ignored test,
+# one per line: its source file, a tab, its name.
+binaries=$(mktemp)
+trap 'rm -f "$binaries" "$binaries.ignored"' EXIT
+cargo test --workspace --locked --quiet --no-run --message-format=json-render-diagnostics |
     "$python" -c '
-import json, os, subprocess, sys
+import json, os, sys
 for line in sys.stdin:
     message = json.loads(line)
     if (message.get("reason") != "compiler-artifact" or not message.get("executable")
             or not message["profile"]["test"]):
         continue
-    listing = subprocess.run([message["executable"], "--list", "--ignored", "--format", "terse"],
+    print("%s\t%s\t%s" % (message["executable"], os.path.dirname(message["manifest_path"]),
+                          os.path.relpath(message["target"]["src_path"])))
+' > "$binaries"
+ignored=$("$python" -c '
+import subprocess, sys
+for line in open(sys.argv[1]):
+    executable, folder, source = line.rstrip("\n").split("\t")
+    listing = subprocess.run([executable, "--list", "--ignored", "--format", "terse"],
                              capture_output=True, text=True, check=True).stdout
-    source = os.path.relpath(message["target"]["src_path"])
     for entry in listing.splitlines():
         if entry.endswith(": test"):
             print("%s\t%s" % (source, entry[:-len(": test")]))
-')
+' "$binaries")
+# The binaries that hold an ignored test.
+awk -F'\t' 'NR == FNR { holds[$1] = 1; next } $3 in holds' <(echo "$ignored") "$binaries" \
+    > "$binaries.ignored"
 misnamed=$(awk -F'\t' '{ name = $2; sub(/.*::/, "", name) }
     name !~ /^(heat|shared)_/ || (name ~ /^heat_/ && $2 ~ /shared_/) { print "  " $1 ": " $2 }' \
     <<<"$ignored")
@@ -99,7 +115,7 @@ step "the self-contained tests (cargo test --workspace)"
 cargo test --workspace --locked
 if [ -n "$have_shared" ]; then
     step "the $heat_tests heat_ and $shared_tests shared_ tests (Heat's engine, the corpus in $shared)"
-    cargo test --workspace --locked -- --ignored --nocapture
+    scripts/run_tests.py "$binaries.ignored" --ignored --nocapture
     # The parser's comment events are compiled out of every other build (hotfix_yaml's
     # `parser-comments` feature); this test compares them with the comments hotfix finds.
     step "the parser's comment events against the comments hotfix finds (hotfix_yaml, parser-comments)"
@@ -110,7 +126,7 @@ if [ -n "$have_shared" ]; then
         "$shared_tests shared_ tests ($shared)"
 else
     step "the $heat_tests heat_ tests (Heat's engine, the repository's fixtures)"
-    cargo test --workspace --locked -- --ignored --nocapture --skip shared_
+    scripts/run_tests.py "$binaries.ignored" --ignored --skip shared_
     say "passed in $(elapsed): every self-contained test and $heat_tests heat_ tests (Heat's" \
         "engine, the repository's fixtures)"
     awk -F'\t' '{ name = $2; sub(/.*::/, "", name) } name ~ /^shared_/ {
