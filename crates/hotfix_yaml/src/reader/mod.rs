@@ -19,9 +19,24 @@ pub use scanner::{ErrorKind, Mark, ReadError};
 /// [#x20-#x7E] | #x85 | [#xA0-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]`): the offset and
 /// the character of the first.
 pub fn unprintable(source: &str) -> Option<(usize, char)> {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGHS: u64 = ONES * 0x80;
     let bytes = source.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
+        // Eight bytes at a time while all are in 0x20..=0x7E (a byte below 0x20 or above 0x7E
+        // sets its high bit in `below` or `above`; a false alarm only follows a true one).
+        if let Some(chunk) = bytes.get(i..i + 8) {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            let x = u64::from_ne_bytes(word);
+            let below = x.wrapping_sub(ONES * 0x20) & !x & HIGHS;
+            let above = (x.wrapping_add(ONES) | x) & HIGHS;
+            if below | above == 0 {
+                i += 8;
+                continue;
+            }
+        }
         let b = bytes[i];
         let bad = match b {
             b'\t' | b'\n' | b'\r' | 0x20..=0x7E => false,
@@ -60,4 +75,36 @@ pub fn check_printable(source: &str) -> Result<(), ReadError> {
         problem: "control characters are not allowed",
         problem_mark: mark,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The reader's rule, one character at a time.
+    fn naive(source: &str) -> Option<(usize, char)> {
+        source.char_indices().find(|&(_, c)| {
+            let v = u32::from(c);
+            !(matches!(v, 0x09 | 0x0A | 0x0D | 0x20..=0x7E | 0x85 | 0xA0..=0xD7FF)
+                || (0xE000..=0xFFFD).contains(&v)
+                || (0x10000..=0x10_FFFF).contains(&v))
+        })
+    }
+
+    #[test]
+    fn unprintable_finds_what_the_reader_refuses_at_any_alignment() {
+        let probes = [
+            '\0', '\x07', '\t', '\n', '\r', '\x1f', ' ', '~', '\x7f', '\u{80}', '\u{85}', '\u{9f}',
+            '\u{a0}', 'é', '\u{2028}', '\u{feff}', '\u{fffd}', '\u{fffe}', '\u{ffff}', '🙂',
+        ];
+        for probe in probes {
+            for before in 0..17 {
+                for after in [0, 1, 9] {
+                    let text = format!("{}{probe}{}", "a".repeat(before), "b".repeat(after));
+                    assert_eq!(unprintable(&text), naive(&text), "{text:?}");
+                }
+            }
+        }
+        assert_eq!(unprintable("key: value\n  - \u{7f}"), Some((15, '\u{7f}')));
+    }
 }

@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use super::scanner::{ErrorKind, Mark, ReadError, Scanner, Token, TokenKind};
+use super::scanner::{ErrorKind, Mark, ReadError, Scan, Scanner, Token, TokenKind};
 use crate::document::ScalarStyle;
 
 /// An anchor or a tag as written: its text and where it is.
@@ -106,20 +106,24 @@ impl std::fmt::Debug for Scanner<'_> {
     }
 }
 
-type Parse<T> = Result<T, ReadError>;
+type Parse<T> = Scan<T>;
 
+#[allow(
+    clippy::unnecessary_box_returns,
+    reason = "refusals travel boxed, so that results stay two words"
+)]
 fn parser_error(
     context: Option<(&'static str, Mark)>,
     problem: &'static str,
     mark: Mark,
-) -> ReadError {
-    ReadError {
+) -> Box<ReadError> {
+    Box::new(ReadError {
         kind: ErrorKind::Parser,
         context: context.map(|c| c.0),
         context_mark: context.map_or(Mark::default(), |c| c.1),
         problem,
         problem_mark: mark,
-    }
+    })
 }
 
 impl<'a> Parser<'a> {
@@ -140,6 +144,7 @@ impl<'a> Parser<'a> {
         &self.scanner.comments
     }
 
+    #[inline]
     fn peek(&mut self) -> Parse<&Token<'a>> {
         self.scanner.peek()
     }
@@ -193,7 +198,7 @@ impl<'a> Parser<'a> {
     fn parse_stream_start(&mut self) -> Parse<Event<'a>> {
         let token = self.peek()?;
         let mark = token.start;
-        if token.kind != TokenKind::StreamStart {
+        if !matches!(token.kind, TokenKind::StreamStart) {
             return Err(parser_error(
                 None,
                 "did not find expected <stream-start>",
@@ -207,7 +212,7 @@ impl<'a> Parser<'a> {
 
     fn parse_document_start(&mut self, implicit: bool) -> Parse<Event<'a>> {
         if !implicit {
-            while self.peek()?.kind == TokenKind::DocumentEnd {
+            while matches!(self.peek()?.kind, TokenKind::DocumentEnd) {
                 self.take();
             }
         }
@@ -232,11 +237,11 @@ impl<'a> Parser<'a> {
                 mark,
             ));
         }
-        if token.kind != TokenKind::StreamEnd {
+        if !matches!(token.kind, TokenKind::StreamEnd) {
             let start = token.start;
             self.process_directives()?;
             let token = self.peek()?;
-            if token.kind != TokenKind::DocumentStart {
+            if !matches!(token.kind, TokenKind::DocumentStart) {
                 return Err(parser_error(
                     None,
                     "did not find expected <document start>",
@@ -281,7 +286,7 @@ impl<'a> Parser<'a> {
         let start = token.start;
         let mut end = start;
         let mut implicit = true;
-        if token.kind == TokenKind::DocumentEnd {
+        if matches!(token.kind, TokenKind::DocumentEnd) {
             end = token.end;
             self.take();
             implicit = false;
@@ -380,7 +385,7 @@ impl<'a> Parser<'a> {
         }
         let implicit = tag.as_ref().is_none_or(|t| t.text.is_empty());
         let token = self.peek()?;
-        if indentless_sequence && token.kind == TokenKind::BlockEntry {
+        if indentless_sequence && matches!(token.kind, TokenKind::BlockEntry) {
             end = token.end;
             self.state = State::IndentlessSequenceEntry;
             return Ok(Self::event(
@@ -516,7 +521,7 @@ impl<'a> Parser<'a> {
             self.take();
         }
         let token = self.peek()?;
-        if token.kind == TokenKind::BlockEntry {
+        if matches!(token.kind, TokenKind::BlockEntry) {
             let mark = token.end;
             self.take();
             let token = self.peek()?;
@@ -527,7 +532,7 @@ impl<'a> Parser<'a> {
             self.state = State::BlockSequenceEntry;
             return Ok(empty_scalar(mark));
         }
-        if token.kind == TokenKind::BlockEnd {
+        if matches!(token.kind, TokenKind::BlockEnd) {
             let (start, end) = (token.start, token.end);
             self.state = self.pop_state();
             self.pop_mark();
@@ -545,7 +550,7 @@ impl<'a> Parser<'a> {
 
     fn parse_indentless_sequence_entry(&mut self) -> Parse<Event<'a>> {
         let token = self.peek()?;
-        if token.kind == TokenKind::BlockEntry {
+        if matches!(token.kind, TokenKind::BlockEntry) {
             let mark = token.end;
             self.take();
             let token = self.peek()?;
@@ -571,7 +576,7 @@ impl<'a> Parser<'a> {
             self.take();
         }
         let token = self.peek()?;
-        if token.kind == TokenKind::Key {
+        if matches!(token.kind, TokenKind::Key) {
             let mark = token.end;
             self.take();
             let token = self.peek()?;
@@ -585,7 +590,7 @@ impl<'a> Parser<'a> {
             self.state = State::BlockMappingValue;
             return Ok(empty_scalar(mark));
         }
-        if token.kind == TokenKind::BlockEnd {
+        if matches!(token.kind, TokenKind::BlockEnd) {
             let (start, end) = (token.start, token.end);
             self.state = self.pop_state();
             self.pop_mark();
@@ -603,7 +608,7 @@ impl<'a> Parser<'a> {
 
     fn parse_block_mapping_value(&mut self) -> Parse<Event<'a>> {
         let token = self.peek()?;
-        if token.kind == TokenKind::Value {
+        if matches!(token.kind, TokenKind::Value) {
             let mark = token.end;
             self.take();
             let token = self.peek()?;
@@ -629,9 +634,9 @@ impl<'a> Parser<'a> {
             self.take();
         }
         let mut token = self.peek()?;
-        if token.kind != TokenKind::FlowSequenceEnd {
+        if !matches!(token.kind, TokenKind::FlowSequenceEnd) {
             if !first {
-                if token.kind == TokenKind::FlowEntry {
+                if matches!(token.kind, TokenKind::FlowEntry) {
                     self.take();
                     token = self.peek()?;
                 } else {
@@ -644,7 +649,7 @@ impl<'a> Parser<'a> {
                     ));
                 }
             }
-            if token.kind == TokenKind::Key {
+            if matches!(token.kind, TokenKind::Key) {
                 let (start, end) = (token.start, token.end);
                 self.state = State::FlowSequenceEntryMappingKey;
                 self.take();
@@ -659,7 +664,7 @@ impl<'a> Parser<'a> {
                     end,
                 ));
             }
-            if token.kind != TokenKind::FlowSequenceEnd {
+            if !matches!(token.kind, TokenKind::FlowSequenceEnd) {
                 self.states.push(State::FlowSequenceEntry);
                 return self.parse_node(false, false);
             }
@@ -689,7 +694,7 @@ impl<'a> Parser<'a> {
 
     fn parse_flow_sequence_entry_mapping_value(&mut self) -> Parse<Event<'a>> {
         let mut token = self.peek()?;
-        if token.kind == TokenKind::Value {
+        if matches!(token.kind, TokenKind::Value) {
             self.take();
             token = self.peek()?;
             if !matches!(
@@ -718,9 +723,9 @@ impl<'a> Parser<'a> {
             self.take();
         }
         let mut token = self.peek()?;
-        if token.kind != TokenKind::FlowMappingEnd {
+        if !matches!(token.kind, TokenKind::FlowMappingEnd) {
             if !first {
-                if token.kind == TokenKind::FlowEntry {
+                if matches!(token.kind, TokenKind::FlowEntry) {
                     self.take();
                     token = self.peek()?;
                 } else {
@@ -733,7 +738,7 @@ impl<'a> Parser<'a> {
                     ));
                 }
             }
-            if token.kind == TokenKind::Key {
+            if matches!(token.kind, TokenKind::Key) {
                 self.take();
                 let token = self.peek()?;
                 if !matches!(
@@ -747,7 +752,7 @@ impl<'a> Parser<'a> {
                 self.state = State::FlowMappingValue;
                 return Ok(empty_scalar(mark));
             }
-            if token.kind != TokenKind::FlowMappingEnd {
+            if !matches!(token.kind, TokenKind::FlowMappingEnd) {
                 self.states.push(State::FlowMappingEmptyValue);
                 return self.parse_node(false, false);
             }
@@ -766,7 +771,7 @@ impl<'a> Parser<'a> {
             self.state = State::FlowMappingKey;
             return Ok(empty_scalar(mark));
         }
-        if token.kind == TokenKind::Value {
+        if matches!(token.kind, TokenKind::Value) {
             self.take();
             token = self.peek()?;
             if !matches!(token.kind, TokenKind::FlowEntry | TokenKind::FlowMappingEnd) {
@@ -857,6 +862,6 @@ impl<'a> Iterator for Parser<'a> {
         if event.is_err() {
             self.failed = true;
         }
-        Some(event)
+        Some(event.map_err(|err| *err))
     }
 }

@@ -100,20 +100,19 @@ enum Buf {
 }
 
 impl Buf {
+    #[inline]
     fn push_slice(&mut self, src: &str, start: usize, end: usize) {
-        if start == end {
-            return;
-        }
         match self {
-            Buf::Empty => *self = Buf::Slice(start, end),
             Buf::Slice(_, e) if *e == start => *e = end,
-            Buf::Slice(s, e) => {
-                let mut owned = String::with_capacity((*e - *s) + (end - start) + 16);
-                owned.push_str(&src[*s..*e]);
-                owned.push_str(&src[start..end]);
-                *self = Buf::Owned(owned);
-            }
-            Buf::Owned(owned) => owned.push_str(&src[start..end]),
+            Buf::Empty if start != end => *self = Buf::Slice(start, end),
+            _ => self.push_slice_cold(src, start, end),
+        }
+    }
+
+    #[cold]
+    fn push_slice_cold(&mut self, src: &str, start: usize, end: usize) {
+        if start != end {
+            self.owned(src).push_str(&src[start..end]);
         }
     }
 
@@ -159,8 +158,8 @@ const LF: &str = "\n";
 const LS: &str = "\u{2028}";
 const PS: &str = "\u{2029}";
 
-/// Bytes that end the fast run of a plain scalar's characters: blanks, breaks, `:`, the lead
-/// bytes of NEL, LS and PS, and (in a flow collection) the flow indicators.
+/// Bytes that end the fast run of a plain scalar's characters: blanks, breaks, `:`, every byte
+/// of a multi-byte character, and (in a flow collection) the flow indicators.
 const fn plain_stops(flow: bool) -> [bool; 256] {
     let mut table = [false; 256];
     table[b' ' as usize] = true;
@@ -168,8 +167,12 @@ const fn plain_stops(flow: bool) -> [bool; 256] {
     table[b'\r' as usize] = true;
     table[b'\n' as usize] = true;
     table[b':' as usize] = true;
-    table[0xC2] = true;
-    table[0xE2] = true;
+    // Any other byte of a multi-byte character too: a run is ASCII, its columns its bytes.
+    let mut b = 0x80;
+    while b < 256 {
+        table[b] = true;
+        b += 1;
+    }
     if flow {
         table[b',' as usize] = true;
         table[b'[' as usize] = true;
@@ -216,14 +219,15 @@ pub(crate) struct Scanner<'a> {
     simple_key_allowed: bool,
     simple_keys: Vec<SimpleKey>,
     flow_level: usize,
-    error: Option<ReadError>,
+    error: Option<Box<ReadError>>,
     /// Comments skipped between tokens: the `#` to the end of its line.
     pub(crate) comments: Vec<(usize, usize)>,
     /// Reused by every scalar: the line breaks after the first of a run.
     trailing_breaks: String,
 }
 
-type Scan<T> = Result<T, ReadError>;
+/// Refusals are rare: boxed, a result stays two words.
+pub(crate) type Scan<T> = Result<T, Box<ReadError>>;
 
 impl<'a> Scanner<'a> {
     pub(crate) fn new(src: &'a str) -> Self {
@@ -332,6 +336,13 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// How many spaces from here.
+    #[inline]
+    fn spaces(&self) -> usize {
+        let rest = &self.b[self.mark.offset..];
+        rest.iter().position(|&c| c != b' ').unwrap_or(rest.len())
+    }
+
     #[inline]
     fn skip(&mut self) {
         self.mark.offset += self.width_at(0);
@@ -369,19 +380,23 @@ impl<'a> Scanner<'a> {
             && self.is_blankz_at(3)
     }
 
+    #[allow(
+        clippy::unnecessary_box_returns,
+        reason = "refusals travel boxed, so that results stay two words"
+    )]
     fn error(
         &mut self,
         context: Option<&'static str>,
         context_mark: Mark,
         problem: &'static str,
-    ) -> ReadError {
-        let err = ReadError {
+    ) -> Box<ReadError> {
+        let err = Box::new(ReadError {
             kind: ErrorKind::Scanner,
             context,
             context_mark,
             problem,
             problem_mark: self.mark,
-        };
+        });
         self.error = Some(err.clone());
         err
     }
@@ -389,6 +404,7 @@ impl<'a> Scanner<'a> {
     // ---- the token queue ----------------------------------------------------------------
 
     /// `PEEK_TOKEN`: the next token, scanned as far as libyaml scans before it hands it out.
+    #[inline]
     pub(crate) fn peek(&mut self) -> Scan<&Token<'a>> {
         if !self.token_available {
             self.fetch_more_tokens()?;
@@ -400,6 +416,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// `SKIP_TOKEN`: takes the token [`Self::peek`] returned.
+    #[inline]
     pub(crate) fn next_token(&mut self) -> Option<Token<'a>> {
         self.token_available = false;
         self.tokens_parsed += 1;
@@ -424,6 +441,7 @@ impl<'a> Scanner<'a> {
         self.stream_end_produced
     }
 
+    #[inline(never)]
     fn fetch_more_tokens(&mut self) -> Scan<()> {
         if let Some(err) = &self.error {
             return Err(err.clone());
@@ -869,14 +887,14 @@ impl<'a> Scanner<'a> {
             if self.mark.column == 0 && self.b[self.mark.offset..].starts_with(b"\xEF\xBB\xBF") {
                 self.skip();
             }
-            loop {
-                let c = self.at(0);
-                if c == b' ' || ((self.flow_level > 0 || !self.simple_key_allowed) && c == b'\t') {
-                    self.skip();
-                } else {
-                    break;
-                }
-            }
+            let tabs = self.flow_level > 0 || !self.simple_key_allowed;
+            let rest = &self.b[self.mark.offset..];
+            let blanks = rest
+                .iter()
+                .position(|&c| !(c == b' ' || (tabs && c == b'\t')))
+                .unwrap_or(rest.len());
+            self.mark.offset += blanks;
+            self.mark.column += blanks;
             if self.check(b'#') {
                 let start = self.mark.offset;
                 self.skip_to_line_end();
@@ -1385,8 +1403,14 @@ impl<'a> Scanner<'a> {
         let mut max_indent = 0isize;
         *end = self.mark;
         loop {
-            while (*indent == 0 || self.mark.column.cast_signed() < *indent) && self.check(b' ') {
-                self.skip();
+            if self.check(b' ') {
+                let mut n = self.spaces();
+                if *indent > 0 {
+                    let room = (*indent - self.mark.column.cast_signed()).max(0);
+                    n = n.min(room.cast_unsigned());
+                }
+                self.mark.offset += n;
+                self.mark.column += n;
             }
             max_indent = max_indent.max(self.mark.column.cast_signed());
             if (*indent == 0 || self.mark.column.cast_signed() < *indent) && self.check(b'\t') {
@@ -1647,7 +1671,7 @@ impl<'a> Scanner<'a> {
                         .iter()
                         .position(|&b| stops[b as usize])
                         .unwrap_or(rest.len());
-                    self.mark.column += chars_in(&rest[..run]);
+                    self.mark.column += run;
                     self.mark.offset += run;
                     value.push_slice(self.src, from, self.mark.offset);
                     end = self.mark;
@@ -1656,7 +1680,18 @@ impl<'a> Scanner<'a> {
                     break;
                 }
                 while self.is_blank() || self.is_break() {
-                    if self.is_blank() {
+                    if self.check(b' ') {
+                        // A run of spaces at once (no check concerns a space).
+                        let n = self.spaces();
+                        if !leading_blanks {
+                            if ws_start == ws_end {
+                                ws_start = self.mark.offset;
+                            }
+                            ws_end = self.mark.offset + n;
+                        }
+                        self.mark.offset += n;
+                        self.mark.column += n;
+                    } else if self.is_blank() {
                         if leading_blanks
                             && self.mark.column.cast_signed() < indent
                             && self.check(b'\t')
