@@ -468,6 +468,15 @@ impl<'a> Scanner<'a> {
         Ok(())
     }
 
+    /// Puts a token `at` places into the queue (at its front, mostly: the simple key's).
+    fn insert(&mut self, at: usize, token: Token<'a>) {
+        if at == 0 {
+            self.tokens.push_front(token);
+        } else {
+            self.tokens.insert(at, token);
+        }
+    }
+
     fn push(&mut self, kind: TokenKind<'a>, start: Mark, end: Mark) {
         self.tokens.push_back(Token { kind, start, end });
     }
@@ -568,21 +577,25 @@ impl<'a> Scanner<'a> {
 
     fn stale_simple_keys(&mut self) -> Scan<()> {
         let mark = self.mark;
-        for i in 0..self.simple_keys.len() {
-            let key = self.simple_keys[i];
+        let mut required = None;
+        for key in &mut self.simple_keys {
             // Same line: libyaml's index difference is the column difference.
             if key.possible && (key.mark.line < mark.line || key.mark.column + 1024 < mark.column) {
                 if key.required {
-                    return Err(self.error(
-                        Some("while scanning a simple key"),
-                        key.mark,
-                        "could not find expected ':'",
-                    ));
+                    required = Some(key.mark);
+                    break;
                 }
-                self.simple_keys[i].possible = false;
+                key.possible = false;
             }
         }
-        Ok(())
+        match required {
+            None => Ok(()),
+            Some(at) => Err(self.error(
+                Some("while scanning a simple key"),
+                at,
+                "could not find expected ':'",
+            )),
+        }
     }
 
     fn save_simple_key(&mut self) -> Scan<()> {
@@ -652,7 +665,7 @@ impl<'a> Scanner<'a> {
             };
             match number {
                 None => self.tokens.push_back(token),
-                Some(n) => self.tokens.insert(n - self.tokens_parsed, token),
+                Some(n) => self.insert(n - self.tokens_parsed, token),
             }
         }
     }
@@ -797,7 +810,7 @@ impl<'a> Scanner<'a> {
     fn fetch_value(&mut self) -> Scan<()> {
         let key = self.simple_keys.last().copied().unwrap_or_default();
         if key.possible {
-            self.tokens.insert(
+            self.insert(
                 key.token_number - self.tokens_parsed,
                 Token {
                     kind: TokenKind::Key,
