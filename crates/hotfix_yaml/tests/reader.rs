@@ -444,3 +444,92 @@ fn comments_are_collected_as_the_scanner_skips_them() {
         .collect();
     assert_eq!(comments, ["# c", "# d", "# e"]);
 }
+
+/// The comments the reader collects are those `hotfix_yaml::parse` finds from the tree
+/// (`comments.rs`, which the fix engine uses), on every corpus file that loads as YAML; the
+/// only other ones are a block scalar's header comment (`| # note`), which the tree's scalar
+/// span covers.
+#[test]
+#[ignore = "needs ../shared/corpus; run by scripts/test.sh beside ../shared"]
+fn shared_reader_comments_are_the_trees() {
+    let shared = std::env::var_os("HOTFIX_SHARED")
+        .map_or_else(|| workspace().join("../shared"), PathBuf::from);
+    let mut paths = Vec::new();
+    let mut dirs = vec![shared.join("corpus"), workspace().join("testdata")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("read a folder") {
+            let path = entry.expect("an entry").path();
+            let hidden = path
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with('.'));
+            if path.is_dir() && !hidden {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
+                paths.push(path);
+            }
+        }
+    }
+    assert!(paths.len() > 1000, "only {} files", paths.len());
+    let (mut files, mut comments, mut headers) = (0, 0, 0);
+    let mut failures = Vec::new();
+    for path in &paths {
+        let bytes = std::fs::read(path).expect("read a file");
+        let Ok(text) = hotfix_yaml::check_bytes(&bytes) else {
+            continue;
+        };
+        let Ok(doc) = hotfix_yaml::parse_unlimited(text) else {
+            continue;
+        };
+        if doc.format() != hotfix_yaml::SourceFormat::Yaml {
+            continue;
+        }
+        let mut parser = Parser::new(text);
+        let mut block_scalars = Vec::new();
+        for event in parser.by_ref() {
+            let event = event.expect("a text hotfix loads is one libyaml reads");
+            if let EventKind::Scalar {
+                style: ScalarStyle::Literal | ScalarStyle::Folded,
+                ..
+            } = event.kind
+            {
+                block_scalars.push((event.start.offset, event.end.offset));
+            }
+        }
+        files += 1;
+        let tree: Vec<(usize, usize)> = doc
+            .comments()
+            .iter()
+            .map(|c| (c.span.start, c.span.end))
+            .collect();
+        let mut read = Vec::new();
+        for &(start, end) in parser.comments() {
+            if block_scalars.iter().any(|&(s, e)| s < start && start < e) {
+                headers += 1;
+            } else {
+                read.push((start, end));
+            }
+        }
+        comments += read.len();
+        if read != tree {
+            let first = read.iter().zip(&tree).find(|(a, b)| a != b).map_or_else(
+                || format!("{} comments against {}", read.len(), tree.len()),
+                |(a, b)| format!("reader {:?} tree {:?}", &text[a.0..a.1], &text[b.0..b.1]),
+            );
+            failures.push(format!("{}: {first}", path.display()));
+        }
+    }
+    eprintln!(
+        "comments: {files} files, {comments} comments alike, {headers} block scalar header comments"
+    );
+    assert!(
+        failures.is_empty(),
+        "{} files differ:\n{}",
+        failures.len(),
+        failures
+            .iter()
+            .take(10)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
