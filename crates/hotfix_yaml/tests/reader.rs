@@ -75,7 +75,7 @@ fn error(err: &ReadError) -> Value {
 /// One event in `yaml_events.py`'s form: `[KIND, START, END, ANCHOR, TAG, VALUE, STYLE,
 /// IMPLICIT, FLOW]`.
 fn event_json(event: &Event<'_>) -> Value {
-    let prop = |p: &Option<Property<'_>>| p.as_ref().map_or(Value::Null, |p| json!(p.text));
+    let prop = |p: &Option<Box<Property<'_>>>| p.as_ref().map_or(Value::Null, |p| json!(p.text));
     let mut row = vec![Value::Null; 9];
     row[1] = mark(event.start);
     row[2] = mark(event.end);

@@ -29,8 +29,8 @@ pub enum EventKind<'a> {
         anchor: &'a str,
     },
     Scalar {
-        anchor: Option<Property<'a>>,
-        tag: Option<Property<'a>>,
+        anchor: Option<Box<Property<'a>>>,
+        tag: Option<Box<Property<'a>>>,
         value: Cow<'a, str>,
         style: ScalarStyle,
         /// libyaml's `plain_implicit`: plain without a tag, or tagged `!`.
@@ -39,15 +39,15 @@ pub enum EventKind<'a> {
         quoted_implicit: bool,
     },
     SequenceStart {
-        anchor: Option<Property<'a>>,
-        tag: Option<Property<'a>>,
+        anchor: Option<Box<Property<'a>>>,
+        tag: Option<Box<Property<'a>>>,
         implicit: bool,
         flow: bool,
     },
     SequenceEnd,
     MappingStart {
-        anchor: Option<Property<'a>>,
-        tag: Option<Property<'a>>,
+        anchor: Option<Box<Property<'a>>>,
+        tag: Option<Box<Property<'a>>>,
         implicit: bool,
         flow: bool,
     },
@@ -311,14 +311,14 @@ impl<'a> Parser<'a> {
         let mut start = token.start;
         let mut end = token.start;
         let mut tag_mark = token.start;
-        let mut anchor: Option<Property<'a>> = None;
+        let mut anchor: Option<Box<Property<'a>>> = None;
         let mut tag_parts: Option<(Cow<'a, str>, Cow<'a, str>, usize, usize)> = None;
         let anchor_of = |token: Token<'a>| match token.kind {
-            TokenKind::Anchor(name) => Some(Property {
+            TokenKind::Anchor(name) => Some(Box::new(Property {
                 text: Cow::Borrowed(name),
                 start: token.start.offset,
                 end: token.end.offset,
-            }),
+            })),
             _ => None,
         };
         let tag_of = |token: Token<'a>| match token.kind {
@@ -352,7 +352,7 @@ impl<'a> Parser<'a> {
                 anchor = anchor_of(token);
             }
         }
-        let mut tag: Option<Property<'a>> = None;
+        let mut tag: Option<Box<Property<'a>>> = None;
         if let Some((handle, suffix, tag_start, tag_end)) = tag_parts {
             let text = if handle.is_empty() {
                 suffix
@@ -377,11 +377,11 @@ impl<'a> Parser<'a> {
                     Cow::Owned(format!("{prefix}{suffix}"))
                 }
             };
-            tag = Some(Property {
+            tag = Some(Box::new(Property {
                 text,
                 start: tag_start,
                 end: tag_end,
-            });
+            }));
         }
         let implicit = tag.as_ref().is_none_or(|t| t.text.is_empty());
         let token = self.peek()?;
