@@ -308,6 +308,27 @@ impl<'a> Parser<'a> {
             self.take();
             return Ok(Self::event(EventKind::Alias { anchor: name }, start, end));
         }
+        // The common case, a scalar without anchor or tag: as below, in short.
+        if matches!(token.kind, TokenKind::Scalar(..)) {
+            let (start, end) = (token.start, token.end);
+            self.state = self.pop_state();
+            let TokenKind::Scalar(value, style) = self.take().kind else {
+                unreachable!("peeked a scalar");
+            };
+            let plain_implicit = style == ScalarStyle::Plain;
+            return Ok(Self::event(
+                EventKind::Scalar {
+                    anchor: None,
+                    tag: None,
+                    value,
+                    style,
+                    plain_implicit,
+                    quoted_implicit: !plain_implicit,
+                },
+                start,
+                end,
+            ));
+        }
         let mut start = token.start;
         let mut end = token.start;
         let mut tag_mark = token.start;
