@@ -315,6 +315,16 @@ const FIXED_CASES: &[&str] = &[
     "a: b: c\n",
     "- a\nb: c\n",
     "a: \x01\n",
+    "%TAG !e! tag:%C3%A9,2000:\n--- !e!x%41 a\n",
+    "%TAG !e! tag:%C3,2000:\n--- a\n",
+    "a: !e!x b\n",
+    "{a: 1, b: [2, {c: d}], ? e}\n",
+    "- \ta\n",
+    "a:\n\t- b\n",
+    "'a\n...\n'\n",
+    "a: 'b\n---\n'\n",
+    "[a\n: b]\n",
+    "key\n: value\n",
 ];
 
 #[test]
@@ -330,7 +340,14 @@ fn heat_reader_reads_the_fixed_cases_as_libyaml_does() {
     let mut stdin = child.stdin.take().expect("stdin");
     let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
     let mut failures = Vec::new();
-    for text in FIXED_CASES {
+    // A simple key of 1,024 characters and one of 1,025, with `?` and without.
+    let mut cases: Vec<String> = FIXED_CASES.iter().map(|&c| c.to_owned()).collect();
+    for n in [1023, 1024, 1025, 1100] {
+        cases.push(format!("{}: b\n", "a".repeat(n)));
+        cases.push(format!("{{{}: b}}\n", "a".repeat(n)));
+        cases.push(format!("- {}é: b\n", "é".repeat(n)));
+    }
+    for text in &cases {
         writeln!(stdin, "{}", json!({ "yaml": text })).expect("write");
         stdin.flush().expect("flush");
         let mut line = String::new();
