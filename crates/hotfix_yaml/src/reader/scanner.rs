@@ -469,6 +469,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// Puts a token `at` places into the queue (at its front, mostly: the simple key's).
+    #[inline]
     fn insert(&mut self, at: usize, token: Token<'a>) {
         if at == 0 {
             self.tokens.push_front(token);
@@ -477,6 +478,7 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    #[inline]
     fn push(&mut self, kind: TokenKind<'a>, start: Mark, end: Mark) {
         self.tokens.push_back(Token { kind, start, end });
     }
@@ -575,6 +577,7 @@ impl<'a> Scanner<'a> {
         ))
     }
 
+    #[inline]
     fn stale_simple_keys(&mut self) -> Scan<()> {
         let mark = self.mark;
         let mut required = None;
@@ -598,6 +601,7 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    #[inline]
     fn save_simple_key(&mut self) -> Scan<()> {
         let required = self.flow_level == 0 && self.indent == self.mark.column.cast_signed();
         if self.simple_key_allowed {
@@ -615,6 +619,7 @@ impl<'a> Scanner<'a> {
         Ok(())
     }
 
+    #[inline]
     fn remove_simple_key(&mut self) -> Scan<()> {
         let Some(&key) = self.simple_keys.last() else {
             return Ok(());
@@ -645,6 +650,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// `number`: where in the queue the token goes (`None`: at its end).
+    #[inline]
     fn roll_indent(
         &mut self,
         column: isize,
@@ -670,6 +676,7 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    #[inline]
     fn unroll_indent(&mut self, column: isize) {
         if self.flow_level > 0 {
             return;
