@@ -9,7 +9,24 @@
 //! - `parse + json, 1 thread`: as the single-threaded parse, plus `to_python_json` for every
 //!   document that loads.
 //!
+//! - `events, reader`: the events of hotfix's own reader ([`hotfix_yaml::reader::Parser`]), every
+//!   file read to its end or its refusal, nothing built.
+//! - `events, granit`: the same for `granit-parser` (the parser `parse` still builds on), with
+//!   the options `parse` gives it.
+//!
 //! Errors are expected: the corpus holds Jinja2 sources and other files Heat refuses.
+//!
+//! Instructions per byte of the two event passes alone, with callgrind (`HOTFIX_BENCH_ONLY`
+//! runs one pass once and nothing else; `--toggle-collect` counts only inside it):
+//!
+//! ```text
+//! cargo bench -p hotfix_yaml --bench parse --no-run
+//! HOTFIX_BENCH_ONLY=reader valgrind --tool=callgrind --toggle-collect='*events_reader*' \
+//!     --callgrind-out-file=/tmp/cg.reader target/release/deps/parse-HASH
+//! ```
+//!
+//! then the `Ir` total of `callgrind_annotate /tmp/cg.reader` divided by the bytes it prints
+//! (`granit` and `*events_granit*` for the other).
 #![allow(
     clippy::print_stdout,
     clippy::print_stderr,
@@ -102,6 +119,72 @@ fn parse_one(bytes: &[u8]) -> (usize, usize) {
     }
 }
 
+/// Every file's events with hotfix's reader: `(events, refused files)`.
+#[inline(never)]
+fn events_reader(files: &[&str]) -> (usize, usize) {
+    let mut events = 0;
+    let mut refused = 0;
+    for text in files {
+        for event in hotfix_yaml::reader::Parser::new(text) {
+            match event {
+                Ok(event) => {
+                    black_box(&event);
+                    events += 1;
+                }
+                Err(err) => {
+                    black_box(&err);
+                    refused += 1;
+                }
+            }
+        }
+    }
+    (events, refused)
+}
+
+/// Every file's events with `granit-parser`, with the options `parse` gives it.
+#[inline(never)]
+fn events_granit(files: &[&str]) -> (usize, usize) {
+    let mut events = 0;
+    let mut refused = 0;
+    for text in files {
+        let mut options = granit_parser::Options::default();
+        options.emit_anchor_events = true;
+        options.emit_comments = false;
+        for event in granit_parser::Parser::new_from_str_with_options(text, options) {
+            match event {
+                Ok(event) => {
+                    black_box(&event);
+                    events += 1;
+                }
+                Err(err) => {
+                    black_box(&err);
+                    refused += 1;
+                    break;
+                }
+            }
+        }
+    }
+    (events, refused)
+}
+
+/// `HOTFIX_BENCH_ONLY`: one event pass, once, for callgrind.
+fn run_only(only: &str, texts: &[&str]) -> ExitCode {
+    let (events, refused) = match only {
+        "reader" => events_reader(texts),
+        "granit" => events_granit(texts),
+        other => {
+            eprintln!("HOTFIX_BENCH_ONLY={other}: say reader or granit");
+            return ExitCode::FAILURE;
+        }
+    };
+    let bytes: usize = texts.iter().map(|t| t.len()).sum();
+    println!(
+        "{only}: {bytes} bytes in {} files, {events} events, {refused} refused",
+        texts.len()
+    );
+    ExitCode::SUCCESS
+}
+
 fn add(a: (usize, usize), b: (usize, usize)) -> (usize, usize) {
     (a.0 + b.0, a.1 + b.1)
 }
@@ -144,11 +227,28 @@ fn main() -> ExitCode {
     };
     let total: usize = files.iter().map(Vec::len).sum();
     let count = files.len();
+    // The texts the event passes read: the files that are UTF-8 without NUL bytes.
+    let texts: Vec<&str> = files
+        .iter()
+        .filter_map(|b| hotfix_yaml::check_bytes(b).ok())
+        .collect();
+    let text_bytes: usize = texts.iter().map(|t| t.len()).sum();
+    if let Ok(only) = std::env::var("HOTFIX_BENCH_ONLY") {
+        return run_only(&only, &texts);
+    }
     println!(
         "corpus {} ({REPETITIONS} repetitions, best reported)",
         corpus.display()
     );
     report("read only", total, count, read_time, "");
+
+    // Events only, one thread: hotfix's reader, then granit-parser.
+    let (time, (events, refused)) = best_of(|| events_reader(&texts));
+    let counts = format!("   ({events} events, {refused} refused)");
+    report("events, reader", text_bytes, texts.len(), time, &counts);
+    let (time, (events, refused)) = best_of(|| events_granit(&texts));
+    let counts = format!("   ({events} events, {refused} refused)");
+    report("events, granit", text_bytes, texts.len(), time, &counts);
 
     // (b) One thread, bytes in memory.
     let (time, (ok, err)) = best_of(|| files.iter().map(|b| parse_one(b)).fold((0, 0), add));

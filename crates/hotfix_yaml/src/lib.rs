@@ -22,6 +22,7 @@ mod json;
 mod libyaml;
 mod lines;
 mod pyjson;
+pub mod reader;
 mod scalar;
 mod value;
 mod yaml;

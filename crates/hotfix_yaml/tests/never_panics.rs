@@ -46,6 +46,39 @@ fn assert_span(source: &str, span: Span, what: &str) {
     );
 }
 
+/// hotfix's own reader (`hotfix_yaml::reader`, not yet under `parse`) over the text: every
+/// event's and refusal's marks within the source, on character boundaries, in order.
+fn read(source: &str) {
+    let on_boundary = |at: usize, what: &str| {
+        assert!(
+            at <= source.len() && source.is_char_boundary(at),
+            "{what} at {at} is outside the source or inside a character"
+        );
+    };
+    let mut parser = hotfix_yaml::reader::Parser::new(source);
+    for event in parser.by_ref() {
+        match event {
+            Ok(event) => {
+                on_boundary(event.start.offset, "an event's start");
+                on_boundary(event.end.offset, "an event's end");
+                assert!(
+                    event.start.offset <= event.end.offset,
+                    "an event ends before it starts"
+                );
+            }
+            Err(err) => {
+                on_boundary(err.problem_mark.offset, "a refusal");
+                break;
+            }
+        }
+    }
+    for &(start, end) in parser.comments() {
+        on_boundary(start, "a comment's start");
+        on_boundary(end, "a comment's end");
+        assert!(source[start..end].starts_with('#'), "a comment without '#'");
+    }
+}
+
 /// Everything a linter does with a loaded document, with the span checks.
 fn exercise(doc: &Document) {
     let source = doc.source();
@@ -333,10 +366,12 @@ proptest! {
 
     #[test]
     fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..2048)) {
-        if let Ok(text) = hotfix_yaml::check_bytes(&bytes)
-            && let Ok(doc) = hotfix_yaml::parse_unlimited(text) {
+        if let Ok(text) = hotfix_yaml::check_bytes(&bytes) {
+            read(text);
+            if let Ok(doc) = hotfix_yaml::parse_unlimited(text) {
                 exercise(&doc);
             }
+        }
     }
 
     #[test]
@@ -344,6 +379,7 @@ proptest! {
         text in prop::string::string_regex("[-a-z0-9:{}\\[\\],&*!|>'\"#%@ \\n\\t.<=~?]{0,300}")
             .expect("a valid regex")
     ) {
+        read(&text);
         if let Ok(doc) = hotfix_yaml::parse_unlimited(&text) {
             exercise(&doc);
         }
@@ -351,8 +387,21 @@ proptest! {
 
     #[test]
     fn template_like_text_never_panics(text in template()) {
+        read(&text);
         if let Ok(doc) = hotfix_yaml::parse_unlimited(&text) {
             exercise(&doc);
         }
+    }
+
+    /// The reader alone, on YAML's indicators with every line break libyaml knows, escapes, a
+    /// byte-order mark and multi-byte characters.
+    #[test]
+    fn the_reader_never_panics(
+        text in prop::string::string_regex(
+            "[-a-z0-9:{}\\[\\],&*!|>'\"#%@ \\n\\r\\t.<=~?\\\\\u{85}\u{2028}\u{feff}é+]{0,300}"
+        )
+            .expect("a valid regex")
+    ) {
+        read(&text);
     }
 }

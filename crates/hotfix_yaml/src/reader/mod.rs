@@ -1,0 +1,110 @@
+//! hotfix's own YAML reader: libyaml 0.2.5's scanner and parser (the C code under PyYAML's
+//! `CSafeLoader`, which Heat loads templates with), rewritten in safe Rust on byte offsets.
+//!
+//! [`Parser`] gives the events libyaml gives, with its marks, values, styles, tags and
+//! anchors, and refuses what libyaml refuses with libyaml's problem text at libyaml's mark.
+//! Scalars are borrowed from the text until a value needs cooking; comments are collected as
+//! the scanner skips them. `tests/reader.rs` compares every event with libyaml's own on the
+//! corpus and on generated documents.
+//!
+//! Not yet used by [`crate::parse`] (issue 29): the tree is still built from `granit-parser`.
+
+mod parser;
+mod scanner;
+
+pub use parser::{Event, EventKind, Parser, Property};
+pub use scanner::{ErrorKind, Mark, ReadError};
+
+/// libyaml's reader refuses a character outside YAML's printable set (`#x9 | #xA | #xD |
+/// [#x20-#x7E] | #x85 | [#xA0-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]`): the offset and
+/// the character of the first.
+pub fn unprintable(source: &str) -> Option<(usize, char)> {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGHS: u64 = ONES * 0x80;
+    let bytes = source.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        // Eight bytes at a time while all are in 0x20..=0x7E (a byte below 0x20 or above 0x7E
+        // sets its high bit in `below` or `above`; a false alarm only follows a true one).
+        if let Some(chunk) = bytes.get(i..i + 8) {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            let x = u64::from_ne_bytes(word);
+            let below = x.wrapping_sub(ONES * 0x20) & !x & HIGHS;
+            let above = (x.wrapping_add(ONES) | x) & HIGHS;
+            if below | above == 0 {
+                i += 8;
+                continue;
+            }
+        }
+        let b = bytes[i];
+        let bad = match b {
+            b'\t' | b'\n' | b'\r' | 0x20..=0x7E => false,
+            0..=0x1F | 0x7F => true,
+            // U+0080..U+009F but NEL.
+            0xC2 => matches!(bytes.get(i + 1), Some(0x80..=0x84 | 0x86..=0x9F)),
+            // U+FFFE, U+FFFF.
+            0xEF => {
+                bytes.get(i + 1) == Some(&0xBF) && matches!(bytes.get(i + 2), Some(0xBE | 0xBF))
+            }
+            _ => false,
+        };
+        if bad {
+            let c = source[i..].chars().next().unwrap_or('\0');
+            return Some((i, c));
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The reader's refusal of the first character [`unprintable`] finds.
+pub fn check_printable(source: &str) -> Result<(), ReadError> {
+    let Some((at, _)) = unprintable(source) else {
+        return Ok(());
+    };
+    let mark = Mark {
+        offset: at,
+        line: 0,
+        column: 0,
+    };
+    Err(ReadError {
+        kind: ErrorKind::Reader,
+        context: None,
+        context_mark: mark,
+        problem: "control characters are not allowed",
+        problem_mark: mark,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The reader's rule, one character at a time.
+    fn naive(source: &str) -> Option<(usize, char)> {
+        source.char_indices().find(|&(_, c)| {
+            let v = u32::from(c);
+            !(matches!(v, 0x09 | 0x0A | 0x0D | 0x20..=0x7E | 0x85 | 0xA0..=0xD7FF)
+                || (0xE000..=0xFFFD).contains(&v)
+                || (0x10000..=0x10_FFFF).contains(&v))
+        })
+    }
+
+    #[test]
+    fn unprintable_finds_what_the_reader_refuses_at_any_alignment() {
+        let probes = [
+            '\0', '\x07', '\t', '\n', '\r', '\x1f', ' ', '~', '\x7f', '\u{80}', '\u{85}', '\u{9f}',
+            '\u{a0}', 'é', '\u{2028}', '\u{feff}', '\u{fffd}', '\u{fffe}', '\u{ffff}', '🙂',
+        ];
+        for probe in probes {
+            for before in 0..17 {
+                for after in [0, 1, 9] {
+                    let text = format!("{}{probe}{}", "a".repeat(before), "b".repeat(after));
+                    assert_eq!(unprintable(&text), naive(&text), "{text:?}");
+                }
+            }
+        }
+        assert_eq!(unprintable("key: value\n  - \u{7f}"), Some((15, '\u{7f}')));
+    }
+}

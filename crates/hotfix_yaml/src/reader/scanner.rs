@@ -1,0 +1,1759 @@
+//! libyaml 0.2.5's scanner (`scanner.c`), token by token, on byte offsets.
+//!
+//! Each function below is named after the C function it follows and keeps its order of checks,
+//! so that the two can be read side by side. Differences of representation only: marks are
+//! byte offsets with libyaml's line and column (characters); a scalar's value is borrowed from
+//! the text while it is one contiguous slice of it, and copied only once it needs cooking
+//! (folding, escapes, a block scalar's indentation).
+
+use std::borrow::Cow;
+use std::collections::VecDeque;
+
+use crate::document::ScalarStyle;
+
+/// A position: byte offset, and libyaml's line and column (in characters; a CR LF is one line
+/// break).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Mark {
+    pub offset: usize,
+    pub line: usize,
+    pub column: usize,
+}
+
+/// Which stage of libyaml refused the text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The reader: a character YAML does not allow (`control characters are not allowed`).
+    Reader,
+    Scanner,
+    Parser,
+}
+
+/// A refusal as libyaml reports it: the context (`while scanning a simple key`) and where it
+/// started, the problem (`could not find expected ':'`) and where it was found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadError {
+    pub kind: ErrorKind,
+    pub context: Option<&'static str>,
+    pub context_mark: Mark,
+    pub problem: &'static str,
+    pub problem_mark: Mark,
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.context {
+            Some(context) => write!(f, "{context}: {}", self.problem),
+            None => f.write_str(self.problem),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum TokenKind<'a> {
+    StreamStart,
+    StreamEnd,
+    VersionDirective(u32, u32),
+    TagDirective(Cow<'a, str>, Cow<'a, str>),
+    DocumentStart,
+    DocumentEnd,
+    BlockSequenceStart,
+    BlockMappingStart,
+    BlockEnd,
+    FlowSequenceStart,
+    FlowSequenceEnd,
+    FlowMappingStart,
+    FlowMappingEnd,
+    BlockEntry,
+    FlowEntry,
+    Key,
+    Value,
+    Alias(&'a str),
+    Anchor(&'a str),
+    /// Handle and suffix, as libyaml's tag token holds them.
+    Tag(Cow<'a, str>, Cow<'a, str>),
+    Scalar(Cow<'a, str>, ScalarStyle),
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Token<'a> {
+    pub(crate) kind: TokenKind<'a>,
+    pub(crate) start: Mark,
+    pub(crate) end: Mark,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct SimpleKey {
+    possible: bool,
+    required: bool,
+    token_number: usize,
+    mark: Mark,
+}
+
+/// A scalar's value being built: a slice of the text while it is one, a copy once it is not.
+#[derive(Debug, Default)]
+enum Buf {
+    #[default]
+    Empty,
+    Slice(usize, usize),
+    Owned(String),
+}
+
+impl Buf {
+    #[inline]
+    fn push_slice(&mut self, src: &str, start: usize, end: usize) {
+        match self {
+            Buf::Slice(_, e) if *e == start => *e = end,
+            Buf::Empty if start != end => *self = Buf::Slice(start, end),
+            _ => self.push_slice_cold(src, start, end),
+        }
+    }
+
+    #[cold]
+    fn push_slice_cold(&mut self, src: &str, start: usize, end: usize) {
+        if start != end {
+            self.owned(src).push_str(&src[start..end]);
+        }
+    }
+
+    fn push_str(&mut self, src: &str, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        self.owned(src).push_str(text);
+    }
+
+    fn push_char(&mut self, src: &str, c: char) {
+        self.owned(src).push(c);
+    }
+
+    fn owned(&mut self, src: &str) -> &mut String {
+        match self {
+            Buf::Empty => *self = Buf::Owned(String::new()),
+            Buf::Slice(s, e) => {
+                let mut owned = String::with_capacity((*e - *s) * 2 + 16);
+                owned.push_str(&src[*s..*e]);
+                *self = Buf::Owned(owned);
+            }
+            Buf::Owned(_) => {}
+        }
+        match self {
+            Buf::Owned(owned) => owned,
+            _ => unreachable!("made owned above"),
+        }
+    }
+
+    fn into_cow(self, src: &str) -> Cow<'_, str> {
+        match self {
+            Buf::Empty => Cow::Borrowed(""),
+            Buf::Slice(s, e) => Cow::Borrowed(&src[s..e]),
+            Buf::Owned(owned) => Cow::Owned(owned),
+        }
+    }
+}
+
+/// What a line break reads as in a scalar (`READ_LINE`): CR LF, CR, LF and NEL as `\n`, LS and
+/// PS as themselves.
+const LF: &str = "\n";
+const LS: &str = "\u{2028}";
+const PS: &str = "\u{2029}";
+
+/// Bytes that end the fast run of a plain scalar's characters: blanks, breaks, `:`, every byte
+/// of a multi-byte character, and (in a flow collection) the flow indicators.
+const fn plain_stops(flow: bool) -> [bool; 256] {
+    let mut table = [false; 256];
+    table[b' ' as usize] = true;
+    table[b'\t' as usize] = true;
+    table[b'\r' as usize] = true;
+    table[b'\n' as usize] = true;
+    table[b':' as usize] = true;
+    // Any other byte of a multi-byte character too: a run is ASCII, its columns its bytes.
+    let mut b = 0x80;
+    while b < 256 {
+        table[b] = true;
+        b += 1;
+    }
+    if flow {
+        table[b',' as usize] = true;
+        table[b'[' as usize] = true;
+        table[b']' as usize] = true;
+        table[b'{' as usize] = true;
+        table[b'}' as usize] = true;
+    }
+    table
+}
+
+/// Bytes that may start a line break: CR, LF, and the lead bytes of NEL, LS and PS.
+static LINE_STOPS: [bool; 256] = {
+    let mut table = [false; 256];
+    table[b'\r' as usize] = true;
+    table[b'\n' as usize] = true;
+    table[0xC2] = true;
+    table[0xE2] = true;
+    table
+};
+
+static PLAIN_BLOCK_STOPS: [bool; 256] = plain_stops(false);
+static PLAIN_FLOW_STOPS: [bool; 256] = plain_stops(true);
+
+/// Characters counted in a byte slice (lead bytes only).
+fn chars_in(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b.cast_signed() >= -0x40).count()
+}
+
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "libyaml's own flags, one for one"
+)]
+pub(crate) struct Scanner<'a> {
+    src: &'a str,
+    b: &'a [u8],
+    mark: Mark,
+    pub(crate) tokens: VecDeque<Token<'a>>,
+    tokens_parsed: usize,
+    token_available: bool,
+    stream_start_produced: bool,
+    stream_end_produced: bool,
+    indent: isize,
+    indents: Vec<isize>,
+    simple_key_allowed: bool,
+    simple_keys: Vec<SimpleKey>,
+    flow_level: usize,
+    error: Option<Box<ReadError>>,
+    /// Comments skipped between tokens: the `#` to the end of its line.
+    pub(crate) comments: Vec<(usize, usize)>,
+    /// Reused by every scalar: the line breaks after the first of a run.
+    trailing_breaks: String,
+}
+
+/// Refusals are rare: boxed, a result stays two words.
+pub(crate) type Scan<T> = Result<T, Box<ReadError>>;
+
+impl<'a> Scanner<'a> {
+    pub(crate) fn new(src: &'a str) -> Self {
+        // PyYAML hands libyaml the text without the byte-order mark at its start: offsets
+        // continue to count it, columns do not.
+        let start = if src.starts_with('\u{feff}') { 3 } else { 0 };
+        Self {
+            src,
+            b: src.as_bytes(),
+            mark: Mark {
+                offset: start,
+                line: 0,
+                column: 0,
+            },
+            tokens: VecDeque::with_capacity(16),
+            tokens_parsed: 0,
+            token_available: false,
+            stream_start_produced: false,
+            stream_end_produced: false,
+            indent: -1,
+            indents: Vec::new(),
+            simple_key_allowed: false,
+            simple_keys: Vec::new(),
+            flow_level: 0,
+            error: None,
+            comments: Vec::new(),
+            trailing_breaks: String::new(),
+        }
+    }
+
+    // ---- characters ---------------------------------------------------------------------
+
+    #[inline]
+    fn at(&self, k: usize) -> u8 {
+        self.b.get(self.mark.offset + k).copied().unwrap_or(0)
+    }
+
+    #[inline]
+    fn check(&self, c: u8) -> bool {
+        self.at(0) == c
+    }
+
+    #[inline]
+    fn is_z(&self) -> bool {
+        self.mark.offset >= self.b.len()
+    }
+
+    /// The offset `k` bytes ahead is a line break.
+    #[inline]
+    fn is_break_at(&self, k: usize) -> bool {
+        match self.at(k) {
+            b'\r' | b'\n' => true,
+            0xC2 => self.at(k + 1) == 0x85,
+            0xE2 => self.at(k + 1) == 0x80 && matches!(self.at(k + 2), 0xA8 | 0xA9),
+            _ => false,
+        }
+    }
+
+    #[inline]
+    fn is_break(&self) -> bool {
+        self.is_break_at(0)
+    }
+
+    #[inline]
+    fn is_blank_at(&self, k: usize) -> bool {
+        matches!(self.at(k), b' ' | b'\t')
+    }
+
+    #[inline]
+    fn is_blank(&self) -> bool {
+        self.is_blank_at(0)
+    }
+
+    #[inline]
+    fn is_breakz_at(&self, k: usize) -> bool {
+        self.mark.offset + k >= self.b.len() || self.is_break_at(k)
+    }
+
+    #[inline]
+    fn is_breakz(&self) -> bool {
+        self.is_breakz_at(0)
+    }
+
+    #[inline]
+    fn is_blankz_at(&self, k: usize) -> bool {
+        self.is_blank_at(k) || self.is_breakz_at(k)
+    }
+
+    #[inline]
+    fn is_blankz(&self) -> bool {
+        self.is_blankz_at(0)
+    }
+
+    /// The byte width of the character `k` bytes ahead (a lead byte).
+    #[inline]
+    fn width_at(&self, k: usize) -> usize {
+        let c = self.at(k);
+        if c < 0x80 {
+            1
+        } else if c & 0xE0 == 0xC0 {
+            2
+        } else if c & 0xF0 == 0xE0 {
+            3
+        } else {
+            4
+        }
+    }
+
+    /// How many spaces from here.
+    #[inline]
+    fn spaces(&self) -> usize {
+        let rest = &self.b[self.mark.offset..];
+        rest.iter().position(|&c| c != b' ').unwrap_or(rest.len())
+    }
+
+    #[inline]
+    fn skip(&mut self) {
+        self.mark.offset += self.width_at(0);
+        self.mark.column += 1;
+    }
+
+    #[inline]
+    fn skip_line(&mut self) {
+        if self.check(b'\r') && self.at(1) == b'\n' {
+            self.mark.offset += 2;
+        } else if self.is_break() {
+            self.mark.offset += self.width_at(0);
+        } else {
+            return;
+        }
+        self.mark.column = 0;
+        self.mark.line += 1;
+    }
+
+    /// `READ_LINE`: consumes a line break and says what it reads as.
+    fn read_line(&mut self) -> &'static str {
+        let text = match (self.at(0), self.at(2)) {
+            (0xE2, 0xA8) => LS,
+            (0xE2, 0xA9) => PS,
+            _ => LF,
+        };
+        self.skip_line();
+        text
+    }
+
+    fn is_document_indicator(&self) -> bool {
+        self.mark.column == 0
+            && ((self.at(0) == b'-' && self.at(1) == b'-' && self.at(2) == b'-')
+                || (self.at(0) == b'.' && self.at(1) == b'.' && self.at(2) == b'.'))
+            && self.is_blankz_at(3)
+    }
+
+    #[allow(
+        clippy::unnecessary_box_returns,
+        reason = "refusals travel boxed, so that results stay two words"
+    )]
+    fn error(
+        &mut self,
+        context: Option<&'static str>,
+        context_mark: Mark,
+        problem: &'static str,
+    ) -> Box<ReadError> {
+        let err = Box::new(ReadError {
+            kind: ErrorKind::Scanner,
+            context,
+            context_mark,
+            problem,
+            problem_mark: self.mark,
+        });
+        self.error = Some(err.clone());
+        err
+    }
+
+    // ---- the token queue ----------------------------------------------------------------
+
+    /// `PEEK_TOKEN`: the next token, scanned as far as libyaml scans before it hands it out.
+    #[inline]
+    pub(crate) fn peek(&mut self) -> Scan<&Token<'a>> {
+        if !self.token_available {
+            self.fetch_more_tokens()?;
+        }
+        match self.tokens.front() {
+            Some(token) => Ok(token),
+            None => unreachable!("fetch_more_tokens leaves a token"),
+        }
+    }
+
+    /// `SKIP_TOKEN`: takes the token [`Self::peek`] returned.
+    #[inline]
+    pub(crate) fn next_token(&mut self) -> Option<Token<'a>> {
+        self.token_available = false;
+        self.tokens_parsed += 1;
+        let token = self.tokens.pop_front();
+        if matches!(
+            token,
+            Some(Token {
+                kind: TokenKind::StreamEnd,
+                ..
+            })
+        ) {
+            self.stream_end_produced = true;
+        }
+        token
+    }
+
+    pub(crate) fn source(&self) -> &'a str {
+        self.src
+    }
+
+    pub(crate) fn stream_end_produced(&self) -> bool {
+        self.stream_end_produced
+    }
+
+    #[inline(never)]
+    fn fetch_more_tokens(&mut self) -> Scan<()> {
+        if let Some(err) = &self.error {
+            return Err(err.clone());
+        }
+        loop {
+            let mut need_more = false;
+            if self.tokens.is_empty() {
+                need_more = true;
+            } else {
+                self.stale_simple_keys()?;
+                for key in &self.simple_keys {
+                    if key.possible && key.token_number == self.tokens_parsed {
+                        need_more = true;
+                        break;
+                    }
+                }
+            }
+            if !need_more {
+                break;
+            }
+            self.fetch_next_token()?;
+        }
+        self.token_available = true;
+        Ok(())
+    }
+
+    /// Puts a token `at` places into the queue (at its front, mostly: the simple key's).
+    #[inline]
+    fn insert(&mut self, at: usize, token: Token<'a>) {
+        if at == 0 {
+            self.tokens.push_front(token);
+        } else {
+            self.tokens.insert(at, token);
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, kind: TokenKind<'a>, start: Mark, end: Mark) {
+        self.tokens.push_back(Token { kind, start, end });
+    }
+
+    fn fetch_next_token(&mut self) -> Scan<()> {
+        if !self.stream_start_produced {
+            self.fetch_stream_start();
+            return Ok(());
+        }
+        self.scan_to_next_token();
+        self.stale_simple_keys()?;
+        self.unroll_indent(self.mark.column.cast_signed());
+        if self.is_z() {
+            return self.fetch_stream_end();
+        }
+        let c = self.at(0);
+        if self.mark.column == 0 && c == b'%' {
+            return self.fetch_directive();
+        }
+        if self.mark.column == 0
+            && self.at(0) == b'-'
+            && self.at(1) == b'-'
+            && self.at(2) == b'-'
+            && self.is_blankz_at(3)
+        {
+            return self.fetch_document_indicator(TokenKind::DocumentStart);
+        }
+        if self.mark.column == 0
+            && self.at(0) == b'.'
+            && self.at(1) == b'.'
+            && self.at(2) == b'.'
+            && self.is_blankz_at(3)
+        {
+            return self.fetch_document_indicator(TokenKind::DocumentEnd);
+        }
+        match c {
+            b'[' => return self.fetch_flow_collection_start(TokenKind::FlowSequenceStart),
+            b'{' => return self.fetch_flow_collection_start(TokenKind::FlowMappingStart),
+            b']' => return self.fetch_flow_collection_end(TokenKind::FlowSequenceEnd),
+            b'}' => return self.fetch_flow_collection_end(TokenKind::FlowMappingEnd),
+            b',' => return self.fetch_flow_entry(),
+            _ => {}
+        }
+        if c == b'-' && self.is_blankz_at(1) {
+            return self.fetch_block_entry();
+        }
+        if c == b'?' && (self.flow_level > 0 || self.is_blankz_at(1)) {
+            return self.fetch_key();
+        }
+        if c == b':' && (self.flow_level > 0 || self.is_blankz_at(1)) {
+            return self.fetch_value();
+        }
+        match c {
+            b'*' => return self.fetch_anchor(true),
+            b'&' => return self.fetch_anchor(false),
+            b'!' => return self.fetch_tag(),
+            b'|' if self.flow_level == 0 => return self.fetch_block_scalar(true),
+            b'>' if self.flow_level == 0 => return self.fetch_block_scalar(false),
+            b'\'' => return self.fetch_flow_scalar(true),
+            b'"' => return self.fetch_flow_scalar(false),
+            _ => {}
+        }
+        let indicator = self.is_blankz()
+            || matches!(
+                c,
+                b'-' | b'?'
+                    | b':'
+                    | b','
+                    | b'['
+                    | b']'
+                    | b'{'
+                    | b'}'
+                    | b'#'
+                    | b'&'
+                    | b'*'
+                    | b'!'
+                    | b'|'
+                    | b'>'
+                    | b'\''
+                    | b'"'
+                    | b'%'
+                    | b'@'
+                    | b'`'
+            );
+        if !indicator
+            || (c == b'-' && !self.is_blank_at(1))
+            || (self.flow_level == 0 && (c == b'?' || c == b':') && !self.is_blankz_at(1))
+        {
+            return self.fetch_plain_scalar();
+        }
+        let mark = self.mark;
+        Err(self.error(
+            Some("while scanning for the next token"),
+            mark,
+            "found character that cannot start any token",
+        ))
+    }
+
+    #[inline]
+    fn stale_simple_keys(&mut self) -> Scan<()> {
+        let mark = self.mark;
+        let mut required = None;
+        for key in &mut self.simple_keys {
+            // Same line: libyaml's index difference is the column difference.
+            if key.possible && (key.mark.line < mark.line || key.mark.column + 1024 < mark.column) {
+                if key.required {
+                    required = Some(key.mark);
+                    break;
+                }
+                key.possible = false;
+            }
+        }
+        match required {
+            None => Ok(()),
+            Some(at) => Err(self.error(
+                Some("while scanning a simple key"),
+                at,
+                "could not find expected ':'",
+            )),
+        }
+    }
+
+    #[inline]
+    fn save_simple_key(&mut self) -> Scan<()> {
+        let required = self.flow_level == 0 && self.indent == self.mark.column.cast_signed();
+        if self.simple_key_allowed {
+            let key = SimpleKey {
+                possible: true,
+                required,
+                token_number: self.tokens_parsed + self.tokens.len(),
+                mark: self.mark,
+            };
+            self.remove_simple_key()?;
+            if let Some(top) = self.simple_keys.last_mut() {
+                *top = key;
+            }
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn remove_simple_key(&mut self) -> Scan<()> {
+        let Some(&key) = self.simple_keys.last() else {
+            return Ok(());
+        };
+        if key.possible && key.required {
+            return Err(self.error(
+                Some("while scanning a simple key"),
+                key.mark,
+                "could not find expected ':'",
+            ));
+        }
+        if let Some(top) = self.simple_keys.last_mut() {
+            top.possible = false;
+        }
+        Ok(())
+    }
+
+    fn increase_flow_level(&mut self) {
+        self.simple_keys.push(SimpleKey::default());
+        self.flow_level += 1;
+    }
+
+    fn decrease_flow_level(&mut self) {
+        if self.flow_level > 0 {
+            self.flow_level -= 1;
+            self.simple_keys.pop();
+        }
+    }
+
+    /// `number`: where in the queue the token goes (`None`: at its end).
+    #[inline]
+    fn roll_indent(
+        &mut self,
+        column: isize,
+        number: Option<usize>,
+        kind: TokenKind<'a>,
+        mark: Mark,
+    ) {
+        if self.flow_level > 0 {
+            return;
+        }
+        if self.indent < column {
+            self.indents.push(self.indent);
+            self.indent = column;
+            let token = Token {
+                kind,
+                start: mark,
+                end: mark,
+            };
+            match number {
+                None => self.tokens.push_back(token),
+                Some(n) => self.insert(n - self.tokens_parsed, token),
+            }
+        }
+    }
+
+    #[inline]
+    fn unroll_indent(&mut self, column: isize) {
+        if self.flow_level > 0 {
+            return;
+        }
+        while self.indent > column {
+            let mark = self.mark;
+            self.push(TokenKind::BlockEnd, mark, mark);
+            self.indent = self.indents.pop().unwrap_or(-1);
+        }
+    }
+
+    fn fetch_stream_start(&mut self) {
+        self.indent = -1;
+        self.simple_keys.push(SimpleKey::default());
+        self.simple_key_allowed = true;
+        self.stream_start_produced = true;
+        let mark = self.mark;
+        self.push(TokenKind::StreamStart, mark, mark);
+    }
+
+    fn fetch_stream_end(&mut self) -> Scan<()> {
+        if self.mark.column != 0 {
+            self.mark.column = 0;
+            self.mark.line += 1;
+        }
+        self.unroll_indent(-1);
+        self.remove_simple_key()?;
+        self.simple_key_allowed = false;
+        let mark = self.mark;
+        self.push(TokenKind::StreamEnd, mark, mark);
+        Ok(())
+    }
+
+    fn fetch_directive(&mut self) -> Scan<()> {
+        self.unroll_indent(-1);
+        self.remove_simple_key()?;
+        self.simple_key_allowed = false;
+        let token = self.scan_directive()?;
+        self.tokens.push_back(token);
+        Ok(())
+    }
+
+    fn fetch_document_indicator(&mut self, kind: TokenKind<'a>) -> Scan<()> {
+        self.unroll_indent(-1);
+        self.remove_simple_key()?;
+        self.simple_key_allowed = false;
+        let start = self.mark;
+        self.skip();
+        self.skip();
+        self.skip();
+        let end = self.mark;
+        self.push(kind, start, end);
+        Ok(())
+    }
+
+    fn fetch_flow_collection_start(&mut self, kind: TokenKind<'a>) -> Scan<()> {
+        self.save_simple_key()?;
+        self.increase_flow_level();
+        self.simple_key_allowed = true;
+        let start = self.mark;
+        self.skip();
+        let end = self.mark;
+        self.push(kind, start, end);
+        Ok(())
+    }
+
+    fn fetch_flow_collection_end(&mut self, kind: TokenKind<'a>) -> Scan<()> {
+        self.remove_simple_key()?;
+        self.decrease_flow_level();
+        self.simple_key_allowed = false;
+        let start = self.mark;
+        self.skip();
+        let end = self.mark;
+        self.push(kind, start, end);
+        Ok(())
+    }
+
+    fn fetch_flow_entry(&mut self) -> Scan<()> {
+        self.remove_simple_key()?;
+        self.simple_key_allowed = true;
+        let start = self.mark;
+        self.skip();
+        let end = self.mark;
+        self.push(TokenKind::FlowEntry, start, end);
+        Ok(())
+    }
+
+    fn fetch_block_entry(&mut self) -> Scan<()> {
+        if self.flow_level == 0 {
+            if !self.simple_key_allowed {
+                let mark = self.mark;
+                return Err(self.error(
+                    None,
+                    mark,
+                    "block sequence entries are not allowed in this context",
+                ));
+            }
+            let mark = self.mark;
+            self.roll_indent(
+                mark.column.cast_signed(),
+                None,
+                TokenKind::BlockSequenceStart,
+                mark,
+            );
+        }
+        self.remove_simple_key()?;
+        self.simple_key_allowed = true;
+        let start = self.mark;
+        self.skip();
+        let end = self.mark;
+        self.push(TokenKind::BlockEntry, start, end);
+        Ok(())
+    }
+
+    fn fetch_key(&mut self) -> Scan<()> {
+        if self.flow_level == 0 {
+            if !self.simple_key_allowed {
+                let mark = self.mark;
+                return Err(self.error(None, mark, "mapping keys are not allowed in this context"));
+            }
+            let mark = self.mark;
+            self.roll_indent(
+                mark.column.cast_signed(),
+                None,
+                TokenKind::BlockMappingStart,
+                mark,
+            );
+        }
+        self.remove_simple_key()?;
+        self.simple_key_allowed = self.flow_level == 0;
+        let start = self.mark;
+        self.skip();
+        let end = self.mark;
+        self.push(TokenKind::Key, start, end);
+        Ok(())
+    }
+
+    fn fetch_value(&mut self) -> Scan<()> {
+        let key = self.simple_keys.last().copied().unwrap_or_default();
+        if key.possible {
+            self.insert(
+                key.token_number - self.tokens_parsed,
+                Token {
+                    kind: TokenKind::Key,
+                    start: key.mark,
+                    end: key.mark,
+                },
+            );
+            self.roll_indent(
+                key.mark.column.cast_signed(),
+                Some(key.token_number),
+                TokenKind::BlockMappingStart,
+                key.mark,
+            );
+            if let Some(top) = self.simple_keys.last_mut() {
+                top.possible = false;
+            }
+            self.simple_key_allowed = false;
+        } else {
+            if self.flow_level == 0 {
+                if !self.simple_key_allowed {
+                    let mark = self.mark;
+                    return Err(self.error(
+                        None,
+                        mark,
+                        "mapping values are not allowed in this context",
+                    ));
+                }
+                let mark = self.mark;
+                self.roll_indent(
+                    mark.column.cast_signed(),
+                    None,
+                    TokenKind::BlockMappingStart,
+                    mark,
+                );
+            }
+            self.simple_key_allowed = self.flow_level == 0;
+        }
+        let start = self.mark;
+        self.skip();
+        let end = self.mark;
+        self.push(TokenKind::Value, start, end);
+        Ok(())
+    }
+
+    fn fetch_anchor(&mut self, alias: bool) -> Scan<()> {
+        self.save_simple_key()?;
+        self.simple_key_allowed = false;
+        let token = self.scan_anchor(alias)?;
+        self.tokens.push_back(token);
+        Ok(())
+    }
+
+    fn fetch_tag(&mut self) -> Scan<()> {
+        self.save_simple_key()?;
+        self.simple_key_allowed = false;
+        let token = self.scan_tag()?;
+        self.tokens.push_back(token);
+        Ok(())
+    }
+
+    fn fetch_block_scalar(&mut self, literal: bool) -> Scan<()> {
+        self.remove_simple_key()?;
+        self.simple_key_allowed = true;
+        let token = self.scan_block_scalar(literal)?;
+        self.tokens.push_back(token);
+        Ok(())
+    }
+
+    fn fetch_flow_scalar(&mut self, single: bool) -> Scan<()> {
+        self.save_simple_key()?;
+        self.simple_key_allowed = false;
+        let token = self.scan_flow_scalar(single)?;
+        self.tokens.push_back(token);
+        Ok(())
+    }
+
+    fn fetch_plain_scalar(&mut self) -> Scan<()> {
+        self.save_simple_key()?;
+        self.simple_key_allowed = false;
+        let token = self.scan_plain_scalar()?;
+        self.tokens.push_back(token);
+        Ok(())
+    }
+
+    fn scan_to_next_token(&mut self) {
+        loop {
+            if self.mark.column == 0 && self.b[self.mark.offset..].starts_with(b"\xEF\xBB\xBF") {
+                self.skip();
+            }
+            let tabs = self.flow_level > 0 || !self.simple_key_allowed;
+            let rest = &self.b[self.mark.offset..];
+            let blanks = rest
+                .iter()
+                .position(|&c| !(c == b' ' || (tabs && c == b'\t')))
+                .unwrap_or(rest.len());
+            self.mark.offset += blanks;
+            self.mark.column += blanks;
+            if self.check(b'#') {
+                let start = self.mark.offset;
+                self.skip_to_line_end();
+                self.comments.push((start, self.mark.offset));
+            }
+            if self.is_break() {
+                self.skip_line();
+                if self.flow_level == 0 {
+                    self.simple_key_allowed = true;
+                }
+            } else {
+                break;
+            }
+        }
+    }
+
+    /// Skips to the next line break or the end (a comment's text, a block scalar's line).
+    fn skip_to_line_end(&mut self) {
+        let rest = &self.b[self.mark.offset..];
+        let mut i = 0;
+        while let Some(n) = rest[i..].iter().position(|&b| LINE_STOPS[b as usize]) {
+            i += n;
+            let is_break = match rest[i] {
+                b'\n' | b'\r' => true,
+                0xC2 => rest.get(i + 1) == Some(&0x85),
+                _ => rest.get(i + 1) == Some(&0x80) && matches!(rest.get(i + 2), Some(0xA8 | 0xA9)),
+            };
+            if is_break {
+                self.mark.column += chars_in(&rest[..i]);
+                self.mark.offset += i;
+                return;
+            }
+            i += 1;
+        }
+        self.mark.column += chars_in(rest);
+        self.mark.offset += rest.len();
+    }
+
+    fn scan_directive(&mut self) -> Scan<Token<'a>> {
+        const CONTEXT: Option<&str> = Some("while scanning a directive");
+        let start = self.mark;
+        self.skip();
+        let name = self.scan_directive_name(start)?;
+        let kind = match name {
+            "YAML" => {
+                let (major, minor) = self.scan_version_directive_value(start)?;
+                TokenKind::VersionDirective(major, minor)
+            }
+            "TAG" => {
+                let (handle, prefix) = self.scan_tag_directive_value(start)?;
+                TokenKind::TagDirective(handle, prefix)
+            }
+            _ => return Err(self.error(CONTEXT, start, "found unknown directive name")),
+        };
+        let end = self.mark;
+        while self.is_blank() {
+            self.skip();
+        }
+        if self.check(b'#') {
+            let at = self.mark.offset;
+            self.skip_to_line_end();
+            self.comments.push((at, self.mark.offset));
+        }
+        if !self.is_breakz() {
+            return Err(self.error(
+                CONTEXT,
+                start,
+                "did not find expected comment or line break",
+            ));
+        }
+        if self.is_break() {
+            self.skip_line();
+        }
+        Ok(Token { kind, start, end })
+    }
+
+    fn scan_alpha(&mut self) -> (usize, usize) {
+        let from = self.mark.offset;
+        while self.at(0).is_ascii_alphanumeric() || matches!(self.at(0), b'_' | b'-') {
+            self.skip();
+        }
+        (from, self.mark.offset)
+    }
+
+    fn scan_directive_name(&mut self, start: Mark) -> Scan<&'a str> {
+        const CONTEXT: Option<&str> = Some("while scanning a directive");
+        let (from, to) = self.scan_alpha();
+        if from == to {
+            return Err(self.error(CONTEXT, start, "could not find expected directive name"));
+        }
+        if !self.is_blankz() {
+            return Err(self.error(
+                CONTEXT,
+                start,
+                "found unexpected non-alphabetical character",
+            ));
+        }
+        Ok(&self.src[from..to])
+    }
+
+    fn scan_version_directive_value(&mut self, start: Mark) -> Scan<(u32, u32)> {
+        while self.is_blank() {
+            self.skip();
+        }
+        let major = self.scan_version_directive_number(start)?;
+        if !self.check(b'.') {
+            return Err(self.error(
+                Some("while scanning a %YAML directive"),
+                start,
+                "did not find expected digit or '.' character",
+            ));
+        }
+        self.skip();
+        let minor = self.scan_version_directive_number(start)?;
+        Ok((major, minor))
+    }
+
+    fn scan_version_directive_number(&mut self, start: Mark) -> Scan<u32> {
+        const CONTEXT: Option<&str> = Some("while scanning a %YAML directive");
+        let mut value = 0u32;
+        let mut length = 0;
+        while self.at(0).is_ascii_digit() {
+            length += 1;
+            if length > 9 {
+                return Err(self.error(CONTEXT, start, "found extremely long version number"));
+            }
+            value = value * 10 + u32::from(self.at(0) - b'0');
+            self.skip();
+        }
+        if length == 0 {
+            return Err(self.error(CONTEXT, start, "did not find expected version number"));
+        }
+        Ok(value)
+    }
+
+    fn scan_tag_directive_value(&mut self, start: Mark) -> Scan<(Cow<'a, str>, Cow<'a, str>)> {
+        const CONTEXT: Option<&str> = Some("while scanning a %TAG directive");
+        while self.is_blank() {
+            self.skip();
+        }
+        let handle = self.scan_tag_handle(true, start)?;
+        if !self.is_blank() {
+            return Err(self.error(CONTEXT, start, "did not find expected whitespace"));
+        }
+        while self.is_blank() {
+            self.skip();
+        }
+        let prefix = self.scan_tag_uri(true, true, None, start)?;
+        if !self.is_blankz() {
+            return Err(self.error(
+                CONTEXT,
+                start,
+                "did not find expected whitespace or line break",
+            ));
+        }
+        Ok((Cow::Borrowed(&self.src[handle.0..handle.1]), prefix))
+    }
+
+    fn scan_anchor(&mut self, alias: bool) -> Scan<Token<'a>> {
+        let start = self.mark;
+        self.skip();
+        let (from, to) = self.scan_alpha();
+        let end = self.mark;
+        let c = self.at(0);
+        if from == to
+            || !(self.is_blankz()
+                || matches!(c, b'?' | b':' | b',' | b']' | b'}' | b'%' | b'@' | b'`'))
+        {
+            return Err(self.error(
+                Some(if alias {
+                    "while scanning an alias"
+                } else {
+                    "while scanning an anchor"
+                }),
+                start,
+                "did not find expected alphabetic or numeric character",
+            ));
+        }
+        let name = &self.src[from..to];
+        let kind = if alias {
+            TokenKind::Alias(name)
+        } else {
+            TokenKind::Anchor(name)
+        };
+        Ok(Token { kind, start, end })
+    }
+
+    fn scan_tag(&mut self) -> Scan<Token<'a>> {
+        const CONTEXT: Option<&str> = Some("while scanning a tag");
+        let start = self.mark;
+        let (handle, suffix);
+        if self.at(1) == b'<' {
+            self.skip();
+            self.skip();
+            suffix = self.scan_tag_uri(true, false, None, start)?;
+            if !self.check(b'>') {
+                return Err(self.error(CONTEXT, start, "did not find the expected '>'"));
+            }
+            self.skip();
+            handle = Cow::Borrowed("");
+        } else {
+            let (from, to) = self.scan_tag_handle(false, start)?;
+            let text = &self.src[from..to];
+            if text.len() > 1 && text.ends_with('!') {
+                suffix = self.scan_tag_uri(false, false, None, start)?;
+                handle = Cow::Borrowed(text);
+            } else {
+                let uri = self.scan_tag_uri(false, false, Some((from, to)), start)?;
+                if uri.is_empty() {
+                    handle = Cow::Borrowed("");
+                    suffix = Cow::Borrowed("!");
+                } else {
+                    handle = Cow::Borrowed("!");
+                    suffix = uri;
+                }
+            }
+        }
+        if !self.is_blankz() && (self.flow_level == 0 || !self.check(b',')) {
+            return Err(self.error(
+                CONTEXT,
+                start,
+                "did not find expected whitespace or line break",
+            ));
+        }
+        let end = self.mark;
+        Ok(Token {
+            kind: TokenKind::Tag(handle, suffix),
+            start,
+            end,
+        })
+    }
+
+    /// The handle's byte range: `!`, `!!`, `!name!`, or (a tag) `!name`.
+    fn scan_tag_handle(&mut self, directive: bool, start: Mark) -> Scan<(usize, usize)> {
+        if !self.check(b'!') {
+            return Err(self.error(
+                Some(if directive {
+                    "while scanning a tag directive"
+                } else {
+                    "while scanning a tag"
+                }),
+                start,
+                "did not find expected '!'",
+            ));
+        }
+        let from = self.mark.offset;
+        self.skip();
+        self.scan_alpha();
+        if self.check(b'!') {
+            self.skip();
+        } else if directive && self.mark.offset - from != 1 {
+            return Err(self.error(
+                Some("while parsing a tag directive"),
+                start,
+                "did not find expected '!'",
+            ));
+        }
+        Ok((from, self.mark.offset))
+    }
+
+    /// `head`: a handle without its closing `!` whose text after the `!` starts the URI.
+    fn scan_tag_uri(
+        &mut self,
+        uri_char: bool,
+        directive: bool,
+        head: Option<(usize, usize)>,
+        start: Mark,
+    ) -> Scan<Cow<'a, str>> {
+        let context = Some(if directive {
+            "while parsing a %TAG directive"
+        } else {
+            "while parsing a tag"
+        });
+        let mut length = head.map_or(0, |(s, e)| e - s);
+        let mut buf = Buf::Empty;
+        if let Some((s, e)) = head {
+            buf.push_slice(self.src, s + 1, e);
+        }
+        let mut bytes: Vec<u8> = Vec::new();
+        loop {
+            let c = self.at(0);
+            let ok = c.is_ascii_alphanumeric()
+                || matches!(
+                    c,
+                    b'_' | b'-'
+                        | b';'
+                        | b'/'
+                        | b'?'
+                        | b':'
+                        | b'@'
+                        | b'&'
+                        | b'='
+                        | b'+'
+                        | b'$'
+                        | b'.'
+                        | b'%'
+                        | b'!'
+                        | b'~'
+                        | b'*'
+                        | b'\''
+                        | b'('
+                        | b')'
+                )
+                || (uri_char && matches!(c, b',' | b'[' | b']'));
+            if !ok {
+                break;
+            }
+            if c == b'%' {
+                bytes.clear();
+                self.scan_uri_escapes(context, start, &mut bytes)?;
+                match std::str::from_utf8(&bytes) {
+                    Ok(text) => buf.push_str(self.src, text),
+                    Err(_) => {
+                        return Err(self.error(
+                            context,
+                            start,
+                            "found an incorrect trailing UTF-8 octet",
+                        ));
+                    }
+                }
+            } else {
+                let at = self.mark.offset;
+                self.skip();
+                buf.push_slice(self.src, at, self.mark.offset);
+            }
+            length += 1;
+        }
+        if length == 0 {
+            return Err(self.error(context, start, "did not find expected tag URI"));
+        }
+        Ok(buf.into_cow(self.src))
+    }
+
+    fn scan_uri_escapes(
+        &mut self,
+        context: Option<&'static str>,
+        start: Mark,
+        out: &mut Vec<u8>,
+    ) -> Scan<()> {
+        let mut width = 0;
+        loop {
+            let hex = |c: u8| (c as char).to_digit(16);
+            let (Some(hi), Some(lo)) = (hex(self.at(1)), hex(self.at(2))) else {
+                return Err(self.error(context, start, "did not find URI escaped octet"));
+            };
+            if !self.check(b'%') {
+                return Err(self.error(context, start, "did not find URI escaped octet"));
+            }
+            let octet = u8::try_from(hi * 16 + lo).unwrap_or(0);
+            if width == 0 {
+                width = if octet & 0x80 == 0 {
+                    1
+                } else if octet & 0xE0 == 0xC0 {
+                    2
+                } else if octet & 0xF0 == 0xE0 {
+                    3
+                } else if octet & 0xF8 == 0xF0 {
+                    4
+                } else {
+                    return Err(self.error(
+                        context,
+                        start,
+                        "found an incorrect leading UTF-8 octet",
+                    ));
+                };
+            } else if octet & 0xC0 != 0x80 {
+                return Err(self.error(context, start, "found an incorrect trailing UTF-8 octet"));
+            }
+            out.push(octet);
+            self.skip();
+            self.skip();
+            self.skip();
+            width -= 1;
+            if width == 0 {
+                return Ok(());
+            }
+        }
+    }
+
+    #[allow(
+        clippy::too_many_lines,
+        reason = "libyaml's function, kept whole to be read beside it"
+    )]
+    fn scan_block_scalar(&mut self, literal: bool) -> Scan<Token<'a>> {
+        const CONTEXT: Option<&str> = Some("while scanning a block scalar");
+        let start = self.mark;
+        self.skip();
+        let mut chomping = 0i8;
+        let mut increment = 0isize;
+        if self.check(b'+') || self.check(b'-') {
+            chomping = if self.check(b'+') { 1 } else { -1 };
+            self.skip();
+            if self.at(0).is_ascii_digit() {
+                if self.check(b'0') {
+                    return Err(self.error(
+                        CONTEXT,
+                        start,
+                        "found an indentation indicator equal to 0",
+                    ));
+                }
+                increment = isize::from(self.at(0) - b'0');
+                self.skip();
+            }
+        } else if self.at(0).is_ascii_digit() {
+            if self.check(b'0') {
+                return Err(self.error(
+                    CONTEXT,
+                    start,
+                    "found an indentation indicator equal to 0",
+                ));
+            }
+            increment = isize::from(self.at(0) - b'0');
+            self.skip();
+            if self.check(b'+') || self.check(b'-') {
+                chomping = if self.check(b'+') { 1 } else { -1 };
+                self.skip();
+            }
+        }
+        while self.is_blank() {
+            self.skip();
+        }
+        if self.check(b'#') {
+            let at = self.mark.offset;
+            self.skip_to_line_end();
+            self.comments.push((at, self.mark.offset));
+        }
+        if !self.is_breakz() {
+            return Err(self.error(
+                CONTEXT,
+                start,
+                "did not find expected comment or line break",
+            ));
+        }
+        if self.is_break() {
+            self.skip_line();
+        }
+        let mut end = self.mark;
+        let mut indent: isize = 0;
+        if increment > 0 {
+            indent = if self.indent >= 0 {
+                self.indent + increment
+            } else {
+                increment
+            };
+        }
+        let mut value = Buf::Empty;
+        let mut leading_break: &'static str = "";
+        let mut trailing = std::mem::take(&mut self.trailing_breaks);
+        trailing.clear();
+        let mut leading_blank = false;
+        let result = (|| {
+            self.scan_block_scalar_breaks(&mut indent, &mut trailing, start, &mut end)?;
+            while self.mark.column.cast_signed() == indent && !self.is_z() {
+                let trailing_blank = self.is_blank();
+                if !literal && leading_break == LF && !leading_blank && !trailing_blank {
+                    if trailing.is_empty() {
+                        value.push_char(self.src, ' ');
+                    }
+                } else {
+                    value.push_str(self.src, leading_break);
+                }
+                leading_break = "";
+                value.push_str(self.src, &trailing);
+                trailing.clear();
+                leading_blank = self.is_blank();
+                let from = self.mark.offset;
+                self.skip_to_line_end();
+                value.push_slice(self.src, from, self.mark.offset);
+                if self.is_break() {
+                    leading_break = self.read_line();
+                }
+                self.scan_block_scalar_breaks(&mut indent, &mut trailing, start, &mut end)?;
+            }
+            Ok(())
+        })();
+        if let Err(err) = result {
+            self.trailing_breaks = trailing;
+            return Err(err);
+        }
+        if chomping != -1 {
+            value.push_str(self.src, leading_break);
+        }
+        if chomping == 1 {
+            value.push_str(self.src, &trailing);
+        }
+        self.trailing_breaks = trailing;
+        let style = if literal {
+            ScalarStyle::Literal
+        } else {
+            ScalarStyle::Folded
+        };
+        Ok(Token {
+            kind: TokenKind::Scalar(value.into_cow(self.src), style),
+            start,
+            end,
+        })
+    }
+
+    fn scan_block_scalar_breaks(
+        &mut self,
+        indent: &mut isize,
+        breaks: &mut String,
+        start: Mark,
+        end: &mut Mark,
+    ) -> Scan<()> {
+        let mut max_indent = 0isize;
+        *end = self.mark;
+        loop {
+            if self.check(b' ') {
+                let mut n = self.spaces();
+                if *indent > 0 {
+                    let room = (*indent - self.mark.column.cast_signed()).max(0);
+                    n = n.min(room.cast_unsigned());
+                }
+                self.mark.offset += n;
+                self.mark.column += n;
+            }
+            max_indent = max_indent.max(self.mark.column.cast_signed());
+            if (*indent == 0 || self.mark.column.cast_signed() < *indent) && self.check(b'\t') {
+                return Err(self.error(
+                    Some("while scanning a block scalar"),
+                    start,
+                    "found a tab character where an indentation space is expected",
+                ));
+            }
+            if !self.is_break() {
+                break;
+            }
+            breaks.push_str(self.read_line());
+            *end = self.mark;
+        }
+        if *indent == 0 {
+            *indent = max_indent.max(self.indent + 1).max(1);
+        }
+        Ok(())
+    }
+
+    #[allow(
+        clippy::too_many_lines,
+        reason = "libyaml's function, kept whole to be read beside it"
+    )]
+    fn scan_flow_scalar(&mut self, single: bool) -> Scan<Token<'a>> {
+        const CONTEXT: Option<&str> = Some("while scanning a quoted scalar");
+        const ESCAPE: Option<&str> = Some("while parsing a quoted scalar");
+        let start = self.mark;
+        self.skip();
+        let mut value = Buf::Empty;
+        let mut trailing = std::mem::take(&mut self.trailing_breaks);
+        trailing.clear();
+        let result = (|| {
+            loop {
+                if self.is_document_indicator() {
+                    return Err(self.error(CONTEXT, start, "found unexpected document indicator"));
+                }
+                if self.is_z() {
+                    return Err(self.error(CONTEXT, start, "found unexpected end of stream"));
+                }
+                let mut leading_blanks = false;
+                while !self.is_blankz() {
+                    let c = self.at(0);
+                    if single && c == b'\'' && self.at(1) == b'\'' {
+                        // The second quote is the value: a slice of the text.
+                        let at = self.mark.offset + 1;
+                        value.push_slice(self.src, at, at + 1);
+                        self.skip();
+                        self.skip();
+                    } else if c == if single { b'\'' } else { b'"' } {
+                        break;
+                    } else if !single && c == b'\\' && self.is_break_at(1) {
+                        self.skip();
+                        self.skip_line();
+                        leading_blanks = true;
+                        break;
+                    } else if !single && c == b'\\' {
+                        let mut code_length = 0;
+                        let cooked = match self.at(1) {
+                            b'0' => "\0",
+                            b'a' => "\x07",
+                            b'b' => "\x08",
+                            b't' | b'\t' => "\t",
+                            b'n' => "\n",
+                            b'v' => "\x0B",
+                            b'f' => "\x0C",
+                            b'r' => "\r",
+                            b'e' => "\x1B",
+                            b' ' => " ",
+                            b'"' => "\"",
+                            b'/' => "/",
+                            b'\\' => "\\",
+                            b'N' => "\u{85}",
+                            b'_' => "\u{a0}",
+                            b'L' => LS,
+                            b'P' => PS,
+                            b'x' => {
+                                code_length = 2;
+                                ""
+                            }
+                            b'u' => {
+                                code_length = 4;
+                                ""
+                            }
+                            b'U' => {
+                                code_length = 8;
+                                ""
+                            }
+                            _ => {
+                                return Err(self.error(
+                                    ESCAPE,
+                                    start,
+                                    "found unknown escape character",
+                                ));
+                            }
+                        };
+                        value.push_str(self.src, cooked);
+                        self.skip();
+                        self.skip();
+                        if code_length > 0 {
+                            let mut code = 0u32;
+                            for k in 0..code_length {
+                                let Some(digit) = (self.at(k) as char).to_digit(16) else {
+                                    return Err(self.error(
+                                        ESCAPE,
+                                        start,
+                                        "did not find expected hexdecimal number",
+                                    ));
+                                };
+                                code = (code << 4) + digit;
+                            }
+                            let Some(ch) = char::from_u32(code) else {
+                                return Err(self.error(
+                                    ESCAPE,
+                                    start,
+                                    "found invalid Unicode character escape code",
+                                ));
+                            };
+                            value.push_char(self.src, ch);
+                            for _ in 0..code_length {
+                                self.skip();
+                            }
+                        }
+                    } else {
+                        let at = self.mark.offset;
+                        self.skip();
+                        value.push_slice(self.src, at, self.mark.offset);
+                    }
+                }
+                if self.check(if single { b'\'' } else { b'"' }) {
+                    break;
+                }
+                let mut leading_break: &'static str = "";
+                let (mut ws_start, mut ws_end) = (self.mark.offset, self.mark.offset);
+                while self.is_blank() || self.is_break() {
+                    if self.is_blank() {
+                        if leading_blanks {
+                            self.skip();
+                        } else {
+                            if ws_end != self.mark.offset {
+                                ws_start = self.mark.offset;
+                            }
+                            self.skip();
+                            ws_end = self.mark.offset;
+                        }
+                    } else if leading_blanks {
+                        trailing.push_str(self.read_line());
+                    } else {
+                        ws_start = ws_end;
+                        leading_break = self.read_line();
+                        leading_blanks = true;
+                    }
+                }
+                if leading_blanks {
+                    if leading_break == LF {
+                        if trailing.is_empty() {
+                            value.push_char(self.src, ' ');
+                        } else {
+                            value.push_str(self.src, &trailing);
+                            trailing.clear();
+                        }
+                    } else {
+                        value.push_str(self.src, leading_break);
+                        value.push_str(self.src, &trailing);
+                        trailing.clear();
+                    }
+                } else {
+                    value.push_slice(self.src, ws_start, ws_end);
+                }
+            }
+            Ok(())
+        })();
+        self.trailing_breaks = trailing;
+        result?;
+        self.skip();
+        let end = self.mark;
+        let style = if single {
+            ScalarStyle::SingleQuoted
+        } else {
+            ScalarStyle::DoubleQuoted
+        };
+        Ok(Token {
+            kind: TokenKind::Scalar(value.into_cow(self.src), style),
+            start,
+            end,
+        })
+    }
+
+    #[allow(
+        clippy::too_many_lines,
+        reason = "libyaml's function, kept whole to be read beside it"
+    )]
+    fn scan_plain_scalar(&mut self) -> Scan<Token<'a>> {
+        let start = self.mark;
+        let mut end = self.mark;
+        let mut value = Buf::Empty;
+        let mut trailing = std::mem::take(&mut self.trailing_breaks);
+        trailing.clear();
+        let mut leading_break: &'static str = "";
+        // The blanks after the content so far, a slice of the text.
+        let (mut ws_start, mut ws_end) = (0usize, 0usize);
+        let mut leading_blanks = false;
+        let indent = self.indent + 1;
+        let stops = if self.flow_level > 0 {
+            &PLAIN_FLOW_STOPS
+        } else {
+            &PLAIN_BLOCK_STOPS
+        };
+        let result = (|| {
+            loop {
+                if self.is_document_indicator() || self.check(b'#') {
+                    break;
+                }
+                while !self.is_blankz() {
+                    let c = self.at(0);
+                    if self.flow_level > 0
+                        && c == b':'
+                        && matches!(self.at(1), b',' | b'?' | b'[' | b']' | b'{' | b'}')
+                    {
+                        return Err(self.error(
+                            Some("while scanning a plain scalar"),
+                            start,
+                            "found unexpected ':'",
+                        ));
+                    }
+                    if (c == b':' && self.is_blankz_at(1))
+                        || (self.flow_level > 0 && matches!(c, b',' | b'[' | b']' | b'{' | b'}'))
+                    {
+                        break;
+                    }
+                    if leading_blanks || ws_start != ws_end {
+                        if leading_blanks {
+                            if leading_break == LF {
+                                if trailing.is_empty() {
+                                    value.push_char(self.src, ' ');
+                                } else {
+                                    value.push_str(self.src, &trailing);
+                                    trailing.clear();
+                                }
+                            } else {
+                                value.push_str(self.src, leading_break);
+                                value.push_str(self.src, &trailing);
+                                trailing.clear();
+                            }
+                            leading_break = "";
+                            leading_blanks = false;
+                        } else {
+                            value.push_slice(self.src, ws_start, ws_end);
+                        }
+                        ws_start = ws_end;
+                    }
+                    // This character, and the run of ordinary ones after it.
+                    let from = self.mark.offset;
+                    self.skip();
+                    let rest = &self.b[self.mark.offset..];
+                    let run = rest
+                        .iter()
+                        .position(|&b| stops[b as usize])
+                        .unwrap_or(rest.len());
+                    self.mark.column += run;
+                    self.mark.offset += run;
+                    value.push_slice(self.src, from, self.mark.offset);
+                    end = self.mark;
+                }
+                if !(self.is_blank() || self.is_break()) {
+                    break;
+                }
+                while self.is_blank() || self.is_break() {
+                    if self.check(b' ') {
+                        // A run of spaces at once (no check concerns a space).
+                        let n = self.spaces();
+                        if !leading_blanks {
+                            if ws_start == ws_end {
+                                ws_start = self.mark.offset;
+                            }
+                            ws_end = self.mark.offset + n;
+                        }
+                        self.mark.offset += n;
+                        self.mark.column += n;
+                    } else if self.is_blank() {
+                        if leading_blanks
+                            && self.mark.column.cast_signed() < indent
+                            && self.check(b'\t')
+                        {
+                            return Err(self.error(
+                                Some("while scanning a plain scalar"),
+                                start,
+                                "found a tab character that violates indentation",
+                            ));
+                        }
+                        if leading_blanks {
+                            self.skip();
+                        } else {
+                            if ws_start == ws_end {
+                                ws_start = self.mark.offset;
+                            }
+                            self.skip();
+                            ws_end = self.mark.offset;
+                        }
+                    } else if leading_blanks {
+                        trailing.push_str(self.read_line());
+                    } else {
+                        ws_start = ws_end;
+                        leading_break = self.read_line();
+                        leading_blanks = true;
+                    }
+                }
+                if self.flow_level == 0 && self.mark.column.cast_signed() < indent {
+                    break;
+                }
+            }
+            Ok(())
+        })();
+        self.trailing_breaks = trailing;
+        result?;
+        if leading_blanks {
+            self.simple_key_allowed = true;
+        }
+        Ok(Token {
+            kind: TokenKind::Scalar(value.into_cow(self.src), ScalarStyle::Plain),
+            start,
+            end,
+        })
+    }
+}
