@@ -1,8 +1,8 @@
 //! `hotfix eval`'s work on the largest HOT template of the corpus: load, then evaluate
 //! (parameters, conditions, every resource and output), with the parameters that have no
-//! default given a value. Then large mappings built by evaluation (`str_replace` params, a
-//! `json` parameter, `map_merge`), each at two sizes: building a mapping costs time linear in
-//! its keys, so the second figure should be about twice the first (not four times).
+//! default given a value. Then large inputs (`str_replace` params, a `json` parameter merged
+//! with itself, many parameters), each at two sizes: the work is linear in their size, so the
+//! second figure should be about twice the first (not four times).
 //!
 //! Run with `cargo bench -p hotfix_eval --bench eval` (`../shared` beside the repository, or
 //! `HOTFIX_SHARED`; without it only the large mappings are measured). Each figure is the best
@@ -51,6 +51,7 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
 
 fn main() -> ExitCode {
     large_mappings();
+    many_parameters();
     corpus()
 }
 
@@ -80,6 +81,33 @@ fn large_mappings() {
         template["parameters"] = json!({"p": {"type": "json"}});
         report(
             &format!("json parameter of {n} keys, map_merge of it twice"),
+            &template,
+            &inputs,
+        );
+    }
+}
+
+/// A template of `n` parameters given values, with an output that gets each.
+fn many_parameters() {
+    // 8,000 of them take about 500 KB, near Heat's limit.
+    for n in [4_000, 8_000] {
+        let mut template = outputs(&json!(
+            (0..n)
+                .map(|i| json!({"get_param": format!("p{i}")}))
+                .collect::<Vec<_>>()
+        ));
+        template["parameters"] = (0..n)
+            .map(|i| (format!("p{i}"), json!({"type": "string", "default": "x"})))
+            .collect::<serde_json::Map<_, _>>()
+            .into();
+        let inputs = Inputs {
+            params: (0..n)
+                .map(|i| (format!("p{i}"), Value::Str("y".to_owned())))
+                .collect(),
+            ..Inputs::default()
+        };
+        report(
+            &format!("{n} parameters given values, got in an output"),
             &template,
             &inputs,
         );
