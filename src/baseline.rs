@@ -20,6 +20,10 @@ use crate::output::{FileFindings, SourceRoot};
 
 const VERSION: u32 = 1;
 
+/// The largest baseline read, in bytes: an entry takes about 200 bytes, so this holds a
+/// million findings.
+const MAX_SIZE: usize = 256 << 20;
+
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct BaselineFile {
@@ -143,7 +147,8 @@ pub(crate) struct Outcome {
 
 impl Baseline {
     pub(crate) fn load(path: &Path) -> anyhow::Result<Baseline> {
-        let text = std::fs::read_to_string(path)
+        // A regular file only (a FIFO would be waited on), of at most `MAX_SIZE` bytes.
+        let text = crate::read::text_within(path, MAX_SIZE)
             .with_context(|| format!("cannot read the baseline {}", path.display()))?;
         let file: BaselineFile = serde_json::from_str(&text)
             .with_context(|| format!("{} is not a hotfix baseline", path.display()))?;

@@ -124,11 +124,11 @@ pub(crate) fn kind_of(candidate: &Candidate, bytes: &[u8], prove: bool) -> Kind 
 /// A candidate's bytes, or why it is not read past its first [`SNIFF`] bytes (a walked file of
 /// another extension than a template's, see [`sniff`]).
 pub(crate) fn read(candidate: &Candidate) -> std::io::Result<Result<crate::read::Input, Kind>> {
-    if candidate.explicit
-        || has_template_extension(&candidate.path)
-        || candidate.config.is_k2hr3(&candidate.path)
-    {
+    if candidate.explicit {
         return crate::read::file(&candidate.path).map(Ok);
+    }
+    if has_template_extension(&candidate.path) || candidate.config.is_k2hr3(&candidate.path) {
+        return crate::read::regular(&candidate.path).map(Ok);
     }
     crate::read::file_unless(&candidate.path, SNIFF, sniff)
 }

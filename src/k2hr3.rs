@@ -143,7 +143,9 @@ fn read_text(path: &Path) -> anyhow::Result<String> {
 
 fn read_vars(path: &Path) -> anyhow::Result<Variables> {
     let display = path.display();
-    let text = read_text(path).with_context(|| format!("cannot read the variables {display}"))?;
+    // A regular file only: a FIFO would be waited on.
+    let text = read::text_within(path, read::BOUND)
+        .with_context(|| format!("cannot read the variables {display}"))?;
     let value: Value =
         serde_json::from_str(&text).with_context(|| format!("invalid variables {display}"))?;
     let Value::Object(entries) = value else {
@@ -162,7 +164,8 @@ pub(crate) fn given_variables(path: &Path) -> Result<Vec<String>, String> {
     let mut name = path.as_os_str().to_owned();
     name.push(".vars.json");
     let vars = PathBuf::from(name);
-    if !vars.is_file() {
+    // Anything at that name is read (a FIFO or a folder there is an error, not no variables).
+    if std::fs::symlink_metadata(&vars).is_err() {
         return Ok(Vec::new());
     }
     read_vars(&vars)

@@ -24,40 +24,46 @@ pub(crate) enum Input {
     },
 }
 
-/// Reads a file (a regular file, a FIFO, `/dev/stdin`, …) up to the bound.
+/// Reads a file named on the command line (a regular file, a FIFO, `/dev/stdin`, a process
+/// substitution, …: what the user names is read as it comes) up to the bound.
 pub(crate) fn file(path: &Path) -> io::Result<Input> {
     let file = std::fs::File::open(path)?;
-    // A regular file's size says how much to set aside: one allocation, not a growing series
-    // of them (which, over thousands of files and threads, fragments the allocator's memory).
-    let size = file
-        .metadata()
-        .ok()
-        .filter(std::fs::Metadata::is_file)
-        .and_then(|m| usize::try_from(m.len()).ok())
-        .unwrap_or(0);
+    let size = regular_size(&file);
     stream(file, size)
 }
 
-/// Reads a file as [`file`] does, but its first `prefix` bytes first: when `skip` finds in them
-/// a reason not to read on, that reason (the rest is never read).
+/// Reads a file found in a tree (walked, not named) up to the bound, when it is a regular
+/// file: one that has become a FIFO or a device since it was listed is refused, not waited on.
+pub(crate) fn regular(path: &Path) -> io::Result<Input> {
+    let (file, size) = open_regular(path)?;
+    stream(file, size)
+}
+
+/// Reads a file found in a tree as [`regular`] does, but its first `prefix` bytes first: when
+/// `skip` finds in them a reason not to read on, that reason (the rest is never read).
 pub(crate) fn file_unless<T>(
     path: &Path,
     prefix: usize,
     skip: impl FnOnce(&[u8]) -> Option<T>,
 ) -> io::Result<Result<Input, T>> {
-    let mut file = std::fs::File::open(path)?;
-    let size = file
-        .metadata()
-        .ok()
-        .filter(std::fs::Metadata::is_file)
-        .and_then(|m| usize::try_from(m.len()).ok())
-        .unwrap_or(0);
+    let (mut file, size) = open_regular(path)?;
     let mut head = Vec::with_capacity(size.min(prefix));
     (&mut file).take(prefix as u64).read_to_end(&mut head)?;
     if let Some(reason) = skip(&head) {
         return Ok(Err(reason));
     }
     stream(io::Cursor::new(head).chain(file), size).map(Ok)
+}
+
+/// A regular file's size, which says how much to set aside: one allocation, not a growing
+/// series of them (which, over thousands of files and threads, fragments the allocator's
+/// memory); 0 for anything else.
+fn regular_size(file: &std::fs::File) -> usize {
+    file.metadata()
+        .ok()
+        .filter(std::fs::Metadata::is_file)
+        .and_then(|m| usize::try_from(m.len()).ok())
+        .unwrap_or(0)
 }
 
 /// The text of the regular file at `path`, of at most `bound` bytes: how hotfix reads every
@@ -176,6 +182,27 @@ mod tests {
             let err = text_within(&fifo, BOUND).expect_err("a FIFO");
             assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
         }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_file_found_in_a_tree_that_is_a_fifo_is_refused_not_waited_on() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let fifo = dir.path().join("fifo.yaml");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("mkfifo");
+        assert!(made.success());
+        let err = regular(&fifo).expect_err("a FIFO");
+        assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
+        let err = file_unless(&fifo, 10, |_| None::<()>).expect_err("a FIFO");
+        assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
+        let err = regular(Path::new("/dev/zero")).expect_err("a device");
+        assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
+        let regular_file = dir.path().join("t.yaml");
+        std::fs::write(&regular_file, "a: 1\n").expect("write");
+        assert!(matches!(regular(&regular_file), Ok(Input::Whole(bytes)) if bytes == b"a: 1\n"));
     }
 
     #[test]

@@ -60,12 +60,19 @@ pub(crate) fn rewrite(path: &Path, read: &[u8], text: &[u8]) -> io::Result<Rewri
     // The original may have been deleted while we worked: do not resurrect it. It may have been
     // saved again: do not overwrite the edit. (Compared as late as can be: what is saved in
     // the instant between the comparison and the rename is still lost.)
-    let mut current = match std::fs::File::open(&target) {
-        Ok(file) => file,
+    // Opened without waiting: a FIFO put in its place would block a plain open.
+    let mut current = match crate::read::open_regular(&target) {
+        Ok((file, _)) => file,
         Err(err) if err.kind() == io::ErrorKind::NotFound => {
             return Err(io::Error::new(
                 io::ErrorKind::NotFound,
                 "the file was deleted during the run",
+            ));
+        }
+        Err(err) if err.kind() == io::ErrorKind::InvalidInput => {
+            return Err(io::Error::other(
+                "the file was replaced during the run (it is no longer a regular file); it is \
+                 left alone",
             ));
         }
         Err(err) => return Err(err),

@@ -523,7 +523,7 @@ impl Drop for Reader<'_> {
 /// blueprint ([`crate::discover::sniff`]), read into `buffer`.
 fn shows_template_or_environment(path: &Path, buffer: &mut Vec<u8>) -> bool {
     use std::io::Read as _;
-    let Ok(file) = std::fs::File::open(path) else {
+    let Ok((file, _)) = crate::read::open_regular(path) else {
         return false;
     };
     buffer.clear();
@@ -615,14 +615,15 @@ fn is_jinja_source(path: &Path) -> bool {
     name.is_some_and(|n| [".yaml.j2", ".yml.j2"].iter().any(|s| n.ends_with(s)))
 }
 
-/// Reads the file at `path` into the start of `buffer`, and says how many bytes it has, with
-/// nothing but `read` calls: no question about its size or position first, as `read_to_end`
-/// asks a file, which for thousands of small files costs more than the reading. The buffer
-/// keeps its length (and grows for a larger file), so that it is cleared once, not per file.
-/// A file over [`crate::read::BOUND`] is not read to its end (an error).
+/// Reads the file at `path` into the start of `buffer`, and says how many bytes it has: one
+/// question, whether it is a regular file ([`crate::read::open_regular`]: it may have become a
+/// FIFO since the walk listed it), then nothing but `read` calls (not the questions about its
+/// position `read_to_end` asks, which for thousands of small files cost more than the reading).
+/// The buffer keeps its length (and grows for a larger file), so that it is cleared once, not
+/// per file. A file over [`crate::read::BOUND`] is not read to its end (an error).
 fn read_into(path: &Path, buffer: &mut Vec<u8>) -> std::io::Result<usize> {
     use std::io::Read as _;
-    let mut file = std::fs::File::open(path)?;
+    let (mut file, _) = crate::read::open_regular(path)?;
     let mut filled = 0;
     loop {
         if filled > crate::read::BOUND {

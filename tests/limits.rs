@@ -274,3 +274,58 @@ fn k2hr3_expansion_stops_at_its_bound_on_total_work() {
     );
     assert!(elapsed < Duration::from_secs(60), "{elapsed:?}");
 }
+
+/// Makes a FIFO at `path` (no writer: opening it to read waits forever).
+#[cfg(unix)]
+fn mkfifo(path: &Path) {
+    let made = Command::new("mkfifo").arg(path).status().expect("mkfifo");
+    assert!(made.success(), "mkfifo {}", path.display());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_baseline_or_a_variables_file_that_is_a_fifo_is_refused_at_once() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::create_dir(dir.path().join(".git")).expect("mkdir");
+    std::fs::write(
+        dir.path().join("t.yaml"),
+        "heat_template_version: rocky\nresources:\n  n: {type: OS::Heat::None}\n",
+    )
+    .expect("write");
+    std::fs::write(
+        dir.path().join("t.k2hr3"),
+        "{{#!k2hr3template }}\n{{= %given% }}\n",
+    )
+    .expect("write");
+    for name in ["base.json", "t.k2hr3.vars.json", "vars.json"] {
+        mkfifo(&dir.path().join(name));
+    }
+    for (args, message) in [
+        (
+            &["lint", "--no-config", "t.yaml", "--baseline", "base.json"][..],
+            "cannot read the baseline base.json: not a regular file",
+        ),
+        (
+            &["lint", "--no-config", "t.k2hr3"][..],
+            "cannot read the variables t.k2hr3.vars.json: not a regular file",
+        ),
+        (
+            &["k2hr3", "expand", "t.k2hr3", "--vars", "vars.json"][..],
+            "cannot read the variables vars.json: not a regular file",
+        ),
+    ] {
+        let (output, elapsed) = bounded(dir.path(), args);
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert!(
+            stderr(&output).contains(message),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert!(elapsed < Duration::from_secs(30), "{args:?}: {elapsed:?}");
+    }
+}

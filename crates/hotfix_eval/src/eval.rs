@@ -14,7 +14,7 @@ use serde_json::{Map, Value as Json, json};
 use crate::expr::{Call, Class, Expr};
 use crate::functions::{self as f, ReplaceKind};
 use crate::params::Parameters;
-use crate::value::{Value, get};
+use crate::value::{Dict, Value, get};
 use crate::{Fail, Inputs};
 
 /// The result of evaluating a template.
@@ -1784,14 +1784,14 @@ impl Evaluator<'_> {
                 Ok(Value::List(out))
             }
             Expr::Map(entries) => {
-                let mut out = Vec::with_capacity(entries.len());
+                let mut out = Dict::with_capacity(entries.len());
                 for (k, item) in entries {
                     let v = self.resolve_nullable(item)?;
                     if !matches!(v, Value::Ellipsis) {
-                        crate::value::insert(&mut out, k.clone(), v);
+                        out.insert(k.clone(), v);
                     }
                 }
-                Ok(Value::Map(out))
+                Ok(out.into_value())
             }
             Expr::Call(call) if call.function == Function::If => self.resolve_nullable(&call.args),
             Expr::Call(call) => {
@@ -2508,13 +2508,13 @@ fn do_replacement(
                 .collect::<Result<_, _>>()?,
         )),
         Value::Map(entries) => {
-            let mut out = Vec::with_capacity(entries.len());
+            let mut out = Dict::with_capacity(entries.len());
             for (k, v) in entries {
                 let k = do_replacement(keys, values, k, left)?;
                 let v = do_replacement(keys, values, v, left)?;
-                crate::value::insert(&mut out, k, v);
+                out.insert(k, v);
             }
-            Ok(Value::Map(out))
+            Ok(out.into_value())
         }
         other => Ok(other.clone()),
     }

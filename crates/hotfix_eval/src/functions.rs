@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use crate::Fail;
-use crate::value::{Value, get, insert};
+use crate::value::{Dict, Value, get};
 
 /// `Join.result` (13–15a `list_join`, `Fn::Join`).
 /// `Join.result`; a result longer than `limit` bytes is not built ([`Fail::budget`]).
@@ -135,14 +135,15 @@ pub(crate) fn replace(
         return Err(Fail::type_error(format!("\"{name}\" params must be a map")));
     };
     // sorted(sorted(mapping), key=len, reverse=True): sorting mixed key types fails in Python.
-    let mut keys: Vec<&Value> = mapping.iter().map(|(k, _)| k).collect();
-    let all_str = keys.iter().all(|k| k.as_str().is_some());
+    // The keys with their values (no lookup per key: a mapping may have many).
+    let mut keys: Vec<(&Value, &Value)> = mapping.iter().map(|(k, v)| (k, v)).collect();
+    let all_str = keys.iter().all(|(k, _)| k.as_str().is_some());
     let all_num = keys
         .iter()
-        .all(|k| matches!(k, Value::Int(_) | Value::Bool(_) | Value::Float(_)));
+        .all(|(k, _)| matches!(k, Value::Int(_) | Value::Bool(_) | Value::Float(_)));
     if !all_str && (keys.len() == 1 || all_num) {
         // sorted() succeeds; len() of a number fails.
-        if let Some(k) = keys.iter().find(|k| k.as_str().is_none()) {
+        if let Some((k, _)) = keys.iter().find(|(k, _)| k.as_str().is_none()) {
             return Err(Fail::type_error(format!(
                 "object of type '{}' has no len()",
                 type_name(k)
@@ -150,8 +151,8 @@ pub(crate) fn replace(
         }
     }
     if all_str {
-        keys.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
-        keys.sort_by(|a, b| {
+        keys.sort_by(|(a, _), (b, _)| a.as_str().cmp(&b.as_str()));
+        keys.sort_by(|(a, _), (b, _)| {
             let la = a.as_str().map_or(0, |s| s.chars().count());
             let lb = b.as_str().map_or(0, |s| s.chars().count());
             lb.cmp(&la)
@@ -165,21 +166,20 @@ pub(crate) fn replace(
     if strict {
         unreplaced = keys
             .iter()
-            .filter_map(|k| k.as_str().map(str::to_owned))
+            .filter_map(|(k, _)| k.as_str().map(str::to_owned))
             .collect();
     }
     let mut values = Vec::with_capacity(keys.len());
     // Python validates each value lazily, in key order, as the recursion reaches it; an error
     // for a key is raised whatever the template holds.
     let mut placeholders = Vec::with_capacity(keys.len());
-    for key in keys.iter().take(MAX_REPLACE_KEYS + 1) {
+    for &(key, value) in keys.iter().take(MAX_REPLACE_KEYS + 1) {
         let Some(placeholder) = key.as_str() else {
             return Err(Fail::type_error(format!(
                 "\"{name}\" param placeholders must be strings"
             )));
         };
-        let value = get(&mapping, key).cloned().unwrap_or(Value::None);
-        values.push(replacement(name, kind, value, placeholder)?);
+        values.push(replacement(name, kind, value.clone(), placeholder)?);
         placeholders.push(placeholder);
     }
     if keys.len() > MAX_REPLACE_KEYS {
@@ -382,13 +382,13 @@ pub(crate) fn map_merge(name: &str, args: Value) -> Result<Value, Fail> {
             )));
         }
     };
-    let mut out = Vec::new();
+    let mut out = Dict::default();
     for m in items {
         match m {
             Value::None => {}
             Value::Map(entries) => {
                 for (k, v) in entries {
-                    insert(&mut out, k, v);
+                    out.insert(k, v);
                 }
             }
             other => {
@@ -400,7 +400,7 @@ pub(crate) fn map_merge(name: &str, args: Value) -> Result<Value, Fail> {
             }
         }
     }
-    Ok(Value::Map(out))
+    Ok(out.into_value())
 }
 
 /// `MapReplace.result`.
@@ -442,28 +442,29 @@ pub(crate) fn map_replace(name: &str, args: Value) -> Result<Value, Fail> {
             )));
         }
     }
-    let keys = ensure_map(
+    let keys = Dict::of(ensure_map(
         get(&repl, &Value::Str("keys".into()))
             .cloned()
             .unwrap_or(Value::Map(Vec::new())),
-    )?;
-    let values = ensure_map(
+    )?);
+    let values = Dict::of(ensure_map(
         get(&repl, &Value::Str("values".into()))
             .cloned()
             .unwrap_or(Value::Map(Vec::new())),
-    )?;
-    let mut out: Vec<(Value, Value)> = Vec::new();
-    for (k, v) in &in_map {
-        let key = match get(&keys, k) {
+    )?);
+    let in_map = Dict::of(in_map);
+    let mut out = Dict::with_capacity(in_map.entries().len());
+    for (k, v) in in_map.entries() {
+        let key = match keys.get(k) {
             None | Some(Value::None) => k.clone(),
             Some(key) => {
-                if get(&in_map, key).is_some() && !key.py_eq(k) {
+                if in_map.contains_key(key) && !key.py_eq(k) {
                     return Err(Fail::value_error(format!(
                         "key replacement {} collides with a key in the input map",
                         key.py_str()
                     )));
                 }
-                if get(&out, key).is_some() {
+                if out.contains_key(key) {
                     return Err(Fail::value_error(format!(
                         "key replacement {} collides with a key in the output map",
                         key.py_str()
@@ -475,11 +476,11 @@ pub(crate) fn map_replace(name: &str, args: Value) -> Result<Value, Fail> {
         let value = if matches!(v, Value::List(_) | Value::Map(_)) {
             v.clone()
         } else {
-            get(&values, v).cloned().unwrap_or_else(|| v.clone())
+            values.get(v).cloned().unwrap_or_else(|| v.clone())
         };
-        insert(&mut out, key, value);
+        out.insert(key, value);
     }
-    Ok(Value::Map(out))
+    Ok(out.into_value())
 }
 
 /// `ListConcat.result`.
@@ -624,6 +625,8 @@ pub(crate) fn member_list_to_map(
         return Err(Fail::type_error("Member list must be a list".to_owned()));
     };
     let mut members: Vec<(i64, Vec<(String, String)>)> = Vec::new();
+    // Where each index's member is in `members`.
+    let mut member_of: std::collections::HashMap<i64, usize> = std::collections::HashMap::new();
     for s in items {
         let Value::Str(s) = s else {
             return Err(Fail::type_error(
@@ -646,12 +649,13 @@ pub(crate) fn member_list_to_map(
             continue;
         };
         let index: i64 = digits.parse().unwrap_or(0);
-        match members.iter_mut().find(|(i, _)| *i == index) {
-            Some((_, fields)) => fields.push((field.to_owned(), v)),
-            None => members.push((index, vec![(field.to_owned(), v)])),
-        }
+        let m = *member_of.entry(index).or_insert_with(|| {
+            members.push((index, Vec::new()));
+            members.len() - 1
+        });
+        members[m].1.push((field.to_owned(), v));
     }
-    let mut out = Vec::new();
+    let mut out = Dict::with_capacity(members.len());
     for (_, fields) in members {
         let find = |name: &str| {
             fields
@@ -663,9 +667,9 @@ pub(crate) fn member_list_to_map(
         let (Some(k), Some(v)) = (find(keyname), find(valuename)) else {
             return Err(Fail::key_error(keyname));
         };
-        insert(&mut out, Value::Str(k), Value::Str(v));
+        out.insert(Value::Str(k), Value::Str(v));
     }
-    Ok(Value::Map(out))
+    Ok(out.into_value())
 }
 
 /// `MakeURL.result`.

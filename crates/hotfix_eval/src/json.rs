@@ -2,7 +2,7 @@
 //! error texts for the usual mistakes (`Expecting value: line 1 column 1 (char 0)`).
 
 use crate::Fail;
-use crate::value::{Value, insert};
+use crate::value::{Dict, Value};
 
 /// How deeply arrays and objects may nest: Python's decoder recurses once per level and
 /// stops at its recursion limit. Measured with Heat's oracle (a `json` parameter's default):
@@ -62,7 +62,7 @@ impl From<String> for Invalid {
 /// is read next).
 enum Open {
     List(Vec<Value>),
-    Map(Vec<(Value, Value)>, String),
+    Map(Dict, String),
 }
 
 struct Parser<'c> {
@@ -111,7 +111,7 @@ impl Parser<'_> {
                         ']'
                     }
                     Open::Map(entries, key) => {
-                        insert(entries, Value::Str(std::mem::take(key)), done);
+                        entries.insert(Value::Str(std::mem::take(key)), done);
                         '}'
                     }
                 };
@@ -129,7 +129,7 @@ impl Parser<'_> {
                         self.i += 1;
                         done = match open.pop() {
                             Some(Open::List(items)) => Value::List(items),
-                            Some(Open::Map(entries, _)) => Value::Map(entries),
+                            Some(Open::Map(entries, _)) => entries.into_value(),
                             None => return Ok(Value::None),
                         };
                     }
@@ -165,7 +165,7 @@ impl Parser<'_> {
                     return Ok(Some(Value::Map(Vec::new())));
                 }
                 let key = self.key()?;
-                open.push(Open::Map(Vec::new(), key));
+                open.push(Open::Map(Dict::default(), key));
                 Ok(None)
             }
             '"' => Ok(Some(self.string().map(Value::Str)?)),

@@ -3,6 +3,9 @@
 //! value (user value, else `parameter_defaults`, else the template's default) converted to the
 //! type, and `Parameters.validate(validate_value=True)`.
 
+use std::collections::{HashMap, HashSet};
+use std::sync::OnceLock;
+
 use hotfix_hot::{Template, Version};
 use hotfix_yaml::{Document, NodeId};
 
@@ -19,6 +22,8 @@ pub const STACK_NAME: &str = "oracle";
 #[derive(Debug, Default)]
 pub(crate) struct Parameters {
     params: Vec<Param>,
+    /// Where each parameter is in `params`, by name.
+    by_name: HashMap<String, usize>,
     /// User values naming no parameter of the template.
     unknown: Vec<String>,
 }
@@ -35,6 +40,9 @@ struct Param {
     pseudo: bool,
     /// The name as the oracle prints it (a YAML `true:` key is `"true"`).
     json_name: String,
+    /// The raw value converted to the parameter's type, once (as Heat's `ParsedParameter`
+    /// parses its value once): a `json` parameter is not parsed again for each `get_param`.
+    converted: OnceLock<Result<Value, Fail>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,21 +123,36 @@ impl Parameters {
             pseudo("OS::project_id", PROJECT_ID),
             pseudo("OS::stack_name", STACK_NAME),
         ];
+        // The user's values by name, the last of a name winning.
+        let given: HashMap<&str, &Value> =
+            inputs.params.iter().map(|(n, v)| (n.as_str(), v)).collect();
         for p in &template.parameters {
             let mut param = schema(doc, version, &p.name, p.value)?;
             param.json_name = Value::from_node(doc, p.key).json_name();
-            param.user_value = inputs
-                .params
-                .iter()
-                .rev()
-                .find(|(n, _)| *n == p.name)
-                .map(|(_, v)| v.clone())
+            param.user_value = given
+                .get(p.name.as_str())
+                .map(|&v| v.clone())
                 .filter(|v| !v.is_none());
-            params.retain(|q: &Param| q.name != p.name);
             params.push(param);
         }
+        // A parameter named like one before it (a pseudo parameter) replaces it, last.
+        let mut last: HashMap<&str, usize> = HashMap::with_capacity(params.len());
+        for (i, p) in params.iter().enumerate() {
+            last.insert(&p.name, i);
+        }
+        let keep: Vec<bool> = (0..params.len())
+            .map(|i| last.get(params[i].name.as_str()) == Some(&i))
+            .collect();
+        let mut kept = keep.iter();
+        params.retain(|_| kept.next().copied().unwrap_or(false));
+        let by_name: HashMap<String, usize> = params
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.name.clone(), i))
+            .collect();
         for (name, value) in &inputs.parameter_defaults {
-            if let Some(p) = params.iter_mut().find(|p| &p.name == name) {
+            if let Some(&i) = by_name.get(name) {
+                let p = &mut params[i];
                 if p.pseudo {
                     p.default = Some(value.clone());
                 } else {
@@ -137,13 +160,22 @@ impl Parameters {
                 }
             }
         }
+        let declared: HashSet<&str> = template
+            .parameters
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect();
         let unknown = inputs
             .params
             .iter()
             .map(|(n, _)| n.clone())
-            .filter(|n| !template.parameters.iter().any(|p| &p.name == n))
+            .filter(|n| !declared.contains(n.as_str()))
             .collect();
-        Ok(Parameters { params, unknown })
+        Ok(Parameters {
+            params,
+            by_name,
+            unknown,
+        })
     }
 
     /// The template's parameters (no pseudo parameters) as the oracle lists them: the name
@@ -164,10 +196,10 @@ impl Parameters {
 
     /// `parameters[name]`: the converted value.
     pub(crate) fn value(&self, name: &str) -> Result<Value, Fail> {
-        let Some(p) = self.params.iter().find(|p| p.name == name) else {
+        let Some(&i) = self.by_name.get(name) else {
             return Err(missing(name));
         };
-        p.value()
+        self.params[i].value()
     }
 
     /// What `get_param` finds: `UserParameterMissing` for an unknown name.
@@ -178,9 +210,9 @@ impl Parameters {
     /// Whether `name` is a parameter of the template (not a pseudo parameter) whose value,
     /// with no user input, is its own valid default.
     pub(crate) fn defaulted(&self, name: &str) -> bool {
-        self.params.iter().any(|p| {
-            p.name == name
-                && !p.pseudo
+        self.by_name.get(name).is_some_and(|&i| {
+            let p = &self.params[i];
+            !p.pseudo
                 && !hotfix_hot::PSEUDO_PARAMETERS.contains(&name)
                 && name != "OS::region"
                 && p.default.is_some()
@@ -227,6 +259,7 @@ fn pseudo(name: &str, value: &str) -> Param {
         node: None,
         pseudo: true,
         json_name: name.to_owned(),
+        converted: OnceLock::new(),
     }
 }
 
@@ -289,6 +322,7 @@ fn schema(doc: &Document, version: Version, name: &str, node: NodeId) -> Result<
         node: Some(node),
         pseudo: false,
         json_name: name.to_owned(),
+        converted: OnceLock::new(),
     })
 }
 
@@ -444,8 +478,13 @@ impl Param {
             let Some(raw) = raw else {
                 return Err(missing(&self.name));
             };
-            convert(self.kind, raw)
+            self.converted(raw).clone()
         }
+    }
+
+    /// `convert(self.kind, raw)` of the parameter's raw value, computed once.
+    fn converted(&self, raw: &Value) -> &Result<Value, Fail> {
+        self.converted.get_or_init(|| convert(self.kind, raw))
     }
 
     #[allow(
@@ -530,7 +569,9 @@ impl Param {
                 }
                 value.clone()
             }
-            Kind::List | Kind::Json => convert(self.kind, value)
+            Kind::List | Kind::Json => self
+                .converted(value)
+                .clone()
                 .map_err(stack_failed)
                 .map_err(wrap)?,
             Kind::String => value.clone(),

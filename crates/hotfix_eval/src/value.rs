@@ -2,7 +2,9 @@
 //! `int`, `float`, `str`, `list`, `dict` (insertion-ordered), with Python's equality, `str()`,
 //! `repr()` and `json.dumps` exactly where Heat's functions use them.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::hash::{Hash as _, Hasher as _};
 
 use hotfix_yaml::{
     Document, Int, NodeId, NodeKind, ScalarValue, python_float_repr, python_float_str,
@@ -139,11 +141,11 @@ impl Value {
             Value::Ellipsis => Value::None,
             Value::List(items) => Value::List(items.iter().map(Value::json_roundtrip).collect()),
             Value::Map(entries) => {
-                let mut out = Vec::with_capacity(entries.len());
+                let mut out = Dict::with_capacity(entries.len());
                 for (k, v) in entries {
-                    insert(&mut out, Value::Str(k.json_key()), v.json_roundtrip());
+                    out.insert(Value::Str(k.json_key()), v.json_roundtrip());
                 }
-                Value::Map(out)
+                out.into_value()
             }
             other => other.clone(),
         }
@@ -227,12 +229,19 @@ impl Value {
             (Value::Int(a), Value::Bool(b)) | (Value::Bool(b), Value::Int(a)) => {
                 *a == i64::from(*b)
             }
+            (Value::Int(n), Value::Float(f)) | (Value::Float(f), Value::Int(n)) => {
+                int_equals_float(*n, *f)
+            }
+            (Value::Bool(b), Value::Float(f)) | (Value::Float(f), Value::Bool(b)) => {
+                int_equals_float(i64::from(*b), *f)
+            }
+            (Value::BigInt(d), Value::Float(f)) | (Value::Float(f), Value::BigInt(d)) => {
+                matches!(integral(*f), Some(Integral::Big(e)) if e == *d)
+            }
             (Value::List(a), Value::List(b)) => {
                 a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.py_eq(y))
             }
-            (Value::Map(a), Value::Map(b)) => {
-                a.len() == b.len() && a.iter().all(|(k, v)| get(b, k).is_some_and(|w| v.py_eq(w)))
-            }
+            (Value::Map(a), Value::Map(b)) => a.len() == b.len() && maps_equal(a, b),
             _ => match (self.number(), other.number()) {
                 (Some(a), Some(b)) => a == b,
                 _ => false,
@@ -370,13 +379,181 @@ pub(crate) fn get<'v>(entries: &'v [(Value, Value)], key: &Value) -> Option<&'v 
     entries.iter().find(|(k, _)| k.py_eq(key)).map(|(_, v)| v)
 }
 
-/// `dict[key] = value`: replaces the value of an equal key in place, else appends.
-pub(crate) fn insert(entries: &mut Vec<(Value, Value)>, key: Value, value: Value) {
-    if let Some(slot) = entries.iter_mut().find(|(k, _)| k.py_eq(&key)) {
-        slot.1 = value;
-    } else {
-        entries.push((key, value));
+/// Whether two `dict`s of as many entries hold equal keys with equal values: by looking each
+/// key of `a` up in `b`, through an index of `b` when it is not small.
+fn maps_equal(a: &[(Value, Value)], b: &[(Value, Value)]) -> bool {
+    if b.len() <= SMALL_MAP {
+        return a.iter().all(|(k, v)| get(b, k).is_some_and(|w| v.py_eq(w)));
     }
+    let index = KeyIndex::of(b);
+    a.iter().all(|(k, v)| {
+        index
+            .find(b, key_hash(k), k)
+            .is_some_and(|i| v.py_eq(&b[i].1))
+    })
+}
+
+/// Up to how many entries a `dict` is searched key by key rather than through an index.
+const SMALL_MAP: usize = 16;
+
+/// A `dict` being built, or looked up many times: its entries in insertion order, each key
+/// found by its hash ([`key_hash`]), so that `n` insertions cost `O(n)` expected, not the
+/// `O(n²)` of comparing each key with every key before it.
+#[derive(Default)]
+pub(crate) struct Dict {
+    entries: Vec<(Value, Value)>,
+    index: KeyIndex,
+}
+
+impl Dict {
+    pub(crate) fn with_capacity(n: usize) -> Dict {
+        Dict {
+            entries: Vec::with_capacity(n),
+            index: KeyIndex::with_capacity(n),
+        }
+    }
+
+    /// The entries of a `dict` (or any pairs: a repeated key is inserted again).
+    pub(crate) fn of(entries: Vec<(Value, Value)>) -> Dict {
+        let mut dict = Dict::with_capacity(entries.len());
+        for (k, v) in entries {
+            dict.insert(k, v);
+        }
+        dict
+    }
+
+    /// `dict[key] = value`: an equal key keeps its first key object and its place, with the
+    /// new value; a new key is appended.
+    pub(crate) fn insert(&mut self, key: Value, value: Value) {
+        let hash = key_hash(&key);
+        if let Some(i) = self.index.find(&self.entries, hash, &key) {
+            self.entries[i].1 = value;
+        } else {
+            self.index.add(hash);
+            self.entries.push((key, value));
+        }
+    }
+
+    /// `dict.get(key)`.
+    pub(crate) fn get(&self, key: &Value) -> Option<&Value> {
+        let i = self.index.find(&self.entries, key_hash(key), key)?;
+        Some(&self.entries[i].1)
+    }
+
+    pub(crate) fn contains_key(&self, key: &Value) -> bool {
+        self.get(key).is_some()
+    }
+
+    pub(crate) fn entries(&self) -> &[(Value, Value)] {
+        &self.entries
+    }
+
+    pub(crate) fn into_value(self) -> Value {
+        Value::Map(self.entries)
+    }
+}
+
+/// Where the keys of a list of entries are, by hash: the first entry of each hash, and for
+/// each entry the next one of the same hash.
+#[derive(Default)]
+struct KeyIndex {
+    heads: HashMap<u64, usize>,
+    next: Vec<usize>,
+}
+
+/// No next entry in a [`KeyIndex`] chain.
+const END: usize = usize::MAX;
+
+impl KeyIndex {
+    fn with_capacity(n: usize) -> KeyIndex {
+        KeyIndex {
+            heads: HashMap::with_capacity(n),
+            next: Vec::with_capacity(n),
+        }
+    }
+
+    /// The index of `entries` whose key is keys of a `dict` (unique by Python equality).
+    fn of(entries: &[(Value, Value)]) -> KeyIndex {
+        let mut index = KeyIndex::with_capacity(entries.len());
+        for (k, _) in entries {
+            index.add(key_hash(k));
+        }
+        index
+    }
+
+    /// Where in `entries` a key equal to `key` (of hash `hash`) is.
+    fn find(&self, entries: &[(Value, Value)], hash: u64, key: &Value) -> Option<usize> {
+        let mut i = *self.heads.get(&hash)?;
+        while i != END {
+            if entries[i].0.py_eq(key) {
+                return Some(i);
+            }
+            i = self.next[i];
+        }
+        None
+    }
+
+    /// Indexes the next entry, of key hash `hash`: first of its chain (the keys are unique,
+    /// so the order of a chain does not matter).
+    fn add(&mut self, hash: u64) {
+        let i = self.next.len();
+        let head = self.heads.insert(hash, i);
+        self.next.push(head.unwrap_or(END));
+    }
+}
+
+/// A hash of a key that equal keys share (`py_eq` implies equal hashes), as Python's `hash`:
+/// `1`, `1.0` and `True` hash alike. Lists and maps, unhashable in Python, hash by their
+/// length alone (without walking them).
+fn key_hash(key: &Value) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    match key {
+        Value::None => 0u8.hash(&mut h),
+        Value::Ellipsis => 1u8.hash(&mut h),
+        Value::Bool(b) => (2u8, i64::from(*b)).hash(&mut h),
+        Value::Int(n) => (2u8, n).hash(&mut h),
+        Value::BigInt(d) => (3u8, d).hash(&mut h),
+        Value::Float(f) => match integral(*f) {
+            Some(Integral::Small(n)) => (2u8, n).hash(&mut h),
+            Some(Integral::Big(d)) => (3u8, d).hash(&mut h),
+            None => (4u8, f.to_bits()).hash(&mut h),
+        },
+        Value::Str(s) => (5u8, s).hash(&mut h),
+        Value::List(items) => (6u8, items.len()).hash(&mut h),
+        Value::Map(entries) => (7u8, entries.len()).hash(&mut h),
+    }
+    h.finish()
+}
+
+/// The `int` a float equals, when it is integral.
+enum Integral {
+    Small(i64),
+    /// Outside `i64`: its decimal digits, as [`Value::BigInt`] holds them.
+    Big(String),
+}
+
+/// The `int` equal to `f`, if any (`2.0` → `2`; not `2.5`, an infinity or NaN).
+fn integral(f: f64) -> Option<Integral> {
+    // 2⁶³, exactly.
+    const LIMIT: f64 = 9_223_372_036_854_775_808.0;
+    if !f.is_finite() || f.fract() != 0.0 {
+        return None;
+    }
+    if (-LIMIT..LIMIT).contains(&f) {
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "an integral float within i64's range converts exactly"
+        )]
+        return Some(Integral::Small(f as i64));
+    }
+    // Rust writes a float's exact decimal value.
+    Some(Integral::Big(format!("{f:.0}")))
+}
+
+/// Python's `n == f` for an `int` and a `float`: exact, as Python compares them (not through
+/// a rounding of `n` to a float).
+fn int_equals_float(n: i64, f: f64) -> bool {
+    matches!(integral(f), Some(Integral::Small(m)) if m == n)
 }
 
 pub(crate) use hotfix_yaml::python_str_repr as str_repr;
@@ -386,4 +563,112 @@ pub(crate) fn is_attr_placeholder(s: &str) -> bool {
     s.strip_prefix("<attr:")
         .and_then(|rest| rest.strip_suffix('>'))
         .is_some_and(|path| !path.contains(['<', '>']))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys(dict: &Dict) -> Vec<String> {
+        dict.entries().iter().map(|(k, _)| k.py_repr()).collect()
+    }
+
+    #[test]
+    fn one_true_and_one_point_zero_are_one_key_that_keeps_its_first_object_and_place() {
+        // Python: d = {}; d[1] = 'a'; d['x'] = 'b'; d[1.0] = 'c'; d[True] = 'd'
+        // gives {1: 'd', 'x': 'b'}.
+        let mut dict = Dict::default();
+        dict.insert(Value::Int(1), Value::Str("a".into()));
+        dict.insert(Value::Str("x".into()), Value::Str("b".into()));
+        dict.insert(Value::Float(1.0), Value::Str("c".into()));
+        dict.insert(Value::Bool(true), Value::Str("d".into()));
+        assert_eq!(dict.into_value().py_repr(), "{1: 'd', 'x': 'b'}");
+    }
+
+    #[test]
+    fn keys_equal_as_python_compares_them_share_a_slot() {
+        let mut dict = Dict::default();
+        for (key, value) in [
+            (Value::Bool(false), 0),
+            (Value::Float(-0.0), 1),
+            (Value::Int(0), 2),
+            (Value::Float(2.5), 3),
+            (Value::Float(2.5), 4),
+            (Value::Float(1e20), 5),
+            (Value::BigInt("100000000000000000000".into()), 6),
+            (Value::Str("1".into()), 7),
+            (Value::None, 8),
+            (Value::None, 9),
+            (Value::Float(f64::NAN), 10),
+            (Value::Float(f64::NAN), 11),
+        ] {
+            dict.insert(key, Value::Int(value));
+        }
+        assert_eq!(
+            dict.into_value().py_repr(),
+            "{False: 2, 2.5: 4, 1e+20: 6, '1': 7, None: 9, nan: 10, nan: 11}"
+        );
+    }
+
+    #[test]
+    fn an_int_equals_a_float_only_when_python_says_so() {
+        // 2**53 + 1 == 2.0**53 is False in Python (no rounding of the int to a float).
+        let big = Value::Int((1 << 53) + 1);
+        assert!(!big.py_eq(&Value::Float(9_007_199_254_740_992.0)));
+        assert!(Value::Int(1 << 53).py_eq(&Value::Float(9_007_199_254_740_992.0)));
+        assert!(Value::Bool(true).py_eq(&Value::Float(1.0)));
+        assert!(!Value::Int(2).py_eq(&Value::Float(2.5)));
+        assert!(!Value::Int(i64::MAX).py_eq(&Value::Float(9_223_372_036_854_775_808.0)));
+        assert!(
+            Value::BigInt("9223372036854775808".into())
+                .py_eq(&Value::Float(9_223_372_036_854_775_808.0))
+        );
+        assert!(!Value::Float(f64::INFINITY).py_eq(&Value::Int(i64::MAX)));
+    }
+
+    #[test]
+    fn lookups_find_equal_keys_and_the_order_is_insertion_order() {
+        let n = 5_000;
+        let mut dict = Dict::with_capacity(n);
+        for i in (0..n).rev() {
+            dict.insert(
+                Value::Str(format!("k{i}")),
+                Value::Int(i64::try_from(i).unwrap()),
+            );
+        }
+        // Again, with new values: no new keys, same order.
+        for i in 0..n {
+            dict.insert(Value::Str(format!("k{i}")), Value::Int(-1));
+        }
+        assert_eq!(dict.entries().len(), n);
+        assert_eq!(keys(&dict)[..2], ["'k4999'", "'k4998'"]);
+        assert!(
+            dict.get(&Value::Str("k17".into()))
+                .is_some_and(|v| v.py_eq(&Value::Int(-1)))
+        );
+        assert!(!dict.contains_key(&Value::Str("k5000".into())));
+    }
+
+    #[test]
+    fn large_maps_compare_as_python_dicts_whatever_their_order() {
+        let entries: Vec<(Value, Value)> = (0..100)
+            .map(|i| (Value::Int(i), Value::Str(i.to_string())))
+            .collect();
+        let mut reversed = entries.clone();
+        reversed.reverse();
+        let a = Value::Map(entries.clone());
+        assert!(a.py_eq(&Value::Map(reversed.clone())));
+        // Keys as floats are the same keys.
+        let floats: Vec<(Value, Value)> = reversed
+            .iter()
+            .map(|(k, v)| {
+                let Value::Int(n) = k else { unreachable!() };
+                #[allow(clippy::cast_precision_loss, reason = "small integers")]
+                (Value::Float(*n as f64), v.clone())
+            })
+            .collect();
+        assert!(a.py_eq(&Value::Map(floats)));
+        reversed[3].1 = Value::Str("other".into());
+        assert!(!a.py_eq(&Value::Map(reversed)));
+    }
 }
