@@ -1,5 +1,6 @@
-//! `hotfix.toml`: for each linted file, the nearest one in its folder or above; or the one
-//! `--config` names for every file.
+//! `hotfix.toml`: for each linted file, the nearest one in its folder or above, up to the root
+//! of its version control checkout (`.git`, `.hg`, `.svn`); or the one `--config` names for
+//! every file.
 //!
 //! ```toml
 //! select = ["H"]                 # rules to run (codes, prefixes, names, "ALL"), instead of the default set
@@ -44,10 +45,11 @@ pub(crate) const FILE_NAME: &str = "hotfix.toml";
 
 /// hotfix's configuration file, `hotfix.toml`.
 ///
-/// Each linted file uses the nearest `hotfix.toml` in its folder or above (settings are not
-/// merged across files); `--config FILE` names one for every file. Rule selectors are codes
-/// (`H301`), code prefixes (`H3`), rule names (`undefined-parameter`) or `ALL`; the most
-/// specific selector decides.
+/// Each linted file uses the nearest `hotfix.toml` in its folder or above, up to the root of
+/// its repository (a folder with `.git`, `.hg` or `.svn`): one above the repository does not
+/// apply. Settings are not merged across files; `--config FILE` names one for every file.
+/// Rule selectors are codes (`H301`), code prefixes (`H3`), rule names (`undefined-parameter`)
+/// or `ALL`; the most specific selector decides.
 #[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 #[schemars(title = "hotfix.toml")]
@@ -242,8 +244,9 @@ impl Overrides {
 }
 
 /// Which configuration applies to which file: the one `--config` names, none with
-/// `--no-config`, or else the nearest `hotfix.toml` in the file's folder or above (the
-/// defaults where there is none). Each file is loaded once.
+/// `--no-config`, or else the nearest `hotfix.toml` in the file's folder or above, up to the
+/// root of its version control checkout (the defaults where there is none). Each file is
+/// loaded once.
 #[derive(Debug)]
 pub(crate) struct Configs {
     /// The working directory, as [`crate::paths::current_dir`] gives it: relative paths start
@@ -327,6 +330,8 @@ impl Configs {
                     candidate.display()
                 ));
             }
+            // A configuration above the checkout is another project's.
+            Err(_) if crate::project::is_version_control_root(folder) => None,
             Err(_) => match folder.parent() {
                 Some(parent) => self.nearest(parent)?,
                 None => None,

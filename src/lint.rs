@@ -110,7 +110,8 @@ pub(crate) struct LintArgs {
     #[arg(long)]
     no_config: bool,
 
-    /// Also list the files that were skipped, and why.
+    /// Also list the files that were skipped, and why, the configurations used, and how many
+    /// files the search for the tree's environments met, under which folders.
     #[arg(long, short, conflicts_with_all = ["quiet", "silent"])]
     verbose: bool,
 
@@ -738,6 +739,16 @@ fn report(
         for (display, kind) in &tally.skipped {
             writeln!(stderr, "skipped {display}: {}", kind.describe())?;
         }
+        if let Some(walked) = crate::stack::walked() {
+            let scope = crate::stack::scope(&args.paths);
+            writeln!(stderr, "{}", walked.describe(scope))?;
+        }
+    }
+    if let Some(warning) =
+        crate::stack::walked().and_then(|walked| walked.warning(crate::stack::scope(&args.paths)))
+        && !args.silent
+    {
+        writeln!(stderr, "{warning}")?;
     }
     for failure in &tally.failures {
         writeln!(stderr, "hotfix: error: {failure}")?;
@@ -955,12 +966,13 @@ fn lint_bytes(candidate: &Candidate, bytes: &[u8], args: &LintArgs) -> FileResul
     }
     let display = candidate.display();
     let mut settings = candidate.config.settings_for(&candidate.path);
-    let roots = crate::stack::roots(&args.paths);
+    let scope = crate::stack::scope(&args.paths);
+    let roots = &scope.roots;
     if kind == Kind::Blueprint {
         settings.blueprint_imports = crate::blueprint::local_imports(&candidate.path, bytes, roots);
     }
     let path = crate::stack::stack_path(&candidate.path);
-    let registry = crate::stack::registry(roots, &candidate.config, &candidate.path)?;
+    let registry = crate::stack::registry(scope, &candidate.config, &candidate.path)?;
     let others = hotfix_linter::Files {
         source: crate::stack::disk(),
         path: &path,
@@ -1031,7 +1043,8 @@ fn lint_environment(candidate: &Candidate, bytes: &[u8], args: &LintArgs) -> Box
     let display = candidate.display();
     let settings = candidate.config.settings_for(&candidate.path);
     let path = crate::stack::stack_path(&candidate.path);
-    let roots = crate::stack::roots(&args.paths);
+    let scope = crate::stack::scope(&args.paths);
+    let roots = &scope.roots;
     let stack = crate::stack::templates_given_with(
         &path,
         &args.paths,
@@ -1039,7 +1052,7 @@ fn lint_environment(candidate: &Candidate, bytes: &[u8], args: &LintArgs) -> Box
         &candidate.config,
         &candidate.path,
     );
-    let registry = crate::stack::registry(roots, &candidate.config, &candidate.path);
+    let registry = crate::stack::registry(scope, &candidate.config, &candidate.path);
     let files = hotfix_linter::Files {
         source: crate::stack::disk(),
         path: &path,

@@ -24,6 +24,7 @@ mod output;
 mod paths;
 mod pipe;
 mod progress;
+mod project;
 mod read;
 mod rewrite;
 mod server;

@@ -2,7 +2,8 @@
 //! reading each file's configuration the way `hotfix lint` does.
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -11,6 +12,7 @@ use hotfix_stack::{FileSource, LazyRegistry, StackPath};
 
 use crate::config::{Configs, Overrides};
 use crate::discover::{self, Kind};
+use crate::project::Scope;
 
 /// Run the language server over standard input and output.
 #[derive(Debug, clap::Args)]
@@ -34,7 +36,7 @@ struct DiskProject {
     cwd: std::path::PathBuf,
     /// The registry of each tree's environments (by the folders a lint spans), read on first
     /// need and forgotten when a file is saved.
-    registries: Mutex<HashMap<Vec<StackPath>, Arc<LazyRegistry>>>,
+    registries: Mutex<HashMap<Scope, Arc<LazyRegistry>>>,
 }
 
 impl hotfix_server::Project for DiskProject {
@@ -53,19 +55,24 @@ impl hotfix_server::Project for DiskProject {
         Some(&Disk)
     }
 
-    fn roots(&self, path: &Path) -> Vec<StackPath> {
-        crate::stack::find_roots(&[path.to_path_buf()])
+    fn roots(&self, path: &Path, workspace: &[PathBuf]) -> Vec<StackPath> {
+        self.scope(path, workspace).roots
     }
 
-    fn registry(&self, path: &Path) -> Option<Arc<LazyRegistry>> {
-        let roots = self.roots(path);
+    fn registry(&self, path: &Path, workspace: &[PathBuf]) -> Option<Arc<LazyRegistry>> {
+        let scope = self.scope(path, workspace);
         let mut registries = self
             .registries
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        let registry = registries.entry(roots.clone()).or_insert_with(|| {
+        let registry = registries.entry(scope.clone()).or_insert_with(|| {
             Arc::new(LazyRegistry::new(move || {
-                crate::stack::tree_registry(&roots, &Disk)
+                let (registry, walked) = crate::stack::tree_registry(&scope, &Disk);
+                if let Some(warning) = walked.warning(&scope) {
+                    // The client shows the server's standard error in its log.
+                    let _ = writeln!(crate::pipe::stderr(), "{warning}");
+                }
+                registry
             }))
         });
         Some(Arc::clone(registry))
@@ -89,6 +96,15 @@ impl hotfix_server::Project for DiskProject {
             Kind::Environment => hotfix_server::FileKind::Environment,
             _ => hotfix_server::FileKind::Other,
         }
+    }
+}
+
+impl DiskProject {
+    /// The folders a lint of the file at `path` (absolute, from the editor) spans: its project;
+    /// outside any project, the workspace folder holding it, else its own folder. Never the
+    /// server's working folder.
+    fn scope(&self, path: &Path, workspace: &[PathBuf]) -> Scope {
+        crate::project::scope(&[path.to_path_buf()], &self.cwd, workspace)
     }
 }
 

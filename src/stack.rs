@@ -8,6 +8,8 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use hotfix_stack::{FileFacts, FileSource, StackPath};
 
+use crate::project::Scope;
+
 /// Reads files from disk (paths as the run names them: relative to the working folder), and
 /// keeps each file's facts once read: many templates name the same nested ones.
 #[derive(Debug, Default)]
@@ -158,38 +160,21 @@ pub(crate) fn stack_path(path: &Path) -> StackPath {
     StackPath::new(&path.to_string_lossy())
 }
 
-/// The folders a run spans: each folder named on the command line; for each file named, its
-/// project (the nearest folder above it with `.git` or `hotfix.toml`, else the working folder)
-/// and its own folder. A missing file outside them is a deployment layout path, not a mistake.
+/// The folders a run spans ([`crate::project::scope`] of the paths given).
 pub(crate) fn roots(paths: &[PathBuf]) -> &'static [StackPath] {
-    // One run (one process) has one set of paths.
-    static ROOTS: OnceLock<Vec<StackPath>> = OnceLock::new();
-    ROOTS.get_or_init(|| find_roots(paths))
+    &scope(paths).roots
 }
 
-/// [`roots`] of these paths, worked out anew (the language server asks for each file).
-pub(crate) fn find_roots(paths: &[PathBuf]) -> Vec<StackPath> {
-    if paths.is_empty() {
-        return vec![StackPath::new(".")];
-    }
-    let mut roots = Vec::new();
-    for path in paths {
-        if path.is_dir() {
-            roots.push(stack_path(path));
-            continue;
-        }
-        let project = path
-            .ancestors()
-            .skip(1)
-            .take_while(|dir| !dir.as_os_str().is_empty())
-            .find(|dir| dir.join(".git").exists() || dir.join("hotfix.toml").is_file())
-            .map_or_else(|| StackPath::new("."), stack_path);
-        roots.push(project);
-        roots.push(stack_path(path).parent());
-    }
-    roots.sort();
-    roots.dedup();
-    roots
+/// The scope of the run over `paths`: for each, its project (the nearest folder at or above it
+/// with `hotfix.toml` or a version control root); outside any project, a folder named, or a
+/// named file's own folder. A missing file outside them is a deployment layout path.
+pub(crate) fn scope(paths: &[PathBuf]) -> &'static Scope {
+    // One run (one process) has one set of paths.
+    static SCOPE: OnceLock<Scope> = OnceLock::new();
+    SCOPE.get_or_init(|| {
+        let cwd = crate::paths::current_dir().unwrap_or_default();
+        crate::project::scope(paths, &cwd, &[])
+    })
 }
 
 /// The registry of the environments given with `-e`, when some were (set once, by `given`).
@@ -258,10 +243,11 @@ pub(crate) fn given_stack_files() -> Vec<PathBuf> {
 /// given with `-e`; else, for the template of a `[[stacks]]` entry of its configuration, by
 /// that entry's environments; else by every environment of the tree (read on first use).
 pub(crate) fn registry(
-    roots: &'static [StackPath],
+    scope: &'static Scope,
     config: &crate::config::Config,
     path: &Path,
 ) -> Result<Arc<hotfix_stack::LazyRegistry>, String> {
+    let roots = &scope.roots;
     if let Some(given) = GIVEN.get() {
         // The environments given are for their stack; another template of the run is read
         // as any template of the tree.
@@ -271,7 +257,7 @@ pub(crate) fn registry(
         if of_the_stack {
             return Ok(given.clone());
         }
-        return Ok(tree(roots));
+        return Ok(tree(scope));
     }
     if !config.stacks.is_empty() {
         let stacks = configured_stacks(roots, config)?;
@@ -283,7 +269,7 @@ pub(crate) fn registry(
             return registry.clone();
         }
     }
-    Ok(tree(roots))
+    Ok(tree(scope))
 }
 
 /// A configuration's `[[stacks]]`, read once: each entry's registry (or why its environments
@@ -338,14 +324,25 @@ fn configured_stacks(
 }
 
 /// The registry of the tree's environments (built on first use).
-fn tree(roots: &'static [StackPath]) -> Arc<hotfix_stack::LazyRegistry> {
+fn tree(scope: &'static Scope) -> Arc<hotfix_stack::LazyRegistry> {
     static TREE: OnceLock<Arc<hotfix_stack::LazyRegistry>> = OnceLock::new();
     TREE.get_or_init(|| {
         Arc::new(hotfix_stack::LazyRegistry::new(move || {
-            tree_registry(roots, disk())
+            let (registry, walked) = tree_registry(scope, disk());
+            let _ = WALKED.set(walked);
+            registry
         }))
     })
     .clone()
+}
+
+/// What the walk for the tree's environments of the run did, once it ran.
+static WALKED: OnceLock<Walked> = OnceLock::new();
+
+/// What the walk for the tree's environments of this run did, when it ran (a run whose
+/// templates need no environment does not walk).
+pub(crate) fn walked() -> Option<Walked> {
+    WALKED.get().copied()
 }
 
 /// For an environment given with `-e`: the template files named on the command line, which
@@ -385,49 +382,117 @@ fn templates_among<'p>(
         .collect()
 }
 
-/// How many files the walk for the tree's environments reads whole before it stops (the tree's
-/// registry is then incomplete, and no type is called unmapped).
-const TREE_BOUND: usize = 50_000;
+/// How many files the walk for the tree's environments meets (of any kind, read or not) before
+/// it stops: the tree's registry is then incomplete, no type is called unmapped, and a warning
+/// says so. A real project's tree is far smaller; a home folder is not.
+const TREE_BOUND: usize = 100_000;
 
-/// Every environment file under the run's roots (and the text of each `*.j2.yaml` or
-/// `*.yaml.j2` environment source, which a deployment renders), found by content: a file of any
-/// extension whose text names one of Heat's environment sections, read as Heat reads it.
-pub(crate) fn tree_registry(
-    roots: &[StackPath],
-    source: &dyn FileSource,
-) -> hotfix_stack::Registry {
-    let mut walk = roots
-        .iter()
-        .filter(|r| Path::new(r.as_str()).is_dir())
-        .map(|r| PathBuf::from(r.as_str()));
-    let Some(first) = walk.next() else {
-        return hotfix_stack::Registry::tree(Vec::new(), &[], false);
-    };
-    let mut builder = ignore::WalkBuilder::new(first);
-    for root in walk {
-        builder.add(root);
+/// What a walk for the tree's environments did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Walked {
+    /// The files it met.
+    pub(crate) visited: usize,
+    /// Whether it stopped at [`TREE_BOUND`].
+    pub(crate) stopped: bool,
+}
+
+impl Walked {
+    /// The one-line warning for a walk that stopped at its bound, naming where it walked.
+    pub(crate) fn warning(&self, scope: &Scope) -> Option<String> {
+        self.stopped.then(|| {
+            format!(
+                "hotfix: warning: stopped looking for environments after {TREE_BOUND} files \
+                 under {}: `unmapped-resource-type` (X007) is not checked; name the \
+                 environments with `-e` or in a `[[stacks]]` entry of `hotfix.toml`",
+                places(scope)
+            )
+        })
     }
-    // Folders listed and files read on threads of the walk's own, each reading what it lists:
-    // the linting threads that asked for the registry wait for it (they cannot help a
-    // parallel iterator while they wait), and a listing on one thread before the reading
-    // would leave the other cores idle.
-    let threads = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
+
+    /// What `--verbose` says of the walk.
+    pub(crate) fn describe(&self, scope: &Scope) -> String {
+        format!(
+            "looked for environments among {} {} under {}",
+            self.visited,
+            if self.visited == 1 { "file" } else { "files" },
+            places(scope)
+        )
+    }
+}
+
+/// The roots of a scope as a list for a message (`a, b (its files only)`).
+fn places(scope: &Scope) -> String {
+    scope
+        .roots
+        .iter()
+        .map(|root| {
+            let name = crate::paths::escaped(Path::new(root.as_str()));
+            if scope.shallow.contains(root) {
+                format!("{name} (its files only)")
+            } else {
+                name
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Every environment file under the scope's roots (and the text of each `*.j2.yaml` or
+/// `*.yaml.j2` environment source, which a deployment renders), found by content: a file of any
+/// extension whose text names one of Heat's environment sections, read as Heat reads it. The
+/// shallow roots are read one level deep; at most [`TREE_BOUND`] files are met in all.
+pub(crate) fn tree_registry(
+    scope: &Scope,
+    source: &dyn FileSource,
+) -> (hotfix_stack::Registry, Walked) {
+    let folders = |shallow: bool| -> Vec<PathBuf> {
+        scope
+            .roots
+            .iter()
+            .filter(|r| scope.shallow.contains(r) == shallow)
+            .filter(|r| Path::new(r.as_str()).is_dir())
+            .map(|r| PathBuf::from(r.as_str()))
+            .collect()
+    };
     let readers = Readers {
-        roots,
+        roots: &scope.roots,
         source,
         seen: AtomicUsize::new(0),
         incomplete: AtomicBool::new(false),
         found: Mutex::new(Vec::new()),
     };
-    builder
-        .threads(threads)
-        .build_parallel()
-        .visit(&mut &readers);
+    for (folders, depth) in [(folders(false), None), (folders(true), Some(1))] {
+        let mut walk = folders.into_iter();
+        let Some(first) = walk.next() else {
+            continue;
+        };
+        let mut builder = ignore::WalkBuilder::new(first);
+        for root in walk {
+            builder.add(root);
+        }
+        // Folders listed and files read on threads of the walk's own, each reading what it
+        // lists: the linting threads that asked for the registry wait for it (they cannot help
+        // a parallel iterator while they wait), and a listing on one thread before the reading
+        // would leave the other cores idle.
+        let threads = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
+        builder
+            .max_depth(depth)
+            .threads(threads)
+            .build_parallel()
+            .visit(&mut &readers);
+    }
     let Readers {
-        found, incomplete, ..
+        found,
+        incomplete,
+        seen,
+        ..
     } = readers;
     let found = found.into_inner().unwrap_or_else(PoisonError::into_inner);
     let incomplete = incomplete.into_inner();
+    let walked = Walked {
+        visited: seen.into_inner().min(TREE_BOUND),
+        stopped: incomplete,
+    };
     let mut environments = Vec::new();
     let mut rendered = Vec::new();
     let mut nested = Vec::new();
@@ -436,11 +501,48 @@ pub(crate) fn tree_registry(
         rendered.extend(one.rendered);
         nested.extend(one.nested);
     }
+    // A root above the working folder finds the files under it by `..`: named as the run
+    // names them.
+    if scope.roots.iter().any(|r| r.as_str().starts_with("..")) {
+        for environment in &mut environments {
+            rename_environment(scope, environment);
+        }
+        for (path, _) in &mut rendered {
+            *path = scope.name(path.clone());
+        }
+        for path in &mut nested {
+            *path = scope.name(path.clone());
+        }
+    }
     // In path order, whatever order the folders were listed in: the findings that name an
     // environment name the first.
     environments.sort_by(|a, b| a.path.cmp(&b.path));
     rendered.sort_by(|a: &(StackPath, Arc<str>), b| a.0.cmp(&b.0));
-    hotfix_stack::Registry::tree(environments, &rendered, incomplete).with_nested(nested)
+    let registry =
+        hotfix_stack::Registry::tree(environments, &rendered, incomplete).with_nested(nested);
+    (registry, walked)
+}
+
+/// An environment found under a root above the working folder, with its path and the files its
+/// registry names as the run names them.
+fn rename_environment(scope: &Scope, environment: &mut hotfix_stack::EnvironmentFacts) {
+    use hotfix_stack::Target;
+    if let Some(path) = &mut environment.path {
+        *path = scope.name(path.clone());
+    }
+    for entry in &mut environment.entries {
+        let Some(target) = &mut entry.target else {
+            continue;
+        };
+        match target {
+            Target::File(p)
+            | Target::Missing(p)
+            | Target::Generated(p)
+            | Target::Outside(p)
+            | Target::Relocated(p) => *p = scope.name(p.clone()),
+            Target::Url(_) => {}
+        }
+    }
 }
 
 /// What the threads of the walk for the tree's environments share.
@@ -448,8 +550,7 @@ struct Readers<'r> {
     roots: &'r [StackPath],
     /// Where registry targets are looked for.
     source: &'r dyn FileSource,
-    /// Files read whole so far (of a template's extension, or whose first bytes show a
-    /// template or an environment), against [`TREE_BOUND`].
+    /// Files met so far, against [`TREE_BOUND`].
     seen: AtomicUsize,
     incomplete: AtomicBool,
     found: Mutex<Vec<Found>>,
@@ -478,19 +579,21 @@ impl ignore::ParallelVisitor for Reader<'_> {
         let Ok(entry) = entry else {
             return ignore::WalkState::Continue;
         };
-        // A file of a template's extension, a Jinja source of one, or a file of another
-        // extension whose first bytes show a template or an environment (as the lint's walk
-        // tells them).
-        let wanted = entry.file_type().is_some_and(|t| t.is_file())
-            && (crate::discover::has_template_extension(entry.path())
-                || is_jinja_source(entry.path())
-                || shows_template_or_environment(entry.path(), &mut self.buffer));
-        if !wanted {
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
             return ignore::WalkState::Continue;
         }
         if self.shared.seen.fetch_add(1, Ordering::Relaxed) >= TREE_BOUND {
             self.shared.incomplete.store(true, Ordering::Relaxed);
             return ignore::WalkState::Quit;
+        }
+        // A file of a template's extension, a Jinja source of one, or a file of another
+        // extension whose first bytes show a template or an environment (as the lint's walk
+        // tells them).
+        let wanted = crate::discover::has_template_extension(entry.path())
+            || is_jinja_source(entry.path())
+            || shows_template_or_environment(entry.path(), &mut self.buffer);
+        if !wanted {
+            return ignore::WalkState::Continue;
         }
         // Only what a file gives is kept: most files give nothing, and a tree of tens of
         // thousands of files must not hold a record of each.

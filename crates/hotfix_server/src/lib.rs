@@ -60,8 +60,9 @@ pub trait Project {
     }
 
     /// The folders a lint of the file at `path` spans (a missing file outside them belongs to
-    /// a deployment layout, see `hotfix_linter::Files`): by default the file's own folder.
-    fn roots(&self, path: &Path) -> Vec<StackPath> {
+    /// a deployment layout, see `hotfix_linter::Files`), given the editor's workspace folders:
+    /// by default the file's own folder.
+    fn roots(&self, path: &Path, _workspace: &[PathBuf]) -> Vec<StackPath> {
         vec![StackPath::new(&path.to_string_lossy()).parent()]
     }
 
@@ -69,7 +70,11 @@ pub trait Project {
     /// `hotfix lint` reads a tree without `-e` (read on first need, kept until [`Project::saved`]):
     /// the cross-file rules then check registry-mapped types too. `None` (the default): no
     /// environments.
-    fn registry(&self, _path: &Path) -> Option<std::sync::Arc<hotfix_stack::LazyRegistry>> {
+    fn registry(
+        &self,
+        _path: &Path,
+        _workspace: &[PathBuf],
+    ) -> Option<std::sync::Arc<hotfix_stack::LazyRegistry>> {
         None
     }
 
@@ -144,6 +149,7 @@ pub fn run(
     let mut server = Server {
         connection,
         project,
+        workspace: workspace_folders(&params),
         encoding,
         documents: HashMap::new(),
         pending: HashMap::new(),
@@ -188,6 +194,19 @@ fn watch_configurations(
     );
     connection.sender.send(Message::Request(request))?;
     Ok(())
+}
+
+/// The workspace folders the client opened: its `workspaceFolders`, else its `rootUri`.
+fn workspace_folders(params: &InitializeParams) -> Vec<PathBuf> {
+    if let Some(folders) = &params.workspace_folders {
+        return folders.iter().map(|f| path_of(&f.uri)).collect();
+    }
+    #[expect(
+        deprecated,
+        reason = "clients without workspace folders send only a root URI"
+    )]
+    let root = params.root_uri.as_ref();
+    root.map(path_of).into_iter().collect()
 }
 
 /// UTF-8 positions when the client offers them, else UTF-16 (the protocol's default).
@@ -264,6 +283,8 @@ pub(crate) struct Doc {
 struct Server<'c> {
     connection: &'c Connection,
     project: &'c dyn Project,
+    /// The client's workspace folders, as paths.
+    workspace: Vec<PathBuf>,
     encoding: Encoding,
     documents: HashMap<Uri, Doc>,
     /// Documents changed since they were last linted, with when they may be linted.
@@ -394,6 +415,27 @@ impl Server<'_> {
                 self.documents.remove(&uri);
                 self.pending.remove(&uri);
                 self.send_diagnostics(&uri, Vec::new(), None)?;
+            }
+            n::DidChangeWorkspaceFolders::METHOD => {
+                let Some(params) =
+                    self.params::<lsp_types::DidChangeWorkspaceFoldersParams>(notification)?
+                else {
+                    return Ok(());
+                };
+                let removed: Vec<PathBuf> = params
+                    .event
+                    .removed
+                    .iter()
+                    .map(|f| path_of(&f.uri))
+                    .collect();
+                self.workspace.retain(|w| !removed.contains(w));
+                self.workspace
+                    .extend(params.event.added.iter().map(|f| path_of(&f.uri)));
+                // The folders a file's lint spans may have changed.
+                let uris: Vec<Uri> = self.documents.keys().cloned().collect();
+                for uri in uris {
+                    self.publish(&uri)?;
+                }
             }
             // A configuration may have changed: lint every open document again.
             n::DidChangeWatchedFiles::METHOD | n::DidChangeConfiguration::METHOD => {
@@ -567,7 +609,7 @@ impl Server<'_> {
         };
         let name = path.to_string_lossy();
         let stack_path = StackPath::new(&name);
-        let roots = self.project.roots(&path);
+        let roots = self.project.roots(&path, &self.workspace);
         let buffers = self
             .project
             .files()
@@ -575,7 +617,7 @@ impl Server<'_> {
         // The tree's environments, as `hotfix lint` reads a tree without `-e`: the editor does
         // not say which stack a file belongs to, so the rules that need given environments say
         // nothing.
-        let registry = self.project.registry(&path);
+        let registry = self.project.registry(&path, &self.workspace);
         let files = buffers.as_ref().map(|source| hotfix_linter::Files {
             source,
             path: &stack_path,

@@ -69,10 +69,15 @@ impl StackPath {
         StackPath::new(&format!("{}/{reference}", self.0))
     }
 
-    /// Whether this path is `folder` or inside it (lexically).
+    /// Whether this path is `folder` or inside it (lexically). A relative folder of `..` only
+    /// (`../..`) holds the working folder: every relative path that climbs no higher is in it.
     pub fn starts_with(&self, folder: &StackPath) -> bool {
         if folder.as_str() == "." {
             return !self.is_absolute() && !self.0.starts_with("..");
+        }
+        if folder.0.split('/').all(|part| part == "..") {
+            let ups = |path: &str| path.split('/').take_while(|part| *part == "..").count();
+            return !self.is_absolute() && ups(&self.0) <= ups(&folder.0);
         }
         if folder.as_str() == "/" {
             return self.is_absolute();
@@ -122,5 +127,11 @@ mod tests {
         assert!(!StackPath::new("repository/a.yaml").starts_with(&root));
         assert!(StackPath::new("a.yaml").starts_with(&StackPath::new(".")));
         assert!(!StackPath::new("../a.yaml").starts_with(&StackPath::new(".")));
+        let above = StackPath::new("../..");
+        assert!(StackPath::new("a.yaml").starts_with(&above));
+        assert!(StackPath::new("../b/a.yaml").starts_with(&above));
+        assert!(StackPath::new("../../c/a.yaml").starts_with(&above));
+        assert!(!StackPath::new("../../../a.yaml").starts_with(&above));
+        assert!(!StackPath::new("/a.yaml").starts_with(&above));
     }
 }
