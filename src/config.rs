@@ -104,8 +104,8 @@ pub(crate) struct RawConfig {
     /// Stacks: a template (relative to this file's folder) and the environment files it is
     /// created with (`openstack stack create -t TEMPLATE -e ENV…`), in order. Their
     /// `resource_registry` then says what the template's custom resource types stand for
-    /// (instead of every environment of the tree), and their `parameters` are checked against
-    /// the template's. `hotfix lint -e` replaces them.
+    /// (instead of the environments of the tree closest to the template), and their
+    /// `parameters` are checked against the template's. `hotfix lint -e` replaces them.
     #[serde(default)]
     stacks: Vec<RawStack>,
     /// Deployment layouts: an absolute install prefix (`/usr/share/openstack-tripleo-heat-templates`)

@@ -39,8 +39,9 @@ Edges:
   registry            environment -> file, a `resource_registry` entry
   get_file            template -> file
 
-Without -e every environment of the tree applies, each on its own: a type mapped to different
-files by two environments has an edge to each. With -e, only those environments apply, merged
+Without -e the environments of the tree closest to each template apply (its folder's, then its
+parents'), each on its own: a type that two equally close environments map to different files
+has an edge to each. With -e, only those environments apply, merged
 in the order given as `openstack stack create -e` merges them.
 
 For a large tree: --depth N keeps the files at most N links from the roots (the files nothing
@@ -62,7 +63,8 @@ pub(crate) struct GraphArgs {
     paths: Vec<PathBuf>,
 
     /// An environment file that applies, as `openstack stack create -e` takes it; repeatable,
-    /// later ones override earlier ones. Without it, every environment of the tree applies.
+    /// later ones override earlier ones. Without it, the environments of the tree closest to each
+    /// template apply.
     #[arg(long = "environment", short = 'e', value_name = "ENV")]
     environments: Vec<PathBuf>,
 

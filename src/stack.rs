@@ -241,7 +241,8 @@ pub(crate) fn given_stack_files() -> Vec<PathBuf> {
 
 /// What custom resource types stand for where the file `path` is linted: by the environments
 /// given with `-e`; else, for the template of a `[[stacks]]` entry of its configuration, by
-/// that entry's environments; else by every environment of the tree (read on first use).
+/// that entry's environments; else by the environments of the tree (read on first use), those
+/// closest to the template deciding ([`hotfix_stack::Registry::lookup_for`]).
 pub(crate) fn registry(
     scope: &'static Scope,
     config: &crate::config::Config,

@@ -418,7 +418,7 @@ impl Registry {
         builtin: &dyn Fn(&str) -> bool,
     ) -> Vec<(Option<&'r StackPath>, Mapped<'r>)> {
         let mut found = Vec::new();
-        let mut seen = BTreeSet::new();
+        let mut seen = BTreeMap::new();
         self.every(type_name, resource, builtin, None, &mut seen, &mut found);
         found
     }
@@ -483,12 +483,14 @@ impl Registry {
         resource: Option<&str>,
         builtin: &dyn Fn(&str) -> bool,
         origin: Option<&'r StackPath>,
-        seen: &mut BTreeSet<String>,
+        seen: &mut BTreeMap<String, Option<std::ops::Range<usize>>>,
         found: &mut Vec<(Option<&'r StackPath>, Mapped<'r>)>,
     ) {
-        if !seen.insert(type_name.to_owned()) || seen.len() > MAX_ALIASES {
+        if seen.contains_key(type_name) || seen.len() > MAX_ALIASES {
             return;
         }
+        seen.insert(type_name.to_owned(), None);
+        let start = found.len();
         if builtin(type_name) {
             found.push((origin, Mapped::Type(type_name.to_owned())));
         }
@@ -545,7 +547,17 @@ impl Registry {
                 }
                 for alias in next {
                     let before = found.len();
-                    self.every(&alias, resource, builtin, from, seen, found);
+                    if let Some(Some(answers)) = seen.get(&alias) {
+                        // Followed already from another entry (two environments map the same
+                        // glob onto the same types): its answers again, from this entry's file.
+                        let again: Vec<_> = found[answers.clone()]
+                            .iter()
+                            .map(|(_, mapped)| (from, mapped.clone()))
+                            .collect();
+                        found.extend(again);
+                    } else {
+                        self.every(&alias, resource, builtin, from, seen, found);
+                    }
                     if found.len() == before {
                         // An alias that leads nowhere in this tree: leads somewhere, maybe,
                         // in the deployment; not a type to call unmapped.
@@ -554,6 +566,7 @@ impl Registry {
                 }
             }
         }
+        seen.insert(type_name.to_owned(), Some(start..found.len()));
     }
 
     /// What one entry makes of `type_name`: a template, or (through `alias`) another type.
@@ -1015,6 +1028,65 @@ mod tests {
             )),
             ["template repo/two/lb.yaml"],
             "given environments are what Heat uses, wherever the template is"
+        );
+    }
+
+    /// Two environments of a folder that map the same glob onto Heat's types (a copy kept for
+    /// each deployment): both answer that type, not "unknown", so the type's checks apply. When
+    /// both are given, the later one's entry is the one Heat keeps (`-e a -e b`).
+    #[test]
+    fn environments_that_alias_the_same_glob_agree_on_its_type() {
+        let mut source = MemorySource::new();
+        source
+            .insert(
+                "repo/site/a.yaml",
+                "resource_registry:\n  \"Old::*\": \"OS::Nova::*\"\n",
+            )
+            .insert(
+                "repo/site/b.yaml",
+                "resource_registry:\n  \"Old::*\": \"OS::Nova::*\"\n",
+            )
+            .insert(
+                "repo/site/c.yaml",
+                "resource_registry:\n  \"Old::*\": \"OS::Gone::*\"\n",
+            );
+        let from = StackPath::new("repo/site/top.yaml");
+        let same = Registry::tree(
+            vec![
+                env(&source, "repo/site/a.yaml"),
+                env(&source, "repo/site/b.yaml"),
+            ],
+            &[],
+            false,
+        );
+        assert_eq!(
+            describe(&same.lookup_for(&from, "Old::Server", None, &builtin)),
+            ["type OS::Nova::Server", "type OS::Nova::Server"]
+        );
+        let differ = Registry::tree(
+            vec![
+                env(&source, "repo/site/a.yaml"),
+                env(&source, "repo/site/c.yaml"),
+            ],
+            &[],
+            false,
+        );
+        assert_eq!(
+            describe(&differ.lookup_for(&from, "Old::Server", None, &builtin)),
+            ["type OS::Nova::Server", "unknown"],
+            "one of them leads nowhere here: no claim"
+        );
+        let given = |paths: [&str; 2]| {
+            let registry = Registry::given(paths.iter().map(|p| env(&source, p)).collect());
+            describe(&registry.lookup("Old::Server", None, &builtin))
+        };
+        assert_eq!(
+            given(["repo/site/c.yaml", "repo/site/a.yaml"]),
+            ["type OS::Nova::Server"]
+        );
+        assert!(
+            given(["repo/site/a.yaml", "repo/site/c.yaml"]).is_empty(),
+            "the later environment's entry replaces the earlier's"
         );
     }
 

@@ -79,14 +79,34 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         let Some(at) = cx.template.field(resource, "type") else {
             continue;
         };
-        // The entry that maps it (to a type that leads nowhere), when one does.
-        let alias = registry
-            .environments()
-            .iter()
-            .flat_map(|e| e.entries.iter())
-            .filter(|e| e.path.len() == 1 && e.path[0] == type_name)
-            .filter_map(|e| e.value.as_deref())
+        // The entry that maps it (to a type that leads nowhere), when one does: its own, else
+        // a glob's (`"OS::Networking::*": "OS::Heat::*"` maps `OS::Networking::Port` to
+        // `OS::Heat::Port`).
+        let entries = || {
+            registry
+                .environments()
+                .iter()
+                .flat_map(|e| e.entries.iter())
+                .filter(|e| e.path.len() == 1)
+        };
+        let own = entries()
+            .filter(|e| e.path[0] == type_name)
+            .filter_map(|e| e.value.clone())
             .next_back();
+        let alias = own.or_else(|| {
+            entries()
+                .filter_map(|e| {
+                    let prefix = e.path[0].strip_suffix('*')?;
+                    let rest = type_name.strip_prefix(prefix)?;
+                    let value = e.value.as_deref()?;
+                    let to = match value.strip_suffix('*') {
+                        Some(stem) => format!("{stem}{rest}"),
+                        None => value.to_owned(),
+                    };
+                    (to != type_name).then_some(to)
+                })
+                .next_back()
+        });
         let by = match knowledge {
             Some(Knowledge::Given) => "the environments given do not map it",
             _ => "no environment of the tree maps it",

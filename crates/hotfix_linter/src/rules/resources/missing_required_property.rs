@@ -11,7 +11,9 @@ declare_rule! {
     /// A property given by a function (`get_param`, `get_attr`, `if`, …) counts as given, and
     /// so does one that Heat fills from a deprecated property through a translation rule
     /// (`network_id` for `network`). A type that Heat's default environment maps onto a
-    /// registered one (`OS::Ceilometer::Alarm` → `OS::Aodh::Alarm`) is checked as that type. Not
+    /// registered one (`OS::Ceilometer::Alarm` → `OS::Aodh::Alarm`) is checked as that type, and
+    /// so is one the stack's environments map onto a registered one (`My::Port:
+    /// OS::Neutron::Port`; without `-e`, when the closest environments agree). Not
     /// checked: an external resource (with an `external_id`), which Heat adopts without looking
     /// at its properties.
     ///

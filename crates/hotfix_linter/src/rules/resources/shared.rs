@@ -32,17 +32,36 @@ pub(super) struct Registered<'t> {
     /// The registered type: the name written, or the type an alias stands for.
     pub(super) type_name: &'t str,
     pub(super) schema: &'static ResourceType,
-    /// The name written, when it is an alias of `type_name` in Heat's default environment
-    /// (`OS::Quantum::Net` for `OS::Neutron::Net`).
+    /// The name written, when it is an alias of `type_name`: in Heat's default environment
+    /// (`OS::Quantum::Net` for `OS::Neutron::Net`), or in the stack's environments
+    /// ([`Registered::by_environment`]).
     pub(super) alias: Option<&'t str>,
+    /// The alias is the stack's environments' (`My::Port: OS::Neutron::Port`), not Heat's.
+    pub(super) by_environment: bool,
 }
 
 impl Registered<'_> {
     /// The type as messages name it: `OS::Neutron::Net`, or for an alias
-    /// `OS::Neutron::Net (Heat's type for OS::Quantum::Net)`.
+    /// `OS::Neutron::Net (Heat's type for OS::Quantum::Net)`, or
+    /// `OS::Neutron::Port (the environment's type for My::Port)`.
     pub(super) fn label(&self) -> String {
         match self.alias {
+            Some(alias) if self.by_environment => {
+                format!("{} (the environment's type for {alias})", self.type_name)
+            }
             Some(alias) => format!("{} (Heat's type for {alias})", self.type_name),
+            None => self.type_name.to_owned(),
+        }
+    }
+
+    /// The type as a clause names it: `OS::Neutron::Net`, or for an alias
+    /// `OS::Neutron::Net, Heat's type for OS::Quantum::Net`.
+    pub(super) fn clause(&self) -> String {
+        match self.alias {
+            Some(alias) if self.by_environment => {
+                format!("{}, the environment's type for {alias}", self.type_name)
+            }
+            Some(alias) => format!("{}, Heat's type for {alias}", self.type_name),
             None => self.type_name.to_owned(),
         }
     }
@@ -71,19 +90,53 @@ pub(super) fn registered<'t>(cx: &Context<'t>, resource: &'t Named) -> Option<Re
     }
     let type_node = cx.template.field(resource, "type")?;
     let written = cx.doc.str_value(type_node)?;
-    let (type_name, schema, alias) = if let Some(schema) = resource_types::get(written) {
-        (written, schema, None)
-    } else {
-        let (target, schema) = alias_target(cx, written, Some(&resource.name))?;
-        (target, schema, Some(written))
-    };
+    let (type_name, schema, alias, by_environment) =
+        if let Some(schema) = resource_types::get(written) {
+            (written, schema, None, false)
+        } else if let Some((target, schema)) = alias_target(cx, written, Some(&resource.name)) {
+            (target, schema, Some(written), false)
+        } else {
+            let (target, schema) = environment_alias_target(cx, written, &resource.name)?;
+            (target, schema, Some(written), true)
+        };
     Some(Registered {
         resource,
         type_node,
         type_name,
         schema,
         alias,
+        by_environment,
     })
+}
+
+/// The registered type that the stack's environments map the type `name` onto
+/// (`My::Port: OS::Neutron::Port`, `"OS::Networking::*": "OS::Neutron::*"`, through any chain
+/// of aliases): Heat creates the resource as that type, and checks its properties and
+/// attributes as that type's (`Property error: resources.p.properties: Unknown Property
+/// bogus`). Only when every answer is that one type: the environments the user named (Heat's
+/// one answer), or those of the tree closest to the linted file, all agreeing. None when any
+/// maps it elsewhere (a template, a type Heat does not have, something rendered at
+/// deployment): which one is deployed is not known.
+fn environment_alias_target(
+    cx: &Context<'_>,
+    name: &str,
+    resource: &str,
+) -> Option<(&'static str, &'static ResourceType)> {
+    let files = cx.files?;
+    let registry = files.registry?.get();
+    let registered = |n: &str| resource_types::get(n).is_some();
+    let mut target: Option<String> = None;
+    for mapped in registry.lookup_for(files.path, name, Some(resource), &registered) {
+        let Mapped::Type(found) = mapped else {
+            return None;
+        };
+        if target.as_ref().is_some_and(|t| *t != found) {
+            return None;
+        }
+        target = Some(found);
+    }
+    let target = target.filter(|t| t != name)?;
+    resource_types::all().iter().find(|(n, _)| *n == target)
 }
 
 /// The registered type that Heat runs the unregistered type `name` as, through its default

@@ -91,6 +91,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         type_name,
         schema,
         alias,
+        ..
     } in registered_resources(cx)
     {
         // What an alias of Heat's default environment stands for depends on that file.

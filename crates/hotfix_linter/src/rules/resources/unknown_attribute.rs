@@ -80,10 +80,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             members(cx, sink, resource, args);
             continue;
         }
-        let of = match registered.alias {
-            Some(alias) => format!("{type_name}, Heat's type for {alias}"),
-            None => type_name.to_owned(),
-        };
+        let of = registered.clause();
         let diagnostic = sink.report(
             cx.span(attribute_node),
             format!(

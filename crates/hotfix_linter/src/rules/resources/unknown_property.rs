@@ -20,7 +20,10 @@ declare_rule! {
     /// (then Heat validates no member). A type that Heat's default environment maps onto a
     /// registered one (`OS::Ceilometer::Alarm` → `OS::Aodh::Alarm`, `OS::Quantum::Net` →
     /// `OS::Neutron::Net`) is checked as that type, as Heat checks it where the file is
-    /// installed, unless the stack's environments map the name themselves.
+    /// installed, unless the stack's environments map the name themselves. So is a type the
+    /// stack's environments map onto a registered one (`My::Port: OS::Neutron::Port`, a glob
+    /// `"OS::Networking::*": "OS::Neutron::*"`): with `-e`, Heat's one answer; without, when the
+    /// environments of the tree closest to the template all map it onto that type.
     ///
     /// Not checked: `OS::Heat::None` and the removed types Heat keeps as placeholders (they
     /// take any property), an external resource (with an `external_id`: Heat adopts it and
