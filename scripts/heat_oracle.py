@@ -46,6 +46,18 @@ repository's own fixtures use, and its answers are the same, key for key (a test
       Answer: {"equal": BOOL, "diffs": [{"path", "a", "b"}]}, or {"equal": false,
       "a_error", "b_error"} when a text does not parse as a template.
 
+  {"cmd": "diff", ..., "translated": true}
+      As above, except that each resource's "properties" are compared as its plugin reads
+      them after Heat's own translation rules (see "translate"). This is the check that a fix
+      which does on disk what Heat's translation does in memory keeps the stack.
+  {"cmd": "translate", "template": TEXT, "params", "env", "files", "attrs"}
+      As "resolve", except that each resource of a type Heat registers has, in place of its
+      resolved "properties", every property of its schema as the plugin reads it
+      (`resource.properties[name]`) after the resource's translation_rules are applied
+      (Resource.translate_properties, client look-ups off: no cloud), as an entry {"value"}
+      or {"error"}. Resources of unregistered types, and those Heat cannot instantiate, keep
+      the resolved properties ("untranslated": TEXT says why).
+
 Any other request (another command, an unknown key, "strict" without "no_cloud",
 "plugin_validate" without both, or naming what is not a registered type) is answered
 with {"request_error": {"error": TEXT, "error_type": CLASS}}, never ignored.
@@ -389,6 +401,56 @@ def resolve(parsed, params=None, env=None, files=None, attrs=None):
 
 
 # ---------------------------------------------------------------------------------------------
+# translate
+# ---------------------------------------------------------------------------------------------
+
+def translate(parsed, result, params=None, env=None, files=None):
+    """Replaces, in a resolve() answer, each resource's resolved properties by the properties
+    its plugin reads after Heat's translation rules: a Properties object of the plugin's schema
+    over the resolved values (placeholders included), given the resource's translation_rules
+    as Resource.translate_properties gives them (client look-ups off), read key by key."""
+    engine()
+    try:
+        template = heat_template.Template(parsed, files=files or {},
+                                          env=environment_of(params, env))
+        stack = heat_stack.Stack(oracle_context(), 'translate', template)
+        # Each resource alone where they cannot be parsed together, as resolve() does.
+        definitions, _, _, keep = resource_definitions(template, stack, None)
+    except Exception as ex:
+        for entry in result.get('resources', {}).values():
+            entry['untranslated'] = str(ex)
+        return result
+    for name, entry in result.get('resources', {}).items():
+        data = (entry.get('properties') or {}).get('value')
+        if not isinstance(data, dict) or name not in definitions:
+            continue
+        try:
+            res = resource.Resource(name, definitions[name], stack)
+            props = properties.Properties(res.properties_schema, data,
+                                          context=stack.context, section='properties')
+            res.translate_properties(props, client_resolve=False)
+        except Exception as ex:
+            entry['untranslated'] = str(ex)
+            continue
+        read = {}
+        for key in props:
+            try:
+                read[key] = {'value': plain(props[key])}
+            except Exception as ex:
+                read[key] = error(ex)
+        entry['properties'] = {'value': read}
+    del keep
+    return result
+
+
+def oracle_context():
+    return heat_context.RequestContext.from_dict({
+        'tenant_id': PROJECT, 'tenant': PROJECT, 'username': 'oracle', 'user_id': 'oracle',
+        'password': '', 'roles': ['admin'], 'is_admin': False,
+        'auth_url': 'http://127.0.0.1:5000/v3', 'auth_token': 'oracle'})
+
+
+# ---------------------------------------------------------------------------------------------
 # validate
 # ---------------------------------------------------------------------------------------------
 
@@ -665,7 +727,8 @@ KEYS = {
     'resolve': {'template', 'params', 'env', 'files', 'attrs'},
     'validate': {'template', 'params', 'env', 'files', 'types', 'strict', 'no_cloud',
                  'plugin_validate'},
-    'diff': {'a', 'b', 'params', 'env', 'files', 'attrs', 'strict_errors'},
+    'diff': {'a', 'b', 'params', 'env', 'files', 'attrs', 'strict_errors', 'translated'},
+    'translate': {'template', 'params', 'env', 'files', 'attrs'},
 }
 
 
@@ -694,15 +757,21 @@ def answer(request):
         b, b_error = parse(request['b'])
         if a_error or b_error:
             return {'equal': False, 'a_error': a_error, 'b_error': b_error}
-        diffs = differences(resolve(a, attrs=request.get('attrs'), **given),
-                            resolve(b, attrs=request.get('attrs'), **given),
-                            request.get('strict_errors', False))
+        ra = resolve(a, attrs=request.get('attrs'), **given)
+        rb = resolve(b, attrs=request.get('attrs'), **given)
+        if request.get('translated', False):
+            translate(a, ra, **given)
+            translate(b, rb, **given)
+        diffs = differences(ra, rb, request.get('strict_errors', False))
         return {'equal': not diffs, 'diffs': diffs}
     parsed, parse_error = parse(request['template'])
-    if cmd == 'resolve':
+    if cmd in ('resolve', 'translate'):
         if parse_error:
             return {'parse_error': parse_error}
-        return resolve(parsed, attrs=request.get('attrs'), **given)
+        result = resolve(parsed, attrs=request.get('attrs'), **given)
+        if cmd == 'translate':
+            translate(parsed, result, **given)
+        return result
     types = request.get('types', 'real')
     if types not in ('real', 'generic'):
         raise Unsupported('types is "real" or "generic", not %r' % (types,))

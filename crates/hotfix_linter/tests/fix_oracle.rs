@@ -104,7 +104,8 @@ fn heat_every_safe_fix_of_a_fixture_keeps_what_heat_computes() {
                     continue;
                 }
                 let tally = tallies.entry((rule.code, kind)).or_default();
-                judge(&mut heat, &label, &source, &outcome.text, tally);
+                let translated = renames_properties(&outcome);
+                judge(&mut heat, &label, &source, &outcome.text, translated, tally);
             }
         }
     }
@@ -154,7 +155,15 @@ fn shared_every_safe_fix_of_the_corpus_keeps_what_heat_computes() {
         let outcome = fix_file(&label, &source, &Settings::default(), false)
             .unwrap_or_else(|e| panic!("{label}: {e}"));
         if !outcome.applied.is_empty() {
-            judge(&mut heat, &label, &source, &outcome.text, &mut corpus);
+            let translated = renames_properties(&outcome);
+            judge(
+                &mut heat,
+                &label,
+                &source,
+                &outcome.text,
+                translated,
+                &mut corpus,
+            );
         }
     }
     eprintln!(
@@ -165,16 +174,57 @@ fn shared_every_safe_fix_of_the_corpus_keeps_what_heat_computes() {
     assert_safe(&[&corpus]);
 }
 
-/// Asks Heat about one original and its fixed text.
-fn judge(heat: &mut Heat, label: &str, original: &str, fixed: &str, tally: &mut Tally) {
+/// Whether fixes of `deprecated-property` applied: they rename properties as Heat's
+/// translation rules do, so Heat's properties are compared after its translation.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Translated {
+    /// No such fix: the resolved properties are compared.
+    No,
+    /// With fixes of other rules.
+    Also,
+    /// Those fixes alone: on a template Heat rejects for another reason, the fixed text must
+    /// be rejected with the same error, and the translated properties must be equal.
+    Only,
+}
+
+fn renames_properties(outcome: &hotfix_linter::fix::FixOutcome) -> Translated {
+    let renames = outcome.applied.iter().filter(|a| a.code == "H612").count();
+    match renames {
+        0 => Translated::No,
+        n if n == outcome.applied.len() => Translated::Only,
+        _ => Translated::Also,
+    }
+}
+
+/// Asks Heat about one original and its fixed text; with `translated`, each resource's
+/// properties are compared as its plugin reads them after Heat's translation rules.
+fn judge(
+    heat: &mut Heat,
+    label: &str,
+    original: &str,
+    fixed: &str,
+    translated: Translated,
+    tally: &mut Tally,
+) {
     tally.fixed += 1;
-    if let Some(error) = validate(heat, original) {
+    let rejected = validate(heat, original);
+    let fixed_rejected = validate(heat, fixed);
+    // A rename Heat's translation makes keeps its reading of a template it rejects for another
+    // reason: the same refusal, and the same translated properties, are what is kept then.
+    if let (Translated::Only, Some(error)) = (translated, &rejected) {
+        if fixed_rejected.as_ref() != Some(error) {
+            tally.changed.push(format!(
+                "{label}: Heat rejects the original ({error}), and the fixed text otherwise: {fixed_rejected:?}"
+            ));
+            return;
+        }
+    } else if let Some(error) = &rejected {
         tally
             .rejected
             .push(format!("{label}: Heat rejects the original: {error}"));
         return;
     }
-    if let Some(error) = validate(heat, fixed) {
+    if let (None, Some(error)) = (&rejected, fixed_rejected) {
         tally
             .changed
             .push(format!("{label}: Heat rejects the fixed text: {error}"));
@@ -182,6 +232,7 @@ fn judge(heat: &mut Heat, label: &str, original: &str, fixed: &str, tally: &mut 
     }
     let answer = heat.request(&json!({
         "cmd": "diff", "a": original, "b": fixed, "params": params(original),
+        "translated": translated != Translated::No,
     }));
     if answer["equal"] == json!(true) {
         tally.same += 1;
@@ -199,6 +250,150 @@ fn judge(heat: &mut Heat, label: &str, original: &str, fixed: &str, tally: &mut 
     tally
         .changed
         .push(format!("{label}: Heat resolves differently: {what}"));
+}
+
+/// The fixtures of `deprecated-property` and the corpus templates it reports: with `--fix`
+/// (that rule alone), Heat accepts the fixed text wherever it accepts the original (the checks
+/// of a stack create, real types, no cloud), and reads the same properties from both after its
+/// own translation rules.
+#[test]
+#[ignore = "needs Heat's engine (scripts/setup-oracle.sh); run by scripts/test.sh"]
+fn heat_deprecated_property_renames_keep_the_properties_heat_translates() {
+    let mut heat = Heat::start();
+    let mut tally = Tally::default();
+    let mut last_fixed = None;
+    for path in files(&workspace().join("testdata/rules/H612")) {
+        let source = std::fs::read_to_string(&path).expect("a UTF-8 fixture");
+        let label = path.display().to_string();
+        if let Some(fixed) = judge_renames(&mut heat, &label, &source, &mut tally) {
+            last_fixed = Some((source, fixed));
+        }
+    }
+    eprintln!("fix oracle: H612 renames on fixtures: {}", tally.line());
+    assert!(tally.same >= 3, "too few fixtures proven: {}", tally.line());
+    assert!(
+        tally.changed.is_empty(),
+        "renames that change what Heat accepts or translates:\n{}",
+        tally.changed.join("\n")
+    );
+    // The comparison can fail: the renamed keys differ before translation, and a value changed
+    // beside a rename is seen after it.
+    let (source, fixed) = last_fixed.expect("a fixture with a fix");
+    let raw = heat.request(&json!({"cmd": "diff", "a": source, "b": fixed}));
+    assert_eq!(raw["equal"], json!(false), "{raw}");
+    let changed = fixed.replacen("private", "elsewhere", 1);
+    assert_ne!(changed, fixed);
+    let answer = heat.request(&json!({
+        "cmd": "diff", "a": source, "b": changed, "translated": true,
+    }));
+    assert_eq!(answer["equal"], json!(false), "{answer}");
+}
+
+#[test]
+#[ignore = "needs ../shared/corpus and Heat's engine; run by scripts/test.sh beside ../shared"]
+fn shared_deprecated_property_renames_of_the_corpus_keep_the_properties_heat_translates() {
+    let mut heat = Heat::start();
+    let mut tally = Tally::default();
+    let settings = Settings {
+        select: vec![Selector::parse("H612").expect("a rule code")],
+        ..Settings::default()
+    };
+    let (mut findings, mut safe) = (0, 0);
+    let mut left: BTreeMap<String, usize> = BTreeMap::new();
+    for path in files(&shared().join("corpus")) {
+        let Ok(source) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let label = path
+            .strip_prefix(shared())
+            .unwrap_or(&path)
+            .display()
+            .to_string();
+        let diagnostics = hotfix_linter::lint(&label, source.as_bytes(), &settings);
+        for d in diagnostics.iter().filter(|d| d.code == "H612") {
+            findings += 1;
+            if d.fix
+                .as_ref()
+                .is_some_and(|f| f.applicability == Applicability::Safe)
+            {
+                safe += 1;
+            } else {
+                // The kind: the message without its location in the template.
+                *left.entry(d.message.clone()).or_default() += 1;
+            }
+        }
+        if findings > 0 && diagnostics.iter().any(|d| d.fix.is_some()) {
+            judge_renames(&mut heat, &label, &source, &mut tally);
+        }
+    }
+    eprintln!(
+        "fix oracle: H612 on the corpus: {findings} findings, {safe} with a Safe fix; {}",
+        tally.line()
+    );
+    for (message, count) in &left {
+        eprintln!("    left: {count} × {message}");
+    }
+    for what in &tally.rejected {
+        eprintln!("    {what}");
+    }
+    assert!(safe > 0, "no H612 finding of the corpus has a fix");
+    assert!(
+        tally.changed.is_empty(),
+        "renames that change what Heat accepts or translates:\n{}",
+        tally.changed.join("\n")
+    );
+}
+
+/// `deprecated-property` alone with `--fix` on one text, judged by Heat as a stack create
+/// sees it; the fixed text when a fix applied.
+fn judge_renames(heat: &mut Heat, label: &str, source: &str, tally: &mut Tally) -> Option<String> {
+    let settings = Settings {
+        select: vec![Selector::parse("H612").expect("a rule code")],
+        ..Settings::default()
+    };
+    let outcome =
+        fix_file(label, source, &settings, false).unwrap_or_else(|e| panic!("{label}: {e}"));
+    if outcome.applied.is_empty() {
+        return None;
+    }
+    tally.fixed += 1;
+    let given = params(source);
+    if let Some(error) = validate_strict(heat, source, &given) {
+        // Nothing to keep accepted; what Heat translates is still compared.
+        tally
+            .rejected
+            .push(format!("{label}: Heat rejects the original: {error}"));
+    } else if let Some(error) = validate_strict(heat, &outcome.text, &given) {
+        tally
+            .changed
+            .push(format!("{label}: Heat rejects the fixed text: {error}"));
+        return Some(outcome.text);
+    }
+    let answer = heat.request(&json!({
+        "cmd": "diff", "a": source, "b": outcome.text, "params": given,
+        "translated": true,
+    }));
+    if answer["equal"] == json!(true) {
+        tally.same += 1;
+    } else {
+        tally
+            .changed
+            .push(format!("{label}: Heat translates differently: {answer}"));
+    }
+    Some(outcome.text)
+}
+
+/// `None` when Heat accepts the template as a stack create checks it (real types, no cloud),
+/// else its error text.
+fn validate_strict(heat: &mut Heat, template: &str, params: &serde_json::Value) -> Option<String> {
+    let response = heat.request(&json!({
+        "cmd": "validate", "template": template, "params": params, "strict": true,
+        "no_cloud": true,
+    }));
+    if response["valid"] == json!(true) {
+        return None;
+    }
+    Some(response.to_string())
 }
 
 /// `None` when Heat accepts the template, else its error text.

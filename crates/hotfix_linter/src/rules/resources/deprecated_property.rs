@@ -1,14 +1,15 @@
 use std::collections::BTreeMap;
 
+use hotfix_diagnostics::{Applicability, Fix};
 use hotfix_hot::resource_types::{
     PropertyType, ResourceType, RuleKind, Schema, Status, TranslationRule,
 };
-use hotfix_yaml::{NodeId, NodeKind};
+use hotfix_yaml::{NodeId, NodeKind, ScalarValue};
 use serde_json::Value;
 
 use crate::rule::{Context, Sink, declare_rule};
 use crate::rules::resources::shared::{
-    Registered, call_at, earlier_statuses, literal_properties, validated_resources,
+    Registered, call_at, earlier_statuses, literal_properties, replace_scalar, validated_resources,
 };
 
 declare_rule! {
@@ -45,11 +46,23 @@ declare_rule! {
     ///     properties:
     ///       network: private
     /// ```
+    ///
+    /// ## Fix safety
+    /// Where Heat's translation rule only moves the value to the current name in the same map
+    /// (`network_id` to `network` of an `OS::Neutron::Port`, `uuid` to `network` in an item of
+    /// `networks` of an `OS::Nova::Server`), the fix renames the key, and is safe: Heat reads
+    /// the renamed template into the properties its translation makes of the original. Only
+    /// the key's characters change (its quotes are kept). No fix is offered where the current
+    /// name is already written in the same map (Heat refuses both together: `Cannot define
+    /// the following properties at the same time`), where the key or a map around it is
+    /// shared through a YAML anchor or a merge key, or where the translation changes the
+    /// value's form or another property (`sequence` of `OS::Heat::RandomString`, `l3_agent_id`
+    /// of `OS::Neutron::Router`, the `policies` of a Mistral task): those are edited by hand.
     pub(crate) static RULE = {
         code: "H612",
         name: "deprecated-property",
         severity: Warning,
-        fix: None,
+        fix: Sometimes,
         check: check,
     };
 }
@@ -113,7 +126,7 @@ impl Walk<'_, '_, '_> {
             };
             let status = &property.support_status;
             if matches!(status.status, Status::Deprecated | Status::Hidden) {
-                let (what, advice) = if self.names.is_empty() {
+                let (what, mut advice) = if self.names.is_empty() {
                     (format!("`{key}`"), what_heat_does(self.schema, key))
                 } else {
                     (
@@ -121,12 +134,31 @@ impl Walk<'_, '_, '_> {
                         what_heat_does_nested(self.schema, &self.names, key),
                     )
                 };
-                self.sink
+                if let Some(target) = renamed_to(self.schema, &self.names, key)
+                    .filter(|target| doc.get(node, target).is_some())
+                {
+                    let mut both = self.names.clone();
+                    both.push(target.to_owned());
+                    let new = both.join(".");
+                    both.pop();
+                    both.push(key.to_owned());
+                    advice = format!(
+                        "`{target}` is written too: Heat refuses the two together (unless one \
+                         is empty); remove one and keep the value under `{target}`; Heat: \
+                         `Cannot define the following properties at the same time: {new}, {}`",
+                        both.join(".")
+                    );
+                }
+                let diagnostic = self
+                    .sink
                     .report(
                         self.cx.span(entry.key),
                         format!("{what} of {} is {status}", self.type_name),
                     )
                     .help(format!("{advice}{}", earlier_statuses(status)));
+                if let Some(fix) = rename(self.cx, self.schema, &self.names, node, entry.key, key) {
+                    diagnostic.fix(fix);
+                }
             }
             self.names.push(key.to_owned());
             self.value(property, entry.value);
@@ -155,6 +187,69 @@ impl Walk<'_, '_, '_> {
             _ => {}
         }
     }
+}
+
+/// The name Heat's translation moves the value of `key` to, unchanged, in the same map: a
+/// Replace rule that reads `key` alone (`value_path: [key]` at the top, `value_name: key`
+/// in a nested map), with no path within the value.
+fn renamed_to<'s>(schema: &'s ResourceType, parents: &[String], key: &str) -> Option<&'s str> {
+    schema.translation.iter().find_map(|rule| {
+        let plain = rule.rule == RuleKind::Replace
+            && rule.custom_value_path.is_none()
+            && rule.value.is_none()
+            && rule.path.len() == parents.len() + 1
+            && rule.path[..parents.len()] == *parents;
+        let reads = if parents.is_empty() {
+            rule.value_name.is_none() && rule.value_path.as_deref() == Some(&[key.to_owned()][..])
+        } else {
+            rule.value_path.is_none() && rule.value_name.as_deref() == Some(key)
+        };
+        (plain && reads).then(|| rule.path[parents.len()].as_str())
+    })
+}
+
+/// The safe fix of a deprecated key that Heat's translation renames: the key's own text
+/// replaced. `None` where the new name is already in the map (Heat refuses both), where the
+/// map has a merge key or the key repeats, or where the key lies inside an anchored node
+/// (an alias elsewhere would be renamed too).
+fn rename(
+    cx: &Context<'_>,
+    schema: &ResourceType,
+    parents: &[String],
+    map: NodeId,
+    key_node: NodeId,
+    key: &str,
+) -> Option<Fix> {
+    let target = renamed_to(schema, parents, key)?;
+    let doc = cx.doc;
+    let raw = doc.raw_entries(map)?;
+    let merged = raw.iter().any(|e| {
+        matches!(
+            doc.scalar(e.key).map(|s| &s.value),
+            Some(ScalarValue::Merge)
+        )
+    });
+    let written = raw
+        .iter()
+        .filter(|e| doc.str_value(e.key) == Some(key))
+        .count();
+    if merged || written != 1 || doc.get(map, target).is_some() {
+        return None;
+    }
+    let span = doc.node(key_node).span;
+    let anchored = doc
+        .nodes()
+        .iter()
+        .any(|n| n.anchor.is_some() && n.span.start <= span.start && span.end <= n.span.end);
+    if anchored {
+        return None;
+    }
+    let edit = replace_scalar(cx, key_node, target)?;
+    Some(Fix {
+        message: format!("Rename `{key}` to `{target}`"),
+        edits: vec![edit],
+        applicability: Applicability::Safe,
+    })
 }
 
 /// What Heat's translation rules do with a deprecated key of a nested map (`uuid` in an item of
