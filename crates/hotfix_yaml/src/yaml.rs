@@ -45,6 +45,25 @@ pub(crate) fn parse(source: &str) -> Result<Document, LoadError> {
     }
 }
 
+/// Reads the text with PyYAML's pure-Python loader's rules only (Heat's second try, after
+/// libyaml refused it): for the reader's path (`build.rs`).
+pub(crate) fn parse_pure(source: &str) -> Result<Document, LoadError> {
+    let mut repairs = Repairs::breaks(source);
+    loop {
+        let repaired = repairs.apply(source);
+        let text = repaired.as_deref().unwrap_or(source);
+        match parse_once(source, text, &repairs, Loader::Pure) {
+            Ok(doc) => return Ok(doc),
+            Err(Failure::Load(err) | Failure::LibYamlOnly(err)) => return Err(err),
+            Err(Failure::Repair { repair, err }) => {
+                if repairs.count() >= MAX_REPAIRS || !repairs.add(source, text, repair) {
+                    return Err(repairs.map_error(err));
+                }
+            }
+        }
+    }
+}
+
 /// Deep enough for any template, shallow enough that nothing downstream recurses far.
 const NESTING_LIMIT: usize = 200;
 
@@ -1674,7 +1693,11 @@ fn structure_style(style: StructureStyle) -> Style {
 }
 
 /// Tags PyYAML's `SafeConstructor` accepts on a collection.
-fn check_collection_tag(tag: Option<&Tag>, sequence: bool, span: Span) -> Result<(), LoadError> {
+pub(crate) fn check_collection_tag(
+    tag: Option<&Tag>,
+    sequence: bool,
+    span: Span,
+) -> Result<(), LoadError> {
     let Some(tag) = tag.map(|t| t.name.as_str()) else {
         return Ok(());
     };
