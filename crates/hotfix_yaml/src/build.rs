@@ -2,8 +2,9 @@
 //! exactly: no repairs are needed, only the spans hotfix keeps (issue 29).
 //!
 //! Where the reader refuses the text, Heat loads it again with PyYAML's pure-Python loader:
-//! that second reading is still the `granit-parser` path's (`yaml.rs`, with its pure rules),
-//! and when it refuses too, the reader's (libyaml's) refusal is the answer.
+//! that second reading is still the `granit-parser` path's (`yaml.rs`, which applies the pure
+//! loader's rules where libyaml's refusal is one the pure loader may not share), and when it
+//! refuses or does not get that far, the reader's (libyaml's) refusal is the answer.
 
 use std::collections::HashMap;
 
@@ -27,7 +28,13 @@ pub(crate) fn parse(source: &str) -> Result<Document, LoadError> {
     match build(source) {
         Ok(doc) => Ok(doc),
         Err(Failure::Load(err)) => Err(err),
-        Err(Failure::Read(err)) => crate::yaml::parse_pure(source).map_err(|_| err),
+        // The `granit-parser` path tries the pure loader's rules only where libyaml's refusal
+        // is one it knows the pure loader may not share (its `Loader::LibYamlOnly`); what it
+        // reads with libyaml's rules is not taken against the reader's refusal.
+        Err(Failure::Read(err)) => match crate::yaml::parse_reporting(source) {
+            (Ok(doc), crate::yaml::Loader::Pure) => Ok(doc),
+            _ => Err(err),
+        },
     }
 }
 
