@@ -239,8 +239,17 @@ fn reader_builds_the_same_tree_on_fixed_cases() {
         "a:   # note\nb: x\n",
         "k: [[a]: b, {c: d}: e]\n",
     ];
+    let deep_flow = format!("a: {}{}\n", "[".repeat(250), "]".repeat(250));
+    let deep_block: String = (0..250).fold(String::new(), |mut text, i| {
+        let _ = writeln!(text, "{}k:", " ".repeat(i));
+        text
+    });
     let mut found = Vec::new();
-    for case in cases {
+    for case in cases
+        .into_iter()
+        .chain(["\u{feff}%FOO x\n---\na: 1\n", "\u{feff}a: 1\n"])
+        .chain([deep_flow.as_str(), deep_block.as_str()])
+    {
         if let Err(diff) = difference(case) {
             found.push(format!("{case:?}:\n  {diff}"));
         }
@@ -253,4 +262,12 @@ fn reader_builds_the_same_tree_on_fixed_cases() {
         Ok(Some("nested sequence"))
     );
     assert_eq!(difference("k:\n  - a\n  -\n"), Ok(None));
+    // Where the reader's path is right and granit's is not: `...` before any document is
+    // refused by libyaml and by PyYAML's pure loader (Heat: `while parsing a block node`);
+    // the granit path loads an empty document.
+    let err = hotfix_yaml::parse_with_reader("...\n").expect_err("Heat refuses `...` alone");
+    assert_eq!(
+        err.message,
+        "invalid YAML: while parsing a block node: did not find expected node content"
+    );
 }
