@@ -13,6 +13,8 @@
 //!   file read to its end or its refusal, nothing built.
 //! - `events, granit`: the same for `granit-parser` (the parser `parse` still builds on), with
 //!   the options `parse` gives it.
+//! - `tree, reader` and `tree, granit`: `parse_with_reader` (the tree built on the reader's
+//!   events) and `parse_unlimited`, one thread, on the same texts.
 //!
 //! Errors are expected: the corpus holds Jinja2 sources and other files Heat refuses.
 //!
@@ -26,7 +28,8 @@
 //! ```
 //!
 //! then the `Ir` total of `callgrind_annotate /tmp/cg.reader` divided by the bytes it prints
-//! (`granit` and `*events_granit*` for the other).
+//! (`granit` and `*events_granit*` for the other; `tree-reader` and `*trees_reader*`,
+//! `tree-granit` and `*trees_granit*` for the whole tree).
 #![allow(
     clippy::print_stdout,
     clippy::print_stderr,
@@ -167,13 +170,47 @@ fn events_granit(files: &[&str]) -> (usize, usize) {
     (events, refused)
 }
 
+/// Every file's tree built on hotfix's reader: `(loaded, refused)`.
+#[inline(never)]
+fn trees_reader(files: &[&str]) -> (usize, usize) {
+    trees(files, hotfix_yaml::parse_with_reader)
+}
+
+/// Every file's tree built on `granit-parser`: `(loaded, refused)`.
+#[inline(never)]
+fn trees_granit(files: &[&str]) -> (usize, usize) {
+    trees(files, hotfix_yaml::parse_unlimited)
+}
+
+fn trees(
+    files: &[&str],
+    parse: fn(&str) -> Result<hotfix_yaml::Document, hotfix_yaml::LoadError>,
+) -> (usize, usize) {
+    let (mut loaded, mut refused) = (0, 0);
+    for text in files {
+        match parse(text) {
+            Ok(doc) => {
+                black_box(&doc);
+                loaded += 1;
+            }
+            Err(err) => {
+                black_box(&err);
+                refused += 1;
+            }
+        }
+    }
+    (loaded, refused)
+}
+
 /// `HOTFIX_BENCH_ONLY`: one event pass, once, for callgrind.
 fn run_only(only: &str, texts: &[&str]) -> ExitCode {
     let (events, refused) = match only {
         "reader" => events_reader(texts),
         "granit" => events_granit(texts),
+        "tree-reader" => trees_reader(texts),
+        "tree-granit" => trees_granit(texts),
         other => {
-            eprintln!("HOTFIX_BENCH_ONLY={other}: say reader or granit");
+            eprintln!("HOTFIX_BENCH_ONLY={other}: say reader, granit, tree-reader or tree-granit");
             return ExitCode::FAILURE;
         }
     };
@@ -249,6 +286,14 @@ fn main() -> ExitCode {
     let (time, (events, refused)) = best_of(|| events_granit(&texts));
     let counts = format!("   ({events} events, {refused} refused)");
     report("events, granit", text_bytes, texts.len(), time, &counts);
+
+    // Trees, one thread: on the reader's events, then on granit-parser's.
+    let (time, (ok, err)) = best_of(|| trees_reader(&texts));
+    let counts = format!("   ({ok} loaded, {err} refused)");
+    report("tree, reader", text_bytes, texts.len(), time, &counts);
+    let (time, (ok, err)) = best_of(|| trees_granit(&texts));
+    let counts = format!("   ({ok} loaded, {err} refused)");
+    report("tree, granit", text_bytes, texts.len(), time, &counts);
 
     // (b) One thread, bytes in memory.
     let (time, (ok, err)) = best_of(|| files.iter().map(|b| parse_one(b)).fold((0, 0), add));

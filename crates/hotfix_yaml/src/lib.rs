@@ -15,6 +15,7 @@
 //! merge keys are expanded, and of repeated keys the last value wins while the key keeps the
 //! position of its first occurrence.
 
+mod build;
 mod comments;
 mod document;
 mod error;
@@ -66,6 +67,23 @@ pub fn parse_unlimited(source: &str) -> Result<Document, LoadError> {
     let doc = match json::parse(source) {
         Some(doc) => doc,
         None => yaml::parse(source)?,
+    };
+    value::check(&doc)?;
+    doc.check_top_level()?;
+    Ok(doc)
+}
+
+/// Like [`parse_unlimited`], with the tree built from hotfix's own reader ([`reader`]) instead
+/// of `granit-parser`: the second path of issue 29, compared with the first on every corpus file
+/// (`tests/reader_tree.rs`) until it replaces it.
+///
+/// # Errors
+/// As [`parse_unlimited`].
+#[doc(hidden)]
+pub fn parse_with_reader(source: &str) -> Result<Document, LoadError> {
+    let doc = match json::parse(source) {
+        Some(doc) => doc,
+        None => build::parse(source)?,
     };
     value::check(&doc)?;
     doc.check_top_level()?;

@@ -18,6 +18,13 @@ use crate::scalar::{ScalarValue, construct_plain, construct_tagged};
 /// the text is re-parsed with a repair (see [`Repairs`]) and every span is mapped back to the
 /// original text; what remains is redone after the parse (`libyaml.rs`).
 pub(crate) fn parse(source: &str) -> Result<Document, LoadError> {
+    parse_reporting(source).0
+}
+
+/// As [`parse`], and whose rules gave the answer: [`Loader::Pure`] when libyaml's rules
+/// refused the text with a refusal the pure loader may not share, and the pure loader's were
+/// tried.
+pub(crate) fn parse_reporting(source: &str) -> (Result<Document, LoadError>, Loader) {
     let mut repairs = Repairs::breaks(source);
     // Heat's `simple_parse` loads with PyYAML's pure-Python `SafeLoader` where libyaml refuses
     // the text: libyaml's refusals that the pure loader may not share are tried again with its
@@ -28,17 +35,20 @@ pub(crate) fn parse(source: &str) -> Result<Document, LoadError> {
         let repaired = repairs.apply(source);
         let text = repaired.as_deref().unwrap_or(source);
         match parse_once(source, text, &repairs, loader) {
-            Ok(doc) => return Ok(doc),
+            Ok(doc) => return (Ok(doc), loader),
             Err(Failure::LibYamlOnly(err)) if loader == Loader::LibYaml => {
                 loader = Loader::Pure;
                 first_refusal = Some(err);
             }
             Err(Failure::Load(err) | Failure::LibYamlOnly(err)) => {
-                return Err(first_refusal.unwrap_or(err));
+                return (Err(first_refusal.unwrap_or(err)), loader);
             }
             Err(Failure::Repair { repair, err }) => {
                 if repairs.count() >= MAX_REPAIRS || !repairs.add(source, text, repair) {
-                    return Err(first_refusal.unwrap_or_else(|| repairs.map_error(err)));
+                    return (
+                        Err(first_refusal.unwrap_or_else(|| repairs.map_error(err))),
+                        loader,
+                    );
                 }
             }
         }
@@ -852,7 +862,12 @@ impl<'s> Builder<'s> {
     /// and 1.2, where PyYAML's own loader ignores the first and warns of the second.
     fn check_directives(&mut self, end: usize) -> Result<(), Failure> {
         let bytes = self.source.as_bytes();
-        let mut line = 0;
+        // libyaml's reader drops the byte-order mark at the start of the stream.
+        let mut line = if self.source.starts_with('\u{feff}') {
+            3
+        } else {
+            0
+        };
         while line < end {
             if bytes.get(line) == Some(&b'%') {
                 let name_len = bytes[line + 1..]
@@ -1674,7 +1689,11 @@ fn structure_style(style: StructureStyle) -> Style {
 }
 
 /// Tags PyYAML's `SafeConstructor` accepts on a collection.
-fn check_collection_tag(tag: Option<&Tag>, sequence: bool, span: Span) -> Result<(), LoadError> {
+pub(crate) fn check_collection_tag(
+    tag: Option<&Tag>,
+    sequence: bool,
+    span: Span,
+) -> Result<(), LoadError> {
     let Some(tag) = tag.map(|t| t.name.as_str()) else {
         return Ok(());
     };

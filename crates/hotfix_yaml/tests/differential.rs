@@ -16,7 +16,9 @@
 //!     -- --ignored --nocapture heat_yaml
 //! ```
 //!
-//! (`HOTFIX_YAMLDIFF_SEED` picks another stream, `HOTFIX_YAMLDIFF_START` its first document.)
+//! (`HOTFIX_YAMLDIFF_SEED` picks another stream, `HOTFIX_YAMLDIFF_START` its first document;
+//! `HOTFIX_YAMLDIFF_READER=1` loads with [`hotfix_yaml::parse_with_reader`], the tree built on
+//! hotfix's own reader, instead.)
 
 use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Write};
@@ -76,7 +78,13 @@ impl Outcome {
     }
 
     fn hotfix(text: &str) -> Self {
-        match hotfix_yaml::parse_unlimited(text).and_then(|doc| doc.to_python_json()) {
+        // `HOTFIX_YAMLDIFF_READER=1`: the tree built on hotfix's own reader (issue 29).
+        let parse = if std::env::var_os("HOTFIX_YAMLDIFF_READER").is_some() {
+            hotfix_yaml::parse_with_reader
+        } else {
+            hotfix_yaml::parse_unlimited
+        };
+        match parse(text).and_then(|doc| doc.to_python_json()) {
             Ok(json) => Self::Value(json),
             Err(err) => Self::Refused(err.message, Some(err.kind)),
         }
@@ -108,10 +116,17 @@ const KNOWN: &[Known] = &[
         input: "a: \"\\ud83d\"\n",
         why: "a lone surrogate escape (`\\ud800`..`\\udfff` without its pair): PyYAML makes a \
               Python string holding it, Heat gives {\"a\": \"\\ud83d\"}; a Rust string cannot \
-              hold a lone surrogate, hotfix refuses",
-        covers: |_, heat, ours| {
+              hold a lone surrogate, hotfix refuses (the reader with libyaml's own refusal, \
+              `found invalid Unicode character escape code`)",
+        covers: |text, heat, ours| {
+            let lone = text
+                .to_ascii_lowercase()
+                .split("\\ud")
+                .skip(1)
+                .any(|rest| rest.starts_with(['8', '9', 'a', 'b', 'c', 'd', 'e', 'f']));
             matches!((heat, ours), (Outcome::Value(_), Outcome::Refused(m, _))
-                if m.contains("surrogate"))
+                if m.contains("surrogate")
+                    || (lone && m.contains("invalid Unicode character escape code")))
         },
     },
     Known {

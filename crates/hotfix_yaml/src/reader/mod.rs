@@ -8,6 +8,8 @@
 //! corpus and on generated documents.
 //!
 //! Not yet used by [`crate::parse`] (issue 29): the tree is still built from `granit-parser`.
+//! [`crate::parse_with_reader`] builds it from this reader (`build.rs`); `tests/reader_tree.rs`
+//! compares the two trees on `testdata/` and the corpus.
 
 mod parser;
 mod scanner;

@@ -1,0 +1,480 @@
+//! YAML text → node tree, from hotfix's own reader (`reader/`), which gives libyaml's events
+//! exactly: no repairs are needed, only the spans hotfix keeps (issue 29).
+//!
+//! Where the reader refuses the text, Heat loads it again with PyYAML's pure-Python loader:
+//! that second reading is still the `granit-parser` path's (`yaml.rs`, which applies the pure
+//! loader's rules where libyaml's refusal is one the pure loader may not share), and when it
+//! refuses or does not get that far, the reader's (libyaml's) refusal is the answer.
+
+use std::collections::HashMap;
+
+use crate::document::{
+    Document, Entry, Node, NodeId, NodeKind, Scalar, ScalarStyle, SourceFormat, Span, Style, Tag,
+    Text,
+};
+use crate::error::{LoadError, LoadErrorKind};
+use crate::reader::{Event, EventKind, Parser, Property, ReadError};
+use crate::scalar::{ScalarValue, construct_plain, construct_tagged};
+
+/// Deep enough for any template, shallow enough that nothing downstream recurses far (the
+/// `granit-parser` path's limit, flow and block nesting counted apart).
+const NESTING_LIMIT: usize = 200;
+
+/// Source bytes per node of a typical template, for the node list's first capacity.
+const NODE_BYTES_HINT: usize = 20;
+
+/// Parses YAML text into a [`Document`] with the reader, failing where PyYAML's loaders fail.
+pub(crate) fn parse(source: &str) -> Result<Document, LoadError> {
+    match build(source) {
+        Ok(doc) => Ok(doc),
+        Err(Failure::Load(err)) => Err(err),
+        // The `granit-parser` path tries the pure loader's rules only where libyaml's refusal
+        // is one it knows the pure loader may not share (its `Loader::LibYamlOnly`); what it
+        // reads with libyaml's rules is not taken against the reader's refusal.
+        Err(Failure::Read(err)) => match crate::yaml::parse_reporting(source) {
+            (Ok(doc), crate::yaml::Loader::Pure) => Ok(doc),
+            _ => Err(err),
+        },
+    }
+}
+
+enum Failure {
+    /// A refusal of libyaml's: Heat tries PyYAML's pure loader next.
+    Read(LoadError),
+    /// A refusal after the text was read (composer, constructor, limits).
+    Load(LoadError),
+}
+
+impl From<LoadError> for Failure {
+    fn from(err: LoadError) -> Self {
+        Self::Load(err)
+    }
+}
+
+fn read_error(err: &ReadError) -> LoadError {
+    let at = err.problem_mark.offset;
+    LoadError::new(
+        LoadErrorKind::Syntax,
+        format!("invalid YAML: {err}"),
+        Some(Span::new(at, at)),
+    )
+}
+
+fn build(source: &str) -> Result<Document, Failure> {
+    let mut builder = Builder::new(source);
+    for event in Parser::new(source) {
+        let event = event.map_err(|err| Failure::Read(read_error(&err)))?;
+        builder.event(event)?;
+    }
+    crate::comments::scan(&mut builder.doc);
+    Ok(builder.doc)
+}
+
+/// An open collection; children are collected on shared stacks from `start` on.
+struct Frame {
+    id: NodeId,
+    start: usize,
+    key: Option<NodeId>,
+    mapping: bool,
+    flow: bool,
+}
+
+struct Builder<'s> {
+    source: &'s str,
+    doc: Document,
+    frames: Vec<Frame>,
+    items: Vec<NodeId>,
+    entries: Vec<Entry>,
+    /// Anchor names of this document → the node that defines them and where.
+    anchors: HashMap<&'s str, (NodeId, Span)>,
+    /// Open flow and block collections.
+    flow: usize,
+    block: usize,
+    documents: usize,
+    document_start: usize,
+}
+
+impl<'s> Builder<'s> {
+    fn new(source: &'s str) -> Self {
+        let mut doc = Document::new(source, SourceFormat::Yaml);
+        doc.nodes.reserve(source.len() / NODE_BYTES_HINT);
+        Self {
+            source,
+            doc,
+            frames: Vec::new(),
+            items: Vec::new(),
+            entries: Vec::new(),
+            anchors: HashMap::new(),
+            flow: 0,
+            block: 0,
+            documents: 0,
+            document_start: 0,
+        }
+    }
+
+    fn event(&mut self, event: Event<'s>) -> Result<(), Failure> {
+        let (start, end) = (event.start.offset, event.end.offset);
+        let mapping = matches!(event.kind, EventKind::MappingStart { .. });
+        match event.kind {
+            EventKind::DocumentStart { .. } => self.document(Span::new(start, end))?,
+            EventKind::Alias { anchor } => self.alias(anchor, Span::new(start, end))?,
+            EventKind::Scalar {
+                anchor,
+                tag,
+                value,
+                style,
+                ..
+            } => {
+                let at = self.content_start(start, anchor.as_deref(), tag.as_deref(), end);
+                let mut span = match style {
+                    ScalarStyle::Literal | ScalarStyle::Folded => {
+                        block_scalar_end(self.source, at, end)
+                    }
+                    _ => Span::new(at, end),
+                };
+                let mut value = value;
+                // An empty node: the tree's sits on the `:` of its entry (as the
+                // `granit-parser` path placed it), with the text `~`.
+                if span.is_empty() && style == ScalarStyle::Plain && tag.is_none() {
+                    if anchor.is_none() {
+                        span = empty_span(self.source.as_bytes(), at);
+                    }
+                    value = std::borrow::Cow::Borrowed("~");
+                }
+                let tag = tag.map(|t| Box::new(tag_of(&t)));
+                let id = self.scalar(&value, style, tag, span)?;
+                self.anchor(anchor.as_deref(), id)?;
+                self.add(id);
+            }
+            EventKind::SequenceStart {
+                anchor, tag, flow, ..
+            }
+            | EventKind::MappingStart {
+                anchor, tag, flow, ..
+            } => {
+                let bytes = self.source.as_bytes();
+                // The collection's first character: `[`/`{` just before the event's end (a
+                // single pair in a flow sequence, `[a: b]`, has no bracket: its key, at the
+                // end), a block sequence's `-` (at the end, or just before it when
+                // indentless), a block mapping's first key (at the end).
+                let at = if (flow && end > start)
+                    || (!flow && !mapping && bytes.get(end) != Some(&b'-'))
+                {
+                    end.saturating_sub(1)
+                } else {
+                    end
+                };
+                let span = Span::new(at, end.max(at));
+                let tag = tag.map(|t| Box::new(tag_of(&t)));
+                check_collection_tag(tag.as_deref(), !mapping, span)?;
+                let depth = if flow {
+                    &mut self.flow
+                } else {
+                    &mut self.block
+                };
+                *depth += 1;
+                if *depth > NESTING_LIMIT {
+                    return Err(Failure::Load(LoadError::new(
+                        LoadErrorKind::TooDeep,
+                        format!(
+                            "collections nest deeper than {NESTING_LIMIT} levels; no template needs that"
+                        ),
+                        Some(Span::new(at, at)),
+                    )));
+                }
+                let style = if flow { Style::Flow } else { Style::Block };
+                let kind = if mapping {
+                    NodeKind::Mapping {
+                        entries: Vec::new(),
+                        style,
+                    }
+                } else {
+                    NodeKind::Sequence {
+                        items: Vec::new(),
+                        style,
+                    }
+                };
+                let id = self.doc.push(Node {
+                    span,
+                    kind,
+                    anchor: None,
+                    tag,
+                });
+                self.anchor(anchor.as_deref(), id)?;
+                self.add(id);
+                self.frames.push(Frame {
+                    id,
+                    start: if mapping {
+                        self.entries.len()
+                    } else {
+                        self.items.len()
+                    },
+                    key: None,
+                    mapping,
+                    flow,
+                });
+            }
+            EventKind::SequenceEnd | EventKind::MappingEnd => self.close(end),
+            EventKind::StreamStart | EventKind::StreamEnd | EventKind::DocumentEnd { .. } => {}
+        }
+        Ok(())
+    }
+
+    /// Where a node's own text starts: the event's start, or past its anchor and tag, the
+    /// white space, line breaks and comments after them.
+    fn content_start(
+        &self,
+        start: usize,
+        anchor: Option<&Property<'_>>,
+        tag: Option<&Property<'_>>,
+        end: usize,
+    ) -> usize {
+        let props = anchor.map(|a| a.end).max(tag.map(|t| t.end));
+        let Some(mut at) = props else {
+            return start;
+        };
+        let bytes = self.source.as_bytes();
+        while at < end {
+            let len = crate::libyaml::break_len(bytes, at);
+            match bytes[at] {
+                _ if len > 0 => at += len,
+                b' ' | b'\t' => at += 1,
+                b'#' => {
+                    while at < end && crate::libyaml::break_len(bytes, at) == 0 {
+                        at += 1;
+                    }
+                }
+                _ => break,
+            }
+        }
+        at.min(end)
+    }
+
+    /// PyYAML loads exactly one document.
+    fn document(&mut self, span: Span) -> Result<(), LoadError> {
+        self.documents += 1;
+        if self.documents > 1 {
+            let first_line = self
+                .doc
+                .lines()
+                .position(self.source, self.document_start)
+                .line;
+            return Err(LoadError::new(
+                LoadErrorKind::MultipleDocuments,
+                format!(
+                    "expected a single document in the stream, but found another document (the first starts on line {first_line})"
+                ),
+                Some(span),
+            ));
+        }
+        self.document_start = span.start;
+        Ok(())
+    }
+
+    /// `&name` on a node.
+    fn anchor(&mut self, anchor: Option<&Property<'s>>, node: NodeId) -> Result<(), LoadError> {
+        let Some(anchor) = anchor else {
+            return Ok(());
+        };
+        let span = Span::new(anchor.start, anchor.end);
+        // The name as written (a slice of the text).
+        let name = self
+            .source
+            .get(anchor.start + 1..anchor.end)
+            .unwrap_or_default();
+        if let Some((_, first)) = self.anchors.get(name) {
+            let first_line = self.doc.lines().position(self.source, first.start).line;
+            return Err(LoadError::new(
+                LoadErrorKind::Syntax,
+                format!(
+                    "found duplicate anchor '{name}' (first occurrence on line {first_line}); PyYAML refuses to redefine an anchor"
+                ),
+                Some(span),
+            ));
+        }
+        self.anchors.insert(name, (node, span));
+        self.doc.node_mut(node).anchor = Some(span);
+        Ok(())
+    }
+
+    fn alias(&mut self, name: &str, span: Span) -> Result<(), LoadError> {
+        let Some(&(target, _)) = self.anchors.get(name) else {
+            return Err(LoadError::new(
+                LoadErrorKind::Syntax,
+                format!("found undefined alias '{name}'"),
+                Some(span),
+            ));
+        };
+        if self.frames.iter().any(|frame| frame.id == target) {
+            return Err(LoadError::new(
+                LoadErrorKind::Construct,
+                format!(
+                    "the alias '{name}' refers to a node that contains it; Heat cannot use a recursive structure"
+                ),
+                Some(span),
+            ));
+        }
+        let id = self.doc.push(Node {
+            span,
+            kind: NodeKind::Alias { target },
+            anchor: None,
+            tag: None,
+        });
+        self.add(id);
+        Ok(())
+    }
+
+    fn scalar(
+        &mut self,
+        text: &str,
+        style: ScalarStyle,
+        tag: Option<Box<Tag>>,
+        span: Span,
+    ) -> Result<NodeId, LoadError> {
+        let value = match tag.as_ref().map(|t| t.name.as_str()) {
+            Some("!") if span.is_empty() => Ok(ScalarValue::Str),
+            None if style == ScalarStyle::Plain => construct_plain(text),
+            None => Ok(ScalarValue::Str),
+            // libyaml resolves a scalar with the non-specific tag `!` as if it were plain,
+            // even when quoted: `! '12'` loads as the integer 12.
+            Some("!") => construct_plain(text),
+            Some(tag) => construct_tagged(tag, text),
+        }
+        .map_err(|message| LoadError::new(LoadErrorKind::Construct, message, Some(span)))?;
+        Ok(self.doc.push(Node {
+            span,
+            kind: NodeKind::Scalar(Scalar {
+                text: Text::from(text),
+                style,
+                value,
+            }),
+            anchor: None,
+            tag,
+        }))
+    }
+
+    /// Places a new node in its parent.
+    fn add(&mut self, id: NodeId) {
+        match self.frames.last_mut() {
+            None => self.doc.root = Some(id),
+            Some(Frame { mapping: false, .. }) => self.items.push(id),
+            Some(Frame { key, .. }) => match key.take() {
+                None => *key = Some(id),
+                Some(k) => self.entries.push(Entry { key: k, value: id }),
+            },
+        }
+    }
+
+    fn close(&mut self, end: usize) {
+        let Some(frame) = self.frames.pop() else {
+            return;
+        };
+        let last_child = if frame.mapping {
+            let entries: Vec<Entry> = self.entries.drain(frame.start..).collect();
+            let last = entries.last().map(|e| e.value);
+            if let NodeKind::Mapping { entries: slot, .. } = &mut self.doc.node_mut(frame.id).kind {
+                *slot = entries;
+            }
+            last
+        } else {
+            let items: Vec<NodeId> = self.items.drain(frame.start..).collect();
+            let last = items.last().copied();
+            if let NodeKind::Sequence { items: slot, .. } = &mut self.doc.node_mut(frame.id).kind {
+                *slot = items;
+            }
+            last
+        };
+        let depth = if frame.flow {
+            &mut self.flow
+        } else {
+            &mut self.block
+        };
+        *depth -= 1;
+        let start = self.doc.node(frame.id).span.start;
+        // A block collection ends where its last child does; a flow one at its bracket.
+        let end = if frame.flow {
+            end
+        } else {
+            last_child.map_or(start, |child| self.doc.node(child).span.end)
+        };
+        self.doc.node_mut(frame.id).span = Span::new(start, end.max(start));
+    }
+}
+
+/// Where the tree places an empty node that libyaml marks at `at`: on the `:` before it (an
+/// empty value: libyaml marks it after the `:`, or at the next token in a flow mapping), or on
+/// the `:` after it (an empty key after `?`); else at `at`.
+fn empty_span(bytes: &[u8], at: usize) -> Span {
+    let mut back = at;
+    while back > 0 && matches!(bytes[back - 1], b' ' | b'\t') {
+        back -= 1;
+    }
+    if back > 0 && bytes[back - 1] == b':' {
+        return Span::new(back - 1, back - 1);
+    }
+    if back > 0 && bytes[back - 1] == b'?' {
+        let mut next = at;
+        while next < bytes.len() {
+            let len = crate::libyaml::break_len(bytes, next);
+            match bytes[next] {
+                _ if len > 0 => next += len,
+                b' ' | b'\t' => next += 1,
+                b'#' => {
+                    while next < bytes.len() && crate::libyaml::break_len(bytes, next) == 0 {
+                        next += 1;
+                    }
+                }
+                b':' => return Span::new(next, next),
+                _ => break,
+            }
+        }
+    }
+    Span::new(at, at)
+}
+
+fn tag_of(tag: &Property<'_>) -> Tag {
+    Tag {
+        name: tag.text.clone().into_owned(),
+        span: Some(Span::new(tag.start, tag.end)),
+    }
+}
+
+/// libyaml's block scalar ends after the line breaks and the indentation that follow its
+/// content; the node ends at its last content character.
+fn block_scalar_end(source: &str, start: usize, end: usize) -> Span {
+    let bytes = source.as_bytes();
+    let mut end = end.max(start);
+    loop {
+        let blanks = bytes[start..end]
+            .iter()
+            .rev()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+        let before = end - blanks;
+        let len = if before > start {
+            break_before(bytes, start, before)
+        } else {
+            0
+        };
+        if len == 0 {
+            break;
+        }
+        end = before - len;
+    }
+    Span::new(start, end)
+}
+
+/// The length of the line break that ends just before `at` (after `start`), 0 if none.
+fn break_before(bytes: &[u8], start: usize, at: usize) -> usize {
+    for len in [2, 1, 3] {
+        if at >= start + len && crate::libyaml::break_len(bytes, at - len) == len {
+            return len;
+        }
+    }
+    0
+}
+
+/// Tags PyYAML's `SafeConstructor` accepts on a collection.
+fn check_collection_tag(tag: Option<&Tag>, sequence: bool, span: Span) -> Result<(), LoadError> {
+    crate::yaml::check_collection_tag(tag, sequence, span)
+}
