@@ -101,7 +101,10 @@ impl View {
             for line in first..=last {
                 let begin = lines.line_start(line + 1).unwrap_or(source.len());
                 let next = lines.line_start(line + 2).unwrap_or(source.len());
-                shown.push((begin, show_line(source, begin, next, &points, &mut text)));
+                shown.push((
+                    begin,
+                    show_line(source, lines, begin, next, &points, &mut text),
+                ));
             }
             groups.push(Group {
                 line: first,
@@ -205,6 +208,7 @@ fn clamped(span: Span, source: &str) -> Span {
 /// cut around the `points` it holds when it is long, and says what was kept.
 fn show_line(
     source: &str,
+    lines: &LineIndex,
     begin: usize,
     next: usize,
     points: &[usize],
@@ -223,14 +227,14 @@ fn show_line(
     let mut at = begin;
     for (from, to) in windows {
         if from > at {
-            cut(source, at, from, text);
+            cut(source, lines, at, from, text);
         }
         kept.push((from, to, text.len()));
         text.push_str(&escape(&source[from..to]));
         at = to;
     }
     if content_end > at {
-        cut(source, at, content_end, text);
+        cut(source, lines, at, content_end, text);
     }
     let view_end = text.len();
     if next > content_end {
@@ -285,9 +289,10 @@ fn windows(source: &str, begin: usize, end: usize, points: &[usize]) -> Vec<(usi
         .collect()
 }
 
-/// Appends the mark of a cut: `…[N chars cut]…`.
-fn cut(source: &str, from: usize, to: usize, text: &mut String) {
-    let chars = source[from..to].chars().count();
+/// Appends the mark of a cut: `…[N chars cut]…` (counted through the line index: not again
+/// for each finding on a long line).
+fn cut(source: &str, lines: &LineIndex, from: usize, to: usize, text: &mut String) {
+    let chars = lines.chars_between(source, from, to);
     let unit = if chars == 1 { "char" } else { "chars" };
     let _ = write!(text, "…[{chars} {unit} cut]…");
 }

@@ -16,6 +16,10 @@ pub(crate) enum Encoding {
 #[derive(Clone, Debug)]
 pub(crate) struct Lines {
     starts: Vec<usize>,
+    /// What counts the characters of a line without walking it from its start, for the text
+    /// the table was built from (none once an edit has changed the text): positions of many
+    /// findings on one long line cost what the findings do, not the line's length each.
+    counts: Option<hotfix_yaml::LineIndex>,
 }
 
 impl Lines {
@@ -28,7 +32,10 @@ impl Lines {
                 starts.push(i + 1);
             }
         }
-        Lines { starts }
+        Lines {
+            starts,
+            counts: Some(hotfix_yaml::LineIndex::new(text)),
+        }
     }
 
     /// Brings the table up to date after the bytes `start..end` of the text were replaced by
@@ -36,6 +43,7 @@ impl Lines {
     /// `\n` follows: the breaks before `start - 1` and from the old `end` on are unchanged (the
     /// latter move by the difference in length); those in between are found again.
     fn replaced(&mut self, text: &str, start: usize, end: usize, inserted: usize) {
+        self.counts = None;
         let bytes = text.as_bytes();
         // Line starts (after a break at p, a start at p + 1) that stay: those up to `start - 1`
         // (their breaks end before the byte at `start - 1`), and those past the old `end`.
@@ -74,10 +82,11 @@ impl Lines {
         }
         let line = self.starts.partition_point(|&s| s <= offset) - 1;
         let (start, end) = self.line(text, line);
-        let within = &text[start..offset.min(end).max(start)];
-        let character = match encoding {
-            Encoding::Utf8 => within.len(),
-            Encoding::Utf16 => within.chars().map(char::len_utf16).sum(),
+        let to = offset.min(end).max(start);
+        let character = match (encoding, &self.counts) {
+            (Encoding::Utf8, _) => to - start,
+            (Encoding::Utf16, Some(counts)) => counts.utf16_between(text, start, to),
+            (Encoding::Utf16, None) => text[start..to].chars().map(char::len_utf16).sum(),
         };
         Position::new(as_u32(line), as_u32(character))
     }
@@ -86,26 +95,44 @@ impl Lines {
     /// past the end of its line is the end of the line (as the protocol says), and one inside a
     /// character is that character's start.
     pub(crate) fn offset(&self, text: &str, position: Position, encoding: Encoding) -> usize {
+        self.offset_after(text, position, encoding, None).0
+    }
+
+    /// [`Lines::offset`], counting from `cursor` (a place of the same line, at or before the
+    /// position) rather than from the line's start when it can; and the cursor of the offset
+    /// found. Changes that follow one another along a line (typing, or a `didChange` of
+    /// thousands of changes) then cost what they cover, not the length of the line each.
+    fn offset_after(
+        &self,
+        text: &str,
+        position: Position,
+        encoding: Encoding,
+        cursor: Option<Cursor>,
+    ) -> (usize, Option<Cursor>) {
         let line = position.line as usize;
         if line >= self.starts.len() {
-            return text.len();
+            return (text.len(), None);
         }
         let (start, end) = self.line(text, line);
         let wanted = position.character as usize;
-        let mut units = 0;
-        for (i, c) in text[start..end].char_indices() {
+        let (from, mut units) = match cursor {
+            Some(c) if c.line == line && c.units <= wanted && c.byte <= end => (c.byte, c.units),
+            _ => (start, 0),
+        };
+        for (i, c) in text[from..end].char_indices() {
             if units >= wanted {
-                return start + i;
+                return (from + i, Some(Cursor::new(line, units, from + i)));
             }
-            units += match encoding {
+            let width = match encoding {
                 Encoding::Utf8 => c.len_utf8(),
                 Encoding::Utf16 => c.len_utf16(),
             };
-            if units > wanted {
-                return start + i;
+            if units + width > wanted {
+                return (from + i, Some(Cursor::new(line, units, from + i)));
             }
+            units += width;
         }
-        end
+        (end, Some(Cursor::new(line, units, end)))
     }
 
     pub(crate) fn range(&self, text: &str, start: usize, end: usize, encoding: Encoding) -> Range {
@@ -124,6 +151,30 @@ impl Lines {
     /// The byte offset where a line starts.
     pub(crate) fn start(&self, line: usize) -> usize {
         self.starts[line.min(self.starts.len() - 1)]
+    }
+}
+
+/// A place in a line whose count of units from the line's start is known.
+#[derive(Clone, Copy, Debug)]
+struct Cursor {
+    line: usize,
+    /// Units (of the encoding) from the line's start.
+    units: usize,
+    /// Its byte offset in the text.
+    byte: usize,
+}
+
+impl Cursor {
+    fn new(line: usize, units: usize, byte: usize) -> Cursor {
+        Cursor { line, units, byte }
+    }
+
+    /// The cursor after the bytes from `start` on were replaced, if it still holds: the text
+    /// before `start` is unchanged, and so is its line when that line starts before `start`
+    /// (a line starting at `start` may join the line before: a `\n` typed after a `\r`).
+    fn after_edit(self, lines: &Lines, start: usize) -> Option<Cursor> {
+        (self.byte <= start && lines.starts.get(self.line).is_some_and(|&s| s < start))
+            .then_some(self)
     }
 }
 
@@ -147,17 +198,22 @@ pub(crate) fn apply_changes<'n>(
     encoding: Encoding,
 ) {
     let mut lines: Option<Lines> = None;
+    // Where the last change started: the next one usually starts there or just after.
+    let mut cursor: Option<Cursor> = None;
     for (range, new) in changes {
         let Some(range) = range else {
             new.clone_into(text);
             lines = None;
+            cursor = None;
             continue;
         };
         let table = lines.get_or_insert_with(|| Lines::new(text));
-        let start = table.offset(text, range.start, encoding);
-        let end = table.offset(text, range.end, encoding).max(start);
+        let (start, at_start) = table.offset_after(text, range.start, encoding, cursor);
+        let (end, _) = table.offset_after(text, range.end, encoding, at_start);
+        let end = end.max(start);
         text.replace_range(start..end, new);
         table.replaced(text, start, end, new.len());
+        cursor = at_start.and_then(|c| c.after_edit(table, start));
     }
 }
 
@@ -206,6 +262,40 @@ mod tests {
         // seconds; kept up to date, this takes milliseconds (the bound leaves room for a slow,
         // loaded machine and an unoptimised build).
         assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    }
+
+    #[test]
+    fn changes_along_a_line_apply_as_each_alone_would() {
+        // Typing along a line with characters of 1 to 4 bytes (2 UTF-16 units for 𝄞), then
+        // edits that split and join lines (`\r` then `\n`), delete backwards and jump back:
+        // counted from the last change or from the line's start, the same text.
+        let base = "a: é𝄞xyz\r\nb: 𝄞é long line\rc\n";
+        for encoding in [Encoding::Utf16, Encoding::Utf8] {
+            let mut changes: Vec<(Range, String)> = Vec::new();
+            let at = |line, character| Position::new(line, character);
+            for i in 0..8 {
+                changes.push((Range::new(at(1, 3 + i), at(1, 3 + i)), "é".to_owned()));
+            }
+            changes.push((Range::new(at(1, 5), at(1, 5)), "\r".to_owned()));
+            changes.push((Range::new(at(2, 0), at(2, 0)), "\n".to_owned()));
+            changes.push((Range::new(at(2, 2), at(2, 4)), "𝄞".to_owned()));
+            changes.push((Range::new(at(2, 4), at(2, 5)), String::new()));
+            changes.push((Range::new(at(0, 9), at(0, 9)), "q".to_owned()));
+            changes.push((Range::new(at(0, 1), at(0, 3)), "\n\n".to_owned()));
+            changes.push((Range::new(at(2, 0), at(3, 1)), "z".to_owned()));
+            changes.push((Range::new(at(9, 0), at(9, 0)), "end".to_owned()));
+            let mut batched = base.to_owned();
+            apply_changes(
+                &mut batched,
+                changes.iter().map(|(r, t)| (Some(*r), t.as_str())),
+                encoding,
+            );
+            let mut alone = base.to_owned();
+            for (range, new) in &changes {
+                apply_change(&mut alone, Some(*range), new, encoding);
+            }
+            assert_eq!(batched, alone, "{encoding:?}");
+        }
     }
 
     #[test]

@@ -18,7 +18,15 @@ pub struct LineCol {
 pub struct LineIndex {
     starts: Vec<usize>,
     ascii: bool,
+    /// For a text that is not ASCII, the characters and UTF-16 units before each multiple of
+    /// [`BLOCK`] bytes: a column is then counted from the block it is in, not from its line's
+    /// start (a one-line JSON template is one line of any length, and may have thousands of
+    /// findings).
+    blocks: Vec<(usize, usize)>,
 }
+
+/// The bytes between two entries of [`LineIndex::blocks`].
+const BLOCK: usize = 1024;
 
 impl LineIndex {
     pub fn new(text: &str) -> Self {
@@ -33,10 +41,46 @@ impl LineIndex {
             }
             i += 1;
         }
+        let ascii = text.is_ascii();
+        let mut blocks = Vec::new();
+        if !ascii {
+            blocks.reserve(bytes.len() / BLOCK + 1);
+            let mut counts = (0, 0);
+            for block in bytes.chunks(BLOCK) {
+                blocks.push(counts);
+                counts = count(block, counts);
+            }
+            blocks.push(counts);
+        }
         Self {
             starts,
-            ascii: text.is_ascii(),
+            ascii,
+            blocks,
         }
+    }
+
+    /// The characters and UTF-16 units of `text` (the text this index was built from) before
+    /// the byte `offset`, a character boundary.
+    fn counts(&self, text: &str, offset: usize) -> (usize, usize) {
+        if self.ascii {
+            return (offset, offset);
+        }
+        let block = offset / BLOCK;
+        let before = self.blocks.get(block).copied().unwrap_or((0, 0));
+        let from = (block * BLOCK).min(offset);
+        count(&text.as_bytes()[from..offset], before)
+    }
+
+    /// The characters of `text` (the text this index was built from) from the byte `from` to
+    /// the byte `to`, both character boundaries.
+    pub fn chars_between(&self, text: &str, from: usize, to: usize) -> usize {
+        self.counts(text, to).0 - self.counts(text, from).0
+    }
+
+    /// The UTF-16 code units of `text` (the text this index was built from) from the byte
+    /// `from` to the byte `to`, both character boundaries.
+    pub fn utf16_between(&self, text: &str, from: usize, to: usize) -> usize {
+        self.counts(text, to).1 - self.counts(text, from).1
     }
 
     pub fn line_count(&self) -> usize {
@@ -66,14 +110,28 @@ impl LineIndex {
                 utf16_col: byte_col,
             };
         }
-        let prefix = &text[start..offset];
+        let (chars_to_start, units_to_start) = self.counts(text, start);
+        let (chars, units) = self.counts(text, offset);
         LineCol {
             line,
             byte_col,
-            char_col: prefix.chars().count() + 1,
-            utf16_col: prefix.chars().map(char::len_utf16).sum::<usize>() + 1,
+            char_col: chars - chars_to_start + 1,
+            utf16_col: units - units_to_start + 1,
         }
     }
+}
+
+/// `counts` (characters, UTF-16 units) after the UTF-8 `bytes` (which may begin or end inside
+/// a character): a character starts at each byte that is not a continuation byte, and one of 4
+/// bytes (from `0xF0`) takes two UTF-16 units.
+fn count(bytes: &[u8], counts: (usize, usize)) -> (usize, usize) {
+    let (mut chars, mut units) = counts;
+    for &b in bytes {
+        let starts = usize::from(b & 0xC0 != 0x80);
+        chars += starts;
+        units += starts + usize::from(b >= 0xF0);
+    }
+    (chars, units)
 }
 
 #[cfg(test)]
@@ -95,6 +153,33 @@ mod tests {
         let c = text.find('c').unwrap();
         assert_eq!(index.position(text, c).line, 3);
         assert_eq!(index.position(text, c).byte_col, 1);
+    }
+
+    #[test]
+    fn columns_of_a_long_line_are_counted_as_from_its_start() {
+        // Lines across many blocks, characters of 1 to 4 bytes straddling the blocks' edges.
+        let line = "aé𝄞€".repeat(700);
+        let text = format!("x\n{line}\r\n{line}é");
+        let index = LineIndex::new(&text);
+        for (offset, _) in text.char_indices().chain([(text.len(), ' ')]) {
+            let start = index.starts[index.starts.partition_point(|&s| s <= offset) - 1];
+            let prefix = &text[start..offset];
+            let at = index.position(&text, offset);
+            assert_eq!(at.char_col, prefix.chars().count() + 1, "{offset}");
+            assert_eq!(
+                at.utf16_col,
+                prefix.chars().map(char::len_utf16).sum::<usize>() + 1,
+                "{offset}"
+            );
+            assert_eq!(
+                index.chars_between(&text, start, offset),
+                prefix.chars().count()
+            );
+            assert_eq!(
+                index.utf16_between(&text, start, offset),
+                prefix.chars().map(char::len_utf16).sum::<usize>()
+            );
+        }
     }
 
     #[test]
