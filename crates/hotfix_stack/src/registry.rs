@@ -519,7 +519,7 @@ impl Registry {
             let entry = &env.entries[i];
             {
                 let applies = match entry.path.as_slice() {
-                    [name] if overridden.contains(&e) => false,
+                    [_] if overridden.contains(&e) => false,
                     [name] => {
                         name == type_name
                             || name.strip_suffix('*').is_some_and(|prefix| {
