@@ -9,42 +9,19 @@
 mod common;
 mod stacks;
 
-use std::path::Path;
-use std::process::Command;
+use hotfix_linter::all_rules;
+use serde_json::json;
 
-use hotfix_linter::{Files, Selector, Settings, all_rules, lint_with_files};
-use hotfix_stack::StackPath;
-
-use stacks::Disk;
-
-/// Heat's verdict on the template `fixture` with its environment `env`.
-fn heat(fixture: &Path, env: &Path) -> serde_json::Value {
-    let output = Command::new(common::python())
-        .arg(common::shared().join("oracles/heat/stack.py"))
-        .arg(fixture)
-        .args(["--strict", "--no-cloud", "-e"])
-        .arg(env)
-        .output()
-        .expect("run stack.py");
-    serde_json::from_slice(&output.stdout).unwrap_or_else(|err| {
-        panic!(
-            "stack.py gave no JSON for {}: {err}\n{}",
-            fixture.display(),
-            String::from_utf8_lossy(&output.stderr)
-        )
-    })
-}
-
-/// Words only: Heat's text and hotfix's help wrap differently.
-fn squeeze(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
+use common::Heat;
+use stacks::squeeze;
 
 #[test]
 #[ignore = "needs Heat (.venv-heat) and ../shared/oracles/heat/stack.py"]
 fn shared_a_type_an_environment_maps_onto_heats_is_checked_as_heat_checks_it() {
     let mut checked = 0;
     let mut problems = Vec::new();
+    // Every question is a stack create's checks with no cloud: one process answers them all.
+    let mut heat = Heat::start_stack();
     for rule in all_rules().iter().filter(|r| r.code.starts_with('H')) {
         let dir = common::workspace().join("testdata/rules").join(rule.code);
         let Ok(entries) = std::fs::read_dir(&dir) else {
@@ -66,38 +43,23 @@ fn shared_a_type_an_environment_maps_onto_heats_is_checked_as_heat_checks_it() {
                 .unwrap_or_default()
                 .to_owned();
             let display = format!("{}/{name}", rule.code);
-            let answer = heat(&fixture, &env);
+            let answer = heat.request(&json!([
+                fixture.display().to_string(),
+                "--strict",
+                "--no-cloud",
+                "-e",
+                env.display().to_string(),
+            ]));
+            assert!(answer.get("batch_error").is_none(), "{display}: {answer}");
             checked += 1;
             let accepted = answer["valid"] == serde_json::Value::Bool(true);
             let error = answer["error"].as_str().unwrap_or_default().to_owned();
 
-            let source = std::fs::read_to_string(&fixture).expect("a fixture");
-            let path = StackPath::new(&fixture.to_string_lossy());
-            let roots = [path.parent()];
-            let (registry, stack) = stacks::fixture_stack(&roots, &fixture, false);
-            let files = Files {
-                source: &Disk,
-                path: &path,
-                roots: &roots,
-                registry: registry.as_ref(),
-                stack_templates: &stack,
-            };
-            let settings = Settings {
-                select: vec![Selector::parse(rule.code).expect("a code")],
-                ..Settings::default()
-            };
-            let findings = lint_with_files(&display, source.as_bytes(), &settings, Some(&files));
-            let said = squeeze(
-                &findings
-                    .iter()
-                    .map(|d| format!("{} {}", d.message, d.help.clone().unwrap_or_default()))
-                    .collect::<Vec<_>>()
-                    .join(" "),
-            );
+            let (findings, said) = stacks::said(rule.code, &display, &fixture, false);
             if name.starts_with("invalid") {
                 if accepted {
                     problems.push(format!("{display}: Heat accepts it"));
-                } else if findings.is_empty() {
+                } else if findings == 0 {
                     problems.push(format!("{display}: Heat says `{error}`, hotfix nothing"));
                 } else if !said.contains(&squeeze(&error)) {
                     problems.push(format!(
@@ -106,7 +68,7 @@ fn shared_a_type_an_environment_maps_onto_heats_is_checked_as_heat_checks_it() {
                 }
             } else if !accepted {
                 problems.push(format!("{display}: Heat refuses it: {error}"));
-            } else if !findings.is_empty() {
+            } else if findings != 0 {
                 problems.push(format!("{display}: Heat accepts it, hotfix says: {said}"));
             }
         }

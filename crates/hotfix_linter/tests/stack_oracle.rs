@@ -17,13 +17,10 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use hotfix_linter::{
-    Files, Scope, Selector, Settings, all_rules, lint_environment, lint_with_files,
-};
-use hotfix_stack::StackPath;
+use hotfix_linter::{Scope, all_rules};
 
 use common::Heat;
-use stacks::Disk;
+use stacks::squeeze;
 
 /// Mistakes Heat finds only once the stack exists (no oracle creates one), by rule and the
 /// start of the fixtures' names: those `invalid` fixtures pass validation, and the text hotfix
@@ -90,11 +87,6 @@ fn heat(plain: &mut Heat, strict: &mut Heat, fixture: &Path, environment: bool) 
     answer
 }
 
-/// Words only: Heat's text and hotfix's help wrap and quote differently.
-fn squeeze(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
 #[test]
 #[ignore = "needs Heat (.venv-heat) and ../shared/oracles/heat/stack.py"]
 fn shared_environment_and_cross_file_rules_agree_with_heats_client_and_engine() {
@@ -150,33 +142,7 @@ fn shared_environment_and_cross_file_rules_agree_with_heats_client_and_engine() 
             if rule.code == "E001" {
                 continue;
             }
-            let source = std::fs::read_to_string(&fixture).expect("a fixture");
-            let path = StackPath::new(&fixture.to_string_lossy());
-            let roots = [path.parent()];
-            let (registry, stack) = stacks::fixture_stack(&roots, &fixture, environment);
-            let files = Files {
-                source: &Disk,
-                path: &path,
-                roots: &roots,
-                registry: registry.as_ref(),
-                stack_templates: &stack,
-            };
-            let settings = Settings {
-                select: vec![Selector::parse(rule.code).expect("a code")],
-                ..Settings::default()
-            };
-            let findings = if environment {
-                lint_environment(&display, source.as_bytes(), &settings, Some(&files))
-            } else {
-                lint_with_files(&display, source.as_bytes(), &settings, Some(&files))
-            };
-            let said = squeeze(
-                &findings
-                    .iter()
-                    .map(|d| format!("{} {}", d.message, d.help.clone().unwrap_or_default()))
-                    .collect::<Vec<_>>()
-                    .join(" "),
-            );
+            let (_, said) = stacks::said(rule.code, &display, &fixture, environment);
             let expected = match error.strip_prefix("Could not fetch contents for file://") {
                 // hotfix shows the file name, not this machine's absolute path.
                 Some(path) => format!(

@@ -84,3 +84,48 @@ pub(crate) fn fixture_stack(
         (fixture_registry(&Disk, roots, fixture), Vec::new())
     }
 }
+
+/// What hotfix says of `fixture` with the rule `code` alone, linted with the stack
+/// [`fixture_stack`] gives it: how many findings, and their messages and helps as words.
+#[allow(dead_code, reason = "the Heat oracle tests use it; rules.rs does not")]
+pub(crate) fn said(
+    code: &str,
+    display: &str,
+    fixture: &Path,
+    environment: bool,
+) -> (usize, String) {
+    let source = std::fs::read_to_string(fixture).expect("a fixture");
+    let path = hotfix_stack::StackPath::new(&fixture.to_string_lossy());
+    let roots = [path.parent()];
+    let (registry, stack) = fixture_stack(&roots, fixture, environment);
+    let files = hotfix_linter::Files {
+        source: &Disk,
+        path: &path,
+        roots: &roots,
+        registry: registry.as_ref(),
+        stack_templates: &stack,
+    };
+    let settings = hotfix_linter::Settings {
+        select: vec![hotfix_linter::Selector::parse(code).expect("a code")],
+        ..hotfix_linter::Settings::default()
+    };
+    let findings = if environment {
+        hotfix_linter::lint_environment(display, source.as_bytes(), &settings, Some(&files))
+    } else {
+        hotfix_linter::lint_with_files(display, source.as_bytes(), &settings, Some(&files))
+    };
+    let words = squeeze(
+        &findings
+            .iter()
+            .map(|d| format!("{} {}", d.message, d.help.clone().unwrap_or_default()))
+            .collect::<Vec<_>>()
+            .join(" "),
+    );
+    (findings.len(), words)
+}
+
+/// Words only: Heat's text and hotfix's help wrap and quote differently.
+#[allow(dead_code, reason = "the Heat oracle tests use it; rules.rs does not")]
+pub(crate) fn squeeze(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
