@@ -7,14 +7,14 @@
 //! `shared_` prefix: see `crates/hotfix_linter/tests/common/mod.rs`), where a missing corpus or
 //! Python fails it loudly.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::Command;
 
 use serde_json::Value;
 
-fn workspace() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use common::{python, workspace};
 
 fn shared() -> PathBuf {
     let path = std::env::var_os("HOTFIX_SHARED")
@@ -23,17 +23,6 @@ fn shared() -> PathBuf {
         path.join("corpus").is_dir(),
         "this test needs the template corpus at {} (set HOTFIX_SHARED to the shared folder)",
         path.join("corpus").display()
-    );
-    path
-}
-
-fn python() -> PathBuf {
-    let path = std::env::var_os("HOTFIX_PYTHON")
-        .map_or_else(|| workspace().join(".venv-heat/bin/python"), PathBuf::from);
-    assert!(
-        path.exists(),
-        "this test needs Heat's Python environment at {} (run scripts/setup-oracle.sh, or set HOTFIX_PYTHON)",
-        path.display()
     );
     path
 }

@@ -20,13 +20,16 @@
 //! `HOTFIX_YAMLDIFF_READER=1` loads with [`hotfix_yaml::parse_with_reader`], the tree built on
 //! hotfix's own reader, instead.)
 
+mod common;
+
 use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 use hotfix_yaml::LoadErrorKind;
 use serde_json::Value;
+
+use common::{env_number, python, workspace};
 
 /// The seed of the CI run.
 const SEED: u64 = 25;
@@ -36,28 +39,6 @@ const COUNT: u64 = 20_000;
 const SHOWN: usize = 8;
 /// Heat queries one shrink may make.
 const SHRINK_BUDGET: usize = 4_000;
-
-fn workspace() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn python() -> PathBuf {
-    let path = std::env::var_os("HOTFIX_PYTHON")
-        .map_or_else(|| workspace().join(".venv-heat/bin/python"), PathBuf::from);
-    assert!(
-        path.exists(),
-        "this test needs Heat's Python environment at {} (run scripts/setup-oracle.sh, or set HOTFIX_PYTHON)",
-        path.display()
-    );
-    path
-}
-
-fn env_number(name: &str, default: u64) -> u64 {
-    std::env::var(name).map_or(default, |v| {
-        v.parse()
-            .unwrap_or_else(|_| panic!("{name}={v} is not a number"))
-    })
-}
 
 /// What a loader made of a text.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -18,6 +18,8 @@
 //!   known differences and of issue 25, asked of libyaml one by one.
 //! - The tests without `heat_`/`shared_` need no Python: values found by running libyaml.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -26,27 +28,7 @@ use hotfix_yaml::ScalarStyle;
 use hotfix_yaml::reader::{ErrorKind, Event, EventKind, Mark, Parser, Property, ReadError};
 use serde_json::{Value, json};
 
-fn workspace() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn python() -> PathBuf {
-    let path = std::env::var_os("HOTFIX_PYTHON")
-        .map_or_else(|| workspace().join(".venv-heat/bin/python"), PathBuf::from);
-    assert!(
-        path.exists(),
-        "this test needs Heat's Python environment at {} (run scripts/setup-oracle.sh, or set HOTFIX_PYTHON)",
-        path.display()
-    );
-    path
-}
-
-fn env_number(name: &str, default: u64) -> u64 {
-    std::env::var(name).map_or(default, |v| {
-        v.parse()
-            .unwrap_or_else(|_| panic!("{name}={v} is not a number"))
-    })
-}
+use common::{env_number, python, workspace};
 
 fn mark(m: Mark) -> Value {
     json!([m.offset, m.line, m.column])

@@ -3,14 +3,14 @@
 //! comments, and the refusal's text and span, on every YAML and JSON file of `testdata/` and
 //! of `../shared/corpus` (issue 29). Each difference is listed.
 
+mod common;
+
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use hotfix_yaml::{Document, LoadError, NodeKind};
 
-fn workspace() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use common::workspace;
 
 /// Everything the tree holds, one line a node.
 fn dump(result: &Result<Document, LoadError>) -> Vec<String> {
