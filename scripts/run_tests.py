@@ -7,8 +7,12 @@ Usage: run_tests.py BINARIES.tsv [ARGUMENT...]
 BINARIES.tsv holds one test binary per line: its path, a tab, the folder cargo runs it in (its
 package's folder), a tab, the test's source file (for the messages). Each binary runs with the
 ARGUMENTs (`--ignored --nocapture`, `--skip shared_`, ...); its output is kept and shown when it
-fails (and always when HOTFIX_TEST_OUTPUT=1). Each binary's time is recorded in target/test-times.tsv, and the next run starts the
-slowest first, so that the run does not end waiting for one long binary started last.
+fails (and always when HOTFIX_TEST_OUTPUT=1). Each binary's time is recorded in
+target/test-times.tsv (by source file and by which of its tests ran: plain, heat_ or heat_ and
+shared_), and the next run starts the slowest first, so that the run does
+not end waiting for one long binary started last. A clone that has run no test yet takes the
+order from scripts/test-times.tsv (times of a run on a quiet 2-core machine, kept in the
+repository for that alone: a stale figure only changes the order).
 
 Why not `cargo test`: it runs one binary after another, and most of the Heat tests are one test
 in one binary driving one Python process, which leaves the other core idle.
@@ -21,6 +25,7 @@ import threading
 import time
 
 TIMES = os.path.join('target', 'test-times.tsv')
+FIRST_TIMES = os.path.join('scripts', 'test-times.tsv')
 
 
 def main():
@@ -30,17 +35,30 @@ def main():
         for line in f:
             if line.strip():
                 binaries.append(line.rstrip('\n').split('\t'))
+    # Which tests of a binary run: its plain tests, its ignored ones without the shared_ ones,
+    # or all its ignored ones.
+    if '--ignored' not in arguments:
+        phase = 'plain'
+    elif 'shared_' in arguments:
+        phase = 'heat'
+    else:
+        phase = 'heat+shared'
     known = {}
-    if os.path.exists(TIMES):
-        with open(TIMES) as f:
-            for line in f:
-                source, _, seconds = line.rstrip('\n').partition('\t')
-                try:
-                    known[source] = float(seconds)
-                except ValueError:
-                    pass
+    for path in (FIRST_TIMES, TIMES):
+        if os.path.exists(path):
+            with open(path) as f:
+                for line in f:
+                    key, _, seconds = line.rstrip('\n').partition('\t')
+                    try:
+                        known[key] = float(seconds)
+                    except ValueError:
+                        pass
+
+    def key(source):
+        return '%s %s' % (source, phase)
+
     # Unknown ones first (they may be long), then the slowest.
-    binaries.sort(key=lambda b: -known.get(b[2], float('inf')))
+    binaries.sort(key=lambda b: -known.get(key(b[2]), float('inf')))
     jobs = max(1, min(len(binaries), os.cpu_count() or 1))
     started = time.monotonic()
     lock = threading.Lock()
@@ -68,7 +86,7 @@ def main():
                             if line.startswith('test result:')), 'no test result line')
             with lock:
                 done[0] += 1
-                known[source] = took
+                known[key(source)] = took
                 verdict = 'ok' if code == 0 else 'FAILED (exit %d)' % code
                 print('run_tests: [%d/%d, %s] %s: %s in %.0f s; %s' % (
                     done[0], len(binaries), clock(time.monotonic() - started), source,

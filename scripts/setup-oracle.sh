@@ -47,7 +47,7 @@ if ! pins_met; then
         python3 -m venv .venv-heat
     fi
     echo "setup-oracle: installing Heat ($requirements, $constraints) and ${sarif_validator[*]}" \
-        "into .venv-heat (about 40 s)" >&2
+        "into .venv-heat (about 2 min on 2 cores, longer when pip downloads them first)" >&2
     if ! .venv-heat/bin/pip install --quiet --disable-pip-version-check \
         -r "$requirements" -c "$constraints" "${sarif_validator[@]}"; then
         echo "setup-oracle: pip could not install the pins above into .venv-heat" \

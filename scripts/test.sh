@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The whole test suite. On a fresh clone with nothing beside it, it runs
 #
-#   1. every self-contained test: `cargo test --workspace` (unit, snapshot, CLI);
+#   1. every self-contained test: those of `cargo test --workspace` (unit, snapshot, CLI), the
+#      test binaries side by side;
 #   2. the tests that compare hotfix with Heat's own engine. These are `#[ignore]`d, so that a
-#      plain `cargo test` needs no Python; here scripts/setup-oracle.sh first installs Heat,
-#      pinned, into .venv-heat, which needs python3 (HOTFIX_PYTHON, when set, is the Python
-#      the Heat tests run instead).
+#      plain `cargo test` needs no Python; here scripts/setup-oracle.sh installs Heat, pinned,
+#      into .venv-heat while the tests compile, which needs python3 (HOTFIX_PYTHON, when set,
+#      is the Python the Heat tests run instead).
 #
 # Naming convention of the `#[ignore]`d tests (crates/hotfix_linter/tests/common/mod.rs says the
 # same), by what they need:
@@ -49,15 +50,36 @@ else
     have_shared=
 fi
 
-if [ -n "$have_shared" ]; then steps=6; else steps=4; fi
-step "Heat's engine in .venv-heat (scripts/setup-oracle.sh; kept between runs)"
-scripts/setup-oracle.sh
-# Cloudify's parser, for the shared_ tests of the blueprint rules (they need ../shared's oracle).
-if [ -n "$have_shared" ]; then
-    step "Cloudify's parser in .venv-cfy (scripts/setup-cfy-oracle.sh; kept between runs)"
-    scripts/setup-cfy-oracle.sh
-fi
-python=.venv-heat/bin/python
+if [ -n "$have_shared" ]; then steps=5; else steps=4; fi
+# The oracles (Heat's engine; with ../shared, Cloudify's parser too) are installed while the tests
+# compile: pip mostly waits on the network and the disk, the compiler on the cores.
+oracle_log=target/setup-oracles.log
+mkdir -p target
+step "Heat's engine in .venv-heat$([ -n "$have_shared" ] && echo " and Cloudify's parser in .venv-cfy")," \
+    "installed beside the compilation (scripts/setup-oracle.sh; kept between runs; log:" \
+    "$oracle_log)"
+(
+    scripts/setup-oracle.sh
+    if [ -n "$have_shared" ]; then scripts/setup-cfy-oracle.sh; fi
+) > "$oracle_log" 2>&1 &
+oracles=$!
+binaries=$(mktemp)
+# shellcheck disable=SC2329 # called by the trap
+cleanup() {
+    kill "$oracles" 2>/dev/null || true
+    rm -f "$binaries" "$binaries.ignored"
+}
+trap cleanup EXIT
+# Waits for the oracles' installation; shows what it said, and fails if it failed.
+oracles_installed() {
+    local code=0
+    wait "$oracles" || code=$?
+    sed 's/^/  /' "$oracle_log" >&2
+    if [ "$code" != 0 ]; then
+        say "installing the oracles failed (exit $code); its output is above"
+        exit 1
+    fi
+}
 if [ -n "${HOTFIX_PYTHON:-}" ]; then
     if ! "$HOTFIX_PYTHON" -c 'import heat.common.template_format' 2>/dev/null; then
         say "HOTFIX_PYTHON=$HOTFIX_PYTHON does not import Heat: unset it (the tests then use" \
@@ -71,10 +93,8 @@ step "compiling every test (cargo test --workspace --no-run)"
 cargo test --workspace --locked --no-run
 # Every test binary (its path, its package's folder, its source file), and every ignored test,
 # one per line: its source file, a tab, its name.
-binaries=$(mktemp)
-trap 'rm -f "$binaries" "$binaries.ignored"' EXIT
 cargo test --workspace --locked --quiet --no-run --message-format=json-render-diagnostics |
-    "$python" -c '
+    python3 -c '
 import json, os, sys
 for line in sys.stdin:
     message = json.loads(line)
@@ -84,7 +104,7 @@ for line in sys.stdin:
     print("%s\t%s\t%s" % (message["executable"], os.path.dirname(message["manifest_path"]),
                           os.path.relpath(message["target"]["src_path"])))
 ' > "$binaries"
-ignored=$("$python" -c '
+ignored=$(python3 -c '
 import subprocess, sys
 for line in open(sys.argv[1]):
     executable, folder, source = line.rstrip("\n").split("\t")
@@ -111,8 +131,10 @@ count() { awk -F'\t' -v prefix="$1" '{ name = $2; sub(/.*::/, "", name) } name ~
 heat_tests=$(count heat_)
 shared_tests=$(count shared_)
 
-step "the self-contained tests (cargo test --workspace)"
-cargo test --workspace --locked
+step "the self-contained tests: every test binary side by side, then the documentation's examples"
+scripts/run_tests.py "$binaries"
+cargo test --workspace --locked --quiet --doc
+oracles_installed
 if [ -n "$have_shared" ]; then
     step "the $heat_tests heat_ and $shared_tests shared_ tests (Heat's engine, the corpus in $shared)"
     scripts/run_tests.py "$binaries.ignored" --ignored --nocapture
