@@ -58,6 +58,11 @@ repository's own fixtures use, and its answers are the same, key for key (a test
       or {"error"}. Resources of unregistered types, and those Heat cannot instantiate, keep
       the resolved properties ("untranslated": TEXT says why).
 
+  {"cmd": "kinds"}
+      Every registered resource type (aliases and templates aside), as {"types": {TYPE:
+      {"nested": BOOL}}}: "nested" when its plugin is a nested stack, group or chain (Heat's
+      StackResource), whose own validate() "strict" and "no_cloud" keep.
+
 Any other request (another command, an unknown key, "strict" without "no_cloud",
 "plugin_validate" without both, or naming what is not a registered type) is answered
 with {"request_error": {"error": TEXT, "error_type": CLASS}}, never ignored.
@@ -597,6 +602,17 @@ def validate(parsed, types='real', params=None, env=None, files=None, strict=Fal
     return validate_as(parsed, types, params, env, files, False)
 
 
+def kinds():
+    """The registered types, and which of them BaseValidation leaves their own validate()."""
+    engine()
+    types = {}
+    for name, info in resources.global_env().registry._registry.items():
+        cls = getattr(info, 'value', None)
+        if isinstance(name, str) and isinstance(cls, type) and issubclass(cls, resource.Resource):
+            types[name] = {'nested': issubclass(cls, stack_resource.StackResource)}
+    return {'types': types}
+
+
 def plugin_class(name):
     """The plugin class of a registered type (not an alias, not a template)."""
     info = resources.global_env().registry._registry.get(name)
@@ -729,6 +745,7 @@ KEYS = {
                  'plugin_validate'},
     'diff': {'a', 'b', 'params', 'env', 'files', 'attrs', 'strict_errors', 'translated'},
     'translate': {'template', 'params', 'env', 'files', 'attrs'},
+    'kinds': set(),
 }
 
 
@@ -751,6 +768,8 @@ def answer(request):
     if unknown:
         raise Unsupported('%s does not take %s here (strict validation and other options '
                           'need ../shared/oracles/heat/resolve.py)' % (cmd, ', '.join(unknown)))
+    if cmd == 'kinds':
+        return kinds()
     given = {k: request.get(k) for k in ('params', 'env', 'files')}
     if cmd == 'diff':
         a, a_error = parse(request['a'])

@@ -306,6 +306,7 @@ fn heat_property_values_hotfix_refuses_are_those_heat_refuses_at_create() {
         ..Settings::default()
     };
     let mut heat = common::Heat::start();
+    let mut shapes = Shapes::new(&mut heat);
     let mut strict = |template: &Value| -> String {
         let text = serde_json::to_string_pretty(template).expect("JSON");
         let answer = heat.request(&json!({
@@ -418,6 +419,7 @@ fn heat_property_values_hotfix_refuses_are_those_heat_refuses_at_create() {
         if t.none_resource {
             continue;
         }
+        let ty = (name, t);
         let base: serde_json::Map<String, Value> = t
             .properties
             .iter()
@@ -482,12 +484,13 @@ fn heat_property_values_hotfix_refuses_are_those_heat_refuses_at_create() {
                         let mut properties = base.clone();
                         properties.insert(property.clone(), value.clone());
                         let t = template(name, &properties);
+                        let heat = shapes.answer(ty, (property, schema), &value, || strict(&t));
                         check(
                             Probe {
                                 type_name: name.to_owned(),
                                 property: property.clone(),
                                 value,
-                                heat: strict(&t),
+                                heat,
                                 hotfix: findings(&t),
                             },
                             &mut wrong,
@@ -499,12 +502,13 @@ fn heat_property_values_hotfix_refuses_are_those_heat_refuses_at_create() {
                 let mut properties = base.clone();
                 properties.insert(property.clone(), probe.clone());
                 let t = template(name, &properties);
+                let heat = shapes.answer(ty, (property, schema), probe, || strict(&t));
                 check(
                     Probe {
                         type_name: name.to_owned(),
                         property: property.clone(),
                         value: probe.clone(),
-                        heat: strict(&t),
+                        heat,
                         hotfix: findings(&t),
                     },
                     &mut wrong,
@@ -515,9 +519,10 @@ fn heat_property_values_hotfix_refuses_are_those_heat_refuses_at_create() {
     println!(
         "H609/H613/H614/H615 oracle: {agreed} probes agreeing with Heat's create-time checks \
          ({refused} refused by Heat); {} types skipped (Heat refuses their simplest properties): \
-         {}",
+         {}; {}",
         skipped.len(),
-        skipped.join("; ")
+        skipped.join("; "),
+        shapes.report()
     );
     assert!(
         wrong.is_empty(),
@@ -529,6 +534,142 @@ fn heat_property_values_hotfix_refuses_are_those_heat_refuses_at_create() {
         agreed > 5_000 && refused > 1_000,
         "too few probes: {agreed}, {refused}"
     );
+}
+
+/// Heat's answers to the probes of a property, shared between the properties of one schema.
+///
+/// Under `strict` and `no_cloud`, a plugin that is not a nested stack, group or chain validates
+/// as Heat's base `Resource.validate`: its property values against its properties schema, one
+/// property at a time. Two properties of the same schema (its type, constraints, default,
+/// support status, keys and items), each probed with the same value beside otherwise valid
+/// properties, get the same answer but for the property's name in it. So Heat is asked once per
+/// schema and value; the property's name is put back into the answer for each of the others.
+/// Not shared: the properties of nested stacks, groups and chains (their own `validate()` also
+/// checks their members), and those a translation rule of their type names (Heat applies it
+/// when it builds the resource: `OS::Designate::Zone` copies `primaries` into `masters`).
+/// `HOTFIX_PROBE_EVERY_PROPERTY=1` asks Heat for every property all the same, and fails where a
+/// shared answer would have differed from Heat's own.
+struct Shapes {
+    /// The types whose plugin keeps its own `validate()`, from Heat (`{"cmd": "kinds"}`).
+    nested: std::collections::BTreeSet<String>,
+    /// Heat's answer for a schema and a value, with the property's name taken out.
+    answers: std::collections::HashMap<String, String>,
+    every: bool,
+    asked: usize,
+    shared: usize,
+    differed: Vec<String>,
+}
+
+impl Shapes {
+    fn new(heat: &mut common::Heat) -> Self {
+        let kinds = heat.request(&json!({"cmd": "kinds"}));
+        let nested = kinds["types"]
+            .as_object()
+            .expect("kinds answers the types")
+            .iter()
+            .filter(|(_, kind)| kind["nested"] == json!(true))
+            .map(|(name, _)| name.clone())
+            .collect();
+        Self {
+            nested,
+            answers: std::collections::HashMap::new(),
+            every: std::env::var_os("HOTFIX_PROBE_EVERY_PROPERTY").is_some_and(|v| v == "1"),
+            asked: 0,
+            shared: 0,
+            differed: Vec::new(),
+        }
+    }
+
+    /// Heat's answer for `property` of `type_name` (schema `schema`) holding the probe
+    /// `probe` (what distinguishes the template beside the property's name: its value, the
+    /// parameters); `ask` asks Heat.
+    fn answer(
+        &mut self,
+        (type_name, t): (&str, &hotfix_hot::resource_types::ResourceType),
+        (property, schema): (&str, &hotfix_hot::resource_types::Schema),
+        probe: &Value,
+        ask: impl FnOnce() -> String,
+    ) -> String {
+        // Any rule that names the property, wherever (its path, the sibling or the path its
+        // value comes from, a value read from it).
+        let quoted = json!(property).to_string();
+        let translated = t.translation.iter().any(|rule| {
+            serde_json::to_string(rule)
+                .expect("a rule is JSON")
+                .contains(&quoted)
+        });
+        if self.nested.contains(type_name) || translated {
+            self.asked += 1;
+            return ask();
+        }
+        let mut shape = serde_json::to_value(schema).expect("a schema is JSON");
+        if let Some(shape) = shape.as_object_mut() {
+            // What a stack update may do with it; validation does not read these.
+            shape.remove("update_allowed");
+            shape.remove("immutable");
+        }
+        let key = format!("{shape}\u{0}{probe}");
+        let known = self.answers.get(&key).cloned();
+        if let (Some(generic), false) = (&known, self.every) {
+            self.shared += 1;
+            return named(generic, property);
+        }
+        self.asked += 1;
+        let heat = ask();
+        let generic = unnamed(&heat, property);
+        match known {
+            Some(known) if known != generic => self.differed.push(format!(
+                "{type_name}.{property} = {probe}: Heat: {heat:?}; shared: {:?}",
+                named(&known, property)
+            )),
+            Some(_) => {}
+            None => {
+                self.answers.insert(key, generic);
+            }
+        }
+        heat
+    }
+
+    /// What was asked and shared; fails where a shared answer would have been wrong.
+    fn report(&self) -> String {
+        assert!(
+            self.differed.is_empty(),
+            "{} answers differ between properties of one schema:\n{}",
+            self.differed.len(),
+            self.differed.join("\n")
+        );
+        format!(
+            "Heat asked {} times, {} answers shared between properties of one schema{}",
+            self.asked,
+            self.shared,
+            if self.every {
+                " (HOTFIX_PROBE_EVERY_PROPERTY=1: every property asked, and every shared answer \
+                 equal to Heat's own)"
+            } else {
+                ""
+            }
+        )
+    }
+}
+
+/// A property's name as Heat's answer holds it (`resources.r.properties.NAME…`, `Property NAME
+/// not …`), and back.
+const NAME: &str = "\u{1}";
+
+fn unnamed(answer: &str, property: &str) -> String {
+    answer
+        .replace(
+            &format!("properties.{property}"),
+            &format!("properties.{NAME}"),
+        )
+        .replace(
+            &format!("Property {property} "),
+            &format!("Property {NAME} "),
+        )
+}
+
+fn named(answer: &str, property: &str) -> String {
+    answer.replace(NAME, property)
 }
 
 /// `field-from-function` (H620): for every registered type and three versions, Heat's
@@ -694,6 +835,7 @@ fn heat_computed_property_values_hotfix_refuses_are_those_heat_refuses_at_create
         ..Settings::default()
     };
     let mut heat = common::Heat::start();
+    let mut shapes = Shapes::new(&mut heat);
     let mut strict = |template: &Value| -> String {
         let text = serde_json::to_string_pretty(template).expect("JSON");
         let answer = heat.request(&json!({
@@ -749,6 +891,7 @@ fn heat_computed_property_values_hotfix_refuses_are_those_heat_refuses_at_create
         if t.none_resource {
             continue;
         }
+        let ty = t;
         let base: serde_json::Map<String, Value> = t
             .properties
             .iter()
@@ -784,7 +927,12 @@ fn heat_computed_property_values_hotfix_refuses_are_those_heat_refuses_at_create
                     let mut properties = base.clone();
                     properties.insert(property.clone(), value.clone());
                     let t = template(&properties, &param);
-                    let heat = strict(&t);
+                    let heat = shapes.answer(
+                        (name, ty),
+                        (property, schema),
+                        &json!([value, param]),
+                        || strict(&t),
+                    );
                     let prefix = format!("Property error: resources.r.properties.{property}");
                     let heat_refuses = [":", "[", "."]
                         .iter()
@@ -830,7 +978,9 @@ fn heat_computed_property_values_hotfix_refuses_are_those_heat_refuses_at_create
         "H614/H615/H616 on computed values: {agreed} probes agreeing with Heat's create-time \
          checks ({refused} refused by Heat); not reported, as documented: {missed_nested} \
          refused for a key a computed map has and its schema does not, or lacks, {missed_bare} \
-         refused for the default of a bare get_param that get-param-type-mismatch leaves alone"
+         refused for the default of a bare get_param that get-param-type-mismatch leaves alone; \
+         {}",
+        shapes.report()
     );
     assert!(
         wrong.is_empty(),
