@@ -8,7 +8,8 @@ it is quadratic.
 Cases (all by default):
 
 - chain: `hotfix lint .` (the default rules) on a chain of N nested templates, each naming the
-  next in a `type:`; and `--select X004` alone;
+  next in a `type:`; and `--select X004` alone; then the same on a ring (the last names the
+  first), where every template is reported;
 - line: `hotfix lint` (human format) of a one-line JSON template with N findings, with a
   non-ASCII description (so that columns are counted in characters, not bytes);
 - did-change: one `didChange` of N changes, each typing a character at the end of a one-line
@@ -50,14 +51,20 @@ def chain(hotfix, runs):
     for n in (1000, 2000):
         with tempfile.TemporaryDirectory() as work:
             os.mkdir(os.path.join(work, ".git"))
-            for i in range(n):
-                resource = "{type: OS::Heat::None}" if i == n - 1 else f"{{type: t{i + 1}.yaml}}"
-                with open(os.path.join(work, f"t{i}.yaml"), "w") as f:
-                    f.write(f"heat_template_version: rocky\nresources:\n  n: {resource}\n")
-            all_rules = best_of(runs, lambda: lint(hotfix, work, "."))
-            x004 = best_of(runs, lambda: lint(hotfix, work, "--select", "X004", "."))
-            print(f"  chain of {n:>5} nested templates: lint {all_rules:8.1f} ms, "
-                  f"--select X004 {x004:8.1f} ms")
+            for shape in ("chain", "ring"):
+                for i in range(n):
+                    if i < n - 1:
+                        resource = f"{{type: t{i + 1}.yaml}}"
+                    elif shape == "ring":
+                        resource = "{type: t0.yaml}"
+                    else:
+                        resource = "{type: OS::Heat::None}"
+                    with open(os.path.join(work, f"t{i}.yaml"), "w") as f:
+                        f.write(f"heat_template_version: rocky\nresources:\n  n: {resource}\n")
+                all_rules = best_of(runs, lambda: lint(hotfix, work, "."))
+                x004 = best_of(runs, lambda: lint(hotfix, work, "--select", "X004", "."))
+                print(f"  {shape} of {n:>5} nested templates: lint {all_rules:8.1f} ms, "
+                      f"--select X004 {x004:8.1f} ms")
 
 
 def line(hotfix, runs):

@@ -4,8 +4,17 @@ use hotfix_stack::{LinkKind, StackPath, Target, resolve_reference};
 
 use crate::rule::{Context, Files, Sink, declare_rule};
 
-/// How many templates the search reads at most from one template.
+/// How many templates the search for the way back reads at most from one template, when the
+/// run's record of the graph does not already say whether there is one.
 const MAX_TEMPLATES: usize = 2_000;
+
+/// How many templates the search for the way back reads at most from one template, when the
+/// run's record says there is one: only to show it. Each template of a ring of a thousand is on
+/// a way back of a thousand; searching it whole for each would make the rule quadratic.
+const MAX_SHOWN_SEARCH: usize = 32;
+
+/// How many templates of the way back the help names, at most (the first ones and the last).
+const MAX_SHOWN: usize = 12;
 
 declare_rule! {
     /// ## What it does
@@ -55,38 +64,66 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             continue;
         };
         // The run's record says at once whether there is a way back (the graph is searched
-        // once for all templates); only then is the way itself looked for.
-        if let Some(cycles) = files.source.cycles()
-            && !cycles.leads_back(files.source, files.roots, files.path, &first)
-        {
-            continue;
-        }
-        let Some(chain) = path_back(files, &first) else {
-            continue;
+        // once for all templates); the way itself is then looked for only as far as it is shown.
+        let recorded = match files.source.cycles() {
+            Some(cycles) => {
+                if !cycles.leads_back(files.source, files.roots, files.path, &first) {
+                    continue;
+                }
+                true
+            }
+            None => false,
         };
-        let mut shown = vec![format!("`{}`", link.reference)];
-        shown.extend(
-            chain
-                .iter()
-                .skip(1)
-                .map(|(_, written)| format!("`{written}`")),
-        );
+        let budget = if recorded {
+            MAX_SHOWN_SEARCH
+        } else {
+            MAX_TEMPLATES
+        };
+        let shown = match path_back(files, &first, budget) {
+            Some(chain) => {
+                let mut written: Vec<String> = vec![format!("`{}`", link.reference)];
+                written.extend(
+                    chain
+                        .iter()
+                        .skip(1)
+                        .map(|(_, written)| format!("`{written}`")),
+                );
+                if written.len() > MAX_SHOWN {
+                    let hidden = written.len() - MAX_SHOWN;
+                    let tail = written.split_off(written.len() - MAX_SHOWN / 2);
+                    written.truncate(MAX_SHOWN / 2);
+                    written.push(format!("… ({hidden} more)"));
+                    written.extend(tail);
+                }
+                written.join(" -> ")
+            }
+            // Only where the record says there is a way back.
+            None if recorded => format!(
+                "`{}` -> … (through more than {MAX_SHOWN_SEARCH} nested templates)",
+                link.reference
+            ),
+            None => continue,
+        };
         sink.report(
             link.span,
             format!("`{}` includes this template again", link.reference),
         )
         .help(format!(
-            "the types lead back here: {}; python-heatclient fails with `maximum recursion depth \
-             exceeded`",
-            shown.join(" -> ")
+            "the types lead back here: {shown}; python-heatclient fails with `maximum recursion \
+             depth exceeded`"
         ));
     }
 }
 
 /// The chain of nested templates from `start` back to the linted file, if there is one
 /// (breadth first, so the shortest): each template, and its `type` as written in the one
-/// before. Each template is reached once, and remembers the one it was reached from.
-fn path_back(files: &Files<'_>, start: &StackPath) -> Option<Vec<(StackPath, String)>> {
+/// before. Each template is reached once, and remembers the one it was reached from; the
+/// search gives up past `budget` templates.
+fn path_back(
+    files: &Files<'_>,
+    start: &StackPath,
+    budget: usize,
+) -> Option<Vec<(StackPath, String)>> {
     // Each template reached: the one before it and its `type` as written there.
     let mut before: HashMap<StackPath, Option<(StackPath, String)>> = HashMap::new();
     let mut queue = std::collections::VecDeque::new();
@@ -104,7 +141,7 @@ fn path_back(files: &Files<'_>, start: &StackPath) -> Option<Vec<(StackPath, Str
             chain.reverse();
             return Some(chain);
         }
-        if before.len() > MAX_TEMPLATES {
+        if before.len() > budget {
             return None;
         }
         let Some(facts) = files.source.facts(&current) else {
