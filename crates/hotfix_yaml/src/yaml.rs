@@ -11,17 +11,8 @@ use crate::document::{
 use crate::error::{LoadError, LoadErrorKind};
 use crate::scalar::{ScalarValue, construct_plain, construct_tagged};
 
-/// Parses YAML text into a [`Document`], failing where PyYAML's `SafeLoader` fails.
-///
-/// `granit-parser` reads YAML 1.2; Heat's `CSafeLoader` is libyaml 0.2.5, which reads some
-/// texts otherwise. Where the parser refuses what libyaml reads, or reads a token otherwise,
-/// the text is re-parsed with a repair (see [`Repairs`]) and every span is mapped back to the
-/// original text; what remains is redone after the parse (`libyaml.rs`).
-pub(crate) fn parse(source: &str) -> Result<Document, LoadError> {
-    parse_reporting(source).0
-}
-
-/// As [`parse`], and whose rules gave the answer: [`Loader::Pure`] when libyaml's rules
+/// Parses YAML text into a [`Document`], failing where PyYAML's `SafeLoader` fails, and whose
+/// rules gave the answer: [`Loader::Pure`] when libyaml's rules
 /// refused the text with a refusal the pure loader may not share, and the pure loader's were
 /// tried.
 pub(crate) fn parse_reporting(source: &str) -> (Result<Document, LoadError>, Loader) {
@@ -1689,11 +1680,7 @@ fn structure_style(style: StructureStyle) -> Style {
 }
 
 /// Tags PyYAML's `SafeConstructor` accepts on a collection.
-pub(crate) fn check_collection_tag(
-    tag: Option<&Tag>,
-    sequence: bool,
-    span: Span,
-) -> Result<(), LoadError> {
+fn check_collection_tag(tag: Option<&Tag>, sequence: bool, span: Span) -> Result<(), LoadError> {
     let Some(tag) = tag.map(|t| t.name.as_str()) else {
         return Ok(());
     };
