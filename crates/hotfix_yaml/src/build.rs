@@ -3,9 +3,9 @@
 //! are PyYAML's, and the constructor's are in `value.rs` (issue 29).
 //!
 //! Where libyaml refuses the text, Heat loads it again with PyYAML's pure-Python loader, whose
-//! rules differ in a few places: that second reading is still the `granit-parser` path's
-//! (`yaml.rs`), and where it refuses too, libyaml's refusal stands, in the words the pure
-//! loader gives where it refuses at the same place (Heat reports the pure loader's).
+//! rules differ in a few places; that second reading is not made here yet: libyaml's refusal
+//! stands, in the words the pure loader gives where it refuses at the same place (Heat reports
+//! the pure loader's).
 
 use std::collections::HashMap;
 
@@ -26,15 +26,11 @@ const NODE_BYTES_HINT: usize = 20;
 
 /// Parses YAML text into a [`Document`] with the reader, failing where PyYAML's loaders fail.
 pub(crate) fn parse(source: &str) -> Result<Document, LoadError> {
-    match build(source) {
-        Ok(doc) => Ok(doc),
-        Err(Failure::Load(err)) => Err(err),
-        // Heat's second try, PyYAML's pure-Python loader: the `granit-parser` path (`yaml.rs`)
-        // applies its rules where libyaml's refusal is one it knows the pure loader may not
-        // share, and reads what its repairs make it read as before; where it refuses too, the
-        // reader's refusal stands, in the pure loader's words.
-        Err(Failure::Read(err)) => crate::yaml::parse_reporting(source).0.or(Err(err)),
-    }
+    build(source).map_err(|failure| match failure {
+        // After a refusal of libyaml's (`Read`), Heat tries PyYAML's pure-Python loader: not
+        // read yet, libyaml's refusal stands, in the pure loader's words.
+        Failure::Read(err) | Failure::Load(err) => err,
+    })
 }
 
 enum Failure {
@@ -400,12 +396,12 @@ impl<'s> Builder<'s> {
         };
         let bytes = self.source.as_bytes();
         while at < end {
-            let len = crate::libyaml::break_len(bytes, at);
+            let len = break_len(bytes, at);
             match bytes[at] {
                 _ if len > 0 => at += len,
                 b' ' | b'\t' => at += 1,
                 b'#' => {
-                    while at < end && crate::libyaml::break_len(bytes, at) == 0 {
+                    while at < end && break_len(bytes, at) == 0 {
                         at += 1;
                     }
                 }
@@ -613,12 +609,12 @@ fn empty_span(bytes: &[u8], at: usize) -> Span {
     if back > 0 && bytes[back - 1] == b'?' {
         let mut next = at;
         while next < bytes.len() {
-            let len = crate::libyaml::break_len(bytes, next);
+            let len = break_len(bytes, next);
             match bytes[next] {
                 _ if len > 0 => next += len,
                 b' ' | b'\t' => next += 1,
                 b'#' => {
-                    while next < bytes.len() && crate::libyaml::break_len(bytes, next) == 0 {
+                    while next < bytes.len() && break_len(bytes, next) == 0 {
                         next += 1;
                     }
                 }
@@ -665,9 +661,19 @@ fn block_scalar_end(source: &str, start: usize, end: usize) -> Span {
 /// The length of the line break that ends just before `at` (after `start`), 0 if none.
 fn break_before(bytes: &[u8], start: usize, at: usize) -> usize {
     for len in [2, 1, 3] {
-        if at >= start + len && crate::libyaml::break_len(bytes, at - len) == len {
+        if at >= start + len && break_len(bytes, at - len) == len {
             return len;
         }
     }
     0
+}
+
+/// The length of the line break at `at` (CR LF, CR, LF, NEL, LS, PS), 0 when there is none.
+fn break_len(bytes: &[u8], at: usize) -> usize {
+    match bytes.get(at..).unwrap_or_default() {
+        [b'\r', b'\n', ..] | [0xC2, 0x85, ..] => 2,
+        [b'\r' | b'\n', ..] => 1,
+        [0xE2, 0x80, 0xA8 | 0xA9, ..] => 3,
+        _ => 0,
+    }
 }

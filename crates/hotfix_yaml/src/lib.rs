@@ -20,13 +20,11 @@ mod comments;
 mod document;
 mod error;
 mod json;
-mod libyaml;
 mod lines;
 mod pyjson;
 pub mod reader;
 mod scalar;
 mod value;
-mod yaml;
 
 pub use document::{
     Comment, Document, Entry, Node, NodeId, NodeKind, Scalar, ScalarStyle, SourceFormat, Span,

@@ -85,61 +85,6 @@ fn shared_corpus_loads_exactly_as_heat_loads_it() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// hotfix finds comments from the finished tree (`comments.rs`: a `#` after white space and
-/// outside every scalar) rather than keeping the reader's: on every corpus file both must
-/// agree, comment for comment (the reader collects each comment as libyaml's scanner skips it).
-#[test]
-#[ignore = "needs ../shared/corpus; run by scripts/test.sh beside ../shared"]
-fn shared_comments_found_from_the_tree_are_the_readers() {
-    let corpus = shared().join("corpus");
-    let mut stack = vec![corpus];
-    let (mut files, mut comments) = (0, 0);
-    let mut failures = Vec::new();
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).expect("read a corpus folder") {
-            let path = entry.expect("an entry").path();
-            if path.is_dir() {
-                stack.push(path);
-                continue;
-            }
-            if !path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
-                continue;
-            }
-            let Ok(text) = std::fs::read_to_string(&path) else {
-                continue;
-            };
-            let Ok(doc) = hotfix_yaml::parse_unlimited(&text) else {
-                continue;
-            };
-            let mut parser = hotfix_yaml::reader::Parser::new(&text);
-            if parser.by_ref().any(|event| event.is_err()) {
-                // Loaded by PyYAML's own loader, Heat's second try.
-                continue;
-            }
-            let expected: Vec<_> = parser
-                .comments()
-                .iter()
-                .map(|&(start, end)| start..end)
-                .collect();
-            let ours: Vec<_> = doc.comments().iter().map(|c| c.span.range()).collect();
-            files += 1;
-            comments += ours.len();
-            if ours != expected {
-                failures.push(format!(
-                    "{}: ours {ours:?}\nreader {expected:?}",
-                    path.display()
-                ));
-            }
-        }
-    }
-    eprintln!("comments: {comments} comments in {files} files agree with the reader");
-    assert!(
-        files > 500,
-        "expected hundreds of YAML files, found {files}"
-    );
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
-
 /// The two texts around their first differing character.
 fn first_difference(a: &str, b: &str) -> (String, String) {
     let at = a
