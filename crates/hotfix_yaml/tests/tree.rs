@@ -261,6 +261,12 @@ fn a_mapping_that_merges_itself_keeps_its_own_entries() {
     assert_eq!(json("a: &x\n  <<: *x\n"), r#"{"a": {}}"#);
     assert_eq!(json("a: &x\n  b: 1\n  <<: *x\n"), r#"{"a": {"b": 1}}"#);
     assert_eq!(json("a: &x\n  <<: [*x, {c: 1}]\n"), r#"{"a": {"c": 1}}"#);
+    assert_eq!(json("a: &x {b: 1, <<: *x}\n"), r#"{"a": {"b": 1}}"#);
+    assert_eq!(json("a: &x {<<: [*x]}\n"), r#"{"a": {}}"#);
+    assert_eq!(
+        json("<<: &x {a: 1}\nb: {<<: *x}\n"),
+        r#"{"a": 1, "b": {"a": 1}}"#
+    );
     assert_eq!(
         json("a: &x {<<: {c: 1}, <<: *x, d: 2}\n"),
         r#"{"a": {"c": 1, "d": 2}}"#
@@ -272,5 +278,39 @@ fn a_mapping_that_merges_itself_keeps_its_own_entries() {
             "{text:?}: {}",
             refusal(text)
         );
+    }
+}
+
+#[test]
+fn invalid_yaml_is_reported_in_heats_words_where_heat_puts_it() {
+    // Heat's own answers (simple_parse: PyYAML's pure loader's message, after libyaml's
+    // refusal); tests/messages.rs asks Heat for more.
+    let cases = [
+        ("a: b\n c: d\n", "mapping values are not allowed here", 7),
+        (
+            "- a\nb: c\n",
+            "while parsing a block collection: expected <block end>, but found '?'",
+            4,
+        ),
+        (
+            "a: {b: [1, 2}\n",
+            "while parsing a flow sequence: expected ',' or ']', but got '}'",
+            12,
+        ),
+        (
+            "key: \"\\q\"\n",
+            "while scanning a double-quoted scalar: found unknown escape character 'q'",
+            7,
+        ),
+        (
+            "a:\n\tb: 1\n",
+            "while scanning for the next token: found character '\\t' that cannot start any token",
+            3,
+        ),
+    ];
+    for (text, message, at) in cases {
+        let err = hotfix_yaml::parse(text).expect_err(text);
+        assert_eq!(err.message, format!("invalid YAML: {message}"), "{text:?}");
+        assert_eq!(err.span.map(|s| s.start), Some(at), "{text:?}");
     }
 }
