@@ -108,6 +108,20 @@ const KNOWN: &[Known] = &[
         },
     },
     Known {
+        input: "O: !!str {=: a}\n",
+        why: "a mapping tagged with a scalar's tag (`!!str`, `!!int`, `!!null`, Heat's \
+              `!!timestamp`, ...) that has a `!!value` (or `=`) key: PyYAML's construct_scalar \
+              takes that entry's value, unconstructed, for the scalar (Heat gives {\"O\": \
+              \"a\"}); hotfix's tree has no node that is a mapping written and a scalar read, \
+              and refuses the tag on a mapping",
+        covers: |text, heat, ours| {
+            let value_key = text.contains("!!value") || text.contains("=:") || text.contains("= :");
+            value_key
+                && matches!(heat, Outcome::Value(_))
+                && matches!(ours, Outcome::Refused(_, Some(LoadErrorKind::Construct)))
+        },
+    },
+    Known {
         input: "a: &x\n- *x\na:\n",
         why: "an alias to a node that contains it, in a value that a repeated key then replaces: \
               PyYAML builds the recursive list and the dict drops it, Heat gives {\"a\": null}; \
