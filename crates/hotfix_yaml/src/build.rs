@@ -227,8 +227,41 @@ fn build(source: &str) -> Result<Document, Failure> {
         };
         builder.event(event)?;
     }
+    if let Some(err) = reached_cycle(&builder.doc, builder.cycles) {
+        return Err(Failure::Load(err));
+    }
     crate::comments::scan(&mut builder.doc);
     Ok(builder.doc)
+}
+
+/// The refusal of the first alias to a node that contains it (`cycles`: the null that stands in
+/// for each) that the loaded value reaches: PyYAML built the recursive value, which Heat cannot
+/// use. `None` when every one sits in a value that a repeated key drops.
+fn reached_cycle(doc: &Document, cycles: Vec<(NodeId, LoadError)>) -> Option<LoadError> {
+    if cycles.is_empty() {
+        return None;
+    }
+    let mut seen = vec![false; doc.nodes.len()];
+    let mut stack: Vec<NodeId> = doc.root.into_iter().collect();
+    while let Some(id) = stack.pop() {
+        let id = doc.resolve(id);
+        if std::mem::replace(&mut seen[id.index()], true) {
+            continue;
+        }
+        match &doc.node(id).kind {
+            NodeKind::Mapping { .. } => {
+                for entry in doc.entries(id) {
+                    stack.extend([entry.key, entry.value]);
+                }
+            }
+            NodeKind::Sequence { items, .. } => stack.extend(items),
+            NodeKind::Scalar(_) | NodeKind::Alias { .. } => {}
+        }
+    }
+    cycles
+        .into_iter()
+        .find(|(id, _)| seen[id.index()])
+        .map(|(_, err)| err)
 }
 
 /// An open collection; children are collected on shared stacks from `start` on.
@@ -253,6 +286,8 @@ struct Builder<'s> {
     block: usize,
     documents: usize,
     document_start: usize,
+    /// Aliases to a node that contains them: the null standing in for each, and its refusal.
+    cycles: Vec<(NodeId, LoadError)>,
 }
 
 impl<'s> Builder<'s> {
@@ -270,6 +305,7 @@ impl<'s> Builder<'s> {
             block: 0,
             documents: 0,
             document_start: 0,
+            cycles: Vec::new(),
         }
     }
 
@@ -470,13 +506,33 @@ impl<'s> Builder<'s> {
             return Ok(());
         }
         if self.frames.iter().any(|frame| frame.id == target) {
-            return Err(LoadError::new(
+            let err = LoadError::new(
                 LoadErrorKind::Construct,
                 format!(
                     "the alias '{name}' refers to a node that contains it; Heat cannot use a recursive structure"
                 ),
                 Some(span),
-            ));
+            );
+            // PyYAML builds the recursive value; only where the loaded value reaches it does
+            // Heat fail (a repeated key may drop it: `a: &x [*x]` then `a: 1`). As a key or a
+            // merge it always fails; elsewhere a null stands in for it, refused at the end if
+            // the value view reaches it (the tree keeps no cycle).
+            if self.key_or_merge_position() {
+                return Err(err);
+            }
+            let id = self.doc.push(Node {
+                span,
+                kind: NodeKind::Scalar(Scalar {
+                    text: Text::from(""),
+                    style: ScalarStyle::Plain,
+                    value: ScalarValue::Null,
+                }),
+                anchor: None,
+                tag: None,
+            });
+            self.add(id);
+            self.cycles.push((id, err));
+            return Ok(());
         }
         let id = self.doc.push(Node {
             span,
@@ -486,6 +542,21 @@ impl<'s> Builder<'s> {
         });
         self.add(id);
         Ok(())
+    }
+
+    /// Whether the next node is a mapping's key, the value of a merge key (`<<`) or an item of
+    /// a merge key's sequence.
+    fn key_or_merge_position(&self) -> bool {
+        let is_merge = |key: NodeId| matches!(&self.doc.node(key).kind, NodeKind::Scalar(s) if s.value == ScalarValue::Merge);
+        let n = self.frames.len();
+        match self.frames.last() {
+            Some(frame) if frame.mapping => frame.key.is_none_or(is_merge),
+            Some(frame) if n >= 2 && self.frames[n - 2].mapping => self
+                .entries
+                .last()
+                .is_some_and(|entry| entry.value == frame.id && is_merge(entry.key)),
+            _ => false,
+        }
     }
 
     /// An alias to the mapping being read, as the value of its merge key (`&x {<<: *x}`) or an

@@ -122,11 +122,11 @@ const KNOWN: &[Known] = &[
         },
     },
     Known {
-        input: "a: &x\n- *x\na:\n",
-        why: "an alias to a node that contains it, in a value that a repeated key then replaces: \
-              PyYAML builds the recursive list and the dict drops it, Heat gives {\"a\": null}; \
-              hotfix refuses every alias to a node that contains it (its tree has no cycle, so \
-              that nothing that walks it can loop), but for a mapping's merge of itself",
+        input: "a: &x [<<: *x]\n",
+        why: "an alias to a node that contains it, as a merge other than a mapping's merge of \
+              itself: PyYAML's flatten_mapping deletes the merge key first and merges what is \
+              left (Heat gives {\"a\": [{}]}); hotfix refuses an alias to a node that contains \
+              it as a key or a merge (elsewhere it refuses only where the value reaches it)",
         covers: |_, heat, ours| {
             matches!(heat, Outcome::Value(_))
                 && matches!(ours, Outcome::Refused(m, _) if m.contains("refers to a node that contains it"))

@@ -271,6 +271,10 @@ fn a_mapping_that_merges_itself_keeps_its_own_entries() {
         json("a: &x {<<: {c: 1}, <<: *x, d: 2}\n"),
         r#"{"a": {"c": 1, "d": 2}}"#
     );
+    // A cycle in a value that a repeated key drops: PyYAML builds it, the dict drops it.
+    assert_eq!(json("'': &b0\n- *b0\n\"\":\n"), r#"{"": null}"#);
+    assert_eq!(json("yes: &a\n- *a\non:\n"), r#"{"true": null}"#);
+    assert!(refusal("a: &x\n- *x\n").contains("refers to a node that contains it"));
     // A real cycle is still one (Heat: `Circular reference detected`).
     for text in ["a: &x\n  <<: *x\n  b: *x\n", "a: &x\n  b:\n    <<: *x\n"] {
         assert!(
