@@ -138,12 +138,6 @@ oracles_installed
 if [ -n "$have_shared" ]; then
     step "the $heat_tests heat_ and $shared_tests shared_ tests (Heat's engine, the corpus in $shared)"
     scripts/run_tests.py "$binaries.ignored" --ignored --nocapture
-    # The parser's comment events are compiled out of every other build (hotfix_yaml's
-    # `parser-comments` feature); this test compares them with the comments hotfix finds.
-    step "the parser's comment events against the comments hotfix finds (hotfix_yaml, parser-comments)"
-    cargo test -p hotfix_yaml --locked --features parser-comments --test corpus -- --ignored \
-        --nocapture shared_comments
-    shared_tests=$((shared_tests + 1))
     say "passed in $(elapsed): every self-contained test, $heat_tests heat_ tests and" \
         "$shared_tests shared_ tests ($shared)"
 else

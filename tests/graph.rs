@@ -146,12 +146,14 @@ fn graph_fails_with_exit_2_on_what_it_cannot_read() {
         "hotfix: error: stack/env/none.yaml: no such file\n"
     );
 
-    // A template Heat cannot load: said where, and drawn as such.
+    // A template Heat cannot load: said where, in Heat's words (its position, line 4 column 1,
+    // and its message), and drawn as such.
     let output = hotfix(&["graph", "broken", "--format", "json"]);
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         stderr(&output),
-        "hotfix: error: broken/bad.yaml:3:6: invalid YAML: unclosed bracket '{'\n"
+        "hotfix: error: broken/bad.yaml:4:1: invalid YAML: while parsing a flow mapping: \
+         expected ',' or '}', but got '<stream end>'\n"
     );
     let json: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("JSON");
     assert_eq!(json["nodes"][0]["kind"], "unloadable");

@@ -11,15 +11,13 @@
 //!
 //! - `events, reader`: the events of hotfix's own reader ([`hotfix_yaml::reader::Parser`]), every
 //!   file read to its end or its refusal, nothing built.
-//! - `events, granit`: the same for `granit-parser` (the parser `parse` still builds on), with
-//!   the options `parse` gives it.
-//! - `tree, reader` and `tree, granit`: `parse_with_reader` (the tree built on the reader's
-//!   events) and `parse_unlimited`, one thread, on the same texts.
+//! - `tree, reader`: `parse_unlimited` (the tree built on the reader's events), one thread, on
+//!   the same texts.
 //!
 //! Errors are expected: the corpus holds Jinja2 sources and other files Heat refuses.
 //!
-//! Instructions per byte of the two event passes alone, with callgrind (`HOTFIX_BENCH_ONLY`
-//! runs one pass once and nothing else; `--toggle-collect` counts only inside it):
+//! Instructions per byte of the event pass alone, with callgrind (`HOTFIX_BENCH_ONLY` runs one
+//! pass once and nothing else; `--toggle-collect` counts only inside it):
 //!
 //! ```text
 //! cargo bench -p hotfix_yaml --bench parse --no-run
@@ -28,8 +26,7 @@
 //! ```
 //!
 //! then the `Ir` total of `callgrind_annotate /tmp/cg.reader` divided by the bytes it prints
-//! (`granit` and `*events_granit*` for the other; `tree-reader` and `*trees_reader*`,
-//! `tree-granit` and `*trees_granit*` for the whole tree).
+//! (`tree-reader` and `*trees_reader*` for the whole tree).
 #![allow(
     clippy::print_stdout,
     clippy::print_stderr,
@@ -144,41 +141,9 @@ fn events_reader(files: &[&str]) -> (usize, usize) {
     (events, refused)
 }
 
-/// Every file's events with `granit-parser`, with the options `parse` gives it.
-#[inline(never)]
-fn events_granit(files: &[&str]) -> (usize, usize) {
-    let mut events = 0;
-    let mut refused = 0;
-    for text in files {
-        let mut options = granit_parser::Options::default();
-        options.emit_anchor_events = true;
-        options.emit_comments = false;
-        for event in granit_parser::Parser::new_from_str_with_options(text, options) {
-            match event {
-                Ok(event) => {
-                    black_box(&event);
-                    events += 1;
-                }
-                Err(err) => {
-                    black_box(&err);
-                    refused += 1;
-                    break;
-                }
-            }
-        }
-    }
-    (events, refused)
-}
-
 /// Every file's tree built on hotfix's reader: `(loaded, refused)`.
 #[inline(never)]
 fn trees_reader(files: &[&str]) -> (usize, usize) {
-    trees(files, hotfix_yaml::parse_with_reader)
-}
-
-/// Every file's tree built on `granit-parser`: `(loaded, refused)`.
-#[inline(never)]
-fn trees_granit(files: &[&str]) -> (usize, usize) {
     trees(files, hotfix_yaml::parse_unlimited)
 }
 
@@ -206,11 +171,9 @@ fn trees(
 fn run_only(only: &str, texts: &[&str]) -> ExitCode {
     let (events, refused) = match only {
         "reader" => events_reader(texts),
-        "granit" => events_granit(texts),
         "tree-reader" => trees_reader(texts),
-        "tree-granit" => trees_granit(texts),
         other => {
-            eprintln!("HOTFIX_BENCH_ONLY={other}: say reader, granit, tree-reader or tree-granit");
+            eprintln!("HOTFIX_BENCH_ONLY={other}: say reader or tree-reader");
             return ExitCode::FAILURE;
         }
     };
@@ -279,21 +242,15 @@ fn main() -> ExitCode {
     );
     report("read only", total, count, read_time, "");
 
-    // Events only, one thread: hotfix's reader, then granit-parser.
+    // Events only, one thread.
     let (time, (events, refused)) = best_of(|| events_reader(&texts));
     let counts = format!("   ({events} events, {refused} refused)");
     report("events, reader", text_bytes, texts.len(), time, &counts);
-    let (time, (events, refused)) = best_of(|| events_granit(&texts));
-    let counts = format!("   ({events} events, {refused} refused)");
-    report("events, granit", text_bytes, texts.len(), time, &counts);
 
-    // Trees, one thread: on the reader's events, then on granit-parser's.
+    // Trees, one thread.
     let (time, (ok, err)) = best_of(|| trees_reader(&texts));
     let counts = format!("   ({ok} loaded, {err} refused)");
     report("tree, reader", text_bytes, texts.len(), time, &counts);
-    let (time, (ok, err)) = best_of(|| trees_granit(&texts));
-    let counts = format!("   ({ok} loaded, {err} refused)");
-    report("tree, granit", text_bytes, texts.len(), time, &counts);
 
     // (b) One thread, bytes in memory.
     let (time, (ok, err)) = best_of(|| files.iter().map(|b| parse_one(b)).fold((0, 0), add));

@@ -1,10 +1,11 @@
 //! YAML text → node tree, from hotfix's own reader (`reader/`), which gives libyaml's events
-//! exactly: no repairs are needed, only the spans hotfix keeps (issue 29).
+//! exactly: the tree keeps the spans, the composer's checks (one document, anchors, aliases)
+//! are PyYAML's, and the constructor's are in `value.rs` (issue 29).
 //!
-//! Where the reader refuses the text, Heat loads it again with PyYAML's pure-Python loader:
-//! that second reading is still the `granit-parser` path's (`yaml.rs`, which applies the pure
-//! loader's rules where libyaml's refusal is one the pure loader may not share), and when it
-//! refuses or does not get that far, the reader's (libyaml's) refusal is the answer.
+//! Where libyaml refuses the text, Heat loads it again with PyYAML's pure-Python loader, whose
+//! rules differ in a few places; that second reading is not made here yet: libyaml's refusal
+//! stands, in the words the pure loader gives where it refuses at the same place (Heat reports
+//! the pure loader's).
 
 use std::collections::HashMap;
 
@@ -13,11 +14,11 @@ use crate::document::{
     Text,
 };
 use crate::error::{LoadError, LoadErrorKind};
-use crate::reader::{Event, EventKind, Parser, Property, ReadError};
+use crate::reader::{ErrorKind, Event, EventKind, Parser, Property, ReadError};
 use crate::scalar::{ScalarValue, construct_plain, construct_tagged};
 
-/// Deep enough for any template, shallow enough that nothing downstream recurses far (the
-/// `granit-parser` path's limit, flow and block nesting counted apart).
+/// Deep enough for any template, shallow enough that nothing downstream recurses far (flow and
+/// block nesting counted apart).
 const NESTING_LIMIT: usize = 200;
 
 /// Source bytes per node of a typical template, for the node list's first capacity.
@@ -25,17 +26,11 @@ const NODE_BYTES_HINT: usize = 20;
 
 /// Parses YAML text into a [`Document`] with the reader, failing where PyYAML's loaders fail.
 pub(crate) fn parse(source: &str) -> Result<Document, LoadError> {
-    match build(source) {
-        Ok(doc) => Ok(doc),
-        Err(Failure::Load(err)) => Err(err),
-        // The `granit-parser` path tries the pure loader's rules only where libyaml's refusal
-        // is one it knows the pure loader may not share (its `Loader::LibYamlOnly`); what it
-        // reads with libyaml's rules is not taken against the reader's refusal.
-        Err(Failure::Read(err)) => match crate::yaml::parse_reporting(source) {
-            (Ok(doc), crate::yaml::Loader::Pure) => Ok(doc),
-            _ => Err(err),
-        },
-    }
+    build(source).map_err(|failure| match failure {
+        // After a refusal of libyaml's (`Read`), Heat tries PyYAML's pure-Python loader: not
+        // read yet, libyaml's refusal stands, in the pure loader's words.
+        Failure::Read(err) | Failure::Load(err) => err,
+    })
 }
 
 enum Failure {
@@ -51,23 +46,222 @@ impl From<LoadError> for Failure {
     }
 }
 
-fn read_error(err: &ReadError) -> LoadError {
-    let at = err.problem_mark.offset;
-    LoadError::new(
-        LoadErrorKind::Syntax,
-        format!("invalid YAML: {err}"),
-        Some(Span::new(at, at)),
-    )
+/// libyaml's refusal, in the words Heat reports it: where `CSafeLoader` refuses, Heat's
+/// `simple_parse` loads the text again with PyYAML's pure-Python `SafeLoader` and, where that
+/// refuses too, raises *its* message (`mapping values are not allowed here`, `expected <block
+/// end>, but found '?'`), which names what it found. Where both stop at the same place, that
+/// is libyaml's refusal reworded as `scanner.py` and `parser.py` word it; `token` is the token
+/// the parser refused ([`Parser::refused_token`]).
+fn read_error(source: &str, err: &ReadError, token: Option<&str>) -> LoadError {
+    let mut at = err.problem_mark.offset;
+    let mut context = err.context;
+    // `scanner.py` points at the escaped character, and says which quotes.
+    if context == Some("while parsing a quoted scalar") {
+        context = Some("while scanning a double-quoted scalar");
+        if err.problem == "found unknown escape character" {
+            at += source
+                .get(at..)
+                .and_then(|s| s.chars().next())
+                .map_or(0, char::len_utf8);
+        }
+    }
+    let problem = if err.kind == ErrorKind::Parser {
+        parser_problem(source, at, err.problem, token)
+    } else {
+        scanner_problem(source, err, &mut at, &mut context)
+    };
+    let message = match context {
+        Some(context) => format!("invalid YAML: {context}: {problem}"),
+        None => format!("invalid YAML: {problem}"),
+    };
+    LoadError::new(LoadErrorKind::Syntax, message, Some(Span::new(at, at)))
+}
+
+/// A refusal of libyaml's reader or scanner in `scanner.py`'s words (it names the character it
+/// found); may move `at` and change `context` where `scanner.py` says otherwise.
+fn scanner_problem(
+    source: &str,
+    err: &ReadError,
+    at: &mut usize,
+    context: &mut Option<&'static str>,
+) -> String {
+    let found = |at: usize| {
+        let c = source
+            .get(at..)
+            .and_then(|s| s.chars().next())
+            .unwrap_or('\0');
+        crate::python_str_repr(c.encode_utf8(&mut [0; 4]))
+    };
+    match (err.kind, err.problem) {
+        (ErrorKind::Reader, _) => {
+            let c = source
+                .get(*at..)
+                .and_then(|s| s.chars().next())
+                .unwrap_or('\0');
+            format!(
+                "unacceptable character #x{:04x}: special characters are not allowed",
+                u32::from(c)
+            )
+        }
+        (_, "found character that cannot start any token") => {
+            format!("found character {} that cannot start any token", found(*at))
+        }
+        (_, "mapping values are not allowed in this context") => {
+            "mapping values are not allowed here".to_owned()
+        }
+        (_, "block sequence entries are not allowed in this context") => {
+            "sequence entries are not allowed here".to_owned()
+        }
+        (_, "mapping keys are not allowed in this context") => {
+            "mapping keys are not allowed here".to_owned()
+        }
+        (_, "found unknown escape character") => {
+            format!("found unknown escape character {}", found(*at))
+        }
+        (_, "found unexpected document indicator") => {
+            "found unexpected document separator".to_owned()
+        }
+        (_, "found an indentation indicator equal to 0") => {
+            "expected indentation indicator in the range 1-9, but found 0".to_owned()
+        }
+        (_, "did not find expected comment or line break")
+            if *context == Some("while scanning a block scalar") =>
+        {
+            // `scanner.py` wants a space, a line break or the end right after the indicators,
+            // then only a comment.
+            let bytes = source.as_bytes();
+            let mut header_end = *at;
+            while header_end > 0 && matches!(bytes[header_end - 1], b' ' | b'\t') {
+                header_end -= 1;
+            }
+            if header_end == *at || bytes[header_end] == b'\t' {
+                *at = header_end;
+                format!(
+                    "expected chomping or indentation indicators, but found {}",
+                    found(*at)
+                )
+            } else {
+                format!(
+                    "expected a comment or a line break, but found {}",
+                    found(*at)
+                )
+            }
+        }
+        (_, "did not find expected alphabetic or numeric character")
+            if matches!(
+                *context,
+                Some("while scanning an anchor" | "while scanning an alias")
+            ) =>
+        {
+            format!(
+                "expected alphabetic or numeric character, but found {}",
+                found(*at)
+            )
+        }
+        (_, "did not find the expected '>'") => {
+            *context = Some("while parsing a tag");
+            format!("expected '>', but found {}", found(*at))
+        }
+        (_, "did not find expected whitespace or line break")
+            if *context == Some("while scanning a tag") =>
+        {
+            format!("expected ' ', but found {}", found(*at))
+        }
+        (_, problem) => problem.to_owned(),
+    }
+}
+
+/// A refusal of libyaml's parser in `parser.py`'s words (it names the token it found).
+fn parser_problem(source: &str, at: usize, problem: &str, token: Option<&str>) -> String {
+    let token = || format!("'{}'", token.unwrap_or("<stream end>"));
+    match problem {
+        "found undefined tag handle" => {
+            let bytes = source.as_bytes();
+            let name = bytes
+                .get(at + 1..)
+                .unwrap_or_default()
+                .iter()
+                .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+                .count();
+            let end = (at + 1 + name + usize::from(bytes.get(at + 1 + name) == Some(&b'!')))
+                .min(source.len());
+            let handle = source.get(at..end).unwrap_or("!");
+            format!(
+                "found undefined tag handle {}",
+                crate::python_str_repr(handle)
+            )
+        }
+        "did not find expected node content" => {
+            format!("expected the node content, but found {}", token())
+        }
+        "did not find expected key" | "did not find expected '-' indicator" => {
+            format!("expected <block end>, but found {}", token())
+        }
+        "did not find expected ',' or ']'" => {
+            format!("expected ',' or ']', but got {}", token())
+        }
+        "did not find expected ',' or '}'" => {
+            format!("expected ',' or '}}', but got {}", token())
+        }
+        "did not find expected <document start>" => {
+            format!("expected '<document start>', but found {}", token())
+        }
+        problem => problem.to_owned(),
+    }
 }
 
 fn build(source: &str) -> Result<Document, Failure> {
     let mut builder = Builder::new(source);
-    for event in Parser::new(source) {
-        let event = event.map_err(|err| Failure::Read(read_error(&err)))?;
+    let mut parser = Parser::new(source);
+    while let Some(event) = parser.next() {
+        let event = match event {
+            Ok(event) => event,
+            Err(err) => {
+                let token = if err.kind == ErrorKind::Parser {
+                    parser.refused_token()
+                } else {
+                    None
+                };
+                return Err(Failure::Read(read_error(source, &err, token)));
+            }
+        };
         builder.event(event)?;
+    }
+    if let Some(err) = reached_cycle(&builder.doc, builder.cycles) {
+        return Err(Failure::Load(err));
     }
     crate::comments::scan(&mut builder.doc);
     Ok(builder.doc)
+}
+
+/// The refusal of the first alias to a node that contains it (`cycles`: the null that stands in
+/// for each) that the loaded value reaches: PyYAML built the recursive value, which Heat cannot
+/// use. `None` when every one sits in a value that a repeated key drops.
+fn reached_cycle(doc: &Document, cycles: Vec<(NodeId, LoadError)>) -> Option<LoadError> {
+    if cycles.is_empty() {
+        return None;
+    }
+    let mut seen = vec![false; doc.nodes.len()];
+    let mut stack: Vec<NodeId> = doc.root.into_iter().collect();
+    while let Some(id) = stack.pop() {
+        let id = doc.resolve(id);
+        if std::mem::replace(&mut seen[id.index()], true) {
+            continue;
+        }
+        match &doc.node(id).kind {
+            NodeKind::Mapping { .. } => {
+                for entry in doc.entries(id) {
+                    stack.extend([entry.key, entry.value]);
+                }
+            }
+            NodeKind::Sequence { items, .. } => stack.extend(items),
+            NodeKind::Scalar(_) | NodeKind::Alias { .. } => {}
+        }
+    }
+    cycles
+        .into_iter()
+        .find(|(id, _)| seen[id.index()])
+        .map(|(_, err)| err)
 }
 
 /// An open collection; children are collected on shared stacks from `start` on.
@@ -92,6 +286,8 @@ struct Builder<'s> {
     block: usize,
     documents: usize,
     document_start: usize,
+    /// Aliases to a node that contains them: the null standing in for each, and its refusal.
+    cycles: Vec<(NodeId, LoadError)>,
 }
 
 impl<'s> Builder<'s> {
@@ -109,6 +305,7 @@ impl<'s> Builder<'s> {
             block: 0,
             documents: 0,
             document_start: 0,
+            cycles: Vec::new(),
         }
     }
 
@@ -133,8 +330,7 @@ impl<'s> Builder<'s> {
                     _ => Span::new(at, end),
                 };
                 let mut value = value;
-                // An empty node: the tree's sits on the `:` of its entry (as the
-                // `granit-parser` path placed it), with the text `~`.
+                // An empty node: the tree's sits on the `:` of its entry, with the text `~`.
                 if span.is_empty() && style == ScalarStyle::Plain && tag.is_none() {
                     if anchor.is_none() {
                         span = empty_span(self.source.as_bytes(), at);
@@ -165,8 +361,9 @@ impl<'s> Builder<'s> {
                     end
                 };
                 let span = Span::new(at, end.max(at));
+                // The tag is checked where PyYAML's constructor would look at it (`value.rs`): a
+                // collection that is only merged is never constructed.
                 let tag = tag.map(|t| Box::new(tag_of(&t)));
-                check_collection_tag(tag.as_deref(), !mapping, span)?;
                 let depth = if flow {
                     &mut self.flow
                 } else {
@@ -235,12 +432,12 @@ impl<'s> Builder<'s> {
         };
         let bytes = self.source.as_bytes();
         while at < end {
-            let len = crate::libyaml::break_len(bytes, at);
+            let len = break_len(bytes, at);
             match bytes[at] {
                 _ if len > 0 => at += len,
                 b' ' | b'\t' => at += 1,
                 b'#' => {
-                    while at < end && crate::libyaml::break_len(bytes, at) == 0 {
+                    while at < end && break_len(bytes, at) == 0 {
                         at += 1;
                     }
                 }
@@ -305,14 +502,37 @@ impl<'s> Builder<'s> {
                 Some(span),
             ));
         };
+        if self.self_merge(target) {
+            return Ok(());
+        }
         if self.frames.iter().any(|frame| frame.id == target) {
-            return Err(LoadError::new(
+            let err = LoadError::new(
                 LoadErrorKind::Construct,
                 format!(
                     "the alias '{name}' refers to a node that contains it; Heat cannot use a recursive structure"
                 ),
                 Some(span),
-            ));
+            );
+            // PyYAML builds the recursive value; only where the loaded value reaches it does
+            // Heat fail (a repeated key may drop it: `a: &x [*x]` then `a: 1`). As a key or a
+            // merge it always fails; elsewhere a null stands in for it, refused at the end if
+            // the value view reaches it (the tree keeps no cycle).
+            if self.key_or_merge_position() {
+                return Err(err);
+            }
+            let id = self.doc.push(Node {
+                span,
+                kind: NodeKind::Scalar(Scalar {
+                    text: Text::from(""),
+                    style: ScalarStyle::Plain,
+                    value: ScalarValue::Null,
+                }),
+                anchor: None,
+                tag: None,
+            });
+            self.add(id);
+            self.cycles.push((id, err));
+            return Ok(());
         }
         let id = self.doc.push(Node {
             span,
@@ -322,6 +542,51 @@ impl<'s> Builder<'s> {
         });
         self.add(id);
         Ok(())
+    }
+
+    /// Whether the next node is a mapping's key, the value of a merge key (`<<`) or an item of
+    /// a merge key's sequence.
+    fn key_or_merge_position(&self) -> bool {
+        let is_merge = |key: NodeId| matches!(&self.doc.node(key).kind, NodeKind::Scalar(s) if s.value == ScalarValue::Merge);
+        let n = self.frames.len();
+        match self.frames.last() {
+            Some(frame) if frame.mapping => frame.key.is_none_or(is_merge),
+            Some(frame) if n >= 2 && self.frames[n - 2].mapping => self
+                .entries
+                .last()
+                .is_some_and(|entry| entry.value == frame.id && is_merge(entry.key)),
+            _ => false,
+        }
+    }
+
+    /// An alias to the mapping being read, as the value of its merge key (`&x {<<: *x}`) or an
+    /// item of its value (`&x {<<: [*x]}`): PyYAML's `flatten_mapping` deletes the merge key
+    /// before it flattens the value, so the mapping merges its other entries into itself, which
+    /// changes nothing (Heat loads `a: &x\n  b: 1\n  <<: *x` as `{"a": {"b": 1}}`). The entry
+    /// (or item) is left out of the tree; a tree with an alias to its own ancestor could not be
+    /// walked.
+    fn self_merge(&mut self, target: NodeId) -> bool {
+        let is_merge = |doc: &Document, key: NodeId| matches!(&doc.node(key).kind, NodeKind::Scalar(s) if s.value == ScalarValue::Merge);
+        let n = self.frames.len();
+        match self.frames.last() {
+            Some(frame) if frame.mapping && frame.id == target => {
+                if frame.key.is_some_and(|key| is_merge(&self.doc, key)) {
+                    self.frames[n - 1].key = None;
+                    return true;
+                }
+                false
+            }
+            Some(frame) if !frame.mapping && n >= 2 => {
+                let parent = &self.frames[n - 2];
+                let sequence = frame.id;
+                parent.mapping
+                    && parent.id == target
+                    && self.entries.last().is_some_and(|entry| {
+                        entry.value == sequence && is_merge(&self.doc, entry.key)
+                    })
+            }
+            _ => false,
+        }
     }
 
     fn scalar(
@@ -415,12 +680,12 @@ fn empty_span(bytes: &[u8], at: usize) -> Span {
     if back > 0 && bytes[back - 1] == b'?' {
         let mut next = at;
         while next < bytes.len() {
-            let len = crate::libyaml::break_len(bytes, next);
+            let len = break_len(bytes, next);
             match bytes[next] {
                 _ if len > 0 => next += len,
                 b' ' | b'\t' => next += 1,
                 b'#' => {
-                    while next < bytes.len() && crate::libyaml::break_len(bytes, next) == 0 {
+                    while next < bytes.len() && break_len(bytes, next) == 0 {
                         next += 1;
                     }
                 }
@@ -467,14 +732,19 @@ fn block_scalar_end(source: &str, start: usize, end: usize) -> Span {
 /// The length of the line break that ends just before `at` (after `start`), 0 if none.
 fn break_before(bytes: &[u8], start: usize, at: usize) -> usize {
     for len in [2, 1, 3] {
-        if at >= start + len && crate::libyaml::break_len(bytes, at - len) == len {
+        if at >= start + len && break_len(bytes, at - len) == len {
             return len;
         }
     }
     0
 }
 
-/// Tags PyYAML's `SafeConstructor` accepts on a collection.
-fn check_collection_tag(tag: Option<&Tag>, sequence: bool, span: Span) -> Result<(), LoadError> {
-    crate::yaml::check_collection_tag(tag, sequence, span)
+/// The length of the line break at `at` (CR LF, CR, LF, NEL, LS, PS), 0 when there is none.
+fn break_len(bytes: &[u8], at: usize) -> usize {
+    match bytes.get(at..).unwrap_or_default() {
+        [b'\r', b'\n', ..] | [0xC2, 0x85, ..] => 2,
+        [b'\r' | b'\n', ..] => 1,
+        [0xE2, 0x80, 0xA8 | 0xA9, ..] => 3,
+        _ => 0,
+    }
 }

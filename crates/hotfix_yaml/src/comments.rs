@@ -1,11 +1,11 @@
-//! Finding comments from the tree, instead of from the parser's comment events.
+//! Finding comments from the finished tree.
 //!
 //! In YAML a comment starts at a `#` that follows white space (or starts a line) and is not
 //! part of a scalar; it runs to the end of the line. Once the tree is built, every scalar's
 //! span is known (quoted and block scalars included), so the comments are exactly the `#`s
-//! outside those spans with white space before them. This is linear in the text and much
-//! cheaper than the parser's comment events; `tests/corpus.rs` checks it gives the same
-//! comments as `granit-parser` on the whole corpus.
+//! outside those spans with white space before them, found in one pass over the text.
+//! `tests/reader.rs` checks that these are the comments the reader skips, on the corpus and
+//! `testdata/`.
 
 use crate::document::{Comment, Document, NodeKind, Span};
 

@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use crate::document::{Document, Entry, NodeId, NodeKind};
+use crate::document::{Document, Entry, NodeId, NodeKind, Tag};
 use crate::error::{LoadError, LoadErrorKind};
 use crate::scalar::{Int, ScalarValue};
 
@@ -211,9 +211,7 @@ pub(crate) fn check(doc: &Document) -> Result<(), LoadError> {
     };
     let written = doc.nodes.len() as u64;
     let limit = EXPANSION_ALLOWANCE + 10 * written;
-    for i in 0..doc.nodes.len() {
-        check_node(doc, NodeId(u32::try_from(i).unwrap_or(u32::MAX)))?;
-    }
+    Construction::run(doc, root)?;
     // Without aliases the expansion is the tree itself: its size is the node count, and its
     // depth is bounded by the parsers' nesting limits, which are below `MAX_DEPTH`.
     if !doc
@@ -318,107 +316,243 @@ fn first_alias_span(doc: &Document) -> Option<crate::Span> {
         .map(|n| n.span)
 }
 
-/// The checks of PyYAML's constructor for one written node.
-fn check_node(doc: &Document, id: NodeId) -> Result<(), LoadError> {
-    let node = doc.node(id);
-    let err = |message: String, at: NodeId| {
-        Err(LoadError::new(
+/// PyYAML's `SafeConstructor` run over the tree, in its order, for what it refuses: a
+/// collection's tag without a constructor (`!x {a: 1}`, `!!seq {}`), a `<<` or `=` (`!!merge`,
+/// `!!value`) constructed as a value, a merge of a non-mapping, an unhashable key, an ordered map
+/// or pairs item that is not a one-entry mapping.
+///
+/// The order matters, as it does in PyYAML: `construct_document` fills collections breadth
+/// first (each `construct_yaml_map`/`_seq` generator yields its empty collection and is resumed
+/// in a later round), and a mapping's `flatten_mapping` runs when its own generator is resumed.
+/// That is when its keys tagged `!!value` are retagged `!!str` (so `? &x =\n: *x` loads as
+/// `{"=": "="}`, while `a: [{&x = : 1}, *x]` constructs `*x` before its mapping is flattened
+/// and fails). A collection that is only merged (`<<: !x {a: 1}`) is never constructed: its
+/// entries are spliced into the mapping that merges it, and its tag is never looked at.
+struct Construction<'d> {
+    doc: &'d Document,
+    /// Nodes (alias targets) constructed so far.
+    constructed: Vec<bool>,
+    /// Mappings flattened so far (`flatten_mapping` mutates the node: a second call is a no-op).
+    flattened: Vec<bool>,
+    /// Scalars tagged `!!value` that a flattened mapping has as a key: retagged `!!str`.
+    retagged: Vec<bool>,
+    /// Collections constructed whose generator has not run yet, in PyYAML's order.
+    queue: std::collections::VecDeque<NodeId>,
+}
+
+impl<'d> Construction<'d> {
+    fn run(doc: &'d Document, root: NodeId) -> Result<(), LoadError> {
+        let len = doc.nodes.len();
+        let mut run = Self {
+            doc,
+            constructed: vec![false; len],
+            flattened: vec![false; len],
+            retagged: vec![false; len],
+            queue: std::collections::VecDeque::new(),
+        };
+        run.construct(root)?;
+        while let Some(id) = run.queue.pop_front() {
+            run.fill(id)?;
+        }
+        Ok(())
+    }
+
+    fn error(&self, message: String, at: NodeId) -> LoadError {
+        LoadError::new(
             LoadErrorKind::Construct,
             message,
-            Some(doc.node(at).span),
-        ))
-    };
-    match &node.kind {
-        NodeKind::Mapping { entries, .. } => {
-            for entry in entries {
-                let key = doc.resolve(entry.key);
-                match &doc.node(key).kind {
-                    NodeKind::Scalar(s) if matches!(s.value, ScalarValue::Merge) => {
-                        let source = doc.resolve(entry.value);
-                        match &doc.node(source).kind {
-                            NodeKind::Mapping { .. } => {}
-                            NodeKind::Sequence { items, .. } => {
-                                for &item in items {
-                                    if !matches!(
-                                        doc.node(doc.resolve(item)).kind,
-                                        NodeKind::Mapping { .. }
-                                    ) {
-                                        return err(
-                                            "expected a mapping for merging, but found something else".to_owned(),
-                                            item,
-                                        );
-                                    }
-                                }
-                            }
-                            _ => {
-                                return err(
-                                    "expected a mapping or list of mappings for merging (`<<`), but found a scalar".to_owned(),
-                                    entry.value,
-                                );
-                            }
+            Some(self.doc.node(at).span),
+        )
+    }
+
+    /// `construct_object`: a scalar is made at once, a collection's constructor is looked up
+    /// and its filling queued.
+    fn construct(&mut self, id: NodeId) -> Result<(), LoadError> {
+        let target = self.doc.resolve(id);
+        if std::mem::replace(&mut self.constructed[target.index()], true) {
+            return Ok(());
+        }
+        let node = self.doc.node(target);
+        match &node.kind {
+            NodeKind::Scalar(s) => match s.value {
+                ScalarValue::Merge => Err(self.error(
+                    "could not determine a constructor for the tag 'tag:yaml.org,2002:merge' (`<<` is only meaningful as a key)".to_owned(),
+                    id,
+                )),
+                ScalarValue::ValueKey if !self.retagged[target.index()] => Err(self.error(
+                    "could not determine a constructor for the tag 'tag:yaml.org,2002:value' (quote a lone `=`)".to_owned(),
+                    id,
+                )),
+                _ => Ok(()),
+            },
+            NodeKind::Sequence { .. } | NodeKind::Mapping { .. } => {
+                let sequence = matches!(node.kind, NodeKind::Sequence { .. });
+                check_collection_tag(node.tag.as_deref(), sequence, node.span)?;
+                self.queue.push_back(target);
+                Ok(())
+            }
+            NodeKind::Alias { .. } => Ok(()),
+        }
+    }
+
+    /// A collection's generator, resumed: its items, or its entries after `flatten_mapping`.
+    fn fill(&mut self, id: NodeId) -> Result<(), LoadError> {
+        let node = self.doc.node(id);
+        match &node.kind {
+            NodeKind::Sequence { items, .. } => {
+                let pairs = node.tag.as_ref().is_some_and(|t| {
+                    matches!(
+                        t.name.as_str(),
+                        "tag:yaml.org,2002:omap" | "tag:yaml.org,2002:pairs"
+                    )
+                });
+                for &item in items {
+                    if !pairs {
+                        self.construct(item)?;
+                        continue;
+                    }
+                    // `construct_yaml_omap`/`_pairs`: each item a mapping of one entry, whose
+                    // key and value are constructed (the item itself never is).
+                    match &self.doc.node(self.doc.resolve(item)).kind {
+                        NodeKind::Mapping { entries, .. } if entries.len() == 1 => {
+                            let entry = entries[0];
+                            self.construct(entry.key)?;
+                            self.construct(entry.value)?;
+                        }
+                        NodeKind::Mapping { .. } => {
+                            return Err(self.error(
+                                "expected a single mapping item in an ordered map or pairs"
+                                    .to_owned(),
+                                item,
+                            ));
+                        }
+                        _ => {
+                            return Err(self.error(
+                                "expected a mapping of length 1 in an ordered map or pairs"
+                                    .to_owned(),
+                                item,
+                            ));
                         }
                     }
-                    NodeKind::Scalar(_) => {}
-                    _ => {
-                        return err(
+                }
+                Ok(())
+            }
+            NodeKind::Mapping { entries, .. } => {
+                self.flatten(id)?;
+                let merges = entries.iter().any(|e| self.doc.is_merge_key(e.key));
+                let flat;
+                let pairs: &[Entry] = if merges {
+                    let mut all = Vec::new();
+                    self.doc.flatten(id, &mut all);
+                    flat = all;
+                    &flat
+                } else {
+                    entries
+                };
+                for entry in pairs {
+                    self.construct(entry.key)?;
+                    if !matches!(
+                        self.doc.node(self.doc.resolve(entry.key)).kind,
+                        NodeKind::Scalar(_)
+                    ) {
+                        return Err(self.error(
                             "found unhashable key (a list or mapping used as a mapping key)"
                                 .to_owned(),
                             entry.key,
-                        );
+                        ));
                     }
+                    self.construct(entry.value)?;
                 }
-                if let NodeKind::Scalar(s) = &doc.node(doc.resolve(entry.value)).kind {
-                    check_scalar_value(&s.value).or_else(|m| err(m, entry.value))?;
-                }
+                Ok(())
             }
+            NodeKind::Scalar(_) | NodeKind::Alias { .. } => Ok(()),
         }
-        NodeKind::Sequence { items, .. } => {
-            let pairs = node.tag.as_ref().is_some_and(|t| {
-                matches!(
-                    t.name.as_str(),
-                    "tag:yaml.org,2002:omap" | "tag:yaml.org,2002:pairs"
-                )
-            });
-            for &item in items {
-                let target = doc.node(doc.resolve(item));
-                match &target.kind {
-                    NodeKind::Mapping { entries, .. } if pairs && entries.len() != 1 => {
-                        return err(
-                            "expected a single mapping item in an ordered map or pairs".to_owned(),
-                            item,
-                        );
-                    }
-                    _ if pairs && !matches!(target.kind, NodeKind::Mapping { .. }) => {
-                        return err(
-                            "expected a mapping of length 1 in an ordered map or pairs".to_owned(),
-                            item,
-                        );
-                    }
-                    NodeKind::Scalar(s) => {
-                        check_scalar_value(&s.value).or_else(|m| err(m, item))?;
-                    }
-                    _ => {}
-                }
-            }
-        }
-        NodeKind::Scalar(s) if doc.root == Some(id) => {
-            check_scalar_value(&s.value).or_else(|m| err(m, id))?;
-        }
-        NodeKind::Scalar(_) | NodeKind::Alias { .. } => {}
     }
-    Ok(())
+
+    /// `flatten_mapping`'s checks and its retagging of `!!value` keys, on the mapping and on
+    /// every mapping it merges.
+    fn flatten(&mut self, id: NodeId) -> Result<(), LoadError> {
+        let id = self.doc.resolve(id);
+        if std::mem::replace(&mut self.flattened[id.index()], true) {
+            return Ok(());
+        }
+        let Some(entries) = self.doc.raw_entries(id) else {
+            return Ok(());
+        };
+        for entry in entries {
+            let key = self.doc.resolve(entry.key);
+            match self.doc.scalar(key).map(|s| &s.value) {
+                Some(ScalarValue::ValueKey) => self.retagged[key.index()] = true,
+                Some(ScalarValue::Merge) => {
+                    let source = self.doc.resolve(entry.value);
+                    match &self.doc.node(source).kind {
+                        NodeKind::Mapping { .. } => self.flatten(source)?,
+                        NodeKind::Sequence { items, .. } => {
+                            for &item in items {
+                                if !matches!(
+                                    self.doc.node(self.doc.resolve(item)).kind,
+                                    NodeKind::Mapping { .. }
+                                ) {
+                                    return Err(self.error(
+                                        "expected a mapping for merging, but found something else"
+                                            .to_owned(),
+                                        item,
+                                    ));
+                                }
+                                self.flatten(item)?;
+                            }
+                        }
+                        _ => {
+                            return Err(self.error(
+                                "expected a mapping or list of mappings for merging (`<<`), but found a scalar".to_owned(),
+                                entry.value,
+                            ));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
 }
 
-/// `<<` and `=` only mean something as mapping keys; as values PyYAML has no constructor.
-fn check_scalar_value(value: &ScalarValue) -> Result<(), String> {
-    match value {
-        ScalarValue::Merge => Err(
-            "could not determine a constructor for the tag 'tag:yaml.org,2002:merge' (`<<` is only meaningful as a key)".to_owned(),
-        ),
-        ScalarValue::ValueKey => Err(
-            "could not determine a constructor for the tag 'tag:yaml.org,2002:value' (quote a lone `=`)".to_owned(),
-        ),
-        _ => Ok(()),
+/// Tags PyYAML's `SafeConstructor` accepts on a collection.
+pub(crate) fn check_collection_tag(
+    tag: Option<&Tag>,
+    sequence: bool,
+    span: crate::Span,
+) -> Result<(), LoadError> {
+    let Some(tag) = tag.map(|t| t.name.as_str()) else {
+        return Ok(());
+    };
+    let ok = match (tag.strip_prefix("tag:yaml.org,2002:"), sequence) {
+        _ if tag == "!" => true,
+        (Some("seq" | "omap" | "pairs"), true) | (Some("map" | "set"), false) => true,
+        (Some("seq" | "omap" | "pairs"), false) => {
+            return Err(LoadError::new(
+                LoadErrorKind::Construct,
+                format!("expected a sequence for the tag '{tag}', but found a mapping"),
+                Some(span),
+            ));
+        }
+        (Some("map" | "set"), true) => {
+            return Err(LoadError::new(
+                LoadErrorKind::Construct,
+                format!("expected a mapping for the tag '{tag}', but found a sequence"),
+                Some(span),
+            ));
+        }
+        _ => false,
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(LoadError::new(
+            LoadErrorKind::Construct,
+            format!("could not determine a constructor for the tag '{tag}'"),
+            Some(span),
+        ))
     }
 }
 

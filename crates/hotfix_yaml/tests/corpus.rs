@@ -85,69 +85,6 @@ fn shared_corpus_loads_exactly_as_heat_loads_it() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// hotfix finds comments from the tree instead of from the parser's comment events (which
-/// cost more than building the tree): on every corpus file both must agree. The parser's
-/// comment events need `hotfix_yaml`'s `parser-comments` feature, off in every other build;
-/// scripts/test.sh runs this test with it:
-/// `cargo test -p hotfix_yaml --features parser-comments --test corpus -- --ignored shared_comments`.
-#[cfg(feature = "parser-comments")]
-#[test]
-#[ignore = "needs ../shared/corpus; run by scripts/test.sh beside ../shared"]
-fn shared_comments_found_from_the_tree_match_the_parser_comment_events() {
-    let corpus = shared().join("corpus");
-    let mut stack = vec![corpus];
-    let (mut files, mut comments) = (0, 0);
-    let mut failures = Vec::new();
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).expect("read a corpus folder") {
-            let path = entry.expect("an entry").path();
-            if path.is_dir() {
-                stack.push(path);
-                continue;
-            }
-            if !path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
-                continue;
-            }
-            let Ok(text) = std::fs::read_to_string(&path) else {
-                continue;
-            };
-            let Ok(doc) = hotfix_yaml::parse_unlimited(&text) else {
-                continue;
-            };
-            let mut expected = Vec::new();
-            let mut failed = false;
-            for event in granit_parser::Parser::new_from_str(&text) {
-                match event {
-                    Ok((granit_parser::Event::Comment(..), span)) => {
-                        expected.push(span.byte_range().expect("a byte range"));
-                    }
-                    Ok(_) => {}
-                    Err(_) => failed = true,
-                }
-            }
-            if failed {
-                // Loaded only after repairing under-indented quoted lines.
-                continue;
-            }
-            let ours: Vec<_> = doc.comments().iter().map(|c| c.span.range()).collect();
-            files += 1;
-            comments += ours.len();
-            if ours != expected {
-                failures.push(format!(
-                    "{}: ours {ours:?}\nparser {expected:?}",
-                    path.display()
-                ));
-            }
-        }
-    }
-    eprintln!("comments: {comments} comments in {files} files agree with the parser");
-    assert!(
-        files > 500,
-        "expected hundreds of YAML files, found {files}"
-    );
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
-
 /// The two texts around their first differing character.
 fn first_difference(a: &str, b: &str) -> (String, String) {
     let at = a

@@ -188,3 +188,133 @@ fn block_sequences_start_at_their_first_dash_indented_or_not() {
     assert_eq!(doc.text(doc.get(doc.root(), "a").unwrap()), "- x\n- y");
     assert_eq!(doc.text(doc.get(doc.root(), "b").unwrap()), "- z");
 }
+
+/// What Heat's loader makes of a text, as `json.dumps` prints it.
+fn json(text: &str) -> String {
+    parse(text)
+        .to_python_json()
+        .unwrap_or_else(|err| panic!("{text:?} should load: {err}"))
+}
+
+/// Why a text is refused.
+fn refusal(text: &str) -> String {
+    match hotfix_yaml::parse(text) {
+        Ok(_) => panic!("{text:?} should be refused"),
+        Err(err) => err.message,
+    }
+}
+
+#[test]
+fn a_compact_nested_sequence_starts_at_its_own_dash() {
+    // PyYAML's node `start_mark` for the inner sequence is its own `-` (offset 7).
+    let text = "k:\n  - - {a: b}\n    - c\n";
+    let doc = parse(text);
+    let outer = doc.get(doc.root(), "k").expect("k");
+    let inner = doc.items(outer).expect("a sequence")[0];
+    assert_eq!(doc.node(inner).span.start, 7);
+    assert_eq!(doc.text(inner), "- {a: b}\n    - c");
+}
+
+#[test]
+fn a_key_tagged_value_is_a_string_once_its_mapping_is_flattened() {
+    // Heat's answers: PyYAML's flatten_mapping retags a `!!value` key `!!str`.
+    assert_eq!(json("&a !!value : *a\n"), r#"{"": ""}"#);
+    assert_eq!(json("? &x =\n: *x\n"), r#"{"=": "="}"#);
+    assert_eq!(json("= : 1\n"), r#"{"=": 1}"#);
+    // Constructed as a value before the mapping that has it as a key is flattened.
+    for text in [
+        "a: =\n",
+        "a: &x =\nb: {*x : 1}\n",
+        "a: [{&x = : 1}, *x]\n",
+        "a: {b: {&x = : 1}}\nc: *x\n",
+    ] {
+        assert!(
+            refusal(text).contains("'tag:yaml.org,2002:value'"),
+            "{text:?}: {}",
+            refusal(text)
+        );
+    }
+}
+
+#[test]
+fn a_collection_that_is_only_merged_is_never_constructed() {
+    // Heat's answers: the merged mapping's tag is never looked at.
+    assert_eq!(json("<<: !x {a: 1}\n"), r#"{"a": 1}"#);
+    assert_eq!(json("<<: [!x {a: 1}]\n"), r#"{"a": 1}"#);
+    assert_eq!(json("<<: !x [{a: 1}]\n"), r#"{"a": 1}"#);
+    assert_eq!(json("<<: !!seq {a: 1}\n"), r#"{"a": 1}"#);
+    assert_eq!(json("<<: !!omap [{a: 1, b: 2}]\n"), r#"{"a": 1, "b": 2}"#);
+    // Constructed elsewhere too: refused.
+    assert_eq!(
+        refusal("<<: &m !x {a: 1}\nb: *m\n"),
+        "could not determine a constructor for the tag '!x'"
+    );
+    assert_eq!(
+        refusal("a: !x {b: 1}\n"),
+        "could not determine a constructor for the tag '!x'"
+    );
+}
+
+#[test]
+fn a_mapping_that_merges_itself_keeps_its_own_entries() {
+    // Heat's answers: flatten_mapping deletes the merge key before it merges.
+    assert_eq!(json("a: &x\n  <<: *x\n"), r#"{"a": {}}"#);
+    assert_eq!(json("a: &x\n  b: 1\n  <<: *x\n"), r#"{"a": {"b": 1}}"#);
+    assert_eq!(json("a: &x\n  <<: [*x, {c: 1}]\n"), r#"{"a": {"c": 1}}"#);
+    assert_eq!(json("a: &x {b: 1, <<: *x}\n"), r#"{"a": {"b": 1}}"#);
+    assert_eq!(json("a: &x {<<: [*x]}\n"), r#"{"a": {}}"#);
+    assert_eq!(
+        json("<<: &x {a: 1}\nb: {<<: *x}\n"),
+        r#"{"a": 1, "b": {"a": 1}}"#
+    );
+    assert_eq!(
+        json("a: &x {<<: {c: 1}, <<: *x, d: 2}\n"),
+        r#"{"a": {"c": 1, "d": 2}}"#
+    );
+    // A cycle in a value that a repeated key drops: PyYAML builds it, the dict drops it.
+    assert_eq!(json("'': &b0\n- *b0\n\"\":\n"), r#"{"": null}"#);
+    assert_eq!(json("yes: &a\n- *a\non:\n"), r#"{"true": null}"#);
+    assert!(refusal("a: &x\n- *x\n").contains("refers to a node that contains it"));
+    // A real cycle is still one (Heat: `Circular reference detected`).
+    for text in ["a: &x\n  <<: *x\n  b: *x\n", "a: &x\n  b:\n    <<: *x\n"] {
+        assert!(
+            refusal(text).contains("refers to a node that contains it"),
+            "{text:?}: {}",
+            refusal(text)
+        );
+    }
+}
+
+#[test]
+fn invalid_yaml_is_reported_in_heats_words_where_heat_puts_it() {
+    // Heat's own answers (simple_parse: PyYAML's pure loader's message, after libyaml's
+    // refusal); tests/messages.rs asks Heat for more.
+    let cases = [
+        ("a: b\n c: d\n", "mapping values are not allowed here", 7),
+        (
+            "- a\nb: c\n",
+            "while parsing a block collection: expected <block end>, but found '?'",
+            4,
+        ),
+        (
+            "a: {b: [1, 2}\n",
+            "while parsing a flow sequence: expected ',' or ']', but got '}'",
+            12,
+        ),
+        (
+            "key: \"\\q\"\n",
+            "while scanning a double-quoted scalar: found unknown escape character 'q'",
+            7,
+        ),
+        (
+            "a:\n\tb: 1\n",
+            "while scanning for the next token: found character '\\t' that cannot start any token",
+            3,
+        ),
+    ];
+    for (text, message, at) in cases {
+        let err = hotfix_yaml::parse(text).expect_err(text);
+        assert_eq!(err.message, format!("invalid YAML: {message}"), "{text:?}");
+        assert_eq!(err.span.map(|s| s.start), Some(at), "{text:?}");
+    }
+}

@@ -7,9 +7,7 @@
 //! the scanner skips them. `tests/reader.rs` compares every event with libyaml's own on the
 //! corpus and on generated documents.
 //!
-//! Not yet used by [`crate::parse`] (issue 29): the tree is still built from `granit-parser`.
-//! [`crate::parse_with_reader`] builds it from this reader (`build.rs`); `tests/reader_tree.rs`
-//! compares the two trees on `testdata/` and the corpus.
+//! [`crate::parse`] builds its tree on this reader (`build.rs`).
 
 mod parser;
 mod scanner;

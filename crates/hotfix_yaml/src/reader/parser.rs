@@ -144,6 +144,35 @@ impl<'a> Parser<'a> {
         &self.scanner.comments
     }
 
+    /// After a refusal of the parser's: the token it refused, by the name PyYAML's own parser
+    /// gives it in its messages (`'<block end>'`, `','`, `'<scalar>'`), which are the ones
+    /// Heat reports (`expected <block end>, but found '?'`).
+    pub fn refused_token(&mut self) -> Option<&'static str> {
+        let token = self.scanner.peek().ok()?;
+        Some(match token.kind {
+            TokenKind::StreamStart => "<stream start>",
+            TokenKind::StreamEnd => "<stream end>",
+            TokenKind::VersionDirective(..) | TokenKind::TagDirective(..) => "<directive>",
+            TokenKind::DocumentStart => "<document start>",
+            TokenKind::DocumentEnd => "<document end>",
+            TokenKind::BlockSequenceStart => "<block sequence start>",
+            TokenKind::BlockMappingStart => "<block mapping start>",
+            TokenKind::BlockEnd => "<block end>",
+            TokenKind::FlowSequenceStart => "[",
+            TokenKind::FlowSequenceEnd => "]",
+            TokenKind::FlowMappingStart => "{",
+            TokenKind::FlowMappingEnd => "}",
+            TokenKind::BlockEntry => "-",
+            TokenKind::FlowEntry => ",",
+            TokenKind::Key => "?",
+            TokenKind::Value => ":",
+            TokenKind::Alias(_) => "<alias>",
+            TokenKind::Anchor(_) => "<anchor>",
+            TokenKind::Tag(..) => "<tag>",
+            TokenKind::Scalar(..) => "<scalar>",
+        })
+    }
+
     #[inline]
     fn peek(&mut self) -> Parse<&Token<'a>> {
         self.scanner.peek()
