@@ -50,7 +50,7 @@ else
     have_shared=
 fi
 
-if [ -n "$have_shared" ]; then steps=5; else steps=4; fi
+steps=4
 # The oracles (Heat's engine; with ../shared, Cloudify's parser too) are installed while the tests
 # compile: pip mostly waits on the network and the disk, the compiler on the cores.
 oracle_log=target/setup-oracles.log
