@@ -2,9 +2,8 @@
 //! exactly: no repairs are needed, only the spans hotfix keeps (issue 29).
 //!
 //! Where the reader refuses the text, Heat loads it again with PyYAML's pure-Python loader:
-//! that second reading is still the `granit-parser` path's (`yaml.rs`, which applies the pure
-//! loader's rules where libyaml's refusal is one the pure loader may not share), and when it
-//! refuses or does not get that far, the reader's (libyaml's) refusal is the answer.
+//! the reader reads it again with those rules ([`Parser::pure`]), and when they refuse it too,
+//! theirs is the refusal Heat reports.
 
 use std::collections::HashMap;
 
@@ -25,17 +24,43 @@ const NODE_BYTES_HINT: usize = 20;
 
 /// Parses YAML text into a [`Document`] with the reader, failing where PyYAML's loaders fail.
 pub(crate) fn parse(source: &str) -> Result<Document, LoadError> {
-    match build(source) {
+    match build(source, Parser::new(source)) {
         Ok(doc) => Ok(doc),
         Err(Failure::Load(err)) => Err(err),
-        // The `granit-parser` path tries the pure loader's rules only where libyaml's refusal
-        // is one it knows the pure loader may not share (its `Loader::LibYamlOnly`); what it
-        // reads with libyaml's rules is not taken against the reader's refusal.
-        Err(Failure::Read(err)) => match crate::yaml::parse_reporting(source) {
-            (Ok(doc), crate::yaml::Loader::Pure) => Ok(doc),
-            _ => Err(err),
-        },
+        Err(Failure::Read(_)) => parse_pure(source),
     }
+}
+
+/// Heat's second try (`template_format.simple_parse`, `environment_format.parse`): where
+/// libyaml refuses the text, PyYAML's pure-Python `SafeLoader` reads it, and when that refuses
+/// too, its refusal is the one Heat reports. That loader keeps no timestamp as a string: it
+/// makes a Python date, and fails on one Python cannot make (`2001-02-30`).
+fn parse_pure(source: &str) -> Result<Document, LoadError> {
+    let doc = build(source, Parser::pure(source))
+        .map_err(|(Failure::Read(err) | Failure::Load(err))| err)?;
+    for node in doc.nodes() {
+        let NodeKind::Scalar(scalar) = &node.kind else {
+            continue;
+        };
+        let tag = node.tag.as_ref().map(|t| t.name.as_str());
+        let explicit = tag == Some("tag:yaml.org,2002:timestamp");
+        // Resolved from the text: plain without a tag, or tagged `!`.
+        let implicit = (tag.is_none() && scalar.style == ScalarStyle::Plain) || tag == Some("!");
+        let text: &str = &scalar.text;
+        if (explicit || (implicit && text.starts_with(|c: char| c.is_ascii_digit())))
+            && crate::libyaml::pure_timestamp_fails(text, explicit)
+        {
+            return Err(LoadError::new(
+                LoadErrorKind::Construct,
+                format!(
+                    "'{text}' is not a timestamp PyYAML can construct (Heat reads this file with \
+                     PyYAML's own loader, which makes dates, since libyaml refuses it)"
+                ),
+                Some(node.span),
+            ));
+        }
+    }
+    Ok(doc)
 }
 
 enum Failure {
@@ -60,9 +85,9 @@ fn read_error(err: &ReadError) -> LoadError {
     )
 }
 
-fn build(source: &str) -> Result<Document, Failure> {
+fn build<'s>(source: &'s str, parser: Parser<'s>) -> Result<Document, Failure> {
     let mut builder = Builder::new(source);
-    for event in Parser::new(source) {
+    for event in parser {
         let event = event.map_err(|err| Failure::Read(read_error(&err)))?;
         builder.event(event)?;
     }

@@ -263,11 +263,11 @@ fn reader_builds_the_same_tree_on_fixed_cases() {
     );
     assert_eq!(difference("k:\n  - a\n  -\n"), Ok(None));
     // Where the reader's path is right and granit's is not: `...` before any document is
-    // refused by libyaml and by PyYAML's pure loader (Heat: `while parsing a block node`);
-    // the granit path loads an empty document.
+    // refused by libyaml and by PyYAML's pure loader, whose refusal Heat reports (`while
+    // parsing a block node`); the granit path loads an empty document.
     let err = hotfix_yaml::parse_with_reader("...\n").expect_err("Heat refuses `...` alone");
     assert_eq!(
         err.message,
-        "invalid YAML: while parsing a block node: did not find expected node content"
+        "invalid YAML: while parsing a block node: expected the node content, but found '<document end>'"
     );
 }
