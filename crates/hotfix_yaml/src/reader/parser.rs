@@ -136,9 +136,7 @@ fn token_id(kind: &TokenKind<'_>) -> &'static str {
     match kind {
         TokenKind::StreamStart => "<stream start>",
         TokenKind::StreamEnd => "<stream end>",
-        TokenKind::VersionDirective(..)
-        | TokenKind::TagDirective(..)
-        | TokenKind::OtherDirective => "<directive>",
+        TokenKind::VersionDirective(..) | TokenKind::TagDirective(..) => "<directive>",
         TokenKind::DocumentStart => "<document start>",
         TokenKind::DocumentEnd => "<document end>",
         TokenKind::BlockSequenceStart => "<block sequence start>",
@@ -161,6 +159,8 @@ fn token_id(kind: &TokenKind<'_>) -> &'static str {
 
 /// A problem of the pure parser's: libyaml's text, or the pure parser's `{pure}` followed by
 /// the token found, as Python's `repr()` of its name.
+#[cold]
+#[inline(never)]
 fn problem(
     pure: bool,
     libyaml: &'static str,
@@ -282,7 +282,6 @@ impl<'a> Parser<'a> {
                 k,
                 TokenKind::VersionDirective(..)
                     | TokenKind::TagDirective(..)
-                    | TokenKind::OtherDirective
                     | TokenKind::DocumentStart
                     | TokenKind::StreamEnd
             )
@@ -337,7 +336,6 @@ impl<'a> Parser<'a> {
             token.kind,
             TokenKind::VersionDirective(..)
                 | TokenKind::TagDirective(..)
-                | TokenKind::OtherDirective
                 | TokenKind::DocumentStart
                 | TokenKind::DocumentEnd
                 | TokenKind::StreamEnd
@@ -619,7 +617,7 @@ impl<'a> Parser<'a> {
     /// Pure mode: the refusal of a scalar (starting at `at`) that holds a lone surrogate.
     #[inline]
     fn check_lone_surrogate(&mut self, at: Mark) -> Parse<()> {
-        if self.scanner.lone_surrogates.is_empty() {
+        if !self.pure || self.scanner.lone_surrogates.is_empty() {
             return Ok(());
         }
         match self
@@ -993,10 +991,13 @@ impl<'a> Parser<'a> {
                     }
                     version_seen = true;
                 }
-                TokenKind::OtherDirective => {}
                 TokenKind::TagDirective(..) => {
                     let token = self.take();
                     if let TokenKind::TagDirective(handle, prefix) = token.kind {
+                        if handle.is_empty() {
+                            // A directive the pure scanner skips (`OTHER_DIRECTIVE`).
+                            continue;
+                        }
                         if self.tag_directives.iter().any(|(h, _)| *h == handle) {
                             let problem: Cow<'static, str> = if pure {
                                 format!("duplicate tag handle '{handle}'").into()

@@ -80,9 +80,13 @@ pub(crate) enum TokenKind<'a> {
     /// Handle and suffix, as libyaml's tag token holds them.
     Tag(Cow<'a, str>, Cow<'a, str>),
     Scalar(Cow<'a, str>, ScalarStyle),
-    /// A directive other than `%YAML` and `%TAG`: the pure loader ignores it, libyaml refuses it.
-    OtherDirective,
 }
+
+/// A directive other than `%YAML` and `%TAG`, which the pure scanner skips (libyaml refuses
+/// it): a `%TAG` token with an empty handle, which no `%TAG` has (a variant of its own makes
+/// every token's drop dearer on the common path).
+pub(crate) const OTHER_DIRECTIVE: TokenKind<'static> =
+    TokenKind::TagDirective(Cow::Borrowed(""), Cow::Borrowed(""));
 
 #[derive(Clone, Debug)]
 pub(crate) struct Token<'a> {
@@ -97,8 +101,6 @@ struct SimpleKey {
     required: bool,
     token_number: usize,
     mark: Mark,
-    /// [`Scanner::boms`] where the key started.
-    boms: usize,
 }
 
 /// A scalar's value being built: a slice of the text while it is one, a copy once it is not.
@@ -212,6 +214,14 @@ static PLAIN_FLOW_STOPS_PURE: [bool; 256] = {
     table[b'?' as usize] = true;
     table
 };
+
+/// Pure mode, a simple key on the line of `now`: more than 1,024 characters before it,
+/// counting the byte-order marks, which take no column.
+fn stale_with_boms(src: &[u8], key: Mark, now: Mark) -> bool {
+    let between = src.get(key.offset..now.offset).unwrap_or_default();
+    let boms = between.windows(3).filter(|w| *w == b"\xEF\xBB\xBF").count();
+    key.column + 1024 < now.column + boms
+}
 
 /// Characters counted in a byte slice (lead bytes only).
 fn chars_in(bytes: &[u8]) -> usize {
@@ -379,16 +389,19 @@ impl<'a> Scanner<'a> {
 
     #[inline]
     fn skip(&mut self) {
-        if self.at(0) < 0x80 {
-            self.mark.offset += 1;
-            self.mark.column += 1;
-        } else {
+        let width = self.width_at(0);
+        if width == 3 && self.pure {
             self.skip_wide();
+            return;
         }
+        self.mark.offset += width;
+        self.mark.column += 1;
     }
 
     /// [`Self::skip`] of a multi-byte character: a byte-order mark takes no column in pure mode
     /// (`reader.py`'s `forward`).
+    #[cold]
+    #[inline(never)]
     fn skip_wide(&mut self) {
         if self.pure && self.is_bom_at(0) {
             self.mark.offset += 3;
@@ -694,15 +707,43 @@ impl<'a> Scanner<'a> {
 
     #[inline]
     fn stale_simple_keys(&mut self) -> Scan<()> {
+        if self.boms > 0 {
+            return self.stale_simple_keys_boms();
+        }
         let mark = self.mark;
         let mut required = None;
-        let boms = self.boms;
         for key in &mut self.simple_keys {
-            // Same line: the index difference is the column difference (and the byte-order
-            // marks, which take no column in pure mode).
+            // Same line: libyaml's index difference is the column difference.
+            if key.possible && (key.mark.line < mark.line || key.mark.column + 1024 < mark.column) {
+                if key.required {
+                    required = Some(key.mark);
+                    break;
+                }
+                key.possible = false;
+            }
+        }
+        match required {
+            None => Ok(()),
+            Some(at) => Err(self.error(
+                Some("while scanning a simple key"),
+                at,
+                "could not find expected ':'",
+            )),
+        }
+    }
+
+    /// [`Self::stale_simple_keys`] in pure mode once a byte-order mark took no column: a key
+    /// on this line is stale past 1,024 characters counting those marks.
+    #[cold]
+    #[inline(never)]
+    fn stale_simple_keys_boms(&mut self) -> Scan<()> {
+        let mark = self.mark;
+        let mut required = None;
+        for key in &mut self.simple_keys {
             if key.possible
                 && (key.mark.line < mark.line
-                    || key.mark.column + key.boms + 1024 < mark.column + boms)
+                    || key.mark.column + 1024 < mark.column
+                    || stale_with_boms(self.b, key.mark, mark))
             {
                 if key.required {
                     required = Some(key.mark);
@@ -730,7 +771,6 @@ impl<'a> Scanner<'a> {
                 required,
                 token_number: self.tokens_parsed + self.tokens.len(),
                 mark: self.mark,
-                boms: self.boms,
             };
             self.remove_simple_key()?;
             if let Some(top) = self.simple_keys.last_mut() {
@@ -1390,7 +1430,7 @@ impl<'a> Scanner<'a> {
                 self.skip_to_line_end();
                 self.directive_ignored_line_pure(start)?;
                 return Ok(Token {
-                    kind: TokenKind::OtherDirective,
+                    kind: OTHER_DIRECTIVE,
                     start,
                     end,
                 });
@@ -2209,6 +2249,8 @@ impl<'a> Scanner<'a> {
             (true, true) => &PLAIN_FLOW_STOPS_PURE,
         };
         let pure = self.pure;
+        // A tab is white space to libyaml only (in pure mode this never matches a tab).
+        let tab = if pure { b' ' } else { b'\t' };
         let result = (|| {
             loop {
                 if self.is_document_indicator() || self.check(b'#') {
@@ -2216,30 +2258,27 @@ impl<'a> Scanner<'a> {
                 }
                 while !self.is_blankz() {
                     let c = self.at(0);
-                    if pure {
-                        // `scan_plain`: a `:` before a blank (in a flow collection also before
-                        // `,[]{}`) ends the scalar, and in a flow collection so do `,?[]{}`.
-                        let flow = self.flow_level > 0;
-                        if (c == b':'
-                            && (self.is_blankz_at(1)
-                                || (flow
-                                    && matches!(self.at(1), b',' | b'[' | b']' | b'{' | b'}'))))
-                            || (flow && matches!(c, b',' | b'?' | b'[' | b']' | b'{' | b'}'))
-                        {
-                            break;
-                        }
-                    } else if self.flow_level > 0
+                    if self.flow_level > 0
                         && c == b':'
                         && matches!(self.at(1), b',' | b'?' | b'[' | b']' | b'{' | b'}')
                     {
-                        return Err(self.error(
-                            Some("while scanning a plain scalar"),
-                            start,
-                            "found unexpected ':'",
-                        ));
+                        if !pure {
+                            return Err(self.error(
+                                Some("while scanning a plain scalar"),
+                                start,
+                                "found unexpected ':'",
+                            ));
+                        }
+                        // `scan_plain`: in a flow collection a `:` before `,[]{}` ends the
+                        // scalar (before `?` it does not; the `?` does).
+                        if self.at(1) != b'?' {
+                            break;
+                        }
                     }
                     if (c == b':' && self.is_blankz_at(1))
-                        || (self.flow_level > 0 && matches!(c, b',' | b'[' | b']' | b'{' | b'}'))
+                        || (self.flow_level > 0
+                            && (matches!(c, b',' | b'[' | b']' | b'{' | b'}')
+                                || (pure && c == b'?')))
                     {
                         break;
                     }
@@ -2278,7 +2317,7 @@ impl<'a> Scanner<'a> {
                     end = self.mark;
                 }
                 // The pure scanner takes no tab as white space: the scalar ends before it.
-                let blank = |s: &Self| s.check(b' ') || (!pure && s.check(b'\t'));
+                let blank = |s: &Self| matches!(s.at(0), b' ') || s.at(0) == tab;
                 if !(blank(self) || self.is_break()) {
                     break;
                 }
