@@ -97,8 +97,9 @@ const KNOWN: &[Known] = &[
         input: "a: \"\\ud83d\"\n",
         why: "a lone surrogate escape (`\\ud800`..`\\udfff` without its pair): PyYAML makes a \
               Python string holding it, Heat gives {\"a\": \"\\ud83d\"}; a Rust string cannot \
-              hold a lone surrogate, hotfix refuses (the reader with libyaml's own refusal, \
-              `found invalid Unicode character escape code`)",
+              hold a lone surrogate, hotfix refuses (libyaml refuses it too, `found invalid \
+              Unicode character escape code`; the reader's pure mode, Heat's second try, says \
+              `found a lone surrogate escape`; a pair of escapes reads as its character)",
         covers: |text, heat, ours| {
             let lone = text
                 .to_ascii_lowercase()

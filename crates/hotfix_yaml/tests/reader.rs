@@ -409,6 +409,9 @@ const PURE_CASES: &[&str] = &[
     "a: !!%C3 b\n",
     "a: !!%C3%41 b\n",
     "a: !!%80 b\n",
+    "a: !!%E0%A0 b\n",
+    "a: !!%F0%90%41 b\n",
+    "a: !!x%C3 b\n",
     "a: !!%4 b\n",
     "a: !! b\n",
     "a: !e! b\n",
@@ -685,6 +688,33 @@ fn pure_mode_refuses_what_pyyaml_refuses() {
     );
     // PyYAML keeps a lone surrogate in a Python string; a Rust string cannot hold it.
     assert!(refusal("a: \"\\ud83d\"\n").contains("lone surrogate"));
+}
+
+/// Heat's second try (`simple_parse`): where libyaml refuses the text, the tree is the pure
+/// loader's reading, and where both refuse, the refusal is the pure loader's, the one Heat
+/// reports (answers of Heat 27.0.1).
+#[test]
+fn the_tree_is_the_pure_loaders_where_libyaml_refuses() {
+    let json = |text| {
+        hotfix_yaml::parse_with_reader(text)
+            .and_then(|doc| doc.to_python_json())
+            .map_err(|err| err.message)
+    };
+    assert_eq!(json("{a:{}}\n"), Ok(r#"{"a": {}}"#.to_owned()));
+    assert_eq!(json("%FOO x\n--- {a: 1}\n"), Ok(r#"{"a": 1}"#.to_owned()));
+    assert_eq!(
+        json("a: b: c\n"),
+        Err("invalid YAML: mapping values are not allowed here".to_owned())
+    );
+    // The pure loader makes dates, and fails on one Python cannot make (Heat: `day is out of
+    // range for month`).
+    assert!(
+        json("{b: 2001-02-30, a:{}}\n")
+            .expect_err("no such day")
+            .contains("not a timestamp PyYAML can construct")
+    );
+    // Where libyaml reads the text, its reading stands (the pure loader refuses this tab).
+    assert_eq!(json("a:\tb\n"), Ok(r#"{"a": "b"}"#.to_owned()));
 }
 
 #[test]

@@ -1651,14 +1651,23 @@ impl<'a> Scanner<'a> {
                 let err = err.utf8_error();
                 let at = err.valid_up_to();
                 let byte = bytes[at];
+                // Python's range: the maximal invalid subpart, or the rest at the end.
+                let len = err.error_len().unwrap_or(bytes.len() - at);
                 let reason = match err.error_len() {
                     None => "unexpected end of data",
                     Some(_) if (0xC2..=0xF4).contains(&byte) => "invalid continuation byte",
                     Some(_) => "invalid start byte",
                 };
-                let problem = format!(
-                    "'utf-8' codec can't decode byte 0x{byte:02x} in position {at}: {reason}"
-                );
+                let problem = if len > 1 {
+                    format!(
+                        "'utf-8' codec can't decode bytes in position {at}-{}: {reason}",
+                        at + len - 1
+                    )
+                } else {
+                    format!(
+                        "'utf-8' codec can't decode byte 0x{byte:02x} in position {at}: {reason}"
+                    )
+                };
                 Err(self.error_at(context, Some(start), problem, mark))
             }
         }
