@@ -6,6 +6,15 @@ the `CSafeLoader` Heat loads templates with), and every event is written with it
 offsets, line and column; a refusal with libyaml's context, problem and marks. The Rust side
 (crates/hotfix_yaml/tests/reader.rs) reads the same texts with hotfix's reader and compares.
 
+With --pure, every text is parsed with PyYAML 6.0.3's pure-Python parser instead (`scanner.py`,
+`parser.py`: the `SafeLoader` Heat's `simple_parse` tries when libyaml refuses a text), for the
+reader's pure mode (`Parser::pure`). Its marks count the byte-order mark at the start (which
+libyaml never sees); a reader error's position is its character index, written as a byte offset;
+an error that is no YAMLError (`chr()` of an escape past U+10FFFF) is {"kind": "value",
+"problem": TEXT}; a value holding a lone surrogate (an escape `\ud800`..`\udfff` without its
+pair) sets "surrogate": true on the record, and surrogate pairs are written as the character
+they encode.
+
 Usage (with the Heat virtual environment, see scripts/setup-oracle.sh):
 
   yaml_events.py files DIR...          one JSON line per .yaml, .yml, .json file under each DIR
@@ -15,6 +24,7 @@ Usage (with the Heat virtual environment, see scripts/setup-oracle.sh):
   yaml_events.py gen SEED COUNT [START] the documents of `yaml_diff.py gen SEED COUNT START`:
                                        {"i": I, "yaml": TEXT, "events": [...], "error": E}
   yaml_events.py oracle                reads {"yaml": TEXT} lines, answers each at once
+  yaml_events.py --pure COMMAND ...    any of the above with the pure-Python parser
 
 An event is [KIND, START, END, ANCHOR, TAG, VALUE, STYLE, IMPLICIT, FLOW] where START and END
 are [offset, line, column]; an error is {"kind", "context", "context_mark", "problem",
@@ -39,11 +49,15 @@ KINDS = {
 }
 
 
+PURE = False
+
+
 class Offsets:
-    """libyaml's mark index (characters of the text after a leading BOM) to a byte offset."""
+    """libyaml's mark index (characters of the text after a leading BOM) to a byte offset; the
+    pure parser's (characters of the whole text)."""
 
     def __init__(self, text):
-        self.base = 3 if text.startswith('\ufeff') else 0
+        self.base = 3 if text.startswith('\ufeff') and not PURE else 0
         body = text[1:] if self.base else text
         self.table = None
         if not body.isascii():
@@ -64,33 +78,66 @@ class Offsets:
         return [self(m.index), m.line, m.column]
 
 
+class Surrogate(Exception):
+    """A value holds a lone surrogate."""
+
+
+def clean(value):
+    """A value as JSON can carry it: surrogate pairs joined, a lone surrogate refused."""
+    if value is None or value.isascii():
+        return value
+    try:
+        return value.encode('utf-16', 'surrogatepass').decode('utf-16')
+    except UnicodeDecodeError:
+        raise Surrogate()
+
+
 def events(text):
     off = Offsets(text)
     out = []
     error = None
+    surrogate = False
     try:
-        for e in yaml.parse(text, Loader=yaml.CSafeLoader):
+        for e in yaml.parse(text, Loader=yaml.SafeLoader if PURE else yaml.CSafeLoader):
             ev = [KINDS[type(e)], off.mark(e.start_mark), off.mark(e.end_mark)]
             ev.append(getattr(e, 'anchor', None))
             ev.append(getattr(e, 'tag', None))
-            ev.append(getattr(e, 'value', None))
-            ev.append(getattr(e, 'style', None))
+            try:
+                ev.append(clean(getattr(e, 'value', None)))
+            except Surrogate:
+                surrogate = True
+                ev.append(None)
+            style = getattr(e, 'style', None)
+            # The pure parser's plain scalar has no style; libyaml's is ''.
+            ev.append('' if PURE and style is None and isinstance(e, yaml.ScalarEvent) else style)
             implicit = getattr(e, 'implicit', None)
             ev.append(list(implicit) if isinstance(implicit, tuple) else implicit)
-            ev.append(getattr(e, 'flow_style', None))
+            flow = getattr(e, 'flow_style', None)
+            # The pure parser gives an indentless sequence no flow style; libyaml False.
+            if PURE and flow is None and isinstance(e, yaml.CollectionStartEvent):
+                flow = False
+            ev.append(flow)
             if isinstance(e, (yaml.DocumentStartEvent, yaml.DocumentEndEvent)):
                 ev[7] = not e.explicit
             out.append(ev)
     except yaml.reader.ReaderError as exc:
+        position = off(exc.position) if PURE else exc.position
         error = {"kind": "reader", "context": None, "context_mark": None,
-                 "problem": exc.reason, "problem_mark": [exc.position, None, None]}
+                 "problem": exc.reason, "problem_mark": [position, None, None]}
     except yaml.MarkedYAMLError as exc:
         kind = 'scanner' if isinstance(exc, yaml.scanner.ScannerError) else 'parser'
         error = {"kind": kind, "context": exc.context,
                  "context_mark": off.mark(exc.context_mark) if exc.context_mark else None,
                  "problem": exc.problem,
                  "problem_mark": off.mark(exc.problem_mark) if exc.problem_mark else None}
-    return out, error
+    except ValueError as exc:
+        if not PURE:
+            raise
+        error = {"kind": "value", "context": None, "context_mark": None,
+                 "problem": str(exc), "problem_mark": None}
+    if surrogate:
+        return out, error, True
+    return out, error, False
 
 
 def file_record(path):
@@ -102,8 +149,9 @@ def file_record(path):
         text = data.decode('utf-8')
     except UnicodeDecodeError:
         return None
-    evs, error = events(text)
-    return json.dumps({"path": path, "events": evs, "error": error}, ensure_ascii=True)
+    evs, error, surrogate = events(text)
+    return json.dumps({"path": path, "events": evs, "error": error, "surrogate": surrogate},
+                      ensure_ascii=True)
 
 
 def files(dirs):
@@ -124,9 +172,9 @@ def gen_record(args):
     import yaml_diff
     seed, index = args
     text = yaml_diff.document(seed, index)
-    evs, error = events(text)
-    return json.dumps({"i": index, "yaml": text, "events": evs, "error": error},
-                      ensure_ascii=True)
+    evs, error, surrogate = events(text)
+    return json.dumps({"i": index, "yaml": text, "events": evs, "error": error,
+                       "surrogate": surrogate}, ensure_ascii=True)
 
 
 def gen(seed, count, start):
@@ -143,14 +191,19 @@ def gen(seed, count, start):
 
 def oracle():
     for line in sys.stdin:
-        evs, error = events(json.loads(line)["yaml"])
-        sys.stdout.write(json.dumps({"events": evs, "error": error}) + '\n')
+        evs, error, surrogate = events(json.loads(line)["yaml"])
+        sys.stdout.write(json.dumps({"events": evs, "error": error, "surrogate": surrogate})
+                         + '\n')
         sys.stdout.flush()
 
 
 def main(argv):
+    global PURE
     if not getattr(yaml, '__with_libyaml__', False) or yaml.__version__ != '6.0.3':
         sys.exit('yaml_events.py: needs PyYAML 6.0.3 with libyaml (the Heat environment)')
+    if argv[:1] == ['--pure']:
+        PURE = True
+        argv = argv[1:]
     if len(argv) >= 2 and argv[0] == 'files':
         files(argv[1:])
     elif len(argv) in (3, 4) and argv[0] == 'gen':

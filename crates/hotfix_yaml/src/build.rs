@@ -2,10 +2,9 @@
 //! exactly: the tree keeps the spans, the composer's checks (one document, anchors, aliases)
 //! are PyYAML's, and the constructor's are in `value.rs` (issue 29).
 //!
-//! Where libyaml refuses the text, Heat loads it again with PyYAML's pure-Python loader, whose
-//! rules differ in a few places; that second reading is not made here yet: libyaml's refusal
-//! stands, in the words the pure loader gives where it refuses at the same place (Heat reports
-//! the pure loader's).
+//! Where the reader refuses the text, Heat loads it again with PyYAML's pure-Python loader:
+//! the reader reads it again with those rules ([`Parser::pure`]), and when they refuse it too,
+//! theirs is the refusal Heat reports.
 
 use std::collections::HashMap;
 
@@ -26,11 +25,43 @@ const NODE_BYTES_HINT: usize = 20;
 
 /// Parses YAML text into a [`Document`] with the reader, failing where PyYAML's loaders fail.
 pub(crate) fn parse(source: &str) -> Result<Document, LoadError> {
-    build(source).map_err(|failure| match failure {
-        // After a refusal of libyaml's (`Read`), Heat tries PyYAML's pure-Python loader: not
-        // read yet, libyaml's refusal stands, in the pure loader's words.
-        Failure::Read(err) | Failure::Load(err) => err,
-    })
+    match build(source, Parser::new(source)) {
+        Ok(doc) => Ok(doc),
+        Err(Failure::Load(err)) => Err(err),
+        Err(Failure::Read(_)) => parse_pure(source),
+    }
+}
+
+/// Heat's second try (`template_format.simple_parse`, `environment_format.parse`): where
+/// libyaml refuses the text, PyYAML's pure-Python `SafeLoader` reads it, and when that refuses
+/// too, its refusal is the one Heat reports. That loader keeps no timestamp as a string: it
+/// makes a Python date, and fails on one Python cannot make (`2001-02-30`).
+fn parse_pure(source: &str) -> Result<Document, LoadError> {
+    let doc = build(source, Parser::pure(source))
+        .map_err(|(Failure::Read(err) | Failure::Load(err))| err)?;
+    for node in doc.nodes() {
+        let NodeKind::Scalar(scalar) = &node.kind else {
+            continue;
+        };
+        let tag = node.tag.as_ref().map(|t| t.name.as_str());
+        let explicit = tag == Some("tag:yaml.org,2002:timestamp");
+        // Resolved from the text: plain without a tag, or tagged `!`.
+        let implicit = (tag.is_none() && scalar.style == ScalarStyle::Plain) || tag == Some("!");
+        let text: &str = &scalar.text;
+        if (explicit || (implicit && text.starts_with(|c: char| c.is_ascii_digit())))
+            && crate::timestamp::pure_timestamp_fails(text, explicit)
+        {
+            return Err(LoadError::new(
+                LoadErrorKind::Construct,
+                format!(
+                    "'{text}' is not a timestamp PyYAML can construct (Heat reads this file with \
+                     PyYAML's own loader, which makes dates, since libyaml refuses it)"
+                ),
+                Some(node.span),
+            ));
+        }
+    }
+    Ok(doc)
 }
 
 enum Failure {
@@ -46,185 +77,33 @@ impl From<LoadError> for Failure {
     }
 }
 
-/// libyaml's refusal, in the words Heat reports it: where `CSafeLoader` refuses, Heat's
-/// `simple_parse` loads the text again with PyYAML's pure-Python `SafeLoader` and, where that
-/// refuses too, raises *its* message (`mapping values are not allowed here`, `expected <block
-/// end>, but found '?'`), which names what it found. Where both stop at the same place, that
-/// is libyaml's refusal reworded as `scanner.py` and `parser.py` word it; `token` is the token
-/// the parser refused ([`Parser::refused_token`]).
-fn read_error(source: &str, err: &ReadError, token: Option<&str>) -> LoadError {
-    let mut at = err.problem_mark.offset;
-    let mut context = err.context;
-    // `scanner.py` points at the escaped character, and says which quotes.
-    if context == Some("while parsing a quoted scalar") {
-        context = Some("while scanning a double-quoted scalar");
-        if err.problem == "found unknown escape character" {
-            at += source
-                .get(at..)
-                .and_then(|s| s.chars().next())
-                .map_or(0, char::len_utf8);
-        }
-    }
-    let problem = if err.kind == ErrorKind::Parser {
-        parser_problem(source, at, err.problem, token)
-    } else {
-        scanner_problem(source, err, &mut at, &mut context)
-    };
-    let message = match context {
-        Some(context) => format!("invalid YAML: {context}: {problem}"),
-        None => format!("invalid YAML: {problem}"),
-    };
-    LoadError::new(LoadErrorKind::Syntax, message, Some(Span::new(at, at)))
-}
-
-/// A refusal of libyaml's reader or scanner in `scanner.py`'s words (it names the character it
-/// found); may move `at` and change `context` where `scanner.py` says otherwise.
-fn scanner_problem(
-    source: &str,
-    err: &ReadError,
-    at: &mut usize,
-    context: &mut Option<&'static str>,
-) -> String {
-    let found = |at: usize| {
+/// A refusal of the reader's, as hotfix reports it. Only the pure rules' refusal reaches the
+/// user: where libyaml's rules refuse a text, Heat reads it again with PyYAML's pure-Python
+/// loader and reports that loader's refusal (`mapping values are not allowed here`, `expected
+/// <block end>, but found '?'`), which the reader's pure mode words as `scanner.py` and
+/// `parser.py` do.
+fn read_error(source: &str, err: &ReadError) -> LoadError {
+    let at = err.problem_mark.offset;
+    let message = if err.kind == ErrorKind::Reader {
+        // `reader.py` names the character.
         let c = source
             .get(at..)
             .and_then(|s| s.chars().next())
             .unwrap_or('\0');
-        crate::python_str_repr(c.encode_utf8(&mut [0; 4]))
+        format!(
+            "invalid YAML: unacceptable character #x{:04x}: special characters are not allowed",
+            u32::from(c)
+        )
+    } else {
+        format!("invalid YAML: {err}")
     };
-    match (err.kind, err.problem) {
-        (ErrorKind::Reader, _) => {
-            let c = source
-                .get(*at..)
-                .and_then(|s| s.chars().next())
-                .unwrap_or('\0');
-            format!(
-                "unacceptable character #x{:04x}: special characters are not allowed",
-                u32::from(c)
-            )
-        }
-        (_, "found character that cannot start any token") => {
-            format!("found character {} that cannot start any token", found(*at))
-        }
-        (_, "mapping values are not allowed in this context") => {
-            "mapping values are not allowed here".to_owned()
-        }
-        (_, "block sequence entries are not allowed in this context") => {
-            "sequence entries are not allowed here".to_owned()
-        }
-        (_, "mapping keys are not allowed in this context") => {
-            "mapping keys are not allowed here".to_owned()
-        }
-        (_, "found unknown escape character") => {
-            format!("found unknown escape character {}", found(*at))
-        }
-        (_, "found unexpected document indicator") => {
-            "found unexpected document separator".to_owned()
-        }
-        (_, "found an indentation indicator equal to 0") => {
-            "expected indentation indicator in the range 1-9, but found 0".to_owned()
-        }
-        (_, "did not find expected comment or line break")
-            if *context == Some("while scanning a block scalar") =>
-        {
-            // `scanner.py` wants a space, a line break or the end right after the indicators,
-            // then only a comment.
-            let bytes = source.as_bytes();
-            let mut header_end = *at;
-            while header_end > 0 && matches!(bytes[header_end - 1], b' ' | b'\t') {
-                header_end -= 1;
-            }
-            if header_end == *at || bytes[header_end] == b'\t' {
-                *at = header_end;
-                format!(
-                    "expected chomping or indentation indicators, but found {}",
-                    found(*at)
-                )
-            } else {
-                format!(
-                    "expected a comment or a line break, but found {}",
-                    found(*at)
-                )
-            }
-        }
-        (_, "did not find expected alphabetic or numeric character")
-            if matches!(
-                *context,
-                Some("while scanning an anchor" | "while scanning an alias")
-            ) =>
-        {
-            format!(
-                "expected alphabetic or numeric character, but found {}",
-                found(*at)
-            )
-        }
-        (_, "did not find the expected '>'") => {
-            *context = Some("while parsing a tag");
-            format!("expected '>', but found {}", found(*at))
-        }
-        (_, "did not find expected whitespace or line break")
-            if *context == Some("while scanning a tag") =>
-        {
-            format!("expected ' ', but found {}", found(*at))
-        }
-        (_, problem) => problem.to_owned(),
-    }
+    LoadError::new(LoadErrorKind::Syntax, message, Some(Span::new(at, at)))
 }
 
-/// A refusal of libyaml's parser in `parser.py`'s words (it names the token it found).
-fn parser_problem(source: &str, at: usize, problem: &str, token: Option<&str>) -> String {
-    let token = || format!("'{}'", token.unwrap_or("<stream end>"));
-    match problem {
-        "found undefined tag handle" => {
-            let bytes = source.as_bytes();
-            let name = bytes
-                .get(at + 1..)
-                .unwrap_or_default()
-                .iter()
-                .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-                .count();
-            let end = (at + 1 + name + usize::from(bytes.get(at + 1 + name) == Some(&b'!')))
-                .min(source.len());
-            let handle = source.get(at..end).unwrap_or("!");
-            format!(
-                "found undefined tag handle {}",
-                crate::python_str_repr(handle)
-            )
-        }
-        "did not find expected node content" => {
-            format!("expected the node content, but found {}", token())
-        }
-        "did not find expected key" | "did not find expected '-' indicator" => {
-            format!("expected <block end>, but found {}", token())
-        }
-        "did not find expected ',' or ']'" => {
-            format!("expected ',' or ']', but got {}", token())
-        }
-        "did not find expected ',' or '}'" => {
-            format!("expected ',' or '}}', but got {}", token())
-        }
-        "did not find expected <document start>" => {
-            format!("expected '<document start>', but found {}", token())
-        }
-        problem => problem.to_owned(),
-    }
-}
-
-fn build(source: &str) -> Result<Document, Failure> {
+fn build<'s>(source: &'s str, parser: Parser<'s>) -> Result<Document, Failure> {
     let mut builder = Builder::new(source);
-    let mut parser = Parser::new(source);
-    while let Some(event) = parser.next() {
-        let event = match event {
-            Ok(event) => event,
-            Err(err) => {
-                let token = if err.kind == ErrorKind::Parser {
-                    parser.refused_token()
-                } else {
-                    None
-                };
-                return Err(Failure::Read(read_error(source, &err, token)));
-            }
-        };
+    for event in parser {
+        let event = event.map_err(|err| Failure::Read(read_error(source, &err)))?;
         builder.event(event)?;
     }
     if let Some(err) = reached_cycle(&builder.doc, builder.cycles) {

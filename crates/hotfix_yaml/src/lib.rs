@@ -24,6 +24,7 @@ mod lines;
 mod pyjson;
 pub mod reader;
 mod scalar;
+mod timestamp;
 mod value;
 
 pub use document::{

@@ -9,17 +9,6 @@ use serde_json::Value;
 
 const EXPECTED: &str = include_str!("../../../testdata/yaml/conformance/expected.json");
 
-/// Cases that libyaml refuses and PyYAML's pure-Python loader, Heat's second try, reads: hotfix's
-/// reader has libyaml's rules only, the pure loader's are the next slice of issue 29. Each must
-/// still differ, so that a mended one leaves this list.
-const PURE_LOADER: &[&str] = &[
-    "flow-colon-before-indicator",
-    "unknown-directive-pure-loader",
-    "yaml-1.3-directive-pure-loader",
-    "block-tab-after-indentation-pure-loader",
-    "flow-colon-before-collection-pure-loader",
-];
-
 #[test]
 fn every_conformance_case_loads_as_heat_loads_it() {
     let cases: Vec<Value> = serde_json::from_str(EXPECTED).expect("expected.json is JSON");
@@ -29,15 +18,6 @@ fn every_conformance_case_loads_as_heat_loads_it() {
         let name = case["name"].as_str().expect("name");
         let yaml = case["yaml"].as_str().expect("yaml");
         let ours = hotfix_yaml::parse_unlimited(yaml).and_then(|doc| doc.to_python_json());
-        if PURE_LOADER.contains(&name) {
-            let refused = matches!(&ours, Err(err) if err.kind == LoadErrorKind::Syntax);
-            if case.get("json").is_none() || !refused {
-                failures.push(format!(
-                    "{name}: now loads as Heat loads it, or Heat refuses it: take it off PURE_LOADER"
-                ));
-            }
-            continue;
-        }
         match (case.get("json").and_then(Value::as_str), &ours) {
             (Some(expected), Ok(actual)) if expected == actual => {}
             // Heat's simple_parse turns an empty or null document into `{}`, which its

@@ -46,16 +46,21 @@ fn assert_span(source: &str, span: Span, what: &str) {
     );
 }
 
-/// hotfix's own reader (`hotfix_yaml::reader`, not yet under `parse`) over the text: every
-/// event's and refusal's marks within the source, on character boundaries, in order.
+/// hotfix's own reader (`hotfix_yaml::reader`, not yet under `parse`) over the text, with
+/// libyaml's rules and with PyYAML's pure-Python ones: every event's and refusal's marks within
+/// the source, on character boundaries, in order.
 fn read(source: &str) {
+    read_with(source, hotfix_yaml::reader::Parser::new(source));
+    read_with(source, hotfix_yaml::reader::Parser::pure(source));
+}
+
+fn read_with<'a>(source: &'a str, mut parser: hotfix_yaml::reader::Parser<'a>) {
     let on_boundary = |at: usize, what: &str| {
         assert!(
             at <= source.len() && source.is_char_boundary(at),
             "{what} at {at} is outside the source or inside a character"
         );
     };
-    let mut parser = hotfix_yaml::reader::Parser::new(source);
     for event in parser.by_ref() {
         match event {
             Ok(event) => {

@@ -16,7 +16,17 @@
 //! (`HOTFIX_YAMLDIFF_SEED` picks another stream, `HOTFIX_YAMLDIFF_START` its first document.)
 //! - `heat_reader_reads_the_fixed_cases_as_libyaml_does`: the inputs of the differential test's
 //!   known differences and of issue 25, asked of libyaml one by one.
-//! - The tests without `heat_`/`shared_` need no Python: values found by running libyaml.
+//! - The same three for the reader's pure mode ([`Parser::pure`]) against PyYAML's pure-Python
+//!   parser (`yaml_events.py --pure`), with the cases where the two rule sets differ
+//!   (`PURE_CASES`); the long run:
+//!
+//! ```text
+//! HOTFIX_YAMLDIFF_COUNT=200000 cargo test -p hotfix_yaml --release --test reader \
+//!     -- --ignored --nocapture heat_reader_pure
+//! ```
+//!
+//! - The tests without `heat_`/`shared_` need no Python: values found by running libyaml and
+//!   PyYAML.
 
 mod common;
 
@@ -48,7 +58,7 @@ fn error(err: &ReadError) -> Value {
     json!({
         "kind": kind,
         "context": err.context,
-        "context_mark": err.context.map(|_| mark(err.context_mark)),
+        "context_mark": err.context_mark.map(mark),
         "problem": err.problem,
         "problem_mark": problem_mark,
     })
@@ -127,9 +137,14 @@ fn event_json(event: &Event<'_>) -> Value {
 }
 
 /// The events and the refusal (or null), in `yaml_events.py`'s form.
-fn ours(text: &str) -> (Vec<Value>, Value) {
+fn ours(text: &str, pure: bool) -> (Vec<Value>, Value) {
     let mut events = Vec::new();
-    for event in Parser::new(text) {
+    let parser = if pure {
+        Parser::pure(text)
+    } else {
+        Parser::new(text)
+    };
+    for event in parser {
         match event {
             Ok(event) => events.push(event_json(&event)),
             Err(err) => return (events, error(&err)),
@@ -138,9 +153,26 @@ fn ours(text: &str) -> (Vec<Value>, Value) {
     (events, Value::Null)
 }
 
-/// The first difference between libyaml's answer (`record`) and ours, if any.
-fn difference(text: &str, record: &Value) -> Option<String> {
-    let (events, err) = ours(text);
+/// What PyYAML's pure parser reads but hotfix cannot hold: a lone surrogate escape, which
+/// the reader refuses where PyYAML makes a Python string (`tests/differential.rs` KNOWN).
+fn lone_surrogate(record: &Value, err: &Value) -> bool {
+    record["surrogate"] == json!(true)
+        && err["problem"]
+            .as_str()
+            .is_some_and(|p| p.contains("lone surrogate"))
+}
+
+/// The first difference between libyaml's answer (`record`) and ours, if any; with `pure`,
+/// PyYAML's pure parser's and ours in pure mode.
+fn difference(text: &str, record: &Value, pure: bool) -> Option<String> {
+    let (events, mut err) = ours(text, pure);
+    if lone_surrogate(record, &err) {
+        return None;
+    }
+    // An error of Python's own (`chr()` past U+10FFFF): its text only.
+    if record["error"]["kind"] == json!("value") && err["problem"] == record["error"]["problem"] {
+        err = record["error"].clone();
+    }
     let expected = record["events"].as_array().expect("events");
     for (i, (a, b)) in expected.iter().zip(&events).enumerate() {
         if a != b {
@@ -161,9 +193,10 @@ fn difference(text: &str, record: &Value) -> Option<String> {
     None
 }
 
-fn run_script(args: &[&str]) -> std::process::Child {
+fn run_script(args: &[&str], pure: bool) -> std::process::Child {
     Command::new(python())
         .arg(workspace().join("scripts/yaml_events.py"))
+        .args(pure.then_some("--pure"))
         .args(args)
         .stdout(Stdio::piped())
         .spawn()
@@ -173,16 +206,33 @@ fn run_script(args: &[&str]) -> std::process::Child {
 #[test]
 #[ignore = "needs ../shared/corpus and Heat's Python; run by scripts/test.sh beside ../shared"]
 fn shared_reader_reads_the_corpus_as_libyaml_does() {
+    corpus(false);
+}
+
+#[test]
+#[ignore = "needs ../shared/corpus and Heat's Python; run by scripts/test.sh beside ../shared"]
+fn shared_reader_pure_reads_the_corpus_as_pyyaml_does() {
+    corpus(true);
+}
+
+#[allow(
+    clippy::print_stderr,
+    reason = "the long run reports its counts on the terminal"
+)]
+fn corpus(pure: bool) {
     let shared = std::env::var_os("HOTFIX_SHARED")
         .map_or_else(|| workspace().join("../shared"), PathBuf::from);
     let corpus = shared.join("corpus");
     assert!(corpus.is_dir(), "no corpus at {}", corpus.display());
     let testdata = workspace().join("testdata");
-    let mut child = run_script(&[
-        "files",
-        corpus.to_str().expect("a UTF-8 path"),
-        testdata.to_str().expect("a UTF-8 path"),
-    ]);
+    let mut child = run_script(
+        &[
+            "files",
+            corpus.to_str().expect("a UTF-8 path"),
+            testdata.to_str().expect("a UTF-8 path"),
+        ],
+        pure,
+    );
     let stdout = BufReader::new(child.stdout.take().expect("stdout"));
     let (mut files, mut refused) = (0, 0);
     let mut failures = Vec::new();
@@ -192,7 +242,7 @@ fn shared_reader_reads_the_corpus_as_libyaml_does() {
         let text = std::fs::read_to_string(path).expect("read a file");
         files += 1;
         refused += usize::from(!record["error"].is_null());
-        if let Some(diff) = difference(&text, &record) {
+        if let Some(diff) = difference(&text, &record, pure) {
             failures.push(format!("{path}: {diff}"));
         }
     }
@@ -201,8 +251,13 @@ fn shared_reader_reads_the_corpus_as_libyaml_does() {
         "yaml_events.py failed"
     );
     assert!(files > 1000, "only {files} files read");
+    let (theirs, rules) = if pure {
+        ("PyYAML's pure parser", "reader (pure mode)")
+    } else {
+        ("libyaml", "reader")
+    };
     eprintln!(
-        "reader vs libyaml: {files} files ({refused} refused by libyaml), {} differ",
+        "{rules} vs {theirs}: {files} files ({refused} refused by {theirs}), {} differ",
         failures.len()
     );
     assert!(
@@ -221,15 +276,32 @@ fn shared_reader_reads_the_corpus_as_libyaml_does() {
 #[test]
 #[ignore = "needs Heat's Python (scripts/setup-oracle.sh); run by scripts/test.sh"]
 fn heat_reader_reads_generated_documents_as_libyaml_does() {
+    generated(false);
+}
+
+#[test]
+#[ignore = "needs Heat's Python (scripts/setup-oracle.sh); run by scripts/test.sh"]
+fn heat_reader_pure_reads_generated_documents_as_pyyaml_does() {
+    generated(true);
+}
+
+#[allow(
+    clippy::print_stderr,
+    reason = "the long run reports its counts on the terminal"
+)]
+fn generated(pure: bool) {
     let seed = env_number("HOTFIX_YAMLDIFF_SEED", 25);
     let count = env_number("HOTFIX_YAMLDIFF_COUNT", 20_000);
     let start = env_number("HOTFIX_YAMLDIFF_START", 0);
-    let mut child = run_script(&[
-        "gen",
-        &seed.to_string(),
-        &count.to_string(),
-        &start.to_string(),
-    ]);
+    let mut child = run_script(
+        &[
+            "gen",
+            &seed.to_string(),
+            &count.to_string(),
+            &start.to_string(),
+        ],
+        pure,
+    );
     let stdout = BufReader::new(child.stdout.take().expect("stdout"));
     let (mut read, mut refused) = (0u64, 0u64);
     let mut failures = Vec::new();
@@ -239,7 +311,7 @@ fn heat_reader_reads_generated_documents_as_libyaml_does() {
         let text = record["yaml"].as_str().expect("yaml");
         read += 1;
         refused += u64::from(!record["error"].is_null());
-        if let Some(diff) = difference(text, &record) {
+        if let Some(diff) = difference(text, &record, pure) {
             different += 1;
             if failures.len() < 8 {
                 failures.push(format!("document {} {text:?}: {diff}", record["i"]));
@@ -254,8 +326,13 @@ fn heat_reader_reads_generated_documents_as_libyaml_does() {
         read, count,
         "yaml_events.py wrote {read} documents of {count}"
     );
+    let (theirs, rules) = if pure {
+        ("PyYAML's pure parser", "reader (pure mode)")
+    } else {
+        ("libyaml", "reader")
+    };
     eprintln!(
-        "reader vs libyaml, seed {seed}, documents {start}..{}: {refused} refused by libyaml; {different} differ",
+        "{rules} vs {theirs}, seed {seed}, documents {start}..{}: {refused} refused by {theirs}; {different} differ",
         start + count
     );
     assert!(
@@ -309,11 +386,118 @@ const FIXED_CASES: &[&str] = &[
     "key\n: value\n",
 ];
 
+/// Where PyYAML's pure-Python rules and libyaml's differ (each read by both modes).
+const PURE_CASES: &[&str] = &[
+    "a: b\tc\n",
+    "a:\tb\n",
+    "a: b \t\n",
+    "a: 1 \t# c\n",
+    "- \ta\n",
+    "a: |#\n x\n",
+    "- |\t# c\n  x\n",
+    "a: |  # c\n x\n",
+    "a: |\n  \tx\n",
+    "a: |2\n  \tx\n",
+    "a: [!!str, a]\n",
+    "a: !x\tb\n",
+    "a: !a.b!c x\n",
+    "a: !<tag:x> b\n",
+    "a: !<tag:x\n",
+    "a: ! b\n",
+    "a: !\tb\n",
+    "a: !!%C3%A9 b\n",
+    "a: !!%C3 b\n",
+    "a: !!%C3%41 b\n",
+    "a: !!%80 b\n",
+    "a: !!%E0%A0 b\n",
+    "a: !!%F0%90%41 b\n",
+    "a: !!x%C3 b\n",
+    "a: !!%4 b\n",
+    "a: !! b\n",
+    "a: !e! b\n",
+    "- ! [a]\n- ! {a: b}\n",
+    "%FOO bar\n--- a\n",
+    "%FOO\t\n--- a\n",
+    "%YAML 1.3\n--- a\n",
+    "%YAML 2.0\n--- a\n",
+    "%YAML 1.1\n%YAML 1.1\n--- a\n",
+    "%YAML 1.1\t# c\n--- a\n",
+    "%YAML 1.12345678901\n--- a\n",
+    "%YAML 1\n--- a\n",
+    "%YAML a\n--- a\n",
+    "%TAG !e! tag:e,2000:\n%TAG !e! tag:f,2000:\n--- !e!x a\n",
+    "%TAG !e tag:e\n--- a\n",
+    "%TAG !e!\ttag:e\n--- a\n",
+    "%TAG !e! \n--- a\n",
+    "%TA%G x\n--- a\n",
+    "--- !f!x a\n",
+    "{a:,}\n",
+    "{a:{}}\n",
+    "a: {b:{}}\n",
+    "[a?b]\n",
+    "[x:?]\n",
+    "{a: [x:,], b: 2001-12-14}\n",
+    "a: [?, :]\n",
+    "a: [? x, ? : y, ?]\n",
+    "{? : x, ?, a: }\n",
+    "[a: , b:]\n",
+    "a: \"\\ud83d\"\n",
+    "a: \"\\ud83d\\ude00\"\n",
+    "a: \"\\ude00\"\n",
+    "a: \"\\U0000d83d\\U0000de00\"\n",
+    "a: \"\\U00110000\"\n",
+    "a: \"\\x\"\n",
+    "a: \"\\u12\"\n",
+    "a: \"x\\'y\"\n",
+    "a: \"x\\\u{e9}\"\n",
+    "a: 'x\n---\n'\n",
+    "a: 1\n\u{feff}b: 2\n",
+    "\u{feff}a: 1\n",
+    "\u{feff}\u{feff}a: 1\n",
+    "a: \u{feff}b\n",
+    "a: b\u{feff}: c\n",
+    "&x\u{feff} a\n",
+    "a: &\u{e9} b\n",
+    "a: *\n",
+    "a: b\n]\n",
+    "a: ]\n",
+    "a: b\n\t\n",
+    "a:\n  b\n\tc\n",
+    "? a\n:\tb\n",
+    "a: 'x\ty'\n",
+    "a: \"x\t\n\ty\"\n",
+    "a: |\n  x\n\ty\n",
+    "key: \u{1}\n",
+    "key: \u{85}x\n",
+    "- a\n- b\n  c\n",
+    "a: b\n...\nc: d\n",
+    "a: b\n--- c\n",
+    "a: x\u{2028}  y\n",
+    "a: \"x\u{2029}y\"\n",
+    "a: @b\n",
+    "a: `b\n",
+    "[a, - b]\n",
+    "{a: b, - c}\n",
+    "a: - b\n",
+    "a: ? b\n",
+];
+
 #[test]
 #[ignore = "needs Heat's Python (scripts/setup-oracle.sh); run by scripts/test.sh"]
 fn heat_reader_reads_the_fixed_cases_as_libyaml_does() {
+    fixed(false);
+}
+
+#[test]
+#[ignore = "needs Heat's Python (scripts/setup-oracle.sh); run by scripts/test.sh"]
+fn heat_reader_pure_reads_the_fixed_cases_as_pyyaml_does() {
+    fixed(true);
+}
+
+fn fixed(pure: bool) {
     let mut child = Command::new(python())
         .arg(workspace().join("scripts/yaml_events.py"))
+        .args(pure.then_some("--pure"))
         .arg("oracle")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -323,11 +507,17 @@ fn heat_reader_reads_the_fixed_cases_as_libyaml_does() {
     let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
     let mut failures = Vec::new();
     // A simple key of 1,024 characters and one of 1,025, with `?` and without.
-    let mut cases: Vec<String> = FIXED_CASES.iter().map(|&c| c.to_owned()).collect();
+    let mut cases: Vec<String> = FIXED_CASES
+        .iter()
+        .chain(PURE_CASES)
+        .map(|&c| c.to_owned())
+        .collect();
     for n in [1023, 1024, 1025, 1100] {
         cases.push(format!("{}: b\n", "a".repeat(n)));
         cases.push(format!("{{{}: b}}\n", "a".repeat(n)));
         cases.push(format!("- {}é: b\n", "é".repeat(n)));
+        // Byte-order marks take no column in pure mode, but count in a key's length.
+        cases.push(format!("{}\u{feff}\u{feff}: b\n", "a".repeat(n - 1)));
     }
     for text in &cases {
         writeln!(stdin, "{}", json!({ "yaml": text })).expect("write");
@@ -335,7 +525,7 @@ fn heat_reader_reads_the_fixed_cases_as_libyaml_does() {
         let mut line = String::new();
         stdout.read_line(&mut line).expect("read");
         let record: Value = serde_json::from_str(&line).expect("JSON");
-        if let Some(diff) = difference(text, &record) {
+        if let Some(diff) = difference(text, &record, pure) {
             failures.push(format!("{text:?}: {diff}"));
         }
     }
@@ -346,8 +536,17 @@ fn heat_reader_reads_the_fixed_cases_as_libyaml_does() {
 
 /// The scalars read, with their byte spans, or libyaml's refusal.
 fn scalars(text: &str) -> Result<Vec<(usize, usize, String)>, String> {
+    read(Parser::new(text))
+}
+
+/// As [`scalars`], with PyYAML's pure-Python rules.
+fn pure_scalars(text: &str) -> Result<Vec<(usize, usize, String)>, String> {
+    read(Parser::pure(text))
+}
+
+fn read(parser: Parser<'_>) -> Result<Vec<(usize, usize, String)>, String> {
     let mut out = Vec::new();
-    for event in Parser::new(text) {
+    for event in parser {
         let event = event.map_err(|err| format!("{err} at {}", err.problem_mark.offset))?;
         if let EventKind::Scalar { value, .. } = event.kind {
             out.push((event.start.offset, event.end.offset, value.into_owned()));
@@ -407,6 +606,115 @@ fn reader_refuses_what_libyaml_refuses() {
         scalars("a: \x07\n"),
         Err("control characters are not allowed at 3".to_owned())
     );
+}
+
+/// Answers of PyYAML 6.0.3's pure-Python parser (`scripts/yaml_events.py --pure oracle`),
+/// where libyaml refuses the text or reads it otherwise.
+#[test]
+fn pure_mode_reads_what_pyyaml_reads() {
+    // A `:` before `,` ends a plain scalar in a flow collection (libyaml: `found unexpected ':'`).
+    assert_eq!(
+        pure_scalars("{a:,}\n"),
+        Ok(owned(&[(1, 2, "a"), (3, 3, "")]))
+    );
+    assert_eq!(
+        pure_scalars("a: {b:{}}\n"),
+        Ok(owned(&[(0, 1, "a"), (4, 5, "b")]))
+    );
+    // A directive other than %YAML and %TAG is skipped.
+    assert_eq!(
+        pure_scalars("%FOO bar\n--- a\n"),
+        Ok(owned(&[(13, 14, "a")]))
+    );
+    // A surrogate pair escaped reads as its character; a tab after a block scalar's
+    // indentation is content; a byte-order mark is skipped only at the start.
+    assert_eq!(
+        pure_scalars("a: \"\\ud83d\\ude00\"\n"),
+        Ok(owned(&[(0, 1, "a"), (3, 17, "\u{1f600}")]))
+    );
+    assert_eq!(
+        pure_scalars("a: |\n  \tx\n"),
+        Ok(owned(&[(0, 1, "a"), (3, 10, "\tx\n")]))
+    );
+    assert_eq!(
+        pure_scalars("\u{feff}a: 1\n"),
+        Ok(owned(&[(3, 4, "a"), (6, 7, "1")]))
+    );
+    assert_eq!(
+        pure_scalars("a: 1\n\u{feff}b: 2\n"),
+        Ok(owned(&[
+            (0, 1, "a"),
+            (3, 4, "1"),
+            (5, 9, "\u{feff}b"),
+            (11, 12, "2")
+        ]))
+    );
+    // A tag's URI takes `,`: the tag is `tag:yaml.org,2002:str,`.
+    let tags: Vec<String> = Parser::pure("a: [!!str, a]\n")
+        .filter_map(|event| match event.expect("an event").kind {
+            EventKind::Scalar { tag: Some(tag), .. } => Some(tag.text.into_owned()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(tags, ["tag:yaml.org,2002:str,"]);
+}
+
+#[test]
+fn pure_mode_refuses_what_pyyaml_refuses() {
+    let refusal = |text| pure_scalars(text).expect_err("a refusal");
+    assert_eq!(
+        refusal("a: b\tc\n"),
+        "while scanning for the next token: found character '\\t' that cannot start any token at 4"
+    );
+    assert_eq!(
+        refusal("a: |#\n x\n"),
+        "while scanning a block scalar: expected chomping or indentation indicators, but found '#' at 4"
+    );
+    assert_eq!(
+        refusal("[a?b]\n"),
+        "while parsing a flow sequence: expected ',' or ']', but got '?' at 2"
+    );
+    assert_eq!(
+        refusal("a: [?, :]\n"),
+        "while parsing a flow node: expected the node content, but found ':' at 7"
+    );
+    assert_eq!(
+        refusal("a: \"x\\'y\"\n"),
+        "while scanning a double-quoted scalar: found unknown escape character \"'\" at 6"
+    );
+    assert_eq!(
+        refusal("a: \x07\n"),
+        "special characters are not allowed at 3"
+    );
+    // PyYAML keeps a lone surrogate in a Python string; a Rust string cannot hold it.
+    assert!(refusal("a: \"\\ud83d\"\n").contains("lone surrogate"));
+}
+
+/// Heat's second try (`simple_parse`): where libyaml refuses the text, the tree is the pure
+/// loader's reading, and where both refuse, the refusal is the pure loader's, the one Heat
+/// reports (answers of Heat 27.0.1).
+#[test]
+fn the_tree_is_the_pure_loaders_where_libyaml_refuses() {
+    let json = |text| {
+        hotfix_yaml::parse_with_reader(text)
+            .and_then(|doc| doc.to_python_json())
+            .map_err(|err| err.message)
+    };
+    assert_eq!(json("{a:{}}\n"), Ok(r#"{"a": {}}"#.to_owned()));
+    assert_eq!(json("%FOO x\n--- {a: 1}\n"), Ok(r#"{"a": 1}"#.to_owned()));
+    assert_eq!(
+        json("a: b: c\n"),
+        Err("invalid YAML: mapping values are not allowed here".to_owned())
+    );
+    // The pure loader makes dates, and fails on one Python cannot make (Heat: `day is out of
+    // range for month`).
+    assert!(
+        json("{b: 2001-02-30, a:{}}\n")
+            .expect_err("no such day")
+            .contains("not a timestamp PyYAML can construct")
+    );
+    // Where libyaml reads the text, its reading stands (the pure loader refuses this tab).
+    assert_eq!(json("a:\tb\n"), Ok(r#"{"a": "b"}"#.to_owned()));
 }
 
 #[test]

@@ -7,7 +7,15 @@
 //! the scanner skips them. `tests/reader.rs` compares every event with libyaml's own on the
 //! corpus and on generated documents.
 //!
-//! [`crate::parse`] builds its tree on this reader (`build.rs`).
+//! [`Parser::pure`] reads with PyYAML 6.0.3's pure-Python rules instead (`scanner.py`,
+//! `parser.py`), which Heat's `simple_parse` tries when libyaml refuses a text: a mode of the
+//! same code, which differs where those rules differ (tabs are never white space between
+//! tokens, `?` ends a plain scalar in a flow collection, a block scalar's header takes no
+//! comment without a space, tags end at a space only, unknown directives are skipped, a
+//! byte-order mark is skipped only at the start, surrogate escapes, the texts of refusals).
+//!
+//! [`crate::parse`] builds its tree on this reader (`build.rs`), with libyaml's rules first and
+//! the pure rules where those refuse, as Heat loads a template.
 
 mod parser;
 mod scanner;
@@ -58,8 +66,9 @@ pub fn unprintable(source: &str) -> Option<(usize, char)> {
     None
 }
 
-/// The reader's refusal of the first character [`unprintable`] finds.
-pub fn check_printable(source: &str) -> Result<(), ReadError> {
+/// The reader's refusal of the first character [`unprintable`] finds (`pure`: with the text
+/// of PyYAML's pure-Python reader, which refuses the same characters).
+pub fn check_printable(source: &str, pure: bool) -> Result<(), ReadError> {
     let Some((at, _)) = unprintable(source) else {
         return Ok(());
     };
@@ -71,8 +80,12 @@ pub fn check_printable(source: &str) -> Result<(), ReadError> {
     Err(ReadError {
         kind: ErrorKind::Reader,
         context: None,
-        context_mark: mark,
-        problem: "control characters are not allowed",
+        context_mark: None,
+        problem: std::borrow::Cow::Borrowed(if pure {
+            "special characters are not allowed"
+        } else {
+            "control characters are not allowed"
+        }),
         problem_mark: mark,
     })
 }

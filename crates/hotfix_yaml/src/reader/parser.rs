@@ -1,4 +1,6 @@
-//! libyaml 0.2.5's parser (`parser.c`): tokens to events, state by state.
+//! libyaml 0.2.5's parser (`parser.c`): tokens to events, state by state; and, in pure mode,
+//! PyYAML 6.0.3's pure-Python parser (`parser.py`), which differs in its texts, in a few
+//! marks, and in a flow sequence's single pair (`[?, :]`).
 
 use std::borrow::Cow;
 
@@ -98,6 +100,8 @@ pub struct Parser<'a> {
     tag_directives: Vec<(Cow<'a, str>, Cow<'a, str>)>,
     failed: bool,
     checked: bool,
+    /// PyYAML's pure-Python rules (the scanner's flag, copied).
+    pure: bool,
 }
 
 impl std::fmt::Debug for Scanner<'_> {
@@ -112,65 +116,92 @@ type Parse<T> = Scan<T>;
     clippy::unnecessary_box_returns,
     reason = "refusals travel boxed, so that results stay two words"
 )]
+#[cold]
 fn parser_error(
     context: Option<(&'static str, Mark)>,
-    problem: &'static str,
+    problem: impl Into<Cow<'static, str>>,
     mark: Mark,
 ) -> Box<ReadError> {
     Box::new(ReadError {
         kind: ErrorKind::Parser,
         context: context.map(|c| c.0),
-        context_mark: context.map_or(Mark::default(), |c| c.1),
-        problem,
+        context_mark: context.map(|c| c.1),
+        problem: problem.into(),
         problem_mark: mark,
     })
 }
 
+/// The pure parser's name for a token in its messages (`tokens.py`'s `id`).
+fn token_id(kind: &TokenKind<'_>) -> &'static str {
+    match kind {
+        TokenKind::StreamStart => "<stream start>",
+        TokenKind::StreamEnd => "<stream end>",
+        TokenKind::VersionDirective(..) | TokenKind::TagDirective(..) => "<directive>",
+        TokenKind::DocumentStart => "<document start>",
+        TokenKind::DocumentEnd => "<document end>",
+        TokenKind::BlockSequenceStart => "<block sequence start>",
+        TokenKind::BlockMappingStart => "<block mapping start>",
+        TokenKind::BlockEnd => "<block end>",
+        TokenKind::FlowSequenceStart => "[",
+        TokenKind::FlowSequenceEnd => "]",
+        TokenKind::FlowMappingStart => "{",
+        TokenKind::FlowMappingEnd => "}",
+        TokenKind::BlockEntry => "-",
+        TokenKind::FlowEntry => ",",
+        TokenKind::Key => "?",
+        TokenKind::Value => ":",
+        TokenKind::Alias(_) => "<alias>",
+        TokenKind::Anchor(_) => "<anchor>",
+        TokenKind::Tag(..) => "<tag>",
+        TokenKind::Scalar(..) => "<scalar>",
+    }
+}
+
+/// A problem of the pure parser's: libyaml's text, or the pure parser's `{pure}` followed by
+/// the token found, as Python's `repr()` of its name.
+#[cold]
+#[inline(never)]
+fn problem(
+    pure: bool,
+    libyaml: &'static str,
+    text: &str,
+    token: &TokenKind<'_>,
+) -> Cow<'static, str> {
+    if pure {
+        Cow::Owned(format!("{text} '{}'", token_id(token)))
+    } else {
+        Cow::Borrowed(libyaml)
+    }
+}
+
 impl<'a> Parser<'a> {
+    /// A parser with libyaml's rules (Heat's `CSafeLoader`).
     pub fn new(source: &'a str) -> Self {
+        Self::with_rules(source, false)
+    }
+
+    /// A parser with PyYAML's pure-Python rules (`scanner.py`, `parser.py`): Heat's second
+    /// try, its `SafeLoader`, when libyaml refuses the text.
+    pub fn pure(source: &'a str) -> Self {
+        Self::with_rules(source, true)
+    }
+
+    fn with_rules(source: &'a str, pure: bool) -> Self {
         Self {
-            scanner: Scanner::new(source),
+            scanner: Scanner::new(source, pure),
             state: State::StreamStart,
             states: Vec::with_capacity(16),
             marks: Vec::with_capacity(16),
             tag_directives: Vec::new(),
             failed: false,
             checked: false,
+            pure,
         }
     }
 
     /// The comments skipped so far: the `#` to the end of its line, as byte ranges.
     pub fn comments(&self) -> &[(usize, usize)] {
         &self.scanner.comments
-    }
-
-    /// After a refusal of the parser's: the token it refused, by the name PyYAML's own parser
-    /// gives it in its messages (`'<block end>'`, `','`, `'<scalar>'`), which are the ones
-    /// Heat reports (`expected <block end>, but found '?'`).
-    pub fn refused_token(&mut self) -> Option<&'static str> {
-        let token = self.scanner.peek().ok()?;
-        Some(match token.kind {
-            TokenKind::StreamStart => "<stream start>",
-            TokenKind::StreamEnd => "<stream end>",
-            TokenKind::VersionDirective(..) | TokenKind::TagDirective(..) => "<directive>",
-            TokenKind::DocumentStart => "<document start>",
-            TokenKind::DocumentEnd => "<document end>",
-            TokenKind::BlockSequenceStart => "<block sequence start>",
-            TokenKind::BlockMappingStart => "<block mapping start>",
-            TokenKind::BlockEnd => "<block end>",
-            TokenKind::FlowSequenceStart => "[",
-            TokenKind::FlowSequenceEnd => "]",
-            TokenKind::FlowMappingStart => "{",
-            TokenKind::FlowMappingEnd => "}",
-            TokenKind::BlockEntry => "-",
-            TokenKind::FlowEntry => ",",
-            TokenKind::Key => "?",
-            TokenKind::Value => ":",
-            TokenKind::Alias(_) => "<alias>",
-            TokenKind::Anchor(_) => "<anchor>",
-            TokenKind::Tag(..) => "<tag>",
-            TokenKind::Scalar(..) => "<scalar>",
-        })
     }
 
     #[inline]
@@ -269,11 +300,17 @@ impl<'a> Parser<'a> {
         if !matches!(token.kind, TokenKind::StreamEnd) {
             let start = token.start;
             self.process_directives()?;
+            let pure = self.pure;
             let token = self.peek()?;
             if !matches!(token.kind, TokenKind::DocumentStart) {
                 return Err(parser_error(
                     None,
-                    "did not find expected <document start>",
+                    problem(
+                        pure,
+                        "did not find expected <document start>",
+                        "expected '<document start>', but found",
+                        &token.kind,
+                    ),
                     token.start,
                 ));
             }
@@ -330,6 +367,7 @@ impl<'a> Parser<'a> {
         reason = "libyaml's function, kept whole to be read beside it"
     )]
     fn parse_node(&mut self, block: bool, indentless_sequence: bool) -> Parse<Event<'a>> {
+        let pure = self.pure;
         let token = self.peek()?;
         if let TokenKind::Alias(name) = token.kind {
             let (start, end) = (token.start, token.end);
@@ -340,6 +378,7 @@ impl<'a> Parser<'a> {
         // The common case, a scalar without anchor or tag: as below, in short.
         if matches!(token.kind, TokenKind::Scalar(..)) {
             let (start, end) = (token.start, token.end);
+            self.check_lone_surrogate(start)?;
             self.state = self.pop_state();
             let TokenKind::Scalar(value, style) = self.take().kind else {
                 unreachable!("peeked a scalar");
@@ -409,9 +448,14 @@ impl<'a> Parser<'a> {
             } else {
                 let Some((_, prefix)) = self.tag_directives.iter().find(|(h, _)| *h == handle)
                 else {
+                    let problem: Cow<'static, str> = if pure {
+                        format!("found undefined tag handle '{handle}'").into()
+                    } else {
+                        "found undefined tag handle".into()
+                    };
                     return Err(parser_error(
                         Some(("while parsing a node", start)),
-                        "found undefined tag handle",
+                        problem,
                         tag_mark,
                     ));
                 };
@@ -433,7 +477,10 @@ impl<'a> Parser<'a> {
                 end: tag_end,
             }));
         }
-        let implicit = tag.as_ref().is_none_or(|t| t.text.is_empty());
+        // libyaml: no tag (or an empty one); the pure parser: no tag, or `!`.
+        let implicit = tag
+            .as_ref()
+            .is_none_or(|t| t.text.is_empty() || (pure && t.text == "!"));
         let token = self.peek()?;
         if indentless_sequence && matches!(token.kind, TokenKind::BlockEntry) {
             end = token.end;
@@ -452,6 +499,8 @@ impl<'a> Parser<'a> {
         match token.kind {
             TokenKind::Scalar(..) => {
                 end = token.end;
+                let at = token.start;
+                self.check_lone_surrogate(at)?;
                 self.state = self.pop_state();
                 let token = self.take();
                 let TokenKind::Scalar(value, style) = token.kind else {
@@ -554,9 +603,31 @@ impl<'a> Parser<'a> {
                     },
                     start,
                 )),
-                "did not find expected node content",
+                problem(
+                    pure,
+                    "did not find expected node content",
+                    "expected the node content, but found",
+                    &token.kind,
+                ),
                 token.start,
             )),
+        }
+    }
+
+    /// Pure mode: the refusal of a scalar (starting at `at`) that holds a lone surrogate.
+    #[inline]
+    fn check_lone_surrogate(&mut self, at: Mark) -> Parse<()> {
+        if !self.pure || self.scanner.lone_surrogates.is_empty() {
+            return Ok(());
+        }
+        match self
+            .scanner
+            .lone_surrogates
+            .iter()
+            .position(|(offset, _)| *offset == at.offset)
+        {
+            Some(i) => Err(self.scanner.lone_surrogates.swap_remove(i).1),
+            None => Ok(()),
         }
     }
 
@@ -565,6 +636,7 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_block_sequence_entry(&mut self, first: bool) -> Parse<Event<'a>> {
+        let pure = self.pure;
         if first {
             let mark = self.peek()?.start;
             self.marks.push(mark);
@@ -590,10 +662,16 @@ impl<'a> Parser<'a> {
             return Ok(Self::event(EventKind::SequenceEnd, start, end));
         }
         let at = token.start;
+        let problem = problem(
+            pure,
+            "did not find expected '-' indicator",
+            "expected <block end>, but found",
+            &token.kind,
+        );
         let context = self.pop_mark();
         Err(parser_error(
             Some(("while parsing a block collection", context)),
-            "did not find expected '-' indicator",
+            problem,
             at,
         ))
     }
@@ -620,6 +698,7 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_block_mapping_key(&mut self, first: bool) -> Parse<Event<'a>> {
+        let pure = self.pure;
         if first {
             let mark = self.peek()?.start;
             self.marks.push(mark);
@@ -648,10 +727,16 @@ impl<'a> Parser<'a> {
             return Ok(Self::event(EventKind::MappingEnd, start, end));
         }
         let at = token.start;
+        let problem = problem(
+            pure,
+            "did not find expected key",
+            "expected <block end>, but found",
+            &token.kind,
+        );
         let context = self.pop_mark();
         Err(parser_error(
             Some(("while parsing a block mapping", context)),
-            "did not find expected key",
+            problem,
             at,
         ))
     }
@@ -678,6 +763,7 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_flow_sequence_entry(&mut self, first: bool) -> Parse<Event<'a>> {
+        let pure = self.pure;
         if first {
             let mark = self.peek()?.start;
             self.marks.push(mark);
@@ -691,10 +777,16 @@ impl<'a> Parser<'a> {
                     token = self.peek()?;
                 } else {
                     let at = token.start;
+                    let problem = problem(
+                        pure,
+                        "did not find expected ',' or ']'",
+                        "expected ',' or ']', but got",
+                        &token.kind,
+                    );
                     let context = self.pop_mark();
                     return Err(parser_error(
                         Some(("while parsing a flow sequence", context)),
-                        "did not find expected ',' or ']'",
+                        problem,
                         at,
                     ));
                 }
@@ -702,7 +794,10 @@ impl<'a> Parser<'a> {
             if matches!(token.kind, TokenKind::Key) {
                 let (start, end) = (token.start, token.end);
                 self.state = State::FlowSequenceEntryMappingKey;
-                self.take();
+                // The pure parser takes the `?` in the next state.
+                if !pure {
+                    self.take();
+                }
                 return Ok(Self::event(
                     EventKind::MappingStart {
                         anchor: None,
@@ -727,6 +822,21 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_flow_sequence_entry_mapping_key(&mut self) -> Parse<Event<'a>> {
+        if self.pure {
+            // `parse_flow_sequence_entry_mapping_key`: the `?`, then a node or an empty key
+            // at its end (the token after it is left for the value).
+            let mark = self.take().end;
+            let token = self.peek()?;
+            if !matches!(
+                token.kind,
+                TokenKind::Value | TokenKind::FlowEntry | TokenKind::FlowSequenceEnd
+            ) {
+                self.states.push(State::FlowSequenceEntryMappingValue);
+                return self.parse_node(false, false);
+            }
+            self.state = State::FlowSequenceEntryMappingValue;
+            return Ok(empty_scalar(mark));
+        }
         let token = self.peek()?;
         if !matches!(
             token.kind,
@@ -744,8 +854,11 @@ impl<'a> Parser<'a> {
 
     fn parse_flow_sequence_entry_mapping_value(&mut self) -> Parse<Event<'a>> {
         let mut token = self.peek()?;
+        // The pure parser marks an empty value at the `:`'s end, libyaml at the next token.
+        let mut value_end = None;
         if matches!(token.kind, TokenKind::Value) {
-            self.take();
+            let end = self.take().end;
+            value_end = Some(end).filter(|_| self.pure);
             token = self.peek()?;
             if !matches!(
                 token.kind,
@@ -755,7 +868,7 @@ impl<'a> Parser<'a> {
                 return self.parse_node(false, false);
             }
         }
-        let mark = token.start;
+        let mark = value_end.unwrap_or(token.start);
         self.state = State::FlowSequenceEntryMappingEnd;
         Ok(empty_scalar(mark))
     }
@@ -767,6 +880,7 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_flow_mapping_key(&mut self, first: bool) -> Parse<Event<'a>> {
+        let pure = self.pure;
         if first {
             let mark = self.peek()?.start;
             self.marks.push(mark);
@@ -780,16 +894,22 @@ impl<'a> Parser<'a> {
                     token = self.peek()?;
                 } else {
                     let at = token.start;
+                    let problem = problem(
+                        pure,
+                        "did not find expected ',' or '}'",
+                        "expected ',' or '}', but got",
+                        &token.kind,
+                    );
                     let context = self.pop_mark();
                     return Err(parser_error(
                         Some(("while parsing a flow mapping", context)),
-                        "did not find expected ',' or '}'",
+                        problem,
                         at,
                     ));
                 }
             }
             if matches!(token.kind, TokenKind::Key) {
-                self.take();
+                let key_end = self.take().end;
                 let token = self.peek()?;
                 if !matches!(
                     token.kind,
@@ -798,7 +918,8 @@ impl<'a> Parser<'a> {
                     self.states.push(State::FlowMappingValue);
                     return self.parse_node(false, false);
                 }
-                let mark = token.start;
+                // The pure parser marks an empty key at the `?`'s end.
+                let mark = if pure { key_end } else { token.start };
                 self.state = State::FlowMappingValue;
                 return Ok(empty_scalar(mark));
             }
@@ -821,15 +942,17 @@ impl<'a> Parser<'a> {
             self.state = State::FlowMappingKey;
             return Ok(empty_scalar(mark));
         }
+        let mut value_end = None;
         if matches!(token.kind, TokenKind::Value) {
-            self.take();
+            let end = self.take().end;
+            value_end = Some(end).filter(|_| self.pure);
             token = self.peek()?;
             if !matches!(token.kind, TokenKind::FlowEntry | TokenKind::FlowMappingEnd) {
                 self.states.push(State::FlowMappingKey);
                 return self.parse_node(false, false);
             }
         }
-        let mark = token.start;
+        let mark = value_end.unwrap_or(token.start);
         self.state = State::FlowMappingKey;
         Ok(empty_scalar(mark))
     }
@@ -837,6 +960,7 @@ impl<'a> Parser<'a> {
     /// `yaml_parser_process_directives`: the `%YAML` and `%TAG` directives before a document,
     /// then the default handles.
     fn process_directives(&mut self) -> Parse<()> {
+        let pure = self.pure;
         let mut version_seen = false;
         loop {
             let token = self.peek()?;
@@ -844,9 +968,25 @@ impl<'a> Parser<'a> {
                 TokenKind::VersionDirective(major, minor) => {
                     let mark = token.start;
                     if version_seen {
-                        return Err(parser_error(None, "found duplicate %YAML directive", mark));
+                        return Err(parser_error(
+                            None,
+                            if pure {
+                                "found duplicate YAML directive"
+                            } else {
+                                "found duplicate %YAML directive"
+                            },
+                            mark,
+                        ));
                     }
-                    if *major != 1 || (*minor != 1 && *minor != 2) {
+                    // The pure parser wants a major version of 1 only.
+                    if pure && *major != 1 {
+                        return Err(parser_error(
+                            None,
+                            "found incompatible YAML document (version 1.* is required)",
+                            mark,
+                        ));
+                    }
+                    if !pure && (*major != 1 || (*minor != 1 && *minor != 2)) {
                         return Err(parser_error(None, "found incompatible YAML document", mark));
                     }
                     version_seen = true;
@@ -854,12 +994,17 @@ impl<'a> Parser<'a> {
                 TokenKind::TagDirective(..) => {
                     let token = self.take();
                     if let TokenKind::TagDirective(handle, prefix) = token.kind {
+                        if handle.is_empty() {
+                            // A directive the pure scanner skips (`OTHER_DIRECTIVE`).
+                            continue;
+                        }
                         if self.tag_directives.iter().any(|(h, _)| *h == handle) {
-                            return Err(parser_error(
-                                None,
-                                "found duplicate %TAG directive",
-                                token.start,
-                            ));
+                            let problem: Cow<'static, str> = if pure {
+                                format!("duplicate tag handle '{handle}'").into()
+                            } else {
+                                "found duplicate %TAG directive".into()
+                            };
+                            return Err(parser_error(None, problem, token.start));
                         }
                         self.tag_directives.push((handle, prefix));
                     }
@@ -903,7 +1048,7 @@ impl<'a> Iterator for Parser<'a> {
         }
         if !self.checked {
             self.checked = true;
-            if let Err(err) = super::check_printable(self.scanner.source()) {
+            if let Err(err) = super::check_printable(self.scanner.source(), self.pure) {
                 self.failed = true;
                 return Some(Err(err));
             }

@@ -1,4 +1,6 @@
-//! libyaml 0.2.5's scanner (`scanner.c`), token by token, on byte offsets.
+//! libyaml 0.2.5's scanner (`scanner.c`), token by token, on byte offsets; and, as a mode of
+//! the same code, PyYAML 6.0.3's pure-Python scanner (`scanner.py`), which Heat reads a text
+//! with when libyaml refuses it.
 //!
 //! Each function below is named after the C function it follows and keeps its order of checks,
 //! so that the two can be read side by side. Differences of representation only: marks are
@@ -29,14 +31,19 @@ pub enum ErrorKind {
     Parser,
 }
 
-/// A refusal as libyaml reports it: the context (`while scanning a simple key`) and where it
-/// started, the problem (`could not find expected ':'`) and where it was found.
+/// A refusal as libyaml (or PyYAML's pure-Python loader) reports it: the context (`while
+/// scanning a simple key`) and where it started, the problem (`could not find expected ':'`)
+/// and where it was found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReadError {
     pub kind: ErrorKind,
     pub context: Option<&'static str>,
-    pub context_mark: Mark,
-    pub problem: &'static str,
+    /// Where the context started; `None` without a context, and for the pure loader's
+    /// `while scanning for the next token`, which has no mark.
+    pub context_mark: Option<Mark>,
+    /// The problem: libyaml's fixed text, or the pure loader's, which quotes what it found
+    /// (`found character '\t' that cannot start any token`).
+    pub problem: Cow<'static, str>,
     pub problem_mark: Mark,
 }
 
@@ -44,7 +51,7 @@ impl std::fmt::Display for ReadError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.context {
             Some(context) => write!(f, "{context}: {}", self.problem),
-            None => f.write_str(self.problem),
+            None => f.write_str(&self.problem),
         }
     }
 }
@@ -74,6 +81,12 @@ pub(crate) enum TokenKind<'a> {
     Tag(Cow<'a, str>, Cow<'a, str>),
     Scalar(Cow<'a, str>, ScalarStyle),
 }
+
+/// A directive other than `%YAML` and `%TAG`, which the pure scanner skips (libyaml refuses
+/// it): a `%TAG` token with an empty handle, which no `%TAG` has (a variant of its own makes
+/// every token's drop dearer on the common path).
+pub(crate) const OTHER_DIRECTIVE: TokenKind<'static> =
+    TokenKind::TagDirective(Cow::Borrowed(""), Cow::Borrowed(""));
 
 #[derive(Clone, Debug)]
 pub(crate) struct Token<'a> {
@@ -195,6 +208,20 @@ static LINE_STOPS: [bool; 256] = {
 
 static PLAIN_BLOCK_STOPS: [bool; 256] = plain_stops(false);
 static PLAIN_FLOW_STOPS: [bool; 256] = plain_stops(true);
+/// The pure scanner's: `?` ends a plain scalar in a flow collection too.
+static PLAIN_FLOW_STOPS_PURE: [bool; 256] = {
+    let mut table = plain_stops(true);
+    table[b'?' as usize] = true;
+    table
+};
+
+/// Pure mode, a simple key on the line of `now`: more than 1,024 characters before it,
+/// counting the byte-order marks, which take no column.
+fn stale_with_boms(src: &[u8], key: Mark, now: Mark) -> bool {
+    let between = src.get(key.offset..now.offset).unwrap_or_default();
+    let boms = between.windows(3).filter(|w| *w == b"\xEF\xBB\xBF").count();
+    key.column + 1024 < now.column + boms
+}
 
 /// Characters counted in a byte slice (lead bytes only).
 fn chars_in(bytes: &[u8]) -> usize {
@@ -224,16 +251,30 @@ pub(crate) struct Scanner<'a> {
     pub(crate) comments: Vec<(usize, usize)>,
     /// Reused by every scalar: the line breaks after the first of a run.
     trailing_breaks: String,
+    /// PyYAML's pure-Python rules (`scanner.py`) instead of libyaml's.
+    pub(crate) pure: bool,
+    /// Scalars (by their token's start offset) holding a lone surrogate escape, which PyYAML
+    /// reads and a Rust string cannot hold: the refusal the parser gives when it would hand
+    /// the scalar out (the pure parser may refuse the text before that).
+    pub(crate) lone_surrogates: Vec<(usize, Box<ReadError>)>,
+    /// Byte-order marks skipped so far in pure mode, where they take no column but count in a
+    /// simple key's 1,024 characters.
+    boms: usize,
 }
 
 /// Refusals are rare: boxed, a result stays two words.
 pub(crate) type Scan<T> = Result<T, Box<ReadError>>;
 
 impl<'a> Scanner<'a> {
-    pub(crate) fn new(src: &'a str) -> Self {
+    pub(crate) fn new(src: &'a str, pure: bool) -> Self {
         // PyYAML hands libyaml the text without the byte-order mark at its start: offsets
-        // continue to count it, columns do not.
-        let start = if src.starts_with('\u{feff}') { 3 } else { 0 };
+        // continue to count it, columns do not. The pure scanner skips it as its first token
+        // search (`scan_to_next_token`), the stream's start before it.
+        let start = if src.starts_with('\u{feff}') && !pure {
+            3
+        } else {
+            0
+        };
         Self {
             src,
             b: src.as_bytes(),
@@ -255,6 +296,9 @@ impl<'a> Scanner<'a> {
             error: None,
             comments: Vec::new(),
             trailing_breaks: String::new(),
+            pure,
+            lone_surrogates: Vec::new(),
+            boms: 0,
         }
     }
 
@@ -345,8 +389,54 @@ impl<'a> Scanner<'a> {
 
     #[inline]
     fn skip(&mut self) {
+        let width = self.width_at(0);
+        if width == 3 && self.pure {
+            self.skip_wide();
+            return;
+        }
+        self.mark.offset += width;
+        self.mark.column += 1;
+    }
+
+    /// [`Self::skip`] of a multi-byte character: a byte-order mark takes no column in pure mode
+    /// (`reader.py`'s `forward`).
+    #[cold]
+    #[inline(never)]
+    fn skip_wide(&mut self) {
+        if self.pure && self.is_bom_at(0) {
+            self.mark.offset += 3;
+            self.boms += 1;
+            return;
+        }
         self.mark.offset += self.width_at(0);
         self.mark.column += 1;
+    }
+
+    #[inline]
+    fn is_bom_at(&self, k: usize) -> bool {
+        self.at(k) == 0xEF && self.at(k + 1) == 0xBB && self.at(k + 2) == 0xBF
+    }
+
+    /// Columns taken by a run of whole characters: one each, but none for a byte-order mark
+    /// in pure mode.
+    fn columns_in(&self, bytes: &[u8]) -> usize {
+        let chars = chars_in(bytes);
+        if self.pure {
+            chars - bytes.windows(3).filter(|w| *w == b"\xEF\xBB\xBF").count()
+        } else {
+            chars
+        }
+    }
+
+    /// The character `k` bytes ahead as Python's `repr()` writes it (`'\x00'` at the end of
+    /// the text, where the pure reader has its terminating NUL).
+    fn repr_at(&self, k: usize) -> String {
+        let c = self
+            .src
+            .get(self.mark.offset + k..)
+            .and_then(|rest| rest.chars().next())
+            .unwrap_or('\0');
+        python_char_repr(c)
     }
 
     #[inline]
@@ -388,14 +478,30 @@ impl<'a> Scanner<'a> {
         &mut self,
         context: Option<&'static str>,
         context_mark: Mark,
-        problem: &'static str,
+        problem: impl Into<Cow<'static, str>>,
+    ) -> Box<ReadError> {
+        let mark = self.mark;
+        self.error_at(context, context.map(|_| context_mark), problem, mark)
+    }
+
+    #[allow(
+        clippy::unnecessary_box_returns,
+        reason = "refusals travel boxed, so that results stay two words"
+    )]
+    #[cold]
+    fn error_at(
+        &mut self,
+        context: Option<&'static str>,
+        context_mark: Option<Mark>,
+        problem: impl Into<Cow<'static, str>>,
+        problem_mark: Mark,
     ) -> Box<ReadError> {
         let err = Box::new(ReadError {
             kind: ErrorKind::Scanner,
             context,
             context_mark,
-            problem,
-            problem_mark: self.mark,
+            problem: problem.into(),
+            problem_mark,
         });
         self.error = Some(err.clone());
         err
@@ -569,21 +675,76 @@ impl<'a> Scanner<'a> {
         {
             return self.fetch_plain_scalar();
         }
+        Err(self.cannot_start_token())
+    }
+
+    /// No token starts with the character here.
+    #[allow(
+        clippy::unnecessary_box_returns,
+        reason = "refusals travel boxed, so that results stay two words"
+    )]
+    #[cold]
+    fn cannot_start_token(&mut self) -> Box<ReadError> {
         let mark = self.mark;
-        Err(self.error(
+        if self.pure {
+            let problem = format!(
+                "found character {} that cannot start any token",
+                self.repr_at(0)
+            );
+            return self.error_at(
+                Some("while scanning for the next token"),
+                None,
+                problem,
+                mark,
+            );
+        }
+        self.error(
             Some("while scanning for the next token"),
             mark,
             "found character that cannot start any token",
-        ))
+        )
     }
 
     #[inline]
     fn stale_simple_keys(&mut self) -> Scan<()> {
+        if self.boms > 0 {
+            return self.stale_simple_keys_boms();
+        }
         let mark = self.mark;
         let mut required = None;
         for key in &mut self.simple_keys {
             // Same line: libyaml's index difference is the column difference.
             if key.possible && (key.mark.line < mark.line || key.mark.column + 1024 < mark.column) {
+                if key.required {
+                    required = Some(key.mark);
+                    break;
+                }
+                key.possible = false;
+            }
+        }
+        match required {
+            None => Ok(()),
+            Some(at) => Err(self.error(
+                Some("while scanning a simple key"),
+                at,
+                "could not find expected ':'",
+            )),
+        }
+    }
+
+    /// [`Self::stale_simple_keys`] in pure mode once a byte-order mark took no column: a key
+    /// on this line is stale past 1,024 characters counting those marks.
+    #[cold]
+    #[inline(never)]
+    fn stale_simple_keys_boms(&mut self) -> Scan<()> {
+        let mark = self.mark;
+        let mut required = None;
+        for key in &mut self.simple_keys {
+            if key.possible
+                && (key.mark.line < mark.line
+                    || key.mark.column + 1024 < mark.column
+                    || stale_with_boms(self.b, key.mark, mark))
+            {
                 if key.required {
                     required = Some(key.mark);
                     break;
@@ -698,13 +859,21 @@ impl<'a> Scanner<'a> {
     }
 
     fn fetch_stream_end(&mut self) -> Scan<()> {
-        if self.mark.column != 0 {
+        // libyaml puts the stream's end on a new line; the pure scanner where the text ends.
+        if self.mark.column != 0 && !self.pure {
             self.mark.column = 0;
             self.mark.line += 1;
         }
         self.unroll_indent(-1);
         self.remove_simple_key()?;
         self.simple_key_allowed = false;
+        if self.pure {
+            // `possible_simple_keys = {}`: no key waits for more tokens (libyaml's new line
+            // makes every one stale).
+            for key in &mut self.simple_keys {
+                key.possible = false;
+            }
+        }
         let mark = self.mark;
         self.push(TokenKind::StreamEnd, mark, mark);
         Ok(())
@@ -714,7 +883,11 @@ impl<'a> Scanner<'a> {
         self.unroll_indent(-1);
         self.remove_simple_key()?;
         self.simple_key_allowed = false;
-        let token = self.scan_directive()?;
+        let token = if self.pure {
+            self.scan_directive_pure()?
+        } else {
+            self.scan_directive()?
+        };
         self.tokens.push_back(token);
         Ok(())
     }
@@ -771,7 +944,11 @@ impl<'a> Scanner<'a> {
                 return Err(self.error(
                     None,
                     mark,
-                    "block sequence entries are not allowed in this context",
+                    if self.pure {
+                        "sequence entries are not allowed here"
+                    } else {
+                        "block sequence entries are not allowed in this context"
+                    },
                 ));
             }
             let mark = self.mark;
@@ -795,7 +972,15 @@ impl<'a> Scanner<'a> {
         if self.flow_level == 0 {
             if !self.simple_key_allowed {
                 let mark = self.mark;
-                return Err(self.error(None, mark, "mapping keys are not allowed in this context"));
+                return Err(self.error(
+                    None,
+                    mark,
+                    if self.pure {
+                        "mapping keys are not allowed here"
+                    } else {
+                        "mapping keys are not allowed in this context"
+                    },
+                ));
             }
             let mark = self.mark;
             self.roll_indent(
@@ -842,7 +1027,11 @@ impl<'a> Scanner<'a> {
                     return Err(self.error(
                         None,
                         mark,
-                        "mapping values are not allowed in this context",
+                        if self.pure {
+                            "mapping values are not allowed here"
+                        } else {
+                            "mapping values are not allowed in this context"
+                        },
                     ));
                 }
                 let mark = self.mark;
@@ -873,7 +1062,11 @@ impl<'a> Scanner<'a> {
     fn fetch_tag(&mut self) -> Scan<()> {
         self.save_simple_key()?;
         self.simple_key_allowed = false;
-        let token = self.scan_tag()?;
+        let token = if self.pure {
+            self.scan_tag_pure()?
+        } else {
+            self.scan_tag()?
+        };
         self.tokens.push_back(token);
         Ok(())
     }
@@ -903,6 +1096,9 @@ impl<'a> Scanner<'a> {
     }
 
     fn scan_to_next_token(&mut self) {
+        if self.pure {
+            return self.scan_to_next_token_pure();
+        }
         loop {
             if self.mark.column == 0 && self.b[self.mark.offset..].starts_with(b"\xEF\xBB\xBF") {
                 self.skip();
@@ -931,6 +1127,32 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// `scan_to_next_token` of `scanner.py`: a byte-order mark only as the text's first
+    /// character, spaces but never a tab, comments, line breaks.
+    fn scan_to_next_token_pure(&mut self) {
+        if self.mark.offset == 0 && self.is_bom_at(0) {
+            self.skip();
+        }
+        loop {
+            let n = self.spaces();
+            self.mark.offset += n;
+            self.mark.column += n;
+            if self.check(b'#') {
+                let start = self.mark.offset;
+                self.skip_to_line_end();
+                self.comments.push((start, self.mark.offset));
+            }
+            if self.is_break() {
+                self.skip_line();
+                if self.flow_level == 0 {
+                    self.simple_key_allowed = true;
+                }
+            } else {
+                break;
+            }
+        }
+    }
+
     /// Skips to the next line break or the end (a comment's text, a block scalar's line).
     fn skip_to_line_end(&mut self) {
         let rest = &self.b[self.mark.offset..];
@@ -943,13 +1165,13 @@ impl<'a> Scanner<'a> {
                 _ => rest.get(i + 1) == Some(&0x80) && matches!(rest.get(i + 2), Some(0xA8 | 0xA9)),
             };
             if is_break {
-                self.mark.column += chars_in(&rest[..i]);
+                self.mark.column += self.columns_in(&rest[..i]);
                 self.mark.offset += i;
                 return;
             }
             i += 1;
         }
-        self.mark.column += chars_in(rest);
+        self.mark.column += self.columns_in(rest);
         self.mark.offset += rest.len();
     }
 
@@ -1083,6 +1305,15 @@ impl<'a> Scanner<'a> {
             || !(self.is_blankz()
                 || matches!(c, b'?' | b':' | b',' | b']' | b'}' | b'%' | b'@' | b'`'))
         {
+            let problem: Cow<'static, str> = if self.pure {
+                format!(
+                    "expected alphabetic or numeric character, but found {}",
+                    self.repr_at(0)
+                )
+                .into()
+            } else {
+                "did not find expected alphabetic or numeric character".into()
+            };
             return Err(self.error(
                 Some(if alias {
                     "while scanning an alias"
@@ -1090,7 +1321,7 @@ impl<'a> Scanner<'a> {
                     "while scanning an anchor"
                 }),
                 start,
-                "did not find expected alphabetic or numeric character",
+                problem,
             ));
         }
         let name = &self.src[from..to];
@@ -1145,6 +1376,301 @@ impl<'a> Scanner<'a> {
             start,
             end,
         })
+    }
+
+    // ---- the pure scanner's directives and tags (`scanner.py`) ------------------------
+
+    /// `scan_directive`: `%YAML` and `%TAG` as libyaml reads them but with the pure scanner's
+    /// checks and texts; any other directive is skipped to the end of its line.
+    fn scan_directive_pure(&mut self) -> Scan<Token<'a>> {
+        const CONTEXT: Option<&str> = Some("while scanning a directive");
+        let start = self.mark;
+        self.skip();
+        let (from, to) = self.scan_alpha();
+        if from == to || !(self.check(b' ') || self.is_breakz()) {
+            let problem = format!(
+                "expected alphabetic or numeric character, but found {}",
+                self.repr_at(0)
+            );
+            return Err(self.error(CONTEXT, start, problem));
+        }
+        let kind = match &self.src[from..to] {
+            "YAML" => {
+                self.skip_spaces();
+                let major = self.scan_version_number_pure(start)?;
+                if !self.check(b'.') {
+                    let problem = format!("expected a digit or '.', but found {}", self.repr_at(0));
+                    return Err(self.error(CONTEXT, start, problem));
+                }
+                self.skip();
+                let minor = self.scan_version_number_pure(start)?;
+                if !(self.check(b' ') || self.is_breakz()) {
+                    let problem = format!("expected a digit or ' ', but found {}", self.repr_at(0));
+                    return Err(self.error(CONTEXT, start, problem));
+                }
+                TokenKind::VersionDirective(major, minor)
+            }
+            "TAG" => {
+                self.skip_spaces();
+                let (hs, he) = self.scan_tag_handle_pure(true, start)?;
+                if !self.check(b' ') {
+                    let problem = format!("expected ' ', but found {}", self.repr_at(0));
+                    return Err(self.error(CONTEXT, start, problem));
+                }
+                self.skip_spaces();
+                let prefix = self.scan_tag_uri_pure(true, start)?;
+                if !(self.check(b' ') || self.is_breakz()) {
+                    let problem = format!("expected ' ', but found {}", self.repr_at(0));
+                    return Err(self.error(CONTEXT, start, problem));
+                }
+                TokenKind::TagDirective(Cow::Borrowed(&self.src[hs..he]), prefix)
+            }
+            _ => {
+                let end = self.mark;
+                self.skip_to_line_end();
+                self.directive_ignored_line_pure(start)?;
+                return Ok(Token {
+                    kind: OTHER_DIRECTIVE,
+                    start,
+                    end,
+                });
+            }
+        };
+        let end = self.mark;
+        self.directive_ignored_line_pure(start)?;
+        Ok(Token { kind, start, end })
+    }
+
+    /// `scan_directive_ignored_line`: spaces, a comment, the line break.
+    fn directive_ignored_line_pure(&mut self, start: Mark) -> Scan<()> {
+        self.skip_spaces();
+        if self.check(b'#') {
+            let at = self.mark.offset;
+            self.skip_to_line_end();
+            self.comments.push((at, self.mark.offset));
+        }
+        if !self.is_breakz() {
+            let problem = format!(
+                "expected a comment or a line break, but found {}",
+                self.repr_at(0)
+            );
+            return Err(self.error(Some("while scanning a directive"), start, problem));
+        }
+        self.skip_line();
+        Ok(())
+    }
+
+    fn skip_spaces(&mut self) {
+        let n = self.spaces();
+        self.mark.offset += n;
+        self.mark.column += n;
+    }
+
+    /// `scan_yaml_directive_number`: digits, as many as written (a number past `u32` reads as
+    /// `u32::MAX`, which no check accepts as 1).
+    fn scan_version_number_pure(&mut self, start: Mark) -> Scan<u32> {
+        if !self.at(0).is_ascii_digit() {
+            let problem = format!("expected a digit, but found {}", self.repr_at(0));
+            return Err(self.error(Some("while scanning a directive"), start, problem));
+        }
+        let mut value = 0u32;
+        while self.at(0).is_ascii_digit() {
+            value = value
+                .saturating_mul(10)
+                .saturating_add(u32::from(self.at(0) - b'0'));
+            self.skip();
+        }
+        Ok(value)
+    }
+
+    /// `scan_tag`: `!<uri>`, `!` alone, `!handle!suffix` when a `!` follows before the next
+    /// space or line break, else `!suffix`; then a space or the line's end (not a tab, not a
+    /// `,`).
+    fn scan_tag_pure(&mut self) -> Scan<Token<'a>> {
+        let start = self.mark;
+        let (handle, suffix): (Cow<'a, str>, Cow<'a, str>);
+        if self.at(1) == b'<' {
+            self.skip();
+            self.skip();
+            suffix = self.scan_tag_uri_pure(false, start)?;
+            if !self.check(b'>') {
+                let problem = format!("expected '>', but found {}", self.repr_at(0));
+                return Err(self.error(Some("while parsing a tag"), start, problem));
+            }
+            self.skip();
+            handle = Cow::Borrowed("");
+        } else if self.is_blankz_at(1) {
+            self.skip();
+            handle = Cow::Borrowed("");
+            suffix = Cow::Borrowed("!");
+        } else {
+            let rest = &self.b[self.mark.offset + 1..];
+            let mut use_handle = false;
+            for (k, &c) in rest.iter().enumerate() {
+                if c == b' ' || self.is_break_at(1 + k) {
+                    break;
+                }
+                if c == b'!' {
+                    use_handle = true;
+                    break;
+                }
+            }
+            if use_handle {
+                let (from, to) = self.scan_tag_handle_pure(false, start)?;
+                handle = Cow::Borrowed(&self.src[from..to]);
+            } else {
+                self.skip();
+                handle = Cow::Borrowed("!");
+            }
+            suffix = self.scan_tag_uri_pure(false, start)?;
+        }
+        if !(self.check(b' ') || self.is_breakz()) {
+            let problem = format!("expected ' ', but found {}", self.repr_at(0));
+            return Err(self.error(Some("while scanning a tag"), start, problem));
+        }
+        let end = self.mark;
+        Ok(Token {
+            kind: TokenKind::Tag(handle, suffix),
+            start,
+            end,
+        })
+    }
+
+    /// `scan_tag_handle`: `!`, then (unless a space follows) letters, digits, `-`, `_` and a
+    /// closing `!`; its byte range.
+    fn scan_tag_handle_pure(&mut self, directive: bool, start: Mark) -> Scan<(usize, usize)> {
+        let context = Some(if directive {
+            "while scanning a directive"
+        } else {
+            "while scanning a tag"
+        });
+        if !self.check(b'!') {
+            let problem = format!("expected '!', but found {}", self.repr_at(0));
+            return Err(self.error(context, start, problem));
+        }
+        let from = self.mark.offset;
+        self.skip();
+        if !self.check(b' ') {
+            self.scan_alpha();
+            if !self.check(b'!') {
+                let problem = format!("expected '!', but found {}", self.repr_at(0));
+                return Err(self.error(context, start, problem));
+            }
+            self.skip();
+        }
+        Ok((from, self.mark.offset))
+    }
+
+    /// `scan_tag_uri`: letters, digits and `-;/?:@&=+$,_.!~*'()[]%` (`,[]` in a tag too),
+    /// with `%` escapes decoded.
+    fn scan_tag_uri_pure(&mut self, directive: bool, start: Mark) -> Scan<Cow<'a, str>> {
+        let mut buf = Buf::Empty;
+        let mut any = false;
+        loop {
+            let c = self.at(0);
+            let ok = c.is_ascii_alphanumeric()
+                || matches!(
+                    c,
+                    b'-' | b';'
+                        | b'/'
+                        | b'?'
+                        | b':'
+                        | b'@'
+                        | b'&'
+                        | b'='
+                        | b'+'
+                        | b'$'
+                        | b','
+                        | b'_'
+                        | b'.'
+                        | b'!'
+                        | b'~'
+                        | b'*'
+                        | b'\''
+                        | b'('
+                        | b')'
+                        | b'['
+                        | b']'
+                        | b'%'
+                );
+            if !ok {
+                break;
+            }
+            any = true;
+            if c == b'%' {
+                let text = self.scan_uri_escapes_pure(directive, start)?;
+                buf.push_str(self.src, &text);
+            } else {
+                let at = self.mark.offset;
+                self.skip();
+                buf.push_slice(self.src, at, self.mark.offset);
+            }
+        }
+        if !any {
+            let problem = format!("expected URI, but found {}", self.repr_at(0));
+            let context = if directive {
+                "while parsing a directive"
+            } else {
+                "while parsing a tag"
+            };
+            return Err(self.error(Some(context), start, problem));
+        }
+        Ok(buf.into_cow(self.src))
+    }
+
+    /// `scan_uri_escapes`: a run of `%XX`, decoded as UTF-8 at once (Python's own refusal when
+    /// it is not, at the run's first `%`).
+    fn scan_uri_escapes_pure(&mut self, directive: bool, start: Mark) -> Scan<String> {
+        let context = Some(if directive {
+            "while scanning a directive"
+        } else {
+            "while scanning a tag"
+        });
+        let mark = self.mark;
+        let mut bytes = Vec::new();
+        while self.check(b'%') {
+            self.skip();
+            for k in 0..2 {
+                if !self.at(k).is_ascii_hexdigit() {
+                    let problem = format!(
+                        "expected URI escape sequence of 2 hexadecimal numbers, but found {}",
+                        self.repr_at(k)
+                    );
+                    return Err(self.error(context, start, problem));
+                }
+            }
+            let hex = |c: u8| (c as char).to_digit(16).unwrap_or(0);
+            bytes.push(u8::try_from(hex(self.at(0)) * 16 + hex(self.at(1))).unwrap_or(0));
+            self.skip();
+            self.skip();
+        }
+        match String::from_utf8(bytes) {
+            Ok(text) => Ok(text),
+            Err(err) => {
+                let bytes = err.as_bytes();
+                let err = err.utf8_error();
+                let at = err.valid_up_to();
+                let byte = bytes[at];
+                // Python's range: the maximal invalid subpart, or the rest at the end.
+                let len = err.error_len().unwrap_or(bytes.len() - at);
+                let reason = match err.error_len() {
+                    None => "unexpected end of data",
+                    Some(_) if (0xC2..=0xF4).contains(&byte) => "invalid continuation byte",
+                    Some(_) => "invalid start byte",
+                };
+                let problem = if len > 1 {
+                    format!(
+                        "'utf-8' codec can't decode bytes in position {at}-{}: {reason}",
+                        at + len - 1
+                    )
+                } else {
+                    format!(
+                        "'utf-8' codec can't decode byte 0x{byte:02x} in position {at}: {reason}"
+                    )
+                };
+                Err(self.error_at(context, Some(start), problem, mark))
+            }
+        }
     }
 
     /// The handle's byte range: `!`, `!!`, `!name!`, or (a tag) `!name`.
@@ -1304,27 +1830,24 @@ impl<'a> Scanner<'a> {
         self.skip();
         let mut chomping = 0i8;
         let mut increment = 0isize;
+        let zero: &'static str = if self.pure {
+            "expected indentation indicator in the range 1-9, but found 0"
+        } else {
+            "found an indentation indicator equal to 0"
+        };
         if self.check(b'+') || self.check(b'-') {
             chomping = if self.check(b'+') { 1 } else { -1 };
             self.skip();
             if self.at(0).is_ascii_digit() {
                 if self.check(b'0') {
-                    return Err(self.error(
-                        CONTEXT,
-                        start,
-                        "found an indentation indicator equal to 0",
-                    ));
+                    return Err(self.error(CONTEXT, start, zero));
                 }
                 increment = isize::from(self.at(0) - b'0');
                 self.skip();
             }
         } else if self.at(0).is_ascii_digit() {
             if self.check(b'0') {
-                return Err(self.error(
-                    CONTEXT,
-                    start,
-                    "found an indentation indicator equal to 0",
-                ));
+                return Err(self.error(CONTEXT, start, zero));
             }
             increment = isize::from(self.at(0) - b'0');
             self.skip();
@@ -1333,7 +1856,16 @@ impl<'a> Scanner<'a> {
                 self.skip();
             }
         }
-        while self.is_blank() {
+        // The pure scanner wants a space or the line's end right after the indicators, and
+        // skips spaces only.
+        if self.pure && !(self.check(b' ') || self.is_breakz()) {
+            let problem = format!(
+                "expected chomping or indentation indicators, but found {}",
+                self.repr_at(0)
+            );
+            return Err(self.error(CONTEXT, start, problem));
+        }
+        while self.check(b' ') || (!self.pure && self.is_blank()) {
             self.skip();
         }
         if self.check(b'#') {
@@ -1342,6 +1874,13 @@ impl<'a> Scanner<'a> {
             self.comments.push((at, self.mark.offset));
         }
         if !self.is_breakz() {
+            if self.pure {
+                let problem = format!(
+                    "expected a comment or a line break, but found {}",
+                    self.repr_at(0)
+                );
+                return Err(self.error(CONTEXT, start, problem));
+            }
             return Err(self.error(
                 CONTEXT,
                 start,
@@ -1433,7 +1972,10 @@ impl<'a> Scanner<'a> {
                 self.mark.column += n;
             }
             max_indent = max_indent.max(self.mark.column.cast_signed());
-            if (*indent == 0 || self.mark.column.cast_signed() < *indent) && self.check(b'\t') {
+            if !self.pure
+                && (*indent == 0 || self.mark.column.cast_signed() < *indent)
+                && self.check(b'\t')
+            {
                 return Err(self.error(
                     Some("while scanning a block scalar"),
                     start,
@@ -1458,7 +2000,11 @@ impl<'a> Scanner<'a> {
     )]
     fn scan_flow_scalar(&mut self, single: bool) -> Scan<Token<'a>> {
         const CONTEXT: Option<&str> = Some("while scanning a quoted scalar");
-        const ESCAPE: Option<&str> = Some("while parsing a quoted scalar");
+        let escape_context = Some(if self.pure {
+            "while scanning a double-quoted scalar"
+        } else {
+            "while parsing a quoted scalar"
+        });
         let start = self.mark;
         self.skip();
         let mut value = Buf::Empty;
@@ -1467,7 +2013,15 @@ impl<'a> Scanner<'a> {
         let result = (|| {
             loop {
                 if self.is_document_indicator() {
-                    return Err(self.error(CONTEXT, start, "found unexpected document indicator"));
+                    return Err(self.error(
+                        CONTEXT,
+                        start,
+                        if self.pure {
+                            "found unexpected document separator"
+                        } else {
+                            "found unexpected document indicator"
+                        },
+                    ));
                 }
                 if self.is_z() {
                     return Err(self.error(CONTEXT, start, "found unexpected end of stream"));
@@ -1520,9 +2074,15 @@ impl<'a> Scanner<'a> {
                                 code_length = 8;
                                 ""
                             }
+                            _ if self.pure => {
+                                self.skip();
+                                let problem =
+                                    format!("found unknown escape character {}", self.repr_at(0));
+                                return Err(self.error(escape_context, start, problem));
+                            }
                             _ => {
                                 return Err(self.error(
-                                    ESCAPE,
+                                    escape_context,
                                     start,
                                     "found unknown escape character",
                                 ));
@@ -1535,23 +2095,34 @@ impl<'a> Scanner<'a> {
                             let mut code = 0u32;
                             for k in 0..code_length {
                                 let Some(digit) = (self.at(k) as char).to_digit(16) else {
+                                    if self.pure {
+                                        let problem = format!(
+                                            "expected escape sequence of {code_length} hexadecimal numbers, but found {}",
+                                            self.repr_at(k)
+                                        );
+                                        return Err(self.error(escape_context, start, problem));
+                                    }
                                     return Err(self.error(
-                                        ESCAPE,
+                                        escape_context,
                                         start,
                                         "did not find expected hexdecimal number",
                                     ));
                                 };
                                 code = (code << 4) + digit;
                             }
-                            let Some(ch) = char::from_u32(code) else {
-                                return Err(self.error(
-                                    ESCAPE,
-                                    start,
-                                    "found invalid Unicode character escape code",
-                                ));
+                            let (ch, more) = match char::from_u32(code) {
+                                Some(ch) => (ch, 0),
+                                None if self.pure => self.pure_code(code, code_length, start)?,
+                                None => {
+                                    return Err(self.error(
+                                        escape_context,
+                                        start,
+                                        "found invalid Unicode character escape code",
+                                    ));
+                                }
                             };
                             value.push_char(self.src, ch);
-                            for _ in 0..code_length {
+                            for _ in 0..code_length + more {
                                 self.skip();
                             }
                         }
@@ -1620,6 +2191,52 @@ impl<'a> Scanner<'a> {
         })
     }
 
+    /// An escape code that is no character, in pure mode (at the escape's digits): Python's
+    /// `chr` makes a surrogate of `\ud800`..`\udfff` and refuses a code past U+10FFFF. A high
+    /// surrogate escaped right before a low one reads as the character they encode (what
+    /// `json.dumps` writes of both); a lone one cannot be held in a Rust string.
+    fn pure_code(&mut self, code: u32, code_length: usize, start: Mark) -> Scan<(char, usize)> {
+        const CONTEXT: Option<&str> = Some("while scanning a double-quoted scalar");
+        if code > 0x10_FFFF {
+            return Err(self.error(CONTEXT, start, "chr() arg not in range(0x110000)"));
+        }
+        if (0xD800..0xDC00).contains(&code) {
+            let next = self.mark.offset + code_length;
+            let low = |len: usize, tag: u8| {
+                let rest = self.b.get(next..next + 2 + len)?;
+                if rest[0] != b'\\' || rest[1] != tag {
+                    return None;
+                }
+                let digits = std::str::from_utf8(&rest[2..]).ok()?;
+                u32::from_str_radix(digits, 16)
+                    .ok()
+                    .filter(|c| (0xDC00..0xE000).contains(c))
+            };
+            let pair = low(4, b'u')
+                .map(|c| (c, 4))
+                .or_else(|| low(8, b'U').map(|c| (c, 8)));
+            if let Some((low, len)) = pair {
+                let combined = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
+                if let Some(ch) = char::from_u32(combined) {
+                    // The second escape's backslash, letter and digits, for the caller to skip.
+                    return Ok((ch, 2 + len));
+                }
+            }
+        }
+        // Not a refusal of the scanner's: the parser refuses when it hands the scalar out.
+        let err = Box::new(ReadError {
+            kind: ErrorKind::Scanner,
+            context: CONTEXT,
+            context_mark: Some(start),
+            problem: Cow::Owned(format!(
+                "found a lone surrogate escape (U+{code:04X}): PyYAML keeps it in a Python string, hotfix cannot hold it"
+            )),
+            problem_mark: self.mark,
+        });
+        self.lone_surrogates.push((start.offset, err));
+        Ok(('\u{fffd}', 0))
+    }
+
     #[allow(
         clippy::too_many_lines,
         reason = "libyaml's function, kept whole to be read beside it"
@@ -1635,11 +2252,14 @@ impl<'a> Scanner<'a> {
         let (mut ws_start, mut ws_end) = (0usize, 0usize);
         let mut leading_blanks = false;
         let indent = self.indent + 1;
-        let stops = if self.flow_level > 0 {
-            &PLAIN_FLOW_STOPS
-        } else {
-            &PLAIN_BLOCK_STOPS
+        let stops = match (self.flow_level > 0, self.pure) {
+            (false, _) => &PLAIN_BLOCK_STOPS,
+            (true, false) => &PLAIN_FLOW_STOPS,
+            (true, true) => &PLAIN_FLOW_STOPS_PURE,
         };
+        let pure = self.pure;
+        // A tab is white space to libyaml only (in pure mode this never matches a tab).
+        let tab = if pure { b' ' } else { b'\t' };
         let result = (|| {
             loop {
                 if self.is_document_indicator() || self.check(b'#') {
@@ -1651,14 +2271,23 @@ impl<'a> Scanner<'a> {
                         && c == b':'
                         && matches!(self.at(1), b',' | b'?' | b'[' | b']' | b'{' | b'}')
                     {
-                        return Err(self.error(
-                            Some("while scanning a plain scalar"),
-                            start,
-                            "found unexpected ':'",
-                        ));
+                        if !pure {
+                            return Err(self.error(
+                                Some("while scanning a plain scalar"),
+                                start,
+                                "found unexpected ':'",
+                            ));
+                        }
+                        // `scan_plain`: in a flow collection a `:` before `,[]{}` ends the
+                        // scalar (before `?` it does not; the `?` does).
+                        if self.at(1) != b'?' {
+                            break;
+                        }
                     }
                     if (c == b':' && self.is_blankz_at(1))
-                        || (self.flow_level > 0 && matches!(c, b',' | b'[' | b']' | b'{' | b'}'))
+                        || (self.flow_level > 0
+                            && (matches!(c, b',' | b'[' | b']' | b'{' | b'}')
+                                || (pure && c == b'?')))
                     {
                         break;
                     }
@@ -1696,10 +2325,12 @@ impl<'a> Scanner<'a> {
                     value.push_slice(self.src, from, self.mark.offset);
                     end = self.mark;
                 }
-                if !(self.is_blank() || self.is_break()) {
+                // The pure scanner takes no tab as white space: the scalar ends before it.
+                let blank = |s: &Self| matches!(s.at(0), b' ') || s.at(0) == tab;
+                if !(blank(self) || self.is_break()) {
                     break;
                 }
-                while self.is_blank() || self.is_break() {
+                while blank(self) || self.is_break() {
                     if self.check(b' ') {
                         // A run of spaces at once (no check concerns a space).
                         let n = self.spaces();
@@ -1755,5 +2386,54 @@ impl<'a> Scanner<'a> {
             start,
             end,
         })
+    }
+}
+
+/// Python's `repr()` of a one-character string, as the pure scanner's messages quote what they
+/// found: `'\t'`, `'\x00'`, `"'"`, `'é'`. Python escapes a character its `str.isprintable`
+/// refuses: the C0 and C1 controls, separators other than the space, format characters,
+/// private use and surrogates (unassigned code points, which Python escapes too, are not
+/// told apart here).
+pub(crate) fn python_char_repr(c: char) -> String {
+    let v = u32::from(c);
+    let escaped = match c {
+        '\\' => return "'\\\\'".to_owned(),
+        '\'' => return "\"'\"".to_owned(),
+        '\t' => return "'\\t'".to_owned(),
+        '\n' => return "'\\n'".to_owned(),
+        '\r' => return "'\\r'".to_owned(),
+        _ => {
+            v < 0x20
+                || (0x7F..=0xA0).contains(&v)
+                || v == 0xAD
+                || matches!(
+                    v,
+                    0x600..=0x605 | 0x61C | 0x6DD | 0x70F | 0x890 | 0x891 | 0x8E2
+                )
+                || v == 0x1680
+                || v == 0x180E
+                || (0x2000..=0x200F).contains(&v)
+                || (0x2028..=0x202F).contains(&v)
+                || (0x205F..=0x206F).contains(&v)
+                || v == 0x3000
+                || (0xD800..=0xF8FF).contains(&v)
+                || v == 0xFEFF
+                || (0xFFF9..=0xFFFB).contains(&v)
+                || (0xFFFE..=0xFFFF).contains(&v)
+                || v >= 0xF_0000
+                || matches!(v, 0x110BD | 0x110CD | 0x1BCA0..=0x1BCA3 | 0x1D173..=0x1D17A)
+                || v == 0xE0001
+                || (0xE0020..=0xE007F).contains(&v)
+        }
+    };
+    if !escaped {
+        return format!("'{c}'");
+    }
+    if v < 0x100 {
+        format!("'\\x{v:02x}'")
+    } else if v < 0x10000 {
+        format!("'\\u{v:04x}'")
+    } else {
+        format!("'\\U{v:08x}'")
     }
 }

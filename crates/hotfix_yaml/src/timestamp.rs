@@ -1,0 +1,137 @@
+//! Timestamps as PyYAML's pure-Python loader constructs them: Heat's second try (where libyaml
+//! refuses a text) makes Python dates, and fails on one Python cannot make.
+
+/// A timestamp as PyYAML's `construct_yaml_timestamp` reads it (`timestamp_regexp`): the date,
+/// the time if any, the time zone's offset in minutes if any, and whether the month and day
+/// have two digits each.
+struct Timestamp {
+    date: (u32, u32, u32),
+    time: Option<(u32, u32, u32)>,
+    zone_minutes: Option<u32>,
+    two_digit_date: bool,
+}
+
+fn digits(bytes: &[u8], i: &mut usize, min: usize, max: usize) -> Option<u32> {
+    let start = *i;
+    while *i < bytes.len() && *i - start < max && bytes[*i].is_ascii_digit() {
+        *i += 1;
+    }
+    if *i - start < min {
+        return None;
+    }
+    std::str::from_utf8(&bytes[start..*i]).ok()?.parse().ok()
+}
+
+fn timestamp(text: &str) -> Option<Timestamp> {
+    let b = text.as_bytes();
+    let mut i = 0;
+    let year = digits(b, &mut i, 4, 4)?;
+    let expect = |i: &mut usize, c: u8| (b.get(*i) == Some(&c)).then(|| *i += 1);
+    expect(&mut i, b'-')?;
+    let m0 = i;
+    let month = digits(b, &mut i, 1, 2)?;
+    let two_month = i - m0 == 2;
+    expect(&mut i, b'-')?;
+    let d0 = i;
+    let day = digits(b, &mut i, 1, 2)?;
+    let two_digit_date = two_month && i - d0 == 2;
+    let mut out = Timestamp {
+        date: (year, month, day),
+        time: None,
+        zone_minutes: None,
+        two_digit_date,
+    };
+    if i == b.len() {
+        return Some(out);
+    }
+    match b[i] {
+        b'T' | b't' => i += 1,
+        b' ' | b'\t' => {
+            while matches!(b.get(i), Some(b' ' | b'\t')) {
+                i += 1;
+            }
+        }
+        _ => return None,
+    }
+    let hour = digits(b, &mut i, 1, 2)?;
+    expect(&mut i, b':')?;
+    let minute = digits(b, &mut i, 2, 2)?;
+    expect(&mut i, b':')?;
+    let second = digits(b, &mut i, 2, 2)?;
+    out.time = Some((hour, minute, second));
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+    }
+    while matches!(b.get(i), Some(b' ' | b'\t')) {
+        i += 1;
+    }
+    match b.get(i) {
+        None => {}
+        Some(b'Z') => {
+            i += 1;
+            out.zone_minutes = Some(0);
+        }
+        Some(b'+' | b'-') => {
+            i += 1;
+            let hours = digits(b, &mut i, 1, 2)?;
+            let mut minutes = 0;
+            if b.get(i) == Some(&b':') {
+                i += 1;
+                minutes = digits(b, &mut i, 2, 2)?;
+            }
+            out.zone_minutes = Some(hours * 60 + minutes);
+        }
+        Some(_) => return None,
+    }
+    (i == b.len()).then_some(out)
+}
+
+/// Whether Python's `datetime` accepts the timestamp's fields.
+fn valid(t: &Timestamp) -> bool {
+    let (year, month, day) = t.date;
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return false,
+    };
+    let time_ok = t.time.is_none_or(|(h, m, s)| h < 24 && m < 60 && s < 60);
+    year >= 1 && (1..=days).contains(&day) && time_ok && t.zone_minutes.is_none_or(|z| z < 24 * 60)
+}
+
+/// PyYAML's pure-Python loader (Heat's second try, with no timestamp override) constructs a
+/// timestamp as a Python date: a `!!timestamp` that is not one, or a date or time out of range
+/// (`2001-13-01`), fails there. `explicit`: tagged `!!timestamp` (else a plain scalar, which
+/// is a timestamp only where the resolver's pattern says so).
+pub(crate) fn pure_timestamp_fails(text: &str, explicit: bool) -> bool {
+    match timestamp(text) {
+        None => explicit,
+        // The resolver wants two-digit months and days without a time.
+        Some(t) if !explicit && t.time.is_none() && !t.two_digit_date => false,
+        Some(t) => !valid(&t),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_timestamp_that_pyyaml_cannot_construct() {
+        assert!(!pure_timestamp_fails("2001-12-14", false));
+        assert!(!pure_timestamp_fails("2001-12-14t21:59:43.10-05:00", true));
+        assert!(pure_timestamp_fails("2001-13-14", false));
+        assert!(pure_timestamp_fails("2001-02-29", false));
+        assert!(!pure_timestamp_fails("2000-02-29", false));
+        assert!(pure_timestamp_fails("", true));
+        assert!(pure_timestamp_fails("x", true));
+        assert!(!pure_timestamp_fails("x", false));
+        assert!(!pure_timestamp_fails("2001-1-1", false));
+        assert!(pure_timestamp_fails("2001-1-1 25:00:00", false));
+    }
+}
