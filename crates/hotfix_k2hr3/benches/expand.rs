@@ -52,7 +52,7 @@ fn variables() -> Variables {
                 format!("10.0.0.{i},0,"),
                 Value::Object(vec![
                     ("host".into(), Value::Str(format!("10.0.0.{i}"))),
-                    ("port".into(), Value::Int(8000 + i)),
+                    ("port".into(), Value::Num(f64::from(8000 + i))),
                     ("extra".into(), Value::Null),
                     ("cuk".into(), Value::Null),
                 ]),
