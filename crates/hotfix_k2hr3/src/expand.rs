@@ -414,16 +414,13 @@ impl Machine {
         let ExprKind::Var(name) = &base.kind else {
             return Ok(Value::Undefined);
         };
-        let literal_index = matches!(index.kind, ExprKind::Num(_) | ExprKind::Str(_));
         let element = match self.vars.get(name) {
-            // The engine throws reading an element of `null`, and of a missing element kept in
-            // a variable when the index is written out.
+            // The engine throws reading an element of `null`; an element of a missing element
+            // kept in a variable is `null`.
             Some(Value::Null) => {
                 return fail(ExpandErrorKind::NullContainer(name.clone()), base.span);
             }
-            Some(Value::Undefined) if literal_index => {
-                return fail(ExpandErrorKind::NullContainer(name.clone()), base.span);
-            }
+            Some(Value::Undefined) => Value::Null,
             Some(container) => container.element(&key).unwrap_or(Value::Undefined),
             None => Value::Undefined,
         };
