@@ -30,7 +30,7 @@ block = """\
 {{ done }}
 {{ %sum% = 0 }}
 {{ for %i% = 0 ; %i% < 16 ; ++%i% }}
-{{ if %i% % 3 == 0 }}{{ %sum% = %sum% + %i% * 2 }}{{ elif %i% % 3 == 1 }}{{ %sum% = %sum% - (%i% << 1) }}{{ else }}{{ continue }}{{ endif }}
+{{ %r% = %i% % 3 }}{{ if %r% == 0 }}{{ %sum% = %sum% + %i% * 2 }}{{ elif %r% == 1 }}{{ %sum% = %sum% - %i% << 1 }}{{ else }}{{ continue }}{{ endif }}
 {{ done }}
 {{ %w% = 8 }}
 {{ while %w% > 0 }}{{ --%w% }}{{ done }}

@@ -25,21 +25,23 @@ enum K2hr3Command {
 
 const EXPAND_ABOUT: &str = "\
 Expand a K2HR3 template (RESOURCE data with {{ … }} statements) as the K2HR3 Template Engine \
-does, and print the result on standard output, byte for byte, with nothing added.
+(the API server's k2hr3template module) does, and print the result on standard output, byte \
+for byte, with nothing added.
 
-The template may start with the engine header {{#!k2hr3template }}; any other engine name is \
-refused. Lines that hold only statements printing nothing (comments, assignments, if/elif/else/\
-endif, while/done, do/while, for/done, foreach/done, break, continue) vanish with their line \
-break; {{= … }} prints a value; {{{ and }}} print {{ and }}.
+The template may start with the engine header {{#!k2hr3template }}, removed with the line \
+breaks after it; any other engine name there is refused. Statements vanish and the text around \
+them stays, line breaks included; {{= … }} prints a value; {{{ and }}} print {{ and }}. Numbers \
+are JavaScript's (7 / 2 is 3.5). A template the engine refuses to load is refused here too.
 
 Variables come from --vars, a JSON object whose keys are the variable names without the % \
 signs (\"yrn:yahoo:::tenant:role:name/hosts/ip\" for %yrn:yahoo:::tenant:role:name/hosts/ip%) \
-and whose values are any JSON values; numbers must be integers (the language has no others). \
-Reading a variable that is neither given nor assigned is an error.
+and whose values are any JSON values. A variable neither given nor assigned reads as null \
+(it prints nothing).
 
-The engine's documentation sets no bound on loops: hotfix stops with an error after \
---max-iterations loop iterations (all loops together) or when the output would pass \
---max-output bytes, and then prints nothing.
+The engine sets no bound on loops: hotfix stops with an error after --max-iterations loop \
+iterations (all loops together) or when the output would pass --max-output bytes. Where the \
+engine fails while expanding, hotfix stops with the error and prints nothing; the engine would \
+keep the output before the failing statement and go on.
 
 Exit codes: 0 expanded; 2 the template, the variables or the expansion failed (the error on \
 standard error, with a code frame into the template).";

@@ -46,9 +46,10 @@ fn expand_prints_the_expansion_byte_for_byte() {
         "testdata/cli/k2hr3/hosts.json",
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // As the engine: every statement's line break stays, only the header's goes.
     assert_eq!(
         text(&out.stdout),
-        "Host[0] = abc.example.com:0\nHost[1] = 127.0.0.1:0\n"
+        "\n\n\n\nHost[0] = abc.example.com:0\n\n\n\nHost[1] = 127.0.0.1:0\n\n\n"
     );
     assert!(out.stderr.is_empty());
 }
@@ -60,7 +61,7 @@ fn expand_reads_standard_input_and_keeps_crlf_and_a_missing_final_newline() {
         b"{{ %a% = 'x' }}\r\nline {{= %a% }}\r\nend",
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert_eq!(out.stdout, b"line x\r\nend");
+    assert_eq!(out.stdout, b"\r\nline x\r\nend");
 }
 
 #[test]
@@ -77,13 +78,14 @@ fn a_syntax_error_is_shown_with_a_code_frame_and_exit_code_2() {
 }
 
 #[test]
-fn an_unset_variable_is_an_error_pointing_at_it() {
+fn a_failing_expansion_is_an_error_pointing_at_it() {
+    // Without the variables, the role's hosts are unset (null): `foreach` fails on them.
     let out = hotfix(&["k2hr3", "expand", "testdata/cli/k2hr3/hosts.k2hr3"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
     let err = text(&out.stderr);
     assert!(
-        err.contains("the variable %yrn:yahoo:::mytenant:role:myrole/hosts/all% is not set"),
+        err.contains("`foreach` walks an array or an object, and this is null"),
         "{err}"
     );
     assert!(err.contains("hosts.k2hr3:4:"), "{err}");
@@ -125,7 +127,6 @@ fn bad_inputs_are_clear_errors() {
     let vars = dir.path().join("vars.json");
     for (content, expected) in [
         ("[1, 2]", "a JSON object is expected"),
-        ("{\"n\": 1.5}", "is not an integer"),
         ("{\"n\": ", "invalid variables"),
     ] {
         std::fs::write(&vars, content).expect("write");
@@ -187,11 +188,12 @@ fn lint_recognises_k2hr3_templates_by_header_and_by_glob() {
             .output()
             .expect("run hotfix")
     };
+    // K003 is a warning: alone, it does not fail the run.
     let out = lint(&["lint", "--format", "concise", "."]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(0));
     assert_eq!(
         text(&out.stdout),
-        "res/header.yaml:3:5: K003 %cuont% is read before anything sets it\n"
+        "res/header.yaml:3:5: K003 %cuont% is read before anything sets it: the engine reads it as null\n"
     );
 
     std::fs::write(
@@ -203,7 +205,7 @@ fn lint_recognises_k2hr3_templates_by_header_and_by_glob() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stdout),
-        "res/header.yaml:3:5: K003 %cuont% is read before anything sets it\nres/plain.txt:1:9: K004 division by zero\n"
+        "res/header.yaml:3:5: K003 %cuont% is read before anything sets it: the engine reads it as null\nres/plain.txt:1:9: K004 division by zero\n"
     );
 
     let sarif = lint(&["lint", "--format", "sarif", "."]);
@@ -235,13 +237,13 @@ fn lint_takes_the_variables_a_variables_file_gives() {
     let out = lint();
     assert_eq!(
         text(&out.stdout),
-        "t.k2hr3:2:5: K003 %given% is read before anything sets it\nt.k2hr3:2:20: K003 %other% is read before anything sets it\n"
+        "t.k2hr3:2:5: K003 %given% is read before anything sets it: the engine reads it as null\nt.k2hr3:2:20: K003 %other% is read before anything sets it: the engine reads it as null\n"
     );
     std::fs::write(root.join("t.k2hr3.vars.json"), "{\"given\": 1}").expect("write");
     let out = lint();
     assert_eq!(
         text(&out.stdout),
-        "t.k2hr3:2:20: K003 %other% is read before anything sets it\n"
+        "t.k2hr3:2:20: K003 %other% is read before anything sets it: the engine reads it as null\n"
     );
     std::fs::write(root.join("t.k2hr3.vars.json"), "[1]").expect("write");
     let out = lint();

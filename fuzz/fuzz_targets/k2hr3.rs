@@ -25,9 +25,9 @@ fuzz_target!(|data: &[u8]| {
         }
     };
     let mut vars = Variables::new();
-    vars.insert("a".into(), Value::Int(2));
+    vars.insert("a".into(), Value::Num(2.0));
     vars.insert("s".into(), Value::Str("text".into()));
-    vars.insert("l".into(), Value::Array(vec![Value::Int(1), Value::Null]));
+    vars.insert("l".into(), Value::Array(vec![Value::Num(1.0), Value::Null]));
     vars.insert(
         "o".into(),
         Value::Object(vec![("k".into(), Value::Bool(true))]),

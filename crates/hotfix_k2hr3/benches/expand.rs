@@ -28,7 +28,7 @@ const BLOCK: &str = "\
 {{ done }}
 {{ %sum% = 0 }}
 {{ for %i% = 0 ; %i% < 16 ; ++%i% }}
-{{ if %i% % 3 == 0 }}{{ %sum% = %sum% + %i% * 2 }}{{ elif %i% % 3 == 1 }}{{ %sum% = %sum% - (%i% << 1) }}{{ else }}{{ continue }}{{ endif }}
+{{ %r% = %i% % 3 }}{{ if %r% == 0 }}{{ %sum% = %sum% + %i% * 2 }}{{ elif %r% == 1 }}{{ %sum% = %sum% - %i% << 1 }}{{ else }}{{ continue }}{{ endif }}
 {{ done }}
 {{ %w% = 8 }}
 {{ while %w% > 0 }}{{ --%w% }}{{ done }}
@@ -52,7 +52,7 @@ fn variables() -> Variables {
                 format!("10.0.0.{i},0,"),
                 Value::Object(vec![
                     ("host".into(), Value::Str(format!("10.0.0.{i}"))),
-                    ("port".into(), Value::Int(8000 + i)),
+                    ("port".into(), Value::Num(f64::from(8000 + i))),
                     ("extra".into(), Value::Null),
                     ("cuk".into(), Value::Null),
                 ]),

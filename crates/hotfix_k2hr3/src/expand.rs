@@ -1,9 +1,9 @@
 //! Expansion: a parsed template and variables to the text the engine stores.
 
-use std::cmp::Ordering;
 use std::collections::HashMap;
 
-use crate::syntax::{BinaryOp, Expr, ExprKind, Node, Template, UnaryOp};
+use crate::syntax::{BinaryOp, Expr, ExprKind, Node, Template};
+use crate::value::{number_to_string, parse_int, string_to_number};
 use crate::{Span, Value};
 
 /// Variables by name (without the `%` signs).
@@ -28,38 +28,50 @@ impl Default for Limits {
     }
 }
 
-/// Why expansion failed, and at which formula or statement.
+/// Why expansion failed, at which formula or statement, and what the engine keeps of the
+/// output before it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{kind}")]
 pub struct ExpandError {
     pub kind: ExpandErrorKind,
     pub span: Span,
+    /// The output the engine keeps before its error message: up to the top-level statement or
+    /// block that failed, and the rounds of a top-level loop that ended before the failure.
+    pub output: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ExpandErrorKind {
-    #[error("the variable %{0}% is not set")]
-    UndefinedVariable(String),
-    #[error("division by zero")]
-    DivisionByZero,
-    #[error("the result does not fit in a 64-bit integer")]
-    Overflow,
-    #[error("a shift count must be between 0 and 63, not {0}")]
-    ShiftCount(i64),
     #[error("`{op}` needs numbers, and {side} {found} is not one")]
     NotANumber {
         op: &'static str,
         side: &'static str,
         found: String,
     },
-    #[error("{0} has no elements to count")]
-    NoLength(&'static str),
-    #[error("{0} cannot be indexed")]
-    NotIndexable(&'static str),
-    #[error("`{{ }}` reads an object's key, and this is {0}")]
-    NotAnObject(&'static str),
-    #[error("`foreach` needs an array or an object, and this is {0}")]
-    NotIterable(&'static str),
+    #[error("`+` cannot add a string to a number: {0}")]
+    NumberPlusString(String),
+    #[error("`+` takes numbers and strings, and {side} {found} is neither")]
+    NotAddable { side: &'static str, found: String },
+    #[error("`{op}` compares numbers, and {side} {found} is not one")]
+    NotComparable {
+        op: &'static str,
+        side: &'static str,
+        found: String,
+    },
+    #[error("`!` needs a boolean, and {0} is not one")]
+    NotABoolean(String),
+    #[error("division by zero")]
+    DivisionByZero,
+    #[error("an index must be a number or a string, not {0}")]
+    InvalidIndex(String),
+    #[error("%{0}% is null: it has no elements (the engine stops with a TypeError)")]
+    NullContainer(String),
+    #[error("only a variable or an element can be assigned")]
+    AssignTarget,
+    #[error("`{{ }}` or `[ ]` assigns into an array or an object, and this is {0}")]
+    NotAContainer(String),
+    #[error("`foreach` walks an array or an object, and this is {0}")]
+    NotIterable(String),
     #[error("more than {0} loop iterations: stopped (see --max-iterations)")]
     IterationLimit(u64),
     #[error("the output would exceed {0} bytes")]
@@ -73,6 +85,10 @@ pub enum ExpandErrorKind {
     )]
     WorkLimit(usize),
 }
+
+/// How far past an array's end an element is stored; further, JavaScript makes a sparse array
+/// and the expander leaves the array as it is.
+const SPARSE_GAP: usize = 4096;
 
 /// How many bytes the expansion may build or copy in all, per byte of output it may write:
 /// the bound on its total work and memory is this times [`Limits::max_output`] (1 GiB with the
@@ -92,8 +108,29 @@ pub fn expand(
         iterations: 0,
         work: 0,
         limits,
+        depth: 0,
+        committed: 0,
+        commit_iterations: false,
     };
-    machine.block(&template.body)?;
+    for node in &template.body {
+        let before = machine.out.len();
+        machine.committed = before;
+        machine.commit_iterations = matches!(
+            node,
+            Node::While { .. } | Node::DoWhile { .. } | Node::For { .. } | Node::Foreach { .. }
+        );
+        // At the top level, `break` and `continue` do nothing.
+        if let Err(failure) = machine.node(node) {
+            // The engine keeps what came before the failing top-level statement, and the rounds
+            // of a top-level loop that ended; a failing block's own output is dropped.
+            machine.out.truncate(machine.committed.max(before));
+            return Err(ExpandError {
+                kind: failure.kind,
+                span: failure.span,
+                output: machine.out,
+            });
+        }
+    }
     Ok(machine.out)
 }
 
@@ -111,16 +148,35 @@ struct Machine {
     /// Bytes built or copied so far, against [`WORK_PER_OUTPUT`] times the output bound.
     work: usize,
     limits: Limits,
+    /// Blocks open around the node being expanded.
+    depth: usize,
+    /// The output a failure keeps: up to the top-level node, or to its last finished round.
+    committed: usize,
+    /// Whether the top-level node is a loop (whose finished rounds are kept).
+    commit_iterations: bool,
 }
 
-type Result<T> = std::result::Result<T, ExpandError>;
+/// A failure before the output is attached.
+struct Failure {
+    kind: ExpandErrorKind,
+    span: Span,
+}
+
+type Result<T> = std::result::Result<T, Failure>;
 
 fn fail<T>(kind: ExpandErrorKind, span: Span) -> Result<T> {
-    Err(ExpandError { kind, span })
+    Err(Failure { kind, span })
 }
 
 impl Machine {
     fn block(&mut self, nodes: &[Node]) -> Result<Flow> {
+        self.depth += 1;
+        let flow = self.block_inner(nodes);
+        self.depth -= 1;
+        flow
+    }
+
+    fn block_inner(&mut self, nodes: &[Node]) -> Result<Flow> {
         for node in nodes {
             let flow = self.node(node)?;
             if flow != Flow::Normal {
@@ -128,6 +184,13 @@ impl Machine {
             }
         }
         Ok(Flow::Normal)
+    }
+
+    /// A loop's round ended: when the loop is the top-level node, its output is kept.
+    fn round_ended(&mut self) {
+        if self.commit_iterations && self.depth == 0 {
+            self.committed = self.out.len();
+        }
     }
 
     fn write(&mut self, text: &str, span: Span) -> Result<()> {
@@ -149,12 +212,6 @@ impl Machine {
         Ok(())
     }
 
-    /// A copy of a value, counted.
-    fn copy(&mut self, value: &Value, span: Span) -> Result<Value> {
-        self.spend(weight(value), span)?;
-        Ok(value.clone())
-    }
-
     fn tick(&mut self, span: Span) -> Result<()> {
         self.iterations += 1;
         if self.iterations > self.limits.max_iterations {
@@ -166,6 +223,10 @@ impl Machine {
         Ok(())
     }
 
+    fn holds(&mut self, cond: &Expr) -> Result<bool> {
+        Ok(self.eval(cond)?.truthy())
+    }
+
     fn node(&mut self, node: &Node) -> Result<Flow> {
         match node {
             Node::Text { span, text } => self.write(text, *span)?,
@@ -174,16 +235,20 @@ impl Machine {
                 let text = self.eval(expr)?.to_text();
                 self.write(&text, *span)?;
             }
-            Node::Eval { expr, .. } => {
-                self.eval(expr)?;
+            Node::Eval { exprs, .. } => {
+                for expr in exprs {
+                    self.eval(expr)?;
+                }
             }
             Node::If {
                 branches,
                 otherwise,
                 ..
             } => {
+                // A branch with nothing in it is passed over even when its condition holds:
+                // the engine then goes on to the next `elif` or the `else`.
                 for branch in branches {
-                    if self.eval(&branch.cond)?.truthy() {
+                    if self.holds(&branch.cond)? && !branch.body.is_empty() {
                         return self.block(&branch.body);
                     }
                 }
@@ -194,9 +259,11 @@ impl Machine {
             Node::While {
                 head, cond, body, ..
             } => {
-                while self.eval(cond)?.truthy() {
+                while self.holds(cond)? {
                     self.tick(*head)?;
-                    if self.block(body)? == Flow::Break {
+                    let flow = self.block(body)?;
+                    self.round_ended();
+                    if flow == Flow::Break {
                         break;
                     }
                 }
@@ -205,7 +272,9 @@ impl Machine {
                 head, body, cond, ..
             } => loop {
                 self.tick(*head)?;
-                if self.block(body)? == Flow::Break || !self.eval(cond)?.truthy() {
+                let flow = self.block(body)?;
+                self.round_ended();
+                if flow == Flow::Break || !self.holds(cond)? {
                     break;
                 }
             },
@@ -222,12 +291,14 @@ impl Machine {
                 }
                 loop {
                     if let Some(cond) = cond
-                        && !self.eval(cond)?.truthy()
+                        && !self.holds(cond)?
                     {
                         break;
                     }
                     self.tick(*head)?;
-                    if self.block(body)? == Flow::Break {
+                    let flow = self.block(body)?;
+                    self.round_ended();
+                    if flow == Flow::Break {
                         break;
                     }
                     if let Some(step) = step {
@@ -241,31 +312,36 @@ impl Machine {
                 iterable,
                 body,
                 ..
-            } => {
-                let items: Vec<Value> = match self.eval(iterable)? {
-                    Value::Array(items) => items,
-                    Value::Object(entries) => {
-                        entries.into_iter().map(|(k, _)| Value::Str(k)).collect()
-                    }
-                    other => {
-                        return fail(
-                            ExpandErrorKind::NotIterable(other.type_name()),
-                            iterable.span,
-                        );
-                    }
-                };
-                for item in items {
-                    self.tick(*head)?;
-                    self.set(var, item);
-                    if self.block(body)? == Flow::Break {
-                        break;
-                    }
-                }
-            }
+            } => self.foreach(*head, var, iterable, body)?,
             Node::Break { .. } => return Ok(Flow::Break),
             Node::Continue { .. } => return Ok(Flow::Continue),
         }
         Ok(Flow::Normal)
+    }
+
+    /// `foreach`: the variable takes each index of an array (as a string) or key of an object.
+    fn foreach(&mut self, head: Span, var: &str, iterable: &Expr, body: &[Node]) -> Result<()> {
+        let keys: Vec<String> = match self.eval(iterable)? {
+            Value::Array(items) => (0..items.len()).map(|i| i.to_string()).collect(),
+            Value::Object(entries) => entries.into_iter().map(|(k, _)| k).collect(),
+            other => {
+                return fail(
+                    ExpandErrorKind::NotIterable(describe(&other)),
+                    iterable.span,
+                );
+            }
+        };
+        for key in keys {
+            self.tick(head)?;
+            self.spend(key.len(), head)?;
+            self.set(var, Value::Str(key));
+            let flow = self.block(body)?;
+            self.round_ended();
+            if flow == Flow::Break {
+                break;
+            }
+        }
+        Ok(())
     }
 
     /// Sets a variable (without allocating its name again when it exists).
@@ -277,34 +353,26 @@ impl Machine {
         }
     }
 
-    fn var(&self, name: &str, span: Span) -> Result<&Value> {
-        match self.vars.get(name) {
-            Some(value) => Ok(value),
-            None => fail(ExpandErrorKind::UndefinedVariable(name.to_owned()), span),
-        }
-    }
-
     /// Evaluates a formula. Each kind of node has its own function, so that this one's stack
     /// frame (paid once per level of the formula's tree) stays small.
     fn eval(&mut self, expr: &Expr) -> Result<Value> {
         match &expr.kind {
             ExprKind::Null => Ok(Value::Null),
             ExprKind::Bool(b) => Ok(Value::Bool(*b)),
-            ExprKind::Int(n) => Ok(Value::Int(*n)),
+            ExprKind::Num(n) => Ok(Value::Num(*n)),
             ExprKind::Str(s) => self.literal(s, expr.span),
             ExprKind::Var(name) => self.read_var(name, expr.span),
-            ExprKind::Index { base, index, brace } => self.index(base, index, *brace),
+            ExprKind::Index { base, index, .. } => self.index(base, index),
             ExprKind::Length { base, .. } => self.length(base),
-            ExprKind::Unary { op, operand, .. } => self.unary(expr, *op, operand),
+            ExprKind::Not { operand, .. } => self.not(operand),
             ExprKind::Binary { op, lhs, rhs, .. } => self.binary_node(expr, *op, lhs, rhs),
-            ExprKind::Assign { name, value, .. } => self.assign(name, value, expr.span),
+            ExprKind::Assign { target, value, .. } => self.assign(target, value, expr.span),
             ExprKind::Step {
-                name,
-                name_span,
+                operand,
                 increment,
                 prefix,
-                op_span,
-            } => self.step(name, *name_span, *op_span, *increment, *prefix),
+                ..
+            } => self.step(operand, *increment, *prefix),
         }
     }
 
@@ -316,37 +384,46 @@ impl Machine {
 
     #[inline(never)]
     fn read_var(&mut self, name: &str, span: Span) -> Result<Value> {
-        let value = self.var(name, span)?.clone();
+        // A variable holding a missing element reads as `null`, as an unset one does.
+        let value = match self.vars.get(name) {
+            None | Some(Value::Undefined) => Value::Null,
+            Some(value) => value.clone(),
+        };
         self.spend(weight(&value), span)?;
         Ok(value)
     }
 
-    #[inline(never)]
-    fn assign(&mut self, name: &str, value: &Expr, span: Span) -> Result<Value> {
-        let v = self.eval(value)?;
-        let copy = self.copy(&v, span)?;
-        self.set(name, copy);
-        Ok(v)
+    /// The key an index formula gives: a string, or a value JavaScript reads as a number.
+    fn key(&mut self, index: &Expr) -> Result<Value> {
+        let key = self.eval(index)?;
+        let valid = match &key {
+            Value::Str(_) | Value::Num(_) | Value::Bool(_) => true,
+            Value::Null | Value::Undefined => false,
+            other => js_number(other).is_some(),
+        };
+        if valid {
+            Ok(key)
+        } else {
+            fail(ExpandErrorKind::InvalidIndex(describe(&key)), index.span)
+        }
     }
 
     #[inline(never)]
-    fn index(&mut self, base: &Expr, index: &Expr, brace: bool) -> Result<Value> {
-        let key = self.eval(index)?;
+    fn index(&mut self, base: &Expr, index: &Expr) -> Result<Value> {
+        let key = self.key(index)?;
         let ExprKind::Var(name) = &base.kind else {
-            return fail(ExpandErrorKind::NotIndexable("this formula"), base.span);
+            return Ok(Value::Undefined);
         };
-        let container = self.var(name, base.span)?;
-        match container {
-            Value::Object(_) => {}
-            Value::Array(_) if !brace => {}
-            other if brace => {
-                return fail(ExpandErrorKind::NotAnObject(article(other)), base.span);
+        let element = match self.vars.get(name) {
+            // The engine throws reading an element of `null`; an element of a missing element
+            // kept in a variable is `null`.
+            Some(Value::Null) => {
+                return fail(ExpandErrorKind::NullContainer(name.clone()), base.span);
             }
-            other => {
-                return fail(ExpandErrorKind::NotIndexable(article(other)), base.span);
-            }
-        }
-        let element = container.element(&key).cloned().unwrap_or(Value::Null);
+            Some(Value::Undefined) => Value::Null,
+            Some(container) => container.element(&key).unwrap_or(Value::Undefined),
+            None => Value::Undefined,
+        };
         self.spend(weight(&element), base.span)?;
         Ok(element)
     }
@@ -354,162 +431,363 @@ impl Machine {
     #[inline(never)]
     fn length(&mut self, base: &Expr) -> Result<Value> {
         let value = self.eval(base)?;
-        let n = match &value {
-            Value::Array(items) => items.len(),
-            Value::Object(entries) => entries.len(),
-            Value::Str(s) => {
-                self.spend(s.len(), base.span)?;
-                s.chars().count()
-            }
-            other => return fail(ExpandErrorKind::NoLength(article(other)), base.span),
-        };
-        Ok(Value::Int(i64::try_from(n).unwrap_or(i64::MAX)))
+        #[allow(clippy::cast_precision_loss, reason = "JavaScript numbers are doubles")]
+        Ok(match &value {
+            Value::Array(items) => Value::Num(items.len() as f64),
+            Value::Object(entries) => Value::Num(entries.len() as f64),
+            Value::Null | Value::Undefined => Value::Str(String::new()),
+            Value::Bool(_) | Value::Num(_) | Value::Str(_) => Value::Num(0.0),
+        })
     }
 
     #[inline(never)]
-    fn unary(&mut self, expr: &Expr, op: UnaryOp, operand: &Expr) -> Result<Value> {
-        let value = self.eval(operand)?;
-        match op {
-            UnaryOp::Not => Ok(Value::Bool(!value.truthy())),
-            UnaryOp::Neg => {
-                let n = number(&value, "-", "its operand", operand.span)?;
-                match n.checked_neg() {
-                    Some(n) => Ok(Value::Int(n)),
-                    None => fail(ExpandErrorKind::Overflow, expr.span),
+    fn not(&mut self, operand: &Expr) -> Result<Value> {
+        match self.eval(operand)? {
+            Value::Bool(b) => Ok(Value::Bool(!b)),
+            other => fail(ExpandErrorKind::NotABoolean(describe(&other)), operand.span),
+        }
+    }
+
+    #[inline(never)]
+    fn assign(&mut self, target: &Expr, value: &Expr, span: Span) -> Result<Value> {
+        if !matches!(target.kind, ExprKind::Var(_) | ExprKind::Index { .. }) {
+            return fail(ExpandErrorKind::AssignTarget, target.span);
+        }
+        let v = self.eval(value)?;
+        self.spend(weight(&v), span)?;
+        self.store(target, v.clone())?;
+        Ok(v)
+    }
+
+    /// Stores `value` in the variable or element `target` names (other formulas store nothing).
+    fn store(&mut self, target: &Expr, value: Value) -> Result<()> {
+        match &target.kind {
+            ExprKind::Var(name) => self.set(name, value),
+            // `++%v%.length` stores the count plus one in `%v%`, as the engine does.
+            ExprKind::Length { base, .. } => return self.store(base, value),
+            ExprKind::Index { base, index, .. } => {
+                let ExprKind::Var(name) = &base.kind else {
+                    return Ok(());
+                };
+                let key = self.key(index)?;
+                let key = match key {
+                    Value::Str(s) => s,
+                    other => other.to_text(),
+                };
+                // Growing an array costs its new slots.
+                if let (Some(Value::Array(items)), Some(i)) =
+                    (self.vars.get(name), array_index(&key))
+                    && i >= items.len()
+                    && i <= items.len() + SPARSE_GAP
+                {
+                    self.spend((i + 1 - items.len()).saturating_mul(16), target.span)?;
+                }
+                match self.vars.get_mut(name) {
+                    Some(Value::Array(items)) => {
+                        // Far past the end JavaScript makes a sparse array; the expander does
+                        // not store there (only printing it, a string of commas past every
+                        // bound, would show the difference).
+                        if let Some(i) = array_index(&key)
+                            && i <= items.len().saturating_add(SPARSE_GAP)
+                        {
+                            if i >= items.len() {
+                                items.resize(i + 1, Value::Undefined);
+                            }
+                            items[i] = value;
+                        }
+                    }
+                    Some(Value::Object(entries)) => {
+                        if let Some(slot) = entries.iter_mut().find(|(k, _)| *k == key) {
+                            slot.1 = value;
+                        } else {
+                            entries.push((key, value));
+                        }
+                    }
+                    other => {
+                        let found = other.map_or_else(|| "null".to_owned(), |v| describe(v));
+                        return fail(ExpandErrorKind::NotAContainer(found), base.span);
+                    }
                 }
             }
+            _ => {}
         }
+        Ok(())
+    }
+
+    #[inline(never)]
+    fn step(&mut self, operand: &Expr, increment: bool, prefix: bool) -> Result<Value> {
+        let current = self.eval(operand)?;
+        let sym = if increment { "++" } else { "--" };
+        let old = number(&current, sym, "its operand", operand.span, false)?;
+        let new = if increment { old + 1.0 } else { old - 1.0 };
+        self.store(operand, Value::Num(new))?;
+        // After the operand, the value before, as it was (`%e%++` on `[]` prints nothing).
+        Ok(if prefix { Value::Num(new) } else { current })
     }
 
     #[inline(never)]
     fn binary_node(&mut self, expr: &Expr, op: BinaryOp, lhs: &Expr, rhs: &Expr) -> Result<Value> {
+        let l = self.eval(lhs)?;
+        let r = self.eval(rhs)?;
+        // Joining or comparing strings reads them (and a joined string is built).
+        self.spend(text_weight(&l).saturating_add(text_weight(&r)), expr.span)?;
+        let spans = (lhs.span, rhs.span);
         match op {
-            BinaryOp::And => {
-                let l = self.eval(lhs)?.truthy();
-                Ok(Value::Bool(l && self.eval(rhs)?.truthy()))
+            BinaryOp::Add => self.add(l, &r, expr.span, spans),
+            BinaryOp::And => Ok(Value::Bool(l.truthy() && r.truthy())),
+            BinaryOp::Or => Ok(Value::Bool(l.truthy() || r.truthy())),
+            BinaryOp::Eq => Ok(Value::Bool(equal(&l, &r))),
+            BinaryOp::Ne => Ok(Value::Bool(!equal(&l, &r))),
+            BinaryOp::Lt | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Ge => {
+                order(op, &l, &r, spans).map(Value::Bool)
             }
-            BinaryOp::Or => {
-                let l = self.eval(lhs)?.truthy();
-                Ok(Value::Bool(l || self.eval(rhs)?.truthy()))
-            }
-            _ => {
-                let l = self.eval(lhs)?;
-                let r = self.eval(rhs)?;
-                // Joining or comparing strings reads them (and a joined string is built).
-                self.spend(text_weight(&l).saturating_add(text_weight(&r)), expr.span)?;
-                self.binary(op, &l, &r, expr, lhs.span, rhs.span)
-            }
+            _ => arithmetic(op, &l, &r, expr.span, spans).map(Value::Num),
         }
     }
 
-    #[inline(never)]
-    fn step(
-        &mut self,
-        name: &str,
-        name_span: Span,
-        op_span: Span,
-        increment: bool,
-        prefix: bool,
-    ) -> Result<Value> {
-        let current = self.var(name, name_span)?;
-        let sym = if increment { "++" } else { "--" };
-        let old = number(current, sym, "the variable", name_span)?;
-        let new = if increment {
-            old.checked_add(1)
-        } else {
-            old.checked_sub(1)
+    /// `+`, as the engine does it: it refuses missing elements, objects, arrays that are no
+    /// number, `NaN`, and a number or boolean (or array) on the left of a string; `null` on the
+    /// right leaves the left side as it is, `null` on the left makes `'0'` and the right side's
+    /// text (or the string on the right); the rest is JavaScript's `+` (strings join, arrays as
+    /// their text).
+    fn add(&self, l: Value, r: &Value, span: Span, spans: (Span, Span)) -> Result<Value> {
+        let refuse = |v: &Value| match v {
+            Value::Undefined | Value::Object(_) => true,
+            Value::Num(n) => n.is_nan(),
+            Value::Array(_) => js_number(v).is_none(),
+            _ => false,
         };
-        let Some(new) = new else {
-            return fail(ExpandErrorKind::Overflow, op_span);
-        };
-        self.set(name, Value::Int(new));
-        Ok(Value::Int(if prefix { new } else { old }))
-    }
-
-    #[inline(never)]
-    fn binary(
-        &self,
-        op: BinaryOp,
-        l: &Value,
-        r: &Value,
-        expr: &Expr,
-        lspan: Span,
-        rspan: Span,
-    ) -> Result<Value> {
-        let sym = op.symbol();
-        let overflow = || ExpandError {
-            kind: ExpandErrorKind::Overflow,
-            span: expr.span,
-        };
-        if let BinaryOp::Add = op
-            && let Value::Str(s) = l
-        {
-            let right = r.to_text();
-            if s.len() + right.len() > self.limits.max_output {
+        if refuse(&l) {
+            return fail(
+                ExpandErrorKind::NotAddable {
+                    side: "the left side",
+                    found: describe(&l),
+                },
+                spans.0,
+            );
+        }
+        if refuse(r) {
+            return fail(
+                ExpandErrorKind::NotAddable {
+                    side: "the right side",
+                    found: describe(r),
+                },
+                spans.1,
+            );
+        }
+        let sum = match (l, r) {
+            (l @ (Value::Num(_) | Value::Bool(_) | Value::Array(_)), Value::Str(s)) => {
                 return fail(
-                    ExpandErrorKind::OutputLimit(self.limits.max_output),
-                    expr.span,
+                    ExpandErrorKind::NumberPlusString(format!(
+                        "{} + {}",
+                        l.to_json(),
+                        Value::Str(s.clone()).to_json()
+                    )),
+                    span,
                 );
             }
-            return Ok(Value::Str(format!("{s}{right}")));
-        }
-        let comparison = match op {
-            BinaryOp::Eq => Some(compare(l, r) == Some(Ordering::Equal)),
-            BinaryOp::Ne => Some(compare(l, r) != Some(Ordering::Equal)),
-            BinaryOp::Lt => Some(compare(l, r) == Some(Ordering::Less)),
-            BinaryOp::Gt => Some(compare(l, r) == Some(Ordering::Greater)),
-            BinaryOp::Le => Some(matches!(
-                compare(l, r),
-                Some(Ordering::Less | Ordering::Equal)
-            )),
-            BinaryOp::Ge => Some(matches!(
-                compare(l, r),
-                Some(Ordering::Greater | Ordering::Equal)
-            )),
-            _ => None,
-        };
-        if let Some(result) = comparison {
-            return Ok(Value::Bool(result));
-        }
-        let a = number(l, sym, "the left side", lspan)?;
-        let b = number(r, sym, "the right side", rspan)?;
-        let result = match op {
-            BinaryOp::Add => a.checked_add(b).ok_or_else(overflow)?,
-            BinaryOp::Sub => a.checked_sub(b).ok_or_else(overflow)?,
-            BinaryOp::Mul => a.checked_mul(b).ok_or_else(overflow)?,
-            BinaryOp::Div | BinaryOp::Rem => {
-                if b == 0 {
-                    return fail(ExpandErrorKind::DivisionByZero, expr.span);
-                }
-                if op == BinaryOp::Div {
-                    a.checked_div(b).ok_or_else(overflow)?
+            (Value::Null, Value::Str(s)) => Value::Str(s.clone()),
+            (Value::Null, Value::Null) => Value::Null,
+            (Value::Null, r) => Value::Str(format!("0{}", r.to_text())),
+            (l, Value::Null) => l,
+            (l, r) => {
+                let text = |v: &Value| matches!(v, Value::Str(_) | Value::Array(_));
+                if text(&l) || text(r) {
+                    let mut s = l.to_text();
+                    let right = r.to_text();
+                    if s.len() + right.len() > self.limits.max_output {
+                        return fail(ExpandErrorKind::OutputLimit(self.limits.max_output), span);
+                    }
+                    s.push_str(&right);
+                    Value::Str(s)
                 } else {
-                    a.checked_rem(b).ok_or_else(overflow)?
+                    Value::Num(as_number(&l) + as_number(r))
                 }
             }
-            BinaryOp::BitAnd => a & b,
-            BinaryOp::BitOr => a | b,
-            BinaryOp::Shl | BinaryOp::Shr => {
-                let Ok(count @ 0..=63) = u32::try_from(b) else {
-                    return fail(ExpandErrorKind::ShiftCount(b), rspan);
-                };
-                if op == BinaryOp::Shl {
-                    a.wrapping_shl(count)
-                } else {
-                    a >> count
-                }
-            }
-            BinaryOp::And
-            | BinaryOp::Or
-            | BinaryOp::Eq
-            | BinaryOp::Ne
-            | BinaryOp::Lt
-            | BinaryOp::Gt
-            | BinaryOp::Le
-            | BinaryOp::Ge => unreachable!("handled above"),
         };
-        Ok(Value::Int(result))
+        Ok(sum)
     }
+}
+
+/// A number or a boolean as a number (the callers have ruled out the rest).
+fn as_number(value: &Value) -> f64 {
+    match value {
+        Value::Num(n) => *n,
+        Value::Bool(true) => 1.0,
+        _ => 0.0,
+    }
+}
+
+/// `- * / % << >> & |` on two values.
+fn arithmetic(op: BinaryOp, l: &Value, r: &Value, span: Span, spans: (Span, Span)) -> Result<f64> {
+    let sym = op.symbol();
+    let bitwise = matches!(op, BinaryOp::BitAnd | BinaryOp::BitOr);
+    let a = number(l, sym, "the left side", spans.0, bitwise)?;
+    let b = number(r, sym, "the right side", spans.1, bitwise)?;
+    Ok(match op {
+        BinaryOp::Sub => a - b,
+        BinaryOp::Mul => a * b,
+        BinaryOp::Div | BinaryOp::Rem => {
+            // Only the number 0 is refused: `'0'`, `false`, `[]` divide to Infinity or NaN.
+            if *r == Value::Num(0.0) {
+                return fail(ExpandErrorKind::DivisionByZero, span);
+            }
+            if op == BinaryOp::Div { a / b } else { a % b }
+        }
+        BinaryOp::BitAnd => f64::from(to_int32(a) & to_int32(b)),
+        BinaryOp::BitOr => f64::from(to_int32(a) | to_int32(b)),
+        BinaryOp::Shl => f64::from(to_int32(a).wrapping_shl(shift_count(b))),
+        BinaryOp::Shr => f64::from(to_int32(a) >> shift_count(b)),
+        _ => f64::NAN,
+    })
+}
+
+/// `< > <= >=`: numbers compare by their integer part (JavaScript's `parseInt` of their text:
+/// `0.1 > 0` is false), strings that hold a number too; a boolean or `null` on either side
+/// makes the comparison false; other strings, arrays that are no number, objects and missing
+/// elements fail.
+fn order(op: BinaryOp, l: &Value, r: &Value, spans: (Span, Span)) -> Result<bool> {
+    let side = |v: &Value, which: &'static str, span: Span| -> Result<Option<f64>> {
+        let refuse = || {
+            fail(
+                ExpandErrorKind::NotComparable {
+                    op: op.symbol(),
+                    side: which,
+                    found: describe(v),
+                },
+                span,
+            )
+        };
+        match v {
+            Value::Num(n) => Ok(Some(parse_int(&number_to_string(*n)))),
+            Value::Str(_) | Value::Array(_) => match js_number(v) {
+                // `parseInt` of the text: `''` and `[]` are NaN, and compare false.
+                Some(_) => Ok(Some(parse_int(&v.to_text())).filter(|n| !n.is_nan())),
+                None => refuse(),
+            },
+            Value::Bool(_) | Value::Null => Ok(None),
+            Value::Object(_) | Value::Undefined => refuse(),
+        }
+    };
+    let a = side(l, "the left side", spans.0)?;
+    let b = side(r, "the right side", spans.1)?;
+    let (Some(a), Some(b)) = (a, b) else {
+        return Ok(false);
+    };
+    Ok(match op {
+        BinaryOp::Lt => a < b,
+        BinaryOp::Gt => a > b,
+        BinaryOp::Le => a <= b,
+        _ => a >= b,
+    })
+}
+
+/// `==`: a missing element equals only a missing element (`false` and `null` equal it on the
+/// left); an array on the left of a boolean by its text (`[]` true, `[0]` false, `[1, 2]`
+/// neither), an object there never;
+/// on the right of a boolean, arrays and objects are true; an array or an object on the left
+/// equals only the same content (an empty array not even itself); a boolean on either side
+/// compares truthiness; `null` equals `null` and the number 0; numbers compare by their integer
+/// part, strings with strings; a number never equals a string.
+#[allow(clippy::float_cmp, reason = "JavaScript's `==` on numbers is exact")]
+fn equal(l: &Value, r: &Value) -> bool {
+    match (l, r) {
+        (Value::Undefined, r) => matches!(r, Value::Undefined),
+        (Value::Bool(b), Value::Undefined) => !*b,
+        (l, Value::Undefined) => matches!(l, Value::Null),
+        (Value::Array(_), Value::Bool(b)) => l.array_truth() == Some(*b),
+        (Value::Object(_), Value::Bool(_)) => false,
+        (Value::Bool(b), Value::Array(_) | Value::Object(_)) => *b,
+        // An array on the left of a number compares by the integer parts of their texts.
+        (Value::Array(_), Value::Num(n)) => {
+            string_to_number(&l.to_text()).is_some()
+                && parse_int(&l.to_text()) == parse_int(&number_to_string(*n))
+        }
+        (Value::Array(a), r) => !a.is_empty() && l == r,
+        (Value::Object(_), r) => l == r,
+        (Value::Bool(_), _) | (_, Value::Bool(_)) => l.truthy() == r.truthy(),
+        (Value::Null, Value::Null) => true,
+        (Value::Null, Value::Num(n)) | (Value::Num(n), Value::Null) => {
+            parse_int(&number_to_string(*n)) == 0.0
+        }
+        // `null` on the left equals the empty string, and an array that reads as 0.
+        (Value::Null, Value::Str(s)) => s.is_empty(),
+        (Value::Null, Value::Array(_)) => parse_int(&r.to_text()) == 0.0,
+        (Value::Num(a), Value::Num(b)) => {
+            parse_int(&number_to_string(*a)) == parse_int(&number_to_string(*b))
+        }
+        (Value::Str(a), Value::Str(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// A value as an operand of an arithmetic operator: what JavaScript's `Number()` makes of it
+/// (booleans 1 and 0, strings that hold a number, arrays through their text), refusing what it
+/// makes `NaN` of, and `null` but for the bitwise operators (as 0).
+fn number(
+    value: &Value,
+    op: &'static str,
+    side: &'static str,
+    span: Span,
+    bitwise: bool,
+) -> Result<f64> {
+    let n = match value {
+        Value::Null if !bitwise => None,
+        other => js_number(other).filter(|n| !n.is_nan()),
+    };
+    match n {
+        Some(n) => Ok(n),
+        None => fail(
+            ExpandErrorKind::NotANumber {
+                op,
+                side,
+                found: describe(value),
+            },
+            span,
+        ),
+    }
+}
+
+/// JavaScript's `Number(value)`; `None` for `NaN`.
+fn js_number(value: &Value) -> Option<f64> {
+    match value {
+        Value::Null => Some(0.0),
+        Value::Bool(b) => Some(if *b { 1.0 } else { 0.0 }),
+        Value::Num(n) => Some(*n),
+        Value::Str(s) => string_to_number(s),
+        Value::Array(_) => string_to_number(&value.to_text()),
+        Value::Object(_) | Value::Undefined => None,
+    }
+}
+
+/// JavaScript's `ToInt32`.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "ToInt32 is a truncation modulo 2^32"
+)]
+fn to_int32(n: f64) -> i32 {
+    if !n.is_finite() {
+        return 0;
+    }
+    let m = n.trunc().rem_euclid(4_294_967_296.0);
+    (m as u64 as u32).cast_signed()
+}
+
+/// A shift count: JavaScript's `ToUint32`, masked to 5 bits.
+fn shift_count(n: f64) -> u32 {
+    to_int32(n).cast_unsigned() & 31
+}
+
+/// An array index written as JavaScript writes it.
+fn array_index(key: &str) -> Option<usize> {
+    if key.is_empty() || (key.len() > 1 && key.starts_with('0')) {
+        return None;
+    }
+    if !key.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    key.parse().ok()
 }
 
 /// About how many bytes a copy of `value` takes: its strings, and 16 per element.
@@ -527,70 +805,27 @@ fn weight(value: &Value) -> usize {
                     pending.push(v);
                 }
             }
-            Value::Null | Value::Bool(_) | Value::Int(_) => {}
+            Value::Null | Value::Undefined | Value::Bool(_) | Value::Num(_) => {}
         }
     }
     total
 }
 
 /// What a binary operator may read or build of an operand: a string's bytes, or the text of an
-/// array or object (compared or joined as JSON).
+/// array or object.
 fn text_weight(value: &Value) -> usize {
     match value {
-        Value::Null | Value::Bool(_) | Value::Int(_) => 0,
+        Value::Null | Value::Undefined | Value::Bool(_) | Value::Num(_) => 0,
         other => weight(other),
     }
 }
 
-fn number(value: &Value, op: &'static str, side: &'static str, span: Span) -> Result<i64> {
-    match value.to_int() {
-        Some(n) => Ok(n),
-        None => fail(
-            ExpandErrorKind::NotANumber {
-                op,
-                side,
-                found: describe(value),
-            },
-            span,
-        ),
-    }
-}
-
+/// A value as messages show it: its JSON, cut at 40 characters.
 fn describe(value: &Value) -> String {
-    match value {
-        Value::Str(s) => {
-            let mut shown: String = s.chars().take(40).collect();
-            if shown.len() < s.len() {
-                shown.push('…');
-            }
-            format!("the string '{shown}'")
-        }
-        other => article(other).to_owned(),
+    let json = value.to_json();
+    let mut shown: String = json.chars().take(40).collect();
+    if shown.len() < json.len() {
+        shown.push('…');
     }
-}
-
-fn article(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Int(_) => "a number",
-        Value::Str(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
-/// The order of `l` and `r` once `r` is aligned to `l`'s type; `None` when they do not
-/// compare (then only `!=` holds).
-fn compare(l: &Value, r: &Value) -> Option<Ordering> {
-    match l {
-        Value::Int(a) => r.to_int().map(|b| a.cmp(&b)),
-        Value::Str(a) => match r {
-            Value::Array(_) | Value::Object(_) => None,
-            other => Some(a.as_str().cmp(other.to_text().as_str())),
-        },
-        Value::Bool(a) => Some(a.cmp(&r.truthy())),
-        Value::Null => matches!(r, Value::Null).then_some(Ordering::Equal),
-        Value::Array(_) | Value::Object(_) => (l == r).then_some(Ordering::Equal),
-    }
+    shown
 }

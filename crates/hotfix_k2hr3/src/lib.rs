@@ -1,69 +1,62 @@
 //! K2HR3 templates: a parser to a tree with byte spans, and an expander.
 //!
-//! K2HR3 stores RESOURCE data as strings that its template engine expands. The only
-//! description of the language is the engine's documentation ("K2HR3 Template Engine"); this
-//! crate follows it, and where it is silent makes the choices listed below. Everything here
-//! works on `&str` and returns values: nothing reads files or prints.
+//! K2HR3 stores RESOURCE data as strings that its template engine (the API server's
+//! `k2hr3template` module) expands. Its manual describes the language loosely, and the engine
+//! disagrees with it in many places; this crate follows the engine, as observed on it (the
+//! `shared_` conformance test compares the two on every fixture and on generated templates).
+//! Everything here works on `&str` and returns values: nothing reads files or prints.
 //!
-//! # The language, as implemented
+//! # The language, as the engine runs it
 //!
-//! * **Statements** are `{{ … }}`. `{{{` in text is an escaped `{{`, `}}}` an escaped `}}`.
-//!   A statement ends at the first `}}` outside a quoted string and outside `{ }` braces (so
-//!   `{{= %o%{'k'}}}` is one statement); a comment or header ends at the first `}}`.
-//! * **Header**: `{{#!k2hr3template }}` may open the template (byte 0, or right after a UTF-8
-//!   byte-order mark, which vanishes with the header's line). Any other engine name
-//!   is refused ([`ParseErrorKind::UnknownEngine`]), and so is a header anywhere else
-//!   ([`ParseErrorKind::MisplacedHeader`]).
-//! * **Comments** `{{# … }}`; **prints** `{{= formula }}`; any other statement is a control
-//!   statement (`if`, `elif`, `else`, `endif`, `while`, `done`, `do`, `for`, `foreach`,
-//!   `break`, `continue`) or a formula evaluated for its effect (`{{ %a% = 1 }}`).
-//! * **Lines**: a line holding only statements that print nothing (everything but `{{= }}`)
-//!   and spaces or tabs is removed with its line break, as the documentation's sample shows
-//!   ("line feeds are adjusted"). On any other line only the statements themselves vanish.
-//! * **Literals**: decimal; `0x` or `x` hexadecimal; `0o` octal, and a leading `0` (the
-//!   documentation's octal example is `01234`) octal too; `0b` binary; `'…'` and `"…"`
-//!   strings where `\` makes the next character literal (`\n` is `n`); `null`, `true`,
-//!   `false`.
-//! * **Variables** `%name%`: the name is any run of characters but spaces, `%`, quotes and
-//!   brackets. `%v%[i]` indexes an array (a number or a numeric string) or an object (a key);
-//!   `%v%{k}` reads an object's key; `.length`, `.size`, `.count` give the number of elements
-//!   (characters for a string). A second index (`%v%[0][1]`) is refused, as the documentation
-//!   says multi-level access is not supported. After an operand, `%` is the remainder operator.
-//! * **Operators**, tightest first (C's order): postfix `++ --`, index, `.length`; prefix
-//!   `! - ++ --`; `* / %`; `+ -`; `<< >>`; `< <= > >=`; `== !=`; `&`; `|`; `&&`; `||`; `=`
-//!   (right-associative, only a plain variable on its left). Parentheses group. Unary `-` is
-//!   not in the documentation and is accepted so that negative numbers can be written.
-//! * **Numbers** are 64-bit signed integers. `/` truncates toward zero, `%` takes the sign of
-//!   the dividend; division or remainder by zero and overflow are errors; `&`, `|`, `<<`, `>>`
-//!   work on the 64-bit two's complement (`>>` keeps the sign; a shift count outside 0..=63 is
-//!   an error; bits shifted out of `<<` are lost).
-//! * **Types** (the documentation: "aligned to the type on the left side as much as
-//!   possible"): `+` with a string on the left concatenates the right side's text; otherwise
-//!   arithmetic and bitwise operators convert both sides to numbers (`true` 1, `false` and
-//!   `null` 0, a string holding a number literal its number) and fail when one cannot be.
-//!   Comparisons convert the right side to the left side's type: to a number (when it cannot
-//!   be, `==` is false, `!=` true and orderings false), to text (strings compare by code
-//!   point), to a boolean (truthiness; `false < true`); `null` equals only `null`; arrays and
-//!   objects compare equal when their contents are, and never order.
-//! * **Truthiness**: `false`, `null`, `0`, `''` are false; every other value is true.
-//! * **Printing**: strings as they are, numbers in decimal, `true`/`false`/`null`, arrays and
-//!   objects as compact JSON.
-//! * **Variables not set** (neither given nor assigned) make expansion fail
-//!   ([`ExpandErrorKind::UndefinedVariable`]); an element that is not there (an index past the
-//!   end, a missing key) reads as `null`.
-//! * **`foreach`** visits an array's elements, or an object's keys in their order; other
-//!   values are an error. `while` closes the innermost open `do`; elsewhere it opens a loop.
-//!   `break` and `continue` outside every loop are refused by the parser; `continue` in a
-//!   `for` runs the step, then the condition.
-//! * **Bounds**: the documentation states none (so the engine, as documented, loops for ever
-//!   on `while true`). The expander counts loop iterations over the whole template and stops
-//!   with [`ExpandErrorKind::IterationLimit`] when [`Limits::max_iterations`] is passed, and
-//!   with [`ExpandErrorKind::OutputLimit`] when the output or a string would grow past
-//!   [`Limits::max_output`] bytes, and with [`ExpandErrorKind::WorkLimit`] when the bytes built
-//!   or copied in all (the bound on total work and memory) pass [`WORK_PER_OUTPUT`] times
-//!   that; nothing is returned then. Formulas and blocks nested deeper
-//!   than [`MAX_NESTING`], and formulas of more than [`MAX_OPERATORS`] operators, are refused
-//!   by the parser.
+//! * **Statements** are `{{ … }}` and end at the first `}}` that is not an escape (`}}}` is
+//!   one: write `%o%{'k'} }}`), or at the end of the template. `{{{` is an escaped `{{` and
+//!   `}}}` an escaped `}}`, in text and in statements. When the template ends with an escape,
+//!   what follows its last statement is lost; an empty template is refused
+//!   ([`ParseErrorKind::Empty`]).
+//! * **Header**: `{{#!k2hr3template }}` at byte 0 is removed with the line breaks after it; any
+//!   other name there is refused ([`ParseErrorKind::UnknownEngine`]). Anywhere else `{{#!…}}` is
+//!   a comment.
+//! * **Lines**: nothing is adjusted. A statement vanishes, the text around it (its line break
+//!   too) stays.
+//! * **Comments** `{{# … }}`; **prints** `{{= formula }}`; control statements (`if`, `elif`,
+//!   `else`, `endif`, `while`, `done`, `do`, `for`, `foreach`, `break`, `continue`, in any
+//!   case); any other statement is formulas separated by `;`, evaluated for their effect.
+//! * **Blocks**: an `if` directly inside an `if`, and a loop directly inside a loop, are
+//!   refused ([`ParseErrorKind::DirectlyNested`]); with the other kind between them they are
+//!   accepted. `break` and `continue` leave the innermost loop, or the `if` they are in when no
+//!   loop is open; at the top level they do nothing.
+//! * **Literals**: decimal (a leading `0` stays decimal), `0x` or `x` hexadecimal, `0o` octal,
+//!   `0b` binary (prefixes in lower case), no fraction, no sign; `'…'` and `"…"` strings,
+//!   without escapes, never empty; `null`, `true`, `false`. No parentheses.
+//! * **Variables** `%name%` (any characters but spaces and `%`), `%v%[i]` or `%v%{k}` (one
+//!   level), `%v%.length` (`.size`, `.count`). A variable never set reads as `null`.
+//! * **Formulas** are read from the left: an operand, then an operator whose right side is the
+//!   rest of the formula, so equal priorities group to the right (`10 - 2 - 3` is 11); an
+//!   operator binding tighter than the rest's top operator takes the rest's left operand, one
+//!   level only. Priorities: `* / %`, `+ -`, `<< >>`, `< > <= >=`, `== !=`, `&`, `|`, `&&`,
+//!   `||`, `=`; prefix `! ++ --` above all. Each operator accepts only some kinds of operands
+//!   (`7 - 3 == 2`, `2 > 1 && 1 < 2` and `'a' - 1` do not load): [`ParseErrorKind::Operands`].
+//! * **Values** are JavaScript's: numbers are doubles (`7 / 2` is 3.5, bitwise operators work
+//!   on 32 bits), text is JavaScript's `String()` (`null` prints nothing, arrays their elements
+//!   joined by commas, objects `[object Object]`). Each operator's conversions are as the engine
+//!   applies them ([`expand`]); where it refuses a value, expansion fails.
+//! * **Conditions** (`if`, `while`, `&&`, `||`) and comparisons see numbers by their integer
+//!   part (`parseInt` of their text: `0.1` is false, `1e21 > 12` is false); `==` has the
+//!   engine's own rules (`null == 0`, `true == 'a'`, a number never equals a string). A missing
+//!   element is `undefined`, which most operators refuse.
+//! * **Branches**: a branch with nothing in it is passed over even when its condition holds
+//!   (`{{ if true }}{{ else }}b{{ endif }}` gives `b`).
+//! * **`foreach`** walks a variable: an array's indexes (as strings `'0'`, `'1'`…) or an
+//!   object's keys; any other value fails.
+//! * **Failures**: the engine writes its error in the output and goes on; hotfix stops at the
+//!   first one, and [`ExpandError::output`] holds what the engine keeps before its message.
+//! * **Bounds**: the engine has none (it loops for ever on `while true`). The expander counts
+//!   loop iterations over the whole template and stops with [`ExpandErrorKind::IterationLimit`]
+//!   when [`Limits::max_iterations`] is passed, with [`ExpandErrorKind::OutputLimit`] when the
+//!   output or a string would grow past [`Limits::max_output`] bytes, and with
+//!   [`ExpandErrorKind::WorkLimit`] when the bytes built or copied in all pass
+//!   [`WORK_PER_OUTPUT`] times that. Blocks nested deeper than [`MAX_NESTING`] and formulas of
+//!   more than [`MAX_OPERATORS`] operators are refused by the parser.
 
 mod expand;
 mod syntax;
@@ -75,9 +68,9 @@ use std::ops::Range;
 pub use expand::{ExpandError, ExpandErrorKind, Limits, Variables, WORK_PER_OUTPUT, expand};
 pub use syntax::{
     BinaryOp, Branch, ENGINE_NAME, Expr, ExprKind, Header, MAX_NESTING, MAX_OPERATORS, Node,
-    Template, UnaryOp, parse,
+    Template, parse,
 };
-pub use value::Value;
+pub use value::{Value, number_to_string, string_to_number};
 
 /// A byte range of the template.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -130,12 +123,14 @@ impl ParseError {
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ParseErrorKind {
-    #[error("`{{{{` opens a statement that no `}}}}` closes")]
-    UnclosedStatement,
+    #[error("the template is empty: the engine refuses a template with nothing in it")]
+    Empty,
     #[error("a string is not closed by its quote")]
     UnterminatedString,
-    #[error("the engine header `{{{{#!…}}}}` must start the template")]
-    MisplacedHeader,
+    #[error("an empty string `''` is refused by the engine")]
+    EmptyString,
+    #[error("a variable is not closed by its `%`")]
+    UnclosedVariable,
     #[error("unknown template engine `{0}`: only `k2hr3template` is supported")]
     UnknownEngine(String),
     #[error("`{0}` is never closed")]
@@ -145,10 +140,24 @@ pub enum ParseErrorKind {
         closer: &'static str,
         open: Option<(&'static str, Span)>,
     },
-    #[error("`{0}` outside a loop")]
-    OutsideLoop(&'static str),
+    #[error("`{inner}` directly inside `{}`: the engine refuses this nesting", outer.0)]
+    DirectlyNested {
+        inner: &'static str,
+        outer: (&'static str, Span),
+    },
     #[error("an operator is missing its operand")]
     MissingOperand,
+    #[error("`{op}` does not take {left} on its left and {right} on its right")]
+    Operands {
+        op: &'static str,
+        left: &'static str,
+        right: &'static str,
+    },
+    #[error("`{op}` does not take {found}")]
+    Operand {
+        op: &'static str,
+        found: &'static str,
+    },
     #[error("expected {0}")]
     Expected(&'static str),
     #[error("unexpected {0}")]
@@ -159,13 +168,7 @@ pub enum ParseErrorKind {
     UnknownWord(String),
     #[error("invalid number `{0}`")]
     InvalidNumber(String),
-    #[error("the number `{0}` is larger than 2^63-1")]
-    NumberTooLarge(String),
-    #[error("only a variable can be assigned")]
-    AssignTarget,
-    #[error("only a variable can be incremented or decremented")]
-    StepTarget,
-    #[error("only a variable can be indexed")]
+    #[error("`.length` is read on a variable, not on an element")]
     IndexTarget,
     #[error(
         "multi-level arrays and objects are not supported: assign the element to a variable first"

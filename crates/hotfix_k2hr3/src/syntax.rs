@@ -1,19 +1,22 @@
-//! The template's tree: statements found in the text, formulas parsed, blocks matched.
+//! The template's tree: statements found in the text, formulas parsed, blocks matched, each
+//! refused where the engine refuses to load it.
 
 use std::ops::Range;
 
 use crate::{ParseError, ParseErrorKind, Span};
 
-/// How deep formulas (parentheses, unary operators) and blocks may nest. Deeper input is
-/// refused, so that nothing recurses without bound.
+/// How deep blocks may nest. Deeper input is refused, so that nothing recurses without bound
+/// (the engine itself refuses an `if` directly inside an `if` and a loop directly inside a
+/// loop, so real templates nest a few levels at most).
 pub const MAX_NESTING: usize = 100;
 
 /// How many operators (unary, binary, assignments, increments, element reads) one formula may
-/// hold. The tree of a formula is at most this deep, which bounds the expander's recursion.
+/// hold. A formula's tree is at most this deep, which bounds the parser's and the expander's
+/// recursion.
 pub const MAX_OPERATORS: usize = 500;
 
 /// A parsed template.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Template {
     /// The `{{#!NAME }}` header, when the template starts with one.
     pub header: Option<Header>,
@@ -24,7 +27,7 @@ pub struct Template {
 /// The engine header `{{#!k2hr3template }}`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Header {
-    /// The whole statement.
+    /// The whole statement (the line breaks after it, which vanish with it, excluded).
     pub span: Span,
     /// The engine's name (always `k2hr3template` in a parsed template: the parser refuses
     /// other names).
@@ -33,17 +36,17 @@ pub struct Header {
 }
 
 /// A piece of the template: text or a statement.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Node {
-    /// Static text, escapes already resolved (`{{{` is `{{`, `}}}` is `}}`) and the lines of
-    /// statements that print nothing already removed. `span` is the source range it comes from.
+    /// Static text, escapes already resolved (`{{{` is `{{`, `}}}` is `}}`). `span` is the
+    /// source range it comes from.
     Text { span: Span, text: String },
     /// `{{# … }}`.
     Comment { span: Span },
     /// `{{= formula }}`.
     Print { span: Span, expr: Expr },
-    /// `{{ formula }}`: evaluated for its effect, prints nothing.
-    Eval { span: Span, expr: Expr },
+    /// `{{ formula ; formula … }}`: evaluated for their effect, print nothing.
+    Eval { span: Span, exprs: Vec<Expr> },
     /// `{{ if }}` … `{{ elif }}` … `{{ else }}` … `{{ endif }}`.
     If {
         /// From the `if` statement's start to the `endif` statement's end.
@@ -72,7 +75,7 @@ pub enum Node {
         end: Span,
         cond: Expr,
     },
-    /// `{{ for init ; cond ; step }}` … `{{ done }}`; each part may be empty (an empty
+    /// `{{ for init ; cond ; step }}` … `{{ done }}`; each part may be left out (a missing
     /// condition holds).
     For {
         span: Span,
@@ -83,7 +86,7 @@ pub enum Node {
         body: Vec<Node>,
         end: Span,
     },
-    /// `{{ foreach %var% in formula }}` … `{{ done }}`.
+    /// `{{ foreach %var% in %list% }}` … `{{ done }}`.
     Foreach {
         span: Span,
         head: Span,
@@ -100,7 +103,7 @@ pub enum Node {
 }
 
 /// A condition and the nodes it guards.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Branch {
     /// The `if` or `elif` statement.
     pub head: Span,
@@ -109,17 +112,18 @@ pub struct Branch {
 }
 
 /// A formula.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Expr {
     pub span: Span,
     pub kind: ExprKind,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum ExprKind {
     Null,
     Bool(bool),
-    Int(i64),
+    /// A number literal (integers only in the source: decimal, `0x`/`x`, `0o`, `0b`).
+    Num(f64),
     Str(String),
     /// `%name%`.
     Var(String),
@@ -129,13 +133,13 @@ pub enum ExprKind {
         index: Box<Expr>,
         brace: bool,
     },
-    /// `.length`, `.size` or `.count`.
+    /// `%name%.length`, `.size` or `.count`.
     Length {
         base: Box<Expr>,
         name_span: Span,
     },
-    Unary {
-        op: UnaryOp,
+    /// `!operand`.
+    Not {
         op_span: Span,
         operand: Box<Expr>,
     },
@@ -145,29 +149,32 @@ pub enum ExprKind {
         lhs: Box<Expr>,
         rhs: Box<Expr>,
     },
-    /// `%name% = value`.
+    /// `target = value`; the target is a variable or an element (anything else is an error
+    /// when the formula runs).
     Assign {
-        name: String,
-        name_span: Span,
+        target: Box<Expr>,
         op_span: Span,
         value: Box<Expr>,
     },
-    /// `++%name%`, `%name%++`, `--%name%`, `%name%--`.
+    /// `++operand`, `operand++`, `--operand`, `operand--`. On a variable or an element it
+    /// stores the new value; on anything else it only computes it.
     Step {
-        name: String,
-        name_span: Span,
+        operand: Box<Expr>,
         op_span: Span,
         increment: bool,
         prefix: bool,
     },
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum UnaryOp {
-    /// `!`
-    Not,
-    /// `-`
-    Neg,
+impl Expr {
+    /// The variable a formula names when it is `%name%`, `%name%[…]` or `%name%{…}`.
+    pub fn variable(&self) -> Option<(&str, Span)> {
+        match &self.kind {
+            ExprKind::Var(name) => Some((name, self.span)),
+            ExprKind::Index { base, .. } => base.variable(),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -181,14 +188,14 @@ pub enum BinaryOp {
     BitOr,
     Shl,
     Shr,
-    And,
-    Or,
     Eq,
     Ne,
     Lt,
     Gt,
     Le,
     Ge,
+    And,
+    Or,
 }
 
 impl BinaryOp {
@@ -204,110 +211,120 @@ impl BinaryOp {
             BinaryOp::BitOr => "|",
             BinaryOp::Shl => "<<",
             BinaryOp::Shr => ">>",
-            BinaryOp::And => "&&",
-            BinaryOp::Or => "||",
             BinaryOp::Eq => "==",
             BinaryOp::Ne => "!=",
             BinaryOp::Lt => "<",
             BinaryOp::Gt => ">",
             BinaryOp::Le => "<=",
             BinaryOp::Ge => ">=",
+            BinaryOp::And => "&&",
+            BinaryOp::Or => "||",
         }
     }
 
-    /// Binding strength: higher binds tighter (C's order; the language has no `^`).
-    fn precedence(self) -> u8 {
-        match self {
-            BinaryOp::Or => 2,
-            BinaryOp::And => 3,
-            BinaryOp::BitOr => 4,
-            BinaryOp::BitAnd => 5,
-            BinaryOp::Eq | BinaryOp::Ne => 6,
-            BinaryOp::Lt | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Ge => 7,
-            BinaryOp::Shl | BinaryOp::Shr => 8,
-            BinaryOp::Add | BinaryOp::Sub => 9,
-            BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => 10,
-        }
+    /// Whether the operator compares or combines conditions (its result is a boolean).
+    pub fn is_condition(self) -> bool {
+        matches!(
+            self,
+            BinaryOp::Eq
+                | BinaryOp::Ne
+                | BinaryOp::Lt
+                | BinaryOp::Gt
+                | BinaryOp::Le
+                | BinaryOp::Ge
+                | BinaryOp::And
+                | BinaryOp::Or
+        )
     }
 }
 
 /// The engine name the parser accepts in a header.
 pub const ENGINE_NAME: &str = "k2hr3template";
 
-/// Parses a template.
+/// Parses a template, refusing what the engine refuses to load.
 pub fn parse(source: &str) -> Result<Template, ParseError> {
-    let segments = scan(source)?;
-    let dropped = standalone_lines(source, &segments);
+    let (header, start) = header(source)?;
+    let segments = scan(source, start);
+    if segments.is_empty() {
+        return Err(ParseError::new(
+            ParseErrorKind::Empty,
+            Span::new(0, source.len()),
+        ));
+    }
     let mut builder = Builder::new();
-    let mut header = None;
-    for segment in &segments {
-        match *segment {
-            Segment::Text(ref range) => {
-                for piece in subtract(range.clone(), &dropped) {
-                    if !piece.is_empty() {
-                        builder.push(Node::Text {
-                            span: Span::from(piece.clone()),
-                            text: unescape_text(&source[piece]),
-                        });
-                    }
-                }
-            }
-            Segment::Statement {
-                ref whole,
-                ref body,
-                kind,
-            } => {
-                let whole = Span::from(whole.clone());
-                match kind {
-                    StatementKind::Header => {
-                        let h = parse_header(source, whole, body.clone())?;
-                        header = Some(h);
-                    }
-                    StatementKind::Comment => builder.push(Node::Comment { span: whole }),
-                    StatementKind::Print => {
-                        // Skip the `=`.
-                        let start = body.start + leading_space(&source[body.clone()]) + 1;
-                        let mut p = Parser::new(source, start..body.end);
-                        let expr = p.expr_required("a formula to print after `=`")?;
-                        p.expect_end()?;
-                        builder.push(Node::Print { span: whole, expr });
-                    }
-                    StatementKind::Other => statement(source, whole, body.clone(), &mut builder)?,
-                }
-            }
+    for segment in segments {
+        match segment {
+            Segment::Text { span, text } => builder.push(Node::Text { span, text }),
+            Segment::Statement { whole, body } => statement(source, whole, body, &mut builder)?,
         }
     }
     let body = builder.finish()?;
     Ok(Template { header, body })
 }
 
-/// The number a literal denotes: decimal, `0x`/`x` hexadecimal, `0o` (or a leading `0`)
-/// octal, `0b` binary.
-pub(crate) fn parse_number_literal(text: &str) -> Result<i64, NumberError> {
-    let lower = text.to_ascii_lowercase();
-    let (digits, radix) = if let Some(rest) = lower.strip_prefix("0x") {
+/// The value of a number literal's digits (`0x`, `x`, `0o`, `0b` prefixes; otherwise
+/// decimal, a leading `0` included), or why it is not one.
+pub(crate) fn parse_number_literal(text: &str) -> Option<f64> {
+    let (digits, radix) = if let Some(rest) = text.strip_prefix("0x") {
         (rest, 16)
-    } else if let Some(rest) = lower.strip_prefix('x') {
+    } else if let Some(rest) = text.strip_prefix('x') {
         (rest, 16)
-    } else if let Some(rest) = lower.strip_prefix("0o") {
+    } else if let Some(rest) = text.strip_prefix("0o") {
         (rest, 8)
-    } else if let Some(rest) = lower.strip_prefix("0b") {
+    } else if let Some(rest) = text.strip_prefix("0b") {
         (rest, 2)
-    } else if lower.len() > 1 && lower.starts_with('0') {
-        (&lower[1..], 8)
     } else {
-        (lower.as_str(), 10)
+        (text, 10)
     };
     if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
-        return Err(NumberError::Invalid);
+        return None;
     }
-    i64::from_str_radix(digits, radix).map_err(|_| NumberError::TooLarge)
+    Some(crate::value::digits_value(digits, radix))
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum NumberError {
-    Invalid,
-    TooLarge,
+// ---------------------------------------------------------------------------------------------
+// The header.
+
+/// The header, and where the template's body starts: `{{#!NAME}}` at byte 0, spaces and tabs
+/// before `}}` allowed, the line breaks after it dropped with it.
+fn header(source: &str) -> Result<(Option<Header>, usize), ParseError> {
+    if !source.starts_with("{{#!") {
+        return Ok((None, 0));
+    }
+    let line_end = source
+        .find(['\n', '\r', '\u{2028}', '\u{2029}'])
+        .unwrap_or(source.len());
+    let Some(close) = source[..line_end].find("}}") else {
+        let name = &source[4..line_end];
+        return Err(ParseError::new(
+            ParseErrorKind::UnknownEngine(name.to_owned()),
+            Span::new(0, line_end),
+        ));
+    };
+    let raw = &source[4..close];
+    let name = raw.trim_end_matches([' ', '\t']);
+    let name_span = Span::new(4, 4 + name.len());
+    if name != ENGINE_NAME {
+        return Err(ParseError::new(
+            ParseErrorKind::UnknownEngine(name.to_owned()),
+            if name.is_empty() {
+                Span::new(0, close + 2)
+            } else {
+                name_span
+            },
+        ));
+    }
+    let span = Span::new(0, close + 2);
+    let rest = &source[close + 2..];
+    let breaks = rest.len() - rest.trim_start_matches(['\r', '\n']).len();
+    Ok((
+        Some(Header {
+            span,
+            name: name.to_owned(),
+            name_span,
+        }),
+        close + 2 + breaks,
+    ))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -315,227 +332,115 @@ pub(crate) enum NumberError {
 
 #[derive(Debug)]
 enum Segment {
-    Text(Range<usize>),
+    Text {
+        span: Span,
+        text: String,
+    },
+    /// `whole` from `{{` to `}}` inclusive, `body` between them.
     Statement {
-        /// From `{{` to `}}` inclusive.
-        whole: Range<usize>,
-        /// Between `{{` and `}}`.
+        whole: Span,
         body: Range<usize>,
-        kind: StatementKind,
     },
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum StatementKind {
-    Header,
-    Comment,
-    Print,
-    Other,
-}
-
-/// Splits the source into text and statements. `{{{` in text is an escaped `{{`. A comment or
-/// header ends at the first `}}`; any other statement at the first `}}` outside a quoted string
-/// and outside `{ }` braces (so `%o%{'k'}}}` ends after the last two braces).
-fn scan(source: &str) -> Result<Vec<Segment>, ParseError> {
+/// Splits the body into text and statements. `{{{` is an escaped `{{` and `}}}` an escaped
+/// `}}`, in text and inside statements alike; a statement ends at the first `}}` that is not
+/// an escape, or at the end of the template. As the engine does: an empty statement `{{ }}`
+/// vanishes, and when the template ends with an escape, its last piece (the text after the
+/// last statement, or a statement left open) is lost.
+fn scan(source: &str, start: usize) -> Vec<Segment> {
     let bytes = source.as_bytes();
+    let ends_with_escape = bytes.len() >= start + 3
+        && (bytes.ends_with(b"{{{") || bytes.ends_with(b"}}}"))
+        && ends_with_escape_token(&bytes[start..]);
     let mut segments = Vec::new();
-    let mut text_start = 0;
-    let mut i = 0;
+    let mut text = String::new();
+    let mut text_start = start;
+    let mut piece_start = start;
+    let mut i = start;
     while i < bytes.len() {
-        if bytes[i] != b'{' || bytes.get(i + 1) != Some(&b'{') {
+        let rest = &bytes[i..];
+        if rest.starts_with(b"{{{") || rest.starts_with(b"}}}") {
+            text.push_str(&source[piece_start..i]);
+            text.push_str(if rest[0] == b'{' { "{{" } else { "}}" });
+            i += 3;
+            piece_start = i;
+            continue;
+        }
+        if !rest.starts_with(b"{{") {
             i += 1;
             continue;
         }
-        if bytes.get(i + 2) == Some(&b'{') {
-            i += 3;
-            continue;
-        }
-        if text_start < i {
-            segments.push(Segment::Text(text_start..i));
+        text.push_str(&source[piece_start..i]);
+        if !text.is_empty() {
+            segments.push(Segment::Text {
+                span: Span::new(text_start, i),
+                text: std::mem::take(&mut text),
+            });
         }
         let body_start = i + 2;
-        let lead = leading_space(&source[body_start..]);
-        let first = bytes.get(body_start + lead).copied();
-        let kind = match first {
-            Some(b'#') if bytes.get(body_start + lead + 1) == Some(&b'!') => StatementKind::Header,
-            Some(b'#') => StatementKind::Comment,
-            Some(b'=') if bytes.get(body_start + lead + 1) != Some(&b'=') => StatementKind::Print,
-            _ => StatementKind::Other,
+        // A statement that no `}}` closes runs to the end of the template, unless the template
+        // ends with an escape (then it is lost, as the text after the last statement would be).
+        let (close, end) = match statement_end(bytes, body_start) {
+            Some(close) => (close, close + 2),
+            None if ends_with_escape => return segments,
+            None => (bytes.len(), bytes.len()),
         };
-        let body_end = if matches!(kind, StatementKind::Header | StatementKind::Comment) {
-            find_plain_end(bytes, body_start)
-        } else {
-            find_statement_end(bytes, body_start)?
-        };
-        let Some(body_end) = body_end else {
-            return Err(ParseError::new(
-                ParseErrorKind::UnclosedStatement,
-                Span::new(i, i + 2),
-            ));
-        };
-        segments.push(Segment::Statement {
-            whole: i..body_end + 2,
-            body: body_start..body_end,
-            kind,
-        });
-        i = body_end + 2;
+        let body = body_start..close;
+        if !source[body.clone()].trim().is_empty() {
+            segments.push(Segment::Statement {
+                whole: Span::new(i, end),
+                body,
+            });
+        }
+        i = end;
         text_start = i;
+        piece_start = i;
     }
-    if text_start < bytes.len() {
-        segments.push(Segment::Text(text_start..bytes.len()));
+    text.push_str(&source[piece_start..]);
+    if !text.is_empty() && !ends_with_escape {
+        segments.push(Segment::Text {
+            span: Span::new(text_start, source.len()),
+            text,
+        });
     }
-    Ok(segments)
+    segments
 }
 
-fn find_plain_end(bytes: &[u8], from: usize) -> Option<usize> {
-    (from..bytes.len().saturating_sub(1)).find(|&j| bytes[j] == b'}' && bytes[j + 1] == b'}')
-}
-
-fn find_statement_end(bytes: &[u8], from: usize) -> Result<Option<usize>, ParseError> {
-    let mut depth = 0usize;
+/// Where the statement whose body starts at `from` ends: the first `}}` that is not an escape
+/// `}}}`.
+fn statement_end(bytes: &[u8], from: usize) -> Option<usize> {
     let mut j = from;
+    while j + 1 < bytes.len() {
+        if bytes[j..].starts_with(b"}}}") {
+            j += 3;
+        } else if bytes[j..].starts_with(b"}}") {
+            return Some(j);
+        } else {
+            j += 1;
+        }
+    }
+    None
+}
+
+/// Whether the text's last token (escapes read from the left) is an escape `{{{` or `}}}`.
+fn ends_with_escape_token(bytes: &[u8]) -> bool {
+    let mut j = 0;
+    let mut last_escape = false;
     while j < bytes.len() {
-        match bytes[j] {
-            quote @ (b'\'' | b'"') => {
-                let open = j;
-                j += 1;
-                loop {
-                    match bytes.get(j) {
-                        None => {
-                            return Err(ParseError::new(
-                                ParseErrorKind::UnterminatedString,
-                                Span::new(open, open + 1),
-                            ));
-                        }
-                        Some(b'\\') => j += 2,
-                        Some(&c) if c == quote => break,
-                        Some(_) => j += 1,
-                    }
-                }
-            }
-            b'{' => depth += 1,
-            b'}' if depth > 0 => depth -= 1,
-            b'}' if bytes.get(j + 1) == Some(&b'}') => return Ok(Some(j)),
-            _ => {}
-        }
-        j += 1;
-    }
-    Ok(None)
-}
-
-fn leading_space(text: &str) -> usize {
-    text.len() - text.trim_start().len()
-}
-
-/// The source ranges of the lines that hold only statements printing nothing (and spaces):
-/// those lines, their line break included, vanish from the output. A line with text or a
-/// `{{= }}` keeps everything but its statements.
-fn standalone_lines(source: &str, segments: &[Segment]) -> Vec<Range<usize>> {
-    struct Line {
-        start: usize,
-        statements: bool,
-        prints: bool,
-        blank: bool,
-    }
-    impl Line {
-        fn close(&self, end: usize, dropped: &mut Vec<Range<usize>>) {
-            if self.statements && !self.prints && self.blank {
-                dropped.push(self.start..end);
-            }
+        if bytes[j..].starts_with(b"{{{") || bytes[j..].starts_with(b"}}}") {
+            j += 3;
+            last_escape = true;
+        } else {
+            j += 1;
+            last_escape = false;
         }
     }
-    // A byte-order mark counts as blank, so that it goes with the header's line.
-    let is_blank = |s: &str| {
-        s.chars()
-            .all(|c| matches!(c, ' ' | '\t' | '\r' | '\u{feff}'))
-    };
-    let mut dropped = Vec::new();
-    let mut line = Line {
-        start: 0,
-        statements: false,
-        prints: false,
-        blank: true,
-    };
-    for segment in segments {
-        match segment {
-            Segment::Statement { kind, .. } => {
-                line.statements = true;
-                line.prints |= *kind == StatementKind::Print;
-            }
-            Segment::Text(range) => {
-                let mut pos = range.start;
-                for (offset, _) in source[range.clone()].match_indices('\n') {
-                    let newline = range.start + offset;
-                    line.blank &= is_blank(&source[pos..newline]);
-                    line.close(newline + 1, &mut dropped);
-                    line = Line {
-                        start: newline + 1,
-                        statements: false,
-                        prints: false,
-                        blank: true,
-                    };
-                    pos = newline + 1;
-                }
-                line.blank &= is_blank(&source[pos..range.end]);
-            }
-        }
-    }
-    line.close(source.len(), &mut dropped);
-    dropped
-}
-
-/// `range` without the (sorted, disjoint) `dropped` ranges.
-fn subtract(range: Range<usize>, dropped: &[Range<usize>]) -> Vec<Range<usize>> {
-    let first = dropped.partition_point(|d| d.end <= range.start);
-    let mut pieces = Vec::new();
-    let mut start = range.start;
-    for d in &dropped[first..] {
-        if d.start >= range.end {
-            break;
-        }
-        if d.start > start {
-            pieces.push(start..d.start);
-        }
-        start = start.max(d.end);
-    }
-    if start < range.end {
-        pieces.push(start..range.end);
-    }
-    pieces
-}
-
-fn unescape_text(text: &str) -> String {
-    text.replace("{{{", "{{").replace("}}}", "}}")
-}
-
-fn parse_header(source: &str, whole: Span, body: Range<usize>) -> Result<Header, ParseError> {
-    let text = &source[body.clone()];
-    let lead = leading_space(text);
-    let name_start = body.start + lead + 2;
-    let raw = &source[name_start..body.end];
-    let name_offset = name_start + leading_space(raw);
-    let name = raw.trim();
-    let name_span = Span::new(name_offset, name_offset + name.len());
-    // A byte-order mark (which an editor may save) is not a character of the template.
-    let first = if source.starts_with('\u{feff}') { 3 } else { 0 };
-    if whole.start != first {
-        return Err(ParseError::new(ParseErrorKind::MisplacedHeader, whole));
-    }
-    if name != ENGINE_NAME {
-        return Err(ParseError::new(
-            ParseErrorKind::UnknownEngine(name.to_owned()),
-            if name.is_empty() { whole } else { name_span },
-        ));
-    }
-    Ok(Header {
-        span: whole,
-        name: name.to_owned(),
-        name_span,
-    })
+    last_escape
 }
 
 // ---------------------------------------------------------------------------------------------
-// Control statements and blocks.
+// Statements and blocks.
 
 fn statement(
     source: &str,
@@ -543,36 +448,50 @@ fn statement(
     body: Range<usize>,
     builder: &mut Builder,
 ) -> Result<(), ParseError> {
-    let mut p = Parser::new(source, body);
-    let keyword = match p.peek()? {
-        Token {
-            kind: TokenKind::Word(w),
-            span,
-        } if is_control_keyword(&w) => Some((w, span)),
-        _ => None,
-    };
-    let Some((keyword, keyword_span)) = keyword else {
-        let expr = p.expr_required("a statement")?;
-        p.expect_end()?;
-        builder.push(Node::Eval { span: whole, expr });
-        return Ok(());
-    };
-    p.next()?;
-    match keyword.as_str() {
-        "if" => {
-            let cond = p.expr_required("a condition after `if`")?;
-            p.expect_end()?;
-            builder.open(Frame::If {
-                head: whole,
-                branches: Vec::new(),
-                current: (whole, cond),
-                otherwise: None,
-            })
+    let text = &source[body.clone()];
+    let lead = text.len() - text.trim_start().len();
+    let first = body.start + lead;
+    match source.as_bytes()[first] {
+        b'#' => {
+            builder.push(Node::Comment { span: whole });
+            return Ok(());
         }
-        "elif" => {
-            let cond = p.expr_required("a condition after `elif`")?;
+        b'=' => {
+            let mut p = Parser::new(source, first + 1..body.end);
+            let expr = p.formula_required("a formula to print after `=`")?;
             p.expect_end()?;
-            builder.elif(whole, cond)
+            builder.push(Node::Print { span: whole, expr });
+            return Ok(());
+        }
+        _ => {}
+    }
+    let word_len = source[first..body.end]
+        .bytes()
+        .take_while(u8::is_ascii_alphabetic)
+        .count();
+    let word = source[first..first + word_len].to_ascii_lowercase();
+    let after = source[first + word_len..body.end].chars().next();
+    let keyword = is_control_keyword(&word) && after.is_none_or(char::is_whitespace);
+    if !keyword {
+        let mut p = Parser::new(source, body);
+        let mut exprs = vec![p.formula_required("a formula")?];
+        while p.eat_semicolon()? {
+            exprs.push(p.formula_required("a formula after `;`")?);
+        }
+        p.expect_end()?;
+        return builder.push_eval(source, whole, exprs);
+    }
+    let keyword_span = Span::new(first, first + word_len);
+    let mut p = Parser::new(source, first + word_len..body.end);
+    match word.as_str() {
+        "if" | "elif" | "while" => {
+            let cond = p.formula_required("a condition")?;
+            p.expect_end()?;
+            match word.as_str() {
+                "if" => builder.open_if(whole, cond),
+                "elif" => builder.elif(whole, cond),
+                _ => builder.while_statement(whole, cond),
+            }
         }
         "else" => {
             p.expect_end()?;
@@ -582,55 +501,63 @@ fn statement(
             p.expect_end()?;
             builder.close_if(whole)
         }
-        "while" => {
-            let cond = p.expr_required("a condition after `while`")?;
-            p.expect_end()?;
-            builder.while_statement(whole, cond)
-        }
         "do" => {
             p.expect_end()?;
-            builder.open(Frame::Do { head: whole })
+            builder.open_loop(Frame::Do { head: whole })
         }
         "done" => {
             p.expect_end()?;
-            builder.done(whole, keyword_span)
+            builder.done(whole)
         }
-        "for" => {
-            let init = p.expr_optional()?;
-            p.expect_semicolon("`;` after the initialisation of `for`")?;
-            let cond = p.expr_optional()?;
-            p.expect_semicolon("`;` after the condition of `for`")?;
-            let step = p.expr_optional()?;
-            p.expect_end()?;
-            builder.open(Frame::For {
-                head: whole,
-                init,
-                cond,
-                step,
-            })
-        }
+        "for" => for_statement(&mut p, whole, builder),
         "foreach" => foreach(&mut p, whole, builder),
-        "break" | "continue" => {
-            p.expect_end()?;
-            if !builder.in_loop() {
+        _ => {
+            // `break` and `continue`: what follows the word is ignored, as the engine does,
+            // unless it holds braces.
+            let junk = &source[first + word_len..body.end];
+            if junk.contains(['{', '}']) {
                 return Err(ParseError::new(
-                    ParseErrorKind::OutsideLoop(if keyword == "break" {
-                        "break"
-                    } else {
-                        "continue"
-                    }),
-                    whole,
+                    ParseErrorKind::Unexpected(format!("`{}`", junk.trim())),
+                    Span::new(first + word_len, body.end),
                 ));
             }
-            builder.push(if keyword == "break" {
+            builder.push(if word == "break" {
                 Node::Break { span: whole }
             } else {
                 Node::Continue { span: whole }
             });
+            let _ = keyword_span;
             Ok(())
         }
-        _ => unreachable!("is_control_keyword lists the keywords handled above"),
     }
+}
+
+/// `for init ; cond ; step`: parts beyond the third are read and dropped, as the engine does.
+fn for_statement(p: &mut Parser<'_>, whole: Span, builder: &mut Builder) -> Result<(), ParseError> {
+    let mut parts = Vec::new();
+    loop {
+        parts.push(p.formula_optional()?);
+        if !p.eat_semicolon()? {
+            break;
+        }
+    }
+    p.expect_end()?;
+    if parts.iter().all(Option::is_none) {
+        return Err(ParseError::new(
+            ParseErrorKind::Expected("an initialisation, a condition or a step in `for`"),
+            whole,
+        ));
+    }
+    let mut parts = parts.into_iter();
+    let init = parts.next().flatten();
+    let cond = parts.next().flatten();
+    let step = parts.next().flatten();
+    builder.open_loop(Frame::For {
+        head: whole,
+        init,
+        cond,
+        step,
+    })
 }
 
 fn foreach(p: &mut Parser<'_>, whole: Span, builder: &mut Builder) -> Result<(), ParseError> {
@@ -642,15 +569,21 @@ fn foreach(p: &mut Parser<'_>, whole: Span, builder: &mut Builder) -> Result<(),
         ));
     };
     let in_tok = p.next()?;
-    if in_tok.kind != TokenKind::Word("in".to_owned()) {
+    if !matches!(&in_tok.kind, TokenKind::Word(w) if w.eq_ignore_ascii_case("in")) {
         return Err(ParseError::new(
             ParseErrorKind::Expected("`in` after the variable of `foreach`"),
             in_tok.span,
         ));
     }
-    let iterable = p.expr_required("a formula after `in`")?;
+    let iterable = p.formula_required("a variable after `in`")?;
     p.expect_end()?;
-    builder.open(Frame::Foreach {
+    if !matches!(iterable.kind, ExprKind::Var(_) | ExprKind::Index { .. }) {
+        return Err(ParseError::new(
+            ParseErrorKind::Expected("a variable after `in`: `foreach` walks a variable"),
+            iterable.span,
+        ));
+    }
+    builder.open_loop(Frame::Foreach {
         head: whole,
         var,
         var_span: tok.span,
@@ -681,7 +614,7 @@ enum Frame {
         branches: Vec<Branch>,
         /// The open branch: its statement and condition (body in the frame's nodes).
         current: (Span, Expr),
-        /// Set at `else`: the `else` statement and the nodes of the branches before.
+        /// Set at `else`.
         otherwise: Option<Span>,
     },
     While {
@@ -725,10 +658,6 @@ impl Frame {
             Frame::Foreach { .. } => "foreach",
         }
     }
-
-    fn is_loop(&self) -> bool {
-        !matches!(self, Frame::If { .. })
-    }
 }
 
 #[derive(Debug)]
@@ -750,7 +679,58 @@ impl Builder {
         }
     }
 
+    /// Pushes a formula statement. Inside a block, the engine refuses one that starts with
+    /// `++` or `--` right after another formula statement that is an increment or decrement.
+    fn push_eval(&mut self, source: &str, whole: Span, exprs: Vec<Expr>) -> Result<(), ParseError> {
+        let starts_with_step = exprs.first().is_some_and(|e| {
+            matches!(first_operand(e).kind, ExprKind::Step { prefix: true, .. })
+                || source[e.span.range()].starts_with(['+', '-'])
+        });
+        let in_block = self.stack.len() > 1;
+        let after_variable = match self.stack.last().and_then(|(_, nodes)| nodes.last()) {
+            Some(Node::Eval { span, exprs }) if span.end == whole.start => exprs
+                .last()
+                .is_some_and(|e| matches!(e.kind, ExprKind::Step { .. })),
+            _ => false,
+        };
+        if in_block && starts_with_step && after_variable {
+            return Err(ParseError::new(
+                ParseErrorKind::Unexpected(
+                    "`++` or `--` starting a statement right after an increment or decrement \
+                     statement"
+                        .to_owned(),
+                ),
+                whole,
+            ));
+        }
+        self.push(Node::Eval { span: whole, exprs });
+        Ok(())
+    }
+
+    fn top_frame(&self) -> Option<&Frame> {
+        self.stack.last().and_then(|(frame, _)| frame.as_ref())
+    }
+
+    /// Opens a block: the engine refuses an `if` right inside an `if`, a `while`, `for` or
+    /// `foreach` right inside one of those, and a `do` right inside a `do` (with another kind
+    /// of block between them, they are accepted).
     fn open(&mut self, frame: Frame) -> Result<(), ParseError> {
+        let family = |f: &Frame| match f {
+            Frame::If { .. } => 0,
+            Frame::Do { .. } => 1,
+            _ => 2,
+        };
+        if let Some(parent) = self.top_frame()
+            && family(parent) == family(&frame)
+        {
+            return Err(ParseError::new(
+                ParseErrorKind::DirectlyNested {
+                    inner: frame.name(),
+                    outer: (parent.name(), parent.head()),
+                },
+                frame.head(),
+            ));
+        }
         if self.stack.len() > MAX_NESTING {
             return Err(ParseError::new(ParseErrorKind::TooDeep, frame.head()));
         }
@@ -758,14 +738,17 @@ impl Builder {
         Ok(())
     }
 
-    fn in_loop(&self) -> bool {
-        self.stack
-            .iter()
-            .any(|(frame, _)| frame.as_ref().is_some_and(Frame::is_loop))
+    fn open_if(&mut self, head: Span, cond: Expr) -> Result<(), ParseError> {
+        self.open(Frame::If {
+            head,
+            branches: Vec::new(),
+            current: (head, cond),
+            otherwise: None,
+        })
     }
 
-    fn top_frame(&self) -> Option<&Frame> {
-        self.stack.last().and_then(|(frame, _)| frame.as_ref())
+    fn open_loop(&mut self, frame: Frame) -> Result<(), ParseError> {
+        self.open(frame)
     }
 
     fn mismatch(&self, span: Span, closer: &'static str) -> ParseError {
@@ -855,7 +838,7 @@ impl Builder {
     /// `while`: closes an open `do`, else opens a loop.
     fn while_statement(&mut self, span: Span, cond: Expr) -> Result<(), ParseError> {
         if !matches!(self.top_frame(), Some(Frame::Do { .. })) {
-            return self.open(Frame::While { head: span, cond });
+            return self.open_loop(Frame::While { head: span, cond });
         }
         let Some((Some(Frame::Do { head }), body)) = self.stack.pop() else {
             return Err(self.mismatch(span, "while"));
@@ -870,7 +853,7 @@ impl Builder {
         Ok(())
     }
 
-    fn done(&mut self, end: Span, _keyword: Span) -> Result<(), ParseError> {
+    fn done(&mut self, end: Span) -> Result<(), ParseError> {
         if !matches!(
             self.top_frame(),
             Some(Frame::While { .. } | Frame::For { .. } | Frame::Foreach { .. })
@@ -935,16 +918,242 @@ impl Builder {
 
 // ---------------------------------------------------------------------------------------------
 // Formulas.
+//
+// The engine reads a formula from the left: an operand, then an operator whose right side is
+// the whole rest of the formula (so operators of equal priority group to the right:
+// `10 - 2 - 3` is 11). When the operator binds tighter than the rest's top operator, it takes
+// the rest's left operand instead, one level only (`7 * 3 + 2 << 1` is `(7 * (3 + 2)) << 1`).
+// Prefix operators (`!`, `++`, `--`) take the rest the same way. Before that regrouping, each
+// operator checks the kinds of its two sides, and the template does not load when the pair is
+// one the engine refuses (`BINARY`, `NOT`, `PREFIX_STEP`, measured on the engine).
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What the load-time check sees of an operand: its form, not its value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Num,
+    /// A string literal that JavaScript's `Number()` reads as a number (`'5'`).
+    StrNum,
+    Str,
+    Bool,
+    Null,
+    /// A variable or an element.
+    Var,
+    /// `%v%.length`.
+    Len,
+    /// `x++`, `x--`.
+    Post,
+    /// `!` on a variable, or on a literal.
+    NotVar,
+    NotLit,
+    /// `++`/`--` before a variable, or before a literal.
+    PreVar,
+    PreLit,
+    /// A formula whose top operator is this one.
+    Binary(BinaryOp),
+    Assign,
+}
+
+impl Kind {
+    /// The bit of this kind in the tables below.
+    fn index(self) -> u32 {
+        match self {
+            Kind::Num => 0,
+            Kind::StrNum => 1,
+            Kind::Str => 2,
+            Kind::Bool => 3,
+            Kind::Null => 4,
+            Kind::Var => 5,
+            Kind::Len => 6,
+            Kind::Post => 7,
+            Kind::NotVar => 8,
+            Kind::NotLit => 9,
+            Kind::PreVar => 10,
+            Kind::PreLit => 11,
+            Kind::Binary(op) => 12 + op_index(Some(op)),
+            Kind::Assign => 12 + op_index(None),
+        }
+    }
+
+    /// The row of a left operand in `BINARY`; `None` for kinds never on the left (a prefix
+    /// operator takes the whole rest of the formula).
+    fn left_index(self) -> Option<usize> {
+        let i = self.index();
+        (i < 8).then_some(i as usize)
+    }
+}
+
+/// The operators in the order of the tables: `+ - * / % & | << >> == != < > <= >= && || =`.
+fn op_index(op: Option<BinaryOp>) -> u32 {
+    match op {
+        Some(BinaryOp::Add) => 0,
+        Some(BinaryOp::Sub) => 1,
+        Some(BinaryOp::Mul) => 2,
+        Some(BinaryOp::Div) => 3,
+        Some(BinaryOp::Rem) => 4,
+        Some(BinaryOp::BitAnd) => 5,
+        Some(BinaryOp::BitOr) => 6,
+        Some(BinaryOp::Shl) => 7,
+        Some(BinaryOp::Shr) => 8,
+        Some(BinaryOp::Eq) => 9,
+        Some(BinaryOp::Ne) => 10,
+        Some(BinaryOp::Lt) => 11,
+        Some(BinaryOp::Gt) => 12,
+        Some(BinaryOp::Le) => 13,
+        Some(BinaryOp::Ge) => 14,
+        Some(BinaryOp::And) => 15,
+        Some(BinaryOp::Or) => 16,
+        None => 17,
+    }
+}
+
+/// Which right operands each binary operator (`=` last) accepts after each left operand, as the
+/// engine loads them: `BINARY[op][left]` has bit `k` set when the kind numbered `k` (see
+/// [`Kind::index`]) is accepted. Measured on the engine, every operator and every pair of kinds.
+const BINARY: [[u32; 8]; 18] = [
+    // `+`
+    [
+        0x3fff_f3ff,
+        0x3fff_f3ff,
+        0x3fff_f3ff,
+        0x0000_0000,
+        0x3fff_f3ff,
+        0x001f_f0f7,
+        0x0000_0000,
+        0x3fff_f3ff,
+    ],
+    // `-`
+    NUMERIC_ROW,
+    // `*`
+    NUMERIC_ROW,
+    // `/`
+    NUMERIC_ROW,
+    // `%`
+    NUMERIC_ROW,
+    // `&`
+    BIT_ROW,
+    // `|`
+    BIT_ROW,
+    // `<<`
+    SHIFT_ROW,
+    // `>>`
+    SHIFT_ROW,
+    // `==`
+    EQUALITY_ROW,
+    // `!=`
+    EQUALITY_ROW,
+    // `<`
+    ORDER_ROW,
+    // `>`
+    ORDER_ROW,
+    // `<=`
+    ORDER_ROW,
+    // `>=`
+    ORDER_ROW,
+    // `&&`
+    EQUALITY_ROW,
+    // `||`
+    EQUALITY_ROW,
+    // `=`
+    [0, 0, 0, 0, 0, 0x1fff_ffff, 0, 0],
+];
+
+const NUMERIC_ROW: [u32; 8] = [
+    0x001f_f0e3,
+    0x001f_f0e3,
+    0,
+    0,
+    0,
+    0x001f_f0e3,
+    0,
+    0x001f_f0e3,
+];
+const SHIFT_ROW: [u32; 8] = [0x001f_f0e3, 0x001f_f0e3, 0, 0, 0, 0x001f_f0e3, 0, 0];
+const BIT_ROW: [u32; 8] = [
+    0x3fff_f3ff,
+    0x3fff_f3ff,
+    0,
+    0x3fff_f3ff,
+    0,
+    0x1fff_f3eb,
+    0,
+    0x3fff_f3ff,
+];
+const EQUALITY_ROW: [u32; 8] = [
+    0x3fff_ffff,
+    0x3fff_ffff,
+    0x3fff_ffff,
+    0x3fff_ffff,
+    0x3fff_ffff,
+    0x3fff_ffff,
+    0,
+    0x3fff_ffff,
+];
+const ORDER_ROW: [u32; 8] = [
+    0x001f_fce3,
+    0x001f_fce3,
+    0,
+    0,
+    0,
+    0x001f_fce3,
+    0,
+    0x001f_fce3,
+];
+/// The operands `!` accepts.
+const NOT: u32 = 0x1fe6_0368;
+/// The operands `++` and `--` written before them accept.
+const PREFIX_STEP: u32 = 0x001f_f0e3;
+
+/// How tightly an operator binds (higher is tighter); `=` is the loosest.
+fn priority(op: Option<BinaryOp>) -> u8 {
+    match op {
+        Some(BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem) => 10,
+        Some(BinaryOp::Add | BinaryOp::Sub) => 9,
+        Some(BinaryOp::Shl | BinaryOp::Shr) => 8,
+        Some(BinaryOp::Lt | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Ge) => 7,
+        Some(BinaryOp::Eq | BinaryOp::Ne) => 6,
+        Some(BinaryOp::BitAnd) => 5,
+        Some(BinaryOp::BitOr) => 4,
+        Some(BinaryOp::And) => 3,
+        Some(BinaryOp::Or) => 2,
+        None => 1,
+    }
+}
+
+/// The priority of prefix operators: above every binary operator.
+const PREFIX_PRIORITY: u8 = 11;
+
+/// A piece of a formula: the prefix operators before an operand, the operand, and the
+/// operator after it (`None` inside for `=`) with its span.
+type Piece = (
+    Vec<(&'static str, Span)>,
+    Parsed,
+    Option<(Option<BinaryOp>, Span)>,
+);
+
+/// A parsed formula and its kind for the load-time checks.
+struct Parsed {
+    expr: Expr,
+    kind: Kind,
+}
+
+/// The priority of a formula's top operator, when it has one.
+fn top_priority(expr: &Expr) -> Option<u8> {
+    match &expr.kind {
+        ExprKind::Binary { op, .. } => Some(priority(Some(*op))),
+        ExprKind::Assign { .. } => Some(priority(None)),
+        _ => None,
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
 struct Token {
     kind: TokenKind,
     span: Span,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 enum TokenKind {
-    Int(i64),
+    Num(f64),
     Str(String),
     Var(String),
     Word(String),
@@ -952,9 +1161,9 @@ enum TokenKind {
     End,
 }
 
-const PUNCTS: [&str; 27] = [
+const PUNCTS: [&str; 26] = [
     "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "++", "--", "+", "-", "*", "/", "%", "&", "|",
-    "!", "<", ">", "=", "(", ")", "[", "]", "{", "}",
+    "!", "<", ">", "=", "[", "]", "{", "}", ";",
 ];
 
 struct Parser<'a> {
@@ -964,9 +1173,10 @@ struct Parser<'a> {
     /// Whether the last token ended an operand (so that `%` there is the remainder operator).
     after_operand: bool,
     peeked: Option<Token>,
-    depth: usize,
     /// Operators in the formula so far (see [`MAX_OPERATORS`]).
     operators: usize,
+    /// Index formulas open around the current one (see [`MAX_NESTING`]).
+    depth: usize,
 }
 
 impl<'a> Parser<'a> {
@@ -977,8 +1187,8 @@ impl<'a> Parser<'a> {
             end: range.end,
             after_operand: false,
             peeked: None,
-            depth: 0,
             operators: 0,
+            depth: 0,
         }
     }
 
@@ -998,122 +1208,12 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn lex(&mut self) -> Result<Token, ParseError> {
-        let tok = self.lex_raw()?;
-        self.after_operand = match &tok.kind {
-            TokenKind::Int(_) | TokenKind::Str(_) | TokenKind::Var(_) => true,
-            TokenKind::Word(w) => matches!(
-                w.as_str(),
-                "true" | "false" | "null" | "length" | "size" | "count"
-            ),
-            TokenKind::Punct(p) => matches!(*p, ")" | "]" | "}"),
-            TokenKind::End => false,
-        };
-        Ok(tok)
-    }
-
-    fn lex_raw(&mut self) -> Result<Token, ParseError> {
-        let bytes = self.source.as_bytes();
-        while self.pos < self.end && bytes[self.pos].is_ascii_whitespace() {
-            self.pos += 1;
+    fn eat_semicolon(&mut self) -> Result<bool, ParseError> {
+        if self.peek()?.kind == TokenKind::Punct(";") {
+            self.next()?;
+            return Ok(true);
         }
-        let start = self.pos;
-        if start >= self.end {
-            return Ok(Token {
-                kind: TokenKind::End,
-                span: Span::new(self.end, self.end),
-            });
-        }
-        let rest = &self.source[start..self.end];
-        let c = bytes[start];
-        let token = |kind, end| Token {
-            kind,
-            span: Span::new(start, end),
-        };
-        if c.is_ascii_digit() || c == b'_' || c.is_ascii_alphabetic() {
-            let len = rest
-                .bytes()
-                .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
-                .count();
-            let word = &rest[..len];
-            self.pos = start + len;
-            let span = Span::new(start, start + len);
-            let is_hex_word = word.len() > 1
-                && word.starts_with('x')
-                && word[1..].bytes().all(|b| b.is_ascii_hexdigit());
-            if c.is_ascii_digit() || is_hex_word {
-                return match parse_number_literal(word) {
-                    Ok(n) => Ok(token(TokenKind::Int(n), self.pos)),
-                    Err(NumberError::Invalid) => Err(ParseError::new(
-                        ParseErrorKind::InvalidNumber(word.to_owned()),
-                        span,
-                    )),
-                    Err(NumberError::TooLarge) => Err(ParseError::new(
-                        ParseErrorKind::NumberTooLarge(word.to_owned()),
-                        span,
-                    )),
-                };
-            }
-            return Ok(token(TokenKind::Word(word.to_owned()), self.pos));
-        }
-        if c == b'\'' || c == b'"' {
-            let mut value = String::new();
-            let mut chars = rest.char_indices().skip(1);
-            while let Some((i, ch)) = chars.next() {
-                if ch == char::from(c) {
-                    self.pos = start + i + 1;
-                    return Ok(token(TokenKind::Str(value), self.pos));
-                }
-                if ch == '\\' {
-                    match chars.next() {
-                        Some((_, escaped)) => value.push(escaped),
-                        None => break,
-                    }
-                } else {
-                    value.push(ch);
-                }
-            }
-            return Err(ParseError::new(
-                ParseErrorKind::UnterminatedString,
-                Span::new(start, start + 1),
-            ));
-        }
-        if c == b'%' && !self.after_operand {
-            let name_len = rest[1..]
-                .find(|ch: char| ch == '%' || !is_name_char(ch))
-                .unwrap_or(rest.len() - 1);
-            if name_len > 0 && rest[1 + name_len..].starts_with('%') {
-                let name = &rest[1..=name_len];
-                self.pos = start + name_len + 2;
-                return Ok(token(TokenKind::Var(name.to_owned()), self.pos));
-            }
-        }
-        if c == b';' {
-            self.pos = start + 1;
-            return Ok(token(TokenKind::Punct(";"), self.pos));
-        }
-        if c == b'.' {
-            self.pos = start + 1;
-            return Ok(token(TokenKind::Punct("."), self.pos));
-        }
-        if let Some(p) = PUNCTS.iter().find(|p| rest.starts_with(**p)) {
-            self.pos = start + p.len();
-            return Ok(token(TokenKind::Punct(p), self.pos));
-        }
-        let ch_len = rest.chars().next().map_or(1, char::len_utf8);
-        Err(ParseError::new(
-            ParseErrorKind::UnexpectedCharacter(rest[..ch_len].to_owned()),
-            Span::new(start, start + ch_len),
-        ))
-    }
-
-    /// Counts one more operator at `span`, refusing too many.
-    fn count_operator(&mut self, span: Span) -> Result<(), ParseError> {
-        self.operators += 1;
-        if self.operators > MAX_OPERATORS {
-            return Err(ParseError::new(ParseErrorKind::TooManyOperators, span));
-        }
-        Ok(())
+        Ok(false)
     }
 
     fn expect_end(&mut self) -> Result<(), ParseError> {
@@ -1128,288 +1228,562 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn expect_semicolon(&mut self, what: &'static str) -> Result<(), ParseError> {
-        let tok = self.next()?;
-        if tok.kind == TokenKind::Punct(";") {
-            Ok(())
-        } else {
-            Err(ParseError::new(ParseErrorKind::Expected(what), tok.span))
-        }
-    }
-
-    fn expr_optional(&mut self) -> Result<Option<Expr>, ParseError> {
+    fn formula_optional(&mut self) -> Result<Option<Expr>, ParseError> {
         match self.peek()?.kind {
             TokenKind::End | TokenKind::Punct(";") => Ok(None),
-            _ => self.expr(0).map(Some),
+            _ => self.formula().map(|p| Some(p.expr)),
         }
     }
 
-    fn expr_required(&mut self, what: &'static str) -> Result<Expr, ParseError> {
+    fn formula_required(&mut self, what: &'static str) -> Result<Expr, ParseError> {
         let tok = self.peek()?;
-        if tok.kind == TokenKind::End {
+        if matches!(tok.kind, TokenKind::End | TokenKind::Punct(";")) {
             return Err(ParseError::new(ParseErrorKind::Expected(what), tok.span));
         }
-        self.expr(0)
+        self.formula().map(|p| p.expr)
     }
 
-    /// Precedence climbing; `min` is the weakest binding accepted. Assignment (weakest,
-    /// right-associative) is handled here too.
-    fn expr(&mut self, min: u8) -> Result<Expr, ParseError> {
-        self.depth += 1;
-        if self.depth > MAX_NESTING {
-            let span = self.peek()?.span;
-            return Err(ParseError::new(ParseErrorKind::TooDeep, span));
+    /// Counts one more operator at `span`, refusing too many.
+    fn count_operator(&mut self, span: Span) -> Result<(), ParseError> {
+        self.operators += 1;
+        if self.operators > MAX_OPERATORS {
+            return Err(ParseError::new(ParseErrorKind::TooManyOperators, span));
         }
-        let mut lhs = self.unary()?;
+        Ok(())
+    }
+
+    /// The rest of the formula, up to `;`, `]`, `}` or the statement's end: its pieces read
+    /// from the left, then put together from the right (each operator takes the rest), without
+    /// recursion.
+    fn formula(&mut self) -> Result<Parsed, ParseError> {
+        // Each piece: the prefix operators before an operand, the operand, the operator after.
+        let mut pieces: Vec<Piece> = Vec::new();
         loop {
-            let tok = self.peek()?;
-            let TokenKind::Punct(p) = tok.kind else { break };
-            if p == "=" {
-                if min > 1 {
+            let mut prefixes = Vec::new();
+            loop {
+                let tok = self.peek()?;
+                let TokenKind::Punct(p @ ("!" | "++" | "--")) = tok.kind else {
                     break;
-                }
+                };
                 self.next()?;
                 self.count_operator(tok.span)?;
-                let ExprKind::Var(name) = &lhs.kind else {
-                    return Err(ParseError::new(ParseErrorKind::AssignTarget, lhs.span));
-                };
-                let value = self.operand_after(tok.span, 1)?;
-                lhs = Expr {
-                    span: lhs.span.to(value.span),
-                    kind: ExprKind::Assign {
-                        name: name.clone(),
-                        name_span: lhs.span,
-                        op_span: tok.span,
-                        value: Box::new(value),
-                    },
-                };
-                continue;
+                self.check_operand(tok.span)?;
+                prefixes.push((p, tok.span));
             }
-            let Some(op) = binary_op(p) else { break };
-            let prec = op.precedence();
-            if prec < min {
+            let unit = self.unit()?;
+            let tok = self.peek()?;
+            let op = match tok.kind {
+                TokenKind::Punct("=") => Some(None),
+                TokenKind::Punct(p) => binary_op(p).map(Some),
+                _ => None,
+            };
+            let Some(op) = op else {
+                pieces.push((prefixes, unit, None));
                 break;
-            }
+            };
             self.next()?;
             self.count_operator(tok.span)?;
-            let rhs = self.operand_after(tok.span, prec + 1)?;
-            lhs = Expr {
-                span: lhs.span.to(rhs.span),
-                kind: ExprKind::Binary {
-                    op,
-                    op_span: tok.span,
-                    lhs: Box::new(lhs),
-                    rhs: Box::new(rhs),
-                },
-            };
+            self.check_operand(tok.span)?;
+            pieces.push((prefixes, unit, Some((op, tok.span))));
         }
-        self.depth -= 1;
-        Ok(lhs)
-    }
-
-    /// The right operand of the operator at `op_span`.
-    fn operand_after(&mut self, op_span: Span, min: u8) -> Result<Expr, ParseError> {
-        self.check_operand(op_span)?;
-        self.expr(min)
+        let mut rest: Option<Parsed> = None;
+        while let Some((prefixes, unit, op)) = pieces.pop() {
+            let mut current = match (op, rest.take()) {
+                (Some((op, op_span)), Some(rest)) => binary(unit, op, op_span, rest)?,
+                _ => unit,
+            };
+            for (p, span) in prefixes.into_iter().rev() {
+                current = prefix(p, span, current)?;
+            }
+            rest = Some(current);
+        }
+        rest.ok_or_else(|| {
+            ParseError::new(
+                ParseErrorKind::Expected("an operand"),
+                Span::new(self.pos, self.pos),
+            )
+        })
     }
 
     /// Refuses an operator at `op_span` that nothing follows.
     fn check_operand(&mut self, op_span: Span) -> Result<(), ParseError> {
         let tok = self.peek()?;
-        if matches!(
-            tok.kind,
-            TokenKind::End | TokenKind::Punct(";" | ")" | "]" | "}")
-        ) {
+        if matches!(tok.kind, TokenKind::End | TokenKind::Punct(";" | "]" | "}")) {
             return Err(ParseError::new(ParseErrorKind::MissingOperand, op_span));
         }
         Ok(())
     }
 
-    fn unary(&mut self) -> Result<Expr, ParseError> {
-        let tok = self.peek()?;
-        match tok.kind {
-            TokenKind::Punct(p @ ("!" | "-")) => {
-                self.next()?;
-                self.count_operator(tok.span)?;
-                self.depth += 1;
-                if self.depth > MAX_NESTING {
-                    return Err(ParseError::new(ParseErrorKind::TooDeep, tok.span));
-                }
-                self.check_operand(tok.span)?;
-                let operand = self.unary()?;
-                self.depth -= 1;
-                Ok(Expr {
-                    span: tok.span.to(operand.span),
-                    kind: ExprKind::Unary {
-                        op: if p == "!" { UnaryOp::Not } else { UnaryOp::Neg },
-                        op_span: tok.span,
-                        operand: Box::new(operand),
-                    },
-                })
-            }
-            TokenKind::Punct(p @ ("++" | "--")) => {
-                self.next()?;
-                self.count_operator(tok.span)?;
-                let target = self.next()?;
-                let TokenKind::Var(name) = target.kind else {
-                    return Err(ParseError::new(ParseErrorKind::StepTarget, target.span));
-                };
-                Ok(Expr {
-                    span: tok.span.to(target.span),
-                    kind: ExprKind::Step {
-                        name,
-                        name_span: target.span,
-                        op_span: tok.span,
-                        increment: p == "++",
-                        prefix: true,
-                    },
-                })
-            }
-            _ => self.postfix(),
-        }
-    }
-
-    fn postfix(&mut self) -> Result<Expr, ParseError> {
-        let mut expr = self.primary()?;
-        loop {
-            let tok = self.peek()?;
-            match tok.kind {
-                TokenKind::Punct(open @ ("[" | "{")) => {
-                    if !matches!(expr.kind, ExprKind::Var(_)) {
-                        return Err(ParseError::new(
-                            if matches!(expr.kind, ExprKind::Index { .. }) {
-                                ParseErrorKind::MultiLevel
-                            } else {
-                                ParseErrorKind::IndexTarget
-                            },
-                            tok.span,
-                        ));
-                    }
-                    self.next()?;
-                    self.count_operator(tok.span)?;
-                    let close = if open == "[" { "]" } else { "}" };
-                    let index = self.expr_required(if open == "[" {
-                        "an index inside `[ ]`"
-                    } else {
-                        "a key inside `{ }`"
-                    })?;
-                    let end = self.next()?;
-                    if end.kind != TokenKind::Punct(close) {
-                        return Err(ParseError::new(
-                            ParseErrorKind::Expected(if close == "]" {
-                                "`]` closing the index"
-                            } else {
-                                "`}` closing the key"
-                            }),
-                            end.span,
-                        ));
-                    }
-                    expr = Expr {
-                        span: expr.span.to(end.span),
-                        kind: ExprKind::Index {
-                            base: Box::new(expr),
-                            index: Box::new(index),
-                            brace: open == "{",
-                        },
-                    };
-                }
-                TokenKind::Punct(".") => {
-                    self.next()?;
-                    self.count_operator(tok.span)?;
-                    let name = self.next()?;
-                    let is_length = matches!(&name.kind, TokenKind::Word(w)
-                        if matches!(w.as_str(), "length" | "size" | "count"));
-                    if !is_length {
-                        return Err(ParseError::new(
-                            ParseErrorKind::Expected("`length`, `size` or `count` after `.`"),
-                            name.span,
-                        ));
-                    }
-                    if !matches!(expr.kind, ExprKind::Var(_) | ExprKind::Index { .. }) {
-                        return Err(ParseError::new(ParseErrorKind::IndexTarget, tok.span));
-                    }
-                    expr = Expr {
-                        span: expr.span.to(name.span),
-                        kind: ExprKind::Length {
-                            base: Box::new(expr),
-                            name_span: name.span,
-                        },
-                    };
-                }
-                TokenKind::Punct(p @ ("++" | "--")) => {
-                    let ExprKind::Var(name) = &expr.kind else {
-                        return Err(ParseError::new(ParseErrorKind::StepTarget, expr.span));
-                    };
-                    self.next()?;
-                    self.count_operator(tok.span)?;
-                    expr = Expr {
-                        span: expr.span.to(tok.span),
-                        kind: ExprKind::Step {
-                            name: name.clone(),
-                            name_span: expr.span,
-                            op_span: tok.span,
-                            increment: p == "++",
-                            prefix: false,
-                        },
-                    };
-                }
-                _ => return Ok(expr),
-            }
-        }
-    }
-
-    fn primary(&mut self) -> Result<Expr, ParseError> {
+    /// An operand: a literal or a variable (with an element and `.length`), with `++`/`--`
+    /// after it.
+    fn unit(&mut self) -> Result<Parsed, ParseError> {
         let tok = self.next()?;
-        let kind = match tok.kind {
-            TokenKind::Int(n) => ExprKind::Int(n),
-            TokenKind::Str(s) => ExprKind::Str(s),
-            TokenKind::Var(name) => ExprKind::Var(name),
+        let (mut expr, mut kind) = match tok.kind {
+            TokenKind::Num(n) => (ExprKind::Num(n), Kind::Num),
+            TokenKind::Str(s) => {
+                let kind = if crate::value::string_to_number(&s).is_some() {
+                    Kind::StrNum
+                } else {
+                    Kind::Str
+                };
+                (ExprKind::Str(s), kind)
+            }
+            TokenKind::Var(name) => (ExprKind::Var(name), Kind::Var),
             TokenKind::Word(w) => match w.as_str() {
-                "null" => ExprKind::Null,
-                "true" => ExprKind::Bool(true),
-                "false" => ExprKind::Bool(false),
+                "null" => (ExprKind::Null, Kind::Null),
+                "true" => (ExprKind::Bool(true), Kind::Bool),
+                "false" => (ExprKind::Bool(false), Kind::Bool),
                 _ => {
                     return Err(ParseError::new(ParseErrorKind::UnknownWord(w), tok.span));
                 }
             },
-            TokenKind::Punct("(") => {
-                let inner = self.expr_required("a formula inside `( )`")?;
-                let close = self.next()?;
-                if close.kind != TokenKind::Punct(")") {
-                    return Err(ParseError::new(
-                        ParseErrorKind::Expected("`)` closing the parenthesis"),
-                        close.span,
-                    ));
-                }
-                return Ok(Expr {
-                    span: tok.span.to(close.span),
-                    kind: inner.kind,
-                });
-            }
             TokenKind::End => {
                 return Err(ParseError::new(
                     ParseErrorKind::Expected("an operand"),
                     tok.span,
                 ));
             }
-            other @ TokenKind::Punct(_) => {
+            TokenKind::Punct(p) => {
                 return Err(ParseError::new(
-                    ParseErrorKind::Unexpected(describe(&other)),
+                    ParseErrorKind::Unexpected(format!("`{p}`")),
                     tok.span,
                 ));
             }
         };
-        Ok(Expr {
-            span: tok.span,
+        let mut span = tok.span;
+        if kind == Kind::Var {
+            let next = self.peek()?;
+            if let TokenKind::Punct(open @ ("[" | "{")) = next.kind {
+                let indexed = self.element(Expr { span, kind: expr }, open, next.span)?;
+                span = indexed.span;
+                expr = indexed.kind;
+            }
+            if let TokenKind::Word(w) = &self.peek()?.kind
+                && let Some(name) = w.strip_prefix('.')
+            {
+                let name_tok = self.next()?;
+                if !matches!(name, "length" | "size" | "count") {
+                    return Err(ParseError::new(
+                        ParseErrorKind::Expected("`length`, `size` or `count` after `.`"),
+                        name_tok.span,
+                    ));
+                }
+                if matches!(expr, ExprKind::Index { .. }) {
+                    return Err(ParseError::new(ParseErrorKind::IndexTarget, name_tok.span));
+                }
+                self.count_operator(name_tok.span)?;
+                let base = Expr { span, kind: expr };
+                span = span.to(name_tok.span);
+                expr = ExprKind::Length {
+                    base: Box::new(base),
+                    name_span: name_tok.span,
+                };
+                kind = Kind::Len;
+            }
+        }
+        let next = self.peek()?;
+        if let TokenKind::Punct(p @ ("++" | "--")) = next.kind {
+            if !matches!(kind, Kind::Num | Kind::StrNum | Kind::Var) {
+                return Err(ParseError::new(
+                    ParseErrorKind::Operand {
+                        op: p,
+                        found: kind_name(kind),
+                    },
+                    span.to(next.span),
+                ));
+            }
+            self.next()?;
+            self.count_operator(next.span)?;
+            let operand = Expr { span, kind: expr };
+            span = span.to(next.span);
+            expr = ExprKind::Step {
+                operand: Box::new(operand),
+                op_span: next.span,
+                increment: p == "++",
+                prefix: false,
+            };
+            kind = Kind::Post;
+        }
+        Ok(Parsed {
+            expr: Expr { span, kind: expr },
             kind,
         })
     }
+
+    /// `base[index]` or `base{key}`, the opening bracket at `open_span` (one level only).
+    fn element(
+        &mut self,
+        base: Expr,
+        open: &'static str,
+        open_span: Span,
+    ) -> Result<Expr, ParseError> {
+        self.next()?;
+        self.count_operator(open_span)?;
+        let close = if open == "[" { "]" } else { "}" };
+        let index_start = self.peek()?.span;
+        self.depth += 1;
+        if self.depth > MAX_NESTING {
+            return Err(ParseError::new(ParseErrorKind::TooDeep, open_span));
+        }
+        self.check_operand(open_span)?;
+        let index = self.formula()?;
+        self.depth -= 1;
+        if matches!(index.kind, Kind::Bool | Kind::Null) {
+            return Err(ParseError::new(
+                ParseErrorKind::Operand {
+                    op: if open == "[" { "[ ]" } else { "{ }" },
+                    found: kind_name(index.kind),
+                },
+                index_start.to(index.expr.span),
+            ));
+        }
+        let end = self.next()?;
+        if end.kind != TokenKind::Punct(close) {
+            return Err(ParseError::new(
+                ParseErrorKind::Expected(if close == "]" {
+                    "`]` closing the index"
+                } else {
+                    "`}` closing the key"
+                }),
+                end.span,
+            ));
+        }
+        if let TokenKind::Punct("[" | "{") = self.peek()?.kind {
+            return Err(ParseError::new(
+                ParseErrorKind::MultiLevel,
+                self.peek()?.span,
+            ));
+        }
+        Ok(Expr {
+            span: base.span.to(end.span),
+            kind: ExprKind::Index {
+                base: Box::new(base),
+                index: Box::new(index.expr),
+                brace: open == "{",
+            },
+        })
+    }
+
+    fn lex(&mut self) -> Result<Token, ParseError> {
+        let tok = self.lex_raw()?;
+        self.after_operand = match &tok.kind {
+            TokenKind::Num(_) | TokenKind::Str(_) | TokenKind::Var(_) | TokenKind::Word(_) => true,
+            TokenKind::Punct(p) => matches!(*p, "]" | "}"),
+            TokenKind::End => false,
+        };
+        Ok(tok)
+    }
+
+    fn lex_raw(&mut self) -> Result<Token, ParseError> {
+        let rest_all = &self.source[self.pos..self.end];
+        self.pos += rest_all.len() - rest_all.trim_start().len();
+        let start = self.pos;
+        if start >= self.end {
+            return Ok(Token {
+                kind: TokenKind::End,
+                span: Span::new(self.end, self.end),
+            });
+        }
+        let bytes = self.source.as_bytes();
+        let rest = &self.source[start..self.end];
+        let c = bytes[start];
+        let token = |kind, end| Token {
+            kind,
+            span: Span::new(start, end),
+        };
+        if c.is_ascii_alphanumeric() || c == b'_' || (c == b'.' && self.after_operand) {
+            let len = 1 + rest[1..]
+                .bytes()
+                .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+                .count();
+            let word = &rest[..len];
+            self.pos = start + len;
+            let span = Span::new(start, start + len);
+            let is_hex_word = word.len() > 1
+                && word.starts_with('x')
+                && word[1..].bytes().all(|b| b.is_ascii_hexdigit());
+            if c.is_ascii_digit() || is_hex_word {
+                return match parse_number_literal(word) {
+                    Some(n) => Ok(token(TokenKind::Num(n), self.pos)),
+                    None => Err(ParseError::new(
+                        ParseErrorKind::InvalidNumber(word.to_owned()),
+                        span,
+                    )),
+                };
+            }
+            return Ok(token(TokenKind::Word(word.to_owned()), self.pos));
+        }
+        if c == b'\'' || c == b'"' {
+            // A backslash keeps the next character in the string (both stay in its text).
+            let mut close = None;
+            let mut escaped = false;
+            for (i, ch) in rest[1..].char_indices() {
+                if escaped {
+                    escaped = false;
+                } else if ch == '\\' {
+                    escaped = true;
+                } else if ch == char::from(c) {
+                    close = Some(i);
+                    break;
+                }
+            }
+            let Some(close) = close else {
+                return Err(ParseError::new(
+                    ParseErrorKind::UnterminatedString,
+                    Span::new(start, start + 1),
+                ));
+            };
+            if close == 0 {
+                return Err(ParseError::new(
+                    ParseErrorKind::EmptyString,
+                    Span::new(start, start + 2),
+                ));
+            }
+            self.pos = start + close + 2;
+            return Ok(token(TokenKind::Str(rest[1..=close].to_owned()), self.pos));
+        }
+        // `%` followed by a space is the remainder operator; otherwise it opens a variable,
+        // which a `%` must close.
+        if c == b'%' && !rest[1..].chars().next().is_none_or(char::is_whitespace) {
+            let name_len = rest[1..]
+                .find(|ch: char| ch == '%' || ch.is_whitespace())
+                .unwrap_or(rest.len() - 1);
+            if name_len > 0 && rest[1 + name_len..].starts_with('%') {
+                let name = &rest[1..=name_len];
+                self.pos = start + name_len + 2;
+                return Ok(token(TokenKind::Var(name.to_owned()), self.pos));
+            }
+            return Err(ParseError::new(
+                ParseErrorKind::UnclosedVariable,
+                Span::new(start, start + 1),
+            ));
+        }
+        if let Some(p) = PUNCTS.iter().find(|p| rest.starts_with(**p)) {
+            self.pos = start + p.len();
+            return Ok(token(TokenKind::Punct(p), self.pos));
+        }
+        let ch_len = rest.chars().next().map_or(1, char::len_utf8);
+        Err(ParseError::new(
+            ParseErrorKind::UnexpectedCharacter(rest[..ch_len].to_owned()),
+            Span::new(start, start + ch_len),
+        ))
+    }
 }
 
-/// Characters a variable's name may hold: anything but spaces, `%`, quotes and brackets (so
-/// `%yrn:yahoo:::tenant:role:name/hosts/ip%` is one name).
-fn is_name_char(c: char) -> bool {
-    !(c.is_whitespace() || matches!(c, '%' | '\'' | '"' | '[' | ']' | '{' | '}' | '(' | ')'))
+/// `left op rest`, checked as the engine checks the pair when it loads the template.
+fn binary(
+    left: Parsed,
+    op: Option<BinaryOp>,
+    op_span: Span,
+    rest: Parsed,
+) -> Result<Parsed, ParseError> {
+    let accepted = left
+        .kind
+        .left_index()
+        .is_some_and(|row| BINARY[op_index(op) as usize][row] & (1 << rest.kind.index()) != 0);
+    if !accepted {
+        return Err(ParseError::new(
+            ParseErrorKind::Operands {
+                op: op.map_or("=", BinaryOp::symbol),
+                left: kind_name(left.kind),
+                right: kind_name(rest.kind),
+            },
+            left.expr.span.to(rest.expr.span),
+        ));
+    }
+    let expr = combine(left.expr, op, op_span, rest.expr);
+    let kind = kind_of(&expr);
+    Ok(Parsed { expr, kind })
+}
+
+/// A prefix operator (`!`, `++`, `--`) on the rest of the formula, checked as the engine does.
+fn prefix(p: &'static str, op_span: Span, rest: Parsed) -> Result<Parsed, ParseError> {
+    let allowed = if p == "!" { NOT } else { PREFIX_STEP };
+    if allowed & (1 << rest.kind.index()) == 0 {
+        return Err(ParseError::new(
+            ParseErrorKind::Operand {
+                op: p,
+                found: kind_name(rest.kind),
+            },
+            op_span.to(rest.expr.span),
+        ));
+    }
+    let make = |operand: Expr| -> Expr {
+        let span = op_span.to(operand.span);
+        let operand = Box::new(operand);
+        let kind = if p == "!" {
+            ExprKind::Not { op_span, operand }
+        } else {
+            ExprKind::Step {
+                operand,
+                op_span,
+                increment: p == "++",
+                prefix: true,
+            }
+        };
+        Expr { span, kind }
+    };
+    let expr = match rotate_prefix(rest.expr, make) {
+        Ok(expr) | Err(expr) => expr,
+    };
+    // Regrouped, `!` takes the kind of the formula's top operator, while `++` and `--` keep
+    // their own.
+    let kind = if p == "!" {
+        kind_of(&expr)
+    } else {
+        kind_of(first_operand(&expr))
+    };
+    Ok(Parsed { expr, kind })
+}
+
+/// `left op rest`, regrouped one level when `op` binds tighter than the rest's top operator.
+fn combine(left: Expr, op: Option<BinaryOp>, op_span: Span, rest: Expr) -> Expr {
+    let make = |lhs: Expr, rhs: Expr| -> Expr {
+        let span = lhs.span.to(rhs.span);
+        let kind = match op {
+            Some(op) => ExprKind::Binary {
+                op,
+                op_span,
+                lhs: Box::new(lhs),
+                rhs: Box::new(rhs),
+            },
+            None => ExprKind::Assign {
+                target: Box::new(lhs),
+                op_span,
+                value: Box::new(rhs),
+            },
+        };
+        Expr { span, kind }
+    };
+    let tighter = top_priority(&rest).is_some_and(|inner| priority(op) > inner);
+    if !tighter {
+        return make(left, rest);
+    }
+    regroup(rest, |inner_left| make(left, inner_left))
+}
+
+/// A formula with a top operator, its left operand replaced by `make(left operand)`.
+fn regroup(rest: Expr, make: impl FnOnce(Expr) -> Expr) -> Expr {
+    let Expr { span, kind } = rest;
+    match kind {
+        ExprKind::Binary {
+            op,
+            op_span,
+            lhs,
+            rhs,
+        } => {
+            let lhs = make(*lhs);
+            Expr {
+                span: lhs.span.to(rhs.span),
+                kind: ExprKind::Binary {
+                    op,
+                    op_span,
+                    lhs: Box::new(lhs),
+                    rhs,
+                },
+            }
+        }
+        ExprKind::Assign {
+            target,
+            op_span,
+            value,
+        } => {
+            let target = make(*target);
+            Expr {
+                span: target.span.to(value.span),
+                kind: ExprKind::Assign {
+                    target: Box::new(target),
+                    op_span,
+                    value,
+                },
+            }
+        }
+        other => make(Expr { span, kind: other }),
+    }
+}
+
+/// A prefix operator on the rest of the formula: regrouped one level when the rest has a top
+/// operator (`Ok`), else applied to it (`Err`, the operand is a single unit).
+fn rotate_prefix(rest: Expr, make: impl Fn(Expr) -> Expr) -> Result<Expr, Expr> {
+    if top_priority(&rest).is_none_or(|inner| inner >= PREFIX_PRIORITY) {
+        return Err(make(rest));
+    }
+    Ok(regroup(rest, make))
+}
+
+/// The leftmost operand of a formula (down its left operands).
+fn first_operand(expr: &Expr) -> &Expr {
+    match &expr.kind {
+        ExprKind::Binary { lhs, .. } => first_operand(lhs),
+        ExprKind::Assign { target, .. } => first_operand(target),
+        _ => expr,
+    }
+}
+
+/// Whether a formula is a variable, an element or a `.length`, under `!`, `++` and `--`.
+fn names_variable(expr: &Expr) -> bool {
+    match &expr.kind {
+        ExprKind::Var(_) | ExprKind::Index { .. } | ExprKind::Length { .. } => true,
+        ExprKind::Not { operand, .. } | ExprKind::Step { operand, .. } => names_variable(operand),
+        _ => false,
+    }
+}
+
+/// What the load-time checks see of a formula.
+fn kind_of(expr: &Expr) -> Kind {
+    let on_variable = names_variable;
+    match &expr.kind {
+        ExprKind::Null => Kind::Null,
+        ExprKind::Bool(_) => Kind::Bool,
+        ExprKind::Num(_) => Kind::Num,
+        ExprKind::Str(s) => {
+            if crate::value::string_to_number(s).is_some() {
+                Kind::StrNum
+            } else {
+                Kind::Str
+            }
+        }
+        ExprKind::Var(_) | ExprKind::Index { .. } => Kind::Var,
+        ExprKind::Length { .. } => Kind::Len,
+        ExprKind::Not { operand, .. } => {
+            if on_variable(operand) {
+                Kind::NotVar
+            } else {
+                Kind::NotLit
+            }
+        }
+        ExprKind::Step {
+            operand,
+            prefix: true,
+            ..
+        } => {
+            if on_variable(operand) {
+                Kind::PreVar
+            } else {
+                Kind::PreLit
+            }
+        }
+        ExprKind::Step { .. } => Kind::Post,
+        ExprKind::Binary { op, .. } => Kind::Binary(*op),
+        ExprKind::Assign { .. } => Kind::Assign,
+    }
+}
+
+/// How messages name an operand's kind.
+fn kind_name(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Num => "a number",
+        Kind::StrNum | Kind::Str => "a string",
+        Kind::Bool => "a boolean",
+        Kind::Null => "null",
+        Kind::Var => "a variable",
+        Kind::Len => "a `.length`",
+        Kind::Post | Kind::PreVar | Kind::PreLit => "an increment or decrement",
+        Kind::NotVar | Kind::NotLit => "a negation `!`",
+        Kind::Binary(op) if op.is_condition() => "a condition",
+        Kind::Binary(_) => "a calculation",
+        Kind::Assign => "an assignment",
+    }
 }
 
 fn binary_op(p: &str) -> Option<BinaryOp> {
@@ -1437,7 +1811,7 @@ fn binary_op(p: &str) -> Option<BinaryOp> {
 
 fn describe(kind: &TokenKind) -> String {
     match kind {
-        TokenKind::Int(n) => format!("number {n}"),
+        TokenKind::Num(n) => format!("number {}", crate::value::number_to_string(*n)),
         TokenKind::Str(_) => "string".to_owned(),
         TokenKind::Var(name) => format!("variable %{name}%"),
         TokenKind::Word(w) => format!("`{w}`"),

@@ -1,18 +1,23 @@
-//! The values a template computes with, and their conversions.
+//! The values a template computes with, and their conversions (JavaScript's, as the K2HR3
+//! engine runs on JavaScript).
 
 use std::fmt;
 use std::fmt::Write as _;
 
 /// A value: a variable's content or the result of a formula.
 ///
-/// Numbers are 64-bit signed integers (the language has no other numbers). Objects keep their
-/// keys in the order they were given (the order of the variables file), which is the order
-/// `foreach` visits them.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Numbers are JavaScript numbers (64-bit floating point), as in the engine: `7 / 2` is `3.5`.
+/// Objects keep their keys in the order they were given (the order of the variables file),
+/// which is the order `foreach` visits them.
+#[derive(Debug, Clone, PartialEq)]
 pub enum Value {
+    /// `null`, and what an unset variable reads as.
     Null,
+    /// What a missing element reads as (JavaScript's `undefined`): it prints nothing, and most
+    /// operators refuse it.
+    Undefined,
     Bool(bool),
-    Int(i64),
+    Num(f64),
     Str(String),
     Array(Vec<Value>),
     Object(Vec<(String, Value)>),
@@ -23,71 +28,93 @@ impl Value {
     pub fn type_name(&self) -> &'static str {
         match self {
             Value::Null => "null",
+            Value::Undefined => "undefined",
             Value::Bool(_) => "boolean",
-            Value::Int(_) => "number",
+            Value::Num(_) => "number",
             Value::Str(_) => "string",
             Value::Array(_) => "array",
             Value::Object(_) => "object",
         }
     }
 
-    /// Whether a condition with this value holds: `false`, `null`, `0` and `''` do not,
-    /// everything else (every array and object too) does.
+    /// Whether a condition with this value holds, as the engine decides: `false`, `null`, `''`
+    /// do not, nor a number whose integer part (JavaScript's `parseInt` of its text) is 0 or
+    /// `NaN` (so `0.1` and `Infinity` do not), nor an array whose text is such a number
+    /// (`[0]`); everything else (every object too) does.
     pub fn truthy(&self) -> bool {
         match self {
-            Value::Null => false,
+            Value::Null | Value::Undefined => false,
             Value::Bool(b) => *b,
-            Value::Int(n) => *n != 0,
+            Value::Num(n) => {
+                let i = parse_int(&number_to_string(*n));
+                i != 0.0 && !i.is_nan()
+            }
             Value::Str(s) => !s.is_empty(),
-            Value::Array(_) | Value::Object(_) => true,
+            Value::Array(_) => self.array_truth().unwrap_or(true),
+            Value::Object(_) => true,
         }
     }
 
-    /// The value as a number: numbers as they are, `true` 1, `false` and `null` 0, a string
-    /// that is a number literal (decimal with an optional sign, `0x`, `0o`, `0b`, surrounding
-    /// spaces allowed) its number; `None` otherwise.
-    pub fn to_int(&self) -> Option<i64> {
-        match self {
-            Value::Null | Value::Bool(false) => Some(0),
-            Value::Bool(true) => Some(1),
-            Value::Int(n) => Some(*n),
-            Value::Str(s) => parse_numeric_string(s),
-            Value::Array(_) | Value::Object(_) => None,
-        }
+    /// How the engine sees an array as a condition or next to a boolean: by its text, `[]`
+    /// true, `[0]` false, `[1]` true; `None` when its text is no number.
+    pub(crate) fn array_truth(&self) -> Option<bool> {
+        let text = self.to_text();
+        string_to_number(&text)?;
+        Some(text.is_empty() || parse_int(&text) != 0.0)
     }
 
-    /// The value as text, as `{{= }}` prints it: strings as they are, numbers in decimal,
-    /// `true`, `false`, `null`, arrays and objects as compact JSON.
+    /// The value as text, as `{{= }}` prints it (JavaScript's `String(value)`): `null` prints
+    /// nothing, numbers as JavaScript writes them, arrays their elements joined by commas,
+    /// objects `[object Object]`.
     pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        self.write_text(&mut out);
+        out
+    }
+
+    fn write_text(&self, out: &mut String) {
         match self {
-            Value::Str(s) => s.clone(),
-            other => {
-                let mut out = String::new();
-                write_json(other, &mut out);
-                out
+            Value::Null | Value::Undefined => {}
+            Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Value::Num(n) => out.push_str(&number_to_string(*n)),
+            Value::Str(s) => out.push_str(s),
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    item.write_text(out);
+                }
             }
+            Value::Object(_) => out.push_str("[object Object]"),
         }
     }
 
-    /// The element at `index` of an array, or of the key `index` of an object; `None` when
-    /// there is none.
-    pub fn element(&self, index: &Value) -> Option<&Value> {
+    /// The value as compact JSON (for messages).
+    pub fn to_json(&self) -> String {
+        let mut out = String::new();
+        write_json(self, &mut out);
+        out
+    }
+
+    /// The element `key` of an array, an object or a string (JavaScript's `value[key]` with the
+    /// key as text): `None` when there is none.
+    pub fn element(&self, key: &Value) -> Option<Value> {
+        let key = match key {
+            Value::Str(s) => s.clone(),
+            other => other.to_text(),
+        };
         match self {
-            Value::Array(items) => {
-                let i = index.to_int()?;
-                usize::try_from(i).ok().and_then(|i| items.get(i))
-            }
-            Value::Object(entries) => {
-                let key = match index {
-                    Value::Str(s) => s.clone(),
-                    Value::Int(n) => n.to_string(),
-                    _ => return None,
-                };
-                entries
-                    .iter()
-                    .rev()
-                    .find(|(k, _)| *k == key)
-                    .map(|(_, v)| v)
+            Value::Array(items) => array_index(&key).and_then(|i| items.get(i)).cloned(),
+            Value::Object(entries) => entries
+                .iter()
+                .rev()
+                .find(|(k, _)| *k == key)
+                .map(|(_, v)| v.clone()),
+            Value::Str(s) => {
+                let i = array_index(&key)?;
+                let unit = *s.encode_utf16().collect::<Vec<u16>>().get(i)?;
+                Some(Value::Str(String::from_utf16_lossy(&[unit])))
             }
             _ => None,
         }
@@ -100,28 +127,202 @@ impl fmt::Display for Value {
     }
 }
 
-/// A string's number, when the whole string (spaces around it aside) is one.
-fn parse_numeric_string(s: &str) -> Option<i64> {
-    let t = s.trim();
-    let (negative, digits) = match t.as_bytes().first()? {
-        b'-' => (true, &t[1..]),
-        b'+' => (false, &t[1..]),
-        _ => (false, t),
-    };
-    let magnitude = crate::syntax::parse_number_literal(digits).ok()?;
-    if negative {
-        magnitude.checked_neg()
-    } else {
-        Some(magnitude)
+/// An array index written as JavaScript writes it (`0`, `12`, no sign, no leading zero).
+fn array_index(key: &str) -> Option<usize> {
+    if key.is_empty() || (key.len() > 1 && key.starts_with('0')) {
+        return None;
     }
+    if !key.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    key.parse().ok()
 }
 
-/// Compact JSON, keys in their order.
+/// A number as JavaScript's `String(n)` writes it: integers without a fraction, the shortest
+/// digits that read back as the same number, an exponent from 1e21 up and below 1e-6.
+pub fn number_to_string(n: f64) -> String {
+    if n.is_nan() {
+        return "NaN".to_owned();
+    }
+    if n.is_infinite() {
+        return if n > 0.0 { "Infinity" } else { "-Infinity" }.to_owned();
+    }
+    if n == 0.0 {
+        return "0".to_owned();
+    }
+    // Rust's `{:e}` gives the shortest digits that round-trip, and the exponent.
+    let formatted = format!("{:e}", n.abs());
+    let (mantissa, exponent) = formatted.split_once('e').unwrap_or((&formatted, "0"));
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let exponent: i32 = exponent.parse().unwrap_or(0);
+    let k = i32::try_from(digits.len()).unwrap_or(i32::MAX);
+    let point = exponent + 1;
+    let mut out = String::new();
+    if n < 0.0 {
+        out.push('-');
+    }
+    if k <= point && point <= 21 {
+        out.push_str(&digits);
+        for _ in 0..point - k {
+            out.push('0');
+        }
+    } else if 0 < point && point <= 21 {
+        let (int, frac) = digits.split_at(usize::try_from(point).unwrap_or(0));
+        out.push_str(int);
+        out.push('.');
+        out.push_str(frac);
+    } else if -6 < point && point <= 0 {
+        out.push_str("0.");
+        for _ in 0..-point {
+            out.push('0');
+        }
+        out.push_str(&digits);
+    } else {
+        let (first, rest) = digits.split_at(1);
+        out.push_str(first);
+        if !rest.is_empty() {
+            out.push('.');
+            out.push_str(rest);
+        }
+        out.push('e');
+        out.push(if point - 1 < 0 { '-' } else { '+' });
+        let _ = write!(out, "{}", (point - 1).abs());
+    }
+    out
+}
+
+/// A string's number as JavaScript's `Number(text)` reads it: spaces around it ignored, empty
+/// text `0`, decimal with a sign, a fraction and an exponent, `0x`/`0o`/`0b` integers,
+/// `Infinity`; `None` where JavaScript gives `NaN`.
+pub fn string_to_number(text: &str) -> Option<f64> {
+    let t = text.trim_matches(is_js_space);
+    if t.is_empty() {
+        return Some(0.0);
+    }
+    let lower = t.to_ascii_lowercase();
+    for (prefix, radix) in [("0x", 16), ("0o", 8), ("0b", 2)] {
+        if let Some(digits) = lower.strip_prefix(prefix) {
+            if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+                return None;
+            }
+            return Some(digits_value(digits, radix));
+        }
+    }
+    let (sign, unsigned) = match t.as_bytes()[0] {
+        b'-' => (-1.0, &t[1..]),
+        b'+' => (1.0, &t[1..]),
+        _ => (1.0, t),
+    };
+    if unsigned == "Infinity" {
+        return Some(sign * f64::INFINITY);
+    }
+    if !is_decimal_literal(unsigned) {
+        return None;
+    }
+    unsigned.parse::<f64>().ok().map(|v| sign * v)
+}
+
+/// JavaScript's `parseInt(text)`: the integer at the start of the text (spaces before it, a
+/// sign, `0x` for hexadecimal), `NaN` when there is none.
+pub(crate) fn parse_int(text: &str) -> f64 {
+    let t = text.trim_start_matches(is_js_space);
+    let (sign, t) = match t.as_bytes().first() {
+        Some(b'-') => (-1.0, &t[1..]),
+        Some(b'+') => (1.0, &t[1..]),
+        _ => (1.0, t),
+    };
+    let (digits, radix) = match t.get(..2) {
+        Some("0x" | "0X") => (&t[2..], 16),
+        _ => (t, 10),
+    };
+    let len = digits.chars().take_while(|c| c.is_digit(radix)).count();
+    if len == 0 {
+        return f64::NAN;
+    }
+    sign * digits_value(&digits[..len], radix)
+}
+
+/// The value of digits in a radix, as a JavaScript number (rounded as JavaScript rounds).
+pub(crate) fn digits_value(digits: &str, radix: u32) -> f64 {
+    if let Ok(v) = u64::from_str_radix(digits, radix) {
+        #[allow(clippy::cast_precision_loss, reason = "JavaScript numbers are doubles")]
+        return v as f64;
+    }
+    if radix == 10 {
+        return digits.parse().unwrap_or(f64::INFINITY);
+    }
+    // Past 2^64: a big-number string in decimal, then the nearest double.
+    let mut decimal: Vec<u32> = vec![0];
+    for c in digits.chars() {
+        let mut carry = c.to_digit(radix).unwrap_or(0);
+        for d in decimal.iter_mut().rev() {
+            let v = *d * radix + carry;
+            *d = v % 10;
+            carry = v / 10;
+        }
+        while carry > 0 {
+            decimal.insert(0, carry % 10);
+            carry /= 10;
+        }
+    }
+    let text: String = decimal
+        .iter()
+        .map(|d| char::from_digit(*d, 10).unwrap_or('0'))
+        .collect();
+    text.parse().unwrap_or(f64::INFINITY)
+}
+
+/// `1`, `1.`, `.5`, `1.5e-3`: JavaScript's `StrUnsignedDecimalLiteral`.
+fn is_decimal_literal(text: &str) -> bool {
+    let b = text.as_bytes();
+    let mut i = 0;
+    let int_digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    i += int_digits;
+    let mut frac_digits = 0;
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        frac_digits = b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+        i += frac_digits;
+    }
+    if int_digits + frac_digits == 0 {
+        return false;
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        let exp_digits = b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+        if exp_digits == 0 {
+            return false;
+        }
+        i += exp_digits;
+    }
+    i == b.len()
+}
+
+/// JavaScript's white space and line terminators (what `Number(text)` trims).
+fn is_js_space(c: char) -> bool {
+    matches!(
+        c,
+        '\u{9}' | '\u{a}' | '\u{b}' | '\u{c}' | '\u{d}' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{202f}'
+                | '\u{205f}'
+                | '\u{3000}'
+                | '\u{feff}'
+    )
+}
+
+/// Compact JSON, keys in their order (JavaScript's `JSON.stringify`).
 fn write_json(value: &Value, out: &mut String) {
     match value {
-        Value::Null => out.push_str("null"),
+        Value::Undefined => out.push_str("undefined"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Int(n) => out.push_str(&n.to_string()),
+        Value::Num(n) if n.is_finite() => out.push_str(&number_to_string(*n)),
+        Value::Null | Value::Num(_) => out.push_str("null"),
         Value::Str(s) => write_json_string(s, out),
         Value::Array(items) => {
             out.push('[');
@@ -166,8 +367,8 @@ fn write_json_string(s: &str, out: &mut String) {
     out.push('"');
 }
 
-/// Values read from JSON (a variables file), object keys in document order. A number that is
-/// not an integer in the 64-bit signed range is refused: the language has no other numbers.
+/// Values read from JSON (a variables file), object keys in document order; numbers are
+/// doubles, as JavaScript's `JSON.parse` reads them.
 impl<'de> serde::Deserialize<'de> for Value {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserializer.deserialize_any(ValueVisitor)
@@ -180,7 +381,7 @@ impl<'de> serde::de::Visitor<'de> for ValueVisitor {
     type Value = Value;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON value whose numbers are integers between -2^63 and 2^63-1")
+        f.write_str("a JSON value")
     }
 
     fn visit_unit<E>(self) -> Result<Value, E> {
@@ -195,22 +396,18 @@ impl<'de> serde::de::Visitor<'de> for ValueVisitor {
         Ok(Value::Bool(v))
     }
 
+    #[allow(clippy::cast_precision_loss, reason = "JavaScript numbers are doubles")]
     fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
-        Ok(Value::Int(v))
+        Ok(Value::Num(v as f64))
     }
 
-    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Value, E> {
-        i64::try_from(v).map(Value::Int).map_err(|_| {
-            E::custom(format_args!(
-                "the number {v} is larger than 2^63-1, the largest number a K2HR3 template holds"
-            ))
-        })
+    #[allow(clippy::cast_precision_loss, reason = "JavaScript numbers are doubles")]
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::Num(v as f64))
     }
 
-    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Value, E> {
-        Err(E::custom(format_args!(
-            "the number {v} is not an integer: K2HR3 templates compute with integers only"
-        )))
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::Num(v))
     }
 
     fn visit_str<E>(self, v: &str) -> Result<Value, E> {

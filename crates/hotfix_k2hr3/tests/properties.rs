@@ -85,9 +85,9 @@ const PIECES: &[&str] = &[
 
 fn vars() -> Variables {
     let mut vars = Variables::new();
-    vars.insert("a".into(), Value::Int(3));
+    vars.insert("a".into(), Value::Num(3.0));
     vars.insert("b".into(), Value::Str("x".into()));
-    vars.insert("l".into(), Value::Array(vec![Value::Int(1), Value::Null]));
+    vars.insert("l".into(), Value::Array(vec![Value::Num(1.0), Value::Null]));
     vars.insert(
         "o".into(),
         Value::Object(vec![("k".into(), Value::Bool(true))]),
@@ -130,9 +130,15 @@ fn check_nodes(source: &str, nodes: &[Node]) {
             | Node::Continue { span } => {
                 check_span(source, *span);
             }
-            Node::Print { span, expr } | Node::Eval { span, expr } => {
+            Node::Print { span, expr } => {
                 check_span(source, *span);
                 check_expr(source, expr);
+            }
+            Node::Eval { span, exprs } => {
+                check_span(source, *span);
+                for expr in exprs {
+                    check_expr(source, expr);
+                }
             }
             Node::If {
                 span,
@@ -219,7 +225,8 @@ fn check_expr(source: &str, expr: &hotfix_k2hr3::Expr) {
             check_span(source, *name_span);
             check_expr(source, base);
         }
-        ExprKind::Unary {
+        ExprKind::Not { op_span, operand }
+        | ExprKind::Step {
             op_span, operand, ..
         } => {
             check_span(source, *op_span);
@@ -233,24 +240,17 @@ fn check_expr(source: &str, expr: &hotfix_k2hr3::Expr) {
             check_expr(source, rhs);
         }
         ExprKind::Assign {
-            name_span,
+            target,
             op_span,
             value,
-            ..
         } => {
-            check_span(source, *name_span);
+            check_expr(source, target);
             check_span(source, *op_span);
             check_expr(source, value);
         }
-        ExprKind::Step {
-            name_span, op_span, ..
-        } => {
-            check_span(source, *name_span);
-            check_span(source, *op_span);
-        }
         ExprKind::Null
         | ExprKind::Bool(_)
-        | ExprKind::Int(_)
+        | ExprKind::Num(_)
         | ExprKind::Str(_)
         | ExprKind::Var(_) => {}
     }
@@ -276,9 +276,9 @@ proptest! {
 fn endless_loops_stop_at_the_bound() {
     for source in [
         "{{ while true }}{{ done }}",
-        "{{ for ;; }}{{ continue }}{{ done }}",
+        "{{ for %i% = 0 ;; }}{{ continue }}{{ done }}",
         "{{ do }}{{ continue }}{{ while 1 }}",
-        "{{ while 1 }}{{ while 1 }}{{ done }}{{ done }}",
+        "{{ while 1 }}{{ if 1 }}{{ while 1 }}{{ done }}{{ endif }}{{ done }}",
         "{{ %s% = 'x' }}{{ while 1 }}{{ %s% = %s% + %s% }}{{ done }}",
     ] {
         let template = hotfix_k2hr3::parse(source).expect("parses");

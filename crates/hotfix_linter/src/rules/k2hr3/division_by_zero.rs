@@ -8,7 +8,8 @@ declare_rule! {
     /// Reports a division (`/`) or remainder (`%`) whose right operand is the literal `0`.
     ///
     /// ## Why is this bad?
-    /// Dividing by zero has no integer result: expanding the template fails there.
+    /// The K2HR3 Template Engine refuses to divide by the number 0: expanding the template
+    /// fails there (`right template object result is 0, so could not division(/) by 0.`).
     ///
     /// ## Example
     /// ```k2hr3
@@ -41,7 +42,7 @@ pub(super) fn check_k2hr3(cx: &K2hr3Context<'_>, sink: &mut Sink<'_>) {
                     rhs,
                     ..
                 } = &e.kind
-                    && rhs.kind == ExprKind::Int(0)
+                    && rhs.kind == ExprKind::Num(0.0)
                 {
                     let what = if *op == BinaryOp::Div {
                         "division"

@@ -167,7 +167,8 @@ pub(crate) fn walk_nodes<'t>(nodes: &'t [Node], f: &mut impl FnMut(&'t Node)) {
 /// The formulas a node holds itself (not those of nested nodes), in source order.
 pub(crate) fn node_exprs(node: &Node) -> Vec<&Expr> {
     match node {
-        Node::Print { expr, .. } | Node::Eval { expr, .. } => vec![expr],
+        Node::Print { expr, .. } => vec![expr],
+        Node::Eval { exprs, .. } => exprs.iter().collect(),
         Node::If { branches, .. } => branches.iter().map(|b| &b.cond).collect(),
         Node::While { cond, .. } | Node::DoWhile { cond, .. } => vec![cond],
         Node::For {
@@ -189,17 +190,19 @@ pub(crate) fn walk_expr<'t>(expr: &'t Expr, f: &mut impl FnMut(&'t Expr)) {
             walk_expr(index, f);
         }
         ExprKind::Length { base, .. } => walk_expr(base, f),
-        ExprKind::Unary { operand, .. } => walk_expr(operand, f),
+        ExprKind::Not { operand, .. } | ExprKind::Step { operand, .. } => walk_expr(operand, f),
         ExprKind::Binary { lhs, rhs, .. } => {
             walk_expr(lhs, f);
             walk_expr(rhs, f);
         }
-        ExprKind::Assign { value, .. } => walk_expr(value, f),
+        ExprKind::Assign { target, value, .. } => {
+            walk_expr(target, f);
+            walk_expr(value, f);
+        }
         ExprKind::Null
         | ExprKind::Bool(_)
-        | ExprKind::Int(_)
+        | ExprKind::Num(_)
         | ExprKind::Str(_)
-        | ExprKind::Var(_)
-        | ExprKind::Step { .. } => {}
+        | ExprKind::Var(_) => {}
     }
 }

@@ -5,16 +5,18 @@ use crate::rule::{Sink, declare_rule};
 
 declare_rule! {
     /// ## What it does
-    /// Reports a K2HR3 template that the K2HR3 Template Engine cannot parse: a `{{` that no
-    /// `}}` closes, an unclosed string, an `if` without `endif` (or an `endif`, `elif`, `else`
-    /// without `if`), a `while`, `for` or `foreach` without `done` (or a `done` without a loop),
-    /// a `do` without its closing `while`, a `break` or `continue` outside every loop, an
-    /// operator missing an operand, a multi-level element access (`%a%[0][1]`), an engine
-    /// header that is not at the very start.
+    /// Reports a K2HR3 template that the K2HR3 Template Engine refuses to load: an unclosed
+    /// string or variable, an empty string `''`, an `if` without
+    /// `endif` (or an `endif`, `elif`, `else` without `if`), a `while`, `for` or `foreach`
+    /// without `done` (or a `done` without a loop), a `do` without its closing `while`, an `if`
+    /// directly inside an `if` or a loop directly inside a loop, parentheses, a sign or a
+    /// fraction in a number, an operator given operands it refuses (`7 - 3 == 2`,
+    /// `%a% > 1 && %a% < 9`, `'a' - 1`), a multi-level element access (`%a%[0][1]`), an empty
+    /// template.
     ///
     /// ## Why is this bad?
-    /// K2HR3 stores the template as it is; nothing checks it before it is stored, and it fails
-    /// only when a host or user reads the RESOURCE.
+    /// K2HR3 stores the template as it is; nothing checks it before it is stored, and the
+    /// engine refuses it only when a host or user reads the RESOURCE.
     ///
     /// ## Example
     /// ```k2hr3
@@ -46,20 +48,23 @@ pub(super) fn check_k2hr3(cx: &K2hr3Context<'_>, sink: &mut Sink<'_>) {
         return;
     }
     let help = match &err.kind {
-        ParseErrorKind::UnclosedStatement => {
-            "close the statement with `}}`, or write `{{{` for a literal `{{`"
-        }
+        ParseErrorKind::Empty => "give the template some text or a statement",
         ParseErrorKind::UnclosedBlock("if") => "close the block with `{{ endif }}`",
         ParseErrorKind::UnclosedBlock("do") => "close the block with `{{ while CONDITION }}`",
         ParseErrorKind::UnclosedBlock(_) => "close the loop with `{{ done }}`",
-        ParseErrorKind::OutsideLoop(_) => {
-            "`break` and `continue` work only inside `while`, `do`, `for` and `foreach`"
+        ParseErrorKind::DirectlyNested { .. } => {
+            "put the inner block after the outer one, or an \
+             `if` (around a loop) or a loop (around an `if`) between them"
+        }
+        ParseErrorKind::Operands { .. } | ParseErrorKind::Operand { .. } => {
+            "the engine reads a formula from the left, each operator taking the rest as its \
+             right side: assign a part to a variable first (`{{ %d% = 7 - 3 }}{{ if %d% == 2 }}`)"
         }
         ParseErrorKind::MissingOperand => "give the operator its operand",
-        ParseErrorKind::MisplacedHeader => {
-            "move the header to the first byte of the template, or remove it"
+        ParseErrorKind::EmptyString => {
+            "the engine refuses `''` and `\"\"`: keep an empty string in a variable instead"
         }
-        _ => "the K2HR3 Template Engine cannot expand this template",
+        _ => "the K2HR3 Template Engine cannot load this template",
     };
     sink.report(span(err.span), err.to_string()).help(help);
 }

@@ -1,4 +1,4 @@
-use hotfix_k2hr3::{Expr, ExprKind, Node};
+use hotfix_k2hr3::{Expr, ExprKind, Node, Value};
 
 use super::{K2hr3Context, no_hot_check, span, walk_nodes};
 use crate::rule::{Sink, declare_rule};
@@ -55,6 +55,9 @@ pub(super) fn check_k2hr3(cx: &K2hr3Context<'_>, sink: &mut Sink<'_>) {
                         )
                         .help("test a variable, or remove the branch");
                     }
+                    // An empty branch is passed over even when taken: the engine goes on to
+                    // the next `elif` or the `else`.
+                    Some(true) if branch.body.is_empty() => {}
                     Some(true) => {
                         let later = branches[i + 1..].iter().map(|b| b.head);
                         let after = later.chain(otherwise.as_ref().map(|(s, _)| *s));
@@ -83,13 +86,15 @@ pub(super) fn check_k2hr3(cx: &K2hr3Context<'_>, sink: &mut Sink<'_>) {
     });
 }
 
-/// The truth of a literal condition; `None` when it depends on something.
+/// The truth of a literal condition, as the engine decides it; `None` when it depends on
+/// something.
 fn constant(expr: &Expr) -> Option<bool> {
-    Some(match &expr.kind {
-        ExprKind::Null => false,
-        ExprKind::Bool(b) => *b,
-        ExprKind::Int(n) => *n != 0,
-        ExprKind::Str(s) => !s.is_empty(),
+    let value = match &expr.kind {
+        ExprKind::Null => Value::Null,
+        ExprKind::Bool(b) => Value::Bool(*b),
+        ExprKind::Num(n) => Value::Num(*n),
+        ExprKind::Str(s) => Value::Str(s.clone()),
         _ => return None,
-    })
+    };
+    Some(value.truthy())
 }
