@@ -9,10 +9,10 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use hotfix_linter::Settings;
 use hotfix_stack::{FileSource, LazyRegistry, StackPath};
+use hotfix_workspace::Scope;
 
 use crate::config::{Configs, Overrides};
 use crate::discover::{self, Kind};
-use crate::project::Scope;
 
 /// Run the language server over standard input and output.
 #[derive(Debug, clap::Args)]
@@ -42,8 +42,9 @@ struct DiskProject {
 impl hotfix_server::Project for DiskProject {
     fn settings(&self, path: &Path) -> Result<Option<Settings>, String> {
         // Read anew for each request: a changed hotfix.toml applies at once.
-        let mut configs = Configs::new(false, None, &self.cwd, Overrides::default())
-            .map_err(|err| err.to_string())?;
+        let mut configs =
+            Configs::new(false, None, &self.cwd, Overrides::default(), Arc::default())
+                .map_err(|err| err.to_string())?;
         let config = configs.for_file(path).map_err(|err| format!("{err:#}"))?;
         if config.excluded(path) || (config.include.is_some() && !config.included(path)) {
             return Ok(None);
@@ -67,7 +68,7 @@ impl hotfix_server::Project for DiskProject {
             .unwrap_or_else(PoisonError::into_inner);
         let registry = registries.entry(scope.clone()).or_insert_with(|| {
             Arc::new(LazyRegistry::new(move || {
-                let (registry, walked) = crate::stack::tree_registry(&scope, &Disk);
+                let (registry, walked) = hotfix_workspace::tree_registry(&scope, &Disk);
                 if let Some(warning) = walked.warning(&scope) {
                     // The client shows the server's standard error in its log.
                     let _ = writeln!(crate::pipe::stderr(), "{warning}");
@@ -104,7 +105,7 @@ impl DiskProject {
     /// outside any project, the workspace folder holding it, else its own folder. Never the
     /// server's working folder.
     fn scope(&self, path: &Path, workspace: &[PathBuf]) -> Scope {
-        crate::project::scope(&[path.to_path_buf()], &self.cwd, workspace)
+        hotfix_workspace::scope(&[path.to_path_buf()], &self.cwd, workspace)
     }
 }
 
@@ -124,7 +125,7 @@ impl FileSource for Disk {
     }
 
     fn list(&self, dir: &StackPath) -> Vec<String> {
-        crate::stack::list_folder(dir)
+        hotfix_workspace::list_folder(dir)
     }
 }
 
