@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use hotfix_linter::Settings;
 use hotfix_stack::{FileSource, LazyRegistry, StackPath};
-use hotfix_workspace::Scope;
+use hotfix_workspace::{Prefixes, Scope};
 
 use crate::config::{Configs, Overrides};
 use crate::discover::{self, Kind};
@@ -34,6 +34,8 @@ tells them apart; other files get no findings.";
 /// The files' settings and kinds, from disk, as `hotfix lint` reads them.
 struct DiskProject {
     cwd: std::path::PathBuf,
+    /// The files, read from disk, under the `[paths]` of the configuration last read.
+    disk: Disk,
     /// The registry of each tree's environments (by the folders a lint spans), read on first
     /// need and forgotten when a file is saved.
     registries: Mutex<HashMap<Scope, Arc<LazyRegistry>>>,
@@ -42,10 +44,23 @@ struct DiskProject {
 impl hotfix_server::Project for DiskProject {
     fn settings(&self, path: &Path) -> Result<Option<Settings>, String> {
         // Read anew for each request: a changed hotfix.toml applies at once.
-        let mut configs =
-            Configs::new(false, None, &self.cwd, Overrides::default(), Arc::default())
-                .map_err(|err| err.to_string())?;
+        // Its `[paths]` too: the files a template names are read through the install
+        // prefixes of its configuration, as `hotfix lint` reads them.
+        let prefixes = Arc::new(Prefixes::default());
+        let mut configs = Configs::new(
+            false,
+            None,
+            &self.cwd,
+            Overrides::default(),
+            Arc::clone(&prefixes),
+        )
+        .map_err(|err| err.to_string())?;
         let config = configs.for_file(path).map_err(|err| format!("{err:#}"))?;
+        *self
+            .disk
+            .prefixes
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = prefixes;
         if config.excluded(path) || (config.include.is_some() && !config.included(path)) {
             return Ok(None);
         }
@@ -53,7 +68,7 @@ impl hotfix_server::Project for DiskProject {
     }
 
     fn files(&self) -> Option<&dyn FileSource> {
-        Some(&Disk)
+        Some(&self.disk)
     }
 
     fn roots(&self, path: &Path, workspace: &[PathBuf]) -> Vec<StackPath> {
@@ -66,9 +81,20 @@ impl hotfix_server::Project for DiskProject {
             .registries
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
+        // Read under the `[paths]` of the file's configuration (its settings are read first).
+        let prefixes = Arc::clone(
+            &self
+                .disk
+                .prefixes
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner),
+        );
         let registry = registries.entry(scope.clone()).or_insert_with(|| {
             Arc::new(LazyRegistry::new(move || {
-                let (registry, walked) = hotfix_workspace::tree_registry(&scope, &Disk);
+                let disk = Disk {
+                    prefixes: Mutex::new(Arc::clone(&prefixes)),
+                };
+                let (registry, walked) = hotfix_workspace::tree_registry(&scope, &disk);
                 if let Some(warning) = walked.warning(&scope) {
                     // The client shows the server's standard error in its log.
                     let _ = writeln!(crate::pipe::stderr(), "{warning}");
@@ -111,7 +137,12 @@ impl DiskProject {
 
 /// Files read from disk each time they are asked for (the editor changes them while the
 /// server runs; `hotfix lint`'s source keeps what it read for the run).
-struct Disk;
+#[derive(Default)]
+struct Disk {
+    /// The `[paths]` of the configuration of the file linted last (the server lints one file
+    /// at a time, its settings read first).
+    prefixes: Mutex<Arc<Prefixes>>,
+}
 
 impl FileSource for Disk {
     fn read(&self, path: &StackPath) -> Option<Arc<str>> {
@@ -127,12 +158,20 @@ impl FileSource for Disk {
     fn list(&self, dir: &StackPath) -> Vec<String> {
         hotfix_workspace::list_folder(dir)
     }
+
+    fn map_prefix(&self, path: &StackPath) -> Option<StackPath> {
+        self.prefixes
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .map(path)
+    }
 }
 
 pub(crate) fn run(_args: &ServerArgs) -> anyhow::Result<ExitCode> {
     let cwd = crate::paths::current_dir()?;
     let project = DiskProject {
         cwd,
+        disk: Disk::default(),
         registries: Mutex::new(HashMap::new()),
     };
     hotfix_server::run_stdio(&project).map_err(|err| anyhow::anyhow!("{err}"))?;

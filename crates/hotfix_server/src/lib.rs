@@ -681,6 +681,10 @@ impl FileSource for Buffers<'_> {
     fn list(&self, dir: &StackPath) -> Vec<String> {
         self.disk.list(dir)
     }
+
+    fn map_prefix(&self, path: &StackPath) -> Option<StackPath> {
+        self.disk.map_prefix(path)
+    }
 }
 
 /// The file a `file:` URI names (percent-decoded); another URI as its text.

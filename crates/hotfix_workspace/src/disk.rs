@@ -51,7 +51,7 @@ impl Prefixes {
     }
 
     /// The path of the tree that `path` (under an install prefix) stands for.
-    fn map(&self, path: &StackPath) -> Option<StackPath> {
+    pub fn map(&self, path: &StackPath) -> Option<StackPath> {
         let prefixes = self.0.lock().ok()?;
         let (prefix, folder) = prefixes.iter().find(|(p, _)| path.starts_with(p))?;
         let rest = path
