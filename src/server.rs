@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use hotfix_linter::Settings;
 use hotfix_stack::{FileSource, LazyRegistry, StackPath};
+use hotfix_workspace::blueprint::Blueprints;
 use hotfix_workspace::{Prefixes, Scope};
 
 use crate::config::{Configs, Overrides};
@@ -36,6 +37,8 @@ struct DiskProject {
     cwd: std::path::PathBuf,
     /// The files, read from disk, under the `[paths]` of the configuration last read.
     disk: Disk,
+    /// The Cloudify blueprints read for their imports, forgotten when a file is saved.
+    blueprints: Mutex<Arc<Blueprints>>,
     /// The registry of each tree's environments (by the folders a lint spans), read on first
     /// need and forgotten when a file is saved.
     registries: Mutex<HashMap<Scope, Arc<LazyRegistry>>>,
@@ -105,13 +108,36 @@ impl hotfix_server::Project for DiskProject {
         Some(Arc::clone(registry))
     }
 
+    fn blueprint_imports(
+        &self,
+        path: &Path,
+        text: &str,
+        workspace: &[PathBuf],
+    ) -> Option<Arc<hotfix_blueprint::Imported>> {
+        if discover::classify(path, text.as_bytes()) != Kind::Blueprint {
+            return None;
+        }
+        let blueprints = Arc::clone(
+            &self
+                .blueprints
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner),
+        );
+        let roots = self.scope(path, workspace).roots;
+        blueprints.local_imports(path, text.as_bytes(), &roots)
+    }
+
     fn saved(&self, _path: &Path) {
-        // Any saved file may be an environment, or name a nested template: read the trees
-        // again when next needed.
+        // Any saved file may be an environment, name a nested template or be a blueprint's
+        // import: read the trees again when next needed.
         self.registries
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .clear();
+        *self
+            .blueprints
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = Arc::default();
     }
 
     fn kind(&self, path: &Path, text: &str) -> hotfix_server::FileKind {
@@ -172,6 +198,7 @@ pub(crate) fn run(_args: &ServerArgs) -> anyhow::Result<ExitCode> {
     let project = DiskProject {
         cwd,
         disk: Disk::default(),
+        blueprints: Mutex::default(),
         registries: Mutex::new(HashMap::new()),
     };
     hotfix_server::run_stdio(&project).map_err(|err| anyhow::anyhow!("{err}"))?;

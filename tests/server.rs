@@ -911,6 +911,45 @@ fn the_editor_reads_a_template_through_the_install_prefixes_of_paths_as_lint_doe
 }
 
 #[test]
+fn the_editor_reads_a_blueprint_fragment_with_its_importer_s_inputs_as_lint_does() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    std::fs::create_dir_all(root.join(".git")).expect("mkdir");
+    std::fs::create_dir_all(root.join("includes")).expect("mkdir");
+    std::fs::write(
+        root.join("blueprint.yaml"),
+        "tosca_definitions_version: cloudify_dsl_1_3\nimports:\n  - includes/vm.yaml\ninputs:\n  size:\n    default: 1\n",
+    )
+    .expect("write");
+    // The fragment uses an input its importer declares, and one nobody does.
+    let fragment = root.join("includes/vm.yaml");
+    let text = "tosca_definitions_version: cloudify_dsl_1_3\nnode_templates:\n  vm:\n    type: cloudify.nodes.Root\n    properties:\n      size: {get_input: size}\n      other: {get_input: nope}\n";
+    std::fs::write(&fragment, text).expect("write");
+    let linted = lint_findings(root, &fragment);
+    assert_eq!(
+        linted
+            .iter()
+            .map(|(code, line, _)| (code.as_str(), *line))
+            .collect::<Vec<_>>(),
+        [("C001", 7)],
+        "{linted:?}"
+    );
+    let mut client = Client::start(root);
+    client.request(
+        "initialize",
+        &json!({"processId": null, "capabilities": {}}),
+    );
+    client.notify("initialized", &json!({}));
+    let uri = uri(&fragment);
+    client.open(&uri, text);
+    let diagnostics = client.diagnostics(&uri);
+    assert_eq!(editor_findings(&diagnostics), linted);
+    client.request("shutdown", &Value::Null);
+    client.notify("exit", &Value::Null);
+    assert!(client.child.wait().expect("wait").success());
+}
+
+#[test]
 fn the_editor_reads_a_template_with_the_environment_closest_to_it() {
     // Two examples, each with its own registry mapping `My::LB` to its own `lb.yaml`: a
     // template of one is not checked against the other's.

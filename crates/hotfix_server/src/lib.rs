@@ -78,6 +78,20 @@ pub trait Project {
         None
     }
 
+    /// What the local imports of the Cloudify blueprint at `path` (whose text is `text`)
+    /// declare, or, for a fragment that blueprints nearby import, what its importers declare,
+    /// as `hotfix lint` reads them (`hotfix_linter::Settings::blueprint_imports`), given the
+    /// editor's workspace folders. `None` (the default): not read, and the rules that need them
+    /// say nothing they could not know.
+    fn blueprint_imports(
+        &self,
+        _path: &Path,
+        _text: &str,
+        _workspace: &[PathBuf],
+    ) -> Option<std::sync::Arc<hotfix_blueprint::Imported>> {
+        None
+    }
+
     /// A file was saved: what was read of the tree from disk may be out of date.
     fn saved(&self, _path: &Path) {}
 }
@@ -604,9 +618,12 @@ impl Server<'_> {
         if kind == FileKind::Other {
             return Ok(None);
         }
-        let Some(settings) = self.project.settings(&path)? else {
+        let Some(mut settings) = self.project.settings(&path)? else {
             return Ok(None);
         };
+        settings.blueprint_imports =
+            self.project
+                .blueprint_imports(&path, &doc.text, &self.workspace);
         let name = path.to_string_lossy();
         let stack_path = StackPath::new(&name);
         let roots = self.project.roots(&path, &self.workspace);

@@ -18,7 +18,7 @@ const MAX_FILES: usize = 64;
 /// The blueprints a run has read for their local imports: each folder's importers and each
 /// file's summary, read once per run (a project's, not the process's).
 #[derive(Debug, Default)]
-pub(crate) struct Blueprints {
+pub struct Blueprints {
     /// Each folder's blueprints and the files their local imports name.
     folders: Mutex<HashMap<PathBuf, Arc<FolderImports>>>,
     /// Each file's [`Summary`] (at most [`SUMMARIES`]).
@@ -30,7 +30,7 @@ impl Blueprints {
     /// not a blueprint). An import that cannot be read or loaded leaves the result incomplete, and
     /// so does one outside the run's `roots` (the paths given and their projects): hotfix reads
     /// nothing outside them, whatever path an import names.
-    pub(crate) fn local_imports(
+    pub fn local_imports(
         &self,
         path: &Path,
         bytes: &[u8],

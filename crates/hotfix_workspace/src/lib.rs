@@ -11,13 +11,13 @@
 //! the one place that does, for the command line and the language server alike. It never
 //! prints.
 
+pub mod blueprint;
 pub mod kind;
 pub mod paths;
 pub mod read;
 pub mod root;
 pub mod tree;
 
-mod blueprint;
 mod disk;
 mod project;
 
