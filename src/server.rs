@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use hotfix_linter::Settings;
-use hotfix_stack::{FileSource, LazyRegistry, StackPath};
+use hotfix_stack::{FileFacts, FileSource, LazyRegistry, StackPath};
 use hotfix_workspace::blueprint::Blueprints;
 use hotfix_workspace::{Prefixes, Scope};
 
@@ -39,6 +39,9 @@ struct DiskProject {
     disk: Disk,
     /// The Cloudify blueprints read for their imports, forgotten when a file is saved.
     blueprints: Mutex<Arc<Blueprints>>,
+    /// The template of the `[[stacks]]` entry the file whose settings were read last is an
+    /// environment of (the server lints one file at a time, its settings read first).
+    stack_template: Mutex<Option<PathBuf>>,
     /// The registry of each tree's environments (by the folders a lint spans), read on first
     /// need and forgotten when a file is saved.
     registries: Mutex<HashMap<Scope, Arc<LazyRegistry>>>,
@@ -64,10 +67,39 @@ impl hotfix_server::Project for DiskProject {
             .prefixes
             .lock()
             .unwrap_or_else(PoisonError::into_inner) = prefixes;
+        *self
+            .stack_template
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = match config.stack_of(path) {
+            Some((index, false)) => Some(config.path_of(&config.stacks[index].template)),
+            _ => None,
+        };
         if config.excluded(path) || (config.include.is_some() && !config.included(path)) {
             return Ok(None);
         }
         Ok(Some(config.settings_for(path)))
+    }
+
+    fn stack_templates(&self, path: &Path) -> Vec<(StackPath, Arc<FileFacts>)> {
+        let Some(template) = self
+            .stack_template
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+        else {
+            return Vec::new();
+        };
+        let name = hotfix_workspace::stack_path(&template);
+        if name == hotfix_workspace::stack_path(path) {
+            return Vec::new();
+        }
+        // As `hotfix lint` takes them: a template (by content), read as it is on disk.
+        self.disk
+            .read(&name)
+            .map(|text| Arc::new(FileFacts::of(&text)))
+            .filter(|facts| facts.kind == hotfix_stack::FileKind::Template)
+            .map(|facts| vec![(name, facts)])
+            .unwrap_or_default()
     }
 
     fn files(&self) -> Option<&dyn FileSource> {
@@ -199,6 +231,7 @@ pub(crate) fn run(_args: &ServerArgs) -> anyhow::Result<ExitCode> {
         cwd,
         disk: Disk::default(),
         blueprints: Mutex::default(),
+        stack_template: Mutex::default(),
         registries: Mutex::new(HashMap::new()),
     };
     hotfix_server::run_stdio(&project).map_err(|err| anyhow::anyhow!("{err}"))?;

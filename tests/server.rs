@@ -950,6 +950,49 @@ fn the_editor_reads_a_blueprint_fragment_with_its_importer_s_inputs_as_lint_does
 }
 
 #[test]
+fn the_editor_checks_an_environment_of_a_stacks_entry_against_its_template_as_lint_does() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    std::fs::create_dir_all(root.join(".git")).expect("mkdir");
+    std::fs::write(
+        root.join("hotfix.toml"),
+        "[[stacks]]\ntemplate = \"top.yaml\"\nenvironments = [\"env.yaml\"]\n",
+    )
+    .expect("write");
+    std::fs::write(
+        root.join("top.yaml"),
+        "heat_template_version: rocky\nparameters:\n  flavor: {type: string}\nresources: {}\n",
+    )
+    .expect("write");
+    // A parameter the template of its stack does not declare.
+    let env = root.join("env.yaml");
+    let text = "parameter_defaults:\n  other: 1\nparameters:\n  flavour: m1.small\n";
+    std::fs::write(&env, text).expect("write");
+    let linted = lint_findings(root, &env);
+    assert_eq!(
+        linted
+            .iter()
+            .map(|(code, line, _)| (code.as_str(), *line))
+            .collect::<Vec<_>>(),
+        [("E008", 4)],
+        "{linted:?}"
+    );
+    let mut client = Client::start(root);
+    client.request(
+        "initialize",
+        &json!({"processId": null, "capabilities": {}}),
+    );
+    client.notify("initialized", &json!({}));
+    let uri = uri(&env);
+    client.open(&uri, text);
+    let diagnostics = client.diagnostics(&uri);
+    assert_eq!(editor_findings(&diagnostics), linted);
+    client.request("shutdown", &Value::Null);
+    client.notify("exit", &Value::Null);
+    assert!(client.child.wait().expect("wait").success());
+}
+
+#[test]
 fn the_editor_reads_a_template_with_the_environment_closest_to_it() {
     // Two examples, each with its own registry mapping `My::LB` to its own `lb.yaml`: a
     // template of one is not checked against the other's.

@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::RecvTimeoutError;
 use hotfix_linter::Settings;
-use hotfix_stack::{FileSource, StackPath};
+use hotfix_stack::{FileFacts, FileSource, StackPath};
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::Notification as _;
 use lsp_types::request::Request as _;
@@ -90,6 +90,13 @@ pub trait Project {
         _workspace: &[PathBuf],
     ) -> Option<std::sync::Arc<hotfix_blueprint::Imported>> {
         None
+    }
+
+    /// For an environment file given with a template (by a `[[stacks]]` entry of its
+    /// configuration, asked after [`Project::settings`]): the facts of the templates it is
+    /// given with, to check its `parameters` against, as `hotfix lint` does. By default none.
+    fn stack_templates(&self, _path: &Path) -> Vec<(StackPath, std::sync::Arc<FileFacts>)> {
+        Vec::new()
     }
 
     /// A file was saved: what was read of the tree from disk may be out of date.
@@ -635,12 +642,13 @@ impl Server<'_> {
         // not say which stack a file belongs to, so the rules that need given environments say
         // nothing.
         let registry = self.project.registry(&path, &self.workspace);
+        let stack_templates = self.project.stack_templates(&path);
         let files = buffers.as_ref().map(|source| hotfix_linter::Files {
             source,
             path: &stack_path,
             roots: &roots,
             registry: registry.as_deref(),
-            stack_templates: &[],
+            stack_templates: &stack_templates,
         });
         let bytes = doc.text.as_bytes();
         let diagnostics = if kind == FileKind::Environment {
