@@ -39,9 +39,11 @@ use globset::{Glob, GlobSet, GlobSetBuilder};
 use hotfix_diagnostics::{Diagnostic, RenderOptions, Severity, Span, render_human};
 use hotfix_hot::heat_release::HeatRelease;
 use hotfix_linter::{Selector, Settings};
+use hotfix_stack::StackPath;
+use hotfix_workspace::{Prefixes, StackEntry};
 use serde::Deserialize;
 
-pub(crate) const FILE_NAME: &str = "hotfix.toml";
+pub(crate) const FILE_NAME: &str = hotfix_workspace::CONFIG_FILE;
 
 /// hotfix's configuration file, `hotfix.toml`.
 ///
@@ -259,14 +261,19 @@ pub(crate) struct Configs {
     nearest: HashMap<PathBuf, Option<Arc<Config>>>,
     /// Each folder's absolute name, worked out once.
     resolver: crate::paths::Resolver,
+    /// Where each configuration loaded puts its `[paths]`: the run's disk source reads through
+    /// them.
+    prefixes: Arc<Prefixes>,
 }
 
 impl Configs {
+    /// The configurations of a run in `cwd`; each one loaded adds its `[paths]` to `prefixes`.
     pub(crate) fn new(
         no_config: bool,
         explicit: Option<&Path>,
         cwd: &Path,
         overrides: Overrides,
+        prefixes: Arc<Prefixes>,
     ) -> anyhow::Result<Configs> {
         let mut defaults = Config::empty(cwd.to_path_buf());
         overrides.apply(&mut defaults.settings);
@@ -277,6 +284,9 @@ impl Configs {
                 .map(|path| load(path, &overrides, cwd).map(Arc::new))
                 .transpose()?
         };
+        if let Some(fixed) = &fixed {
+            fixed.add_prefixes(&prefixes);
+        }
         Ok(Configs {
             cwd: cwd.to_path_buf(),
             fixed,
@@ -284,6 +294,7 @@ impl Configs {
             overrides,
             nearest: HashMap::new(),
             resolver: crate::paths::Resolver::default(),
+            prefixes,
         })
     }
 
@@ -322,7 +333,9 @@ impl Configs {
         let candidate = folder.join(FILE_NAME);
         let found = match std::fs::metadata(&candidate) {
             Ok(meta) if meta.is_file() => {
-                Some(Arc::new(load(&candidate, &self.overrides, &self.cwd)?))
+                let config = load(&candidate, &self.overrides, &self.cwd)?;
+                config.add_prefixes(&self.prefixes);
+                Some(Arc::new(config))
             }
             Ok(_) => {
                 return Err(anyhow!(
@@ -331,7 +344,7 @@ impl Configs {
                 ));
             }
             // A configuration above the checkout is another project's.
-            Err(_) if crate::project::is_version_control_root(folder) => None,
+            Err(_) if hotfix_workspace::is_version_control_root(folder) => None,
             Err(_) => match folder.parent() {
                 Some(parent) => self.nearest(parent)?,
                 None => None,
@@ -358,12 +371,24 @@ pub(crate) struct Config {
     pub(crate) k2hr3: Option<GlobSet>,
     /// `[[stacks]]`.
     pub(crate) stacks: Vec<Stack>,
+    /// `[[stacks]]`, each file named as the run names files.
+    pub(crate) stack_entries: Vec<StackEntry>,
+    /// `[paths]`: absolute install prefixes and the folders they stand for, as the run names
+    /// them.
+    prefixes: Vec<(StackPath, StackPath)>,
     per_file_ignores: Vec<(GlobSet, Vec<Selector>)>,
     /// Each folder's place relative to `root`, worked out once.
     resolver: crate::paths::Resolver,
 }
 
 impl Config {
+    /// Tells the run's disk source this configuration's `[paths]`.
+    fn add_prefixes(&self, table: &Prefixes) {
+        for (prefix, folder) in &self.prefixes {
+            table.add(prefix.clone(), folder.clone());
+        }
+    }
+
     /// No configuration: every rule, default severities, globs relative to the working
     /// directory `cwd`.
     pub(crate) fn empty(cwd: PathBuf) -> Config {
@@ -559,8 +584,8 @@ pub(crate) fn load(path: &Path, overrides: &Overrides, cwd: &Path) -> anyhow::Re
     overrides.apply(&mut settings);
     let root = folder_of(cwd, path);
     let stacks = stacks(&raw.stacks, &root, &fail)?;
-    map_prefixes(&raw.paths, &root, cwd, &fail)?;
-    Ok(Config {
+    let prefixes = map_prefixes(&raw.paths, &root, cwd, &fail)?;
+    Ok(with_stack_entries(Config {
         root,
         cwd: cwd.to_path_buf(),
         path: Some(path.to_path_buf()),
@@ -569,19 +594,39 @@ pub(crate) fn load(path: &Path, overrides: &Overrides, cwd: &Path) -> anyhow::Re
         exclude: globs(&raw.exclude)?,
         k2hr3: globs(&raw.k2hr3_templates)?,
         stacks,
+        stack_entries: Vec::new(),
+        prefixes,
         per_file_ignores,
         resolver: crate::paths::Resolver::default(),
-    })
+    }))
 }
 
-/// Tells the disk source the `[paths]` of a configuration whose folder is `root`: each prefix
-/// must be absolute, each folder one that is there.
+/// The configuration with its `[[stacks]]` named as the run names files.
+fn with_stack_entries(mut config: Config) -> Config {
+    config.stack_entries = config
+        .stacks
+        .iter()
+        .map(|stack| StackEntry {
+            template: hotfix_workspace::stack_path(&config.path_of(&stack.template)),
+            environments: stack
+                .environments
+                .iter()
+                .map(|e| hotfix_workspace::stack_path(&config.path_of(e)))
+                .collect(),
+        })
+        .collect();
+    config
+}
+
+/// The `[paths]` of a configuration whose folder is `root`, the folders as the run names
+/// them: each prefix must be absolute, each folder one that is there.
 fn map_prefixes(
     paths: &BTreeMap<toml::Spanned<String>, toml::Spanned<String>>,
     root: &Path,
     cwd: &Path,
     fail: &dyn Fn(String, Option<std::ops::Range<usize>>) -> anyhow::Error,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Vec<(StackPath, StackPath)>> {
+    let mut mapped = Vec::new();
     for (prefix, folder) in paths {
         if !prefix.get_ref().starts_with('/') {
             return Err(fail(
@@ -610,12 +655,12 @@ fn map_prefixes(
                 Err(_) => full,
             }
         };
-        crate::stack::disk().add_prefix(
-            hotfix_stack::StackPath::new(prefix.get_ref()),
-            crate::stack::stack_path(&local),
-        );
+        mapped.push((
+            StackPath::new(prefix.get_ref()),
+            hotfix_workspace::stack_path(&local),
+        ));
     }
-    Ok(())
+    Ok(mapped)
 }
 
 /// The `[[stacks]]` entries, each file checked to exist (relative to the configuration's
@@ -841,8 +886,8 @@ mod tests {
         std::fs::create_dir_all(root.join("c")).expect("mkdir");
         std::fs::write(root.join(FILE_NAME), "ignore = [\"H408\"]\n").expect("write");
         std::fs::write(root.join("a").join(FILE_NAME), "select = [\"H3\"]\n").expect("write");
-        let mut configs =
-            Configs::new(false, None, root, Overrides::default()).expect("no config yet");
+        let mut configs = Configs::new(false, None, root, Overrides::default(), Arc::default())
+            .expect("no config yet");
         let for_file = |configs: &mut Configs, rel: &str| {
             configs
                 .for_file(&root.join(rel))
@@ -867,8 +912,14 @@ mod tests {
     fn a_folder_named_hotfix_toml_is_an_error() {
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::create_dir_all(dir.path().join(FILE_NAME)).expect("mkdir");
-        let mut configs =
-            Configs::new(false, None, dir.path(), Overrides::default()).expect("configs");
+        let mut configs = Configs::new(
+            false,
+            None,
+            dir.path(),
+            Overrides::default(),
+            Arc::default(),
+        )
+        .expect("configs");
         let err = configs
             .for_file(&dir.path().join("t.yaml"))
             .expect_err("a folder is not a configuration");

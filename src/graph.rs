@@ -10,6 +10,7 @@ use std::sync::Arc;
 use anyhow::{Context as _, anyhow};
 use hotfix_stack::graph::{Edge, EdgeKind, FileShape, Graph, Node, NodeKind, Stack};
 use hotfix_stack::{FileKind, FileSource as _, StackPath, Tree};
+use hotfix_workspace::DiskSource;
 use rayon::prelude::*;
 
 use crate::config::{Configs, Overrides};
@@ -135,11 +136,13 @@ pub(crate) fn run(args: &GraphArgs, out: &mut impl Write) -> anyhow::Result<Exit
 /// The graph of the paths and environments given, and what could not be read.
 fn build(args: &GraphArgs) -> anyhow::Result<(Graph, Vec<String>)> {
     let cwd = crate::paths::current_dir()?;
+    let disk = Arc::new(DiskSource::default());
     let mut configs = Configs::new(
         args.no_config,
         args.config.as_deref(),
         &cwd,
         Overrides::default(),
+        disk.prefixes(),
     )?;
     let paths = crate::config::paths(&args.paths)?;
     for env in &args.environments {
@@ -187,7 +190,7 @@ fn build(args: &GraphArgs) -> anyhow::Result<(Graph, Vec<String>)> {
     let applied: Option<Vec<StackPath>> = (!args.environments.is_empty()).then(|| {
         args.environments
             .iter()
-            .map(|p| crate::stack::stack_path(p))
+            .map(|p| hotfix_workspace::stack_path(p))
             .collect()
     });
     if let Some(applied) = &applied {
@@ -203,30 +206,25 @@ fn build(args: &GraphArgs) -> anyhow::Result<(Graph, Vec<String>)> {
 
     let mut spanned: Vec<PathBuf> = args.paths.clone();
     spanned.extend(args.environments.iter().cloned());
-    let roots = crate::stack::roots(&spanned).to_vec();
+    let roots = hotfix_workspace::scope(&spanned, &cwd, &[]).roots;
     let given = shapes
         .iter()
         .map(|(path, shape)| (path.clone(), Some(shape.facts.clone())))
         .collect();
-    let tree = Tree::build(crate::stack::disk(), roots, given);
-    read_followed(&tree, &mut shapes, &mut failures);
+    let tree = Tree::build(&*disk, roots.clone(), given);
+    read_followed(&tree, &disk, &mut shapes, &mut failures);
     // The templates named on the command line are the top ones.
     let top: Vec<StackPath> = candidates
         .iter()
         .filter(|c| c.explicit)
-        .map(|c| crate::stack::stack_path(&c.path))
+        .map(|c| hotfix_workspace::stack_path(&c.path))
         .filter(|p| {
             shapes
                 .get(p)
                 .is_some_and(|s| s.facts.kind == FileKind::Template)
         })
         .collect();
-    let registry = hotfix_stack::graph::registry_of(
-        crate::stack::disk(),
-        crate::stack::roots(&spanned),
-        &shapes,
-        applied.as_deref(),
-    );
+    let registry = hotfix_stack::graph::registry_of(&*disk, &roots, &shapes, applied.as_deref());
     let stack = Stack {
         environments: applied.as_deref(),
         top: &top,
@@ -351,10 +349,10 @@ fn refuse_output_onto_input(args: &GraphArgs, candidates: &[Candidate]) -> anyho
 /// Reads the templates the links led to, beyond the paths given, in parallel.
 fn read_followed(
     tree: &Tree,
+    source: &DiskSource,
     shapes: &mut BTreeMap<StackPath, FileShape>,
     failures: &mut Vec<String>,
 ) {
-    let source = crate::stack::disk();
     let followed: Vec<(StackPath, Option<FileShape>)> = tree
         .files
         .keys()
@@ -392,7 +390,7 @@ fn shape_of(candidate: &Candidate) -> Read {
                 _ => None,
             };
             (
-                Some((crate::stack::stack_path(&candidate.path), shape)),
+                Some((hotfix_workspace::stack_path(&candidate.path), shape)),
                 failure,
             )
         }

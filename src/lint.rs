@@ -4,12 +4,14 @@ use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{Context as _, anyhow};
 use hotfix_diagnostics::{Diagnostic, Severity};
 use hotfix_hot::heat_release::HeatRelease;
 use hotfix_linter::Selector;
+use hotfix_workspace::{DiskSource, Project};
 
 use crate::baseline::{self, Baseline};
 use crate::config::{self, Configs, Overrides};
@@ -348,11 +350,13 @@ impl<W: Write> Write for AroundBar<'_, W> {
 pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let cwd = crate::paths::current_dir()?;
+    let disk = Arc::new(DiskSource::default());
     let mut configs = Configs::new(
         args.no_config,
         args.config.as_deref(),
         &cwd,
         overrides(args)?,
+        disk.prefixes(),
     )?;
     // The configurations of the paths named are read first: their `[paths]` say where install
     // prefixes lie before any environment is read.
@@ -364,7 +368,8 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
         };
         configs.for_file(&inside)?;
     }
-    crate::stack::given(&args.paths, &args.environments)?;
+    // The project, resolved once: every file's checks ask it about the files around them.
+    let project = Project::resolve(&args.paths, &args.environments, &cwd, disk)?;
     let format = Format::resolve(args.format, args.statistics);
     if args.statistics && !matches!(format, Format::Human | Format::Concise | Format::Json) {
         return Err(anyhow!(
@@ -374,7 +379,7 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
     let root = SourceRoot::discover(&cwd);
     let mut baseline = args.baseline.as_deref().map(Baseline::load).transpose()?;
     let drawn = Progress::would_draw(!format.is_machine() && !args.quiet && !args.silent);
-    let (stdin_candidate, paths, total) = inputs(args, drawn, &cwd, &mut configs)?;
+    let (stdin_candidate, paths, total) = inputs(args, &project, drawn, &cwd, &mut configs)?;
     let mut tally = Tally::default();
     let progress = Progress::start(total, drawn);
 
@@ -410,10 +415,10 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
         Some(candidate) => {
             let input =
                 read::stdin().map_err(|err| anyhow!("cannot read standard input: {err}"))?;
-            sink.take(candidate, lint_input(candidate, input, args))?;
+            sink.take(candidate, lint_input(candidate, input, args, &project))?;
             Vec::new()
         }
-        None => lint_walk(args, &paths, &mut configs, &progress, &mut sink)?,
+        None => lint_walk(args, &project, &paths, &mut configs, &progress, &mut sink)?,
     };
     // The folders that could not be read first, as the walk met them.
     tally.failures.splice(0..0, walk_errors);
@@ -447,7 +452,7 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
     if args.fix.diff {
         return finish_diff(args, &tally);
     }
-    report(args, format, &configs, &tally, started)?;
+    report(args, &project, format, &configs, &tally, started)?;
     if tally.not_started > 0 {
         return interrupted(tally.not_started, tally.seen);
     }
@@ -574,6 +579,7 @@ impl Sink<'_, '_> {
 /// finds them, each result taken by `sink` in order; returns the walk's errors.
 fn lint_walk(
     args: &LintArgs,
+    project: &Project,
     paths: &[PathBuf],
     configs: &mut Configs,
     progress: &Progress,
@@ -606,7 +612,7 @@ fn lint_walk(
             if interrupt.is_set() {
                 return Err(NOT_STARTED.to_owned());
             }
-            let result = lint_candidate(candidate, args);
+            let result = lint_candidate(candidate, args, project);
             progress.inc();
             result
         },
@@ -726,6 +732,7 @@ fn write_baseline(
 /// What goes to stderr: skipped files (with `--verbose`), failures, and the summary line.
 fn report(
     args: &LintArgs,
+    project: &Project,
     format: Format,
     configs: &Configs,
     tally: &Tally,
@@ -739,13 +746,13 @@ fn report(
         for (display, kind) in &tally.skipped {
             writeln!(stderr, "skipped {display}: {}", kind.describe())?;
         }
-        if let Some(walked) = crate::stack::walked() {
-            let scope = crate::stack::scope(&args.paths);
-            writeln!(stderr, "{}", walked.describe(scope))?;
+        if let Some(walked) = project.walked() {
+            writeln!(stderr, "{}", walked.describe(project.scope()))?;
         }
     }
-    if let Some(warning) =
-        crate::stack::walked().and_then(|walked| walked.warning(crate::stack::scope(&args.paths)))
+    if let Some(warning) = project
+        .walked()
+        .and_then(|walked| walked.warning(project.scope()))
         && !args.silent
     {
         writeln!(stderr, "{warning}")?;
@@ -823,6 +830,7 @@ fn overrides(args: &LintArgs) -> anyhow::Result<Overrides> {
 /// many files there are, when a first walk was needed to know (else 0).
 fn inputs(
     args: &LintArgs,
+    project: &Project,
     drawn: bool,
     cwd: &Path,
     configs: &mut Configs,
@@ -840,7 +848,7 @@ fn inputs(
         // The environments given are linted too, and so are the nested templates of their
         // stack (Heat validates them with it).
         let mut extra = config::paths(&args.environments)?;
-        extra.extend(crate::stack::given_stack_files());
+        extra.extend(project.given_stack_files());
         for file in extra {
             if !paths.contains(&file) {
                 paths.push(file);
@@ -903,20 +911,25 @@ fn reads_stdin(args: &LintArgs) -> anyhow::Result<Option<PathBuf>> {
 }
 
 /// Reads and lints (or fixes) one candidate; `Ok(Err(kind))` when it is not a template to lint.
-fn lint_candidate(candidate: &Candidate, args: &LintArgs) -> FileResult {
+fn lint_candidate(candidate: &Candidate, args: &LintArgs, project: &Project) -> FileResult {
     let input = match discover::read(candidate) {
         Ok(Ok(input)) => input,
         Ok(Err(kind)) => return Ok(Err(kind)),
         Err(err) => return Err(format!("cannot read {}: {err}", candidate.display())),
     };
-    lint_input(candidate, input, args)
+    lint_input(candidate, input, args, project)
 }
 
 /// Lints what was read of one candidate: a file over the read bound is reported with Heat's
 /// size message, when its first bytes show it is a template.
-fn lint_input(candidate: &Candidate, input: read::Input, args: &LintArgs) -> FileResult {
+fn lint_input(
+    candidate: &Candidate,
+    input: read::Input,
+    args: &LintArgs,
+    project: &Project,
+) -> FileResult {
     let (head, chars, exact) = match input {
-        read::Input::Whole(bytes) => return lint_bytes(candidate, &bytes, args),
+        read::Input::Whole(bytes) => return lint_bytes(candidate, &bytes, args, project),
         read::Input::TooLarge { head, chars, exact } => (head, chars, exact),
     };
     let kind = if candidate.explicit && !args.templates_only {
@@ -941,7 +954,12 @@ fn lint_input(candidate: &Candidate, input: read::Input, args: &LintArgs) -> Fil
 
 /// Lints (or fixes) the bytes of one candidate; `Ok(Err(kind))` when it is not a template to
 /// lint.
-fn lint_bytes(candidate: &Candidate, bytes: &[u8], args: &LintArgs) -> FileResult {
+fn lint_bytes(
+    candidate: &Candidate,
+    bytes: &[u8],
+    args: &LintArgs,
+    project: &Project,
+) -> FileResult {
     if candidate.config.is_k2hr3(&candidate.path) || hotfix_linter::is_k2hr3(bytes) {
         return lint_k2hr3(candidate, bytes).map(Ok);
     }
@@ -959,22 +977,22 @@ fn lint_bytes(candidate: &Candidate, bytes: &[u8], args: &LintArgs) -> FileResul
         }
     };
     if kind == Kind::Environment && !args.templates_only {
-        return Ok(Ok(lint_environment(candidate, bytes, args)));
+        return Ok(Ok(lint_environment(candidate, bytes, project)));
     }
     if kind != Kind::Template && kind != Kind::Blueprint {
         return Ok(Err(kind));
     }
     let display = candidate.display();
     let mut settings = candidate.config.settings_for(&candidate.path);
-    let scope = crate::stack::scope(&args.paths);
-    let roots = &scope.roots;
+    let roots = project.roots();
     if kind == Kind::Blueprint {
-        settings.blueprint_imports = crate::blueprint::local_imports(&candidate.path, bytes, roots);
+        settings.blueprint_imports = project.blueprint_imports(&candidate.path, bytes);
     }
-    let path = crate::stack::stack_path(&candidate.path);
-    let registry = crate::stack::registry(scope, &candidate.config, &candidate.path)?;
+    let path = hotfix_workspace::stack_path(&candidate.path);
+    let config = &candidate.config;
+    let registry = project.registry(&candidate.path, &config.root, &config.stack_entries)?;
     let others = hotfix_linter::Files {
-        source: crate::stack::disk(),
+        source: project.source(),
         path: &path,
         roots,
         registry: Some(&registry),
@@ -1039,22 +1057,21 @@ fn lint_k2hr3(candidate: &Candidate, bytes: &[u8]) -> Result<Box<Linted>, String
 
 /// Lints an environment file (`E` rules, and the rules that check any YAML document), with the
 /// files beside it read from disk.
-fn lint_environment(candidate: &Candidate, bytes: &[u8], args: &LintArgs) -> Box<Linted> {
+fn lint_environment(candidate: &Candidate, bytes: &[u8], project: &Project) -> Box<Linted> {
     let display = candidate.display();
-    let settings = candidate.config.settings_for(&candidate.path);
-    let path = crate::stack::stack_path(&candidate.path);
-    let scope = crate::stack::scope(&args.paths);
-    let roots = &scope.roots;
-    let stack = crate::stack::templates_given_with(
-        &path,
-        &args.paths,
-        &args.environments,
-        &candidate.config,
-        &candidate.path,
-    );
-    let registry = crate::stack::registry(scope, &candidate.config, &candidate.path);
+    let config = &candidate.config;
+    let settings = config.settings_for(&candidate.path);
+    let path = hotfix_workspace::stack_path(&candidate.path);
+    let roots = project.roots();
+    // The template of the `[[stacks]]` entry the file is an environment of.
+    let stack_template = match config.stack_of(&candidate.path) {
+        Some((index, false)) => Some(config.path_of(&config.stacks[index].template)),
+        _ => None,
+    };
+    let stack = project.templates_given_with(&path, stack_template.as_deref());
+    let registry = project.registry(&candidate.path, &config.root, &config.stack_entries);
     let files = hotfix_linter::Files {
-        source: crate::stack::disk(),
+        source: project.source(),
         path: &path,
         roots,
         registry: registry.as_deref().ok(),

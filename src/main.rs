@@ -7,7 +7,6 @@ use std::process::ExitCode;
 use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 
 mod baseline;
-mod blueprint;
 mod complete;
 mod config;
 mod discover;
@@ -21,16 +20,14 @@ mod k2hr3;
 mod lint;
 mod ordered;
 mod output;
-mod paths;
 mod pipe;
 mod progress;
-mod project;
-mod read;
 mod rewrite;
 mod server;
-mod stack;
 mod types;
 mod upgrade;
+
+use hotfix_workspace::{paths, read};
 
 /// Lint and upgrade OpenStack Heat Orchestration Templates (HOT), offline.
 ///

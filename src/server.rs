@@ -8,11 +8,12 @@ use std::process::ExitCode;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use hotfix_linter::Settings;
-use hotfix_stack::{FileSource, LazyRegistry, StackPath};
+use hotfix_stack::{FileFacts, FileSource, LazyRegistry, StackPath};
+use hotfix_workspace::blueprint::Blueprints;
+use hotfix_workspace::{Prefixes, Scope};
 
 use crate::config::{Configs, Overrides};
 use crate::discover::{self, Kind};
-use crate::project::Scope;
 
 /// Run the language server over standard input and output.
 #[derive(Debug, clap::Args)]
@@ -34,6 +35,13 @@ tells them apart; other files get no findings.";
 /// The files' settings and kinds, from disk, as `hotfix lint` reads them.
 struct DiskProject {
     cwd: std::path::PathBuf,
+    /// The files, read from disk, under the `[paths]` of the configuration last read.
+    disk: Disk,
+    /// The Cloudify blueprints read for their imports, forgotten when a file is saved.
+    blueprints: Mutex<Arc<Blueprints>>,
+    /// The template of the `[[stacks]]` entry the file whose settings were read last is an
+    /// environment of (the server lints one file at a time, its settings read first).
+    stack_template: Mutex<Option<PathBuf>>,
     /// The registry of each tree's environments (by the folders a lint spans), read on first
     /// need and forgotten when a file is saved.
     registries: Mutex<HashMap<Scope, Arc<LazyRegistry>>>,
@@ -42,17 +50,60 @@ struct DiskProject {
 impl hotfix_server::Project for DiskProject {
     fn settings(&self, path: &Path) -> Result<Option<Settings>, String> {
         // Read anew for each request: a changed hotfix.toml applies at once.
-        let mut configs = Configs::new(false, None, &self.cwd, Overrides::default())
-            .map_err(|err| err.to_string())?;
+        // Its `[paths]` too: the files a template names are read through the install
+        // prefixes of its configuration, as `hotfix lint` reads them.
+        let prefixes = Arc::new(Prefixes::default());
+        let mut configs = Configs::new(
+            false,
+            None,
+            &self.cwd,
+            Overrides::default(),
+            Arc::clone(&prefixes),
+        )
+        .map_err(|err| err.to_string())?;
         let config = configs.for_file(path).map_err(|err| format!("{err:#}"))?;
+        *self
+            .disk
+            .prefixes
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = prefixes;
+        *self
+            .stack_template
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = match config.stack_of(path) {
+            Some((index, false)) => Some(config.path_of(&config.stacks[index].template)),
+            _ => None,
+        };
         if config.excluded(path) || (config.include.is_some() && !config.included(path)) {
             return Ok(None);
         }
         Ok(Some(config.settings_for(path)))
     }
 
+    fn stack_templates(&self, path: &Path) -> Vec<(StackPath, Arc<FileFacts>)> {
+        let Some(template) = self
+            .stack_template
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+        else {
+            return Vec::new();
+        };
+        let name = hotfix_workspace::stack_path(&template);
+        if name == hotfix_workspace::stack_path(path) {
+            return Vec::new();
+        }
+        // As `hotfix lint` takes them: a template (by content), read as it is on disk.
+        self.disk
+            .read(&name)
+            .map(|text| Arc::new(FileFacts::of(&text)))
+            .filter(|facts| facts.kind == hotfix_stack::FileKind::Template)
+            .map(|facts| vec![(name, facts)])
+            .unwrap_or_default()
+    }
+
     fn files(&self) -> Option<&dyn FileSource> {
-        Some(&Disk)
+        Some(&self.disk)
     }
 
     fn roots(&self, path: &Path, workspace: &[PathBuf]) -> Vec<StackPath> {
@@ -65,9 +116,20 @@ impl hotfix_server::Project for DiskProject {
             .registries
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
+        // Read under the `[paths]` of the file's configuration (its settings are read first).
+        let prefixes = Arc::clone(
+            &self
+                .disk
+                .prefixes
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner),
+        );
         let registry = registries.entry(scope.clone()).or_insert_with(|| {
             Arc::new(LazyRegistry::new(move || {
-                let (registry, walked) = crate::stack::tree_registry(&scope, &Disk);
+                let disk = Disk {
+                    prefixes: Mutex::new(Arc::clone(&prefixes)),
+                };
+                let (registry, walked) = hotfix_workspace::tree_registry(&scope, &disk);
                 if let Some(warning) = walked.warning(&scope) {
                     // The client shows the server's standard error in its log.
                     let _ = writeln!(crate::pipe::stderr(), "{warning}");
@@ -78,13 +140,36 @@ impl hotfix_server::Project for DiskProject {
         Some(Arc::clone(registry))
     }
 
+    fn blueprint_imports(
+        &self,
+        path: &Path,
+        text: &str,
+        workspace: &[PathBuf],
+    ) -> Option<Arc<hotfix_blueprint::Imported>> {
+        if discover::classify(path, text.as_bytes()) != Kind::Blueprint {
+            return None;
+        }
+        let blueprints = Arc::clone(
+            &self
+                .blueprints
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner),
+        );
+        let roots = self.scope(path, workspace).roots;
+        blueprints.local_imports(path, text.as_bytes(), &roots)
+    }
+
     fn saved(&self, _path: &Path) {
-        // Any saved file may be an environment, or name a nested template: read the trees
-        // again when next needed.
+        // Any saved file may be an environment, name a nested template or be a blueprint's
+        // import: read the trees again when next needed.
         self.registries
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .clear();
+        *self
+            .blueprints
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = Arc::default();
     }
 
     fn kind(&self, path: &Path, text: &str) -> hotfix_server::FileKind {
@@ -104,13 +189,18 @@ impl DiskProject {
     /// outside any project, the workspace folder holding it, else its own folder. Never the
     /// server's working folder.
     fn scope(&self, path: &Path, workspace: &[PathBuf]) -> Scope {
-        crate::project::scope(&[path.to_path_buf()], &self.cwd, workspace)
+        hotfix_workspace::scope(&[path.to_path_buf()], &self.cwd, workspace)
     }
 }
 
 /// Files read from disk each time they are asked for (the editor changes them while the
 /// server runs; `hotfix lint`'s source keeps what it read for the run).
-struct Disk;
+#[derive(Default)]
+struct Disk {
+    /// The `[paths]` of the configuration of the file linted last (the server lints one file
+    /// at a time, its settings read first).
+    prefixes: Mutex<Arc<Prefixes>>,
+}
 
 impl FileSource for Disk {
     fn read(&self, path: &StackPath) -> Option<Arc<str>> {
@@ -124,7 +214,14 @@ impl FileSource for Disk {
     }
 
     fn list(&self, dir: &StackPath) -> Vec<String> {
-        crate::stack::list_folder(dir)
+        hotfix_workspace::list_folder(dir)
+    }
+
+    fn map_prefix(&self, path: &StackPath) -> Option<StackPath> {
+        self.prefixes
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .map(path)
     }
 }
 
@@ -132,6 +229,9 @@ pub(crate) fn run(_args: &ServerArgs) -> anyhow::Result<ExitCode> {
     let cwd = crate::paths::current_dir()?;
     let project = DiskProject {
         cwd,
+        disk: Disk::default(),
+        blueprints: Mutex::default(),
+        stack_template: Mutex::default(),
         registries: Mutex::new(HashMap::new()),
     };
     hotfix_server::run_stdio(&project).map_err(|err| anyhow::anyhow!("{err}"))?;

@@ -104,8 +104,13 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
     let options = options(args)?;
     let cwd = crate::paths::current_dir()?;
     let overrides = config::Overrides::default();
-    let mut configs =
-        config::Configs::new(args.no_config, args.config.as_deref(), &cwd, overrides)?;
+    let mut configs = config::Configs::new(
+        args.no_config,
+        args.config.as_deref(),
+        &cwd,
+        overrides,
+        std::sync::Arc::default(),
+    )?;
     let paths = config::paths(&args.paths)?;
     if args.output.is_some() {
         discover::prescan(

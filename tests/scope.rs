@@ -113,6 +113,42 @@ fn a_named_file_s_own_folder_is_read_one_level_deep_not_the_working_folder() {
 }
 
 #[test]
+fn outside_any_project_only_files_of_a_template_s_extension_are_read_for_environments() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let folder = dir.path().join("downloads");
+    write(&folder.join("t.yaml"), TEMPLATE);
+    write(
+        &folder.join("env.yaml"),
+        "resource_registry:\n  My::Other: other.yaml\n",
+    );
+    // An environment without a template's extension, among unrelated files.
+    write(
+        &folder.join("server-env"),
+        "resource_registry:\n  My::Server: server.yaml\n",
+    );
+    write(
+        &folder.join("server.yaml"),
+        "heat_template_version: rocky\n",
+    );
+    for i in 0..50 {
+        write(&folder.join(format!("notes-{i}.txt")), "text\n");
+    }
+    let output = hotfix(&folder, &["lint", "--verbose", "t.yaml"]);
+    let (out, err) = (stdout(&output), stderr(&output));
+    // Every file listed is counted, but `server-env` is not read: `My::Server` is unmapped.
+    assert_eq!(output.status.code(), Some(1), "{out}\n{err}");
+    assert!(out.contains("X007"), "{out}");
+    assert!(
+        err.contains("looked for environments among 54 files under . (its files only)"),
+        "{err}"
+    );
+    // In a project, a file of any extension is told by its content: `server-env` maps it.
+    std::fs::create_dir(folder.join(".git")).expect("mkdir");
+    let output = hotfix(&folder, &["lint", "t.yaml"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+}
+
+#[test]
 fn a_folder_named_is_read_whole() {
     let dir = outer_and_sub();
     let outer = dir.path().join("outer");
@@ -167,7 +203,8 @@ fn a_hotfix_toml_above_the_repository_does_not_apply() {
 
 #[test]
 fn a_walk_that_meets_its_bound_stops_and_says_so() {
-    const BOUND: usize = 100_000;
+    // The bound of a folder outside any project (a named file's own): 10,000 files listed.
+    const BOUND: usize = 10_000;
     let dir = tempfile::tempdir().expect("temp dir");
     let folder = dir.path().join("big");
     std::fs::create_dir(&folder).expect("mkdir");

@@ -821,6 +821,177 @@ fn registry_mapped_types_are_checked_with_the_trees_environments() {
     assert!(client.child.wait().expect("wait").success());
 }
 
+/// What `hotfix lint --format json FILE` (FILE absolute, as the editor names it) reports for
+/// it, run in `cwd`: each finding's code, line and message (with its help, as the editor shows
+/// it).
+fn lint_findings(cwd: &Path, file: &Path) -> Vec<(String, u64, String)> {
+    let output = Command::new(env!("CARGO_BIN_EXE_hotfix"))
+        .args(["lint", "--format", "json"])
+        .arg(file)
+        .current_dir(cwd)
+        .output()
+        .expect("run hotfix lint");
+    let findings: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let mut found: Vec<(String, u64, String)> = findings
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|f| {
+            let mut message = f["message"].as_str().unwrap_or_default().to_owned();
+            if let Some(help) = f["help"].as_str() {
+                message = format!("{message}\nhelp: {help}");
+            }
+            (
+                f["code"].as_str().unwrap_or_default().to_owned(),
+                f["start"]["line"].as_u64().unwrap_or_default(),
+                message,
+            )
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+/// The diagnostics of the editor as [`lint_findings`] gives `hotfix lint`'s.
+fn editor_findings(diagnostics: &[Value]) -> Vec<(String, u64, String)> {
+    let mut found: Vec<(String, u64, String)> = diagnostics
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap_or_default().to_owned(),
+                d["range"]["start"]["line"].as_u64().unwrap_or_default() + 1,
+                d["message"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+#[test]
+fn the_editor_reads_a_template_through_the_install_prefixes_of_paths_as_lint_does() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    std::fs::create_dir_all(root.join(".git")).expect("mkdir");
+    std::fs::create_dir_all(root.join("nested")).expect("mkdir");
+    std::fs::write(
+        root.join("hotfix.toml"),
+        "[paths]\n\"/usr/share/my-templates\" = \".\"\n",
+    )
+    .expect("write");
+    std::fs::write(
+        root.join("env.yaml"),
+        "resource_registry:\n  My::Server: /usr/share/my-templates/nested/server.yaml\n",
+    )
+    .expect("write");
+    std::fs::write(
+        root.join("nested/server.yaml"),
+        "heat_template_version: rocky\nparameters:\n  flavor: {type: string}\n",
+    )
+    .expect("write");
+    let top = root.join("top.yaml");
+    let text = "heat_template_version: rocky\nresources:\n  server:\n    type: My::Server\n    properties: {flavour: m1.small}\n";
+    std::fs::write(&top, text).expect("write");
+    let linted = lint_findings(root, &top);
+    // The mapped template is read under the prefix, and its parameters checked.
+    assert!(linted.iter().any(|(code, ..)| code == "X003"), "{linted:?}");
+    let mut client = Client::start(root);
+    client.request(
+        "initialize",
+        &json!({"processId": null, "capabilities": {}}),
+    );
+    client.notify("initialized", &json!({}));
+    let uri = uri(&top);
+    client.open(&uri, text);
+    let diagnostics = client.diagnostics(&uri);
+    assert_eq!(editor_findings(&diagnostics), linted);
+    client.request("shutdown", &Value::Null);
+    client.notify("exit", &Value::Null);
+    assert!(client.child.wait().expect("wait").success());
+}
+
+#[test]
+fn the_editor_reads_a_blueprint_fragment_with_its_importer_s_inputs_as_lint_does() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    std::fs::create_dir_all(root.join(".git")).expect("mkdir");
+    std::fs::create_dir_all(root.join("includes")).expect("mkdir");
+    std::fs::write(
+        root.join("blueprint.yaml"),
+        "tosca_definitions_version: cloudify_dsl_1_3\nimports:\n  - includes/vm.yaml\ninputs:\n  size:\n    default: 1\n",
+    )
+    .expect("write");
+    // The fragment uses an input its importer declares, and one nobody does.
+    let fragment = root.join("includes/vm.yaml");
+    let text = "tosca_definitions_version: cloudify_dsl_1_3\nnode_templates:\n  vm:\n    type: cloudify.nodes.Root\n    properties:\n      size: {get_input: size}\n      other: {get_input: nope}\n";
+    std::fs::write(&fragment, text).expect("write");
+    let linted = lint_findings(root, &fragment);
+    assert_eq!(
+        linted
+            .iter()
+            .map(|(code, line, _)| (code.as_str(), *line))
+            .collect::<Vec<_>>(),
+        [("C001", 7)],
+        "{linted:?}"
+    );
+    let mut client = Client::start(root);
+    client.request(
+        "initialize",
+        &json!({"processId": null, "capabilities": {}}),
+    );
+    client.notify("initialized", &json!({}));
+    let uri = uri(&fragment);
+    client.open(&uri, text);
+    let diagnostics = client.diagnostics(&uri);
+    assert_eq!(editor_findings(&diagnostics), linted);
+    client.request("shutdown", &Value::Null);
+    client.notify("exit", &Value::Null);
+    assert!(client.child.wait().expect("wait").success());
+}
+
+#[test]
+fn the_editor_checks_an_environment_of_a_stacks_entry_against_its_template_as_lint_does() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    std::fs::create_dir_all(root.join(".git")).expect("mkdir");
+    std::fs::write(
+        root.join("hotfix.toml"),
+        "[[stacks]]\ntemplate = \"top.yaml\"\nenvironments = [\"env.yaml\"]\n",
+    )
+    .expect("write");
+    std::fs::write(
+        root.join("top.yaml"),
+        "heat_template_version: rocky\nparameters:\n  flavor: {type: string}\nresources: {}\n",
+    )
+    .expect("write");
+    // A parameter the template of its stack does not declare.
+    let env = root.join("env.yaml");
+    let text = "parameter_defaults:\n  other: 1\nparameters:\n  flavour: m1.small\n";
+    std::fs::write(&env, text).expect("write");
+    let linted = lint_findings(root, &env);
+    assert_eq!(
+        linted
+            .iter()
+            .map(|(code, line, _)| (code.as_str(), *line))
+            .collect::<Vec<_>>(),
+        [("E008", 4)],
+        "{linted:?}"
+    );
+    let mut client = Client::start(root);
+    client.request(
+        "initialize",
+        &json!({"processId": null, "capabilities": {}}),
+    );
+    client.notify("initialized", &json!({}));
+    let uri = uri(&env);
+    client.open(&uri, text);
+    let diagnostics = client.diagnostics(&uri);
+    assert_eq!(editor_findings(&diagnostics), linted);
+    client.request("shutdown", &Value::Null);
+    client.notify("exit", &Value::Null);
+    assert!(client.child.wait().expect("wait").success());
+}
+
 #[test]
 fn the_editor_reads_a_template_with_the_environment_closest_to_it() {
     // Two examples, each with its own registry mapping `My::LB` to its own `lb.yaml`: a

@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::RecvTimeoutError;
 use hotfix_linter::Settings;
-use hotfix_stack::{FileSource, StackPath};
+use hotfix_stack::{FileFacts, FileSource, StackPath};
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::Notification as _;
 use lsp_types::request::Request as _;
@@ -76,6 +76,27 @@ pub trait Project {
         _workspace: &[PathBuf],
     ) -> Option<std::sync::Arc<hotfix_stack::LazyRegistry>> {
         None
+    }
+
+    /// What the local imports of the Cloudify blueprint at `path` (whose text is `text`)
+    /// declare, or, for a fragment that blueprints nearby import, what its importers declare,
+    /// as `hotfix lint` reads them (`hotfix_linter::Settings::blueprint_imports`), given the
+    /// editor's workspace folders. `None` (the default): not read, and the rules that need them
+    /// say nothing they could not know.
+    fn blueprint_imports(
+        &self,
+        _path: &Path,
+        _text: &str,
+        _workspace: &[PathBuf],
+    ) -> Option<std::sync::Arc<hotfix_blueprint::Imported>> {
+        None
+    }
+
+    /// For an environment file given with a template (by a `[[stacks]]` entry of its
+    /// configuration, asked after [`Project::settings`]): the facts of the templates it is
+    /// given with, to check its `parameters` against, as `hotfix lint` does. By default none.
+    fn stack_templates(&self, _path: &Path) -> Vec<(StackPath, std::sync::Arc<FileFacts>)> {
+        Vec::new()
     }
 
     /// A file was saved: what was read of the tree from disk may be out of date.
@@ -604,9 +625,12 @@ impl Server<'_> {
         if kind == FileKind::Other {
             return Ok(None);
         }
-        let Some(settings) = self.project.settings(&path)? else {
+        let Some(mut settings) = self.project.settings(&path)? else {
             return Ok(None);
         };
+        settings.blueprint_imports =
+            self.project
+                .blueprint_imports(&path, &doc.text, &self.workspace);
         let name = path.to_string_lossy();
         let stack_path = StackPath::new(&name);
         let roots = self.project.roots(&path, &self.workspace);
@@ -618,12 +642,13 @@ impl Server<'_> {
         // not say which stack a file belongs to, so the rules that need given environments say
         // nothing.
         let registry = self.project.registry(&path, &self.workspace);
+        let stack_templates = self.project.stack_templates(&path);
         let files = buffers.as_ref().map(|source| hotfix_linter::Files {
             source,
             path: &stack_path,
             roots: &roots,
             registry: registry.as_deref(),
-            stack_templates: &[],
+            stack_templates: &stack_templates,
         });
         let bytes = doc.text.as_bytes();
         let diagnostics = if kind == FileKind::Environment {
@@ -680,6 +705,10 @@ impl FileSource for Buffers<'_> {
 
     fn list(&self, dir: &StackPath) -> Vec<String> {
         self.disk.list(dir)
+    }
+
+    fn map_prefix(&self, path: &StackPath) -> Option<StackPath> {
+        self.disk.map_prefix(path)
     }
 }
 

@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 /// The working directory as the user's shell names it: `$PWD` when it is an absolute path
 /// without `.` or `..` that leads to the working directory (what `pwd` prints), else the
 /// system's.
-pub(crate) fn current_dir() -> std::io::Result<PathBuf> {
+pub fn current_dir() -> std::io::Result<PathBuf> {
     let system = std::env::current_dir()?;
     let shell = std::env::var_os("PWD").map(PathBuf::from);
     Ok(match shell {
@@ -35,7 +35,7 @@ pub(crate) fn current_dir() -> std::io::Result<PathBuf> {
 /// keeping the links on the way, when that leads to the file the system opens for it. A `..`
 /// after a link leaves the link's target, not the folder holding the link: when the two
 /// differ, the path with every link resolved.
-pub(crate) fn absolute(cwd: &Path, path: &Path) -> PathBuf {
+pub fn absolute(cwd: &Path, path: &Path) -> PathBuf {
     let joined = cwd.join(path);
     let named = normalize(&joined);
     if !joined.components().any(|c| c == Component::ParentDir) || same_file(&named, &joined) {
@@ -47,7 +47,7 @@ pub(crate) fn absolute(cwd: &Path, path: &Path) -> PathBuf {
 /// `path` (relative to `cwd`, or absolute) relative to `base`, when it lies under it: by the
 /// names the user sees; else under where the links to `base` lead (the path named through
 /// another link to the same folder); else with every link resolved on both sides.
-pub(crate) fn under(base: &Path, cwd: &Path, path: &Path) -> Option<PathBuf> {
+pub fn under(base: &Path, cwd: &Path, path: &Path) -> Option<PathBuf> {
     let absolute = absolute(cwd, path);
     if let Ok(inside) = absolute.strip_prefix(base) {
         return Some(inside.to_path_buf());
@@ -71,7 +71,7 @@ pub(crate) fn under(base: &Path, cwd: &Path, path: &Path) -> Option<PathBuf> {
 /// is a link itself: one look at each folder instead of one per component of every path. Clones
 /// share what was worked out.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Resolver {
+pub struct Resolver {
     memo: Arc<Mutex<Memo>>,
 }
 
@@ -112,7 +112,7 @@ fn remember<K: std::hash::Hash + Eq, V: Clone>(memo: &mut HashMap<K, V>, key: K,
 
 impl Resolver {
     /// [`absolute`]`(cwd, path)`.
-    pub(crate) fn absolute(&self, cwd: &Path, path: &Path) -> PathBuf {
+    pub fn absolute(&self, cwd: &Path, path: &Path) -> PathBuf {
         match self.folder(Path::new(""), cwd, path) {
             Some((folder, name)) => folder.absolute.join(name),
             None => absolute(cwd, path),
@@ -120,7 +120,7 @@ impl Resolver {
     }
 
     /// [`under`]`(base, cwd, path)`.
-    pub(crate) fn under(&self, base: &Path, cwd: &Path, path: &Path) -> Option<PathBuf> {
+    pub fn under(&self, base: &Path, cwd: &Path, path: &Path) -> Option<PathBuf> {
         match self.folder(base, cwd, path) {
             Some((folder, name)) => folder.under.map(|inside| inside.join(name)),
             None => under(base, cwd, path),
@@ -205,7 +205,7 @@ impl Memo {
 }
 
 /// `.` and `..` taken out without touching the file system.
-pub(crate) fn normalize(path: &Path) -> PathBuf {
+pub fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for component in path.components() {
         match component {
@@ -245,7 +245,7 @@ fn same_file(a: &Path, b: &Path) -> bool {
 /// included, see [`hotfix_diagnostics::is_unsafe`]), is written as `\xHH`, and a backslash as
 /// `\\`, so that the text names exactly one path, a file name with a line break cannot break a
 /// line of output, and none can drive a terminal.
-pub(crate) fn escaped(path: &Path) -> String {
+pub fn escaped(path: &Path) -> String {
     let bytes = path_bytes(path);
     // On Windows a backslash separates folders; elsewhere it is part of a name and, once names
     // are escaped, must be escaped itself.
@@ -296,7 +296,7 @@ pub(crate) fn escaped(path: &Path) -> String {
 }
 
 /// The bytes of a path as the system gives them (on Unix, the raw bytes of the name).
-pub(crate) fn path_bytes(path: &Path) -> std::borrow::Cow<'_, [u8]> {
+pub fn path_bytes(path: &Path) -> std::borrow::Cow<'_, [u8]> {
     #[cfg(unix)]
     {
         std::borrow::Cow::Borrowed(std::os::unix::ffi::OsStrExt::as_bytes(path.as_os_str()))

@@ -11,13 +11,16 @@ use std::path::{Component, Path, PathBuf};
 
 use hotfix_stack::StackPath;
 
+/// The name of hotfix's configuration file: a folder that holds one is a project's root.
+pub const CONFIG_FILE: &str = "hotfix.toml";
+
 /// What makes a folder the root of a version control checkout: `.git` (a folder, or the file
 /// of a worktree or submodule), `.hg` (Mercurial) or `.svn` (Subversion 1.7 and later, which
 /// keeps it at the checkout's root only).
-pub(crate) const VERSION_CONTROL: [&str; 3] = [".git", ".hg", ".svn"];
+pub const VERSION_CONTROL: [&str; 3] = [".git", ".hg", ".svn"];
 
 /// Whether `folder` is the root of a version control checkout.
-pub(crate) fn is_version_control_root(folder: &Path) -> bool {
+pub fn is_version_control_root(folder: &Path) -> bool {
     VERSION_CONTROL
         .iter()
         .any(|marker| folder.join(marker).exists())
@@ -26,31 +29,31 @@ pub(crate) fn is_version_control_root(folder: &Path) -> bool {
 /// The root of the project of `path` (absolute, without `.` or `..`): the nearest folder at or
 /// above it that holds a `hotfix.toml` or is a version control root; `None` outside any
 /// project.
-pub(crate) fn root_of(path: &Path) -> Option<&Path> {
+pub fn root_of(path: &Path) -> Option<&Path> {
     path.ancestors()
-        .find(|dir| dir.join(crate::config::FILE_NAME).is_file() || is_version_control_root(dir))
+        .find(|dir| dir.join(CONFIG_FILE).is_file() || is_version_control_root(dir))
 }
 
 /// The folders a run spans, as the run names files (relative to the working folder when the
 /// path was given relative, else absolute).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub(crate) struct Scope {
+pub struct Scope {
     /// Each folder spanned: a missing file outside them is a deployment layout path, not a
     /// mistake. Sorted, none inside another.
-    pub(crate) roots: Vec<StackPath>,
+    pub roots: Vec<StackPath>,
     /// Of the roots, those outside any project that come from a named file (its own folder):
     /// the files in them are read for the tree's environments, not their subfolders.
-    pub(crate) shallow: Vec<StackPath>,
+    pub shallow: Vec<StackPath>,
     /// The working folder, absolute: a root above it names the files under it by `..`, and
     /// those are named back the way the run names them.
-    pub(crate) cwd: StackPath,
+    pub cwd: StackPath,
 }
 
 /// The scope of a run over `paths` (relative to `cwd`, or absolute): for each, its project's
 /// root; outside any project, a folder named itself, and a file named the folder of the
 /// workspace (an editor's) holding it, unless that is `/` or the home folder, else its own
 /// folder, read one level deep.
-pub(crate) fn scope(paths: &[PathBuf], cwd: &Path, workspace: &[PathBuf]) -> Scope {
+pub fn scope(paths: &[PathBuf], cwd: &Path, workspace: &[PathBuf]) -> Scope {
     let default = [PathBuf::from(".")];
     let paths = if paths.is_empty() {
         &default[..]
@@ -99,14 +102,14 @@ pub(crate) fn scope(paths: &[PathBuf], cwd: &Path, workspace: &[PathBuf]) -> Sco
     Scope {
         roots,
         shallow,
-        cwd: crate::stack::stack_path(&crate::paths::normalize(cwd)),
+        cwd: crate::stack_path(&crate::paths::normalize(cwd)),
     }
 }
 
 impl Scope {
     /// A path found under a root as the run names it: one that climbs out of the working
     /// folder and back into it (`../w/env.yaml`, found under the root `..`) without the climb.
-    pub(crate) fn name(&self, path: StackPath) -> StackPath {
+    pub fn name(&self, path: StackPath) -> StackPath {
         if !path.as_str().starts_with("..") || !self.cwd.is_absolute() {
             return path;
         }
@@ -126,7 +129,7 @@ impl Scope {
 /// is: relative to `cwd` (`..` where it lies above) when `path` is relative, else absolute.
 fn named_as(path: &Path, cwd: &Path, folder: &Path) -> StackPath {
     if path.is_absolute() {
-        return crate::stack::stack_path(folder);
+        return crate::stack_path(folder);
     }
     let cwd = crate::paths::normalize(cwd);
     let common = cwd
@@ -141,7 +144,7 @@ fn named_as(path: &Path, cwd: &Path, folder: &Path) -> StackPath {
     for part in folder.components().skip(common) {
         relative.push(part);
     }
-    crate::stack::stack_path(&relative)
+    crate::stack_path(&relative)
 }
 
 #[cfg(test)]
@@ -196,7 +199,7 @@ mod tests {
             assert_eq!(scope.name(StackPath::new("../a")).as_str(), ".");
             let absolute = repo.join("a/b/t.yaml");
             let scope = super::scope(&[absolute], &cwd, &[]);
-            assert_eq!(scope.roots, [crate::stack::stack_path(&repo)]);
+            assert_eq!(scope.roots, [crate::stack_path(&repo)]);
         }
     }
 
@@ -212,14 +215,14 @@ mod tests {
             Path::new("/"),
             std::slice::from_ref(&workspace),
         );
-        assert_eq!(scope.roots, [crate::stack::stack_path(&workspace)]);
+        assert_eq!(scope.roots, [crate::stack_path(&workspace)]);
         assert!(scope.shallow.is_empty());
         let root = super::scope(
             std::slice::from_ref(&file),
             Path::new("/"),
             &[PathBuf::from("/")],
         );
-        let own = [crate::stack::stack_path(&workspace.join("sub"))];
+        let own = [crate::stack_path(&workspace.join("sub"))];
         assert_eq!(root.roots, own);
         assert_eq!(root.shallow, own);
     }

@@ -7,11 +7,11 @@ use std::path::Path;
 
 /// How many bytes hotfix reads of one input at most: Heat's limit counts characters, and a
 /// character has at most 4 bytes in UTF-8, so a template within the limit always fits.
-pub(crate) const BOUND: usize = 4 * hotfix_yaml::MAX_TEMPLATE_SIZE;
+pub const BOUND: usize = 4 * hotfix_yaml::MAX_TEMPLATE_SIZE;
 
 /// An input, read up to [`BOUND`].
 #[derive(Debug)]
-pub(crate) enum Input {
+pub enum Input {
     Whole(Vec<u8>),
     /// Longer than [`BOUND`]: its first bytes (for telling what it is) and, counted as the
     /// rest streamed by without being kept, its length in characters as Heat would count them.
@@ -26,7 +26,7 @@ pub(crate) enum Input {
 
 /// Reads a file named on the command line (a regular file, a FIFO, `/dev/stdin`, a process
 /// substitution, …: what the user names is read as it comes) up to the bound.
-pub(crate) fn file(path: &Path) -> io::Result<Input> {
+pub fn file(path: &Path) -> io::Result<Input> {
     let file = std::fs::File::open(path)?;
     let size = regular_size(&file);
     stream(file, size)
@@ -34,14 +34,14 @@ pub(crate) fn file(path: &Path) -> io::Result<Input> {
 
 /// Reads a file found in a tree (walked, not named) up to the bound, when it is a regular
 /// file: one that has become a FIFO or a device since it was listed is refused, not waited on.
-pub(crate) fn regular(path: &Path) -> io::Result<Input> {
+pub fn regular(path: &Path) -> io::Result<Input> {
     let (file, size) = open_regular(path)?;
     stream(file, size)
 }
 
 /// Reads a file found in a tree as [`regular`] does, but its first `prefix` bytes first: when
 /// `skip` finds in them a reason not to read on, that reason (the rest is never read).
-pub(crate) fn file_unless<T>(
+pub fn file_unless<T>(
     path: &Path,
     prefix: usize,
     skip: impl FnOnce(&[u8]) -> Option<T>,
@@ -70,7 +70,7 @@ fn regular_size(file: &std::fs::File) -> usize {
 /// file it opens for what a file names (nested templates, environments of the tree, `get_file`
 /// targets, Cloudify imports, configurations). A FIFO, a device or a folder is refused before
 /// it is read (it could block or never end), and so is a file over the bound, unread.
-pub(crate) fn text_within(path: &Path, bound: usize) -> io::Result<String> {
+pub fn text_within(path: &Path, bound: usize) -> io::Result<String> {
     let (file, size) = open_regular(path)?;
     if size > bound {
         return Err(too_long(bound));
@@ -95,7 +95,7 @@ fn too_long(bound: usize) -> io::Error {
 
 /// Opens `path` for reading when it is a regular file, and says its size. It is opened
 /// without blocking (a FIFO with no writer would wait forever), then refused unless regular.
-pub(crate) fn open_regular(path: &Path) -> io::Result<(std::fs::File, usize)> {
+pub fn open_regular(path: &Path) -> io::Result<(std::fs::File, usize)> {
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
@@ -115,7 +115,7 @@ pub(crate) fn open_regular(path: &Path) -> io::Result<(std::fs::File, usize)> {
 }
 
 /// Reads standard input up to the bound.
-pub(crate) fn stdin() -> io::Result<Input> {
+pub fn stdin() -> io::Result<Input> {
     stream(io::stdin().lock(), 0)
 }
 

@@ -1,0 +1,339 @@
+//! Cloudify blueprints' local imports: read here (the rules read no files), handed to the rules
+//! as what they declare.
+//!
+//! A blueprint that another blueprint nearby imports (`includes/cloud-init.yaml`, say) is a
+//! fragment: Cloudify merges it into its importer, whose inputs and node templates it uses. Such
+//! a file is linted with the names of its importers (all of them, and their imports).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use hotfix_blueprint::{Blueprint, ImportKind, Imported};
+
+/// Files read through imports of one blueprint, at most (a cycle or a huge tree stops here and
+/// leaves the names incomplete, so that no rule guesses).
+const MAX_FILES: usize = 64;
+
+/// The blueprints a run has read for their local imports: each folder's importers and each
+/// file's summary, read once per run (a project's, not the process's).
+#[derive(Debug, Default)]
+pub struct Blueprints {
+    /// Each folder's blueprints and the files their local imports name.
+    folders: Mutex<HashMap<PathBuf, Arc<FolderImports>>>,
+    /// Each file's [`Summary`] (at most [`SUMMARIES`]).
+    summaries: Mutex<HashMap<PathBuf, Option<Arc<Summary>>>>,
+}
+
+impl Blueprints {
+    /// What the local imports of the blueprint at `path` declare; `None` when it has none (or is
+    /// not a blueprint). An import that cannot be read or loaded leaves the result incomplete, and
+    /// so does one outside the run's `roots` (the paths given and their projects): hotfix reads
+    /// nothing outside them, whatever path an import names.
+    pub fn local_imports(
+        &self,
+        path: &Path,
+        bytes: &[u8],
+        roots: &[hotfix_stack::StackPath],
+    ) -> Option<Arc<Imported>> {
+        let roots: Vec<PathBuf> = roots
+            .iter()
+            .filter_map(|r| Path::new(r.as_str()).canonicalize().ok())
+            .collect();
+        let target = path.canonicalize().ok();
+        let importers = target
+            .as_deref()
+            .map(|t| self.importers_of(t, &roots))
+            .unwrap_or_default();
+        if !importers.is_empty() {
+            // A fragment: the names of every importer and of everything they import.
+            let mut imported = Imported::new();
+            let mut seen = Vec::new();
+            for importer in importers {
+                let Some(summary) = self.summary(&importer) else {
+                    imported.complete = false;
+                    continue;
+                };
+                let base = importer.parent().unwrap_or(Path::new("")).to_path_buf();
+                imported.merge(&summary.adds);
+                seen.push(importer.clone());
+                let pending = summary
+                    .local
+                    .iter()
+                    .map(|n| (base.clone(), n.clone()))
+                    .collect();
+                self.gather(&base, pending, &roots, &mut imported, &mut seen);
+            }
+            return Some(Arc::new(imported));
+        }
+        let text = std::str::from_utf8(bytes).ok()?;
+        // Without the word, no `imports` section (and a blueprint is not loaded twice for nothing).
+        if !text.contains("imports") {
+            return None;
+        }
+        // The file as its folder's blueprints were read (to find its importers), when that is
+        // what is linted: loaded once for both.
+        let read = target
+            .as_deref()
+            .and_then(|t| self.summary(t))
+            .filter(|s| s.text_hash == text_hash(text));
+        let locals = match read {
+            Some(summary) => summary.blueprint_locals.clone()?,
+            None => blueprint_locals(&hotfix_yaml::parse_unlimited(text).ok()?)?,
+        };
+        let root = path.parent().unwrap_or(Path::new("")).to_path_buf();
+        let pending: Vec<(PathBuf, String)> = locals
+            .into_iter()
+            .map(|import| (root.clone(), import))
+            .collect();
+        if pending.is_empty() {
+            return None;
+        }
+        let mut imported = Imported::new();
+        self.gather(&root, pending, &roots, &mut imported, &mut Vec::new());
+        Some(Arc::new(imported))
+    }
+
+    /// Reads the local imports `pending` (import text and the folder of the file naming it), and
+    /// theirs, into `imported`; those outside `roots` (canonical) are not read.
+    fn gather(
+        &self,
+        root: &Path,
+        mut pending: Vec<(PathBuf, String)>,
+        roots: &[PathBuf],
+        imported: &mut Imported,
+        seen: &mut Vec<PathBuf>,
+    ) {
+        while let Some((base, import)) = pending.pop() {
+            if seen.len() >= MAX_FILES {
+                imported.complete = false;
+                break;
+            }
+            // Relative to the importing file, else to the blueprint's own folder.
+            let Some(file) = [base.join(&import), root.join(&import)]
+                .into_iter()
+                .find(|p| p.is_file())
+            else {
+                imported.complete = false;
+                continue;
+            };
+            let Some(file) = file.canonicalize().ok().filter(|f| inside(f, roots)) else {
+                imported.complete = false;
+                continue;
+            };
+            if seen.contains(&file) {
+                continue;
+            }
+            seen.push(file.clone());
+            let Some(summary) = self.summary(&file) else {
+                imported.complete = false;
+                continue;
+            };
+            let base = file.parent().unwrap_or(Path::new("")).to_path_buf();
+            imported.merge(&summary.adds);
+            for next in &summary.local {
+                pending.push((base.clone(), next.clone()));
+            }
+        }
+    }
+
+    /// The blueprints in the folder of `path`, its parent and its grandparent that import it (of
+    /// those folders, the ones inside `roots`, canonical).
+    fn importers_of(&self, target: &Path, roots: &[PathBuf]) -> Vec<PathBuf> {
+        let mut importers = Vec::new();
+        for dir in target
+            .ancestors()
+            .skip(1)
+            .take(3)
+            .filter(|dir| inside(dir, roots))
+        {
+            for (file, imports) in self.folder_imports(dir).iter() {
+                if file != target && imports.iter().any(|i| i == target) {
+                    importers.push(file.clone());
+                }
+            }
+        }
+        importers
+    }
+
+    /// The blueprints of one folder and the files their local imports name (resolved against the
+    /// blueprint's folder), read once per folder and run.
+    fn folder_imports(&self, dir: &Path) -> Arc<FolderImports> {
+        if let Some(found) = self.folders.lock().ok().and_then(|c| c.get(dir).cloned()) {
+            return found;
+        }
+        let mut found = Vec::new();
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let file = entry.path();
+            let is_yaml = file
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("yaml") || e.eq_ignore_ascii_case("yml"));
+            if !is_yaml || !file.is_file() {
+                continue;
+            }
+            let Ok(text) = crate::read::text_within(&file, crate::read::BOUND) else {
+                continue;
+            };
+            if !text.contains("cloudify_dsl_") || !text.contains("imports") {
+                continue;
+            }
+            let Some(summary) = self.summary(&file) else {
+                continue;
+            };
+            let Some(locals) = &summary.blueprint_locals else {
+                continue;
+            };
+            let imports: Vec<PathBuf> = locals
+                .iter()
+                .filter_map(|i| dir.join(i).canonicalize().ok())
+                .collect();
+            if !imports.is_empty() {
+                found.push((file.canonicalize().unwrap_or(file), imports));
+            }
+        }
+        let found = Arc::new(found);
+        if let Ok(mut cache) = self.folders.lock() {
+            cache.insert(dir.to_path_buf(), Arc::clone(&found));
+        }
+        found
+    }
+
+    /// The [`Summary`] of the file at `path`, from what was read before when it was; `None` when
+    /// it cannot be read or loaded. A file imported by many blueprints (a shared `includes/`) is
+    /// then loaded once, not once per blueprint and per fragment beside it.
+    fn summary(&self, path: &Path) -> Option<Arc<Summary>> {
+        if let Some(found) = self
+            .summaries
+            .lock()
+            .ok()
+            .and_then(|c| c.get(path).cloned())
+        {
+            return found;
+        }
+        let found = crate::read::text_within(path, crate::read::BOUND)
+            .ok()
+            .and_then(|text| {
+                let doc = hotfix_yaml::parse_unlimited(&text).ok()?;
+                let mut adds = Imported::new();
+                let local = adds.add(&doc);
+                Some(Arc::new(Summary {
+                    adds,
+                    local,
+                    blueprint_locals: blueprint_locals(&doc),
+                    text_hash: text_hash(&text),
+                }))
+            });
+        if let Ok(mut cache) = self.summaries.lock() {
+            if cache.len() >= SUMMARIES {
+                cache.clear();
+            }
+            cache.insert(path.to_path_buf(), found.clone());
+        }
+        found
+    }
+}
+
+/// Whether the canonical `path` lies in one of the canonical `roots`.
+fn inside(path: &Path, roots: &[PathBuf]) -> bool {
+    roots.iter().any(|root| path.starts_with(root))
+}
+
+/// Each blueprint of a folder, with the files its local imports name.
+type FolderImports = Vec<(PathBuf, Vec<PathBuf>)>;
+
+/// What one file contributes where it is imported or imports, read once per run.
+#[derive(Debug)]
+struct Summary {
+    /// What it declares and uses, as [`Imported::add`] adds it.
+    adds: Imported,
+    /// Its local imports as written (relative to it), as [`Imported::add`] gives them.
+    local: Vec<String>,
+    /// When it is a blueprint: its local imports, as [`Blueprint::new`] reads them.
+    blueprint_locals: Option<Vec<String>>,
+    /// What [`text_hash`] gives for the text read.
+    text_hash: u64,
+}
+
+/// A hash of a file's text, to tell whether what is linted is what was read.
+fn text_hash(text: &str) -> u64 {
+    use std::hash::{Hash as _, Hasher as _};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// A blueprint's local imports as written; `None` when the document is not a blueprint.
+fn blueprint_locals(doc: &hotfix_yaml::Document) -> Option<Vec<String>> {
+    Blueprint::new(doc).map(|blueprint| {
+        blueprint
+            .imports
+            .iter()
+            .filter(|i| i.kind == ImportKind::Local)
+            .map(|i| i.text.clone())
+            .collect()
+    })
+}
+
+/// How many files' summaries are remembered (memory must not grow with the tree).
+const SUMMARIES: usize = 1024;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BLUEPRINT: &str = "tosca_definitions_version: cloudify_dsl_1_3\nimports:\n  - IMPORT\n";
+
+    #[test]
+    fn reads_no_import_outside_the_paths_given() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let project = dir.path().join("project");
+        let outside = dir.path().join("outside");
+        std::fs::create_dir_all(&project).expect("mkdir");
+        std::fs::create_dir_all(&outside).expect("mkdir");
+        let fragment = "inputs:\n  size: {default: 1}\n";
+        std::fs::write(project.join("inputs.yaml"), fragment).expect("write");
+        std::fs::write(outside.join("inputs.yaml"), fragment).expect("write");
+        let roots = [hotfix_stack::StackPath::new(&project.to_string_lossy())];
+        let blueprint = project.join("blueprint.yaml");
+
+        // An import inside the project is read.
+        let text = BLUEPRINT.replace("IMPORT", "inputs.yaml");
+        let blueprints = Blueprints::default();
+        let imported = blueprints
+            .local_imports(&blueprint, text.as_bytes(), &roots)
+            .expect("imports");
+        assert!(imported.complete);
+        assert_eq!(imported.inputs, ["size"]);
+
+        // One outside it, by a relative or an absolute path, is not: the names stay unknown.
+        for import in [
+            "../outside/inputs.yaml".to_owned(),
+            outside.join("inputs.yaml").to_string_lossy().into_owned(),
+        ] {
+            let text = BLUEPRINT.replace("IMPORT", &import);
+            let imported = blueprints
+                .local_imports(&blueprint, text.as_bytes(), &roots)
+                .expect("imports");
+            assert!(!imported.complete, "{import}");
+            assert!(imported.inputs.is_empty(), "{import}");
+        }
+    }
+
+    #[test]
+    fn looks_for_importers_only_inside_the_paths_given() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let project = dir.path().join("project");
+        std::fs::create_dir_all(&project).expect("mkdir");
+        // A blueprint in the folder above the project imports the fragment.
+        let importer = BLUEPRINT.replace("IMPORT", "project/fragment.yaml");
+        std::fs::write(dir.path().join("importer.yaml"), importer).expect("write");
+        let fragment = project.join("fragment.yaml");
+        std::fs::write(&fragment, "node_templates: {}\n").expect("write");
+        let target = fragment.canonicalize().expect("canonical");
+        let above = dir.path().canonicalize().expect("canonical");
+        let blueprints = Blueprints::default();
+        assert_eq!(blueprints.importers_of(&target, &[above]).len(), 1);
+        let project = project.canonicalize().expect("canonical");
+        assert!(blueprints.importers_of(&target, &[project]).is_empty());
+    }
+}

@@ -1,0 +1,36 @@
+//! The project of a hotfix run, resolved once before any file is linted and then only read:
+//! the root rule ([`root`]: the nearest `hotfix.toml` or version control root; outside any
+//! project, the folders the user named), what a file is ([`kind`]), the disk source the
+//! cross-file checks read through ([`DiskSource`]), the environments of the tree ([`tree`]),
+//! and the [`Project`] value that holds them with the environments given with `-e`, the
+//! configurations' `[[stacks]]` and the Cloudify blueprints read for their imports. The
+//! command line builds one per run and hands it to every file's checks; nothing of a run is
+//! kept in process-global state.
+//!
+//! Unlike the other libraries this crate reads the file system (bounded, see [`read`]): it is
+//! the one place that does, for the command line and the language server alike. It never
+//! prints.
+
+pub mod blueprint;
+pub mod kind;
+pub mod paths;
+pub mod read;
+pub mod root;
+pub mod tree;
+
+mod disk;
+mod project;
+
+use std::path::Path;
+
+use hotfix_stack::StackPath;
+
+pub use disk::{DiskSource, Prefixes, list_folder};
+pub use project::{Error, Project, StackEntry};
+pub use root::{CONFIG_FILE, Scope, is_version_control_root, root_of, scope};
+pub use tree::{Walked, tree_registry};
+
+/// The path of a file of the run as the cross-file checks name it.
+pub fn stack_path(path: &Path) -> StackPath {
+    StackPath::new(&path.to_string_lossy())
+}

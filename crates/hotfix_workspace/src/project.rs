@@ -1,0 +1,304 @@
+//! The project of a run, resolved once before any file is linted: the folders it spans, the
+//! disk source its files are read through, the environments given with `-e` and the stack they
+//! are for, each configuration's `[[stacks]]` and the registry of the tree's environments.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use hotfix_stack::{FileFacts, FileKind, FileSource, LazyRegistry, Registry, StackPath};
+
+use crate::blueprint::Blueprints;
+use crate::disk::DiskSource;
+use crate::root::Scope;
+use crate::tree::Walked;
+use crate::{read, stack_path};
+
+/// Why a project cannot be resolved: an environment given with `-e` that cannot be read, or is
+/// not one.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// An environment given with `-e`: what is wrong with it, naming it.
+    #[error("{0}")]
+    Environment(String),
+}
+
+/// A `[[stacks]]` entry of a configuration, its files named as the run names them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StackEntry {
+    /// The top template.
+    pub template: StackPath,
+    /// Its environment files, in the order `-e` would give them.
+    pub environments: Vec<StackPath>,
+}
+
+/// The project of one run: what every file's checks ask about the files around it. Built by
+/// [`Project::resolve`] before any file is linted, then only read (the registries it builds on
+/// first use are built once, whichever file asks first).
+#[derive(Debug)]
+pub struct Project {
+    scope: Scope,
+    disk: Arc<DiskSource>,
+    /// The paths given, and the environments given with them (`-e`).
+    paths: Vec<PathBuf>,
+    environments: Vec<PathBuf>,
+    /// The registry of the environments given with `-e`, when some were.
+    given: Option<Arc<LazyRegistry>>,
+    /// The templates of the stack the environments given with `-e` are for: the template files
+    /// named and every nested template they lead to (`None` when no template file is named:
+    /// the environments then apply to every template of the run).
+    given_stack: Option<BTreeSet<StackPath>>,
+    /// Each configuration's `[[stacks]]` (by the configuration's folder), read on first use.
+    stacks: Mutex<Vec<(PathBuf, Arc<Stacks>)>>,
+    /// The registry of the tree's environments, built on first use.
+    tree: Arc<LazyRegistry>,
+    /// What the walk for the tree's environments did, once it ran.
+    walked: Arc<OnceLock<Walked>>,
+    /// The Cloudify blueprints read for their local imports.
+    blueprints: Blueprints,
+}
+
+/// A configuration's `[[stacks]]`, read once: each entry's registry (or why its environments
+/// cannot be read) and the templates of its stack (its template and every nested template
+/// its resources lead to through that registry).
+type Stacks = Vec<(Result<Arc<LazyRegistry>, String>, BTreeSet<StackPath>)>;
+
+impl Project {
+    /// The project of a run over `paths` (relative to `cwd`, or absolute) with the
+    /// `environments` given with `-e`, whose files are read through `disk` (the configurations
+    /// of the paths given loaded first: their `[paths]` say where install prefixes lie).
+    ///
+    /// The environments given are read in order: each must be an environment file that loads
+    /// (a template or a broken file given as an environment is an error of the command).
+    pub fn resolve(
+        paths: &[PathBuf],
+        environments: &[PathBuf],
+        cwd: &Path,
+        disk: Arc<DiskSource>,
+    ) -> Result<Project, Error> {
+        let scope = crate::root::scope(paths, cwd, &[]);
+        let walked = Arc::new(OnceLock::new());
+        let tree = {
+            let (scope, disk, walked) = (scope.clone(), Arc::clone(&disk), Arc::clone(&walked));
+            Arc::new(LazyRegistry::new(move || {
+                let (registry, done) = crate::tree::tree_registry(&scope, &*disk);
+                let _ = walked.set(done);
+                registry
+            }))
+        };
+        let mut project = Project {
+            scope,
+            disk,
+            paths: paths.to_vec(),
+            environments: environments.to_vec(),
+            given: None,
+            given_stack: None,
+            stacks: Mutex::new(Vec::new()),
+            tree,
+            walked,
+            blueprints: Blueprints::default(),
+        };
+        project.give()?;
+        Ok(project)
+    }
+
+    /// Reads the environments given with `-e`, and finds the stack they are for.
+    fn give(&mut self) -> Result<(), Error> {
+        if self.environments.is_empty() {
+            return Ok(());
+        }
+        let roots = &self.scope.roots;
+        let mut facts = Vec::new();
+        for env in &self.environments {
+            let fail = |why: String| Error::Environment(format!("{}: {why}", env.display()));
+            let text = match read::file(env) {
+                Ok(read::Input::Whole(bytes)) => String::from_utf8(bytes)
+                    .map_err(|_| fail("not UTF-8 text: an environment must be".to_owned()))?,
+                Ok(read::Input::TooLarge { .. }) => {
+                    return Err(fail("too large for an environment".to_owned()));
+                }
+                Err(err) => return Err(fail(format!("cannot be read: {err}"))),
+            };
+            facts.push(
+                hotfix_stack::EnvironmentFacts::given(&*self.disk, roots, &stack_path(env), &text)
+                    .map_err(Error::Environment)?,
+            );
+        }
+        let registry = Registry::given(facts);
+        let named: Vec<PathBuf> = self.paths.iter().filter(|p| p.is_file()).cloned().collect();
+        let tops: Vec<StackPath> = self
+            .templates_among(&named)
+            .into_iter()
+            .map(|(path, _)| path)
+            .collect();
+        if !tops.is_empty() {
+            let stack = hotfix_stack::stack_templates(
+                &*self.disk,
+                roots,
+                &registry,
+                &tops,
+                &hotfix_linter::heat_has_type,
+            );
+            self.given_stack = Some(stack.templates);
+        }
+        self.given = Some(Arc::new(LazyRegistry::ready(registry)));
+        Ok(())
+    }
+
+    /// The folders the run spans.
+    pub fn scope(&self) -> &Scope {
+        &self.scope
+    }
+
+    /// The roots of the folders the run spans: a missing file outside them is a deployment
+    /// layout path, not a mistake.
+    pub fn roots(&self) -> &[StackPath] {
+        &self.scope.roots
+    }
+
+    /// Where the run's files are read.
+    pub fn source(&self) -> &DiskSource {
+        &self.disk
+    }
+
+    /// What the walk for the tree's environments did, when it ran (a run whose templates need
+    /// no environment does not walk).
+    pub fn walked(&self) -> Option<Walked> {
+        self.walked.get().copied()
+    }
+
+    /// What the local imports of the Cloudify blueprint at `path` (whose text is `bytes`)
+    /// declare; for a fragment that blueprints nearby import, what its importers and their
+    /// imports declare. Nothing outside the run's roots is read. `None` when it has no local
+    /// import and no importer.
+    pub fn blueprint_imports(
+        &self,
+        path: &Path,
+        bytes: &[u8],
+    ) -> Option<Arc<hotfix_blueprint::Imported>> {
+        self.blueprints
+            .local_imports(path, bytes, &self.scope.roots)
+    }
+
+    /// The nested templates of the stack given with `-e` (linted with it, as Heat validates
+    /// them with it), as the run names files.
+    pub fn given_stack_files(&self) -> Vec<PathBuf> {
+        self.given_stack
+            .iter()
+            .flatten()
+            .map(|p| PathBuf::from(p.as_str()))
+            .collect()
+    }
+
+    /// What custom resource types stand for where the file `path` is linted: by the
+    /// environments given with `-e`; else, for a template of a `[[stacks]]` entry of its
+    /// configuration (whose folder is `config`), by that entry's environments; else by the
+    /// environments of the tree (read on first use), those closest to the template deciding
+    /// ([`hotfix_stack::Registry::lookup_for`]). An `Err` says why the environments of its
+    /// `[[stacks]]` entry cannot be read.
+    pub fn registry(
+        &self,
+        path: &Path,
+        config: &Path,
+        stacks: &[StackEntry],
+    ) -> Result<Arc<LazyRegistry>, String> {
+        if let Some(given) = &self.given {
+            // The environments given are for their stack; another template of the run is read
+            // as any template of the tree.
+            let of_the_stack = self
+                .given_stack
+                .as_ref()
+                .is_none_or(|stack| stack.contains(&stack_path(path)));
+            if of_the_stack {
+                return Ok(Arc::clone(given));
+            }
+            return Ok(Arc::clone(&self.tree));
+        }
+        if !stacks.is_empty() {
+            let stacks = self.configured_stacks(config, stacks)?;
+            let file = stack_path(path);
+            if let Some((registry, _)) = stacks
+                .iter()
+                .find(|(_, templates)| templates.contains(&file))
+            {
+                return registry.clone();
+            }
+        }
+        Ok(Arc::clone(&self.tree))
+    }
+
+    /// The `[[stacks]]` of the configuration whose folder is `config`, read once.
+    fn configured_stacks(
+        &self,
+        config: &Path,
+        entries: &[StackEntry],
+    ) -> Result<Arc<Stacks>, String> {
+        let mut known = self
+            .stacks
+            .lock()
+            .map_err(|_| "a thread failed".to_owned())?;
+        if let Some((_, stacks)) = known.iter().find(|(root, _)| root == config) {
+            return Ok(Arc::clone(stacks));
+        }
+        let roots = &self.scope.roots;
+        let mut stacks = Stacks::new();
+        for entry in entries {
+            match Registry::given_files(&*self.disk, roots, &entry.environments) {
+                Ok(registry) => {
+                    let templates = hotfix_stack::stack_templates(
+                        &*self.disk,
+                        roots,
+                        &registry,
+                        std::slice::from_ref(&entry.template),
+                        &hotfix_linter::heat_has_type,
+                    )
+                    .templates;
+                    stacks.push((Ok(Arc::new(LazyRegistry::ready(registry))), templates));
+                }
+                Err(err) => stacks.push((
+                    Err(format!("the environments of its [[stacks]] entry: {err}")),
+                    [entry.template.clone()].into_iter().collect(),
+                )),
+            }
+        }
+        let stacks = Arc::new(stacks);
+        known.push((config.to_path_buf(), Arc::clone(&stacks)));
+        drop(known);
+        Ok(stacks)
+    }
+
+    /// The templates an environment file `env` is given with: for one given with `-e`, the
+    /// template files named on the command line; else the template of its `[[stacks]]` entry
+    /// (`stack_template`, as the run names it), when it is one of an entry's environments.
+    pub fn templates_given_with(
+        &self,
+        env: &StackPath,
+        stack_template: Option<&Path>,
+    ) -> Vec<(StackPath, Arc<FileFacts>)> {
+        let templates: Vec<PathBuf> = if self.environments.iter().any(|e| &stack_path(e) == env) {
+            self.paths.iter().filter(|p| p.is_file()).cloned().collect()
+        } else if self.environments.is_empty()
+            && let Some(template) = stack_template
+        {
+            vec![template.to_path_buf()]
+        } else {
+            Vec::new()
+        };
+        let mut found = self.templates_among(&templates);
+        found.retain(|(p, _)| p != env);
+        found
+    }
+
+    /// The templates among `files` (by content), with their facts: the top templates of a
+    /// stack.
+    fn templates_among(&self, files: &[PathBuf]) -> Vec<(StackPath, Arc<FileFacts>)> {
+        files
+            .iter()
+            .map(|p| stack_path(p))
+            .filter_map(|p| {
+                let facts = self.disk.facts(&p)?;
+                (facts.kind == FileKind::Template).then_some((p, facts))
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,456 @@
+//! The tree's environments: every environment file under the folders a run spans, found by
+//! content, and the registry they make.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use hotfix_stack::{FileSource, StackPath};
+
+use crate::root::Scope;
+
+/// How many files the walk for the tree's environments meets (of any kind, read or not) before
+/// it stops: the tree's registry is then incomplete, no type is called unmapped, and a warning
+/// says so. A real project's tree is far smaller; a home folder is not.
+const TREE_BOUND: usize = 100_000;
+
+/// How many files of a folder outside any project (a named file's own) are listed at most: a
+/// folder of templates has far fewer; a downloads folder may have far more, and listing each
+/// would cost more than the lint. Past it the registry is incomplete, as past [`TREE_BOUND`].
+const SHALLOW_BOUND: usize = 10_000;
+
+/// What a walk for the tree's environments did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Walked {
+    /// The files it met.
+    pub visited: usize,
+    /// Whether it stopped at [`TREE_BOUND`] (or a folder outside any project at
+    /// [`SHALLOW_BOUND`]).
+    pub stopped: bool,
+}
+
+impl Walked {
+    /// The one-line warning for a walk that stopped at its bound, naming where it walked.
+    pub fn warning(&self, scope: &Scope) -> Option<String> {
+        self.stopped.then(|| {
+            format!(
+                "hotfix: warning: stopped looking for environments after {} files \
+                 under {}: `unmapped-resource-type` (X007) is not checked; name the \
+                 environments with `-e` or in a `[[stacks]]` entry of `hotfix.toml`",
+                self.visited,
+                places(scope)
+            )
+        })
+    }
+
+    /// What `--verbose` says of the walk.
+    pub fn describe(&self, scope: &Scope) -> String {
+        format!(
+            "looked for environments among {} {} under {}",
+            self.visited,
+            if self.visited == 1 { "file" } else { "files" },
+            places(scope)
+        )
+    }
+}
+
+/// The roots of a scope as a list for a message (`a, b (its files only)`).
+fn places(scope: &Scope) -> String {
+    scope
+        .roots
+        .iter()
+        .map(|root| {
+            let name = crate::paths::escaped(Path::new(root.as_str()));
+            if scope.shallow.contains(root) {
+                format!("{name} (its files only)")
+            } else {
+                name
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Every environment file under the scope's roots (and the text of each `*.j2.yaml` or
+/// `*.yaml.j2` environment source, which a deployment renders), found by content: a file of any
+/// extension whose text names one of Heat's environment sections, read as Heat reads it. The
+/// shallow roots (folders outside any project) are read one level deep, and only their files
+/// of a template's extension, at most [`SHALLOW_BOUND`] of each ([`read_shallow`]); at most
+/// [`TREE_BOUND`] files are met in all.
+pub fn tree_registry(scope: &Scope, source: &dyn FileSource) -> (hotfix_stack::Registry, Walked) {
+    let folders = |shallow: bool| -> Vec<PathBuf> {
+        scope
+            .roots
+            .iter()
+            .filter(|r| scope.shallow.contains(r) == shallow)
+            .filter(|r| Path::new(r.as_str()).is_dir())
+            .map(|r| PathBuf::from(r.as_str()))
+            .collect()
+    };
+    let readers = Readers {
+        roots: &scope.roots,
+        source,
+        seen: AtomicUsize::new(0),
+        incomplete: AtomicBool::new(false),
+        found: Mutex::new(Vec::new()),
+    };
+    let mut whole = folders(false).into_iter();
+    if let Some(first) = whole.next() {
+        let mut builder = ignore::WalkBuilder::new(first);
+        for root in whole {
+            builder.add(root);
+        }
+        // Folders listed and files read on threads of the walk's own, each reading what it
+        // lists: the linting threads that asked for the registry wait for it (they cannot help
+        // a parallel iterator while they wait), and a listing on one thread before the reading
+        // would leave the other cores idle.
+        let threads = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
+        builder
+            .threads(threads)
+            .build_parallel()
+            .visit(&mut &readers);
+    }
+    for folder in folders(true) {
+        read_shallow(&folder, &readers);
+    }
+    let Readers {
+        found,
+        incomplete,
+        seen,
+        ..
+    } = readers;
+    let found = found.into_inner().unwrap_or_else(PoisonError::into_inner);
+    let incomplete = incomplete.into_inner();
+    let walked = Walked {
+        visited: seen.into_inner().min(TREE_BOUND),
+        stopped: incomplete,
+    };
+    let mut environments = Vec::new();
+    let mut rendered = Vec::new();
+    let mut nested = Vec::new();
+    for one in found {
+        environments.extend(one.environment);
+        rendered.extend(one.rendered);
+        nested.extend(one.nested);
+    }
+    // A root above the working folder finds the files under it by `..`: named as the run
+    // names them.
+    if scope.roots.iter().any(|r| r.as_str().starts_with("..")) {
+        for environment in &mut environments {
+            rename_environment(scope, environment);
+        }
+        for (path, _) in &mut rendered {
+            *path = scope.name(path.clone());
+        }
+        for path in &mut nested {
+            *path = scope.name(path.clone());
+        }
+    }
+    // In path order, whatever order the folders were listed in: the findings that name an
+    // environment name the first.
+    environments.sort_by(|a, b| a.path.cmp(&b.path));
+    rendered.sort_by(|a: &(StackPath, Arc<str>), b| a.0.cmp(&b.0));
+    let registry =
+        hotfix_stack::Registry::tree(environments, &rendered, incomplete).with_nested(nested);
+    (registry, walked)
+}
+
+/// An environment found under a root above the working folder, with its path and the files its
+/// registry names as the run names them.
+fn rename_environment(scope: &Scope, environment: &mut hotfix_stack::EnvironmentFacts) {
+    use hotfix_stack::Target;
+    if let Some(path) = &mut environment.path {
+        *path = scope.name(path.clone());
+    }
+    for entry in &mut environment.entries {
+        let Some(target) = &mut entry.target else {
+            continue;
+        };
+        match target {
+            Target::File(p)
+            | Target::Missing(p)
+            | Target::Generated(p)
+            | Target::Outside(p)
+            | Target::Relocated(p) => *p = scope.name(p.clone()),
+            Target::Url(_) => {}
+        }
+    }
+}
+
+/// Reads the files directly in `folder`, a folder outside any project (a named file's own): it
+/// is listed on this thread, and of its files (hidden ones skipped, as in a project) only those
+/// of a template's extension and the Jinja sources of one are read. Such a folder is often a
+/// downloads or home folder of many unrelated files, and opening each to tell what it is would
+/// cost far more than the lint (`hotfix lint t.yaml` beside 100,000 files: 3 s instead of
+/// 0.02 s); a file of another extension is found by its content inside a project only. Every
+/// file listed counts against [`TREE_BOUND`], and at most [`SHALLOW_BOUND`] are listed.
+fn read_shallow(folder: &Path, readers: &Readers<'_>) {
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return;
+    };
+    let mut buffer = Vec::new();
+    let mut mine = Vec::new();
+    let mut listed = 0;
+    for entry in entries.flatten() {
+        if !entry.file_type().is_ok_and(|t| t.is_file()) {
+            continue;
+        }
+        let name = entry.file_name();
+        if name.as_encoded_bytes().starts_with(b".") {
+            continue;
+        }
+        listed += 1;
+        if listed > SHALLOW_BOUND || readers.seen.fetch_add(1, Ordering::Relaxed) >= TREE_BOUND {
+            readers.incomplete.store(true, Ordering::Relaxed);
+            break;
+        }
+        // Told by the name alone: no path is made for the files not read.
+        let named = Path::new(&name);
+        if !(crate::kind::has_template_extension(named) || is_jinja_source(named)) {
+            continue;
+        }
+        let path = entry.path();
+        mine.extend(
+            environment_of(&path, readers.roots, readers.source, &mut buffer).filter(Found::gives),
+        );
+    }
+    readers
+        .found
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .append(&mut mine);
+}
+
+/// What the threads of the walk for the tree's environments share.
+struct Readers<'r> {
+    roots: &'r [StackPath],
+    /// Where registry targets are looked for.
+    source: &'r dyn FileSource,
+    /// Files met so far, against [`TREE_BOUND`].
+    seen: AtomicUsize,
+    incomplete: AtomicBool,
+    found: Mutex<Vec<Found>>,
+}
+
+impl<'s> ignore::ParallelVisitorBuilder<'s> for &'s Readers<'s> {
+    fn build(&mut self) -> Box<dyn ignore::ParallelVisitor + 's> {
+        Box::new(Reader {
+            shared: self,
+            buffer: Vec::new(),
+            mine: Vec::new(),
+        })
+    }
+}
+
+/// One thread of the walk for the tree's environments: it reads what it lists, into a buffer
+/// of its own, and hands what it found over when the walk is done with it.
+struct Reader<'r> {
+    shared: &'r Readers<'r>,
+    buffer: Vec<u8>,
+    mine: Vec<Found>,
+}
+
+impl ignore::ParallelVisitor for Reader<'_> {
+    fn visit(&mut self, entry: Result<ignore::DirEntry, ignore::Error>) -> ignore::WalkState {
+        let Ok(entry) = entry else {
+            return ignore::WalkState::Continue;
+        };
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            return ignore::WalkState::Continue;
+        }
+        if self.shared.seen.fetch_add(1, Ordering::Relaxed) >= TREE_BOUND {
+            self.shared.incomplete.store(true, Ordering::Relaxed);
+            return ignore::WalkState::Quit;
+        }
+        // A file of a template's extension, a Jinja source of one, or a file of another
+        // extension whose first bytes show a template or an environment (as the lint's walk
+        // tells them).
+        let wanted = crate::kind::has_template_extension(entry.path())
+            || is_jinja_source(entry.path())
+            || shows_template_or_environment(entry.path(), &mut self.buffer);
+        if !wanted {
+            return ignore::WalkState::Continue;
+        }
+        // Only what a file gives is kept: most files give nothing, and a tree of tens of
+        // thousands of files must not hold a record of each.
+        self.mine.extend(
+            environment_of(
+                entry.path(),
+                self.shared.roots,
+                self.shared.source,
+                &mut self.buffer,
+            )
+            .filter(Found::gives),
+        );
+        ignore::WalkState::Continue
+    }
+}
+
+impl Drop for Reader<'_> {
+    fn drop(&mut self) {
+        self.shared
+            .found
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .append(&mut self.mine);
+    }
+}
+
+/// Whether the first bytes of the file at `path` show a template, an environment or a
+/// blueprint ([`crate::kind::sniff`]), read into `buffer`.
+fn shows_template_or_environment(path: &Path, buffer: &mut Vec<u8>) -> bool {
+    use std::io::Read as _;
+    let Ok((file, _)) = crate::read::open_regular(path) else {
+        return false;
+    };
+    buffer.clear();
+    let read = file
+        .take(crate::kind::SNIFF as u64)
+        .read_to_end(buffer)
+        .is_ok();
+    read && crate::kind::sniff(buffer).is_none()
+}
+
+/// What the walk for the tree's environments finds in one file.
+#[derive(Default)]
+struct Found {
+    environment: Option<hotfix_stack::EnvironmentFacts>,
+    /// The path and text of a `*.j2.yaml` or `*.yaml.j2` environment source.
+    rendered: Option<(StackPath, Arc<str>)>,
+    /// The nested templates it names in a `type:` (read from the text, line by line).
+    nested: Vec<StackPath>,
+}
+
+impl Found {
+    /// Whether the file gave anything to keep.
+    fn gives(&self) -> bool {
+        self.environment.is_some() || self.rendered.is_some() || !self.nested.is_empty()
+    }
+}
+
+/// The facts of the environment file at `path`, the text of a `*.j2.yaml` or `*.yaml.j2`
+/// environment source, and the nested templates any file names.
+fn environment_of(
+    path: &Path,
+    roots: &[StackPath],
+    source: &dyn FileSource,
+    buffer: &mut Vec<u8>,
+) -> Option<Found> {
+    // One buffer a thread, no size asked first: most files are read by one `read`.
+    let length = read_into(path, buffer).ok()?;
+    let text = std::str::from_utf8(&buffer[..length]).ok()?;
+    let stack = crate::stack_path(path);
+    let mut found = Found {
+        nested: nested_types(&stack, text),
+        ..Found::default()
+    };
+    if !(text.contains("resource_registry") || text.contains("parameter_defaults")) {
+        return Some(found);
+    }
+    // Only a file with one of them as a key (or in flow style) is loaded: a template that
+    // merely mentions `parameter_defaults` in a description is not parsed for nothing.
+    let keyed = |line: &str| {
+        let line = line.trim_start().trim_start_matches(['"', '\'']);
+        ["resource_registry", "parameter_defaults"]
+            .iter()
+            .any(|key| {
+                line.strip_prefix(key)
+                    .is_some_and(|rest| rest.trim_start_matches(['"', '\'', ' ']).starts_with(':'))
+            })
+    };
+    if !text.trim_start().starts_with('{') && !text.lines().any(keyed) {
+        return Some(found);
+    }
+    if path.file_name()?.to_string_lossy().ends_with(".j2.yaml") || is_jinja_source(path) {
+        // Its registry values, as far as the text shows them (`Type: path.yaml`), are nested
+        // templates too.
+        let folder = stack.parent();
+        for line in text.lines() {
+            let Some((_, value)) = line.split_once(": ") else {
+                continue;
+            };
+            let value = value.trim().trim_matches(['"', '\'']);
+            if hotfix_stack::is_template_name(value)
+                && !value.contains("://")
+                && !value.contains("{{")
+            {
+                found.nested.push(folder.join(value));
+            }
+        }
+        found.rendered = Some((stack.clone(), Arc::from(text)));
+        return Some(found);
+    }
+    let Ok(doc) = hotfix_yaml::parse_unlimited(text) else {
+        return Some(found);
+    };
+    if hotfix_stack::FileFacts::of_document(&doc).kind == hotfix_stack::FileKind::Environment {
+        found.environment = Some(hotfix_stack::EnvironmentFacts::of(
+            source, roots, &stack, &doc,
+        ));
+    }
+    Some(found)
+}
+
+/// Whether the file at `path` is a Jinja source of a YAML file (`env.yaml.j2`), which a
+/// deployment tool renders into `env.yaml` (`*.j2.yaml`, TripleO's convention, is a YAML file
+/// by its extension).
+fn is_jinja_source(path: &Path) -> bool {
+    let name = path.file_name().map(|n| n.to_string_lossy());
+    name.is_some_and(|n| [".yaml.j2", ".yml.j2"].iter().any(|s| n.ends_with(s)))
+}
+
+/// Reads the file at `path` into the start of `buffer`, and says how many bytes it has: one
+/// question, whether it is a regular file ([`crate::read::open_regular`]: it may have become a
+/// FIFO since the walk listed it), then nothing but `read` calls (not the questions about its
+/// position `read_to_end` asks, which for thousands of small files cost more than the reading).
+/// The buffer keeps its length (and grows for a larger file), so that it is cleared once, not
+/// per file. A file over [`crate::read::BOUND`] is not read to its end (an error).
+fn read_into(path: &Path, buffer: &mut Vec<u8>) -> std::io::Result<usize> {
+    use std::io::Read as _;
+    let (mut file, _) = crate::read::open_regular(path)?;
+    let mut filled = 0;
+    loop {
+        if filled > crate::read::BOUND {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::FileTooLarge,
+                "larger than a template can be",
+            ));
+        }
+        if filled == buffer.len() {
+            buffer.resize(buffer.len().max(32 * 1024) * 2, 0);
+        }
+        match file.read(&mut buffer[filled..]) {
+            Ok(0) => return Ok(filled),
+            Ok(n) => filled += n,
+            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(err) => return Err(err),
+        }
+    }
+}
+
+/// The template paths a file's text names after `type:` (block or flow style), relative to
+/// the file: what tells a nested template from a top-level one, for `unused-parameter`. Read
+/// from the text, not parsed: it may take a comment for a `type:`, which only makes
+/// `unused-parameter` quieter.
+fn nested_types(file: &StackPath, text: &str) -> Vec<StackPath> {
+    let mut found = Vec::new();
+    if !text.contains("type:") {
+        return found;
+    }
+    let folder = file.parent();
+    // One search of the whole text (not one per line): the value is what follows on its line.
+    for (at, _) in text.match_indices("type:") {
+        let rest = &text[at + 5..];
+        let line = &rest[..rest.find(['\n', '\r']).unwrap_or(rest.len())];
+        let value = line
+            .trim_start()
+            .split(|c: char| c.is_whitespace() || matches!(c, ',' | '}' | '#'))
+            .next()
+            .unwrap_or("")
+            .trim_matches(['"', '\'']);
+        if hotfix_stack::is_template_name(value) && !value.contains("://") {
+            found.push(folder.join(value));
+        }
+    }
+    found
+}
