@@ -37,9 +37,10 @@ pub(crate) fn parse(source: &str) -> Result<Document, LoadError> {
 /// too, its refusal is the one Heat reports. That loader keeps no timestamp as a string: it
 /// makes a Python date, and fails on one Python cannot make (`2001-02-30`).
 fn parse_pure(source: &str) -> Result<Document, LoadError> {
-    let doc = build(source, Parser::pure(source))
+    let mut doc = build(source, Parser::pure(source))
         .map_err(|(Failure::Read(err) | Failure::Load(err))| err)?;
-    for node in doc.nodes() {
+    let mut refused = Vec::new();
+    for (id, node) in doc.ids() {
         let NodeKind::Scalar(scalar) = &node.kind else {
             continue;
         };
@@ -51,16 +52,20 @@ fn parse_pure(source: &str) -> Result<Document, LoadError> {
         if (explicit || (implicit && text.starts_with(|c: char| c.is_ascii_digit())))
             && crate::timestamp::pure_timestamp_fails(text, explicit)
         {
-            return Err(LoadError::new(
-                LoadErrorKind::Construct,
-                format!(
-                    "'{text}' is not a timestamp PyYAML can construct (Heat reads this file with \
-                     PyYAML's own loader, which makes dates, since libyaml refuses it)"
+            refused.push((
+                id,
+                LoadError::new(
+                    LoadErrorKind::Construct,
+                    format!(
+                        "'{text}' is not a timestamp PyYAML can construct (Heat reads this file \
+                         with PyYAML's own loader, which makes dates, since libyaml refuses it)"
+                    ),
+                    Some(node.span),
                 ),
-                Some(node.span),
             ));
         }
     }
+    doc.refused.extend(refused);
     Ok(doc)
 }
 
@@ -143,6 +148,13 @@ fn reached_cycle(doc: &Document, cycles: Vec<(NodeId, LoadError)>) -> Option<Loa
         .map(|(_, err)| err)
 }
 
+/// Where a node is written, for an alias to a node that contains it.
+enum Position {
+    Key,
+    Merge,
+    Value,
+}
+
 /// An open collection; children are collected on shared stacks from `start` on.
 struct Frame {
     id: NodeId,
@@ -217,7 +229,7 @@ impl<'s> Builder<'s> {
                     value = std::borrow::Cow::Borrowed("~");
                 }
                 let tag = tag.map(|t| Box::new(tag_of(&t)));
-                let id = self.scalar(&value, style, tag, span)?;
+                let id = self.scalar(&value, style, tag, span);
                 self.anchor(anchor.as_deref(), id)?;
                 self.add(id);
             }
@@ -381,9 +393,6 @@ impl<'s> Builder<'s> {
                 Some(span),
             ));
         };
-        if self.self_merge(target) {
-            return Ok(());
-        }
         if self.frames.iter().any(|frame| frame.id == target) {
             let err = LoadError::new(
                 LoadErrorKind::Construct,
@@ -393,11 +402,29 @@ impl<'s> Builder<'s> {
                 Some(span),
             );
             // PyYAML builds the recursive value; only where the loaded value reaches it does
-            // Heat fail (a repeated key may drop it: `a: &x [*x]` then `a: 1`). As a key or a
-            // merge it always fails; elsewhere a null stands in for it, refused at the end if
-            // the value view reaches it (the tree keeps no cycle).
-            if self.key_or_merge_position() {
-                return Err(err);
+            // Heat fail (a repeated key may drop it: `a: &x [*x]` then `a: 1`). As a key it
+            // always fails. As a merge, PyYAML's flatten_mapping has deleted the merge entry
+            // before it follows it, so the result may hold no cycle (`&x [<<: *x]` loads as
+            // `[{}]`): an empty mapping stands in for it, and construction follows the target
+            // (value.rs). Elsewhere a null stands in for it, refused at the end if the value
+            // view reaches it (the tree keeps no cycle).
+            match self.position() {
+                Position::Key => return Err(err),
+                Position::Merge => {
+                    let id = self.doc.push(Node {
+                        span,
+                        kind: NodeKind::Mapping {
+                            entries: Vec::new(),
+                            style: Style::Flow,
+                        },
+                        anchor: None,
+                        tag: None,
+                    });
+                    self.add(id);
+                    self.doc.merge_aliases.push((id, target));
+                    return Ok(());
+                }
+                Position::Value => {}
             }
             let id = self.doc.push(Node {
                 span,
@@ -423,48 +450,28 @@ impl<'s> Builder<'s> {
         Ok(())
     }
 
-    /// Whether the next node is a mapping's key, the value of a merge key (`<<`) or an item of
-    /// a merge key's sequence.
-    fn key_or_merge_position(&self) -> bool {
-        let is_merge = |key: NodeId| matches!(&self.doc.node(key).kind, NodeKind::Scalar(s) if s.value == ScalarValue::Merge);
+    /// Where the next node goes: a mapping's key, the value of a merge key (or an item of a
+    /// sequence that is one), or anywhere else.
+    fn position(&self) -> Position {
+        let is_merge = |key: NodeId| self.doc.is_merge_key(key);
         let n = self.frames.len();
         match self.frames.last() {
-            Some(frame) if frame.mapping => frame.key.is_none_or(is_merge),
-            Some(frame) if n >= 2 && self.frames[n - 2].mapping => self
-                .entries
-                .last()
-                .is_some_and(|entry| entry.value == frame.id && is_merge(entry.key)),
-            _ => false,
-        }
-    }
-
-    /// An alias to the mapping being read, as the value of its merge key (`&x {<<: *x}`) or an
-    /// item of its value (`&x {<<: [*x]}`): PyYAML's `flatten_mapping` deletes the merge key
-    /// before it flattens the value, so the mapping merges its other entries into itself, which
-    /// changes nothing (Heat loads `a: &x\n  b: 1\n  <<: *x` as `{"a": {"b": 1}}`). The entry
-    /// (or item) is left out of the tree; a tree with an alias to its own ancestor could not be
-    /// walked.
-    fn self_merge(&mut self, target: NodeId) -> bool {
-        let is_merge = |doc: &Document, key: NodeId| matches!(&doc.node(key).kind, NodeKind::Scalar(s) if s.value == ScalarValue::Merge);
-        let n = self.frames.len();
-        match self.frames.last() {
-            Some(frame) if frame.mapping && frame.id == target => {
-                if frame.key.is_some_and(|key| is_merge(&self.doc, key)) {
-                    self.frames[n - 1].key = None;
-                    return true;
-                }
-                false
+            Some(frame) if frame.mapping => match frame.key {
+                None => Position::Key,
+                Some(key) if is_merge(key) => Position::Merge,
+                Some(_) => Position::Value,
+            },
+            Some(frame)
+                if n >= 2
+                    && self.frames[n - 2].mapping
+                    && self
+                        .entries
+                        .last()
+                        .is_some_and(|entry| entry.value == frame.id && is_merge(entry.key)) =>
+            {
+                Position::Merge
             }
-            Some(frame) if !frame.mapping && n >= 2 => {
-                let parent = &self.frames[n - 2];
-                let sequence = frame.id;
-                parent.mapping
-                    && parent.id == target
-                    && self.entries.last().is_some_and(|entry| {
-                        entry.value == sequence && is_merge(&self.doc, entry.key)
-                    })
-            }
-            _ => false,
+            _ => Position::Value,
         }
     }
 
@@ -474,7 +481,7 @@ impl<'s> Builder<'s> {
         style: ScalarStyle,
         tag: Option<Box<Tag>>,
         span: Span,
-    ) -> Result<NodeId, LoadError> {
+    ) -> NodeId {
         let value = match tag.as_ref().map(|t| t.name.as_str()) {
             Some("!") if span.is_empty() => Ok(ScalarValue::Str),
             None if style == ScalarStyle::Plain => construct_plain(text),
@@ -483,9 +490,21 @@ impl<'s> Builder<'s> {
             // even when quoted: `! '12'` loads as the integer 12.
             Some("!") => construct_plain(text),
             Some(tag) => construct_tagged(tag, text),
-        }
-        .map_err(|message| LoadError::new(LoadErrorKind::Construct, message, Some(span)))?;
-        Ok(self.doc.push(Node {
+        };
+        // PyYAML constructs a scalar only when the value reaches it (not inside a merge key, not
+        // beside the `=` entry of a mapping tagged as a scalar): its refusal waits for that.
+        let (value, refusal) = match value {
+            Ok(value) => (value, None),
+            Err(message) => (
+                ScalarValue::Str,
+                Some(LoadError::new(
+                    LoadErrorKind::Construct,
+                    message,
+                    Some(span),
+                )),
+            ),
+        };
+        let id = self.doc.push(Node {
             span,
             kind: NodeKind::Scalar(Scalar {
                 text: Text::from(text),
@@ -494,7 +513,11 @@ impl<'s> Builder<'s> {
             }),
             anchor: None,
             tag,
-        }))
+        });
+        if let Some(err) = refusal {
+            self.doc.refused.push((id, err));
+        }
+        id
     }
 
     /// Places a new node in its parent.

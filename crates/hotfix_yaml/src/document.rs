@@ -165,6 +165,15 @@ pub struct Document {
     pub(crate) format: SourceFormat,
     /// Built on first use: loading never needs it, diagnostics do.
     pub(crate) lines: std::sync::OnceLock<LineIndex>,
+    /// The entries PyYAML's constructor leaves in each mapping that has a merge key (merged
+    /// entries first, merge keys gone), as [`crate::value`]'s construction computed them.
+    pub(crate) flat: std::collections::HashMap<NodeId, Vec<Entry>>,
+    /// Each alias to a node that contains it, written as a merge's value (`&x [<<: *x]`): the
+    /// empty mapping standing in for it in the tree (which keeps no cycle), and its target.
+    pub(crate) merge_aliases: Vec<(NodeId, NodeId)>,
+    /// Scalars PyYAML refuses to construct (`!!int x`, `!!binary` that is not base64): refused
+    /// when construction reaches them.
+    pub(crate) refused: Vec<(NodeId, LoadError)>,
 }
 
 impl Document {
@@ -176,6 +185,9 @@ impl Document {
             comments: Vec::new(),
             format,
             lines: std::sync::OnceLock::new(),
+            flat: std::collections::HashMap::new(),
+            merge_aliases: Vec::new(),
+            refused: Vec::new(),
         }
     }
 

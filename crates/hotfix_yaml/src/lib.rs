@@ -63,11 +63,11 @@ pub fn parse(source: &str) -> Result<Document, LoadError> {
 /// # Errors
 /// As [`parse`], except for the size limit.
 pub fn parse_unlimited(source: &str) -> Result<Document, LoadError> {
-    let doc = match json::parse(source) {
+    let mut doc = match json::parse(source) {
         Some(doc) => doc,
         None => build::parse(source)?,
     };
-    value::check(&doc)?;
+    value::check(&mut doc)?;
     doc.check_top_level()?;
     Ok(doc)
 }
@@ -90,11 +90,11 @@ pub fn parse_with_reader(source: &str) -> Result<Document, LoadError> {
 /// Invalid JSON or YAML, a value PyYAML cannot construct, an alias bomb, a top level that is
 /// not a mapping.
 pub fn parse_environment(source: &str) -> Result<Option<Document>, LoadError> {
-    let doc = match json::parse(source) {
+    let mut doc = match json::parse(source) {
         Some(doc) => doc,
         None => build::parse(source)?,
     };
-    value::check(&doc)?;
+    value::check(&mut doc)?;
     match doc.check_top_level() {
         Ok(()) => Ok(Some(doc)),
         Err(err) if err.kind == LoadErrorKind::Empty => Ok(None),

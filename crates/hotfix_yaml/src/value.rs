@@ -62,12 +62,7 @@ impl Document {
     /// merged keys included.
     pub fn get(&self, mapping: NodeId, key: &str) -> Option<NodeId> {
         let entries = self.raw_entries(mapping)?;
-        let has_merge = entries.iter().any(|e| {
-            matches!(
-                self.scalar(e.key).map(|s| &s.value),
-                Some(ScalarValue::Merge)
-            )
-        });
+        let has_merge = entries.iter().any(|e| self.is_merge_key(e.key));
         if has_merge {
             return self
                 .entries(mapping)
@@ -105,13 +100,15 @@ impl Document {
             out.extend_from_slice(entries);
             return;
         }
+        // What PyYAML's constructor left in the node (every mapping of the loaded value).
+        if let Some(flat) = self.flat.get(&self.resolve(id)) {
+            out.extend_from_slice(flat);
+            return;
+        }
         let mut merged = Vec::new();
         let mut own = Vec::with_capacity(entries.len());
         for entry in entries {
-            if !matches!(
-                self.scalar(entry.key).map(|s| &s.value),
-                Some(ScalarValue::Merge)
-            ) {
+            if !self.is_merge_key(entry.key) {
                 own.push(*entry);
                 continue;
             }
@@ -131,8 +128,30 @@ impl Document {
         out.extend(own);
     }
 
-    fn is_merge_key(&self, key: NodeId) -> bool {
-        matches!(self.scalar(key).map(|s| &s.value), Some(ScalarValue::Merge))
+    /// Whether PyYAML takes the key as a merge (`key_node.tag == 'tag:yaml.org,2002:merge'`):
+    /// `<<`, or any node tagged `!!merge`.
+    pub(crate) fn is_merge_key(&self, key: NodeId) -> bool {
+        self.has_tag(self.resolve(key), "merge")
+    }
+
+    /// Whether the node's tag is `tag:yaml.org,2002:NAME` for `merge` or `value`: a scalar
+    /// resolved to it (`<<`, `=`), or a collection tagged so.
+    pub(crate) fn has_tag(&self, id: NodeId, name: &str) -> bool {
+        let node = self.node(id);
+        match &node.kind {
+            NodeKind::Scalar(s) => match name {
+                "merge" => s.value == ScalarValue::Merge,
+                "value" => s.value == ScalarValue::ValueKey,
+                _ => false,
+            },
+            NodeKind::Sequence { .. } | NodeKind::Mapping { .. } => {
+                node.tag
+                    .as_ref()
+                    .and_then(|t| t.name.strip_prefix("tag:yaml.org,2002:"))
+                    == Some(name)
+            }
+            NodeKind::Alias { .. } => false,
+        }
     }
 
     /// Whether two keys are one key of a Python `dict`: `key_repr(a) == key_repr(b)`, without
@@ -205,13 +224,22 @@ fn float_key(f: f64) -> KeyRepr {
 }
 
 /// Everything PyYAML's constructor would reject, and inputs too large to expand.
-pub(crate) fn check(doc: &Document) -> Result<(), LoadError> {
+pub(crate) fn check(doc: &mut Document) -> Result<(), LoadError> {
     let Some(root) = doc.root else {
         return Ok(());
     };
     let written = doc.nodes.len() as u64;
     let limit = EXPANSION_ALLOWANCE + 10 * written;
-    Construction::run(doc, root)?;
+    let constructed = Construction::run(doc, root)?;
+    doc.flat = constructed.flat;
+    for (id, scalar) in constructed.scalars {
+        doc.nodes[id.index()].kind = NodeKind::Scalar(scalar);
+    }
+    if !doc.merge_aliases.is_empty() {
+        // A merge reached a mapping that contains it: the value may now be a graph with
+        // cycles (which `json.dumps` refuses) or share what it merged many times.
+        check_value_graph(doc, root, limit)?;
+    }
     // Without aliases the expansion is the tree itself: its size is the node count, and its
     // depth is bounded by the parsers' nesting limits, which are below `MAX_DEPTH`.
     if !doc
@@ -319,42 +347,67 @@ fn first_alias_span(doc: &Document) -> Option<crate::Span> {
 /// PyYAML's `SafeConstructor` run over the tree, in its order, for what it refuses: a
 /// collection's tag without a constructor (`!x {a: 1}`, `!!seq {}`), a `<<` or `=` (`!!merge`,
 /// `!!value`) constructed as a value, a merge of a non-mapping, an unhashable key, an ordered map
-/// or pairs item that is not a one-entry mapping.
+/// or pairs item that is not a one-entry mapping; and for what it makes of merges and of a
+/// mapping tagged as a scalar.
 ///
 /// The order matters, as it does in PyYAML: `construct_document` fills collections breadth
 /// first (each `construct_yaml_map`/`_seq` generator yields its empty collection and is resumed
 /// in a later round), and a mapping's `flatten_mapping` runs when its own generator is resumed.
-/// That is when its keys tagged `!!value` are retagged `!!str` (so `? &x =\n: *x` loads as
-/// `{"=": "="}`, while `a: [{&x = : 1}, *x]` constructs `*x` before its mapping is flattened
-/// and fails). A collection that is only merged (`<<: !x {a: 1}`) is never constructed: its
-/// entries are spliced into the mapping that merges it, and its tag is never looked at.
+/// `flatten_mapping` changes the node it flattens: it deletes each merge entry before it
+/// flattens what that entry merges, retags `!!value` keys `!!str`, and then replaces the node's
+/// list of entries by the merged entries followed by its own. A merge that reaches the mapping
+/// itself (`&x {<<: *x}`, `&x [<<: *x]`) therefore finds the merge entry gone: the lists here
+/// follow PyYAML's, list for list. A collection that is only merged (`<<: !x {a: 1}`) is never
+/// constructed: its entries are spliced into the mapping that merges it, and its tag is never
+/// looked at.
 struct Construction<'d> {
     doc: &'d Document,
     /// Nodes (alias targets) constructed so far.
     constructed: Vec<bool>,
-    /// Mappings flattened so far (`flatten_mapping` mutates the node: a second call is a no-op).
-    flattened: Vec<bool>,
-    /// Scalars tagged `!!value` that a flattened mapping has as a key: retagged `!!str`.
+    /// Scalars (or collections) tagged `!!value` that a flattened mapping has as a key: retagged
+    /// `!!str`.
     retagged: Vec<bool>,
     /// Collections constructed whose generator has not run yet, in PyYAML's order.
     queue: std::collections::VecDeque<NodeId>,
+    /// The entry lists of PyYAML's mapping nodes (`node.value`), made on first use.
+    lists: Vec<Vec<Entry>>,
+    /// A mapping's current list in `lists`, plus one (zero: still its written entries).
+    list_of: Vec<u32>,
+    /// Mappings tagged with a scalar's tag (`!!str {=: a}`): the scalar PyYAML constructs.
+    scalars: Vec<(NodeId, crate::document::Scalar)>,
 }
 
+/// Nested merges PyYAML follows before its recursion limit (each level is several Python
+/// frames; Python's limit is 1,000 frames).
+const MAX_MERGE_DEPTH: usize = 200;
+
 impl<'d> Construction<'d> {
-    fn run(doc: &'d Document, root: NodeId) -> Result<(), LoadError> {
+    fn run(doc: &'d Document, root: NodeId) -> Result<Constructed, LoadError> {
         let len = doc.nodes.len();
         let mut run = Self {
             doc,
             constructed: vec![false; len],
-            flattened: vec![false; len],
             retagged: vec![false; len],
             queue: std::collections::VecDeque::new(),
+            lists: Vec::new(),
+            list_of: Vec::new(),
+            scalars: Vec::new(),
         };
         run.construct(root)?;
         while let Some(id) = run.queue.pop_front() {
             run.fill(id)?;
         }
-        Ok(())
+        let mut flat = HashMap::new();
+        for (i, &list) in run.list_of.iter().enumerate() {
+            if list > 0 {
+                let id = NodeId(u32::try_from(i).unwrap_or(u32::MAX));
+                flat.insert(id, std::mem::take(&mut run.lists[list as usize - 1]));
+            }
+        }
+        Ok(Constructed {
+            flat,
+            scalars: run.scalars,
+        })
     }
 
     fn error(&self, message: String, at: NodeId) -> LoadError {
@@ -363,6 +416,51 @@ impl<'d> Construction<'d> {
             message,
             Some(self.doc.node(at).span),
         )
+    }
+
+    /// The node a merge's value stands for: through aliases, and through the stand-in of an
+    /// alias to a node that contains it.
+    fn merged(&self, id: NodeId) -> NodeId {
+        let id = self.doc.resolve(id);
+        self.doc
+            .merge_aliases
+            .iter()
+            .find(|(stand_in, _)| *stand_in == id)
+            .map_or(id, |&(_, target)| self.doc.resolve(target))
+    }
+
+    /// The mapping's current entries (`node.value`): its written entries until a merge changed
+    /// them.
+    fn entries_of(&self, id: NodeId) -> &[Entry] {
+        match self.list_of.get(id.index()) {
+            Some(&list) if list > 0 => &self.lists[list as usize - 1],
+            _ => self.doc.raw_entries(id).unwrap_or_default(),
+        }
+    }
+
+    /// The index in `lists` of the mapping's current entries (`node.value`), made from its
+    /// written entries the first time a merge changes them.
+    fn list(&mut self, id: NodeId) -> usize {
+        if self.list_of.len() <= id.index() {
+            self.list_of.resize(self.doc.nodes.len(), 0);
+        }
+        if self.list_of[id.index()] == 0 {
+            let entries = self.doc.raw_entries(id).unwrap_or_default().to_vec();
+            self.lists.push(entries);
+            self.list_of[id.index()] = u32::try_from(self.lists.len()).unwrap_or(u32::MAX);
+        }
+        self.list_of[id.index()] as usize - 1
+    }
+
+    /// Whether `key_node.tag == 'tag:yaml.org,2002:merge'`.
+    fn merge_key(&self, key: NodeId) -> bool {
+        self.doc.is_merge_key(key)
+    }
+
+    /// Whether `key_node.tag == 'tag:yaml.org,2002:value'` (and not retagged since).
+    fn value_key(&self, key: NodeId) -> bool {
+        let key = self.doc.resolve(key);
+        !self.retagged[key.index()] && self.doc.has_tag(key, "value")
     }
 
     /// `construct_object`: a scalar is made at once, a collection's constructor is looked up
@@ -374,24 +472,90 @@ impl<'d> Construction<'d> {
         }
         let node = self.doc.node(target);
         match &node.kind {
-            NodeKind::Scalar(s) => match s.value {
-                ScalarValue::Merge => Err(self.error(
-                    "could not determine a constructor for the tag 'tag:yaml.org,2002:merge' (`<<` is only meaningful as a key)".to_owned(),
-                    id,
-                )),
-                ScalarValue::ValueKey if !self.retagged[target.index()] => Err(self.error(
-                    "could not determine a constructor for the tag 'tag:yaml.org,2002:value' (quote a lone `=`)".to_owned(),
-                    id,
-                )),
-                _ => Ok(()),
-            },
+            NodeKind::Scalar(_) if !self.doc.refused.is_empty() => {
+                if let Some((_, err)) = self.doc.refused.iter().find(|(at, _)| *at == target) {
+                    return Err(err.clone());
+                }
+                self.construct_written_scalar(id, target)
+            }
+            NodeKind::Scalar(_) => self.construct_written_scalar(id, target),
             NodeKind::Sequence { .. } | NodeKind::Mapping { .. } => {
                 let sequence = matches!(node.kind, NodeKind::Sequence { .. });
+                let tag = if self.retagged[target.index()] {
+                    Some("tag:yaml.org,2002:str")
+                } else {
+                    node.tag.as_deref().map(|t| t.name.as_str())
+                };
+                if let Some(tag) = tag.filter(|t| scalar_tag(t)) {
+                    return self.construct_scalar(target, tag);
+                }
                 check_collection_tag(node.tag.as_deref(), sequence, node.span)?;
                 self.queue.push_back(target);
                 Ok(())
             }
             NodeKind::Alias { .. } => Ok(()),
+        }
+    }
+
+    /// A written scalar, constructed: `<<` and `=` have no constructor of their own.
+    fn construct_written_scalar(&self, id: NodeId, target: NodeId) -> Result<(), LoadError> {
+        let NodeKind::Scalar(s) = &self.doc.node(target).kind else {
+            return Ok(());
+        };
+        match s.value {
+            ScalarValue::Merge => Err(self.error(
+                "could not determine a constructor for the tag 'tag:yaml.org,2002:merge' (`<<` is only meaningful as a key)".to_owned(),
+                id,
+            )),
+            ScalarValue::ValueKey if !self.retagged[target.index()] => Err(self.error(
+                "could not determine a constructor for the tag 'tag:yaml.org,2002:value' (quote a lone `=`)".to_owned(),
+                id,
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// A collection tagged with a scalar's tag: `SafeConstructor.construct_scalar` takes the
+    /// value of a mapping's first `!!value` key (recursively), and refuses anything else.
+    fn construct_scalar(&mut self, id: NodeId, tag: &str) -> Result<(), LoadError> {
+        let mut at = id;
+        loop {
+            let node = self.doc.node(at);
+            match &node.kind {
+                NodeKind::Scalar(s) => {
+                    let value = crate::scalar::construct_tagged(tag, &s.text)
+                        .map_err(|message| self.error(message, at))?;
+                    let scalar = crate::document::Scalar {
+                        text: s.text.clone(),
+                        style: s.style,
+                        value,
+                    };
+                    self.scalars.push((id, scalar));
+                    return Ok(());
+                }
+                NodeKind::Mapping { .. } => {
+                    let found = self
+                        .entries_of(at)
+                        .iter()
+                        .find(|e| self.value_key(e.key))
+                        .map(|e| e.value);
+                    match found {
+                        Some(value) => at = self.doc.resolve(value),
+                        None => {
+                            return Err(self.error(
+                                "expected a scalar node, but found mapping".to_owned(),
+                                at,
+                            ));
+                        }
+                    }
+                }
+                NodeKind::Sequence { .. } => {
+                    return Err(
+                        self.error("expected a scalar node, but found sequence".to_owned(), at)
+                    );
+                }
+                NodeKind::Alias { target } => at = *target,
+            }
         }
     }
 
@@ -413,48 +577,36 @@ impl<'d> Construction<'d> {
                     }
                     // `construct_yaml_omap`/`_pairs`: each item a mapping of one entry, whose
                     // key and value are constructed (the item itself never is).
-                    match &self.doc.node(self.doc.resolve(item)).kind {
-                        NodeKind::Mapping { entries, .. } if entries.len() == 1 => {
-                            let entry = entries[0];
-                            self.construct(entry.key)?;
-                            self.construct(entry.value)?;
-                        }
-                        NodeKind::Mapping { .. } => {
-                            return Err(self.error(
-                                "expected a single mapping item in an ordered map or pairs"
-                                    .to_owned(),
-                                item,
-                            ));
-                        }
-                        _ => {
-                            return Err(self.error(
-                                "expected a mapping of length 1 in an ordered map or pairs"
-                                    .to_owned(),
-                                item,
-                            ));
-                        }
+                    let item_id = self.doc.resolve(item);
+                    if !matches!(self.doc.node(item_id).kind, NodeKind::Mapping { .. }) {
+                        return Err(self.error(
+                            "expected a mapping of length 1 in an ordered map or pairs".to_owned(),
+                            item,
+                        ));
                     }
+                    let &[entry] = self.entries_of(item_id) else {
+                        return Err(self.error(
+                            "expected a single mapping item in an ordered map or pairs".to_owned(),
+                            item,
+                        ));
+                    };
+                    self.construct(entry.key)?;
+                    self.construct(entry.value)?;
                 }
                 Ok(())
             }
-            NodeKind::Mapping { entries, .. } => {
-                self.flatten(id)?;
-                let merges = entries.iter().any(|e| self.doc.is_merge_key(e.key));
-                let flat;
-                let pairs: &[Entry] = if merges {
-                    let mut all = Vec::new();
-                    self.doc.flatten(id, &mut all);
-                    flat = all;
-                    &flat
-                } else {
-                    entries
-                };
-                for entry in pairs {
+            NodeKind::Mapping { .. } => {
+                self.flatten(id, 0)?;
+                // `construct_mapping` constructs keys and values only shallowly: nothing it does
+                // changes this mapping's entries while it goes through them.
+                let mut i = 0;
+                while let Some(&entry) = self.entries_of(id).get(i) {
+                    i += 1;
                     self.construct(entry.key)?;
-                    if !matches!(
-                        self.doc.node(self.doc.resolve(entry.key)).kind,
-                        NodeKind::Scalar(_)
-                    ) {
+                    let key = self.doc.resolve(entry.key);
+                    let scalar = matches!(self.doc.node(key).kind, NodeKind::Scalar(_))
+                        || self.scalars.iter().any(|(made, _)| *made == key);
+                    if !scalar {
                         return Err(self.error(
                             "found unhashable key (a list or mapping used as a mapping key)"
                                 .to_owned(),
@@ -469,52 +621,153 @@ impl<'d> Construction<'d> {
         }
     }
 
-    /// `flatten_mapping`'s checks and its retagging of `!!value` keys, on the mapping and on
-    /// every mapping it merges.
-    fn flatten(&mut self, id: NodeId) -> Result<(), LoadError> {
-        let id = self.doc.resolve(id);
-        if std::mem::replace(&mut self.flattened[id.index()], true) {
-            return Ok(());
+    /// `SafeConstructor.flatten_mapping`, step for step, on the lists of this run.
+    fn flatten(&mut self, id: NodeId, depth: usize) -> Result<(), LoadError> {
+        if depth > MAX_MERGE_DEPTH {
+            return Err(LoadError::new(
+                LoadErrorKind::TooDeep,
+                format!("merges (`<<`) nest deeper than {MAX_MERGE_DEPTH} levels"),
+                Some(self.doc.node(id).span),
+            ));
         }
-        let Some(entries) = self.doc.raw_entries(id) else {
-            return Ok(());
-        };
-        for entry in entries {
-            let key = self.doc.resolve(entry.key);
-            match self.doc.scalar(key).map(|s| &s.value) {
-                Some(ScalarValue::ValueKey) => self.retagged[key.index()] = true,
-                Some(ScalarValue::Merge) => {
-                    let source = self.doc.resolve(entry.value);
-                    match &self.doc.node(source).kind {
-                        NodeKind::Mapping { .. } => self.flatten(source)?,
-                        NodeKind::Sequence { items, .. } => {
-                            for &item in items {
-                                if !matches!(
-                                    self.doc.node(self.doc.resolve(item)).kind,
-                                    NodeKind::Mapping { .. }
-                                ) {
-                                    return Err(self.error(
-                                        "expected a mapping for merging, but found something else"
-                                            .to_owned(),
-                                        item,
-                                    ));
-                                }
-                                self.flatten(item)?;
+        let mut merge: Vec<Entry> = Vec::new();
+        let mut index = 0;
+        // `node.value` is looked up again each round: a merge that reached this mapping may
+        // have replaced its list.
+        while let Some(&entry) = self.entries_of(id).get(index) {
+            if self.merge_key(entry.key) {
+                let list = self.list(id);
+                self.lists[list].remove(index);
+                let source = self.merged(entry.value);
+                match &self.doc.node(source).kind {
+                    NodeKind::Mapping { .. } => {
+                        self.flatten(source, depth + 1)?;
+                        merge.extend_from_slice(self.entries_of(source));
+                    }
+                    NodeKind::Sequence { items, .. } => {
+                        // `submerge` holds the lists themselves: what a later step deletes
+                        // from one is gone from the merge too.
+                        let mut submerge = Vec::with_capacity(items.len());
+                        for &item in items {
+                            let item = self.merged(item);
+                            if !matches!(self.doc.node(item).kind, NodeKind::Mapping { .. }) {
+                                return Err(self.error(
+                                    "expected a mapping for merging, but found something else"
+                                        .to_owned(),
+                                    item,
+                                ));
                             }
+                            self.flatten(item, depth + 1)?;
+                            submerge.push(self.list(item));
                         }
-                        _ => {
-                            return Err(self.error(
-                                "expected a mapping or list of mappings for merging (`<<`), but found a scalar".to_owned(),
-                                entry.value,
-                            ));
+                        for from in submerge.into_iter().rev() {
+                            merge.extend_from_slice(&self.lists[from]);
                         }
                     }
+                    _ => {
+                        return Err(self.error(
+                            "expected a mapping or list of mappings for merging (`<<`), but found a scalar".to_owned(),
+                            entry.value,
+                        ));
+                    }
                 }
-                _ => {}
+            } else {
+                if self.value_key(entry.key) {
+                    let key = self.doc.resolve(entry.key);
+                    self.retagged[key.index()] = true;
+                }
+                index += 1;
             }
+        }
+        if !merge.is_empty() {
+            merge.extend_from_slice(self.entries_of(id));
+            self.lists.push(merge);
+            if self.list_of.len() <= id.index() {
+                self.list_of.resize(self.doc.nodes.len(), 0);
+            }
+            self.list_of[id.index()] = u32::try_from(self.lists.len()).unwrap_or(u32::MAX);
         }
         Ok(())
     }
+}
+
+/// What construction leaves on the tree: the entries of each mapping PyYAML flattened, and the
+/// scalars that mappings tagged as scalars stand for.
+struct Constructed {
+    flat: HashMap<NodeId, Vec<Entry>>,
+    scalars: Vec<(NodeId, crate::document::Scalar)>,
+}
+
+/// The tags whose constructor reads a scalar (`construct_scalar`).
+fn scalar_tag(tag: &str) -> bool {
+    matches!(
+        tag.strip_prefix("tag:yaml.org,2002:"),
+        Some("str" | "null" | "bool" | "int" | "float" | "binary" | "timestamp")
+    )
+}
+
+/// The loaded value as a graph, after merges that reached a mapping containing them: refused
+/// where it has a cycle (`json.dumps`: `Circular reference detected`), and where it expands to
+/// more than `limit` nodes (an alias bomb made of merges).
+fn check_value_graph(doc: &Document, root: NodeId, limit: u64) -> Result<(), LoadError> {
+    // 0: not seen, 1: on the path, 2: done.
+    let mut state = vec![0u8; doc.nodes.len()];
+    let mut size = vec![0u64; doc.nodes.len()];
+    let mut stack: Vec<(NodeId, Vec<NodeId>, usize)> = Vec::new();
+    let children = |id: NodeId| -> Vec<NodeId> {
+        match &doc.node(id).kind {
+            NodeKind::Mapping { .. } => doc
+                .entries(id)
+                .into_iter()
+                .flat_map(|e| [doc.resolve(e.key), doc.resolve(e.value)])
+                .collect(),
+            NodeKind::Sequence { items, .. } => items.iter().map(|&i| doc.resolve(i)).collect(),
+            NodeKind::Scalar(_) | NodeKind::Alias { .. } => Vec::new(),
+        }
+    };
+    let root = doc.resolve(root);
+    state[root.index()] = 1;
+    stack.push((root, children(root), 0));
+    while let Some((id, kids, next)) = stack.last_mut() {
+        let id = *id;
+        if let Some(&child) = kids.get(*next) {
+            *next += 1;
+            match state[child.index()] {
+                0 => {
+                    state[child.index()] = 1;
+                    let grandchildren = children(child);
+                    stack.push((child, grandchildren, 0));
+                }
+                1 => {
+                    return Err(LoadError::new(
+                        LoadErrorKind::Construct,
+                        "Circular reference detected: a merge (`<<`) makes this mapping contain \
+                         itself, which Heat cannot use"
+                            .to_owned(),
+                        Some(doc.node(child).span),
+                    ));
+                }
+                _ => {}
+            }
+            continue;
+        }
+        let total = kids
+            .iter()
+            .fold(1u64, |s, c| s.saturating_add(size[c.index()]));
+        size[id.index()] = total;
+        state[id.index()] = 2;
+        stack.pop();
+    }
+    if size[root.index()] > limit {
+        return Err(LoadError::new(
+            LoadErrorKind::AliasBomb,
+            format!(
+                "aliases expand this document to more than {limit} nodes (an \"alias bomb\"); refusing to expand it"
+            ),
+            first_alias_span(doc),
+        ));
+    }
+    Ok(())
 }
 
 /// Tags PyYAML's `SafeConstructor` accepts on a collection.

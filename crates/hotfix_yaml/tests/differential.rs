@@ -109,31 +109,6 @@ const KNOWN: &[Known] = &[
                 if m.contains("is not JSON serializable") || m.contains("datetime"))
         },
     },
-    Known {
-        input: "O: !!str {=: a}\n",
-        why: "a mapping tagged with a scalar's tag (`!!str`, `!!int`, `!!null`, Heat's \
-              `!!timestamp`, ...) that has a `!!value` (or `=`) key: PyYAML's construct_scalar \
-              takes that entry's value, unconstructed, for the scalar (Heat gives {\"O\": \
-              \"a\"}); hotfix's tree has no node that is a mapping written and a scalar read, \
-              and refuses the tag on a mapping",
-        covers: |text, heat, ours| {
-            let value_key = text.contains("!!value") || text.contains("=:") || text.contains("= :");
-            value_key
-                && matches!(heat, Outcome::Value(_))
-                && matches!(ours, Outcome::Refused(_, Some(LoadErrorKind::Construct)))
-        },
-    },
-    Known {
-        input: "a: &x [<<: *x]\n",
-        why: "an alias to a node that contains it, as a merge other than a mapping's merge of \
-              itself: PyYAML's flatten_mapping deletes the merge key first and merges what is \
-              left (Heat gives {\"a\": [{}]}); hotfix refuses an alias to a node that contains \
-              it as a key or a merge (elsewhere it refuses only where the value reaches it)",
-        covers: |_, heat, ours| {
-            matches!(heat, Outcome::Value(_))
-                && matches!(ours, Outcome::Refused(m, _) if m.contains("refers to a node that contains it"))
-        },
-    },
 ];
 
 /// Whether hotfix agrees with Heat.

@@ -275,14 +275,27 @@ fn a_mapping_that_merges_itself_keeps_its_own_entries() {
     assert_eq!(json("'': &b0\n- *b0\n\"\":\n"), r#"{"": null}"#);
     assert_eq!(json("yes: &a\n- *a\non:\n"), r#"{"true": null}"#);
     assert!(refusal("a: &x\n- *x\n").contains("refers to a node that contains it"));
-    // A real cycle is still one (Heat: `Circular reference detected`).
-    for text in ["a: &x\n  <<: *x\n  b: *x\n", "a: &x\n  b:\n    <<: *x\n"] {
+    // A real cycle is still one (Heat: `Circular reference detected`): through a value, and
+    // through a merge that makes a mapping contain itself.
+    assert!(refusal("a: &x\n  <<: *x\n  b: *x\n").contains("refers to a node that contains it"));
+    for text in ["a: &x\n  b:\n    <<: *x\n", "&A {k: {<<: *A}}\n"] {
         assert!(
-            refusal(text).contains("refers to a node that contains it"),
+            refusal(text).contains("Circular reference detected"),
             "{text:?}: {}",
             refusal(text)
         );
     }
+    // A merge through a sequence that holds the mapping, or of an ancestor whose entry
+    // leading here the mapping's own key replaces: no cycle is left (Heat's answers).
+    assert_eq!(json("a: &x [<<: *x]\n"), r#"{"a": [{}]}"#);
+    assert_eq!(json("&A {k: {<<: *A, k: 1}}\n"), r#"{"k": {"k": 1}}"#);
+    // A key tagged `!!merge` merges whatever node it is (PyYAML looks at the tag only).
+    assert_eq!(json("? !!merge {x}\n: {b: 1}\n"), r#"{"b": 1}"#);
+    // A mapping tagged as a scalar is the value of its first `=` key (construct_scalar).
+    assert_eq!(json("O: !!str {=: a}\n"), r#"{"O": "a"}"#);
+    assert_eq!(json("O: !!int {b: 1, =: {=: 0x1F}}\n"), r#"{"O": 31}"#);
+    assert!(refusal("O: !!str [a]\n").contains("expected a scalar node, but found sequence"));
+    assert!(refusal("O: !!str {a: 1}\n").contains("expected a scalar node, but found mapping"));
 }
 
 #[test]
