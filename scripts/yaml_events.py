@@ -11,9 +11,9 @@ With --pure, every text is parsed with PyYAML 6.0.3's pure-Python parser instead
 reader's pure mode (`Parser::pure`). Its marks count the byte-order mark at the start (which
 libyaml never sees); a reader error's position is its character index, written as a byte offset;
 an error that is no YAMLError (`chr()` of an escape past U+10FFFF) is {"kind": "value",
-"problem": TEXT}; a value holding a lone surrogate (an escape `\ud800`..`\udfff` without its
-pair) sets "surrogate": true on the record, and surrogate pairs are written as the character
-they encode.
+"problem": TEXT}; surrogate pairs are written as the character they encode, and a lone
+surrogate (an escape `\ud800`..`\udfff` without its pair) as hotfix's stand-in for it, and sets
+"surrogate": true on the record.
 
 Usage (with the Heat virtual environment, see scripts/setup-oracle.sh):
 
@@ -78,18 +78,26 @@ class Offsets:
         return [self(m.index), m.line, m.column]
 
 
-class Surrogate(Exception):
-    """A value holds a lone surrogate."""
-
-
 def clean(value):
-    """A value as JSON can carry it: surrogate pairs joined, a lone surrogate refused."""
+    """A value as hotfix's reader holds it: surrogate pairs joined, and a lone surrogate as the
+    stand-in character hotfix gives it (U+10F000 + its offset from U+D800:
+    `hotfix_yaml::surrogate_char`)."""
     if value is None or value.isascii():
         return value
-    try:
-        return value.encode('utf-16', 'surrogatepass').decode('utf-16')
-    except UnicodeDecodeError:
-        raise Surrogate()
+    out = []
+    i = 0
+    while i < len(value):
+        c = ord(value[i])
+        if (0xD800 <= c < 0xDC00 and i + 1 < len(value)
+                and 0xDC00 <= ord(value[i + 1]) < 0xE000):
+            out.append(chr(0x10000 + ((c - 0xD800) << 10)
+                           + (ord(value[i + 1]) - 0xDC00)))
+            i += 2
+            continue
+        out.append(chr(0x10F000 + c - 0xD800) if 0xD800 <= c < 0xE000
+                   else value[i])
+        i += 1
+    return ''.join(out)
 
 
 def events(text):
@@ -102,11 +110,10 @@ def events(text):
             ev = [KINDS[type(e)], off.mark(e.start_mark), off.mark(e.end_mark)]
             ev.append(getattr(e, 'anchor', None))
             ev.append(getattr(e, 'tag', None))
-            try:
-                ev.append(clean(getattr(e, 'value', None)))
-            except Surrogate:
+            value = getattr(e, 'value', None)
+            if value is not None and any(0xD800 <= ord(c) < 0xE000 for c in value):
                 surrogate = True
-                ev.append(None)
+            ev.append(clean(value))
             style = getattr(e, 'style', None)
             # The pure parser's plain scalar has no style; libyaml's is ''.
             ev.append('' if PURE and style is None and isinstance(e, yaml.ScalarEvent) else style)

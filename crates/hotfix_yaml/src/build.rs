@@ -14,7 +14,7 @@ use crate::document::{
 };
 use crate::error::{LoadError, LoadErrorKind};
 use crate::reader::{ErrorKind, Event, EventKind, Parser, Property, ReadError};
-use crate::scalar::{ScalarValue, construct_plain, construct_tagged};
+use crate::scalar::{ScalarValue, construct_nonspecific, construct_plain, construct_tagged};
 
 /// Deep enough for any template, shallow enough that nothing downstream recurses far (flow and
 /// block nesting counted apart).
@@ -105,11 +105,25 @@ fn read_error(source: &str, err: &ReadError) -> LoadError {
     LoadError::new(LoadErrorKind::Syntax, message, Some(Span::new(at, at)))
 }
 
-fn build<'s>(source: &'s str, parser: Parser<'s>) -> Result<Document, Failure> {
+fn build<'s>(source: &'s str, mut parser: Parser<'s>) -> Result<Document, Failure> {
     let mut builder = Builder::new(source);
-    for event in parser {
+    for event in parser.by_ref() {
         let event = event.map_err(|err| Failure::Read(read_error(source, &err)))?;
         builder.event(event)?;
+    }
+    if !parser.lone_surrogates().is_empty() {
+        // The scalars that hold them, by where their text starts (their opening quote).
+        let starts: std::collections::HashSet<usize> =
+            parser.lone_surrogates().iter().copied().collect();
+        let doc = &mut builder.doc;
+        doc.surrogates = doc
+            .ids()
+            .filter(|(_, node)| {
+                matches!(&node.kind, NodeKind::Scalar(s) if s.style == ScalarStyle::DoubleQuoted)
+                    && starts.contains(&node.span.start)
+            })
+            .map(|(id, _)| id)
+            .collect();
     }
     if let Some(err) = reached_cycle(&builder.doc, builder.cycles) {
         return Err(Failure::Load(err));
@@ -488,7 +502,7 @@ impl<'s> Builder<'s> {
             None => Ok(ScalarValue::Str),
             // libyaml resolves a scalar with the non-specific tag `!` as if it were plain,
             // even when quoted: `! '12'` loads as the integer 12.
-            Some("!") => construct_plain(text),
+            Some("!") => construct_nonspecific(text),
             Some(tag) => construct_tagged(tag, text),
         };
         // PyYAML constructs a scalar only when the value reaches it (not inside a merge key, not

@@ -174,6 +174,9 @@ pub struct Document {
     /// Scalars PyYAML refuses to construct (`!!int x`, `!!binary` that is not base64): refused
     /// when construction reaches them.
     pub(crate) refused: Vec<(NodeId, LoadError)>,
+    /// Scalars holding lone surrogate escapes, by id: in their text each lone surrogate is the
+    /// character [`crate::surrogate_char`] gives it.
+    pub(crate) surrogates: Vec<NodeId>,
 }
 
 impl Document {
@@ -188,6 +191,7 @@ impl Document {
             flat: std::collections::HashMap::new(),
             merge_aliases: Vec::new(),
             refused: Vec::new(),
+            surrogates: Vec::new(),
         }
     }
 
@@ -261,6 +265,13 @@ impl Document {
             NodeKind::Scalar(scalar) => Some(scalar),
             _ => None,
         }
+    }
+
+    /// Whether the scalar behind `id` holds lone surrogates (`"\ud83d"`, which PyYAML's pure
+    /// loader keeps in a Python string): its text then has [`crate::surrogate_char`]'s
+    /// stand-ins, which [`crate::surrogate_of`] turns back.
+    pub fn holds_lone_surrogates(&self, id: NodeId) -> bool {
+        !self.surrogates.is_empty() && self.surrogates.binary_search(&self.resolve(id)).is_ok()
     }
 
     /// The string value of a scalar that PyYAML loads as `str`.

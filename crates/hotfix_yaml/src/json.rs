@@ -22,6 +22,7 @@ pub(crate) fn parse(source: &str) -> Option<Document> {
         // The document takes its copy of the text once the text has loaded: most templates
         // are YAML, and this parser gives up on them.
         doc: Document::new("", SourceFormat::Json),
+        lone: false,
     };
     parser.skip_ws();
     // Fast exit for the common case: a YAML template starts with a key or a comment.
@@ -46,6 +47,8 @@ struct JsonParser<'s> {
     text: &'s str,
     pos: usize,
     doc: Document,
+    /// The string just read holds a lone surrogate escape (its scalar is marked).
+    lone: bool,
 }
 
 impl JsonParser<'_> {
@@ -84,7 +87,7 @@ impl JsonParser<'_> {
         style: ScalarStyle,
         value: ScalarValue,
     ) -> NodeId {
-        self.doc.push(Node {
+        let id = self.doc.push(Node {
             span: Span::new(start, self.pos),
             kind: NodeKind::Scalar(Scalar {
                 text: text.into(),
@@ -93,7 +96,11 @@ impl JsonParser<'_> {
             }),
             anchor: None,
             tag: None,
-        })
+        });
+        if std::mem::take(&mut self.lone) {
+            self.doc.surrogates.push(id);
+        }
+        id
     }
 
     fn value(&mut self, depth: usize) -> Option<NodeId> {
@@ -285,16 +292,24 @@ impl JsonParser<'_> {
         u32::from_str_radix(digits, 16).ok()
     }
 
-    /// `\uXXXX`, combining a surrogate pair. A lone surrogate is valid for Python but cannot be
-    /// held in UTF-8; such a file is left to the YAML loader, which rejects it.
+    /// `\uXXXX`, combining a surrogate pair. A lone surrogate (which `json.loads` keeps in its
+    /// string) is the stand-in [`crate::surrogate_char`] gives it, and the scalar is marked.
     fn unicode_escape(&mut self) -> Option<char> {
         let high = self.hex4()?;
-        if (0xD800..0xDC00).contains(&high) && self.eat_word("\\u") {
-            let low = self.hex4()?;
-            if (0xDC00..0xE000).contains(&low) {
-                return char::from_u32(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00));
+        if (0xD800..0xDC00).contains(&high) && self.src[self.pos..].starts_with(b"\\u") {
+            let before = self.pos;
+            self.pos += 2;
+            match self.hex4() {
+                Some(low) if (0xDC00..0xE000).contains(&low) => {
+                    return char::from_u32(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00));
+                }
+                // Not a low surrogate: the next escape is read on its own.
+                _ => self.pos = before,
             }
-            return None;
+        }
+        if (0xD800..0xE000).contains(&high) {
+            self.lone = true;
+            return Some(crate::surrogate_char(high));
         }
         char::from_u32(high)
     }

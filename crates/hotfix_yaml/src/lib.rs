@@ -37,6 +37,25 @@ pub use pyjson::{python_float_repr, python_float_str, python_str_repr, write_jso
 pub use scalar::{Int, ScalarValue, resolve_plain};
 pub use value::KeyRepr;
 
+/// The character that stands for the lone surrogate `code` (U+D800..U+DFFF) in a scalar
+/// [`Document::holds_lone_surrogates`] marks: U+10F000 + (`code` − U+D800), in the last plane's
+/// private use area. PyYAML's pure loader keeps a lone surrogate escape (`"\ud83d"`) in its
+/// Python string, which a Rust string cannot hold; Heat's `json.dumps` writes it `\ud83d`, as
+/// [`Document::to_python_json`] does.
+#[must_use]
+pub fn surrogate_char(code: u32) -> char {
+    char::from_u32(0x10_F000 + (code.saturating_sub(0xD800) & 0x7FF)).unwrap_or('\u{fffd}')
+}
+
+/// The lone surrogate a character of a marked scalar stands for ([`surrogate_char`]).
+#[must_use]
+pub fn surrogate_of(c: char) -> Option<u32> {
+    let c = u32::from(c);
+    (0x10_F000..0x10_F800)
+        .contains(&c)
+        .then(|| 0xD800 + (c - 0x10_F000))
+}
+
 /// Heat's default `max_template_size`, in characters (Heat's message says bytes).
 pub const MAX_TEMPLATE_SIZE: usize = 524_288;
 

@@ -52,7 +52,11 @@ impl Document {
                 }
                 ScalarValue::Float(f) => out.push_str(&python_float_repr(*f)),
                 ScalarValue::Str | ScalarValue::ValueKey | ScalarValue::Merge => {
-                    write_json_string(&scalar.text, out);
+                    if self.holds_lone_surrogates(id) {
+                        write_json_string_with_surrogates(&scalar.text, out);
+                    } else {
+                        write_json_string(&scalar.text, out);
+                    }
                 }
                 ScalarValue::Binary => return unsupported("bytes"),
             },
@@ -149,6 +153,29 @@ pub fn write_json_string(text: &str, out: &mut String) {
         }
     }
     out.push('"');
+}
+
+/// [`write_json_string`] of a scalar's text that holds lone surrogates: each stand-in
+/// ([`crate::surrogate_char`]) is written as the surrogate it stands for, `\ud83d`.
+fn write_json_string_with_surrogates(text: &str, out: &mut String) {
+    let mut plain = String::with_capacity(text.len());
+    let mut written = String::with_capacity(text.len() + 2);
+    written.push('"');
+    for c in text.chars() {
+        if let Some(code) = crate::surrogate_of(c) {
+            let mut part = String::new();
+            write_json_string(&plain, &mut part);
+            written.push_str(&part[1..part.len() - 1]);
+            plain.clear();
+            let _ = write!(written, "\\u{code:04x}");
+        } else {
+            plain.push(c);
+        }
+    }
+    let mut part = String::new();
+    write_json_string(&plain, &mut part);
+    written.push_str(&part[1..]);
+    out.push_str(&written);
 }
 
 /// Python's `repr()` of a `str`: single quotes unless the text has a `'` and no `"`;

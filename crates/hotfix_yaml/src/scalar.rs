@@ -109,6 +109,30 @@ pub(crate) fn construct_plain(text: &str) -> Result<ScalarValue, String> {
     })
 }
 
+/// Resolves and constructs a quoted or block scalar tagged `!` (libyaml resolves it as if it
+/// were plain: `! '12'` is 12). Its text may end with a line break, before which Python's
+/// `re.match(…$)` also matches: `! |` holding `3` is the integer 3, `null` is None; then
+/// `int()` and `float()` skip the break, and the boolean table and `.inf` do not (KeyError,
+/// ValueError).
+pub(crate) fn construct_nonspecific(text: &str) -> Result<ScalarValue, String> {
+    let Some(stripped) = text.strip_suffix('\n') else {
+        return construct_plain(text);
+    };
+    // The resolvers are chosen by the first character: a line break has none.
+    if stripped.is_empty() {
+        return Ok(ScalarValue::Str);
+    }
+    match construct_plain(stripped)? {
+        ScalarValue::Bool(_) => Err(format!(
+            "PyYAML cannot construct the boolean {text:?}: its table has no such key (KeyError)"
+        )),
+        ScalarValue::Float(f) if !f.is_finite() => {
+            Err(format!("could not convert string to float: {text:?}"))
+        }
+        value => Ok(value),
+    }
+}
+
 /// Constructs a scalar that carries an explicit tag (`!!int "12"`), as PyYAML's constructor
 /// for that tag does. `tag` is the resolved name (`tag:yaml.org,2002:int`, `!custom`).
 pub(crate) fn construct_tagged(tag: &str, text: &str) -> Result<ScalarValue, String> {

@@ -164,7 +164,9 @@ impl Document {
             })
         };
         match (text(a), text(b)) {
-            (Some(a), Some(b)) => a == b,
+            (Some(ta), Some(tb)) => {
+                ta == tb && self.holds_lone_surrogates(a) == self.holds_lone_surrogates(b)
+            }
             (Some(_), None) | (None, Some(_)) => false,
             (None, None) => self.key_repr(a) == self.key_repr(b),
         }
@@ -181,6 +183,11 @@ impl Document {
             ScalarValue::Bool(b) => KeyRepr::Int(Int::Small(i64::from(*b))),
             ScalarValue::Int(n) => KeyRepr::Int(n.clone()),
             ScalarValue::Float(f) => float_key(*f),
+            ScalarValue::Str | ScalarValue::ValueKey | ScalarValue::Merge
+                if self.holds_lone_surrogates(key) =>
+            {
+                KeyRepr::StrWithSurrogates(scalar.text.clone())
+            }
             ScalarValue::Str | ScalarValue::ValueKey | ScalarValue::Merge => {
                 KeyRepr::Str(scalar.text.clone())
             }
@@ -194,6 +201,9 @@ impl Document {
 pub enum KeyRepr {
     Null,
     Str(crate::Text),
+    /// A string holding lone surrogates: its text has [`crate::surrogate_char`]'s stand-ins,
+    /// which a [`KeyRepr::Str`] with the same characters does not.
+    StrWithSurrogates(crate::Text),
     Bytes(crate::Text),
     /// Integers, booleans and integral floats (`1 == 1.0 == True`).
     Int(Int),
@@ -523,10 +533,15 @@ impl<'d> Construction<'d> {
             let node = self.doc.node(at);
             match &node.kind {
                 NodeKind::Scalar(s) => {
-                    let value = crate::scalar::construct_tagged(tag, &s.text)
+                    // An empty node's text in the tree is `~`; PyYAML's value is "".
+                    let empty = s.style == crate::document::ScalarStyle::Plain
+                        && node.span.is_empty()
+                        && s.text == "~";
+                    let text = if empty { "" } else { s.text.as_str() };
+                    let value = crate::scalar::construct_tagged(tag, text)
                         .map_err(|message| self.error(message, at))?;
                     let scalar = crate::document::Scalar {
-                        text: s.text.clone(),
+                        text: text.into(),
                         style: s.style,
                         value,
                     };

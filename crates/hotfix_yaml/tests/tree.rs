@@ -299,6 +299,49 @@ fn a_mapping_that_merges_itself_keeps_its_own_entries() {
 }
 
 #[test]
+fn a_scalar_tagged_with_the_non_specific_tag_resolves_before_a_final_line_break() {
+    // Heat's answers: Python's `re.match(…$)` matches before a final line break, and `int()`
+    // and `float()` skip it.
+    assert_eq!(json("b: ! |\n 3\n"), r#"{"b": 3}"#);
+    assert_eq!(json("v: ! |\n null\n"), r#"{"v": null}"#);
+    assert_eq!(json("a: ! \"1:30\\n\"\n"), r#"{"a": 90}"#);
+    assert_eq!(json("a: ! \"\\n\"\n"), r#"{"a": "\n"}"#);
+    assert_eq!(json("a: ! \"3\\n\\n\"\n"), r#"{"a": "3\n\n"}"#);
+    assert_eq!(json("? ! \"<<\\n\"\n: {a: 1}\n"), r#"{"a": 1}"#);
+    // The boolean table and `.inf` keep the break: PyYAML fails (KeyError, ValueError).
+    assert!(refusal("a: ! \"yes\\n\"\n").contains("KeyError"));
+    assert!(refusal("a: ! \".inf\\n\"\n").contains("could not convert string to float"));
+    // A mapping tagged as a scalar whose `=` value is empty is the empty string.
+    assert_eq!(json("0: &a !!str\n =:\n"), r#"{"0": ""}"#);
+}
+
+#[test]
+fn a_lone_surrogate_escape_loads_as_python_keeps_it() {
+    // Heat's answers (libyaml refuses the escape; PyYAML's pure loader and json.loads keep the
+    // lone surrogate in the string, which json.dumps writes as an escape).
+    assert_eq!(json("a: \"\\ud83d\"\n"), r#"{"a": "\ud83d"}"#);
+    assert_eq!(json("a: \"\\udc00\\ud800\"\n"), r#"{"a": "\udc00\ud800"}"#);
+    assert_eq!(json("a: \"\\ud83d\\ude00\"\n"), r#"{"a": "\ud83d\ude00"}"#);
+    assert_eq!(json("{\"a\": \"\\ud83d\\u0041\"}"), r#"{"a": "\ud83dA"}"#);
+    // A key: the same surrogate is the same key; the character standing in for it is not.
+    assert_eq!(
+        json("\"\\ud800\": 1\n\"\\U0010F000\": 2\n\"\\ud800\": 3\n"),
+        r#"{"\ud800": 3, "\udbfc\udc00": 2}"#
+    );
+    let doc = hotfix_yaml::parse("a: \"x\\ud83d\"\nb: x\n").expect("loads");
+    let a = doc.get(doc.root(), "a").expect("a");
+    assert!(doc.holds_lone_surrogates(a));
+    let text = doc.scalar(a).expect("a scalar").text.as_str();
+    assert_eq!(
+        text.chars()
+            .map(hotfix_yaml::surrogate_of)
+            .collect::<Vec<_>>(),
+        [None, Some(0xD83D)]
+    );
+    assert!(!doc.holds_lone_surrogates(doc.get(doc.root(), "b").expect("b")));
+}
+
+#[test]
 fn invalid_yaml_is_reported_in_heats_words_where_heat_puts_it() {
     // Heat's own answers (simple_parse: PyYAML's pure loader's message, after libyaml's
     // refusal); tests/messages.rs asks Heat for more.

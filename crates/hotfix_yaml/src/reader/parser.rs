@@ -378,7 +378,6 @@ impl<'a> Parser<'a> {
         // The common case, a scalar without anchor or tag: as below, in short.
         if matches!(token.kind, TokenKind::Scalar(..)) {
             let (start, end) = (token.start, token.end);
-            self.check_lone_surrogate(start)?;
             self.state = self.pop_state();
             let TokenKind::Scalar(value, style) = self.take().kind else {
                 unreachable!("peeked a scalar");
@@ -499,8 +498,6 @@ impl<'a> Parser<'a> {
         match token.kind {
             TokenKind::Scalar(..) => {
                 end = token.end;
-                let at = token.start;
-                self.check_lone_surrogate(at)?;
                 self.state = self.pop_state();
                 let token = self.take();
                 let TokenKind::Scalar(value, style) = token.kind else {
@@ -614,21 +611,10 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Pure mode: the refusal of a scalar (starting at `at`) that holds a lone surrogate.
-    #[inline]
-    fn check_lone_surrogate(&mut self, at: Mark) -> Parse<()> {
-        if !self.pure || self.scanner.lone_surrogates.is_empty() {
-            return Ok(());
-        }
-        match self
-            .scanner
-            .lone_surrogates
-            .iter()
-            .position(|(offset, _)| *offset == at.offset)
-        {
-            Some(i) => Err(self.scanner.lone_surrogates.swap_remove(i).1),
-            None => Ok(()),
-        }
+    /// The start offsets of the scalars read so far that hold a lone surrogate escape (pure
+    /// mode only), in the order they were read.
+    pub(crate) fn lone_surrogates(&self) -> &[usize] {
+        &self.scanner.lone_surrogates
     }
 
     fn scanner_source(&self) -> &'a str {

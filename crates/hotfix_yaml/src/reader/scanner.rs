@@ -254,9 +254,9 @@ pub(crate) struct Scanner<'a> {
     /// PyYAML's pure-Python rules (`scanner.py`) instead of libyaml's.
     pub(crate) pure: bool,
     /// Scalars (by their token's start offset) holding a lone surrogate escape, which PyYAML
-    /// reads and a Rust string cannot hold: the refusal the parser gives when it would hand
-    /// the scalar out (the pure parser may refuse the text before that).
-    pub(crate) lone_surrogates: Vec<(usize, Box<ReadError>)>,
+    /// reads into its Python string and a Rust string cannot hold: each lone surrogate is the
+    /// character [`crate::surrogate_char`] gives it, and the tree marks the scalar.
+    pub(crate) lone_surrogates: Vec<usize>,
     /// Byte-order marks skipped so far in pure mode, where they take no column but count in a
     /// simple key's 1,024 characters.
     boms: usize,
@@ -2223,18 +2223,13 @@ impl<'a> Scanner<'a> {
                 }
             }
         }
-        // Not a refusal of the scanner's: the parser refuses when it hands the scalar out.
-        let err = Box::new(ReadError {
-            kind: ErrorKind::Scanner,
-            context: CONTEXT,
-            context_mark: Some(start),
-            problem: Cow::Owned(format!(
-                "found a lone surrogate escape (U+{code:04X}): PyYAML keeps it in a Python string, hotfix cannot hold it"
-            )),
-            problem_mark: self.mark,
-        });
-        self.lone_surrogates.push((start.offset, err));
-        Ok(('\u{fffd}', 0))
+        // PyYAML keeps the lone surrogate in its string: a stand-in character here, and the
+        // scalar is marked (libyaml's rules refuse it before this: `found invalid Unicode
+        // character escape code`).
+        if self.lone_surrogates.last() != Some(&start.offset) {
+            self.lone_surrogates.push(start.offset);
+        }
+        Ok((crate::surrogate_char(code), 0))
     }
 
     #[allow(
