@@ -111,9 +111,9 @@ pub(crate) fn construct_plain(text: &str) -> Result<ScalarValue, String> {
 
 /// Resolves and constructs a quoted or block scalar tagged `!` (libyaml resolves it as if it
 /// were plain: `! '12'` is 12). Its text may end with a line break, before which Python's
-/// `re.match(…$)` also matches: `! |` holding `3` is the integer 3, `null` is None; then
-/// `int()` and `float()` skip the break, and the boolean table and `.inf` do not (KeyError,
-/// ValueError).
+/// `re.match(…$)` also matches: `! |` holding `3` is the integer 3, `null` is `None`; then
+/// `int()` and `float()` skip the break, and the boolean table and `.inf` do not (`KeyError`,
+/// `ValueError`).
 pub(crate) fn construct_nonspecific(text: &str) -> Result<ScalarValue, String> {
     let Some(stripped) = text.strip_suffix('\n') else {
         return construct_plain(text);
