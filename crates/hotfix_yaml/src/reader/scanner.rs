@@ -11,6 +11,7 @@
 use std::borrow::Cow;
 use std::collections::VecDeque;
 
+use super::swar;
 use crate::document::ScalarStyle;
 
 /// A position: byte offset, and libyaml's line and column (in characters; a CR LF is one line
@@ -196,17 +197,25 @@ const fn plain_stops(flow: bool) -> [bool; 256] {
     table
 }
 
-/// Bytes that may start a line break: CR, LF, and the lead bytes of NEL, LS and PS.
-static LINE_STOPS: [bool; 256] = {
-    let mut table = [false; 256];
-    table[b'\r' as usize] = true;
-    table[b'\n' as usize] = true;
-    table[0xC2] = true;
-    table[0xE2] = true;
-    table
-};
-
 static PLAIN_BLOCK_STOPS: [bool; 256] = plain_stops(false);
+
+/// A word test that flags every byte of [`PLAIN_BLOCK_STOPS`] (and the other control bytes).
+#[inline]
+fn plain_block_hits(x: u64) -> u64 {
+    swar::below(x, 0x21) | swar::eq(x, b':') | (x & swar::HIGHS)
+}
+
+/// A word test that flags every byte of [`PLAIN_FLOW_STOPS`] and [`PLAIN_FLOW_STOPS_PURE`]:
+/// those of a block scalar, `,`, `?`, and `[]{}` (`[` and `{`, `]` and `}` differ in one bit).
+#[inline]
+fn plain_flow_hits(x: u64) -> u64 {
+    let folded = x | (swar::ONES * 0x20);
+    plain_block_hits(x)
+        | swar::eq(x, b',')
+        | swar::eq(x, b'?')
+        | swar::eq(folded, b'{')
+        | swar::eq(folded, b'}')
+}
 static PLAIN_FLOW_STOPS: [bool; 256] = plain_stops(true);
 /// The pure scanner's: `?` ends a plain scalar in a flow collection too.
 static PLAIN_FLOW_STOPS_PURE: [bool; 256] = {
@@ -383,8 +392,7 @@ impl<'a> Scanner<'a> {
     /// How many spaces from here.
     #[inline]
     fn spaces(&self) -> usize {
-        let rest = &self.b[self.mark.offset..];
-        rest.iter().position(|&c| c != b' ').unwrap_or(rest.len())
+        swar::blanks(self.b, self.mark.offset, false)
     }
 
     #[inline]
@@ -1104,11 +1112,7 @@ impl<'a> Scanner<'a> {
                 self.skip();
             }
             let tabs = self.flow_level > 0 || !self.simple_key_allowed;
-            let rest = &self.b[self.mark.offset..];
-            let blanks = rest
-                .iter()
-                .position(|&c| !(c == b' ' || (tabs && c == b'\t')))
-                .unwrap_or(rest.len());
+            let blanks = swar::blanks(self.b, self.mark.offset, tabs);
             self.mark.offset += blanks;
             self.mark.column += blanks;
             if self.check(b'#') {
@@ -1155,24 +1159,38 @@ impl<'a> Scanner<'a> {
 
     /// Skips to the next line break or the end (a comment's text, a block scalar's line).
     fn skip_to_line_end(&mut self) {
-        let rest = &self.b[self.mark.offset..];
-        let mut i = 0;
-        while let Some(n) = rest[i..].iter().position(|&b| LINE_STOPS[b as usize]) {
-            i += n;
-            let is_break = match rest[i] {
-                b'\n' | b'\r' => true,
-                0xC2 => rest.get(i + 1) == Some(&0x85),
-                _ => rest.get(i + 1) == Some(&0x80) && matches!(rest.get(i + 2), Some(0xA8 | 0xA9)),
-            };
-            if is_break {
-                self.mark.column += self.columns_in(&rest[..i]);
-                self.mark.offset += i;
-                return;
+        let b = self.b;
+        let mut i = self.mark.offset;
+        let mut ascii = true;
+        let end = loop {
+            // The next byte below 0x0E (CR, LF) or from 0x80 (NEL, LS, PS start there).
+            i = swar::find(
+                b,
+                i,
+                |x| swar::below(x, 0x0E) | (x & swar::HIGHS),
+                |c| !(0x0E..0x80).contains(&c),
+            );
+            match b.get(i) {
+                None | Some(b'\n' | b'\r') => break i,
+                Some(0xC2) if b.get(i + 1) == Some(&0x85) => break i,
+                Some(0xE2)
+                    if b.get(i + 1) == Some(&0x80) && matches!(b.get(i + 2), Some(0xA8 | 0xA9)) =>
+                {
+                    break i;
+                }
+                Some(&c) => {
+                    ascii &= c < 0x80;
+                    i += 1;
+                }
             }
-            i += 1;
-        }
-        self.mark.column += self.columns_in(rest);
-        self.mark.offset += rest.len();
+        };
+        let line = &b[self.mark.offset..end];
+        self.mark.column += if ascii {
+            line.len()
+        } else {
+            self.columns_in(line)
+        };
+        self.mark.offset = end;
     }
 
     fn scan_directive(&mut self) -> Scan<Token<'a>> {
@@ -2258,6 +2276,7 @@ impl<'a> Scanner<'a> {
             (true, true) => &PLAIN_FLOW_STOPS_PURE,
         };
         let pure = self.pure;
+        let flow = self.flow_level > 0;
         // A tab is white space to libyaml only (in pure mode this never matches a tab).
         let tab = if pure { b' ' } else { b'\t' };
         let result = (|| {
@@ -2315,11 +2334,13 @@ impl<'a> Scanner<'a> {
                     // This character, and the run of ordinary ones after it.
                     let from = self.mark.offset;
                     self.skip();
-                    let rest = &self.b[self.mark.offset..];
-                    let run = rest
-                        .iter()
-                        .position(|&b| stops[b as usize])
-                        .unwrap_or(rest.len());
+                    let run = swar::run_until(self.b, self.mark.offset, stops, |x| {
+                        if flow {
+                            plain_flow_hits(x)
+                        } else {
+                            plain_block_hits(x)
+                        }
+                    });
                     self.mark.column += run;
                     self.mark.offset += run;
                     value.push_slice(self.src, from, self.mark.offset);
