@@ -2261,6 +2261,57 @@ impl<'a> Scanner<'a> {
     )]
     fn scan_plain_scalar(&mut self) -> Scan<Token<'a>> {
         let start = self.mark;
+        // The common case in short: in a block, an ASCII character and the run of ordinary
+        // ones after it, up to a `:` that ends the scalar (a simple key's) or the text's end.
+        // The loop below reads such a scalar the same way: one pass of its inner loop, which
+        // takes the first character whatever it is, then the run, and stops there.
+        if self.flow_level == 0 && self.at(0) < 0x80 {
+            let from = start.offset;
+            let run = 1 + swar::run_until(self.b, from + 1, &PLAIN_BLOCK_STOPS, plain_block_hits);
+            self.mark.offset = from + run;
+            if self.is_z() || (self.check(b':') && self.is_blankz_at(1)) {
+                self.mark.column += run;
+                return Ok(Token {
+                    kind: TokenKind::Scalar(
+                        Cow::Borrowed(&self.src[from..from + run]),
+                        ScalarStyle::Plain,
+                    ),
+                    start,
+                    end: self.mark,
+                });
+            }
+            // Or up to the end of its line, when the next line (spaces, then anything but a
+            // blank or a line break) is indented less than the scalar may continue at: the
+            // loop below reads the line break and the spaces, and stops there.
+            if self.check(b'\n') || self.check(b'\r') {
+                let end = Mark {
+                    offset: from + run,
+                    line: start.line,
+                    column: start.column + run,
+                };
+                self.mark = end;
+                self.skip_line();
+                let spaces = self.spaces();
+                let indent = (self.indent + 1).max(0).cast_unsigned();
+                let next = self.at(spaces);
+                let ends = self.mark.offset + spaces >= self.b.len()
+                    || (spaces < indent && !matches!(next, b'\t' | b'\r' | b'\n' | 0xC2 | 0xE2));
+                if ends {
+                    self.mark.offset += spaces;
+                    self.mark.column += spaces;
+                    self.simple_key_allowed = true;
+                    return Ok(Token {
+                        kind: TokenKind::Scalar(
+                            Cow::Borrowed(&self.src[from..from + run]),
+                            ScalarStyle::Plain,
+                        ),
+                        start,
+                        end,
+                    });
+                }
+            }
+            self.mark = start;
+        }
         let mut end = self.mark;
         let mut value = Buf::Empty;
         let mut trailing = std::mem::take(&mut self.trailing_breaks);
