@@ -2255,62 +2255,119 @@ impl<'a> Scanner<'a> {
         Ok(('\u{fffd}', 0))
     }
 
+    /// A plain scalar in a block in its common shapes, read in short: words of ASCII
+    /// characters and single runs of spaces on one line (its first character ASCII, whatever it
+    /// is), ending at a `:` that ends the scalar (a simple key's), at spaces before a `#` or
+    /// such a `:`, at the text's end, or at its line's end when the next line (spaces, then
+    /// anything but a blank or a line break) is indented less than the scalar may continue at.
+    /// The general loop of [`Self::scan_plain_scalar`] reads such a scalar the same way and
+    /// stops at the same place, with the same marks, value (a slice of the text, as spaces
+    /// between words are kept as written) and simple-key state. `None`, the scanner untouched,
+    /// for any other shape (tabs, other characters, line breaks that the scalar may continue
+    /// past, a `:` in a flow collection).
+    fn plain_short(&mut self) -> Option<Token<'a>> {
+        let start = self.mark;
+        let from = start.offset;
+        let b = self.b;
+        let indent = self.indent + 1;
+        // Columns on the scalar's line, which is ASCII from its start to `pos`.
+        let column = |pos: usize| start.column + (pos - from);
+        let blankz = |pos: usize| match b.get(pos) {
+            None | Some(b' ' | b'\t' | b'\r' | b'\n') => true,
+            Some(0xC2) => b.get(pos + 1) == Some(&0x85),
+            Some(0xE2) => {
+                b.get(pos + 1) == Some(&0x80) && matches!(b.get(pos + 2), Some(0xA8 | 0xA9))
+            }
+            Some(_) => false,
+        };
+        // The scalar: `from..end`.
+        let token = |end: usize| Token {
+            kind: TokenKind::Scalar(Cow::Borrowed(&self.src[from..end]), ScalarStyle::Plain),
+            start,
+            end: Mark {
+                offset: end,
+                line: start.line,
+                column: column(end),
+            },
+        };
+        let on_line = |pos: usize| Mark {
+            offset: pos,
+            line: start.line,
+            column: column(pos),
+        };
+        let mut pos = from + 1;
+        loop {
+            pos += swar::run_until(b, pos, &PLAIN_BLOCK_STOPS, plain_block_hits);
+            let end = pos;
+            match b.get(pos) {
+                None => {
+                    let t = token(end);
+                    self.mark = on_line(end);
+                    return Some(t);
+                }
+                Some(b':') if blankz(pos + 1) => {
+                    let t = token(end);
+                    self.mark = on_line(end);
+                    return Some(t);
+                }
+                // A `:` inside: the loop takes it with the run after it.
+                Some(b':') => pos += 1,
+                Some(b' ') => {
+                    let after = pos + swar::blanks(b, pos, false);
+                    let ends = match b.get(after) {
+                        None | Some(b'#') => true,
+                        Some(b'\t' | b'\r' | b'\n' | 0x80..=0xFF) => return None,
+                        Some(b':') if blankz(after + 1) => true,
+                        Some(_) => column(after).cast_signed() < indent,
+                    };
+                    if ends {
+                        let t = token(end);
+                        self.mark = on_line(after);
+                        return Some(t);
+                    }
+                    // The spaces and the next character belong to the scalar.
+                    pos = after + 1;
+                }
+                Some(b'\n' | b'\r') => {
+                    let next = if b[pos] == b'\r' && b.get(pos + 1) == Some(&b'\n') {
+                        pos + 2
+                    } else {
+                        pos + 1
+                    };
+                    let spaces = swar::blanks(b, next, false);
+                    let ends = match b.get(next + spaces) {
+                        None => true,
+                        Some(b'\t' | b'\r' | b'\n' | 0xC2 | 0xE2) => false,
+                        Some(_) => spaces.cast_signed() < indent,
+                    };
+                    if !ends {
+                        return None;
+                    }
+                    let t = token(end);
+                    self.mark = Mark {
+                        offset: next + spaces,
+                        line: start.line + 1,
+                        column: spaces,
+                    };
+                    self.simple_key_allowed = true;
+                    return Some(t);
+                }
+                Some(_) => return None,
+            }
+        }
+    }
+
     #[allow(
         clippy::too_many_lines,
         reason = "libyaml's function, kept whole to be read beside it"
     )]
     fn scan_plain_scalar(&mut self) -> Scan<Token<'a>> {
         let start = self.mark;
-        // The common case in short: in a block, an ASCII character and the run of ordinary
-        // ones after it, up to a `:` that ends the scalar (a simple key's) or the text's end.
-        // The loop below reads such a scalar the same way: one pass of its inner loop, which
-        // takes the first character whatever it is, then the run, and stops there.
-        if self.flow_level == 0 && self.at(0) < 0x80 {
-            let from = start.offset;
-            let run = 1 + swar::run_until(self.b, from + 1, &PLAIN_BLOCK_STOPS, plain_block_hits);
-            self.mark.offset = from + run;
-            if self.is_z() || (self.check(b':') && self.is_blankz_at(1)) {
-                self.mark.column += run;
-                return Ok(Token {
-                    kind: TokenKind::Scalar(
-                        Cow::Borrowed(&self.src[from..from + run]),
-                        ScalarStyle::Plain,
-                    ),
-                    start,
-                    end: self.mark,
-                });
-            }
-            // Or up to the end of its line, when the next line (spaces, then anything but a
-            // blank or a line break) is indented less than the scalar may continue at: the
-            // loop below reads the line break and the spaces, and stops there.
-            if self.check(b'\n') || self.check(b'\r') {
-                let end = Mark {
-                    offset: from + run,
-                    line: start.line,
-                    column: start.column + run,
-                };
-                self.mark = end;
-                self.skip_line();
-                let spaces = self.spaces();
-                let indent = (self.indent + 1).max(0).cast_unsigned();
-                let next = self.at(spaces);
-                let ends = self.mark.offset + spaces >= self.b.len()
-                    || (spaces < indent && !matches!(next, b'\t' | b'\r' | b'\n' | 0xC2 | 0xE2));
-                if ends {
-                    self.mark.offset += spaces;
-                    self.mark.column += spaces;
-                    self.simple_key_allowed = true;
-                    return Ok(Token {
-                        kind: TokenKind::Scalar(
-                            Cow::Borrowed(&self.src[from..from + run]),
-                            ScalarStyle::Plain,
-                        ),
-                        start,
-                        end,
-                    });
-                }
-            }
-            self.mark = start;
+        if self.flow_level == 0
+            && self.at(0) < 0x80
+            && let Some(token) = self.plain_short()
+        {
+            return Ok(token);
         }
         let mut end = self.mark;
         let mut value = Buf::Empty;
