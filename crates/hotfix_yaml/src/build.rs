@@ -104,9 +104,9 @@ fn read_error(source: &str, err: &ReadError) -> LoadError {
     LoadError::new(LoadErrorKind::Syntax, message, Some(Span::new(at, at)))
 }
 
-fn build<'s>(source: &'s str, parser: Parser<'s>) -> Result<Document, Failure> {
+fn build<'s>(source: &'s str, mut parser: Parser<'s>) -> Result<Document, Failure> {
     let mut builder = Builder::new(source);
-    for event in parser {
+    while let Some(event) = parser.next_event() {
         let event = event.map_err(|err| Failure::Read(read_error(source, &err)))?;
         builder.event(event)?;
     }
