@@ -356,10 +356,15 @@ impl<'s> Builder<'s> {
     }
 
     /// `&name` on a node.
+    #[inline]
     fn anchor(&mut self, anchor: Option<&Property<'s>>, node: NodeId) -> Result<(), LoadError> {
-        let Some(anchor) = anchor else {
-            return Ok(());
-        };
+        match anchor {
+            None => Ok(()),
+            Some(anchor) => self.define_anchor(anchor, node),
+        }
+    }
+
+    fn define_anchor(&mut self, anchor: &Property<'s>, node: NodeId) -> Result<(), LoadError> {
         let span = Span::new(anchor.start, anchor.end);
         // The name as written (a slice of the text).
         let name = self
