@@ -527,14 +527,17 @@ impl<'s> Builder<'s> {
             return;
         };
         let last_child = if frame.mapping {
-            let entries: Vec<Entry> = self.entries.drain(frame.start..).collect();
+            // A copy of the slice, then the stack cut back: cheaper than collecting a drain.
+            let entries = self.entries[frame.start..].to_vec();
+            self.entries.truncate(frame.start);
             let last = entries.last().map(|e| e.value);
             if let NodeKind::Mapping { entries: slot, .. } = &mut self.doc.node_mut(frame.id).kind {
                 *slot = entries;
             }
             last
         } else {
-            let items: Vec<NodeId> = self.items.drain(frame.start..).collect();
+            let items = self.items[frame.start..].to_vec();
+            self.items.truncate(frame.start);
             let last = items.last().copied();
             if let NodeKind::Sequence { items: slot, .. } = &mut self.doc.node_mut(frame.id).kind {
                 *slot = items;
