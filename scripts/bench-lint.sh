@@ -4,7 +4,8 @@
 # runs each, made in one run, with one thread and every core, templates per second and peak
 # memory (scripts/bench_lint.py says what each figure is). Then the in-process figures: parse
 # only, and lint on one thread and every core (`cargo bench -p hotfix_linter --bench lint`), and
-# parse throughput in MB/s (`cargo bench -p hotfix_yaml --bench parse`); skip them with
+# parse throughput in MB/s (`cargo bench -p hotfix_yaml --bench parse`) and in instructions per
+# byte (scripts/bench-yaml.sh, with valgrind); skip them with
 # BENCH_QUICK=1. RUNS=N changes the number of runs.
 #
 # Needs python3 with PyYAML built with libyaml: .venv-heat's (scripts/setup-oracle.sh) when it
@@ -22,4 +23,10 @@ cargo build --release --locked -q
 if [ -z "${BENCH_QUICK:-}" ]; then
     HOTFIX_SHARED=$(dirname "$tree") cargo bench -q -p hotfix_linter --bench lint
     HOTFIX_SHARED=$(dirname "$tree") cargo bench -q -p hotfix_yaml --bench parse
+    # Parse only, in instructions per byte (callgrind): needs valgrind.
+    if command -v valgrind >/dev/null; then
+        HOTFIX_SHARED=$(dirname "$tree") scripts/bench-yaml.sh
+    else
+        echo "bench-lint: no valgrind, so no instructions per byte (scripts/bench-yaml.sh)"
+    fi
 fi

@@ -20,8 +20,12 @@ use crate::scalar::{ScalarValue, construct_nonspecific, construct_plain, constru
 /// block nesting counted apart).
 const NESTING_LIMIT: usize = 200;
 
-/// Source bytes per node of a typical template, for the node list's first capacity.
-const NODE_BYTES_HINT: usize = 20;
+/// The node list's first capacity: two nodes a line (the corpus has 1.9: a `key: value` line
+/// is two), or one every ten bytes where lines are long (flow collections); growing the list
+/// past its capacity copies every node written so far. Capacity never written to costs no
+/// memory once the list is large enough to be mapped on its own.
+const NODES_PER_LINE_HINT: usize = 2;
+const BYTES_PER_NODE_HINT: usize = 10;
 
 /// Parses YAML text into a [`Document`] with the reader, failing where PyYAML's loaders fail.
 pub(crate) fn parse(source: &str) -> Result<Document, LoadError> {
@@ -107,7 +111,7 @@ fn read_error(source: &str, err: &ReadError) -> LoadError {
 
 fn build<'s>(source: &'s str, mut parser: Parser<'s>) -> Result<Document, Failure> {
     let mut builder = Builder::new(source);
-    for event in parser.by_ref() {
+    while let Some(event) = parser.next_event() {
         let event = event.map_err(|err| Failure::Read(read_error(source, &err)))?;
         builder.event(event)?;
     }
@@ -198,13 +202,17 @@ struct Builder<'s> {
 impl<'s> Builder<'s> {
     fn new(source: &'s str) -> Self {
         let mut doc = Document::new(source, SourceFormat::Yaml);
-        doc.nodes.reserve(source.len() / NODE_BYTES_HINT);
+        let lines = memchr::memchr_iter(b'\n', source.as_bytes()).count() + 1;
+        doc.nodes
+            .reserve((lines * NODES_PER_LINE_HINT).max(source.len() / BYTES_PER_NODE_HINT) + 8);
         Self {
             source,
             doc,
-            frames: Vec::new(),
-            items: Vec::new(),
-            entries: Vec::new(),
+            // Room for a typical template's open collections and their children at once:
+            // growing these from nothing costs more than the rest of their use.
+            frames: Vec::with_capacity(32),
+            items: Vec::with_capacity(256),
+            entries: Vec::with_capacity(256),
             anchors: HashMap::new(),
             flow: 0,
             block: 0,
@@ -374,10 +382,15 @@ impl<'s> Builder<'s> {
     }
 
     /// `&name` on a node.
+    #[inline]
     fn anchor(&mut self, anchor: Option<&Property<'s>>, node: NodeId) -> Result<(), LoadError> {
-        let Some(anchor) = anchor else {
-            return Ok(());
-        };
+        match anchor {
+            None => Ok(()),
+            Some(anchor) => self.define_anchor(anchor, node),
+        }
+    }
+
+    fn define_anchor(&mut self, anchor: &Property<'s>, node: NodeId) -> Result<(), LoadError> {
         let span = Span::new(anchor.start, anchor.end);
         // The name as written (a slice of the text).
         let name = self
@@ -551,14 +564,17 @@ impl<'s> Builder<'s> {
             return;
         };
         let last_child = if frame.mapping {
-            let entries: Vec<Entry> = self.entries.drain(frame.start..).collect();
+            // A copy of the slice, then the stack cut back: cheaper than collecting a drain.
+            let entries = self.entries[frame.start..].to_vec();
+            self.entries.truncate(frame.start);
             let last = entries.last().map(|e| e.value);
             if let NodeKind::Mapping { entries: slot, .. } = &mut self.doc.node_mut(frame.id).kind {
                 *slot = entries;
             }
             last
         } else {
-            let items: Vec<NodeId> = self.items.drain(frame.start..).collect();
+            let items = self.items[frame.start..].to_vec();
+            self.items.truncate(frame.start);
             let last = items.last().copied();
             if let NodeKind::Sequence { items: slot, .. } = &mut self.doc.node_mut(frame.id).kind {
                 *slot = items;

@@ -577,6 +577,76 @@ fn reader_reads_what_libyaml_reads() {
     );
 }
 
+/// The scanner's short path for a plain scalar (ASCII words and spaces on one line, up to `: `,
+/// ` #`, the text's end, or the line's end before a line indented less) and the cases just
+/// outside it, which take the long path: answers of libyaml 0.2.5 and of PyYAML's pure parser.
+#[test]
+fn a_plain_scalars_short_paths_read_as_libyaml_and_pyyaml_do() {
+    type Answer = Result<Vec<(usize, usize, String)>, String>;
+    let libyaml: &[(&str, Answer)] = &[
+        ("a: b\nc: d", Ok(owned(&[(0, 1, "a"), (3, 4, "b"), (5, 6, "c"), (8, 9, "d")]))),
+        ("a:\n  b: c\n  d\ne: f\n", Err("while scanning a simple key: could not find expected ':' at 14".to_owned())),
+        ("a: b\n  c\nd: e\n", Ok(owned(&[(0, 1, "a"), (3, 8, "b c"), (9, 10, "d"), (12, 13, "e")]))),
+        ("a: b\n\n  c\n", Ok(owned(&[(0, 1, "a"), (3, 9, "b\nc")]))),
+        ("a: b\n\tc: d\n", Err("while scanning a plain scalar: found a tab character that violates indentation at 5".to_owned())),
+        ("a: b\n  # x\nc: d\n", Ok(owned(&[(0, 1, "a"), (3, 4, "b"), (11, 12, "c"), (14, 15, "d")]))),
+        ("a: b \nc: d\n", Ok(owned(&[(0, 1, "a"), (3, 4, "b"), (6, 7, "c"), (9, 10, "d")]))),
+        ("a: b\r\nc: d\r\n", Ok(owned(&[(0, 1, "a"), (3, 4, "b"), (6, 7, "c"), (9, 10, "d")]))),
+        ("- a\n- b:c\n", Ok(owned(&[(2, 3, "a"), (6, 9, "b:c")]))),
+        ("a: b\n   \nc: d", Ok(owned(&[(0, 1, "a"), (3, 4, "b"), (9, 10, "c"), (12, 13, "d")]))),
+        ("ab:\tc\n", Ok(owned(&[(0, 2, "ab"), (4, 5, "c")]))),
+        ("key: value\n  more: x\n", Err("mapping values are not allowed in this context at 17".to_owned())),
+        ("a:\n  b: c\n d\n", Err("while parsing a block mapping: did not find expected key at 11".to_owned())),
+        ("x\ny\n", Ok(owned(&[(0, 3, "x y")]))),
+        ("a: b\n  c:\n", Err("mapping values are not allowed in this context at 8".to_owned())),
+        ("a b: c d\ne: f g\n", Ok(owned(&[(0, 3, "a b"), (5, 8, "c d"), (9, 10, "e"), (12, 15, "f g")]))),
+        ("a: b c # d\ne: f\n", Ok(owned(&[(0, 1, "a"), (3, 6, "b c"), (11, 12, "e"), (14, 15, "f")]))),
+        ("a b : c\n", Ok(owned(&[(0, 3, "a b"), (6, 7, "c")]))),
+        ("a: b  c\n  d e\nf: g\n", Ok(owned(&[(0, 1, "a"), (3, 13, "b  c d e"), (14, 15, "f"), (17, 18, "g")]))),
+        ("a: b c\t\nd: e\n", Ok(owned(&[(0, 1, "a"), (3, 6, "b c"), (8, 9, "d"), (11, 12, "e")]))),
+        ("a: b c \nd: e\n", Ok(owned(&[(0, 1, "a"), (3, 6, "b c"), (8, 9, "d"), (11, 12, "e")]))),
+        ("a: b:c d:e\n", Ok(owned(&[(0, 1, "a"), (3, 10, "b:c d:e")]))),
+        ("- a b\n- c d", Ok(owned(&[(2, 5, "a b"), (8, 11, "c d")]))),
+        ("a: b #c\n", Ok(owned(&[(0, 1, "a"), (3, 4, "b")]))),
+        ("a: b c\n\td: e\n", Err("while scanning a plain scalar: found a tab character that violates indentation at 7".to_owned())),
+        ("a:\n  b: c d\n e\n", Err("while parsing a block mapping: did not find expected key at 13".to_owned())),
+    ];
+    for (text, answer) in libyaml {
+        assert_eq!(&scalars(text), answer, "libyaml: {text:?}");
+    }
+    let pure: &[(&str, Answer)] = &[
+        ("a: b\nc: d", Ok(owned(&[(0, 1, "a"), (3, 4, "b"), (5, 6, "c"), (8, 9, "d")]))),
+        ("a:\n  b: c\n  d\ne: f\n", Err("while scanning a simple key: could not find expected ':' at 14".to_owned())),
+        ("a: b\n  c\nd: e\n", Ok(owned(&[(0, 1, "a"), (3, 8, "b c"), (9, 10, "d"), (12, 13, "e")]))),
+        ("a: b\n\n  c\n", Ok(owned(&[(0, 1, "a"), (3, 9, "b\nc")]))),
+        ("a: b\n\tc: d\n", Err("while scanning for the next token: found character '\\t' that cannot start any token at 5".to_owned())),
+        ("a: b\n  # x\nc: d\n", Ok(owned(&[(0, 1, "a"), (3, 4, "b"), (11, 12, "c"), (14, 15, "d")]))),
+        ("a: b \nc: d\n", Ok(owned(&[(0, 1, "a"), (3, 4, "b"), (6, 7, "c"), (9, 10, "d")]))),
+        ("a: b\r\nc: d\r\n", Ok(owned(&[(0, 1, "a"), (3, 4, "b"), (6, 7, "c"), (9, 10, "d")]))),
+        ("- a\n- b:c\n", Ok(owned(&[(2, 3, "a"), (6, 9, "b:c")]))),
+        ("a: b\n   \nc: d", Ok(owned(&[(0, 1, "a"), (3, 4, "b"), (9, 10, "c"), (12, 13, "d")]))),
+        ("ab:\tc\n", Err("while scanning for the next token: found character '\\t' that cannot start any token at 3".to_owned())),
+        ("key: value\n  more: x\n", Err("mapping values are not allowed here at 17".to_owned())),
+        ("a:\n  b: c\n d\n", Err("while parsing a block mapping: expected <block end>, but found '<scalar>' at 11".to_owned())),
+        ("x\ny\n", Ok(owned(&[(0, 3, "x y")]))),
+        ("a: b\n  c:\n", Err("mapping values are not allowed here at 8".to_owned())),
+        ("a b: c d\ne: f g\n", Ok(owned(&[(0, 3, "a b"), (5, 8, "c d"), (9, 10, "e"), (12, 15, "f g")]))),
+        ("a: b c # d\ne: f\n", Ok(owned(&[(0, 1, "a"), (3, 6, "b c"), (11, 12, "e"), (14, 15, "f")]))),
+        ("a b : c\n", Ok(owned(&[(0, 3, "a b"), (6, 7, "c")]))),
+        ("a: b  c\n  d e\nf: g\n", Ok(owned(&[(0, 1, "a"), (3, 13, "b  c d e"), (14, 15, "f"), (17, 18, "g")]))),
+        ("a: b c\t\nd: e\n", Err("while scanning for the next token: found character '\\t' that cannot start any token at 6".to_owned())),
+        ("a: b c \nd: e\n", Ok(owned(&[(0, 1, "a"), (3, 6, "b c"), (8, 9, "d"), (11, 12, "e")]))),
+        ("a: b:c d:e\n", Ok(owned(&[(0, 1, "a"), (3, 10, "b:c d:e")]))),
+        ("- a b\n- c d", Ok(owned(&[(2, 5, "a b"), (8, 11, "c d")]))),
+        ("a: b #c\n", Ok(owned(&[(0, 1, "a"), (3, 4, "b")]))),
+        ("a: b c\n\td: e\n", Err("while scanning for the next token: found character '\\t' that cannot start any token at 7".to_owned())),
+        ("a:\n  b: c d\n e\n", Err("while parsing a block mapping: expected <block end>, but found '<scalar>' at 13".to_owned())),
+    ];
+    for (text, answer) in pure {
+        assert_eq!(&pure_scalars(text), answer, "pure: {text:?}");
+    }
+}
+
 #[test]
 fn reader_refuses_what_libyaml_refuses() {
     assert_eq!(

@@ -19,6 +19,7 @@
 
 mod parser;
 mod scanner;
+mod swar;
 
 pub use parser::{Event, EventKind, Parser, Property};
 pub use scanner::{ErrorKind, Mark, ReadError};
@@ -27,23 +28,18 @@ pub use scanner::{ErrorKind, Mark, ReadError};
 /// [#x20-#x7E] | #x85 | [#xA0-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]`): the offset and
 /// the character of the first.
 pub fn unprintable(source: &str) -> Option<(usize, char)> {
-    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
-    const HIGHS: u64 = ONES * 0x80;
     let bytes = source.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
-        // Eight bytes at a time while all are in 0x20..=0x7E (a byte below 0x20 or above 0x7E
-        // sets its high bit in `below` or `above`; a false alarm only follows a true one).
-        if let Some(chunk) = bytes.get(i..i + 8) {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            let x = u64::from_ne_bytes(word);
-            let below = x.wrapping_sub(ONES * 0x20) & !x & HIGHS;
-            let above = (x.wrapping_add(ONES) | x) & HIGHS;
-            if below | above == 0 {
+        // Eight bytes at a time while all are in 0x20..=0x7E; else straight to the first that
+        // is not (a tab or a line break, mostly).
+        if let Some(x) = swar::word(bytes, i) {
+            let odd = swar::below(x, 0x20) | ((x.wrapping_add(swar::ONES) | x) & swar::HIGHS);
+            if odd == 0 {
                 i += 8;
                 continue;
             }
+            i += swar::first(odd);
         }
         let b = bytes[i];
         let bad = match b {

@@ -11,6 +11,7 @@
 use std::borrow::Cow;
 use std::collections::VecDeque;
 
+use super::swar;
 use crate::document::ScalarStyle;
 
 /// A position: byte offset, and libyaml's line and column (in characters; a CR LF is one line
@@ -196,17 +197,25 @@ const fn plain_stops(flow: bool) -> [bool; 256] {
     table
 }
 
-/// Bytes that may start a line break: CR, LF, and the lead bytes of NEL, LS and PS.
-static LINE_STOPS: [bool; 256] = {
-    let mut table = [false; 256];
-    table[b'\r' as usize] = true;
-    table[b'\n' as usize] = true;
-    table[0xC2] = true;
-    table[0xE2] = true;
-    table
-};
-
 static PLAIN_BLOCK_STOPS: [bool; 256] = plain_stops(false);
+
+/// A word test that flags every byte of [`PLAIN_BLOCK_STOPS`] (and the other control bytes).
+#[inline]
+fn plain_block_hits(x: u64) -> u64 {
+    swar::below(x, 0x21) | swar::eq(x, b':') | (x & swar::HIGHS)
+}
+
+/// A word test that flags every byte of [`PLAIN_FLOW_STOPS`] and [`PLAIN_FLOW_STOPS_PURE`]:
+/// those of a block scalar, `,`, `?`, and `[]{}` (`[` and `{`, `]` and `}` differ in one bit).
+#[inline]
+fn plain_flow_hits(x: u64) -> u64 {
+    let folded = x | (swar::ONES * 0x20);
+    plain_block_hits(x)
+        | swar::eq(x, b',')
+        | swar::eq(x, b'?')
+        | swar::eq(folded, b'{')
+        | swar::eq(folded, b'}')
+}
 static PLAIN_FLOW_STOPS: [bool; 256] = plain_stops(true);
 /// The pure scanner's: `?` ends a plain scalar in a flow collection too.
 static PLAIN_FLOW_STOPS_PURE: [bool; 256] = {
@@ -383,8 +392,7 @@ impl<'a> Scanner<'a> {
     /// How many spaces from here.
     #[inline]
     fn spaces(&self) -> usize {
-        let rest = &self.b[self.mark.offset..];
-        rest.iter().position(|&c| c != b' ').unwrap_or(rest.len())
+        swar::blanks(self.b, self.mark.offset, false)
     }
 
     #[inline]
@@ -1104,11 +1112,7 @@ impl<'a> Scanner<'a> {
                 self.skip();
             }
             let tabs = self.flow_level > 0 || !self.simple_key_allowed;
-            let rest = &self.b[self.mark.offset..];
-            let blanks = rest
-                .iter()
-                .position(|&c| !(c == b' ' || (tabs && c == b'\t')))
-                .unwrap_or(rest.len());
+            let blanks = swar::blanks(self.b, self.mark.offset, tabs);
             self.mark.offset += blanks;
             self.mark.column += blanks;
             if self.check(b'#') {
@@ -1155,24 +1159,38 @@ impl<'a> Scanner<'a> {
 
     /// Skips to the next line break or the end (a comment's text, a block scalar's line).
     fn skip_to_line_end(&mut self) {
-        let rest = &self.b[self.mark.offset..];
-        let mut i = 0;
-        while let Some(n) = rest[i..].iter().position(|&b| LINE_STOPS[b as usize]) {
-            i += n;
-            let is_break = match rest[i] {
-                b'\n' | b'\r' => true,
-                0xC2 => rest.get(i + 1) == Some(&0x85),
-                _ => rest.get(i + 1) == Some(&0x80) && matches!(rest.get(i + 2), Some(0xA8 | 0xA9)),
-            };
-            if is_break {
-                self.mark.column += self.columns_in(&rest[..i]);
-                self.mark.offset += i;
-                return;
+        let b = self.b;
+        let mut i = self.mark.offset;
+        let mut ascii = true;
+        let end = loop {
+            // The next byte below 0x0E (CR, LF) or from 0x80 (NEL, LS, PS start there).
+            i = swar::find(
+                b,
+                i,
+                |x| swar::below(x, 0x0E) | (x & swar::HIGHS),
+                |c| !(0x0E..0x80).contains(&c),
+            );
+            match b.get(i) {
+                None | Some(b'\n' | b'\r') => break i,
+                Some(0xC2) if b.get(i + 1) == Some(&0x85) => break i,
+                Some(0xE2)
+                    if b.get(i + 1) == Some(&0x80) && matches!(b.get(i + 2), Some(0xA8 | 0xA9)) =>
+                {
+                    break i;
+                }
+                Some(&c) => {
+                    ascii &= c < 0x80;
+                    i += 1;
+                }
             }
-            i += 1;
-        }
-        self.mark.column += self.columns_in(rest);
-        self.mark.offset += rest.len();
+        };
+        let line = &b[self.mark.offset..end];
+        self.mark.column += if ascii {
+            line.len()
+        } else {
+            self.columns_in(line)
+        };
+        self.mark.offset = end;
     }
 
     fn scan_directive(&mut self) -> Scan<Token<'a>> {
@@ -2232,12 +2250,120 @@ impl<'a> Scanner<'a> {
         Ok((crate::surrogate_char(code), 0))
     }
 
+    /// A plain scalar in a block in its common shapes, read in short: words of ASCII
+    /// characters and single runs of spaces on one line (its first character ASCII, whatever it
+    /// is), ending at a `:` that ends the scalar (a simple key's), at spaces before a `#` or
+    /// such a `:`, at the text's end, or at its line's end when the next line (spaces, then
+    /// anything but a blank or a line break) is indented less than the scalar may continue at.
+    /// The general loop of [`Self::scan_plain_scalar`] reads such a scalar the same way and
+    /// stops at the same place, with the same marks, value (a slice of the text, as spaces
+    /// between words are kept as written) and simple-key state. `None`, the scanner untouched,
+    /// for any other shape (tabs, other characters, line breaks that the scalar may continue
+    /// past, a `:` in a flow collection).
+    fn plain_short(&mut self) -> Option<Token<'a>> {
+        let start = self.mark;
+        let from = start.offset;
+        let b = self.b;
+        let indent = self.indent + 1;
+        // Columns on the scalar's line, which is ASCII from its start to `pos`.
+        let column = |pos: usize| start.column + (pos - from);
+        let blankz = |pos: usize| match b.get(pos) {
+            None | Some(b' ' | b'\t' | b'\r' | b'\n') => true,
+            Some(0xC2) => b.get(pos + 1) == Some(&0x85),
+            Some(0xE2) => {
+                b.get(pos + 1) == Some(&0x80) && matches!(b.get(pos + 2), Some(0xA8 | 0xA9))
+            }
+            Some(_) => false,
+        };
+        // The scalar: `from..end`.
+        let token = |end: usize| Token {
+            kind: TokenKind::Scalar(Cow::Borrowed(&self.src[from..end]), ScalarStyle::Plain),
+            start,
+            end: Mark {
+                offset: end,
+                line: start.line,
+                column: column(end),
+            },
+        };
+        let on_line = |pos: usize| Mark {
+            offset: pos,
+            line: start.line,
+            column: column(pos),
+        };
+        let mut pos = from + 1;
+        loop {
+            pos += swar::run_until(b, pos, &PLAIN_BLOCK_STOPS, plain_block_hits);
+            let end = pos;
+            match b.get(pos) {
+                None => {
+                    let t = token(end);
+                    self.mark = on_line(end);
+                    return Some(t);
+                }
+                Some(b':') if blankz(pos + 1) => {
+                    let t = token(end);
+                    self.mark = on_line(end);
+                    return Some(t);
+                }
+                // A `:` inside: the loop takes it with the run after it.
+                Some(b':') => pos += 1,
+                Some(b' ') => {
+                    let after = pos + swar::blanks(b, pos, false);
+                    let ends = match b.get(after) {
+                        None | Some(b'#') => true,
+                        Some(b'\t' | b'\r' | b'\n' | 0x80..=0xFF) => return None,
+                        Some(b':') if blankz(after + 1) => true,
+                        Some(_) => column(after).cast_signed() < indent,
+                    };
+                    if ends {
+                        let t = token(end);
+                        self.mark = on_line(after);
+                        return Some(t);
+                    }
+                    // The spaces and the next character belong to the scalar.
+                    pos = after + 1;
+                }
+                Some(b'\n' | b'\r') => {
+                    let next = if b[pos] == b'\r' && b.get(pos + 1) == Some(&b'\n') {
+                        pos + 2
+                    } else {
+                        pos + 1
+                    };
+                    let spaces = swar::blanks(b, next, false);
+                    let ends = match b.get(next + spaces) {
+                        None => true,
+                        Some(b'\t' | b'\r' | b'\n' | 0xC2 | 0xE2) => false,
+                        Some(_) => spaces.cast_signed() < indent,
+                    };
+                    if !ends {
+                        return None;
+                    }
+                    let t = token(end);
+                    self.mark = Mark {
+                        offset: next + spaces,
+                        line: start.line + 1,
+                        column: spaces,
+                    };
+                    self.simple_key_allowed = true;
+                    return Some(t);
+                }
+                Some(_) => return None,
+            }
+        }
+    }
+
     #[allow(
         clippy::too_many_lines,
         reason = "libyaml's function, kept whole to be read beside it"
     )]
     fn scan_plain_scalar(&mut self) -> Scan<Token<'a>> {
         let start = self.mark;
+        if self.flow_level == 0
+            && self.at(0) < 0x80
+            && let Some(token) = self.plain_short()
+        {
+            return Ok(token);
+        }
         let mut end = self.mark;
         let mut value = Buf::Empty;
         let mut trailing = std::mem::take(&mut self.trailing_breaks);
@@ -2253,6 +2379,7 @@ impl<'a> Scanner<'a> {
             (true, true) => &PLAIN_FLOW_STOPS_PURE,
         };
         let pure = self.pure;
+        let flow = self.flow_level > 0;
         // A tab is white space to libyaml only (in pure mode this never matches a tab).
         let tab = if pure { b' ' } else { b'\t' };
         let result = (|| {
@@ -2310,11 +2437,13 @@ impl<'a> Scanner<'a> {
                     // This character, and the run of ordinary ones after it.
                     let from = self.mark.offset;
                     self.skip();
-                    let rest = &self.b[self.mark.offset..];
-                    let run = rest
-                        .iter()
-                        .position(|&b| stops[b as usize])
-                        .unwrap_or(rest.len());
+                    let run = swar::run_until(self.b, self.mark.offset, stops, |x| {
+                        if flow {
+                            plain_flow_hits(x)
+                        } else {
+                            plain_block_hits(x)
+                        }
+                    });
                     self.mark.column += run;
                     self.mark.offset += run;
                     value.push_slice(self.src, from, self.mark.offset);
