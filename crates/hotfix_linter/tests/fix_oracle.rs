@@ -262,15 +262,33 @@ fn heat_deprecated_property_renames_keep_the_properties_heat_translates() {
     let mut heat = Heat::start();
     let mut tally = Tally::default();
     let mut last_fixed = None;
+    let mut reshaped = Tally::default();
     for path in files(&workspace().join("testdata/rules/H612")) {
         let source = std::fs::read_to_string(&path).expect("a UTF-8 fixture");
         let label = path.display().to_string();
-        if let Some(fixed) = judge_renames(&mut heat, &label, &source, &mut tally) {
-            last_fixed = Some((source, fixed));
+        if let Some(fixed) = judge_renames(&mut heat, &label, &source, false, &mut tally) {
+            last_fixed = Some((source.clone(), fixed));
         }
+        // The Unsafe fixes write what Heat's translation makes of the value, in its new form:
+        // Heat reads the same properties from both too.
+        judge_renames(&mut heat, &label, &source, true, &mut reshaped);
     }
     eprintln!("fix oracle: H612 renames on fixtures: {}", tally.line());
+    eprintln!(
+        "fix oracle: H612 with --unsafe-fixes on fixtures: {}",
+        reshaped.line()
+    );
     assert!(tally.same >= 3, "too few fixtures proven: {}", tally.line());
+    assert!(
+        reshaped.same > tally.same,
+        "no Unsafe fix proven: {}",
+        reshaped.line()
+    );
+    assert!(
+        reshaped.changed.is_empty(),
+        "Unsafe fixes that change what Heat accepts or translates:\n{}",
+        reshaped.changed.join("\n")
+    );
     assert!(
         tally.changed.is_empty(),
         "renames that change what Heat accepts or translates:\n{}",
@@ -298,7 +316,8 @@ fn shared_deprecated_property_renames_of_the_corpus_keep_the_properties_heat_tra
         select: vec![Selector::parse("H612").expect("a rule code")],
         ..Settings::default()
     };
-    let (mut findings, mut safe) = (0, 0);
+    let mut reshaped = Tally::default();
+    let (mut findings, mut safe, mut unsafe_fixes) = (0, 0, 0);
     let mut left: BTreeMap<String, usize> = BTreeMap::new();
     for path in files(&shared().join("corpus")) {
         let Ok(source) = std::fs::read_to_string(&path) else {
@@ -317,18 +336,31 @@ fn shared_deprecated_property_renames_of_the_corpus_keep_the_properties_heat_tra
                 .is_some_and(|f| f.applicability == Applicability::Safe)
             {
                 safe += 1;
+            } else if d.fix.is_some() {
+                unsafe_fixes += 1;
             } else {
                 // The kind: the message without its location in the template.
                 *left.entry(d.message.clone()).or_default() += 1;
             }
         }
         if findings > 0 && diagnostics.iter().any(|d| d.fix.is_some()) {
-            judge_renames(&mut heat, &label, &source, &mut tally);
+            judge_renames(&mut heat, &label, &source, false, &mut tally);
+            let unsafe_fix = diagnostics.iter().any(|d| {
+                d.code == "H612"
+                    && d.fix
+                        .as_ref()
+                        .is_some_and(|f| f.applicability == Applicability::Unsafe)
+            });
+            if unsafe_fix {
+                judge_renames(&mut heat, &label, &source, true, &mut reshaped);
+            }
         }
     }
     eprintln!(
-        "fix oracle: H612 on the corpus: {findings} findings, {safe} with a Safe fix; {}",
-        tally.line()
+        "fix oracle: H612 on the corpus: {findings} findings, {safe} with a Safe fix, \
+         {unsafe_fixes} with an Unsafe one; {}; with --unsafe-fixes: {}",
+        tally.line(),
+        reshaped.line()
     );
     for (message, count) in &left {
         eprintln!("    left: {count} × {message}");
@@ -342,17 +374,26 @@ fn shared_deprecated_property_renames_of_the_corpus_keep_the_properties_heat_tra
         "renames that change what Heat accepts or translates:\n{}",
         tally.changed.join("\n")
     );
+    for what in &reshaped.changed {
+        eprintln!("    unsafe: {what}");
+    }
 }
 
-/// `deprecated-property` alone with `--fix` on one text, judged by Heat as a stack create
+/// `deprecated-property` alone with `--fix` (and `--unsafe-fixes`) on one text, judged by Heat as a stack create
 /// sees it; the fixed text when a fix applied.
-fn judge_renames(heat: &mut Heat, label: &str, source: &str, tally: &mut Tally) -> Option<String> {
+fn judge_renames(
+    heat: &mut Heat,
+    label: &str,
+    source: &str,
+    unsafe_fixes: bool,
+    tally: &mut Tally,
+) -> Option<String> {
     let settings = Settings {
         select: vec![Selector::parse("H612").expect("a rule code")],
         ..Settings::default()
     };
     let outcome =
-        fix_file(label, source, &settings, false).unwrap_or_else(|e| panic!("{label}: {e}"));
+        fix_file(label, source, &settings, unsafe_fixes).unwrap_or_else(|e| panic!("{label}: {e}"));
     if outcome.applied.is_empty() {
         return None;
     }
