@@ -379,6 +379,151 @@ fn shared_deprecated_property_renames_of_the_corpus_keep_the_properties_heat_tra
     }
 }
 
+/// The fixtures of `deprecated-resource-type` and the corpus templates it reports: with
+/// `--fix --unsafe-fixes` (that rule alone), Heat accepts the fixed text wherever it accepts the
+/// original (a stack create's checks, real types, no cloud), and the two differ, after Heat's
+/// translation, only in the types the fixes changed to the substitute Heat names.
+#[test]
+#[ignore = "needs Heat's engine (scripts/setup-oracle.sh); run by scripts/test.sh"]
+fn heat_deprecated_resource_type_substitutes_change_only_the_type() {
+    let mut heat = Heat::start();
+    let mut tally = Tally::default();
+    for path in files(&workspace().join("testdata/rules/H611")) {
+        let source = std::fs::read_to_string(&path).expect("a UTF-8 fixture");
+        judge_substitutes(&mut heat, &path.display().to_string(), &source, &mut tally);
+    }
+    eprintln!("fix oracle: H611 substitutes on fixtures: {}", tally.line());
+    assert!(tally.same >= 3, "too few fixtures proven: {}", tally.line());
+    // The comparison can fail: a value changed beside the type is seen.
+    let source =
+        std::fs::read_to_string(workspace().join("testdata/rules/H611/invalid_substitutes.yaml"))
+            .expect("the fixture");
+    let settings = Settings {
+        select: vec![Selector::parse("H611").expect("a rule code")],
+        ..Settings::default()
+    };
+    let fixed = fix_file("control", &source, &settings, true)
+        .expect("fixed")
+        .text;
+    let changed = fixed.replacen("config: abc", "config: abd", 1);
+    assert_ne!(changed, fixed);
+    let answer = heat.request(&json!({
+        "cmd": "diff", "a": source, "b": changed, "translated": true,
+    }));
+    assert_eq!(beside_the_types(&answer).len(), 1, "{answer}");
+    assert!(
+        tally.changed.is_empty() && tally.rejected.is_empty(),
+        "type changes that change more than the type:\n{}",
+        tally
+            .changed
+            .iter()
+            .chain(&tally.rejected)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+#[test]
+#[ignore = "needs ../shared/corpus and Heat's engine; run by scripts/test.sh beside ../shared"]
+fn shared_deprecated_resource_type_substitutes_of_the_corpus_change_only_the_type() {
+    let mut heat = Heat::start();
+    let mut tally = Tally::default();
+    for path in files(&shared().join("corpus")) {
+        let Ok(source) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        if !source.contains("Deployments") && !source.contains("BayModel") {
+            continue;
+        }
+        let label = path
+            .strip_prefix(shared())
+            .unwrap_or(&path)
+            .display()
+            .to_string();
+        judge_substitutes(&mut heat, &label, &source, &mut tally);
+    }
+    eprintln!(
+        "fix oracle: H611 substitutes on the corpus: {}",
+        tally.line()
+    );
+    for what in &tally.rejected {
+        eprintln!("    {what}");
+    }
+    assert!(tally.fixed > 0, "no H611 fix applied to the corpus");
+    assert!(
+        tally.changed.is_empty(),
+        "type changes that change more than the type:\n{}",
+        tally.changed.join("\n")
+    );
+}
+
+/// `deprecated-resource-type` alone with `--fix --unsafe-fixes` on one text, judged by Heat as a
+/// stack create sees it: the same verdict, and no difference after translation but the types.
+fn judge_substitutes(heat: &mut Heat, label: &str, source: &str, tally: &mut Tally) {
+    let settings = Settings {
+        select: vec![Selector::parse("H611").expect("a rule code")],
+        ..Settings::default()
+    };
+    let outcome =
+        fix_file(label, source, &settings, true).unwrap_or_else(|e| panic!("{label}: {e}"));
+    if outcome.applied.is_empty() {
+        return;
+    }
+    tally.fixed += 1;
+    let given = params(source);
+    let before = validate_strict(heat, source, &given);
+    let after = validate_strict(heat, &outcome.text, &given);
+    if let Some(error) = &before {
+        tally
+            .rejected
+            .push(format!("{label}: Heat rejects the original: {error}"));
+    }
+    if before != after {
+        tally.changed.push(format!(
+            "{label}: Heat judges the fixed text otherwise: {before:?} then {after:?}"
+        ));
+        return;
+    }
+    let answer = heat.request(&json!({
+        "cmd": "diff", "a": source, "b": outcome.text, "params": given,
+        "translated": true,
+    }));
+    let other = beside_the_types(&answer);
+    if answer["diffs"].is_array() && other.is_empty() {
+        tally.same += 1;
+    } else {
+        tally.changed.push(format!(
+            "{label}: Heat reads more than the type differently: {answer}"
+        ));
+    }
+}
+
+/// The differences of a `diff` answer other than a resource's type changed to a substitute.
+fn beside_the_types(answer: &serde_json::Value) -> Vec<&serde_json::Value> {
+    let substitutes = [
+        "SoftwareDeployment",
+        "StructuredDeployment",
+        "ClusterTemplate",
+    ];
+    answer["diffs"]
+        .as_array()
+        .map(|diffs| {
+            diffs
+                .iter()
+                .filter(|d| {
+                    let path = d["path"].as_str().unwrap_or_default();
+                    let to = d["b"].as_str().unwrap_or_default();
+                    let field = path.rsplit('.').next();
+                    !(path.starts_with("resources.")
+                        && field == Some("type")
+                        && substitutes.iter().any(|s| to.contains(s)))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// `deprecated-property` alone with `--fix` (and `--unsafe-fixes`) on one text, judged by Heat as a stack create
 /// sees it; the fixed text when a fix applied.
 fn judge_renames(
