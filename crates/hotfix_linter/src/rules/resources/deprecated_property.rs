@@ -1,15 +1,17 @@
 use std::collections::BTreeMap;
 
 use hotfix_diagnostics::{Applicability, Edit, Fix};
+use hotfix_hot::heat_release::property_arrival;
 use hotfix_hot::resource_types::{
-    PropertyType, ResourceType, RuleKind, Schema, Status, TranslationRule,
+    PropertyType, ResourceType, RuleKind, Schema, Status, SupportStatus, TranslationRule,
 };
 use hotfix_yaml::{Entry, NodeId, NodeKind, ScalarStyle, ScalarValue, Style};
 use serde_json::Value;
 
 use crate::rule::{Context, Sink, declare_rule};
 use crate::rules::resources::shared::{
-    Registered, call_at, earlier_statuses, literal_properties, replace_scalar, validated_resources,
+    Registered, call_at, deprecated_since, earlier_statuses, literal_properties, replace_scalar,
+    validated_resources,
 };
 
 declare_rule! {
@@ -182,6 +184,9 @@ impl Walk<'_, '_, '_> {
                         both.join(".")
                     );
                 }
+                let fix = rename(self.cx, self.schema, &self.names, node, entry.key, key)
+                    .or_else(|| reshape(self.cx, self.schema, &self.names, node, entry, key))
+                    .filter(|_| self.in_release(schema, status, key));
                 let diagnostic = self
                     .sink
                     .report(
@@ -189,8 +194,6 @@ impl Walk<'_, '_, '_> {
                         format!("{what} of {} is {status}", self.type_name),
                     )
                     .help(format!("{advice}{}", earlier_statuses(status)));
-                let fix = rename(self.cx, self.schema, &self.names, node, entry.key, key)
-                    .or_else(|| reshape(self.cx, self.schema, &self.names, node, entry, key));
                 if let Some(fix) = fix {
                     diagnostic.fix(fix);
                 }
@@ -199,6 +202,33 @@ impl Walk<'_, '_, '_> {
             self.value(property, entry.value);
             self.names.pop();
         }
+    }
+
+    /// Whether the fixes of the deprecated `key` of a map of `schema` suit the Heat release the
+    /// settings name (any, when they name none): `key` is deprecated there already, and the
+    /// property a fix writes arrived there, as far as Heat's support statuses say.
+    fn in_release(
+        &self,
+        schema: &'static BTreeMap<String, Schema>,
+        status: &SupportStatus,
+        key: &str,
+    ) -> bool {
+        let Some(release) = self.cx.heat_release else {
+            return true;
+        };
+        let deprecated = deprecated_since(status);
+        if deprecated.is_some_and(|d| d > release) {
+            return false;
+        }
+        let target = renamed_to(self.schema, &self.names, key)
+            .or_else(|| added_to(self.schema, &self.names, key).map(|r| r.path[0].as_str()))
+            .or_else(|| filled_from(self.schema, &self.names, key));
+        let Some((target, property)) = target.and_then(|t| Some((t, schema.get(t)?))) else {
+            return false;
+        };
+        let mut path: Vec<&str> = self.names.iter().map(String::as_str).collect();
+        path.push(target);
+        property_arrival(self.type_name, &path, property).is_none_or(|a| a <= release)
     }
 
     /// A literal value walked into: the keys of a map, the items of a list.

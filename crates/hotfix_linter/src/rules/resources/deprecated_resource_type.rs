@@ -1,9 +1,11 @@
 use hotfix_diagnostics::{Applicability, Fix};
+use hotfix_hot::heat_release::type_arrival;
 use hotfix_hot::resource_types::{self, ResourceType, Status};
 
 use crate::rule::{Context, Sink, declare_rule};
 use crate::rules::resources::shared::{
-    Registered, earlier_statuses, mapping_resources, registered_resources, replace_scalar,
+    Registered, deprecated_since, earlier_statuses, mapping_resources, registered_resources,
+    replace_scalar,
 };
 
 declare_rule! {
@@ -139,6 +141,15 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             Status::Supported | Status::Unsupported | Status::Unknown => continue,
         };
         let (advice, twin) = advice(schema);
+        // With a Heat release named, a fix only where the type is deprecated there already and
+        // the substitute has arrived.
+        let twin = twin.filter(|t| {
+            cx.heat_release.is_none_or(|release| {
+                let deprecated = deprecated_since(status);
+                let arrived = resource_types::all().get(t).and_then(type_arrival);
+                deprecated.is_none_or(|d| d <= release) && arrived.is_none_or(|a| a <= release)
+            })
+        });
         let diagnostic = sink
             .report(cx.span(type_node), message)
             .help(format!("{advice}{}", earlier_statuses(status)));
