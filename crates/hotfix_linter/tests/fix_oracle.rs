@@ -253,9 +253,10 @@ fn judge(
 }
 
 /// The fixtures of `deprecated-property` and the corpus templates it reports: with `--fix`
-/// (that rule alone), Heat accepts the fixed text wherever it accepts the original (the checks
-/// of a stack create, real types, no cloud), and reads the same properties from both after its
-/// own translation rules.
+/// (that rule alone), and with `--unsafe-fixes`, Heat accepts the fixed text wherever it accepts
+/// the original (the checks of a stack create, real types, no cloud), and reads the same
+/// properties from both after its own translation rules. The corpus walk also judges the
+/// substitutes of `deprecated-resource-type` (see [`judge_substitutes`]), with the same Heat.
 #[test]
 #[ignore = "needs Heat's engine (scripts/setup-oracle.sh); run by scripts/test.sh"]
 fn heat_deprecated_property_renames_keep_the_properties_heat_translates() {
@@ -309,7 +310,7 @@ fn heat_deprecated_property_renames_keep_the_properties_heat_translates() {
 
 #[test]
 #[ignore = "needs ../shared/corpus and Heat's engine; run by scripts/test.sh beside ../shared"]
-fn shared_deprecated_property_renames_of_the_corpus_keep_the_properties_heat_translates() {
+fn shared_deprecations_of_the_corpus_keep_the_properties_heat_translates() {
     let mut heat = Heat::start();
     let mut tally = Tally::default();
     let settings = Settings {
@@ -317,6 +318,8 @@ fn shared_deprecated_property_renames_of_the_corpus_keep_the_properties_heat_tra
         ..Settings::default()
     };
     let mut reshaped = Tally::default();
+    // The substitutes of deprecated-resource-type, judged in the same walk with the same Heat.
+    let mut substitutes = Tally::default();
     let (mut findings, mut safe, mut unsafe_fixes) = (0, 0, 0);
     let mut left: BTreeMap<String, usize> = BTreeMap::new();
     for path in files(&shared().join("corpus")) {
@@ -328,6 +331,9 @@ fn shared_deprecated_property_renames_of_the_corpus_keep_the_properties_heat_tra
             .unwrap_or(&path)
             .display()
             .to_string();
+        if source.contains("Deployments") || source.contains("BayModel") {
+            judge_substitutes(&mut heat, &label, &source, &mut substitutes);
+        }
         let diagnostics = hotfix_linter::lint(&label, source.as_bytes(), &settings);
         for d in diagnostics.iter().filter(|d| d.code == "H612") {
             findings += 1;
@@ -377,10 +383,20 @@ fn shared_deprecated_property_renames_of_the_corpus_keep_the_properties_heat_tra
     for what in &reshaped.changed {
         eprintln!("    unsafe: {what}");
     }
+    eprintln!(
+        "fix oracle: H611 substitutes on the corpus: {}",
+        substitutes.line()
+    );
+    assert!(substitutes.fixed > 0, "no H611 fix applied to the corpus");
+    assert!(
+        substitutes.changed.is_empty(),
+        "type changes that change more than the type:\n{}",
+        substitutes.changed.join("\n")
+    );
 }
 
-/// The fixtures of `deprecated-resource-type` and the corpus templates it reports: with
-/// `--fix --unsafe-fixes` (that rule alone), Heat accepts the fixed text wherever it accepts the
+/// The fixtures of `deprecated-resource-type` (the corpus templates it reports are judged in
+/// `shared_deprecations_of_the_corpus_…`): with `--fix --unsafe-fixes` (that rule alone), Heat accepts the fixed text wherever it accepts the
 /// original (a stack create's checks, real types, no cloud), and the two differ, after Heat's
 /// translation, only in the types the fixes changed to the substitute Heat names.
 #[test]
@@ -421,40 +437,6 @@ fn heat_deprecated_resource_type_substitutes_change_only_the_type() {
             .cloned()
             .collect::<Vec<_>>()
             .join("\n")
-    );
-}
-
-#[test]
-#[ignore = "needs ../shared/corpus and Heat's engine; run by scripts/test.sh beside ../shared"]
-fn shared_deprecated_resource_type_substitutes_of_the_corpus_change_only_the_type() {
-    let mut heat = Heat::start();
-    let mut tally = Tally::default();
-    for path in files(&shared().join("corpus")) {
-        let Ok(source) = std::fs::read_to_string(&path) else {
-            continue;
-        };
-        if !source.contains("Deployments") && !source.contains("BayModel") {
-            continue;
-        }
-        let label = path
-            .strip_prefix(shared())
-            .unwrap_or(&path)
-            .display()
-            .to_string();
-        judge_substitutes(&mut heat, &label, &source, &mut tally);
-    }
-    eprintln!(
-        "fix oracle: H611 substitutes on the corpus: {}",
-        tally.line()
-    );
-    for what in &tally.rejected {
-        eprintln!("    {what}");
-    }
-    assert!(tally.fixed > 0, "no H611 fix applied to the corpus");
-    assert!(
-        tally.changed.is_empty(),
-        "type changes that change more than the type:\n{}",
-        tally.changed.join("\n")
     );
 }
 
