@@ -67,8 +67,8 @@ declare_rule! {
     /// creates the new one and deletes the old. A new stack is the same either way. No fix is
     /// offered for a removed type Heat keeps as a placeholder: the help quotes Heat's message,
     /// which names the replacement where there is one (`OS::Designate::Zone` for
-    /// `OS::Designate::Domain`, Octavia for the old load balancer types), or says the service was retired
-    /// (Sahara, Senlin, Monasca).
+    /// `OS::Designate::Domain`, Octavia for the `OS::Neutron::LBaaS` types), or says the
+    /// service was retired (Sahara, Senlin, Monasca).
     pub(crate) static RULE = {
         code: "H611",
         name: "deprecated-resource-type",
