@@ -14,7 +14,8 @@ The output is facts only, never a description sentence or a support-status messa
 registered type (the plugin classes; not aliases):
 
   support_status     {"status", "version"?, "previous"?} (Heat's SupportStatus chain), and
-                     "substitute" when Heat names a replacement type (substitute_class)
+                     "substitute" when Heat names a replacement type (substitute_class);
+                     a type's own chain also has Heat's "message" where it gives one
   properties         name -> schema: "type" (string, integer, number, boolean, map, list, any),
                      and only where they differ from Heat's defaults: "required", "default",
                      "constraints" (allowed_values, range {min, max}, length {min, max}, modulo
@@ -142,7 +143,7 @@ def registry():
 
 
 def resource_type(name, cls, names_of):
-    out = {'support_status': support_status(cls.support_status, names_of)
+    out = {'support_status': support_status(cls.support_status, names_of, messages=True)
                              or {'status': support.SUPPORTED}}
     out['properties'] = schemata(properties.schemata(cls.properties_schema), names_of)
     attrs = dict(cls.attributes_schema)
@@ -163,13 +164,16 @@ def resource_type(name, cls, names_of):
     return out
 
 
-def support_status(status, names_of):
-    """The status chain, or None for Heat's default (SUPPORTED, no version, no history)."""
+def support_status(status, names_of, messages=False):
+    """The status chain, or None for Heat's default (SUPPORTED, no version, no history); with
+    `messages` (a type's own status), each status's message where Heat gives one."""
     out = {'status': status.status}
     if status.version is not None:
         out['version'] = str(status.version)
+    if messages and status.message:
+        out['message'] = str(status.message)
     if status.previous_status is not None:
-        out['previous'] = support_status(status.previous_status, names_of) or {
+        out['previous'] = support_status(status.previous_status, names_of, messages) or {
             'status': support.SUPPORTED}
     if status.substitute_class is not None:
         names = names_of.get(status.substitute_class)

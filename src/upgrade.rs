@@ -8,9 +8,11 @@ use std::process::ExitCode;
 use anyhow::{Context as _, anyhow};
 use hotfix_diagnostics::{Applicability, RenderOptions, render_human};
 use hotfix_hot::Version;
+use hotfix_hot::heat_release::{HeatRelease, newest_template_version};
 use hotfix_linter::upgrade::{
     Upgrade, UpgradeError, UpgradeOptions, UpgradeStatus, VersionStyle, upgrade,
 };
+use hotfix_linter::{Selector, Settings, fix_file};
 
 use crate::config;
 use crate::discover::{self, Candidate, Found, Kind};
@@ -26,9 +28,27 @@ use crate::interrupt::{self, Interrupt};
 #[derive(Debug, clap::Args)]
 #[allow(clippy::struct_excessive_bools, reason = "command-line flags")]
 pub(crate) struct UpgradeArgs {
-    /// The version to upgrade to: a date (`2017-09-01`) or a name (`pike`).
-    #[arg(long = "to", value_name = "VERSION", value_parser = crate::complete::hot_versions())]
-    to: String,
+    /// The version to upgrade to: a date (`2017-09-01`) or a name (`pike`) [default with
+    /// `--heat-release`: the newest version that release's Heat accepts].
+    #[arg(
+        long = "to",
+        value_name = "VERSION",
+        value_parser = crate::complete::hot_versions(),
+        required_unless_present = "heat_release"
+    )]
+    to: Option<String>,
+
+    /// The OpenStack release whose Heat the templates move to: a series (`wallaby`) or a
+    /// release number (`2023.1`), liberty or later. Also fixes what that Heat deprecated
+    /// (`deprecated-property` H612, `deprecated-resource-type` H611: the Safe fixes, and the
+    /// Unsafe ones with `--unsafe-fixes`), where the release has the name the fix writes.
+    #[arg(
+        long,
+        value_name = "RELEASE",
+        value_parser = crate::complete::heat_releases(),
+        hide_possible_values = true
+    )]
+    heat_release: Option<HeatRelease>,
 
     /// Files and folders to upgrade [default: the current folder].
     paths: Vec<PathBuf>,
@@ -86,6 +106,17 @@ enum Style {
     Name,
 }
 
+/// The deprecation fixes applied to an upgraded text (`--heat-release`).
+#[derive(Default)]
+struct Deprecations {
+    /// The text to write: the upgraded text, fixed.
+    text: String,
+    /// Each fix applied: code, message, whether Unsafe.
+    applied: Vec<(&'static str, String, bool)>,
+    /// The deprecation findings left.
+    left: usize,
+}
+
 /// What happened to one file.
 enum Outcome {
     Skipped(Kind),
@@ -93,7 +124,8 @@ enum Outcome {
     Refused(String),
     /// hotfix could not do its job (unreadable or unwritable file, an internal error): 2.
     Failed(String),
-    Done(Upgrade, String),
+    /// The upgrade, the source, and what the deprecation fixes made of the upgraded text.
+    Done(Upgrade, String, Deprecations),
     /// Not started: the run was interrupted.
     Interrupted,
     /// A folder the walk could not read: exit code 2.
@@ -102,6 +134,7 @@ enum Outcome {
 
 pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let options = options(args)?;
+    let deprecations = deprecation_settings(args);
     let cwd = crate::paths::current_dir()?;
     let overrides = config::Overrides::default();
     let mut configs = config::Configs::new(
@@ -146,7 +179,7 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
         None => out,
     };
     let mut stderr = crate::pipe::stderr();
-    let mut tally = Tally::default();
+    let mut tally = Tally::new(args.heat_release.is_some());
     let mut fatal = None;
     let found = discover::Walker::new(&paths, &mut configs)?.map_while(|found| match found {
         Ok(found) => Some(found),
@@ -160,7 +193,7 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
     let work = |found: &Found| match found {
         Found::Error(error) => Outcome::Unreadable(error.clone()),
         Found::Candidate(_) if interrupt.is_set() => Outcome::Interrupted,
-        Found::Candidate(candidate) => process(candidate, &options, write),
+        Found::Candidate(candidate) => process(candidate, &options, deprecations.as_ref(), write),
     };
     let mut taken = Taken {
         args,
@@ -177,11 +210,7 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
     if let Some(err) = fatal {
         return Err(err);
     }
-    writeln!(
-        stderr,
-        "{}",
-        tally.summary(&args.to, args.check || args.diff, args.verbose)
-    )?;
+    writeln!(stderr, "{}", tally.closing(args, options.target))?;
     if let Some(sarif) = sarif {
         sarif.finish(out)?;
     }
@@ -248,12 +277,20 @@ impl Taken<'_, '_> {
                 writeln!(stderr, "{display}: error: {message}")?;
             }
             Outcome::Interrupted => self.interrupted += 1,
-            Outcome::Done(result, source) => {
-                tally.count(result, source, self.target);
-                let line = report_done(args, &display, result, source, self.out, stderr)?;
+            Outcome::Done(result, source, deprecations) => {
+                tally.count(result, source, self.target, deprecations);
+                let line = report_done(
+                    args,
+                    &display,
+                    result,
+                    source,
+                    deprecations,
+                    self.out,
+                    stderr,
+                )?;
                 self.out.flush()?;
                 if let Some(sarif) = &mut self.sarif {
-                    let diagnostics = on_disk(result, source, &line);
+                    let diagnostics = on_disk(result, source, &deprecations.text, &line);
                     sarif.file(&crate::output::FileFindings {
                         path: &candidate.path,
                         source,
@@ -266,15 +303,47 @@ impl Taken<'_, '_> {
     }
 }
 
+/// With `--heat-release`, the settings of the deprecation fixes applied after the upgrade.
+fn deprecation_settings(args: &UpgradeArgs) -> Option<Settings> {
+    let release = args.heat_release?;
+    Some(Settings {
+        select: ["H611", "H612"]
+            .iter()
+            .filter_map(|c| Selector::parse(c))
+            .collect(),
+        heat_release: Some(release),
+        ..Settings::default()
+    })
+}
+
 /// What the arguments ask of the upgrade engine.
 fn options(args: &UpgradeArgs) -> anyhow::Result<UpgradeOptions> {
-    let target = Version::parse(&args.to).ok_or_else(|| {
-        anyhow!(
-            "`{}` is not a HOT version; use one of: {}",
-            args.to,
-            Version::accepted_strings().join(", ")
+    let newest = args.heat_release.map(|release| {
+        (
+            release,
+            newest_template_version(release).unwrap_or(Version::LATEST),
         )
-    })?;
+    });
+    let target = match (&args.to, newest) {
+        (Some(to), _) => Version::parse(to).ok_or_else(|| {
+            anyhow!(
+                "`{to}` is not a HOT version; use one of: {}",
+                Version::accepted_strings().join(", ")
+            )
+        })?,
+        (None, Some((_, newest))) => newest,
+        (None, None) => return Err(anyhow!("give --to VERSION or --heat-release RELEASE")),
+    };
+    if let Some((release, newest)) = newest
+        && target > newest
+    {
+        return Err(anyhow!(
+            "`--to {}` is newer than {}'s Heat accepts: its newest version is {}",
+            target.date(),
+            release.series(),
+            newest.date()
+        ));
+    }
     Ok(UpgradeOptions {
         target,
         unsafe_fixes: args.unsafe_fixes,
@@ -294,17 +363,35 @@ fn report_done(
     display: &str,
     result: &Upgrade,
     source: &str,
+    deprecations: &Deprecations,
     out: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> anyhow::Result<String> {
-    let line = status_line(
+    let mut line = status_line(
         result,
         args.check || args.diff,
         args.verbose,
         args.unsafe_fixes,
     );
-    if args.diff && result.text != source {
-        write_diff(out, display, source, &result.text)?;
+    if args.heat_release.is_some() {
+        let would = if args.check || args.diff {
+            "would be "
+        } else {
+            ""
+        };
+        let fixed = deprecations.applied.len();
+        let noun = if fixed == 1 {
+            "deprecation"
+        } else {
+            "deprecations"
+        };
+        let _ = write!(line, "; {fixed} {noun} {would}fixed");
+        if deprecations.left > 0 {
+            let _ = write!(line, ", {} left", deprecations.left);
+        }
+    }
+    if args.diff && deprecations.text != source {
+        write_diff(out, display, source, &deprecations.text)?;
     }
     if args.diff || args.format == UpgradeFormat::Sarif {
         writeln!(stderr, "{display}: {line}")?;
@@ -313,6 +400,9 @@ fn report_done(
     }
     report_blockers(stderr, display, result, args.verbose)?;
     report_findings(stderr, display, result, args.verbose)?;
+    for (code, message, _) in deprecations.applied.iter().filter(|(_, _, u)| *u) {
+        writeln!(stderr, "  {display}: {code} unsafe fix applied: {message}")?;
+    }
     Ok(line)
 }
 
@@ -333,11 +423,42 @@ struct Tally {
     skipped: usize,
     /// Whether any file changes (or would).
     changed: bool,
+    /// Deprecation fixes applied (of them Unsafe), and deprecation findings left
+    /// (`--heat-release`).
+    deprecations: Option<(usize, usize, usize)>,
 }
 
 impl Tally {
-    fn count(&mut self, result: &Upgrade, source: &str, target: Version) {
-        self.changed |= result.text != source;
+    /// An empty tally; `deprecations` when the run fixes them (`--heat-release`).
+    fn new(deprecations: bool) -> Self {
+        Self {
+            deprecations: deprecations.then_some((0, 0, 0)),
+            ..Self::default()
+        }
+    }
+
+    /// The closing summary of the run `args` asked for, upgrading to `target`.
+    fn closing(&self, args: &UpgradeArgs, target: Version) -> String {
+        self.summary(
+            args.to.as_deref().unwrap_or(target.date()),
+            args.check || args.diff,
+            args.verbose,
+        )
+    }
+
+    fn count(
+        &mut self,
+        result: &Upgrade,
+        source: &str,
+        target: Version,
+        deprecations: &Deprecations,
+    ) {
+        self.changed |= deprecations.text != source;
+        if let Some((fixed, unsafe_fixed, left)) = &mut self.deprecations {
+            *fixed += deprecations.applied.len();
+            *unsafe_fixed += deprecations.applied.iter().filter(|(_, _, u)| *u).count();
+            *left += deprecations.left;
+        }
         match &result.status {
             UpgradeStatus::AlreadyAtTarget { version } => {
                 self.current += 1;
@@ -369,6 +490,18 @@ impl Tally {
             self.blocked,
             self.refused + self.failed
         );
+        if let Some((fixed, unsafe_fixed, left)) = self.deprecations {
+            let noun = if fixed == 1 {
+                "deprecation"
+            } else {
+                "deprecations"
+            };
+            let _ = write!(out, "; {fixed} {noun} {would}fixed");
+            if unsafe_fixed > 0 {
+                let _ = write!(out, " ({unsafe_fixed} unsafe)");
+            }
+            let _ = write!(out, ", {left} left");
+        }
         if verbose {
             let _ = write!(out, ", {} skipped (not templates)", self.skipped);
         }
@@ -445,7 +578,12 @@ fn report_findings(
     Ok(())
 }
 
-fn process(candidate: &Candidate, options: &UpgradeOptions, write: bool) -> Outcome {
+fn process(
+    candidate: &Candidate,
+    options: &UpgradeOptions,
+    deprecations: Option<&Settings>,
+    write: bool,
+) -> Outcome {
     let bytes = match discover::read(candidate) {
         Ok(Ok(crate::read::Input::Whole(bytes))) => bytes,
         Ok(Ok(crate::read::Input::TooLarge { head, chars, exact })) => {
@@ -473,19 +611,52 @@ fn process(candidate: &Candidate, options: &UpgradeOptions, write: bool) -> Outc
         }
         Err(err) => return Outcome::Failed(err.to_string()),
     };
+    let fixed = match deprecations {
+        None => Deprecations {
+            text: result.text.clone(),
+            ..Deprecations::default()
+        },
+        Some(settings) => {
+            let display = candidate.display();
+            match fix_file(&display, &result.text, settings, options.unsafe_fixes) {
+                Ok(outcome) => Deprecations {
+                    applied: outcome
+                        .applied
+                        .iter()
+                        .map(|a| {
+                            let unsafe_fix = a.applicability == Applicability::Unsafe;
+                            (a.code, a.message.clone(), unsafe_fix)
+                        })
+                        .collect(),
+                    left: outcome
+                        .diagnostics
+                        .iter()
+                        .filter(|d| d.code == "H611" || d.code == "H612")
+                        .count(),
+                    text: outcome.text,
+                },
+                Err(err) => return Outcome::Failed(err.to_string()),
+            }
+        }
+    };
     if write
-        && result.text != source
-        && let Err(err) = crate::rewrite::rewrite(&candidate.path, &bytes, result.text.as_bytes())
+        && fixed.text != source
+        && let Err(err) = crate::rewrite::rewrite(&candidate.path, &bytes, fixed.text.as_bytes())
     {
         return Outcome::Failed(format!("not rewritten: {err}"));
     }
-    Outcome::Done(result, source)
+    Outcome::Done(result, source, fixed)
 }
 
 /// The upgrade's findings located in the file as it is on disk: that it would change (at its
 /// `heat_template_version`), why it is blocked (there too), and each warning, mapped back from
 /// the upgraded text to the original.
-fn on_disk(result: &Upgrade, source: &str, line: &str) -> Vec<hotfix_diagnostics::Diagnostic> {
+fn on_disk(
+    result: &Upgrade,
+    source: &str,
+    text: &str,
+    line: &str,
+) -> Vec<hotfix_diagnostics::Diagnostic> {
     use hotfix_diagnostics::{Diagnostic, Severity, Span};
     let version_span = hotfix_yaml::parse(source)
         .ok()
@@ -506,7 +677,7 @@ fn on_disk(result: &Upgrade, source: &str, line: &str) -> Vec<hotfix_diagnostics
         );
         d.help.clone_from(&blocker.help);
         out.push(d);
-    } else if result.text != source {
+    } else if text != source {
         out.push(Diagnostic::new(
             "U000",
             "upgrade-available",

@@ -217,6 +217,79 @@ fn a_misspelt_version_is_refused_not_upgraded_as_its_correction() {
     );
 }
 
+const DEPRECATED: &str = "heat_template_version: 2016-10-14  # kept\r\nresources:\r\n  port:\r\n    type: OS::Neutron::Port\r\n    properties:\r\n      network_id: private  # renamed\r\n  password:\r\n    type: OS::Heat::RandomString\r\n    properties: {sequence: digits}\r\n  deployments:\r\n    type: OS::Heat::SoftwareDeployments\r\n    properties: {config: abc, servers: {}}\r\n";
+
+#[test]
+fn a_heat_release_upgrades_to_its_newest_version_and_fixes_what_it_deprecated_in_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.yaml");
+    std::fs::write(&file, DEPRECATED).unwrap();
+    // Safe fixes only: the version and the rename; the Unsafe ones are left, and counted.
+    let output = hotfix(dir.path(), &["--heat-release", "wallaby", "t.yaml"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let safe = DEPRECATED
+        .replace("2016-10-14  # kept", "2021-04-16  # kept")
+        .replace("network_id: private", "network: private");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), safe);
+    assert_eq!(
+        text(&output.stdout),
+        "t.yaml: upgraded 2016-10-14 → 2021-04-16 (0 rewrites); 1 deprecation fixed, 2 left\n"
+    );
+    assert_eq!(
+        summary(&output),
+        "1 upgraded, 0 already at 2021-04-16, 0 blocked, 0 failed; 1 deprecation fixed, 2 left"
+    );
+    // With --unsafe-fixes, the rest, each reported.
+    let output = hotfix(
+        dir.path(),
+        &["--heat-release", "wallaby", "--unsafe-fixes", "t.yaml"],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let all = safe
+        .replace(
+            "{sequence: digits}",
+            "{character_classes: [{class: digits, min: 1}]}",
+        )
+        .replace(
+            "OS::Heat::SoftwareDeployments",
+            "OS::Heat::SoftwareDeploymentGroup",
+        );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), all);
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.contains("t.yaml: H611 unsafe fix applied: Change the type to `OS::Heat::SoftwareDeploymentGroup`"),
+        "{stderr}"
+    );
+    assert!(
+        summary(&output).ends_with("; 2 deprecations fixed (2 unsafe), 0 left"),
+        "{stderr}"
+    );
+    // A release and a newer target are refused; a release names an older target.
+    let newer = hotfix(
+        dir.path(),
+        &["--heat-release", "ussuri", "--to", "wallaby", "t.yaml"],
+    );
+    assert_eq!(newer.status.code(), Some(2));
+    assert!(
+        text(&newer.stderr)
+            .contains("newer than ussuri's Heat accepts: its newest version is 2018-08-31"),
+        "{}",
+        text(&newer.stderr)
+    );
+    std::fs::write(&file, DEPRECATED).unwrap();
+    let check = hotfix(
+        dir.path(),
+        &["--heat-release", "queens", "--check", "t.yaml"],
+    );
+    assert_eq!(check.status.code(), Some(1));
+    assert!(
+        text(&check.stdout).contains("would be upgraded 2016-10-14 → 2018-03-02 (0 rewrites); 1 deprecation would be fixed, 2 left"),
+        "{}",
+        text(&check.stdout)
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), DEPRECATED);
+}
+
 #[test]
 fn bad_targets_are_tool_errors() {
     let dir = tempfile::tempdir().unwrap();

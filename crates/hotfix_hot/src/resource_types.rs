@@ -182,6 +182,10 @@ pub struct SupportStatus {
     /// The type Heat names as the replacement, when it names one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub substitute: Option<String>,
+    /// Heat's message for the status, where it gives one (recorded for a type's own status:
+    /// `Use octavia instead.`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
 }
 
 impl Default for SupportStatus {
@@ -192,6 +196,7 @@ impl Default for SupportStatus {
             version: None,
             previous: None,
             substitute: None,
+            message: None,
         }
     }
 }

@@ -253,24 +253,43 @@ fn judge(
 }
 
 /// The fixtures of `deprecated-property` and the corpus templates it reports: with `--fix`
-/// (that rule alone), Heat accepts the fixed text wherever it accepts the original (the checks
-/// of a stack create, real types, no cloud), and reads the same properties from both after its
-/// own translation rules.
+/// (that rule alone), and with `--unsafe-fixes`, Heat accepts the fixed text wherever it accepts
+/// the original (the checks of a stack create, real types, no cloud), and reads the same
+/// properties from both after its own translation rules. The corpus walk also judges the
+/// substitutes of `deprecated-resource-type` (see [`judge_substitutes`]), with the same Heat.
 #[test]
 #[ignore = "needs Heat's engine (scripts/setup-oracle.sh); run by scripts/test.sh"]
 fn heat_deprecated_property_renames_keep_the_properties_heat_translates() {
     let mut heat = Heat::start();
     let mut tally = Tally::default();
     let mut last_fixed = None;
+    let mut reshaped = Tally::default();
     for path in files(&workspace().join("testdata/rules/H612")) {
         let source = std::fs::read_to_string(&path).expect("a UTF-8 fixture");
         let label = path.display().to_string();
-        if let Some(fixed) = judge_renames(&mut heat, &label, &source, &mut tally) {
-            last_fixed = Some((source, fixed));
+        if let Some(fixed) = judge_renames(&mut heat, &label, &source, false, &mut tally) {
+            last_fixed = Some((source.clone(), fixed));
         }
+        // The Unsafe fixes write what Heat's translation makes of the value, in its new form:
+        // Heat reads the same properties from both too.
+        judge_renames(&mut heat, &label, &source, true, &mut reshaped);
     }
     eprintln!("fix oracle: H612 renames on fixtures: {}", tally.line());
+    eprintln!(
+        "fix oracle: H612 with --unsafe-fixes on fixtures: {}",
+        reshaped.line()
+    );
     assert!(tally.same >= 3, "too few fixtures proven: {}", tally.line());
+    assert!(
+        reshaped.same > tally.same,
+        "no Unsafe fix proven: {}",
+        reshaped.line()
+    );
+    assert!(
+        reshaped.changed.is_empty(),
+        "Unsafe fixes that change what Heat accepts or translates:\n{}",
+        reshaped.changed.join("\n")
+    );
     assert!(
         tally.changed.is_empty(),
         "renames that change what Heat accepts or translates:\n{}",
@@ -291,14 +310,17 @@ fn heat_deprecated_property_renames_keep_the_properties_heat_translates() {
 
 #[test]
 #[ignore = "needs ../shared/corpus and Heat's engine; run by scripts/test.sh beside ../shared"]
-fn shared_deprecated_property_renames_of_the_corpus_keep_the_properties_heat_translates() {
+fn shared_deprecations_of_the_corpus_keep_the_properties_heat_translates() {
     let mut heat = Heat::start();
     let mut tally = Tally::default();
     let settings = Settings {
         select: vec![Selector::parse("H612").expect("a rule code")],
         ..Settings::default()
     };
-    let (mut findings, mut safe) = (0, 0);
+    let mut reshaped = Tally::default();
+    // The substitutes of deprecated-resource-type, judged in the same walk with the same Heat.
+    let mut substitutes = Tally::default();
+    let (mut findings, mut safe, mut unsafe_fixes) = (0, 0, 0);
     let mut left: BTreeMap<String, usize> = BTreeMap::new();
     for path in files(&shared().join("corpus")) {
         let Ok(source) = std::fs::read_to_string(&path) else {
@@ -309,6 +331,9 @@ fn shared_deprecated_property_renames_of_the_corpus_keep_the_properties_heat_tra
             .unwrap_or(&path)
             .display()
             .to_string();
+        if source.contains("Deployments") || source.contains("BayModel") {
+            judge_substitutes(&mut heat, &label, &source, &mut substitutes);
+        }
         let diagnostics = hotfix_linter::lint(&label, source.as_bytes(), &settings);
         for d in diagnostics.iter().filter(|d| d.code == "H612") {
             findings += 1;
@@ -317,18 +342,31 @@ fn shared_deprecated_property_renames_of_the_corpus_keep_the_properties_heat_tra
                 .is_some_and(|f| f.applicability == Applicability::Safe)
             {
                 safe += 1;
+            } else if d.fix.is_some() {
+                unsafe_fixes += 1;
             } else {
                 // The kind: the message without its location in the template.
                 *left.entry(d.message.clone()).or_default() += 1;
             }
         }
         if findings > 0 && diagnostics.iter().any(|d| d.fix.is_some()) {
-            judge_renames(&mut heat, &label, &source, &mut tally);
+            judge_renames(&mut heat, &label, &source, false, &mut tally);
+            let unsafe_fix = diagnostics.iter().any(|d| {
+                d.code == "H612"
+                    && d.fix
+                        .as_ref()
+                        .is_some_and(|f| f.applicability == Applicability::Unsafe)
+            });
+            if unsafe_fix {
+                judge_renames(&mut heat, &label, &source, true, &mut reshaped);
+            }
         }
     }
     eprintln!(
-        "fix oracle: H612 on the corpus: {findings} findings, {safe} with a Safe fix; {}",
-        tally.line()
+        "fix oracle: H612 on the corpus: {findings} findings, {safe} with a Safe fix, \
+         {unsafe_fixes} with an Unsafe one; {}; with --unsafe-fixes: {}",
+        tally.line(),
+        reshaped.line()
     );
     for (message, count) in &left {
         eprintln!("    left: {count} × {message}");
@@ -342,17 +380,147 @@ fn shared_deprecated_property_renames_of_the_corpus_keep_the_properties_heat_tra
         "renames that change what Heat accepts or translates:\n{}",
         tally.changed.join("\n")
     );
+    for what in &reshaped.changed {
+        eprintln!("    unsafe: {what}");
+    }
+    eprintln!(
+        "fix oracle: H611 substitutes on the corpus: {}",
+        substitutes.line()
+    );
+    assert!(substitutes.fixed > 0, "no H611 fix applied to the corpus");
+    assert!(
+        substitutes.changed.is_empty(),
+        "type changes that change more than the type:\n{}",
+        substitutes.changed.join("\n")
+    );
 }
 
-/// `deprecated-property` alone with `--fix` on one text, judged by Heat as a stack create
+/// The fixtures of `deprecated-resource-type` (the corpus templates it reports are judged in
+/// `shared_deprecations_of_the_corpus_…`): with `--fix --unsafe-fixes` (that rule alone), Heat accepts the fixed text wherever it accepts the
+/// original (a stack create's checks, real types, no cloud), and the two differ, after Heat's
+/// translation, only in the types the fixes changed to the substitute Heat names.
+#[test]
+#[ignore = "needs Heat's engine (scripts/setup-oracle.sh); run by scripts/test.sh"]
+fn heat_deprecated_resource_type_substitutes_change_only_the_type() {
+    let mut heat = Heat::start();
+    let mut tally = Tally::default();
+    for path in files(&workspace().join("testdata/rules/H611")) {
+        let source = std::fs::read_to_string(&path).expect("a UTF-8 fixture");
+        judge_substitutes(&mut heat, &path.display().to_string(), &source, &mut tally);
+    }
+    eprintln!("fix oracle: H611 substitutes on fixtures: {}", tally.line());
+    assert!(tally.same >= 3, "too few fixtures proven: {}", tally.line());
+    // The comparison can fail: a value changed beside the type is seen.
+    let source =
+        std::fs::read_to_string(workspace().join("testdata/rules/H611/invalid_substitutes.yaml"))
+            .expect("the fixture");
+    let settings = Settings {
+        select: vec![Selector::parse("H611").expect("a rule code")],
+        ..Settings::default()
+    };
+    let fixed = fix_file("control", &source, &settings, true)
+        .expect("fixed")
+        .text;
+    let changed = fixed.replacen("config: abc", "config: abd", 1);
+    assert_ne!(changed, fixed);
+    let answer = heat.request(&json!({
+        "cmd": "diff", "a": source, "b": changed, "translated": true,
+    }));
+    assert_eq!(beside_the_types(&answer).len(), 1, "{answer}");
+    assert!(
+        tally.changed.is_empty() && tally.rejected.is_empty(),
+        "type changes that change more than the type:\n{}",
+        tally
+            .changed
+            .iter()
+            .chain(&tally.rejected)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+/// `deprecated-resource-type` alone with `--fix --unsafe-fixes` on one text, judged by Heat as a
+/// stack create sees it: the same verdict, and no difference after translation but the types.
+fn judge_substitutes(heat: &mut Heat, label: &str, source: &str, tally: &mut Tally) {
+    let settings = Settings {
+        select: vec![Selector::parse("H611").expect("a rule code")],
+        ..Settings::default()
+    };
+    let outcome =
+        fix_file(label, source, &settings, true).unwrap_or_else(|e| panic!("{label}: {e}"));
+    if outcome.applied.is_empty() {
+        return;
+    }
+    tally.fixed += 1;
+    let given = params(source);
+    let before = validate_strict(heat, source, &given);
+    let after = validate_strict(heat, &outcome.text, &given);
+    if let Some(error) = &before {
+        tally
+            .rejected
+            .push(format!("{label}: Heat rejects the original: {error}"));
+    }
+    if before != after {
+        tally.changed.push(format!(
+            "{label}: Heat judges the fixed text otherwise: {before:?} then {after:?}"
+        ));
+        return;
+    }
+    let answer = heat.request(&json!({
+        "cmd": "diff", "a": source, "b": outcome.text, "params": given,
+        "translated": true,
+    }));
+    let other = beside_the_types(&answer);
+    if answer["diffs"].is_array() && other.is_empty() {
+        tally.same += 1;
+    } else {
+        tally.changed.push(format!(
+            "{label}: Heat reads more than the type differently: {answer}"
+        ));
+    }
+}
+
+/// The differences of a `diff` answer other than a resource's type changed to a substitute.
+fn beside_the_types(answer: &serde_json::Value) -> Vec<&serde_json::Value> {
+    let substitutes = [
+        "SoftwareDeployment",
+        "StructuredDeployment",
+        "ClusterTemplate",
+    ];
+    answer["diffs"]
+        .as_array()
+        .map(|diffs| {
+            diffs
+                .iter()
+                .filter(|d| {
+                    let path = d["path"].as_str().unwrap_or_default();
+                    let to = d["b"].as_str().unwrap_or_default();
+                    let field = path.rsplit('.').next();
+                    !(path.starts_with("resources.")
+                        && field == Some("type")
+                        && substitutes.iter().any(|s| to.contains(s)))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// `deprecated-property` alone with `--fix` (and `--unsafe-fixes`) on one text, judged by Heat as a stack create
 /// sees it; the fixed text when a fix applied.
-fn judge_renames(heat: &mut Heat, label: &str, source: &str, tally: &mut Tally) -> Option<String> {
+fn judge_renames(
+    heat: &mut Heat,
+    label: &str,
+    source: &str,
+    unsafe_fixes: bool,
+    tally: &mut Tally,
+) -> Option<String> {
     let settings = Settings {
         select: vec![Selector::parse("H612").expect("a rule code")],
         ..Settings::default()
     };
     let outcome =
-        fix_file(label, source, &settings, false).unwrap_or_else(|e| panic!("{label}: {e}"));
+        fix_file(label, source, &settings, unsafe_fixes).unwrap_or_else(|e| panic!("{label}: {e}"));
     if outcome.applied.is_empty() {
         return None;
     }

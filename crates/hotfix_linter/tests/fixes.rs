@@ -16,13 +16,17 @@ use hotfix_linter::fix::{FixOutcome, is_applied};
 use hotfix_linter::{FixAvailability, Rule, Selector, Settings, all_rules, fix_file, lint};
 use hotfix_yaml::LineIndex;
 
+mod common;
+
 fn testdata() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/rules")
 }
 
-fn only(code: &str) -> Settings {
+/// Only the rule, with the `heat-release` the fixture names (as `tests/rules.rs` lints it).
+fn only(code: &str, source: &str) -> Settings {
     Settings {
         select: vec![Selector::parse(code).expect("a rule code")],
+        heat_release: common::heat_release_named_in(source),
         ..Settings::default()
     }
 }
@@ -57,7 +61,7 @@ fn every_fix_converges_loads_is_idempotent_and_removes_only_its_own_finding() {
     for &rule in all_rules() {
         let (mut with_fix, mut without_fix) = (0, 0);
         for (name, source) in fixtures(rule) {
-            let settings = only(rule.code);
+            let settings = only(rule.code, &source);
             let before: Vec<Diagnostic> = lint(&name, source.as_bytes(), &settings)
                 .into_iter()
                 .filter(|d| d.code == rule.code)

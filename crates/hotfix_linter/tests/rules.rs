@@ -13,7 +13,6 @@ mod blueprints;
 use std::path::{Path, PathBuf};
 
 use hotfix_diagnostics::{RenderOptions, render_human};
-use hotfix_hot::heat_release::HeatRelease;
 mod common;
 mod stacks;
 
@@ -45,20 +44,9 @@ fn rules_under_test() -> Vec<&'static hotfix_linter::Rule> {
 fn only(code: &str, source: &str) -> Settings {
     Settings {
         select: vec![Selector::parse(code).expect("a rule code")],
-        heat_release: heat_release_named_in(source),
+        heat_release: common::heat_release_named_in(source),
         ..Settings::default()
     }
-}
-
-/// The release of the first `heat-release = "NAME"` in the source (quotes may be escaped).
-fn heat_release_named_in(source: &str) -> Option<HeatRelease> {
-    let (_, after) = source.split_once("heat-release = ")?;
-    let name: String = after
-        .trim_start_matches(['"', '\\'])
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '.')
-        .collect();
-    Some(HeatRelease::parse(&name).unwrap_or_else(|err| panic!("{err}")))
 }
 
 use stacks::Disk;

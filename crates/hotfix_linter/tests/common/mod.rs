@@ -213,3 +213,14 @@ pub(crate) fn insert_entry(doc: &Document, text: &str, map: NodeId, entry: &str)
     }
     Some(out)
 }
+
+/// The release of the first `heat-release = "NAME"` in the source (quotes may be escaped).
+pub(crate) fn heat_release_named_in(source: &str) -> Option<hotfix_hot::heat_release::HeatRelease> {
+    let (_, after) = source.split_once("heat-release = ")?;
+    let name: String = after
+        .trim_start_matches(['"', '\\'])
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '.')
+        .collect();
+    Some(hotfix_hot::heat_release::HeatRelease::parse(&name).unwrap_or_else(|err| panic!("{err}")))
+}

@@ -1,8 +1,11 @@
-use hotfix_hot::resource_types::{self, Status};
+use hotfix_diagnostics::{Applicability, Fix};
+use hotfix_hot::heat_release::type_arrival;
+use hotfix_hot::resource_types::{self, ResourceType, Status};
 
 use crate::rule::{Context, Sink, declare_rule};
 use crate::rules::resources::shared::{
-    Registered, earlier_statuses, mapping_resources, registered_resources,
+    Registered, deprecated_since, earlier_statuses, mapping_resources, registered_resources,
+    replace_scalar,
 };
 
 declare_rule! {
@@ -51,11 +54,26 @@ declare_rule! {
     ///       disk_format: qcow2
     ///       container_format: bare
     /// ```
+    ///
+    /// ## Fix safety
+    /// Where Heat names a replacement with the same properties, attributes and update policy
+    /// (`OS::Heat::SoftwareDeployments` → `OS::Heat::SoftwareDeploymentGroup`,
+    /// `OS::Heat::StructuredDeployments` → `OS::Heat::StructuredDeploymentGroup`,
+    /// `OS::Magnum::BayModel` → `OS::Magnum::ClusterTemplate`), the fix changes the type, and is
+    /// unsafe: Heat reads the resource's properties the same way, but a stack update sees
+    /// another type. Where the type's current status names the replacement (the two deployment
+    /// types), Heat's update switches the existing resource to it in place; where only an
+    /// earlier status does (`OS::Magnum::BayModel`), Heat's update replaces the resource: it
+    /// creates the new one and deletes the old. A new stack is the same either way. No fix is
+    /// offered for a removed type Heat keeps as a placeholder: the help quotes Heat's message,
+    /// which names the replacement where there is one (`OS::Designate::Zone` for
+    /// `OS::Designate::Domain`, Octavia for the `OS::Neutron::LBaaS` types), or says the
+    /// service was retired (Sahara, Senlin, Monasca).
     pub(crate) static RULE = {
         code: "H611",
         name: "deprecated-resource-type",
         severity: Warning,
-        fix: None,
+        fix: Sometimes,
         check: check,
     };
 }
@@ -122,14 +140,82 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             Status::Deprecated => format!("`{name}` is {status}"),
             Status::Supported | Status::Unsupported | Status::Unknown => continue,
         };
-        let advice = match status.chain().find_map(|s| s.substitute.as_deref()) {
-            Some(substitute) => format!("use `{substitute}`, which Heat names as its replacement"),
-            None if schema.none_resource => {
-                "remove it, or use the type of the service that replaced it".to_owned()
-            }
-            None => "plan its replacement: `hotfix types` lists the supported types".to_owned(),
-        };
-        sink.report(cx.span(type_node), message)
+        let (advice, twin) = advice(schema);
+        // With a Heat release named, a fix only where the type is deprecated there already and
+        // the substitute has arrived.
+        let twin = twin.filter(|t| {
+            cx.heat_release.is_none_or(|release| {
+                let deprecated = deprecated_since(status);
+                let arrived = resource_types::all().get(t).and_then(type_arrival);
+                deprecated.is_none_or(|d| d <= release) && arrived.is_none_or(|a| a <= release)
+            })
+        });
+        let diagnostic = sink
+            .report(cx.span(type_node), message)
             .help(format!("{advice}{}", earlier_statuses(status)));
+        let Some(twin) = twin else {
+            continue;
+        };
+        if let Some(edit) = replace_scalar(cx, type_node, twin) {
+            diagnostic.fix(Fix {
+                message: format!("Change the type to `{twin}`"),
+                edits: vec![edit],
+                applicability: Applicability::Unsafe,
+            });
+        }
     }
+}
+
+/// Whether Heat's substitute type has the same properties, attributes and update policy as the
+/// type (`OS::Heat::SoftwareDeployments` and `OS::Heat::SoftwareDeploymentGroup`): a template
+/// written for one means the same to the other.
+fn same_schema(old: &ResourceType, new: Option<&ResourceType>) -> bool {
+    let Some(new) = new else {
+        return false;
+    };
+    let json = |t: &ResourceType| {
+        (
+            serde_json::to_value(&t.properties).ok(),
+            serde_json::to_value(&t.attributes).ok(),
+            serde_json::to_value(&t.update_policy).ok(),
+        )
+    };
+    !new.none_resource && json(old) == json(new) && json(old).0.is_some()
+}
+
+/// What to do with a resource of the deprecated type `schema`, with Heat's own message where
+/// it names no substitute; and the substitute a fix may write, where it has the same schema.
+fn advice(schema: &'static ResourceType) -> (String, Option<&'static str>) {
+    let status = &schema.support_status;
+    let substitute = status.chain().find_map(|s| s.substitute.as_deref());
+    let twin = substitute.filter(|s| same_schema(schema, resource_types::all().get(s)));
+    let advice = match (substitute, twin) {
+        (Some(substitute), Some(_)) if status.substitute.as_deref() == Some(substitute) => {
+            format!(
+                "use `{substitute}`, which Heat names as its replacement: the same \
+         properties and attributes, and a stack update switches the resource to it \
+         in place"
+            )
+        }
+        (Some(substitute), Some(_)) => format!(
+            "use `{substitute}`, which Heat names as its replacement: the same properties \
+     and attributes, but a stack update replaces the resource (Heat switches in \
+     place only to the substitute its current status names)"
+        ),
+        (Some(substitute), None) => {
+            format!("use `{substitute}`, which Heat names as its replacement")
+        }
+        (None, _) if schema.none_resource => {
+            "remove it, or use the type of the service that replaced it".to_owned()
+        }
+        (None, _) => "plan its replacement: `hotfix types` lists the supported types".to_owned(),
+    };
+    // Heat's message, where it names no substitute (which the advice already gives).
+    let heat_says = status
+        .chain()
+        .find_map(|s| s.message.as_deref())
+        .filter(|_| substitute.is_none())
+        .map(|m| format!("; Heat: `{}`", m.trim()))
+        .unwrap_or_default();
+    (format!("{advice}{heat_says}"), twin)
 }

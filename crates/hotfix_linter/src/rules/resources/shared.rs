@@ -1,6 +1,7 @@
 //! What the resource rules share: finding calls, Python truthiness, and names for versions.
 
 use hotfix_diagnostics::Edit;
+use hotfix_hot::heat_release::HeatRelease;
 use hotfix_hot::resource_types::{self, ResourceType, Status, SupportStatus};
 use hotfix_hot::{Named, Version};
 use hotfix_stack::Mapped;
@@ -347,4 +348,15 @@ pub(super) fn replace_scalar(cx: &Context<'_>, node: NodeId, text: &str) -> Opti
         ScalarStyle::Literal | ScalarStyle::Folded => return None,
     };
     Some(Edit::replace(n.span, content))
+}
+
+/// The release from which Heat has deprecated (or hidden) it: the earliest such status of the
+/// chain, where its version names a release.
+pub(super) fn deprecated_since(status: &SupportStatus) -> Option<HeatRelease> {
+    status
+        .chain()
+        .filter(|s| matches!(s.status, Status::Deprecated | Status::Hidden))
+        .last()
+        .and_then(|s| s.version.as_deref())
+        .and_then(HeatRelease::of_heat_version)
 }
