@@ -1,0 +1,71 @@
+//! `hotfix schema`: the JSON Schemas editors validate templates and environments with. Their
+//! effect in a real client is tested by editors/schema-check (yaml-language-server).
+
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+fn hotfix(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hotfix"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run hotfix")
+}
+
+fn json(args: &[&str]) -> Value {
+    let output = hotfix(args);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(output.stderr.is_empty());
+    serde_json::from_slice(&output.stdout).expect("JSON")
+}
+
+#[test]
+fn the_template_schema_is_draft_07_with_every_registered_type() {
+    let schema = json(&["schema"]);
+    assert_eq!(schema["$schema"], "http://json-schema.org/draft-07/schema#");
+    assert_eq!(
+        schema["required"],
+        serde_json::json!(["heat_template_version"])
+    );
+    let types = json(&["types", "--format", "json"]);
+    let registered = types["types"].as_array().expect("types").len();
+    let listed = schema["definitions"]["resource_type"]["anyOf"][0]["enum"]
+        .as_array()
+        .expect("the enum")
+        .len();
+    assert_eq!(listed, registered);
+    assert!(
+        schema["definitions"]["OS::Nova::Server properties"]["properties"]["flavor"].is_object()
+    );
+}
+
+#[test]
+fn the_environment_schema_names_the_sections() {
+    let schema = json(&["schema", "--environment", "--heat-release", "wallaby"]);
+    assert_eq!(schema["title"], "OpenStack Heat environment file");
+    assert!(schema["properties"]["parameter_defaults"].is_object());
+}
+
+#[test]
+fn a_version_the_release_does_not_have_is_an_error() {
+    let output = hotfix(&[
+        "schema",
+        "--heat-release",
+        "pike",
+        "--template-version",
+        "queens",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "hotfix: error: heat_template_version 2018-03-02 arrived after the Heat of pike: name a later \
+         --heat-release or an earlier --template-version\n"
+    );
+}
