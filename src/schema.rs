@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::bail;
+use anyhow::{Context as _, bail};
 use hotfix_hot::PARAMETER_TYPES;
 use hotfix_hot::heat_release::{
     HeatRelease, property_arrival, template_version_arrival, type_arrival,
@@ -54,9 +54,23 @@ pub(crate) struct SchemaArgs {
     /// The schema of environment files (`-e FILE`) instead of templates.
     #[arg(long)]
     environment: bool,
+
+    /// Write every release's schemas into this folder instead, as the release workflow
+    /// publishes them: `hot-SERIES.schema.json` for each release from liberty on (any template
+    /// version it has), `hot.schema.json` (the newest) and `environment.schema.json`.
+    #[arg(
+        long,
+        value_name = "FOLDER",
+        conflicts_with_all = ["heat_release", "template_version", "environment"]
+    )]
+    every_release: Option<std::path::PathBuf>,
 }
 
 pub(crate) fn run(args: &SchemaArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+    if let Some(folder) = &args.every_release {
+        every_release(folder)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let release = args.heat_release.unwrap_or(HeatRelease::LATEST);
     let schema = if args.environment {
         environment_schema(release)
@@ -67,6 +81,36 @@ pub(crate) fn run(args: &SchemaArgs, out: &mut impl Write) -> anyhow::Result<Exi
     serde_json::to_writer_pretty(&mut *out, &schema)?;
     writeln!(out)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--every-release FOLDER`: each file written whole or not at all (through a temporary file).
+fn every_release(folder: &std::path::Path) -> anyhow::Result<()> {
+    std::fs::create_dir_all(folder)
+        .with_context(|| format!("cannot create {}", folder.display()))?;
+    let write = |name: String, schema: &Value| -> anyhow::Result<()> {
+        let path = folder.join(name);
+        let mut text = serde_json::to_vec_pretty(schema)?;
+        text.push(b'\n');
+        crate::rewrite::replace(&path, &text)
+            .with_context(|| format!("cannot write {}", path.display()))
+    };
+    for release in HeatRelease::all().filter(|r| r.is_checked()) {
+        let versions = template_versions(release, None)?;
+        write(
+            format!("hot-{}.schema.json", release.series()),
+            &template_schema(release, &versions),
+        )?;
+    }
+    let latest = HeatRelease::LATEST;
+    write(
+        "hot.schema.json".into(),
+        &template_schema(latest, &template_versions(latest, None)?),
+    )?;
+    write(
+        "environment.schema.json".into(),
+        &environment_schema(latest),
+    )?;
+    Ok(())
 }
 
 /// The template versions the schema accepts: the one named, else every one the release's Heat

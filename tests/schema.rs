@@ -69,3 +69,36 @@ fn a_version_the_release_does_not_have_is_an_error() {
          --heat-release or an earlier --template-version\n"
     );
 }
+
+#[test]
+fn every_release_writes_each_releases_schema_and_the_newest() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let folder = dir.path().join("schemas");
+    let output = hotfix(&["schema", "--every-release", folder.to_str().expect("UTF-8")]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(output.stdout.is_empty() && output.stderr.is_empty());
+    let mut names: Vec<String> = std::fs::read_dir(&folder)
+        .expect("the folder")
+        .map(|entry| {
+            entry
+                .expect("an entry")
+                .file_name()
+                .into_string()
+                .expect("UTF-8")
+        })
+        .collect();
+    names.sort();
+    // liberty … hibiscus: 23 releases, then the newest and the environment.
+    assert_eq!(names.len(), 25, "{names:?}");
+    assert!(names.contains(&"hot-liberty.schema.json".to_owned()));
+    assert!(names.contains(&"hot-hibiscus.schema.json".to_owned()));
+    let newest: Value =
+        serde_json::from_slice(&std::fs::read(folder.join("hot.schema.json")).expect("read"))
+            .expect("JSON");
+    assert_eq!(newest, json(&["schema"]));
+    let queens: Value = serde_json::from_slice(
+        &std::fs::read(folder.join("hot-queens.schema.json")).expect("read"),
+    )
+    .expect("JSON");
+    assert_eq!(queens, json(&["schema", "--heat-release", "queens"]));
+}

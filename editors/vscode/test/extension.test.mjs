@@ -134,3 +134,9 @@ test("a rule's documentation opens beside", async () => {
   assert.equal(shown.languageId, 'markdown');
   assert.match(shown.getText(), /deprecated-property/);
 });
+
+test("the extension's version is the crate's (the release names the .vsix after it)", () => {
+  const cargo = require('node:fs').readFileSync(join(repository, 'Cargo.toml'), 'utf8');
+  const [, version] = /\[workspace\.package\][^[]*?\nversion = "([^"]+)"/.exec(cargo);
+  assert.equal(require(join(here, '../package.json')).version, version);
+});
