@@ -371,11 +371,19 @@ fn resource_type_schema(types: &[(&str, &ResourceType)]) -> Value {
         })
         .collect();
     let namespaces: Vec<String> = namespaces.iter().map(|n| regex_escape(n)).collect();
+    // Shown beside each name by completion (an extension of yaml-language-server's).
+    let statuses: Vec<String> = types
+        .iter()
+        .map(|(_, t)| {
+            let chain: Vec<String> = t.support_status.chain().map(ToString::to_string).collect();
+            chain.join(", ")
+        })
+        .collect();
     json!({
         "description": "A resource type of Heat, a template file (`.yaml`, `.template`), or a \
                         type an environment's resource_registry maps.",
         "anyOf": [
-            {"enum": names},
+            {"enum": names, "enumDescriptions": statuses},
             {"type": "string", "pattern": "\\.(yaml|template)$"},
             {
                 "type": "string",
@@ -787,6 +795,14 @@ mod tests {
         // OS::Heat::Delay: SUPPORTED since 11.0.0, rocky.
         assert!(!type_names(&schema("queens", None)).contains(&"OS::Heat::Delay"));
         assert!(type_names(&schema("rocky", None)).contains(&"OS::Heat::Delay"));
+        let rocky = schema("rocky", None);
+        let names = type_names(&rocky);
+        let statuses = &rocky["definitions"]["resource_type"]["anyOf"][0]["enumDescriptions"];
+        let delay = names
+            .iter()
+            .position(|n| *n == "OS::Heat::Delay")
+            .expect("listed");
+        assert_eq!(statuses[delay], "supported since 11.0.0");
         let queens = schema("queens", None);
         assert!(
             queens["definitions"]
