@@ -8,12 +8,19 @@ cd "$(dirname "$0")/.."
 say() { echo "npm-ci: $*" >&2; }
 
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-    say "needs Node.js 20 or later and npm on PATH (https://nodejs.org, or apt-get install nodejs npm)"
-    exit 1
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        say "installing Node.js and npm from the system's packages"
+        apt-get update -qq >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
+    else
+        say "needs Node.js 20 or later and npm on PATH (https://nodejs.org, or apt-get install nodejs npm)"
+        exit 1
+    fi
 fi
 major=$(node -p 'process.versions.node.split(".")[0]')
 if [ "$major" -lt 20 ]; then
-    say "needs Node.js 20 or later; this is $(node --version)"
+    say "needs Node.js 20 or later; this is $(node --version) (Debian 12's is 18: take Node.js 20" \
+        "or later from https://nodejs.org or its Debian repository)"
     exit 1
 fi
 for folder in "$@"; do
