@@ -233,7 +233,7 @@ fn section_schema(section: &str, versions: &[Version]) -> Value {
             "description": "What the template does.",
         }),
         "parameter_groups" => json!({
-            "type": "array",
+            "type": ["array", "null"],
             "description": "How a user interface groups and orders the parameters.",
             "items": {
                 "type": "object",
@@ -259,8 +259,9 @@ fn section_schema(section: &str, versions: &[Version]) -> Value {
             "description": "The template's outputs, by name.",
             "additionalProperties": {"$ref": "#/definitions/output"},
         }),
+        // Null is refused here only: `Condition definitions must be a map`.
         "conditions" => json!({
-            "type": ["object", "null"],
+            "type": "object",
             "description": "Named conditions: each a boolean, a condition function, or \
                             another condition's name.",
             "additionalProperties": {
@@ -408,24 +409,22 @@ fn regex_escape(text: &str) -> String {
 /// A resource's definition: its keys, and for each registered type its properties and
 /// `update_policy`.
 fn resource_schema(versions: &[Version], types: &[(&str, &ResourceType)]) -> Value {
+    // Heat refuses null for each of them (`Resource NAME properties type must be object`).
     let mut keys = Map::new();
     let deletion_policies = union(versions, Version::deletion_policies);
     for key in union(versions, Version::resource_keys) {
         let schema = match key {
             "type" => json!({"$ref": "#/definitions/resource_type"}),
-            "properties" | "metadata" | "update_policy" => {
-                or_function(&json!({"type": ["object", "null"]}))
-            }
+            "properties" | "metadata" | "update_policy" => or_function(&json!({"type": "object"})),
             "depends_on" => json!({
                 "anyOf": [
                     {"type": "string"},
                     {"type": "array", "items": {"type": "string"}},
-                    {"type": "null"},
                 ],
             }),
             "deletion_policy" => or_function(&json!({"enum": deletion_policies})),
-            "description" => json!({"type": ["string", "null"]}),
-            "external_id" => or_function(&json!({"type": ["string", "null"]})),
+            "description" => json!({"type": "string"}),
+            "external_id" => or_function(&json!({"type": "string"})),
             "condition" => condition_reference(),
             _ => json!({}),
         };

@@ -192,6 +192,31 @@ resources:
   assert.deepEqual(shown(await diagnostics(join(work, 'modeline-newest.yaml'), newest)), []);
 });
 
+test('null is refused where Heat refuses it, and accepted where Heat accepts it', async () => {
+  // Heat 27.0.1 (../shared/oracles/heat/stack.py --strict --no-cloud): `Resource nothing
+  // description type must be string`, `Condition definitions must be a map`; the null
+  // descriptions of the template, a parameter and an output, and null parameter_groups, pass.
+  const text = `heat_template_version: 2016-10-14
+description:
+parameter_groups:
+parameters:
+  name:
+    type: string
+    description:
+conditions:
+resources:
+  nothing:
+    type: OS::Heat::None
+    description:
+outputs:
+  out:
+    description:
+    value: x
+`;
+  const found = shown(await diagnostics(join(work, 'nulls.hot.yaml'), text));
+  assert.deepEqual(found.map((d) => parseInt(d, 10)), [8, 12], found.join('\n'));
+});
+
 test('an environment file with an unknown section is reported', async () => {
   const text = `parameter_default:
   flavor: m1.small
