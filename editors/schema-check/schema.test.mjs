@@ -58,7 +58,9 @@ before(async () => {
   await client.request('initialize', {
     processId: process.pid,
     rootUri: pathToFileURL(work).href,
-    capabilities: { textDocument: { publishDiagnostics: {} } },
+    capabilities: {
+      textDocument: { publishDiagnostics: {}, completion: { completionItem: { snippetSupport: false } } },
+    },
   });
   client.notify('initialized', {});
   client.notify('workspace/didChangeConfiguration', { settings });
@@ -190,6 +192,32 @@ resources:
     `$schema=${pathToFileURL(schemas.template).href}`,
   );
   assert.deepEqual(shown(await diagnostics(join(work, 'modeline-newest.yaml'), newest)), []);
+});
+
+test("completion offers the type's properties under `properties:`", async () => {
+  const text = `heat_template_version: 2018-08-31
+resources:
+  server:
+    type: OS::Nova::Server
+    properties:
+      fl
+`;
+  const uri = pathToFileURL(join(work, 'complete.hot.yaml')).href;
+  const published = client.diagnosticsFor(uri);
+  client.notify('textDocument/didOpen', {
+    textDocument: { uri, languageId: 'yaml', version: ++version, text },
+  });
+  await published;
+  const result = await client.request('textDocument/completion', {
+    textDocument: { uri },
+    position: { line: 5, character: 8 },
+  });
+  client.notify('textDocument/didClose', { textDocument: { uri } });
+  const labels = (Array.isArray(result) ? result : result.items).map((item) => item.label);
+  assert.ok(labels.includes('flavor'), labels.join(', '));
+  assert.ok(labels.includes('flavor_update_policy'), labels.join(', '));
+  // Another type's properties are not offered.
+  assert.ok(!labels.includes('size'), labels.join(', '));
 });
 
 test('null is refused where Heat refuses it, and accepted where Heat accepts it', async () => {
