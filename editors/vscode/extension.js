@@ -53,13 +53,34 @@ async function start(context) {
     outputChannelName: 'hotfix',
   };
   client = new LanguageClient('hotfix', 'hotfix', serverOptions, clientOptions);
-  await client.start();
+  try {
+    await client.start();
+  } catch (error) {
+    client = undefined;
+    vscode.window.showErrorMessage(
+      `hotfix: \`${serverOptions.command} ${serverOptions.args.join(' ')}\` did not start ` +
+        `(${error && error.message ? error.message : error}); set hotfix.path to the hotfix ` +
+        'binary, or put hotfix on PATH.',
+    );
+  }
 }
 
 async function stop() {
   const running = client;
   client = undefined;
-  if (running) await running.stop();
+  if (!running) return;
+  try {
+    await running.stop();
+  } catch {
+    // It never started (the client has said why) or has stopped already.
+  }
+}
+
+/** Starts and restarts one after another: a settings change while the server starts waits. */
+let queue = Promise.resolve();
+function serially(work) {
+  queue = queue.then(work, work);
+  return queue;
 }
 
 /** The server's code actions of `kind` for the whole of the active document. */
@@ -126,22 +147,25 @@ async function activate(context) {
     vscode.commands.registerCommand('hotfix.fixAll', fixAll),
     vscode.commands.registerCommand('hotfix.upgrade', upgrade),
     vscode.commands.registerCommand('hotfix.showRule', (code) => showRule(context, code)),
-    vscode.commands.registerCommand('hotfix.restart', async () => {
-      await stop();
-      await start(context);
-    }),
+    vscode.commands.registerCommand('hotfix.restart', () =>
+      serially(async () => {
+        await stop();
+        await start(context);
+      })),
     // The settings are the server's command line: a change restarts it.
-    vscode.workspace.onDidChangeConfiguration(async (event) => {
-      if (!event.affectsConfiguration('hotfix')) return;
-      await stop();
-      await start(context);
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (!event.affectsConfiguration('hotfix')) return undefined;
+      return serially(async () => {
+        await stop();
+        await start(context);
+      });
     }),
   );
-  await start(context);
+  await serially(() => start(context));
 }
 
 function deactivate() {
-  return stop();
+  return serially(stop);
 }
 
 module.exports = { activate, deactivate, client: () => client };

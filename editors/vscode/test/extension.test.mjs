@@ -135,6 +135,22 @@ test("a rule's documentation opens beside", async () => {
   assert.match(shown.getText(), /deprecated-property/);
 });
 
+test('a binary that cannot start is said, with the setting to change', async () => {
+  state.settings['hotfix.path'] = join(work, 'no-such-hotfix');
+  state.events.configuration.fire({ affectsConfiguration: (section) => section === 'hotfix' });
+  // The client says it could not connect; the extension says what to do.
+  const ours = (m) => m.includes('did not start');
+  for (let i = 0; i < 100 && !state.messages.some(ours); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const message = state.messages.find(ours);
+  assert.match(message ?? '', /^error: hotfix: `.*no-such-hotfix server .*` did not start .*set hotfix\.path/);
+  // Back to the bundled binary.
+  delete state.settings['hotfix.path'];
+  state.messages.length = 0;
+  state.events.configuration.fire({ affectsConfiguration: (section) => section === 'hotfix' });
+});
+
 test("the extension's version is the crate's (the release names the .vsix after it)", () => {
   const cargo = require('node:fs').readFileSync(join(repository, 'Cargo.toml'), 'utf8');
   const [, version] = /\[workspace\.package\][^[]*?\nversion = "([^"]+)"/.exec(cargo);
