@@ -6,7 +6,11 @@
 #   2. the tests that compare hotfix with Heat's own engine. These are `#[ignore]`d, so that a
 #      plain `cargo test` needs no Python; here scripts/setup-oracle.sh installs Heat, pinned,
 #      into .venv-heat while the tests compile, which needs python3 (HOTFIX_PYTHON, when set,
-#      is the Python the Heat tests run instead).
+#      is the Python the Heat tests run instead);
+#   3. beside those, the clients editors use (scripts/editors-check.sh: yaml-language-server with
+#      `hotfix schema`'s output, the packaged VS Code extension with `hotfix server`), which
+#      need Node.js 20 or later with npm; scripts/npm-ci.sh installs their pinned packages while
+#      the tests compile. Its corpus part is a shared_ test, skipped without ../shared as below.
 #
 # Naming convention of the `#[ignore]`d tests (crates/hotfix_linter/tests/common/mod.rs says the
 # same), by what they need:
@@ -50,23 +54,25 @@ else
     have_shared=
 fi
 
-steps=4
+steps=5
 # The oracles (Heat's engine; with ../shared, Cloudify's parser too) are installed while the tests
 # compile: pip mostly waits on the network and the disk, the compiler on the cores.
 oracle_log=target/setup-oracles.log
 mkdir -p target
-step "Heat's engine in .venv-heat$([ -n "$have_shared" ] && echo " and Cloudify's parser in .venv-cfy")," \
-    "installed beside the compilation (scripts/setup-oracle.sh; kept between runs; log:" \
-    "$oracle_log)"
+step "Heat's engine in .venv-heat$([ -n "$have_shared" ] && echo " and Cloudify's parser in .venv-cfy")" \
+    "and the editor tests' npm packages, installed beside the compilation (scripts/setup-oracle.sh," \
+    "scripts/npm-ci.sh; kept between runs; log: $oracle_log)"
 (
     scripts/setup-oracle.sh
     if [ -n "$have_shared" ]; then scripts/setup-cfy-oracle.sh; fi
+    scripts/npm-ci.sh editors/schema-check editors/vscode
 ) > "$oracle_log" 2>&1 &
 oracles=$!
 binaries=$(mktemp)
 # shellcheck disable=SC2329 # called by the trap
 cleanup() {
     kill "$oracles" 2>/dev/null || true
+    if [ -n "${editors:-}" ]; then kill -- "$editors" 2>/dev/null || true; fi
     rm -f "$binaries" "$binaries.ignored"
 }
 trap cleanup EXIT
@@ -135,14 +141,32 @@ step "the self-contained tests: every test binary side by side, then the documen
 scripts/run_tests.py "$binaries"
 cargo test --workspace --locked --quiet --doc
 oracles_installed
+# The editors' clients, beside the Heat tests (which spend much of their time in Python waiting
+# on one another); their output is shown when they end.
+editors_log=target/editors-check.log
+step "the editors' clients, beside the next step (scripts/editors-check.sh; log: $editors_log)"
+HOTFIX=$PWD/target/debug/hotfix scripts/editors-check.sh > "$editors_log" 2>&1 &
+editors=$!
+editors_checked() {
+    local code=0
+    wait "$editors" || code=$?
+    editors=
+    sed 's/^/  /' "$editors_log" >&2
+    if [ "$code" != 0 ]; then
+        say "the editors' clients failed (exit $code); their output is above"
+        exit 1
+    fi
+}
 if [ -n "$have_shared" ]; then
     step "the $heat_tests heat_ and $shared_tests shared_ tests (Heat's engine, the corpus in $shared)"
     scripts/run_tests.py "$binaries.ignored" --ignored --nocapture
+    editors_checked
     say "passed in $(elapsed): every self-contained test, $heat_tests heat_ tests and" \
         "$shared_tests shared_ tests ($shared)"
 else
     step "the $heat_tests heat_ tests (Heat's engine, the repository's fixtures)"
     scripts/run_tests.py "$binaries.ignored" --ignored --skip shared_
+    editors_checked
     say "passed in $(elapsed): every self-contained test and $heat_tests heat_ tests (Heat's" \
         "engine, the repository's fixtures)"
     awk -F'\t' '{ name = $2; sub(/.*::/, "", name) } name ~ /^shared_/ {

@@ -805,25 +805,26 @@ fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
 /// `--extend-select`, `--ignore` and `--extend-ignore` add to it; `--heat-release` replaces the
 /// configuration's release.
 fn overrides(args: &LintArgs) -> anyhow::Result<Overrides> {
-    let parse = |items: &[String]| -> anyhow::Result<Vec<Selector>> {
-        items
-            .iter()
-            .filter(|s| !s.trim().is_empty())
-            .map(|s| {
-                Selector::parse(s).ok_or_else(|| {
-                    anyhow!("{} (see `hotfix rules`)", crate::explain::unknown_rule(s))
-                })
-            })
-            .collect()
-    };
-    let mut ignore = parse(&args.ignore)?;
-    ignore.extend(parse(&args.extend_ignore)?);
+    let mut ignore = selectors(&args.ignore)?;
+    ignore.extend(selectors(&args.extend_ignore)?);
     Ok(Overrides {
-        select: parse(&args.select)?,
-        extend_select: parse(&args.extend_select)?,
+        select: selectors(&args.select)?,
+        extend_select: selectors(&args.extend_select)?,
         ignore,
         heat_release: args.heat_release,
     })
+}
+
+/// The rule selectors of `--select` and the like (blank items skipped).
+pub(crate) fn selectors(items: &[String]) -> anyhow::Result<Vec<Selector>> {
+    items
+        .iter()
+        .filter(|s| !s.trim().is_empty())
+        .map(|s| {
+            Selector::parse(s)
+                .ok_or_else(|| anyhow!("{} (see `hotfix rules`)", crate::explain::unknown_rule(s)))
+        })
+        .collect()
 }
 
 /// What the run reads: the candidate read from standard input, or the paths to walk; and how

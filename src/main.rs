@@ -23,6 +23,7 @@ mod output;
 mod pipe;
 mod progress;
 mod rewrite;
+mod schema;
 mod server;
 mod types;
 mod upgrade;
@@ -80,6 +81,16 @@ enum Command {
     /// Then the attributes `get_attr` may name, the `update_policy` keys, and the translation
     /// rules by which Heat renames older properties. Names are case-sensitive, as in Heat.
     Type(types::TypeArgs),
+    /// Write a JSON Schema of templates (or environment files) for editors that validate YAML
+    /// from one.
+    ///
+    /// Draft-07, as Red Hat's yaml-language-server applies it (in VS Code, the IDEs of
+    /// `JetBrains`, Neovim, Helix): sections, parameters, resources with `type` as an enum and, per type, its
+    /// properties (types, `required`, allowed values, ranges, lengths, patterns; descriptions with
+    /// the support status) and its `update_policy`, outputs, conditions; an intrinsic function of
+    /// the version wherever a value may be one. A schema sees one file: `hotfix lint` and `hotfix
+    /// server` check the rest (references, other files, computed values).
+    Schema(schema::SchemaArgs),
     /// Run the language server, for editors: findings as you type, fixes, navigation, hover.
     Server(server::ServerArgs),
     /// K2HR3 templates: expand one as the K2HR3 Template Engine does.
@@ -141,6 +152,7 @@ fn main() -> ExitCode {
         Command::Versions(args) => explain::versions(&args, &mut stdout),
         Command::Types(args) => types::types(&args, &mut stdout),
         Command::Type(args) => types::resource_type(&args, &mut stdout),
+        Command::Schema(args) => schema::run(&args, &mut stdout),
         Command::Server(_) => unreachable!("handled above"),
         Command::K2hr3(args) => k2hr3::run(&args, &mut stdout),
         Command::Completions(args) => completions(&args, &mut stdout),

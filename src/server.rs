@@ -12,13 +12,37 @@ use hotfix_stack::{FileFacts, FileSource, LazyRegistry, StackPath};
 use hotfix_workspace::blueprint::Blueprints;
 use hotfix_workspace::{Prefixes, Scope};
 
+use hotfix_hot::heat_release::HeatRelease;
+
 use crate::config::{Configs, Overrides};
 use crate::discover::{self, Kind};
 
 /// Run the language server over standard input and output.
 #[derive(Debug, clap::Args)]
 #[command(after_help = SERVER_HELP)]
-pub(crate) struct ServerArgs {}
+pub(crate) struct ServerArgs {
+    /// Use this configuration file for every file instead of each file's nearest `hotfix.toml`.
+    #[arg(long, value_name = "CONFIG")]
+    config: Option<PathBuf>,
+
+    /// Only these rules (as `hotfix lint --select`): replaces the configuration's `select`.
+    #[arg(long, value_delimiter = ',', value_name = "RULES")]
+    select: Vec<String>,
+
+    /// Not these rules (as `hotfix lint --ignore`): added to the configuration's `ignore`.
+    #[arg(long, value_delimiter = ',', value_name = "RULES")]
+    ignore: Vec<String>,
+
+    /// The OpenStack release whose Heat the templates are deployed to (as `hotfix lint
+    /// --heat-release`): replaces the configuration's `heat-release`.
+    #[arg(
+        long,
+        value_name = "RELEASE",
+        value_parser = crate::complete::heat_releases(),
+        hide_possible_values = true
+    )]
+    heat_release: Option<HeatRelease>,
+}
 
 const SERVER_HELP: &str = "\
 The server speaks the Language Server Protocol over standard input and output. Editors start it
@@ -35,6 +59,10 @@ tells them apart; other files get no findings.";
 /// The files' settings and kinds, from disk, as `hotfix lint` reads them.
 struct DiskProject {
     cwd: std::path::PathBuf,
+    /// `--config`: the configuration file of every file, instead of each one's nearest.
+    config: Option<PathBuf>,
+    /// The command line's rule selection and release, over every configuration.
+    overrides: Overrides,
     /// The files, read from disk, under the `[paths]` of the configuration last read.
     disk: Disk,
     /// The Cloudify blueprints read for their imports, forgotten when a file is saved.
@@ -55,9 +83,9 @@ impl hotfix_server::Project for DiskProject {
         let prefixes = Arc::new(Prefixes::default());
         let mut configs = Configs::new(
             false,
-            None,
+            self.config.as_deref(),
             &self.cwd,
-            Overrides::default(),
+            self.overrides.clone(),
             Arc::clone(&prefixes),
         )
         .map_err(|err| err.to_string())?;
@@ -225,10 +253,23 @@ impl FileSource for Disk {
     }
 }
 
-pub(crate) fn run(_args: &ServerArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(args: &ServerArgs) -> anyhow::Result<ExitCode> {
     let cwd = crate::paths::current_dir()?;
+    let overrides = Overrides {
+        select: crate::lint::selectors(&args.select)?,
+        extend_select: Vec::new(),
+        ignore: crate::lint::selectors(&args.ignore)?,
+        heat_release: args.heat_release,
+    };
+    // A configuration file that cannot be read fails the start, not each request.
+    let config = args.config.as_ref().map(|path| cwd.join(path));
+    if let Some(path) = &config {
+        Configs::new(false, Some(path), &cwd, overrides.clone(), Arc::default())?;
+    }
     let project = DiskProject {
         cwd,
+        config,
+        overrides,
         disk: Disk::default(),
         blueprints: Mutex::default(),
         stack_template: Mutex::default(),

@@ -22,8 +22,14 @@ struct Client {
 
 impl Client {
     fn start(cwd: &Path) -> Client {
+        Client::start_with(cwd, &[])
+    }
+
+    /// `hotfix server` with these options.
+    fn start_with(cwd: &Path, options: &[&str]) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_hotfix"))
             .arg("server")
+            .args(options)
             .current_dir(cwd)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -651,6 +657,60 @@ fn a_changed_configuration_applies_and_a_template_can_be_upgraded() {
     client.request("shutdown", &Value::Null);
     client.notify("exit", &Value::Null);
     assert!(client.child.wait().expect("wait").success());
+}
+
+#[test]
+fn the_servers_options_apply_over_the_configuration_as_lints_do() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("hotfix.toml"),
+        "heat-release = \"queens\"\n",
+    )
+    .expect("write");
+    std::fs::write(dir.path().join("other.toml"), "ignore = [\"H618\"]\n").expect("write");
+    let path = dir.path().join("stack.yaml");
+    let text = "heat_template_version: 2016-10-14\nresources:\n  a:\n    type: OS::Heat::Delay\n    \
+                properties:\n      min_wait: {get_param: nowhere}\n";
+    let uri = uri(&path);
+    let findings = |options: &[&str]| -> Vec<String> {
+        let mut client = Client::start_with(dir.path(), options);
+        client.request(
+            "initialize",
+            &json!({"processId": null, "capabilities": {}}),
+        );
+        client.notify("initialized", &json!({}));
+        client.open(&uri, text);
+        let mut codes: Vec<String> = client
+            .diagnostics(&uri)
+            .iter()
+            .map(|d| d["code"].as_str().expect("code").to_owned())
+            .collect();
+        codes.sort();
+        client.request("shutdown", &Value::Null);
+        client.notify("exit", &Value::Null);
+        assert!(client.child.wait().expect("wait").success());
+        codes
+    };
+    // OS::Heat::Delay arrived in rocky: H618 under the configuration's queens.
+    assert_eq!(findings(&[]), ["H301", "H618"]);
+    assert_eq!(findings(&["--heat-release", "2026.2"]), ["H301"]);
+    assert_eq!(findings(&["--ignore", "H301"]), ["H618"]);
+    assert_eq!(findings(&["--select", "H618"]), ["H618"]);
+    // other.toml instead: no release (the newest), H618 ignored anyway.
+    assert_eq!(findings(&["--config", "other.toml"]), ["H301"]);
+    // A selector that names no rule stops the start, with lint's message.
+    let output = Command::new(env!("CARGO_BIN_EXE_hotfix"))
+        .args(["server", "--ignore", "H999"])
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .output()
+        .expect("run");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("H999"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
 }
 
 #[test]
