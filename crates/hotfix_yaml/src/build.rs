@@ -27,13 +27,33 @@ const NESTING_LIMIT: usize = 200;
 const NODES_PER_LINE_HINT: usize = 2;
 const BYTES_PER_NODE_HINT: usize = 10;
 
-/// Parses YAML text into a [`Document`] with the reader, failing where PyYAML's loaders fail.
-pub(crate) fn parse(source: &str) -> Result<Document, LoadError> {
-    match build(source, Parser::new(source)) {
-        Ok(doc) => Ok(doc),
-        Err(Failure::Load(err)) => Err(err),
-        Err(Failure::Read(_)) => parse_pure(source),
+/// Loads YAML text into a [`Document`] with the reader and PyYAML's constructor (the checks
+/// of [`crate::value`]), failing where Heat's loader fails: libyaml's rules first and, where
+/// they fail with a `yaml.YAMLError` (a scanner, parser, composer or constructor error), PyYAML's
+/// pure-Python rules, as `template_format.simple_parse` does. A byte-order mark at the start of
+/// a later line, say, is skipped by libyaml's rules and is a plain scalar's first character to
+/// the pure ones: `&a x\n\u{feff}&a:` is a duplicate anchor to libyaml and loads with the pure
+/// loader.
+pub(crate) fn load(source: &str) -> Result<Document, LoadError> {
+    let failure = match build(source, Parser::new(source)) {
+        Ok(mut doc) => match crate::value::check(&mut doc) {
+            Ok(()) => return Ok(doc),
+            Err(err) => err,
+        },
+        Err(Failure::Load(err)) => err,
+        Err(Failure::Read(_)) => return load_pure(source),
+    };
+    if failure.retried() {
+        load_pure(source)
+    } else {
+        Err(failure)
     }
+}
+
+fn load_pure(source: &str) -> Result<Document, LoadError> {
+    let mut doc = parse_pure(source)?;
+    crate::value::check(&mut doc)?;
+    Ok(doc)
 }
 
 /// Heat's second try (`template_format.simple_parse`, `environment_format.parse`): where
@@ -65,7 +85,8 @@ fn parse_pure(source: &str) -> Result<Document, LoadError> {
                          with PyYAML's own loader, which makes dates, since libyaml refuses it)"
                     ),
                     Some(node.span),
-                ),
+                )
+                .not_yaml_error(),
             ));
         }
     }
@@ -111,6 +132,7 @@ fn read_error(source: &str, err: &ReadError) -> LoadError {
 
 fn build<'s>(source: &'s str, mut parser: Parser<'s>) -> Result<Document, Failure> {
     let mut builder = Builder::new(source);
+    builder.pure = parser.is_pure();
     while let Some(event) = parser.next_event() {
         let event = event.map_err(|err| Failure::Read(read_error(source, &err)))?;
         builder.event(event)?;
@@ -197,6 +219,8 @@ struct Builder<'s> {
     document_start: usize,
     /// Aliases to a node that contains them: the null standing in for each, and its refusal.
     cycles: Vec<(NodeId, LoadError)>,
+    /// The events are those of PyYAML's pure-Python parser (Heat's second try).
+    pure: bool,
 }
 
 impl<'s> Builder<'s> {
@@ -219,6 +243,7 @@ impl<'s> Builder<'s> {
             documents: 0,
             document_start: 0,
             cycles: Vec::new(),
+            pure: false,
         }
     }
 
@@ -427,7 +452,8 @@ impl<'s> Builder<'s> {
                     "the alias '{name}' refers to a node that contains it; Heat cannot use a recursive structure"
                 ),
                 Some(span),
-            );
+            )
+            .not_yaml_error();
             // PyYAML builds the recursive value; only where the loaded value reaches it does
             // Heat fail (a repeated key may drop it: `a: &x [*x]` then `a: 1`). As a key it
             // always fails. As a merge, PyYAML's flatten_mapping has deleted the merge entry
@@ -510,6 +536,9 @@ impl<'s> Builder<'s> {
         span: Span,
     ) -> NodeId {
         let value = match tag.as_ref().map(|t| t.name.as_str()) {
+            // An empty node tagged `!`: libyaml's event marks it quoted-implicit (the empty
+            // string), PyYAML's pure parser plain-implicit (resolved: None).
+            Some("!") if span.is_empty() && self.pure => Ok(ScalarValue::Null),
             Some("!") if span.is_empty() => Ok(ScalarValue::Str),
             None if style == ScalarStyle::Plain => construct_plain(text),
             None => Ok(ScalarValue::Str),
@@ -522,14 +551,14 @@ impl<'s> Builder<'s> {
         // beside the `=` entry of a mapping tagged as a scalar): its refusal waits for that.
         let (value, refusal) = match value {
             Ok(value) => (value, None),
-            Err(message) => (
-                ScalarValue::Str,
-                Some(LoadError::new(
-                    LoadErrorKind::Construct,
-                    message,
-                    Some(span),
-                )),
-            ),
+            Err(message) => {
+                let python = crate::scalar::not_yaml_error(&message);
+                let err = LoadError::new(LoadErrorKind::Construct, message, Some(span));
+                (
+                    ScalarValue::Str,
+                    Some(if python { err.not_yaml_error() } else { err }),
+                )
+            }
         };
         let id = self.doc.push(Node {
             span,

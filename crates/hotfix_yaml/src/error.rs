@@ -35,14 +35,34 @@ pub struct LoadError {
     pub kind: LoadErrorKind,
     pub message: String,
     pub span: Option<Span>,
+    /// Not a `yaml.YAMLError` in Heat's loader (a `ValueError` of `int()`, a `KeyError` of the
+    /// boolean table, a recursive value, hotfix's own limits): where libyaml's rules fail so,
+    /// Heat does not read the text again with PyYAML's pure-Python loader.
+    pub(crate) final_: bool,
 }
 
 impl LoadError {
     pub fn new(kind: LoadErrorKind, message: String, span: Option<Span>) -> Self {
+        let final_ = matches!(kind, LoadErrorKind::AliasBomb | LoadErrorKind::TooDeep);
         Self {
             kind,
             message,
             span,
+            final_,
         }
+    }
+
+    /// The same refusal, marked as one Heat's `simple_parse` does not answer with its second
+    /// loader (not a `yaml.YAMLError`).
+    #[must_use]
+    pub(crate) fn not_yaml_error(mut self) -> Self {
+        self.final_ = true;
+        self
+    }
+
+    /// Whether Heat reads the text again with PyYAML's pure-Python loader after this refusal
+    /// of libyaml's rules (`simple_parse` catches `yaml.YAMLError`).
+    pub(crate) fn retried(&self) -> bool {
+        !self.final_
     }
 }

@@ -82,11 +82,13 @@ pub fn parse(source: &str) -> Result<Document, LoadError> {
 /// # Errors
 /// As [`parse`], except for the size limit.
 pub fn parse_unlimited(source: &str) -> Result<Document, LoadError> {
-    let mut doc = match json::parse(source) {
-        Some(doc) => doc,
-        None => build::parse(source)?,
+    let doc = match json::parse(source) {
+        Some(mut doc) => {
+            value::check(&mut doc)?;
+            doc
+        }
+        None => build::load(source)?,
     };
-    value::check(&mut doc)?;
     doc.check_top_level()?;
     Ok(doc)
 }
@@ -109,11 +111,13 @@ pub fn parse_with_reader(source: &str) -> Result<Document, LoadError> {
 /// Invalid JSON or YAML, a value PyYAML cannot construct, an alias bomb, a top level that is
 /// not a mapping.
 pub fn parse_environment(source: &str) -> Result<Option<Document>, LoadError> {
-    let mut doc = match json::parse(source) {
-        Some(doc) => doc,
-        None => build::parse(source)?,
+    let doc = match json::parse(source) {
+        Some(mut doc) => {
+            value::check(&mut doc)?;
+            doc
+        }
+        None => build::load(source)?,
     };
-    value::check(&mut doc)?;
     match doc.check_top_level() {
         Ok(()) => Ok(Some(doc)),
         Err(err) if err.kind == LoadErrorKind::Empty => Ok(None),

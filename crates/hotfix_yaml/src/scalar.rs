@@ -109,6 +109,21 @@ pub(crate) fn construct_plain(text: &str) -> Result<ScalarValue, String> {
     })
 }
 
+/// Whether a refusal of [`construct_plain`], [`construct_nonspecific`] or [`construct_tagged`]
+/// is Python's own (`int()`'s and `float()`'s `ValueError`, an `IndexError` on an empty value,
+/// the boolean table's `KeyError`) rather than PyYAML's `ConstructorError`.
+pub(crate) fn not_yaml_error(message: &str) -> bool {
+    [
+        "invalid literal for int()",
+        "invalid integer",
+        "could not convert string to float",
+        "invalid boolean",
+        "PyYAML cannot construct the boolean",
+    ]
+    .iter()
+    .any(|start| message.starts_with(start))
+}
+
 /// Resolves and constructs a quoted or block scalar tagged `!` (libyaml resolves it as if it
 /// were plain: `! '12'` is 12). Its text may end with a line break, before which Python's
 /// `re.match(…$)` also matches: `! |` holding `3` is the integer 3, `null` is `None`; then

@@ -760,7 +760,8 @@ fn check_value_graph(doc: &Document, root: NodeId, limit: u64) -> Result<(), Loa
                          itself, which Heat cannot use"
                             .to_owned(),
                         Some(doc.node(child).span),
-                    ));
+                    )
+                    .not_yaml_error());
                 }
                 _ => {}
             }

@@ -316,6 +316,20 @@ fn a_scalar_tagged_with_the_non_specific_tag_resolves_before_a_final_line_break(
 }
 
 #[test]
+fn a_yaml_error_of_libyamls_rules_is_answered_by_the_pure_loader_as_heat_does() {
+    // Heat's answers. `simple_parse` reads the text again with PyYAML's pure loader after any
+    // `yaml.YAMLError` of the C loader, a composer's or constructor's too: a byte-order mark
+    // at the start of a later line is skipped by libyaml (a duplicate anchor then) and is a
+    // plain scalar's first character to the pure scanner.
+    assert_eq!(json("&a_10\n\u{feff}&a_10:\n"), r#"{"\ufeff&a_10": null}"#);
+    // An empty node tagged `!` is "" to libyaml's events and None to the pure parser's.
+    assert_eq!(json("a: [! , b]\n"), r#"{"a": ["", "b"]}"#);
+    assert_eq!(json("6: {v:[x,! ,1]}\n"), r#"{"6": {"v": ["x", null, 1]}}"#);
+    // Python's own errors (`int()`'s ValueError) are not retried: the message is int()'s.
+    assert!(refusal("a: !!int x\n").contains("invalid literal for int() with base 10"));
+}
+
+#[test]
 fn a_lone_surrogate_escape_loads_as_python_keeps_it() {
     // Heat's answers (libyaml refuses the escape; PyYAML's pure loader and json.loads keep the
     // lone surrogate in the string, which json.dumps writes as an escape).

@@ -616,6 +616,11 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Whether the parser follows PyYAML's pure-Python rules ([`Parser::pure`]).
+    pub(crate) fn is_pure(&self) -> bool {
+        self.pure
+    }
+
     /// The start offsets of the scalars read so far that hold a lone surrogate escape (pure
     /// mode only), in the order they were read.
     pub(crate) fn lone_surrogates(&self) -> &[usize] {
