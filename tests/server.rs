@@ -821,30 +821,82 @@ fn registry_mapped_types_are_checked_with_the_trees_environments() {
     assert!(client.child.wait().expect("wait").success());
 }
 
-/// What `hotfix lint --format json FILE` (FILE absolute, as the editor names it) reports for
-/// it, run in `cwd`: each finding's code, line and message (with its help, as the editor shows
-/// it).
-fn lint_findings(cwd: &Path, file: &Path) -> Vec<(String, u64, String)> {
+/// A finding as both front ends give it: code, line and column (1-based, in characters) and
+/// message (with its help, as the editor shows it).
+type Finding = (String, u64, u64, String);
+
+/// What `hotfix lint --format json PATHS…` (absolute, as the editor names files) reports, run
+/// in `cwd`, by file.
+fn lint_findings_by_file(
+    cwd: &Path,
+    paths: &[&Path],
+) -> std::collections::BTreeMap<String, Vec<Finding>> {
     let output = Command::new(env!("CARGO_BIN_EXE_hotfix"))
         .args(["lint", "--format", "json"])
-        .arg(file)
+        .args(paths)
         .current_dir(cwd)
         .output()
         .expect("run hotfix lint");
-    let findings: Value = serde_json::from_slice(&output.stdout).expect("JSON");
-    let mut found: Vec<(String, u64, String)> = findings
-        .as_array()
-        .expect("a list")
-        .iter()
-        .map(|f| {
-            let mut message = f["message"].as_str().unwrap_or_default().to_owned();
-            if let Some(help) = f["help"].as_str() {
-                message = format!("{message}\nhelp: {help}");
-            }
-            (
+    let findings: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|err| {
+        panic!("{err}: {}", String::from_utf8_lossy(&output.stderr));
+    });
+    let mut by_file = std::collections::BTreeMap::<String, Vec<Finding>>::new();
+    for f in findings.as_array().expect("a list") {
+        let mut message = f["message"].as_str().unwrap_or_default().to_owned();
+        if let Some(help) = f["help"].as_str() {
+            message = format!("{message}\nhelp: {help}");
+        }
+        by_file
+            .entry(f["path"].as_str().unwrap_or_default().to_owned())
+            .or_default()
+            .push((
                 f["code"].as_str().unwrap_or_default().to_owned(),
                 f["start"]["line"].as_u64().unwrap_or_default(),
+                f["start"]["column"].as_u64().unwrap_or_default(),
                 message,
+            ));
+    }
+    for found in by_file.values_mut() {
+        found.sort();
+    }
+    by_file
+}
+
+/// What `hotfix lint --format json FILE` (FILE absolute, as the editor names it) reports for
+/// it, run in `cwd`.
+fn lint_findings(cwd: &Path, file: &Path) -> Vec<Finding> {
+    let mut by_file = lint_findings_by_file(cwd, &[file]);
+    by_file
+        .remove(file.to_str().expect("a UTF-8 path"))
+        .unwrap_or_default()
+}
+
+/// The diagnostics of the editor for a document whose text is `text`, as [`lint_findings`]
+/// gives `hotfix lint`'s (the editor's UTF-16 positions counted back in characters).
+fn editor_findings(text: &str, diagnostics: &[Value]) -> Vec<Finding> {
+    let mut found: Vec<Finding> = diagnostics
+        .iter()
+        .map(|d| {
+            let start = &d["range"]["start"];
+            let line = start["line"].as_u64().unwrap_or_default();
+            let units = start["character"].as_u64().unwrap_or_default();
+            let row = text
+                .split('\n')
+                .nth(usize::try_from(line).expect("small"))
+                .unwrap_or_default();
+            let mut counted = 0;
+            let column = row
+                .chars()
+                .take_while(|c| {
+                    counted += c.len_utf16() as u64;
+                    counted <= units
+                })
+                .count() as u64;
+            (
+                d["code"].as_str().unwrap_or_default().to_owned(),
+                line + 1,
+                column + 1,
+                d["message"].as_str().unwrap_or_default().to_owned(),
             )
         })
         .collect();
@@ -852,20 +904,52 @@ fn lint_findings(cwd: &Path, file: &Path) -> Vec<(String, u64, String)> {
     found
 }
 
-/// The diagnostics of the editor as [`lint_findings`] gives `hotfix lint`'s.
-fn editor_findings(diagnostics: &[Value]) -> Vec<(String, u64, String)> {
-    let mut found: Vec<(String, u64, String)> = diagnostics
-        .iter()
-        .map(|d| {
-            (
-                d["code"].as_str().unwrap_or_default().to_owned(),
-                d["range"]["start"]["line"].as_u64().unwrap_or_default() + 1,
-                d["message"].as_str().unwrap_or_default().to_owned(),
-            )
-        })
-        .collect();
-    found.sort();
+impl Client {
+    /// The server started in `cwd` and initialized, with the client's `capabilities`.
+    fn initialized(cwd: &Path, capabilities: &Value) -> Client {
+        let mut client = Client::start(cwd);
+        client.request(
+            "initialize",
+            &json!({"processId": null, "capabilities": capabilities}),
+        );
+        client.notify("initialized", &json!({}));
+        client
+    }
+
+    /// Ends the session as an editor does; the server must exit cleanly.
+    fn stop(mut self) {
+        self.request("shutdown", &Value::Null);
+        self.notify("exit", &Value::Null);
+        assert!(self.child.wait().expect("wait").success());
+    }
+
+    /// The editor's findings for `file` (opened with its text on disk, or given it as a change
+    /// when open), which must be `hotfix lint`'s (`linted`); returned.
+    fn lints_as(&mut self, file: &Path, linted: &[Finding]) -> Vec<Finding> {
+        let text = std::fs::read_to_string(file).expect("read");
+        let uri = uri(file);
+        self.open(&uri, &text);
+        let found = editor_findings(&text, &self.diagnostics(&uri));
+        assert_eq!(found, linted, "{}", file.display());
+        found
+    }
+
+    /// The next diagnostics of the open `file` (its text on disk), which must be `hotfix
+    /// lint`'s, run in `root`; returned.
+    fn next_as_lint(&mut self, root: &Path, file: &Path) -> Vec<Finding> {
+        let text = std::fs::read_to_string(file).expect("read");
+        let found = editor_findings(&text, &self.diagnostics(&uri(file)));
+        assert_eq!(found, lint_findings(root, file), "{}", file.display());
+        found
+    }
+}
+
+/// Codes and lines of findings, to say what a test expects.
+fn codes_lines(found: &[Finding]) -> Vec<(&str, u64)> {
     found
+        .iter()
+        .map(|(code, line, ..)| (code.as_str(), *line))
+        .collect()
 }
 
 #[test]
@@ -895,19 +979,9 @@ fn the_editor_reads_a_template_through_the_install_prefixes_of_paths_as_lint_doe
     let linted = lint_findings(root, &top);
     // The mapped template is read under the prefix, and its parameters checked.
     assert!(linted.iter().any(|(code, ..)| code == "X003"), "{linted:?}");
-    let mut client = Client::start(root);
-    client.request(
-        "initialize",
-        &json!({"processId": null, "capabilities": {}}),
-    );
-    client.notify("initialized", &json!({}));
-    let uri = uri(&top);
-    client.open(&uri, text);
-    let diagnostics = client.diagnostics(&uri);
-    assert_eq!(editor_findings(&diagnostics), linted);
-    client.request("shutdown", &Value::Null);
-    client.notify("exit", &Value::Null);
-    assert!(client.child.wait().expect("wait").success());
+    let mut client = Client::initialized(root, &json!({}));
+    client.lints_as(&top, &linted);
+    client.stop();
 }
 
 #[test]
@@ -926,27 +1000,10 @@ fn the_editor_reads_a_blueprint_fragment_with_its_importer_s_inputs_as_lint_does
     let text = "tosca_definitions_version: cloudify_dsl_1_3\nnode_templates:\n  vm:\n    type: cloudify.nodes.Root\n    properties:\n      size: {get_input: size}\n      other: {get_input: nope}\n";
     std::fs::write(&fragment, text).expect("write");
     let linted = lint_findings(root, &fragment);
-    assert_eq!(
-        linted
-            .iter()
-            .map(|(code, line, _)| (code.as_str(), *line))
-            .collect::<Vec<_>>(),
-        [("C001", 7)],
-        "{linted:?}"
-    );
-    let mut client = Client::start(root);
-    client.request(
-        "initialize",
-        &json!({"processId": null, "capabilities": {}}),
-    );
-    client.notify("initialized", &json!({}));
-    let uri = uri(&fragment);
-    client.open(&uri, text);
-    let diagnostics = client.diagnostics(&uri);
-    assert_eq!(editor_findings(&diagnostics), linted);
-    client.request("shutdown", &Value::Null);
-    client.notify("exit", &Value::Null);
-    assert!(client.child.wait().expect("wait").success());
+    assert_eq!(codes_lines(&linted), [("C001", 7)], "{linted:?}");
+    let mut client = Client::initialized(root, &json!({}));
+    client.lints_as(&fragment, &linted);
+    client.stop();
 }
 
 #[test]
@@ -969,27 +1026,79 @@ fn the_editor_checks_an_environment_of_a_stacks_entry_against_its_template_as_li
     let text = "parameter_defaults:\n  other: 1\nparameters:\n  flavour: m1.small\n";
     std::fs::write(&env, text).expect("write");
     let linted = lint_findings(root, &env);
-    assert_eq!(
-        linted
-            .iter()
-            .map(|(code, line, _)| (code.as_str(), *line))
-            .collect::<Vec<_>>(),
-        [("E008", 4)],
-        "{linted:?}"
+    assert_eq!(codes_lines(&linted), [("E008", 4)], "{linted:?}");
+    let mut client = Client::initialized(root, &json!({}));
+    client.lints_as(&env, &linted);
+    client.stop();
+}
+
+#[test]
+fn a_changed_configuration_or_environment_is_seen_on_the_next_diagnostics() {
+    // Two copies of a nested template, one taking `flavor`, the other `flavour`; `[paths]`
+    // says which one an install prefix stands for.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    std::fs::create_dir_all(root.join(".git")).expect("mkdir");
+    for (folder, parameter) in [("a", "flavor"), ("b", "flavour")] {
+        std::fs::create_dir_all(root.join(folder).join("nested")).expect("mkdir");
+        std::fs::write(
+            root.join(folder).join("nested/server.yaml"),
+            format!("heat_template_version: rocky\nparameters:\n  {parameter}: {{type: string}}\n"),
+        )
+        .expect("write");
+    }
+    let config = root.join("hotfix.toml");
+    std::fs::write(&config, "[paths]\n\"/usr/share/t\" = \"a\"\n").expect("write");
+    let env = root.join("env.yaml");
+    std::fs::write(
+        &env,
+        "resource_registry:\n  My::Server: /usr/share/t/nested/server.yaml\n",
+    )
+    .expect("write");
+    let top = root.join("top.yaml");
+    std::fs::write(
+        &top,
+        "heat_template_version: rocky\nresources:\n  server:\n    type: My::Server\n    properties: {flavour: m1.small}\n",
+    )
+    .expect("write");
+    let mut client = Client::initialized(
+        root,
+        &json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}}),
     );
-    let mut client = Client::start(root);
-    client.request(
-        "initialize",
-        &json!({"processId": null, "capabilities": {}}),
+    let registration = client.wait_for(|m| m["method"] == "client/registerCapability");
+    client.send(&json!({"jsonrpc": "2.0", "id": registration["id"], "result": null}));
+    let x003 = |found: &[Finding]| found.iter().filter(|f| f.0 == "X003").count();
+    let first = client.lints_as(&top, &lint_findings(root, &top));
+    assert_eq!(x003(&first), 1, "{first:?}");
+    let changed = |client: &mut Client, file: &Path| {
+        client.notify(
+            "workspace/didChangeWatchedFiles",
+            &json!({"changes": [{"uri": uri(file), "type": 2}]}),
+        );
+    };
+    // `[paths]` now maps the prefix to the other copy: the project is resolved again.
+    std::fs::write(&config, "[paths]\n\"/usr/share/t\" = \"b\"\n").expect("write");
+    changed(&mut client, &config);
+    let mapped = client.next_as_lint(root, &top);
+    assert_eq!(x003(&mapped), 0, "{mapped:?}");
+    // The environment, changed on disk (not in the editor), maps the type to the first copy.
+    std::fs::write(
+        &env,
+        "resource_registry:\n  My::Server: a/nested/server.yaml\n",
+    )
+    .expect("write");
+    changed(&mut client, &env);
+    let remapped = client.next_as_lint(root, &top);
+    assert_eq!(x003(&remapped), 1, "{remapped:?}");
+    // The configuration, saved in the editor, ignores the rule.
+    std::fs::write(&config, "ignore = [\"X003\"]\n").expect("write");
+    client.notify(
+        "textDocument/didSave",
+        &json!({"textDocument": {"uri": uri(&config)}}),
     );
-    client.notify("initialized", &json!({}));
-    let uri = uri(&env);
-    client.open(&uri, text);
-    let diagnostics = client.diagnostics(&uri);
-    assert_eq!(editor_findings(&diagnostics), linted);
-    client.request("shutdown", &Value::Null);
-    client.notify("exit", &Value::Null);
-    assert!(client.child.wait().expect("wait").success());
+    let ignored = client.next_as_lint(root, &top);
+    assert_eq!(x003(&ignored), 0, "{ignored:?}");
+    client.stop();
 }
 
 #[test]
