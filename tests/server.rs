@@ -1032,6 +1032,107 @@ fn the_editor_checks_an_environment_of_a_stacks_entry_against_its_template_as_li
     client.stop();
 }
 
+/// Every file below `dir`, sorted (version control folders left out).
+fn files_below(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).expect("list") {
+            let path = entry.expect("list").path();
+            if path.is_dir() {
+                if path.file_name().is_none_or(|n| n != ".git") {
+                    folders.push(path);
+                }
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// Opens each of `files` in a server whose workspace folder is `root` and asserts its
+/// diagnostics are what `hotfix lint ROOT` reports for it (`linted`, by path); returns how many
+/// findings were compared.
+fn assert_editor_equals_lint(
+    root: &Path,
+    files: &[std::path::PathBuf],
+    linted: &std::collections::BTreeMap<String, Vec<Finding>>,
+) -> usize {
+    let mut client = Client::initialized(root, &json!({"workspace": {"workspaceFolders": true}}));
+    // Without a project marker, the workspace folder is what a lint of it spans.
+    client.send(
+        &json!({"jsonrpc": "2.0", "method": "workspace/didChangeWorkspaceFolders",
+        "params": {"event": {"added": [{"uri": uri(root), "name": "root"}], "removed": []}}}),
+    );
+    let mut compared = 0;
+    for file in files {
+        let none = Vec::new();
+        let expected = linted
+            .get(file.to_str().expect("a UTF-8 path"))
+            .unwrap_or(&none);
+        compared += client.lints_as(file, expected).len();
+    }
+    client.stop();
+    compared
+}
+
+#[test]
+fn every_file_of_a_project_gets_in_the_editor_what_lint_reports() {
+    // `[paths]`, `[[stacks]]`, `heat-release`, the tree's environments, nested templates by
+    // path and through both registries, `get_file`, a Cloudify blueprint with a fragment.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/server/parity");
+    let linted = lint_findings_by_file(&root, &[&root]);
+    let codes: std::collections::BTreeSet<&str> = linted
+        .values()
+        .flatten()
+        .map(|(code, ..)| code.as_str())
+        .collect();
+    // Each feature decides a finding (lint's own tests pin what each means).
+    for code in [
+        "C001", "E007", "E008", "H618", "X002", "X003", "X005", "X006",
+    ] {
+        assert!(codes.contains(code), "{code}: {linted:?}");
+    }
+    let files = files_below(&root);
+    assert_eq!(files.len(), 11);
+    assert_eq!(assert_editor_equals_lint(&root, &files, &linted), 11);
+}
+
+#[test]
+#[ignore = "needs ../shared/corpus; run by scripts/test.sh beside ../shared"]
+fn shared_corpus_templates_get_in_the_editor_what_lint_reports() {
+    let shared = std::env::var_os("HOTFIX_SHARED").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
+        std::path::PathBuf::from,
+    );
+    let corpus = shared
+        .join("corpus")
+        .canonicalize()
+        .expect("../shared/corpus (or HOTFIX_SHARED/corpus)");
+    let mut compared = 0;
+    for repository in [
+        "cloudify-blueprint-examples",
+        "tripleo-heat-templates",
+        "tacker",
+    ] {
+        let root = corpus.join(repository);
+        let linted = lint_findings_by_file(&root, &[&root]);
+        // Every 40th YAML file, and the first ten with findings.
+        let yaml: Vec<_> = files_below(&root)
+            .into_iter()
+            .filter(|f| f.extension().is_some_and(|e| e == "yaml" || e == "yml"))
+            .collect();
+        let mut sample: Vec<_> = yaml.iter().step_by(40).cloned().collect();
+        sample.extend(linted.keys().take(10).map(std::path::PathBuf::from));
+        sample.sort();
+        sample.dedup();
+        compared += assert_editor_equals_lint(&root, &sample, &linted);
+    }
+    assert!(compared > 40, "{compared}");
+}
+
 #[test]
 fn a_changed_configuration_or_environment_is_seen_on_the_next_diagnostics() {
     // Two copies of a nested template, one taking `flavor`, the other `flavour`; `[paths]`
