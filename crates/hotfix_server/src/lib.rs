@@ -1,6 +1,6 @@
 //! `hotfix server`: a language server for Heat templates, over the Language Server Protocol.
 //!
-//! The server links the linter in: findings appear as the user types (debounced), with the
+//! The server links the linter in: findings appear as the user types (the changes already sent read first), with the
 //! same rules, settings and suppression comments as `hotfix lint`. It offers each finding's fix
 //! as a code action (Safe ones preferred, Unsafe ones labelled), "fix all", suppression
 //! comments and "upgrade this template", and it knows the template's names: go to definition,
@@ -19,7 +19,7 @@ use std::fmt::Write as _;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crossbeam_channel::RecvTimeoutError;
 use hotfix_linter::Settings;
@@ -127,9 +127,6 @@ pub enum FileKind {
     /// Anything else: no findings.
     Other,
 }
-
-/// How long the text must stay unchanged before it is linted again.
-const DEBOUNCE: Duration = Duration::from_millis(150);
 
 /// Runs the server over standard input and output until the client says `exit`, reading
 /// messages with [`transport::read_frame`]'s bounds.
@@ -419,7 +416,9 @@ impl Server<'_> {
                         self.encoding,
                     );
                     doc.version = params.text_document.version;
-                    self.pending.insert(uri, Instant::now() + DEBOUNCE);
+                    // No quiet time: the changes already sent (a burst of keys, or those
+                    // typed while the last lint ran) are read first, then it is linted once.
+                    self.pending.insert(uri, Instant::now());
                 }
             }
             n::DidSaveTextDocument::METHOD => {
