@@ -1302,3 +1302,63 @@ fn hover_on_a_property_shows_its_constraints_as_hotfix_type_does() {
     client.notify("exit", &Value::Null);
     assert!(client.child.wait().expect("wait").success());
 }
+
+#[test]
+fn completion_under_properties_offers_the_property_names_of_the_resource_s_type_as_one_types() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("t.yaml");
+    let uri = uri(&path);
+    let mut client = Client::initialized(dir.path(), &json!({}));
+    client.open(&uri, "heat_template_version: 2016-10-14\n");
+    client.diagnostics(&uri);
+    let head = "heat_template_version: 2016-10-14\nresources:\n  server:\n    type: OS::Nova::Server\n    properties:\n";
+    let volume = "  volume:\n    type: OS::Cinder::Volume\n";
+    // The text as the user types the line after `properties:` (line 5, or 6 after `image`),
+    // with and without a resource after it.
+    let cases = [
+        (format!("{head}      "), 5, 6),
+        (format!("{head}      fl"), 5, 8),
+        (format!("{head}      f\n{volume}"), 5, 7),
+        (format!("{head}      image: cirros\n      \n{volume}"), 6, 6),
+        (
+            format!("{head}      image: cirros\n      fl\n{volume}"),
+            6,
+            8,
+        ),
+        (format!("{head}      image: cirros\n      fl"), 6, 8),
+        (format!("{head}      \"fl"), 5, 9),
+    ];
+    for (version, (text, line, character)) in (2..).zip(&cases) {
+        client.notify(
+            "textDocument/didChange",
+            &json!({"textDocument": {"uri": uri, "version": version},
+                    "contentChanges": [{"text": text}]}),
+        );
+        let completion = client.request(
+            "textDocument/completion",
+            &json!({"textDocument": {"uri": uri},
+                    "position": {"line": line, "character": character}}),
+        );
+        let labels: Vec<&str> = completion
+            .as_array()
+            .map(|items| {
+                items
+                    .iter()
+                    .map(|i| i["label"].as_str().expect("label"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        assert!(
+            labels.contains(&"flavor") && labels.contains(&"networks"),
+            "{text:?}: {labels:?}"
+        );
+        assert!(!labels.contains(&"get_param"), "{text:?}: {labels:?}");
+        // A property already given is not offered again.
+        assert_eq!(
+            labels.contains(&"image"),
+            *line == 5,
+            "{text:?}: {labels:?}"
+        );
+    }
+    client.stop();
+}
