@@ -1,5 +1,5 @@
 use hotfix_diagnostics::{Applicability, Edit, Fix};
-use hotfix_hot::{Context as FieldContext, Function, Version};
+use hotfix_hot::{Context as FieldContext, Function};
 use hotfix_yaml::{NodeKind, ScalarStyle};
 
 use super::shared::unique_data_maps;
@@ -62,6 +62,16 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     let Some(version) = cx.version() else {
         return;
     };
+    // The names looked for, in each context: worked out once (a large template has thousands
+    // of data maps).
+    let underscored = |functions: Vec<Function>| -> Vec<Function> {
+        functions
+            .into_iter()
+            .filter(|f| f.name().contains('_'))
+            .collect()
+    };
+    let values = underscored(version.functions());
+    let conditions = underscored(version.condition_functions());
     for data in unique_data_maps(cx.template, cx.semantic) {
         let entries = cx.doc.entries(data.map);
         let [entry] = entries.as_slice() else {
@@ -70,11 +80,11 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         let Some(key) = cx.doc.str_value(entry.key) else {
             continue;
         };
-        // A function of another version is `removed-function` or `function-not-available-yet`.
-        if Function::from_name(key).is_some() {
-            continue;
-        }
-        let Some(function) = near_function(version, data.context, key) else {
+        let functions = match data.context {
+            FieldContext::Value => &values,
+            FieldContext::Condition => &conditions,
+        };
+        let Some(function) = near_function(functions, key) else {
             continue;
         };
         let name = function.name();
@@ -100,28 +110,24 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     }
 }
 
-/// The function of the version (in this context) whose name has an underscore and is one edit
-/// from `key`, when exactly one is.
-fn near_function(version: Version, context: FieldContext, key: &str) -> Option<Function> {
-    let functions = match context {
-        FieldContext::Value => version.functions(),
-        FieldContext::Condition => version.condition_functions(),
-    };
+/// The one function of `functions` whose name is one edit from `key`, when exactly one is (a
+/// function of another version is `removed-function` or `function-not-available-yet`).
+fn near_function(functions: &[Function], key: &str) -> Option<Function> {
     let mut near = functions
-        .into_iter()
-        .filter(|f| f.name().contains('_') && one_edit(key, f.name()));
-    let first = near.next()?;
-    near.next().is_none().then_some(first)
+        .iter()
+        .filter(|f| f.name().len().abs_diff(key.len()) <= 1 && one_edit(key, f.name()));
+    let first = *near.next()?;
+    (near.next().is_none() && Function::from_name(key).is_none()).then_some(first)
 }
 
-/// Whether `a` becomes `b` by one edit: a character added, dropped or changed, or two adjacent
-/// characters swapped.
+/// Whether `a` becomes `b` by one edit: a byte added, dropped or changed, or two adjacent bytes
+/// swapped (the function names are ASCII).
 fn one_edit(a: &str, b: &str) -> bool {
-    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let (a, b) = (a.as_bytes(), b.as_bytes());
     if a == b {
         return false;
     }
-    let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
     let (a, b) = (&a[prefix..], &b[prefix..]);
     match a.len().abs_diff(b.len()) {
         0 => a[1..] == b[1..] || (a.len() >= 2 && a[0] == b[1] && a[1] == b[0] && a[2..] == b[2..]),
