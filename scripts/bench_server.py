@@ -15,7 +15,7 @@ as an editor does (stdio, LSP framing) and prints:
 - diagnostics after a change: the time from sending an edit (`didChange`, then `didSave`, which
   lints at once) to receiving that template's diagnostics, median and worst of EDITS edits
   (each edit inserts or removes a comment line in the middle of the file);
-- the same with `didChange` alone, which includes the server's quiet time;
+- the same with `didChange` alone;
 - the server's peak resident memory (VmHWM) with every template of TREE open (not with
   `--template`).
 
@@ -184,7 +184,7 @@ def main():
           " server CPU %.1f ms a key" % (statistics.median(keys or [0]) * 1e3, p95 * 1e3,
                                          max(keys or [0]) * 1e3, len(keys), cpu / max(1, len(keys)) * 1e3))
     print("  diagnostics after an edit and save:  %s (%d edits)" % (ms(timings["saved"]), len(timings["saved"])))
-    print("  diagnostics after an edit (150 ms quiet time included): %s (%d edits)"
+    print("  diagnostics after an edit (didChange alone): %s (%d edits)"
           % (ms(timings["typed"]), len(timings["typed"])))
     if not args.template:
         print("every template open (%d): peak memory %.1f MB" % (len(paths), peak / 1024))
