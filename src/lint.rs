@@ -369,7 +369,7 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
         configs.for_file(&inside)?;
     }
     // The project, resolved once: every file's checks ask it about the files around them.
-    let project = Project::resolve(&args.paths, &args.environments, &cwd, disk)?;
+    let project = Project::resolve(&args.paths, &args.environments, &cwd, &[], disk)?;
     let format = Format::resolve(args.format, args.statistics);
     if args.statistics && !matches!(format, Format::Human | Format::Concise | Format::Json) {
         return Err(anyhow!(

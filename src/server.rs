@@ -1,20 +1,18 @@
 //! `hotfix server`: the language server (crate `hotfix_server`) over standard input and output,
 //! reading each file's configuration the way `hotfix lint` does.
 
-use std::collections::HashMap;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use hotfix_linter::Settings;
-use hotfix_stack::{FileFacts, FileSource, LazyRegistry, StackPath};
-use hotfix_workspace::blueprint::Blueprints;
-use hotfix_workspace::{Prefixes, Scope};
+use hotfix_server::Context;
+use hotfix_stack::FileSource;
+use hotfix_workspace::{DiskSource, Project};
 
 use hotfix_hot::heat_release::HeatRelease;
 
-use crate::config::{Configs, Overrides};
+use crate::config::{Config, Configs, Overrides};
 use crate::discover::{self, Kind};
 
 /// Run the language server over standard input and output.
@@ -52,152 +50,81 @@ themselves; `docs/editors.md` shows the set-up for Neovim, Helix and VS Code. Fo
                     { upward = true })[1]) })
   Helix:          [language-server.hotfix] command = \"hotfix\", args = [\"server\"]
                   in languages.toml, and `language-servers = [\"hotfix\"]` for yaml
-Each file uses its nearest hotfix.toml (read again after every change), as `hotfix lint` does;
+Each file uses its nearest hotfix.toml (read again when it changes), as `hotfix lint` does;
 templates, environment files, Cloudify blueprints and K2HR3 templates are linted, as `hotfix lint`
 tells them apart; other files get no findings.";
 
-/// The files' settings and kinds, from disk, as `hotfix lint` reads them.
+/// The projects of the files the editor opens, each resolved once, as `hotfix lint` resolves
+/// its run's, and read again when its configuration or one of its environments changes.
 struct DiskProject {
-    cwd: std::path::PathBuf,
+    cwd: PathBuf,
     /// `--config`: the configuration file of every file, instead of each one's nearest.
     config: Option<PathBuf>,
     /// The command line's rule selection and release, over every configuration.
     overrides: Overrides,
-    /// The files, read from disk, under the `[paths]` of the configuration last read.
-    disk: Disk,
-    /// The Cloudify blueprints read for their imports, forgotten when a file is saved.
-    blueprints: Mutex<Arc<Blueprints>>,
-    /// The template of the `[[stacks]]` entry the file whose settings were read last is an
-    /// environment of (the server lints one file at a time, its settings read first).
-    stack_template: Mutex<Option<PathBuf>>,
-    /// The registry of each tree's environments (by the folders a lint spans), read on first
-    /// need and forgotten when a file is saved.
-    registries: Mutex<HashMap<Scope, Arc<LazyRegistry>>>,
+    /// Each project met, by the folders it spans.
+    projects: Mutex<Vec<Arc<Resolved>>>,
 }
 
-impl hotfix_server::Project for DiskProject {
-    fn settings(&self, path: &Path) -> Result<Option<Settings>, String> {
-        // Read anew for each request: a changed hotfix.toml applies at once.
-        // Its `[paths]` too: the files a template names are read through the install
-        // prefixes of its configuration, as `hotfix lint` reads them.
-        let prefixes = Arc::new(Prefixes::default());
+/// One project of the editor: what `hotfix lint` resolves before linting the files of a run
+/// over its root, and the configurations of its files.
+struct Resolved {
+    project: Project,
+    configs: Mutex<Configs>,
+}
+
+impl Resolved {
+    /// The configuration of the file at `path`.
+    fn config(&self, path: &Path) -> Result<Arc<Config>, String> {
+        self.configs
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .for_file(path)
+            .map_err(|err| format!("{err:#}"))
+    }
+}
+
+impl DiskProject {
+    /// The project of the file at `path` (absolute, from the editor), given the editor's
+    /// workspace folders: resolved on first need, then kept.
+    fn resolved(&self, path: &Path, workspace: &[PathBuf]) -> Result<Arc<Resolved>, String> {
+        let scope = hotfix_workspace::scope(&[path.to_path_buf()], &self.cwd, workspace);
+        let mut projects = self.projects.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(known) = projects.iter().find(|r| *r.project.scope() == scope) {
+            return Ok(Arc::clone(known));
+        }
+        // The files change while the server runs: nothing read of them is kept but the
+        // project's environments, read again when one changes.
+        let disk = Arc::new(DiskSource::live());
         let mut configs = Configs::new(
             false,
             self.config.as_deref(),
             &self.cwd,
             self.overrides.clone(),
-            Arc::clone(&prefixes),
+            disk.prefixes(),
         )
-        .map_err(|err| err.to_string())?;
-        let config = configs.for_file(path).map_err(|err| format!("{err:#}"))?;
-        *self
-            .disk
-            .prefixes
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner) = prefixes;
-        *self
-            .stack_template
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner) = match config.stack_of(path) {
-            Some((index, false)) => Some(config.path_of(&config.stacks[index].template)),
-            _ => None,
-        };
-        if config.excluded(path) || (config.include.is_some() && !config.included(path)) {
+        .map_err(|err| format!("{err:#}"))?;
+        // The file's configuration first: its `[paths]` say where install prefixes lie before
+        // any environment is read.
+        configs.for_file(path).map_err(|err| format!("{err:#}"))?;
+        let project = Project::resolve(&[path.to_path_buf()], &[], &self.cwd, workspace, disk)
+            .map_err(|err| err.to_string())?;
+        let resolved = Arc::new(Resolved {
+            project,
+            configs: Mutex::new(configs),
+        });
+        projects.push(Arc::clone(&resolved));
+        Ok(resolved)
+    }
+}
+
+impl hotfix_server::Project for DiskProject {
+    fn settings(&self, path: &Path) -> Result<Option<Settings>, String> {
+        let config = self.resolved(path, &[])?.config(path)?;
+        if config.excluded(path) || !config.included(path) {
             return Ok(None);
         }
         Ok(Some(config.settings_for(path)))
-    }
-
-    fn stack_templates(&self, path: &Path) -> Vec<(StackPath, Arc<FileFacts>)> {
-        let Some(template) = self
-            .stack_template
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
-        else {
-            return Vec::new();
-        };
-        let name = hotfix_workspace::stack_path(&template);
-        if name == hotfix_workspace::stack_path(path) {
-            return Vec::new();
-        }
-        // As `hotfix lint` takes them: a template (by content), read as it is on disk.
-        self.disk
-            .read(&name)
-            .map(|text| Arc::new(FileFacts::of(&text)))
-            .filter(|facts| facts.kind == hotfix_stack::FileKind::Template)
-            .map(|facts| vec![(name, facts)])
-            .unwrap_or_default()
-    }
-
-    fn files(&self) -> Option<&dyn FileSource> {
-        Some(&self.disk)
-    }
-
-    fn roots(&self, path: &Path, workspace: &[PathBuf]) -> Vec<StackPath> {
-        self.scope(path, workspace).roots
-    }
-
-    fn registry(&self, path: &Path, workspace: &[PathBuf]) -> Option<Arc<LazyRegistry>> {
-        let scope = self.scope(path, workspace);
-        let mut registries = self
-            .registries
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        // Read under the `[paths]` of the file's configuration (its settings are read first).
-        let prefixes = Arc::clone(
-            &self
-                .disk
-                .prefixes
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner),
-        );
-        let registry = registries.entry(scope.clone()).or_insert_with(|| {
-            Arc::new(LazyRegistry::new(move || {
-                let disk = Disk {
-                    prefixes: Mutex::new(Arc::clone(&prefixes)),
-                };
-                let (registry, walked) = hotfix_workspace::tree_registry(&scope, &disk);
-                if let Some(warning) = walked.warning(&scope) {
-                    // The client shows the server's standard error in its log.
-                    let _ = writeln!(crate::pipe::stderr(), "{warning}");
-                }
-                registry
-            }))
-        });
-        Some(Arc::clone(registry))
-    }
-
-    fn blueprint_imports(
-        &self,
-        path: &Path,
-        text: &str,
-        workspace: &[PathBuf],
-    ) -> Option<Arc<hotfix_blueprint::Imported>> {
-        if discover::classify(path, text.as_bytes()) != Kind::Blueprint {
-            return None;
-        }
-        let blueprints = Arc::clone(
-            &self
-                .blueprints
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner),
-        );
-        let roots = self.scope(path, workspace).roots;
-        blueprints.local_imports(path, text.as_bytes(), &roots)
-    }
-
-    fn saved(&self, _path: &Path) {
-        // Any saved file may be an environment, name a nested template or be a blueprint's
-        // import: read the trees again when next needed.
-        self.registries
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clear();
-        *self
-            .blueprints
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner) = Arc::default();
     }
 
     fn kind(&self, path: &Path, text: &str) -> hotfix_server::FileKind {
@@ -210,46 +137,104 @@ impl hotfix_server::Project for DiskProject {
             _ => hotfix_server::FileKind::Other,
         }
     }
-}
 
-impl DiskProject {
-    /// The folders a lint of the file at `path` (absolute, from the editor) spans: its project;
-    /// outside any project, the workspace folder holding it, else its own folder. Never the
-    /// server's working folder.
-    fn scope(&self, path: &Path, workspace: &[PathBuf]) -> Scope {
-        hotfix_workspace::scope(&[path.to_path_buf()], &self.cwd, workspace)
+    fn context(
+        &self,
+        path: &Path,
+        text: &str,
+        workspace: &[PathBuf],
+    ) -> Result<Option<Context>, String> {
+        let resolved = self.resolved(path, workspace)?;
+        let config = resolved.config(path)?;
+        if config.excluded(path) || !config.included(path) {
+            return Ok(None);
+        }
+        let project = &resolved.project;
+        let bytes = text.as_bytes();
+        let mut settings = config.settings_for(path);
+        let context = |kind, k2hr3, settings| Context {
+            settings,
+            kind,
+            k2hr3,
+            files: Some(project.shared_source() as Arc<dyn FileSource + Send + Sync>),
+            roots: project.roots().to_vec(),
+            registry: None,
+            stack_templates: Vec::new(),
+        };
+        // As `hotfix lint` tells them apart (`lint::lint_bytes`).
+        if config.is_k2hr3(path) || hotfix_linter::is_k2hr3(bytes) {
+            settings.k2hr3_variables = crate::k2hr3::given_variables(path)?;
+            return Ok(Some(context(
+                hotfix_server::FileKind::Template,
+                true,
+                settings,
+            )));
+        }
+        let stack_of = config.stack_of(path);
+        let kind = if matches!(stack_of, Some((_, false))) {
+            Kind::Environment
+        } else {
+            discover::classify(path, bytes)
+        };
+        match kind {
+            Kind::Environment => {
+                let stack_template = match stack_of {
+                    Some((index, false)) => Some(config.path_of(&config.stacks[index].template)),
+                    _ => None,
+                };
+                let name = hotfix_workspace::stack_path(path);
+                let mut context = context(hotfix_server::FileKind::Environment, false, settings);
+                context.stack_templates =
+                    project.templates_given_with(&name, stack_template.as_deref());
+                context.registry = project
+                    .registry(path, &config.root, &config.stack_entries)
+                    .ok();
+                Ok(Some(context))
+            }
+            Kind::Template | Kind::Blueprint => {
+                if kind == Kind::Blueprint {
+                    settings.blueprint_imports = project.blueprint_imports(path, bytes);
+                }
+                let mut context = context(hotfix_server::FileKind::Template, false, settings);
+                context.registry =
+                    Some(project.registry(path, &config.root, &config.stack_entries)?);
+                Ok(Some(context))
+            }
+            _ => Ok(None),
+        }
     }
-}
 
-/// Files read from disk each time they are asked for (the editor changes them while the
-/// server runs; `hotfix lint`'s source keeps what it read for the run).
-#[derive(Default)]
-struct Disk {
-    /// The `[paths]` of the configuration of the file linted last (the server lints one file
-    /// at a time, its settings read first).
-    prefixes: Mutex<Arc<Prefixes>>,
-}
-
-impl FileSource for Disk {
-    fn read(&self, path: &StackPath) -> Option<Arc<str>> {
-        crate::read::text_within(Path::new(path.as_str()), crate::read::BOUND)
-            .ok()
-            .map(Arc::from)
-    }
-
-    fn exists(&self, path: &StackPath) -> bool {
-        Path::new(path.as_str()).is_file()
-    }
-
-    fn list(&self, dir: &StackPath) -> Vec<String> {
-        hotfix_workspace::list_folder(dir)
-    }
-
-    fn map_prefix(&self, path: &StackPath) -> Option<StackPath> {
-        self.prefixes
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .map(path)
+    fn changed(&self, path: &Path, text: Option<&str>) {
+        let mut projects = self.projects.lock().unwrap_or_else(PoisonError::into_inner);
+        if path
+            .file_name()
+            .is_some_and(|name| name == hotfix_workspace::CONFIG_FILE)
+        {
+            // A configuration changed, came or went: every file's may be another now.
+            projects.clear();
+            return;
+        }
+        let read = if text.is_none() {
+            crate::read::text_within(path, crate::read::BOUND).ok()
+        } else {
+            None
+        };
+        let text = text.or(read.as_deref());
+        // A template is read anew at each lint; what a project keeps is its environments,
+        // its blueprints' imports and its `[[stacks]]`' templates.
+        let template = text.is_some_and(|text| {
+            !hotfix_linter::is_k2hr3(text.as_bytes())
+                && discover::classify(path, text.as_bytes()) == Kind::Template
+        });
+        projects.retain(|resolved| {
+            if !resolved.project.spans(path) {
+                return true;
+            }
+            template
+                && resolved
+                    .config(path)
+                    .is_ok_and(|config| config.stacks.is_empty())
+        });
     }
 }
 
@@ -270,10 +255,7 @@ pub(crate) fn run(args: &ServerArgs) -> anyhow::Result<ExitCode> {
         cwd,
         config,
         overrides,
-        disk: Disk::default(),
-        blueprints: Mutex::default(),
-        stack_template: Mutex::default(),
-        registries: Mutex::new(HashMap::new()),
+        projects: Mutex::default(),
     };
     hotfix_server::run_stdio(&project).map_err(|err| anyhow::anyhow!("{err}"))?;
     Ok(ExitCode::SUCCESS)

@@ -881,6 +881,30 @@ fn a_stacks_entry_of_the_configuration_gives_a_template_its_environments() {
          stacks/top.yaml:11:32: X006 `adress` is not an output of `server.yaml` (`My::Server` as \
          `stacks/env.yaml` maps it)\n"
     );
+    // However the template is named (here from a folder below it, and absolutely), its entry
+    // gives it its environments.
+    let named = lint(&["stacks/top.yaml", "--format", "concise"]);
+    let expected = text(&named.stdout).replace("stacks/", "");
+    assert!(expected.contains("X003"), "{expected}");
+    let absolute = tree().join("stacks/top.yaml");
+    for (cwd, path) in [
+        (tree().join("stacks/nested"), Path::new("../top.yaml")),
+        (tree(), absolute.as_path()),
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_hotfix"))
+            .current_dir(&cwd)
+            .args(["lint", "--format", "concise"])
+            .arg(path)
+            .env("NO_COLOR", "1")
+            .env_remove("GITHUB_ACTIONS")
+            .output()
+            .expect("run hotfix");
+        let found = text(&output.stdout)
+            .replace(&format!("{}/", tree().join("stacks").display()), "")
+            .replace("../", "")
+            .replace("stacks/", "");
+        assert_eq!(found, expected, "{}", path.display());
+    }
     let output = lint(&["bad-stacks"]);
     assert_eq!(output.status.code(), Some(2));
     let stderr = text(&output.stderr);

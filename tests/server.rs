@@ -881,30 +881,82 @@ fn registry_mapped_types_are_checked_with_the_trees_environments() {
     assert!(client.child.wait().expect("wait").success());
 }
 
-/// What `hotfix lint --format json FILE` (FILE absolute, as the editor names it) reports for
-/// it, run in `cwd`: each finding's code, line and message (with its help, as the editor shows
-/// it).
-fn lint_findings(cwd: &Path, file: &Path) -> Vec<(String, u64, String)> {
+/// A finding as both front ends give it: code, line and column (1-based, in characters) and
+/// message (with its help, as the editor shows it).
+type Finding = (String, u64, u64, String);
+
+/// What `hotfix lint --format json PATHS…` (absolute, as the editor names files) reports, run
+/// in `cwd`, by file.
+fn lint_findings_by_file(
+    cwd: &Path,
+    paths: &[&Path],
+) -> std::collections::BTreeMap<String, Vec<Finding>> {
     let output = Command::new(env!("CARGO_BIN_EXE_hotfix"))
         .args(["lint", "--format", "json"])
-        .arg(file)
+        .args(paths)
         .current_dir(cwd)
         .output()
         .expect("run hotfix lint");
-    let findings: Value = serde_json::from_slice(&output.stdout).expect("JSON");
-    let mut found: Vec<(String, u64, String)> = findings
-        .as_array()
-        .expect("a list")
-        .iter()
-        .map(|f| {
-            let mut message = f["message"].as_str().unwrap_or_default().to_owned();
-            if let Some(help) = f["help"].as_str() {
-                message = format!("{message}\nhelp: {help}");
-            }
-            (
+    let findings: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|err| {
+        panic!("{err}: {}", String::from_utf8_lossy(&output.stderr));
+    });
+    let mut by_file = std::collections::BTreeMap::<String, Vec<Finding>>::new();
+    for f in findings.as_array().expect("a list") {
+        let mut message = f["message"].as_str().unwrap_or_default().to_owned();
+        if let Some(help) = f["help"].as_str() {
+            message = format!("{message}\nhelp: {help}");
+        }
+        by_file
+            .entry(f["path"].as_str().unwrap_or_default().to_owned())
+            .or_default()
+            .push((
                 f["code"].as_str().unwrap_or_default().to_owned(),
                 f["start"]["line"].as_u64().unwrap_or_default(),
+                f["start"]["column"].as_u64().unwrap_or_default(),
                 message,
+            ));
+    }
+    for found in by_file.values_mut() {
+        found.sort();
+    }
+    by_file
+}
+
+/// What `hotfix lint --format json FILE` (FILE absolute, as the editor names it) reports for
+/// it, run in `cwd`.
+fn lint_findings(cwd: &Path, file: &Path) -> Vec<Finding> {
+    let mut by_file = lint_findings_by_file(cwd, &[file]);
+    by_file
+        .remove(file.to_str().expect("a UTF-8 path"))
+        .unwrap_or_default()
+}
+
+/// The diagnostics of the editor for a document whose text is `text`, as [`lint_findings`]
+/// gives `hotfix lint`'s (the editor's UTF-16 positions counted back in characters).
+fn editor_findings(text: &str, diagnostics: &[Value]) -> Vec<Finding> {
+    let mut found: Vec<Finding> = diagnostics
+        .iter()
+        .map(|d| {
+            let start = &d["range"]["start"];
+            let line = start["line"].as_u64().unwrap_or_default();
+            let units = start["character"].as_u64().unwrap_or_default();
+            let row = text
+                .split('\n')
+                .nth(usize::try_from(line).expect("small"))
+                .unwrap_or_default();
+            let mut counted = 0;
+            let column = row
+                .chars()
+                .take_while(|c| {
+                    counted += c.len_utf16() as u64;
+                    counted <= units
+                })
+                .count() as u64;
+            (
+                d["code"].as_str().unwrap_or_default().to_owned(),
+                line + 1,
+                column + 1,
+                d["message"].as_str().unwrap_or_default().to_owned(),
             )
         })
         .collect();
@@ -912,20 +964,52 @@ fn lint_findings(cwd: &Path, file: &Path) -> Vec<(String, u64, String)> {
     found
 }
 
-/// The diagnostics of the editor as [`lint_findings`] gives `hotfix lint`'s.
-fn editor_findings(diagnostics: &[Value]) -> Vec<(String, u64, String)> {
-    let mut found: Vec<(String, u64, String)> = diagnostics
-        .iter()
-        .map(|d| {
-            (
-                d["code"].as_str().unwrap_or_default().to_owned(),
-                d["range"]["start"]["line"].as_u64().unwrap_or_default() + 1,
-                d["message"].as_str().unwrap_or_default().to_owned(),
-            )
-        })
-        .collect();
-    found.sort();
+impl Client {
+    /// The server started in `cwd` and initialized, with the client's `capabilities`.
+    fn initialized(cwd: &Path, capabilities: &Value) -> Client {
+        let mut client = Client::start(cwd);
+        client.request(
+            "initialize",
+            &json!({"processId": null, "capabilities": capabilities}),
+        );
+        client.notify("initialized", &json!({}));
+        client
+    }
+
+    /// Ends the session as an editor does; the server must exit cleanly.
+    fn stop(mut self) {
+        self.request("shutdown", &Value::Null);
+        self.notify("exit", &Value::Null);
+        assert!(self.child.wait().expect("wait").success());
+    }
+
+    /// The editor's findings for `file` (opened with its text on disk, or given it as a change
+    /// when open), which must be `hotfix lint`'s (`linted`); returned.
+    fn lints_as(&mut self, file: &Path, linted: &[Finding]) -> Vec<Finding> {
+        let text = std::fs::read_to_string(file).expect("read");
+        let uri = uri(file);
+        self.open(&uri, &text);
+        let found = editor_findings(&text, &self.diagnostics(&uri));
+        assert_eq!(found, linted, "{}", file.display());
+        found
+    }
+
+    /// The next diagnostics of the open `file` (its text on disk), which must be `hotfix
+    /// lint`'s, run in `root`; returned.
+    fn next_as_lint(&mut self, root: &Path, file: &Path) -> Vec<Finding> {
+        let text = std::fs::read_to_string(file).expect("read");
+        let found = editor_findings(&text, &self.diagnostics(&uri(file)));
+        assert_eq!(found, lint_findings(root, file), "{}", file.display());
+        found
+    }
+}
+
+/// Codes and lines of findings, to say what a test expects.
+fn codes_lines(found: &[Finding]) -> Vec<(&str, u64)> {
     found
+        .iter()
+        .map(|(code, line, ..)| (code.as_str(), *line))
+        .collect()
 }
 
 #[test]
@@ -955,19 +1039,9 @@ fn the_editor_reads_a_template_through_the_install_prefixes_of_paths_as_lint_doe
     let linted = lint_findings(root, &top);
     // The mapped template is read under the prefix, and its parameters checked.
     assert!(linted.iter().any(|(code, ..)| code == "X003"), "{linted:?}");
-    let mut client = Client::start(root);
-    client.request(
-        "initialize",
-        &json!({"processId": null, "capabilities": {}}),
-    );
-    client.notify("initialized", &json!({}));
-    let uri = uri(&top);
-    client.open(&uri, text);
-    let diagnostics = client.diagnostics(&uri);
-    assert_eq!(editor_findings(&diagnostics), linted);
-    client.request("shutdown", &Value::Null);
-    client.notify("exit", &Value::Null);
-    assert!(client.child.wait().expect("wait").success());
+    let mut client = Client::initialized(root, &json!({}));
+    client.lints_as(&top, &linted);
+    client.stop();
 }
 
 #[test]
@@ -986,27 +1060,10 @@ fn the_editor_reads_a_blueprint_fragment_with_its_importer_s_inputs_as_lint_does
     let text = "tosca_definitions_version: cloudify_dsl_1_3\nnode_templates:\n  vm:\n    type: cloudify.nodes.Root\n    properties:\n      size: {get_input: size}\n      other: {get_input: nope}\n";
     std::fs::write(&fragment, text).expect("write");
     let linted = lint_findings(root, &fragment);
-    assert_eq!(
-        linted
-            .iter()
-            .map(|(code, line, _)| (code.as_str(), *line))
-            .collect::<Vec<_>>(),
-        [("C001", 7)],
-        "{linted:?}"
-    );
-    let mut client = Client::start(root);
-    client.request(
-        "initialize",
-        &json!({"processId": null, "capabilities": {}}),
-    );
-    client.notify("initialized", &json!({}));
-    let uri = uri(&fragment);
-    client.open(&uri, text);
-    let diagnostics = client.diagnostics(&uri);
-    assert_eq!(editor_findings(&diagnostics), linted);
-    client.request("shutdown", &Value::Null);
-    client.notify("exit", &Value::Null);
-    assert!(client.child.wait().expect("wait").success());
+    assert_eq!(codes_lines(&linted), [("C001", 7)], "{linted:?}");
+    let mut client = Client::initialized(root, &json!({}));
+    client.lints_as(&fragment, &linted);
+    client.stop();
 }
 
 #[test]
@@ -1029,27 +1086,180 @@ fn the_editor_checks_an_environment_of_a_stacks_entry_against_its_template_as_li
     let text = "parameter_defaults:\n  other: 1\nparameters:\n  flavour: m1.small\n";
     std::fs::write(&env, text).expect("write");
     let linted = lint_findings(root, &env);
-    assert_eq!(
-        linted
-            .iter()
-            .map(|(code, line, _)| (code.as_str(), *line))
-            .collect::<Vec<_>>(),
-        [("E008", 4)],
-        "{linted:?}"
+    assert_eq!(codes_lines(&linted), [("E008", 4)], "{linted:?}");
+    let mut client = Client::initialized(root, &json!({}));
+    client.lints_as(&env, &linted);
+    client.stop();
+}
+
+/// Every file below `dir`, sorted (version control folders left out).
+fn files_below(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).expect("list") {
+            let path = entry.expect("list").path();
+            if path.is_dir() {
+                if path.file_name().is_none_or(|n| n != ".git") {
+                    folders.push(path);
+                }
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// Opens each of `files` in a server whose workspace folder is `root` and asserts its
+/// diagnostics are what `hotfix lint ROOT` reports for it (`linted`, by path); returns how many
+/// findings were compared.
+fn assert_editor_equals_lint(
+    root: &Path,
+    files: &[std::path::PathBuf],
+    linted: &std::collections::BTreeMap<String, Vec<Finding>>,
+) -> usize {
+    let mut client = Client::initialized(root, &json!({"workspace": {"workspaceFolders": true}}));
+    // Without a project marker, the workspace folder is what a lint of it spans.
+    client.send(
+        &json!({"jsonrpc": "2.0", "method": "workspace/didChangeWorkspaceFolders",
+        "params": {"event": {"added": [{"uri": uri(root), "name": "root"}], "removed": []}}}),
     );
-    let mut client = Client::start(root);
-    client.request(
-        "initialize",
-        &json!({"processId": null, "capabilities": {}}),
+    let mut compared = 0;
+    for file in files {
+        let none = Vec::new();
+        let expected = linted
+            .get(file.to_str().expect("a UTF-8 path"))
+            .unwrap_or(&none);
+        compared += client.lints_as(file, expected).len();
+    }
+    client.stop();
+    compared
+}
+
+#[test]
+fn every_file_of_a_project_gets_in_the_editor_what_lint_reports() {
+    // `[paths]`, `[[stacks]]`, `heat-release`, the tree's environments, nested templates by
+    // path and through both registries, `get_file`, a Cloudify blueprint with a fragment.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/server/parity");
+    let linted = lint_findings_by_file(&root, &[&root]);
+    let codes: std::collections::BTreeSet<&str> = linted
+        .values()
+        .flatten()
+        .map(|(code, ..)| code.as_str())
+        .collect();
+    // Each feature decides a finding (lint's own tests pin what each means).
+    for code in [
+        "C001", "E007", "E008", "H618", "X002", "X003", "X005", "X006",
+    ] {
+        assert!(codes.contains(code), "{code}: {linted:?}");
+    }
+    let files = files_below(&root);
+    assert_eq!(files.len(), 11);
+    assert_eq!(assert_editor_equals_lint(&root, &files, &linted), 11);
+}
+
+#[test]
+#[ignore = "needs ../shared/corpus; run by scripts/test.sh beside ../shared"]
+fn shared_corpus_templates_get_in_the_editor_what_lint_reports() {
+    let shared = std::env::var_os("HOTFIX_SHARED").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
+        std::path::PathBuf::from,
     );
-    client.notify("initialized", &json!({}));
-    let uri = uri(&env);
-    client.open(&uri, text);
-    let diagnostics = client.diagnostics(&uri);
-    assert_eq!(editor_findings(&diagnostics), linted);
-    client.request("shutdown", &Value::Null);
-    client.notify("exit", &Value::Null);
-    assert!(client.child.wait().expect("wait").success());
+    let corpus = shared
+        .join("corpus")
+        .canonicalize()
+        .expect("../shared/corpus (or HOTFIX_SHARED/corpus)");
+    let mut compared = 0;
+    for repository in [
+        "cloudify-blueprint-examples",
+        "tripleo-heat-templates",
+        "tacker",
+    ] {
+        let root = corpus.join(repository);
+        let linted = lint_findings_by_file(&root, &[&root]);
+        // Every 40th YAML file, and the first ten with findings.
+        let yaml: Vec<_> = files_below(&root)
+            .into_iter()
+            .filter(|f| f.extension().is_some_and(|e| e == "yaml" || e == "yml"))
+            .collect();
+        let mut sample: Vec<_> = yaml.iter().step_by(40).cloned().collect();
+        sample.extend(linted.keys().take(10).map(std::path::PathBuf::from));
+        sample.sort();
+        sample.dedup();
+        compared += assert_editor_equals_lint(&root, &sample, &linted);
+    }
+    assert!(compared > 40, "{compared}");
+}
+
+#[test]
+fn a_changed_configuration_or_environment_is_seen_on_the_next_diagnostics() {
+    // Two copies of a nested template, one taking `flavor`, the other `flavour`; `[paths]`
+    // says which one an install prefix stands for.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    std::fs::create_dir_all(root.join(".git")).expect("mkdir");
+    for (folder, parameter) in [("a", "flavor"), ("b", "flavour")] {
+        std::fs::create_dir_all(root.join(folder).join("nested")).expect("mkdir");
+        std::fs::write(
+            root.join(folder).join("nested/server.yaml"),
+            format!("heat_template_version: rocky\nparameters:\n  {parameter}: {{type: string}}\n"),
+        )
+        .expect("write");
+    }
+    let config = root.join("hotfix.toml");
+    std::fs::write(&config, "[paths]\n\"/usr/share/t\" = \"a\"\n").expect("write");
+    let env = root.join("env.yaml");
+    std::fs::write(
+        &env,
+        "resource_registry:\n  My::Server: /usr/share/t/nested/server.yaml\n",
+    )
+    .expect("write");
+    let top = root.join("top.yaml");
+    std::fs::write(
+        &top,
+        "heat_template_version: rocky\nresources:\n  server:\n    type: My::Server\n    properties: {flavour: m1.small}\n",
+    )
+    .expect("write");
+    let mut client = Client::initialized(
+        root,
+        &json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}}),
+    );
+    let registration = client.wait_for(|m| m["method"] == "client/registerCapability");
+    client.send(&json!({"jsonrpc": "2.0", "id": registration["id"], "result": null}));
+    let x003 = |found: &[Finding]| found.iter().filter(|f| f.0 == "X003").count();
+    let first = client.lints_as(&top, &lint_findings(root, &top));
+    assert_eq!(x003(&first), 1, "{first:?}");
+    let changed = |client: &mut Client, file: &Path| {
+        client.notify(
+            "workspace/didChangeWatchedFiles",
+            &json!({"changes": [{"uri": uri(file), "type": 2}]}),
+        );
+    };
+    // `[paths]` now maps the prefix to the other copy: the project is resolved again.
+    std::fs::write(&config, "[paths]\n\"/usr/share/t\" = \"b\"\n").expect("write");
+    changed(&mut client, &config);
+    let mapped = client.next_as_lint(root, &top);
+    assert_eq!(x003(&mapped), 0, "{mapped:?}");
+    // The environment, changed on disk (not in the editor), maps the type to the first copy.
+    std::fs::write(
+        &env,
+        "resource_registry:\n  My::Server: a/nested/server.yaml\n",
+    )
+    .expect("write");
+    changed(&mut client, &env);
+    let remapped = client.next_as_lint(root, &top);
+    assert_eq!(x003(&remapped), 1, "{remapped:?}");
+    // The configuration, saved in the editor, ignores the rule.
+    std::fs::write(&config, "ignore = [\"X003\"]\n").expect("write");
+    client.notify(
+        "textDocument/didSave",
+        &json!({"textDocument": {"uri": uri(&config)}}),
+    );
+    let ignored = client.next_as_lint(root, &top);
+    assert_eq!(x003(&ignored), 0, "{ignored:?}");
+    client.stop();
 }
 
 #[test]
@@ -1151,4 +1361,64 @@ fn hover_on_a_property_shows_its_constraints_as_hotfix_type_does() {
     client.request("shutdown", &Value::Null);
     client.notify("exit", &Value::Null);
     assert!(client.child.wait().expect("wait").success());
+}
+
+#[test]
+fn completion_under_properties_offers_the_property_names_of_the_resource_s_type_as_one_types() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("t.yaml");
+    let uri = uri(&path);
+    let mut client = Client::initialized(dir.path(), &json!({}));
+    client.open(&uri, "heat_template_version: 2016-10-14\n");
+    client.diagnostics(&uri);
+    let head = "heat_template_version: 2016-10-14\nresources:\n  server:\n    type: OS::Nova::Server\n    properties:\n";
+    let volume = "  volume:\n    type: OS::Cinder::Volume\n";
+    // The text as the user types the line after `properties:` (line 5, or 6 after `image`),
+    // with and without a resource after it.
+    let cases = [
+        (format!("{head}      "), 5, 6),
+        (format!("{head}      fl"), 5, 8),
+        (format!("{head}      f\n{volume}"), 5, 7),
+        (format!("{head}      image: cirros\n      \n{volume}"), 6, 6),
+        (
+            format!("{head}      image: cirros\n      fl\n{volume}"),
+            6,
+            8,
+        ),
+        (format!("{head}      image: cirros\n      fl"), 6, 8),
+        (format!("{head}      \"fl"), 5, 9),
+    ];
+    for (version, (text, line, character)) in (2..).zip(&cases) {
+        client.notify(
+            "textDocument/didChange",
+            &json!({"textDocument": {"uri": uri, "version": version},
+                    "contentChanges": [{"text": text}]}),
+        );
+        let completion = client.request(
+            "textDocument/completion",
+            &json!({"textDocument": {"uri": uri},
+                    "position": {"line": line, "character": character}}),
+        );
+        let labels: Vec<&str> = completion
+            .as_array()
+            .map(|items| {
+                items
+                    .iter()
+                    .map(|i| i["label"].as_str().expect("label"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        assert!(
+            labels.contains(&"flavor") && labels.contains(&"networks"),
+            "{text:?}: {labels:?}"
+        );
+        assert!(!labels.contains(&"get_param"), "{text:?}: {labels:?}");
+        // A property already given is not offered again.
+        assert_eq!(
+            labels.contains(&"image"),
+            *line == 5,
+            "{text:?}: {labels:?}"
+        );
+    }
+    client.stop();
 }

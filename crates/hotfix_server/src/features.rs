@@ -571,15 +571,18 @@ impl Server<'_> {
         let (offset, text) = self.offset(uri, params.text_document_position.position)?;
         let line_start = text[..offset].rfind(['\n', '\r']).map_or(0, |i| i + 1);
         let before = &text[line_start..offset];
-        // A half-typed line may not load: analyse the text without it.
-        let analysis = Analysis::new(text).or_else(|| {
+        // A half-typed line may not load: analyse the text without it (the cursor then at the
+        // start of the emptied line).
+        let (analysis, at) = if let Some(analysis) = Analysis::new(text) {
+            (Some(analysis), offset)
+        } else {
             let line_end = text[offset..]
                 .find(['\n', '\r'])
                 .map_or(text.len(), |i| offset + i);
             let mut blanked = text.to_owned();
             blanked.replace_range(line_start..line_end, "");
-            Analysis::new(&blanked)
-        });
+            (Analysis::new(&blanked), line_start)
+        };
         let Some(analysis) = analysis else {
             return Ok(None);
         };
@@ -651,7 +654,7 @@ impl Server<'_> {
                 CompletionItemKind::CLASS,
             )
         } else if context.is_empty() || context.ends_with('{') || context.ends_with(':') {
-            key_completions(&analysis, offset, before, context)
+            key_completions(&analysis, at, before, context)
         } else {
             Vec::new()
         };
@@ -669,7 +672,19 @@ fn key_completions(
 ) -> Vec<CompletionItem> {
     let template = analysis.template();
     let mut out = Vec::new();
-    if let Some(resource) = analysis.resource_at(offset)
+    // On a line of its own after a resource's last key (`properties:` with nothing under it
+    // yet), the cursor is past the resource's text: the resource is the one that text ends.
+    let source = analysis.doc.source();
+    let line_start = source
+        .get(..offset)
+        .map_or(0, |s| s.rfind('\n').map_or(0, |i| i + 1));
+    let last = source
+        .get(..line_start)
+        .map(|s| s.trim_end().len().saturating_sub(1));
+    let resource = analysis
+        .resource_at(offset)
+        .or_else(|| last.and_then(|at| analysis.resource_at(at)));
+    if let Some(resource) = resource
         && let Some(type_name) = analysis.resource_type(&resource)
         && let Some(schema) = resource_types::get(&type_name)
         && in_properties(analysis, &resource, offset, before)

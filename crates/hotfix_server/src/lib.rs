@@ -1,6 +1,6 @@
 //! `hotfix server`: a language server for Heat templates, over the Language Server Protocol.
 //!
-//! The server links the linter in: findings appear as the user types (debounced), with the
+//! The server links the linter in: findings appear as the user types (the changes already sent read first), with the
 //! same rules, settings and suppression comments as `hotfix lint`. It offers each finding's fix
 //! as a code action (Safe ones preferred, Unsafe ones labelled), "fix all", suppression
 //! comments and "upgrade this template", and it knows the template's names: go to definition,
@@ -18,7 +18,8 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Instant;
 
 use crossbeam_channel::RecvTimeoutError;
 use hotfix_linter::Settings;
@@ -43,64 +44,77 @@ use text::Encoding;
 
 /// What the server asks of the front door about a file on disk.
 pub trait Project {
-    /// The settings for the file at `path` (its nearest `hotfix.toml`, read anew each time so
-    /// that a changed configuration applies at once), `Ok(None)` when the configuration
-    /// excludes the file, or why the configuration cannot be read.
+    /// The settings for the file at `path` (its nearest `hotfix.toml`), `Ok(None)` when the
+    /// configuration excludes the file, or why the configuration cannot be read.
     fn settings(&self, path: &Path) -> Result<Option<Settings>, String>;
 
     /// What a file is: a template, an environment file, or something hotfix does not lint.
     fn kind(&self, path: &Path, text: &str) -> FileKind;
 
-    /// Where the files a template names (nested templates, `get_file` and registry targets)
-    /// are read from, for the rules that look past one file; the server reads the documents
-    /// open in the editor first, from their unsaved text. `None` (the default): those rules do
-    /// not run. The source should not keep what it read: files change while the server runs.
-    fn files(&self) -> Option<&dyn FileSource> {
-        None
-    }
-
-    /// The folders a lint of the file at `path` spans (a missing file outside them belongs to
-    /// a deployment layout, see `hotfix_linter::Files`), given the editor's workspace folders:
-    /// by default the file's own folder.
-    fn roots(&self, path: &Path, _workspace: &[PathBuf]) -> Vec<StackPath> {
-        vec![StackPath::new(&path.to_string_lossy()).parent()]
-    }
-
-    /// What the environments of the file's tree say custom resource types stand for, as
-    /// `hotfix lint` reads a tree without `-e` (read on first need, kept until [`Project::saved`]):
-    /// the cross-file rules then check registry-mapped types too. `None` (the default): no
-    /// environments.
-    fn registry(
+    /// Everything a lint of the file at `path` (whose text is `text`) reads about the files
+    /// around it, in one answer, given the editor's workspace folders: `Ok(None)` when the
+    /// configuration excludes it or it is not a file to lint. By default: its
+    /// [`Project::settings`] and [`Project::kind`], its own folder, nothing read past it.
+    fn context(
         &self,
-        _path: &Path,
+        path: &Path,
+        text: &str,
         _workspace: &[PathBuf],
-    ) -> Option<std::sync::Arc<hotfix_stack::LazyRegistry>> {
-        None
+    ) -> Result<Option<Context>, String> {
+        let kind = self.kind(path, text);
+        if kind == FileKind::Other {
+            return Ok(None);
+        }
+        Ok(self.settings(path)?.map(|settings| Context {
+            settings,
+            kind,
+            k2hr3: false,
+            files: None,
+            roots: vec![StackPath::new(&path.to_string_lossy()).parent()],
+            registry: None,
+            stack_templates: Vec::new(),
+        }))
     }
 
-    /// What the local imports of the Cloudify blueprint at `path` (whose text is `text`)
-    /// declare, or, for a fragment that blueprints nearby import, what its importers declare,
-    /// as `hotfix lint` reads them (`hotfix_linter::Settings::blueprint_imports`), given the
-    /// editor's workspace folders. `None` (the default): not read, and the rules that need them
-    /// say nothing they could not know.
-    fn blueprint_imports(
-        &self,
-        _path: &Path,
-        _text: &str,
-        _workspace: &[PathBuf],
-    ) -> Option<std::sync::Arc<hotfix_blueprint::Imported>> {
-        None
-    }
+    /// A file was saved in the editor (`text`, as saved), or changed on disk (`None`, from
+    /// `workspace/didChangeWatchedFiles`): what the project read of it may be out of date.
+    fn changed(&self, _path: &Path, _text: Option<&str>) {}
+}
 
-    /// For an environment file given with a template (by a `[[stacks]]` entry of its
-    /// configuration, asked after [`Project::settings`]): the facts of the templates it is
-    /// given with, to check its `parameters` against, as `hotfix lint` does. By default none.
-    fn stack_templates(&self, _path: &Path) -> Vec<(StackPath, std::sync::Arc<FileFacts>)> {
-        Vec::new()
-    }
+/// What a lint of one file reads about the files around it, as `hotfix lint` reads them.
+pub struct Context {
+    /// Its settings (the Cloudify imports and K2HR3 variables it is read with included).
+    pub settings: Settings,
+    /// What it is linted as.
+    pub kind: FileKind,
+    /// Whether it is a K2HR3 template (the `K` rules).
+    pub k2hr3: bool,
+    /// Where the files it names (nested templates, `get_file` and registry targets) are read
+    /// from, for the rules that look past one file; the server reads the documents open in the
+    /// editor first, from their unsaved text. `None`: those rules do not run. The source
+    /// should not keep what it read: files change while the server runs.
+    pub files: Option<Arc<dyn FileSource + Send + Sync>>,
+    /// The folders its lint spans (a missing file outside them belongs to a deployment
+    /// layout, see `hotfix_linter::Files`).
+    pub roots: Vec<StackPath>,
+    /// What custom resource types stand for where it is linted (its `[[stacks]]` entry's
+    /// environments, else the tree's).
+    pub registry: Option<Arc<hotfix_stack::LazyRegistry>>,
+    /// For an environment file given with a template (by a `[[stacks]]` entry): the templates
+    /// it is given with, to check its `parameters` against.
+    pub stack_templates: Vec<(StackPath, Arc<FileFacts>)>,
+}
 
-    /// A file was saved: what was read of the tree from disk may be out of date.
-    fn saved(&self, _path: &Path) {}
+impl std::fmt::Debug for Context {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Context")
+            .field("settings", &self.settings)
+            .field("kind", &self.kind)
+            .field("k2hr3", &self.k2hr3)
+            .field("roots", &self.roots)
+            .field("stack_templates", &self.stack_templates)
+            .finish_non_exhaustive()
+    }
 }
 
 /// What an open document is, as `hotfix lint` tells them apart.
@@ -113,9 +127,6 @@ pub enum FileKind {
     /// Anything else: no findings.
     Other,
 }
-
-/// How long the text must stay unchanged before it is linted again.
-const DEBOUNCE: Duration = Duration::from_millis(150);
 
 /// Runs the server over standard input and output until the client says `exit`, reading
 /// messages with [`transport::read_frame`]'s bounds.
@@ -178,9 +189,9 @@ pub fn run(
     server.main_loop()
 }
 
-/// Asks the client to say when a `hotfix.toml` changes, where it can be asked (dynamic
-/// registration of `workspace/didChangeWatchedFiles`): the open documents are then linted again
-/// with the new settings.
+/// Asks the client to say when a `hotfix.toml` or a YAML file changes, where it can be asked
+/// (dynamic registration of `workspace/didChangeWatchedFiles`): the open documents are then
+/// linted again with the new settings and environments.
 fn watch_configurations(
     connection: &Connection,
     params: &InitializeParams,
@@ -195,11 +206,16 @@ fn watch_configurations(
     if !can {
         return Ok(());
     }
+    // The configurations, and the files that may be environments (a project is read again
+    // when one changes outside the editor: a checkout, a generator).
     let options = lsp_types::DidChangeWatchedFilesRegistrationOptions {
-        watchers: vec![lsp_types::FileSystemWatcher {
-            glob_pattern: lsp_types::GlobPattern::String("**/hotfix.toml".to_owned()),
-            kind: None,
-        }],
+        watchers: ["**/hotfix.toml", "**/*.{yaml,yml}"]
+            .into_iter()
+            .map(|glob| lsp_types::FileSystemWatcher {
+                glob_pattern: lsp_types::GlobPattern::String(glob.to_owned()),
+                kind: None,
+            })
+            .collect(),
     };
     let registration = lsp_types::RegistrationParams {
         registrations: vec![lsp_types::Registration {
@@ -400,7 +416,9 @@ impl Server<'_> {
                         self.encoding,
                     );
                     doc.version = params.text_document.version;
-                    self.pending.insert(uri, Instant::now() + DEBOUNCE);
+                    // No quiet time: the changes already sent (a burst of keys, or those
+                    // typed while the last lint ran) are read first, then it is linted once.
+                    self.pending.insert(uri, Instant::now());
                 }
             }
             n::DidSaveTextDocument::METHOD => {
@@ -409,22 +427,7 @@ impl Server<'_> {
                 else {
                     return Ok(());
                 };
-                let uri = params.text_document.uri;
-                let path = path_of(&uri);
-                self.project.saved(&path);
-                self.pending.remove(&uri);
-                let environment = self.documents.get(&uri).is_some_and(|doc| {
-                    self.project.kind(&path, &doc.text) == FileKind::Environment
-                });
-                if environment {
-                    // What custom types stand for may have changed for every open template.
-                    let uris: Vec<Uri> = self.documents.keys().cloned().collect();
-                    for uri in uris {
-                        self.publish(&uri)?;
-                    }
-                } else {
-                    self.publish(&uri)?;
-                }
+                self.saved(&params.text_document.uri)?;
             }
             n::DidCloseTextDocument::METHOD => {
                 let Some(params) =
@@ -453,17 +456,23 @@ impl Server<'_> {
                 self.workspace
                     .extend(params.event.added.iter().map(|f| path_of(&f.uri)));
                 // The folders a file's lint spans may have changed.
-                let uris: Vec<Uri> = self.documents.keys().cloned().collect();
-                for uri in uris {
-                    self.publish(&uri)?;
-                }
+                self.publish_all()?;
             }
-            // A configuration may have changed: lint every open document again.
-            n::DidChangeWatchedFiles::METHOD | n::DidChangeConfiguration::METHOD => {
-                let uris: Vec<Uri> = self.documents.keys().cloned().collect();
-                for uri in uris {
-                    self.publish(&uri)?;
+            n::DidChangeWatchedFiles::METHOD => {
+                let Some(params) =
+                    self.params::<lsp_types::DidChangeWatchedFilesParams>(notification)?
+                else {
+                    return Ok(());
+                };
+                // A configuration or an environment may have changed: the project reads them
+                // again, and every open document is linted again.
+                for change in &params.changes {
+                    self.project.changed(&path_of(&change.uri), None);
                 }
+                self.publish_all()?;
+            }
+            n::DidChangeConfiguration::METHOD => {
+                self.publish_all()?;
             }
             _ => {}
         }
@@ -547,6 +556,32 @@ impl Server<'_> {
         serde_json::to_value(answered).map_err(|err| (ErrorCode::InternalError, err.to_string()))
     }
 
+    /// A document was saved: the project reads it again where it keeps what it read, and the
+    /// documents it may bear on are linted again.
+    fn saved(&mut self, uri: &Uri) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+        let path = path_of(uri);
+        let text = self.documents.get(uri).map(|doc| doc.text.as_str());
+        self.project.changed(&path, text);
+        self.pending.remove(uri);
+        let environment =
+            text.is_some_and(|text| self.project.kind(&path, text) == FileKind::Environment);
+        if environment || path.file_name().is_some_and(|n| n == "hotfix.toml") {
+            // What custom types stand for may have changed for every open template.
+            self.publish_all()
+        } else {
+            self.publish(uri)
+        }
+    }
+
+    /// Lints every open document and sends its diagnostics.
+    fn publish_all(&mut self) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+        let uris: Vec<Uri> = self.documents.keys().cloned().collect();
+        for uri in uris {
+            self.publish(&uri)?;
+        }
+        Ok(())
+    }
+
     /// Lints a document and sends its diagnostics.
     fn publish(&mut self, uri: &Uri) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
         let Some(doc) = self.documents.get(uri) else {
@@ -621,41 +656,37 @@ impl Server<'_> {
             return Ok(None);
         };
         let path = path_of(uri);
-        let kind = self.project.kind(&path, &doc.text);
-        if kind == FileKind::Other {
-            return Ok(None);
-        }
-        let Some(mut settings) = self.project.settings(&path)? else {
+        let Some(context) = self.project.context(&path, &doc.text, &self.workspace)? else {
             return Ok(None);
         };
-        settings.blueprint_imports =
-            self.project
-                .blueprint_imports(&path, &doc.text, &self.workspace);
         let name = path.to_string_lossy();
+        let bytes = doc.text.as_bytes();
+        if context.k2hr3 {
+            let diagnostics = match hotfix_yaml::check_bytes(bytes) {
+                Ok(text) => hotfix_linter::lint_k2hr3(text, &context.settings),
+                Err(err) => hotfix_linter::load_failure(err, &context.settings),
+            };
+            return Ok(Some((diagnostics, context.settings)));
+        }
         let stack_path = StackPath::new(&name);
-        let roots = self.project.roots(&path, &self.workspace);
-        let buffers = self
-            .project
-            .files()
+        let buffers = context
+            .files
+            .as_deref()
             .map(|disk| Buffers::new(self.documents.iter(), disk));
-        // The tree's environments, as `hotfix lint` reads a tree without `-e`: the editor does
-        // not say which stack a file belongs to, so the rules that need given environments say
-        // nothing.
-        let registry = self.project.registry(&path, &self.workspace);
-        let stack_templates = self.project.stack_templates(&path);
         let files = buffers.as_ref().map(|source| hotfix_linter::Files {
             source,
             path: &stack_path,
-            roots: &roots,
-            registry: registry.as_deref(),
-            stack_templates: &stack_templates,
+            roots: &context.roots,
+            registry: context.registry.as_deref(),
+            stack_templates: &context.stack_templates,
         });
-        let bytes = doc.text.as_bytes();
-        let diagnostics = if kind == FileKind::Environment {
-            hotfix_linter::lint_environment(&name, bytes, &settings, files.as_ref())
+        let settings = &context.settings;
+        let diagnostics = if context.kind == FileKind::Environment {
+            hotfix_linter::lint_environment(&name, bytes, settings, files.as_ref())
         } else {
-            hotfix_linter::lint_with_files(&name, bytes, &settings, files.as_ref())
+            hotfix_linter::lint_with_files(&name, bytes, settings, files.as_ref())
         };
+        let settings = context.settings;
         Ok(Some((diagnostics, settings)))
     }
 
@@ -672,13 +703,13 @@ struct Buffers<'a> {
     /// The open documents by path (named once a lint: a template asks about each file it
     /// names, and an editor may hold hundreds of documents open).
     documents: HashMap<StackPath, &'a Doc>,
-    disk: &'a dyn FileSource,
+    disk: &'a (dyn FileSource + Send + Sync),
 }
 
 impl<'a> Buffers<'a> {
     fn new(
         documents: impl Iterator<Item = (&'a Uri, &'a Doc)>,
-        disk: &'a dyn FileSource,
+        disk: &'a (dyn FileSource + Send + Sync),
     ) -> Buffers<'a> {
         let documents = documents
             .map(|(uri, doc)| (StackPath::new(&path_of(uri).to_string_lossy()), doc))

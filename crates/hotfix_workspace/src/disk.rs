@@ -22,9 +22,21 @@ pub struct DiskSource {
     prefixes: Arc<Prefixes>,
     /// The nested-template cycles found so far (the files do not change during a run).
     cycles: hotfix_stack::Cycles,
+    /// Whether files may change while the source is used (the editor's): nothing read is
+    /// kept, only the `[paths]`.
+    live: bool,
 }
 
 impl DiskSource {
+    /// A source for files that change while it is used (the language server's): each question
+    /// is answered from disk anew.
+    pub fn live() -> DiskSource {
+        DiskSource {
+            live: true,
+            ..DiskSource::default()
+        }
+    }
+
     /// The table of install prefixes this source reads paths under: the configurations of the
     /// run add their `[paths]` to it as they are loaded.
     pub fn prefixes(&self) -> Arc<Prefixes> {
@@ -102,6 +114,9 @@ impl FileSource for DiskSource {
     }
 
     fn exists(&self, path: &StackPath) -> bool {
+        if self.live {
+            return Path::new(path.as_str()).is_file();
+        }
         if let Some(&known) = self.exists.lock().ok().as_ref().and_then(|m| m.get(path)) {
             return known;
         }
@@ -113,6 +128,9 @@ impl FileSource for DiskSource {
     }
 
     fn facts(&self, path: &StackPath) -> Option<Arc<FileFacts>> {
+        if self.live {
+            return self.read(path).map(|text| Arc::new(FileFacts::of(&text)));
+        }
         if let Some(known) = self.facts.lock().ok()?.get(path) {
             return known.clone();
         }
@@ -129,11 +147,11 @@ impl FileSource for DiskSource {
     }
 
     fn keeps_facts(&self) -> bool {
-        true
+        !self.live
     }
 
     fn cycles(&self) -> Option<&hotfix_stack::Cycles> {
-        Some(&self.cycles)
+        (!self.live).then_some(&self.cycles)
     }
 
     fn map_prefix(&self, path: &StackPath) -> Option<StackPath> {
@@ -141,6 +159,9 @@ impl FileSource for DiskSource {
     }
 
     fn remember(&self, path: &StackPath, facts: Arc<FileFacts>) {
+        if self.live {
+            return;
+        }
         if let Ok(mut known) = self.facts.lock()
             && !known.contains_key(path)
         {
@@ -149,6 +170,9 @@ impl FileSource for DiskSource {
     }
 
     fn list(&self, dir: &StackPath) -> Vec<String> {
+        if self.live {
+            return list_folder(dir);
+        }
         if let Some(known) = self
             .listed
             .lock()
@@ -163,5 +187,35 @@ impl FileSource for DiskSource {
             keep(&mut listed, dir.clone(), names.clone(), KEPT_FACTS / 4);
         }
         names.to_vec()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_live_source_answers_from_disk_each_time_and_a_run_s_keeps_what_it_read() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let file = dir.path().join("t.yaml");
+        let path = crate::stack_path(&file);
+        let folder = crate::stack_path(dir.path());
+        let (live, run) = (DiskSource::live(), DiskSource::default());
+        for source in [&live, &run] {
+            assert!(!source.exists(&path));
+            assert!(source.list(&folder).is_empty());
+        }
+        std::fs::write(&file, "heat_template_version: rocky\n").expect("write");
+        assert!(live.exists(&path));
+        assert_eq!(live.list(&folder), ["t.yaml"]);
+        assert!(!run.exists(&path));
+        assert!(run.list(&folder).is_empty());
+        let kind = |source: &DiskSource| source.facts(&path).map(|facts| facts.kind.clone());
+        assert_eq!(kind(&live), Some(hotfix_stack::FileKind::Template));
+        assert_eq!(kind(&run), Some(hotfix_stack::FileKind::Template));
+        std::fs::write(&file, "resource_registry: {}\n").expect("write");
+        assert_eq!(kind(&live), Some(hotfix_stack::FileKind::Environment));
+        assert_eq!(kind(&run), Some(hotfix_stack::FileKind::Template));
+        assert!(live.cycles().is_none() && !live.keeps_facts());
     }
 }

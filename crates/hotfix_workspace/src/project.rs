@@ -70,13 +70,16 @@ impl Project {
     ///
     /// The environments given are read in order: each must be an environment file that loads
     /// (a template or a broken file given as an environment is an error of the command).
+    /// `workspace` holds the folders an editor opened (none for the command line): outside any
+    /// project, a file in one spans it ([`crate::root::scope`]).
     pub fn resolve(
         paths: &[PathBuf],
         environments: &[PathBuf],
         cwd: &Path,
+        workspace: &[PathBuf],
         disk: Arc<DiskSource>,
     ) -> Result<Project, Error> {
-        let scope = crate::root::scope(paths, cwd, &[]);
+        let scope = crate::root::scope(paths, cwd, workspace);
         let walked = Arc::new(OnceLock::new());
         let tree = {
             let (scope, disk, walked) = (scope.clone(), Arc::clone(&disk), Arc::clone(&walked));
@@ -139,10 +142,38 @@ impl Project {
                 &tops,
                 &hotfix_linter::heat_has_type,
             );
-            self.given_stack = Some(stack.templates);
+            self.given_stack = Some(stack.templates.iter().map(|p| self.absolute(p)).collect());
         }
         self.given = Some(Arc::new(LazyRegistry::ready(registry)));
         Ok(())
+    }
+
+    /// A file of the run named absolutely (lexically, from the working folder): the one name
+    /// the run's sets of files are kept by.
+    fn absolute(&self, path: &StackPath) -> StackPath {
+        if path.is_absolute() {
+            path.clone()
+        } else {
+            self.scope.cwd.join(path.as_str())
+        }
+    }
+
+    /// A `[[stacks]]` entry with its files named as the run names files: a file above the
+    /// working folder (named absolutely by its configuration) by `..` where the run's folders
+    /// are named relative to it.
+    fn named_as_run(&self, entry: &StackEntry) -> StackEntry {
+        let relative = self.scope.roots.iter().any(|root| !root.is_absolute());
+        let name = |path: &StackPath| {
+            if relative && path.is_absolute() {
+                crate::root::relative_to(&self.scope.cwd, path)
+            } else {
+                path.clone()
+            }
+        };
+        StackEntry {
+            template: name(&entry.template),
+            environments: entry.environments.iter().map(name).collect(),
+        }
     }
 
     /// The folders the run spans.
@@ -159,6 +190,21 @@ impl Project {
     /// Where the run's files are read.
     pub fn source(&self) -> &DiskSource {
         &self.disk
+    }
+
+    /// Where the run's files are read, to be held beside the project.
+    pub fn shared_source(&self) -> Arc<DiskSource> {
+        Arc::clone(&self.disk)
+    }
+
+    /// Whether the file or folder `path` (named as the run names files) lies in a folder the
+    /// run spans.
+    pub fn spans(&self, path: &Path) -> bool {
+        let path = self.absolute(&stack_path(path));
+        self.scope
+            .roots
+            .iter()
+            .any(|root| path.starts_with(&self.absolute(root)))
     }
 
     /// What the walk for the tree's environments did, when it ran (a run whose templates need
@@ -208,7 +254,7 @@ impl Project {
             let of_the_stack = self
                 .given_stack
                 .as_ref()
-                .is_none_or(|stack| stack.contains(&stack_path(path)));
+                .is_none_or(|stack| stack.contains(&self.absolute(&stack_path(path))));
             if of_the_stack {
                 return Ok(Arc::clone(given));
             }
@@ -216,7 +262,8 @@ impl Project {
         }
         if !stacks.is_empty() {
             let stacks = self.configured_stacks(config, stacks)?;
-            let file = stack_path(path);
+            // However the file is named (`top.yaml`, `../w/top.yaml`, `/abs/top.yaml`).
+            let file = self.absolute(&stack_path(path));
             if let Some((registry, _)) = stacks
                 .iter()
                 .find(|(_, templates)| templates.contains(&file))
@@ -243,6 +290,7 @@ impl Project {
         let roots = &self.scope.roots;
         let mut stacks = Stacks::new();
         for entry in entries {
+            let entry = self.named_as_run(entry);
             match Registry::given_files(&*self.disk, roots, &entry.environments) {
                 Ok(registry) => {
                     let templates = hotfix_stack::stack_templates(
@@ -252,12 +300,15 @@ impl Project {
                         std::slice::from_ref(&entry.template),
                         &hotfix_linter::heat_has_type,
                     )
-                    .templates;
+                    .templates
+                    .iter()
+                    .map(|p| self.absolute(p))
+                    .collect();
                     stacks.push((Ok(Arc::new(LazyRegistry::ready(registry))), templates));
                 }
                 Err(err) => stacks.push((
                     Err(format!("the environments of its [[stacks]] entry: {err}")),
-                    [entry.template.clone()].into_iter().collect(),
+                    [self.absolute(&entry.template)].into_iter().collect(),
                 )),
             }
         }

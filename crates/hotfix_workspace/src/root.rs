@@ -125,6 +125,16 @@ impl Scope {
     }
 }
 
+/// The absolute `path` named from the absolute folder `cwd`: relative, by `..` where it lies
+/// above it.
+pub fn relative_to(cwd: &StackPath, path: &StackPath) -> StackPath {
+    named_as(
+        Path::new("."),
+        Path::new(cwd.as_str()),
+        Path::new(path.as_str()),
+    )
+}
+
 /// The absolute `folder` (at or above the folder of `path`, or its workspace) named as `path`
 /// is: relative to `cwd` (`..` where it lies above) when `path` is relative, else absolute.
 fn named_as(path: &Path, cwd: &Path, folder: &Path) -> StackPath {

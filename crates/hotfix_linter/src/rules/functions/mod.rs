@@ -1,5 +1,5 @@
-//! `H2xx`: intrinsic functions: removed, not yet available, not called, not HOT, or called
-//! with arguments Heat rejects.
+//! `H2xx`: intrinsic functions: removed, not yet available, not called, not HOT, misspelt, or
+//! called with arguments Heat rejects.
 
 use crate::rule::Rule;
 
@@ -9,6 +9,7 @@ mod function_not_available_yet;
 mod function_with_sibling_keys;
 mod invalid_function_arguments;
 mod invalid_function_in_condition;
+mod misspelt_function;
 mod non_literal_get_file;
 mod removed_function;
 mod shared;
@@ -21,4 +22,5 @@ pub(crate) const RULES: &[&Rule] = &[
     &invalid_function_arguments::RULE,
     &invalid_function_in_condition::RULE,
     &non_literal_get_file::RULE,
+    &misspelt_function::RULE,
 ];
