@@ -297,7 +297,7 @@ fn rules() -> Value {
                 "severity": rule.severity.as_str(),
                 "default": rule.default,
                 "fix": rule.fix.as_str(),
-                "doc": rule.doc,
+                "doc": rule.documentation().trim(),
             })
         })
         .collect();
