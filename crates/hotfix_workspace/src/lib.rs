@@ -28,7 +28,7 @@ use hotfix_stack::StackPath;
 pub use disk::{DiskSource, Prefixes, list_folder};
 pub use project::{Error, Project, StackEntry};
 pub use root::{CONFIG_FILE, Scope, is_version_control_root, root_of, scope};
-pub use tree::{Walked, tree_registry};
+pub use tree::{Walked, memory_registry, tree_registry};
 
 /// The path of a file of the run as the cross-file checks name it.
 pub fn stack_path(path: &Path) -> StackPath {

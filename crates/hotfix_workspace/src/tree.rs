@@ -155,6 +155,28 @@ pub fn tree_registry(scope: &Scope, source: &dyn FileSource) -> (hotfix_stack::R
     (registry, walked)
 }
 
+/// The registry of the environments among files held in memory (`files`: each file's path
+/// and text, read through `source` too), found as [`tree_registry`] finds them on disk: the
+/// playground's tree.
+pub fn memory_registry<'a>(
+    files: impl IntoIterator<Item = (&'a StackPath, &'a str)>,
+    roots: &[StackPath],
+    source: &dyn FileSource,
+) -> hotfix_stack::Registry {
+    let mut environments = Vec::new();
+    let mut rendered = Vec::new();
+    let mut nested = Vec::new();
+    for (path, text) in files {
+        let found = environment_in(path, text, roots, source);
+        environments.extend(found.environment);
+        rendered.extend(found.rendered);
+        nested.extend(found.nested);
+    }
+    environments.sort_by(|a, b| a.path.cmp(&b.path));
+    rendered.sort_by(|a: &(StackPath, Arc<str>), b| a.0.cmp(&b.0));
+    hotfix_stack::Registry::tree(environments, &rendered, false).with_nested(nested)
+}
+
 /// An environment found under a root above the working folder, with its path and the files its
 /// registry names as the run names them.
 fn rename_environment(scope: &Scope, environment: &mut hotfix_stack::EnvironmentFacts) {
@@ -339,13 +361,29 @@ fn environment_of(
     // One buffer a thread, no size asked first: most files are read by one `read`.
     let length = read_into(path, buffer).ok()?;
     let text = std::str::from_utf8(&buffer[..length]).ok()?;
-    let stack = crate::stack_path(path);
+    Some(environment_in(
+        &crate::stack_path(path),
+        text,
+        roots,
+        source,
+    ))
+}
+
+/// What the text of the file at `stack` gives the tree's registry ([`environment_of`] once
+/// read; [`memory_registry`] for files held in memory).
+fn environment_in(
+    stack: &StackPath,
+    text: &str,
+    roots: &[StackPath],
+    source: &dyn FileSource,
+) -> Found {
+    let path = Path::new(stack.as_str());
     let mut found = Found {
-        nested: nested_types(&stack, text),
+        nested: nested_types(stack, text),
         ..Found::default()
     };
     if !(text.contains("resource_registry") || text.contains("parameter_defaults")) {
-        return Some(found);
+        return found;
     }
     // Only a file with one of them as a key (or in flow style) is loaded: a template that
     // merely mentions `parameter_defaults` in a description is not parsed for nothing.
@@ -359,9 +397,13 @@ fn environment_of(
             })
     };
     if !text.trim_start().starts_with('{') && !text.lines().any(keyed) {
-        return Some(found);
+        return found;
     }
-    if path.file_name()?.to_string_lossy().ends_with(".j2.yaml") || is_jinja_source(path) {
+    if path
+        .file_name()
+        .is_some_and(|n| n.to_string_lossy().ends_with(".j2.yaml"))
+        || is_jinja_source(path)
+    {
         // Its registry values, as far as the text shows them (`Type: path.yaml`), are nested
         // templates too.
         let folder = stack.parent();
@@ -378,17 +420,17 @@ fn environment_of(
             }
         }
         found.rendered = Some((stack.clone(), Arc::from(text)));
-        return Some(found);
+        return found;
     }
     let Ok(doc) = hotfix_yaml::parse_unlimited(text) else {
-        return Some(found);
+        return found;
     };
     if hotfix_stack::FileFacts::of_document(&doc).kind == hotfix_stack::FileKind::Environment {
         found.environment = Some(hotfix_stack::EnvironmentFacts::of(
-            source, roots, &stack, &doc,
+            source, roots, stack, &doc,
         ));
     }
-    Some(found)
+    found
 }
 
 /// Whether the file at `path` is a Jinja source of a YAML file (`env.yaml.j2`), which a

@@ -1,0 +1,172 @@
+//! The playground's requests, answered on the host (the module answers the same code; the
+//! corpus test of tests/playground.rs runs it as WebAssembly against the command line).
+
+use serde_json::{Value, json};
+
+fn call(request: &Value) -> Value {
+    serde_json::from_str(&hotfix_wasm::call(&request.to_string())).expect("JSON")
+}
+
+const PORT: &str = "heat_template_version: 2016-10-14
+resources:
+  port:
+    type: OS::Neutron::Port
+    properties:
+      network_id: {get_param: net}
+";
+
+fn codes(answer: &Value) -> Vec<&str> {
+    answer["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| f["code"].as_str().expect("code"))
+        .collect()
+}
+
+#[test]
+fn lint_gives_the_findings_with_their_frames() {
+    let answer = call(&json!({"op": "lint", "files": {"t.yaml": PORT}, "path": "t.yaml"}));
+    assert_eq!(answer["kind"], "template");
+    let codes = codes(&answer);
+    assert!(codes.contains(&"H301"), "{answer}");
+    let findings = answer["findings"].as_array().expect("findings");
+    let frames = answer["frames"].as_array().expect("frames");
+    assert_eq!(findings.len(), frames.len());
+    let undefined = findings
+        .iter()
+        .position(|f| f["code"] == "H301")
+        .expect("H301");
+    assert_eq!(findings[undefined]["start"]["line"], 6);
+    assert_eq!(findings[undefined]["path"], "t.yaml");
+    assert!(
+        frames[undefined]
+            .as_str()
+            .expect("frame")
+            .contains("network_id: {get_param: net}"),
+        "{}",
+        frames[undefined]
+    );
+}
+
+#[test]
+fn settings_select_and_ignore_rules() {
+    let request = |settings: Value| json!({"op": "lint", "files": {"t.yaml": PORT}, "path": "t.yaml", "settings": settings});
+    let ignored = call(&request(json!({"ignore": ["H301"]})));
+    assert!(!codes(&ignored).contains(&"H301"), "{ignored}");
+    let only = call(&request(json!({"select": ["H301"]})));
+    assert_eq!(codes(&only), ["H301"]);
+    let wrong = call(&request(json!({"select": ["no-such-rule"]})));
+    assert!(
+        wrong["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("no-such-rule")),
+        "{wrong}"
+    );
+}
+
+#[test]
+fn a_nested_template_of_the_tree_is_read() {
+    let top = "heat_template_version: 2016-10-14
+resources:
+  inner:
+    type: inner.yaml
+    properties:
+      size: 1
+";
+    let inner = "heat_template_version: 2016-10-14
+parameters:
+  count:
+    type: number
+";
+    let alone = call(&json!({"op": "lint", "files": {"top.yaml": top}, "path": "top.yaml"}));
+    let both = call(&json!({
+        "op": "lint",
+        "files": {"top.yaml": top, "inner.yaml": inner},
+        "path": "top.yaml",
+    }));
+    // Without the nested template its properties cannot be checked; with it, `size` is not
+    // one of its parameters.
+    assert_ne!(codes(&alone), codes(&both), "{alone}\n{both}");
+}
+
+#[test]
+fn fix_and_apply_rename_the_deprecated_property() {
+    let fixed = call(&json!({"op": "fix", "files": {"t.yaml": PORT}, "path": "t.yaml"}));
+    assert!(fixed["applied"].as_u64() >= Some(1), "{fixed}");
+    assert!(
+        fixed["text"]
+            .as_str()
+            .expect("text")
+            .contains("      network: {get_param: net}")
+    );
+    let linted = call(&json!({"op": "lint", "files": {"t.yaml": PORT}, "path": "t.yaml"}));
+    let index = linted["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .position(|f| !f["fix"].is_null())
+        .expect("a finding with a fix");
+    let applied = call(&json!({
+        "op": "apply", "files": {"t.yaml": PORT}, "path": "t.yaml", "index": index,
+    }));
+    assert_eq!(applied["text"], fixed["text"]);
+    let none = call(&json!({
+        "op": "apply", "files": {"t.yaml": PORT}, "path": "t.yaml", "index": 99,
+    }));
+    assert_eq!(none["error"], "finding 99 has no fix");
+}
+
+#[test]
+fn upgrade_rewrites_the_version() {
+    let old = "heat_template_version: 2013-05-23\nresources: {}\n";
+    let answer = call(&json!({
+        "op": "upgrade", "files": {"t.yaml": old}, "path": "t.yaml", "to": "2018-08-31",
+    }));
+    assert_eq!(answer["status"], "upgraded", "{answer}");
+    assert_eq!(
+        answer["text"],
+        "heat_template_version: 2018-08-31\nresources: {}\n"
+    );
+    let unknown = call(&json!({
+        "op": "upgrade", "files": {"t.yaml": old}, "path": "t.yaml", "to": "1999-01-01",
+    }));
+    assert_eq!(unknown["error"], "unknown version `1999-01-01`");
+}
+
+#[test]
+fn rules_have_their_documentation() {
+    let answer = call(&json!({"op": "rules"}));
+    let rules = answer["rules"].as_array().expect("rules");
+    let h301 = rules.iter().find(|r| r["code"] == "H301").expect("H301");
+    assert!(
+        h301["doc"]
+            .as_str()
+            .expect("doc")
+            .contains("## What it does")
+    );
+}
+
+#[test]
+fn a_bad_request_is_an_error_not_a_panic() {
+    for (request, error) in [
+        ("not json", "the request is not JSON"),
+        ("{}", "the request has no `op`"),
+        (
+            r#"{"op": "lint", "files": {}, "path": "x.yaml"}"#,
+            "`x.yaml` is not one of the files",
+        ),
+        (
+            r#"{"op": "dance", "files": {}, "path": "x"}"#,
+            "`x` is not one of the files",
+        ),
+    ] {
+        let answer: Value = serde_json::from_str(&hotfix_wasm::call(request)).expect("JSON");
+        assert!(
+            answer["error"]
+                .as_str()
+                .is_some_and(|e| e.starts_with(error)),
+            "{request}: {answer}"
+        );
+    }
+}
