@@ -431,34 +431,64 @@ fn construct_int_general(text: &str) -> Result<Int, String> {
         Some(_) => (false, cleaned.as_str()),
     };
     let invalid = |base: u32| format!("invalid literal for int() with base {base}: {text:?}");
-    // Python's int() ignores white space around the digits (`!!int "1\n"` is 1).
+    // Python's int() takes white space around the digits and a sign after it (`!!int "1\n"`
+    // is 1, `!!int "\n-1"` is -1: the constructor's own sign test sees the line break).
     let mut big = BigUint::zero();
+    let mut negative = negative;
+    let mut digits = |body: &str, radix: u32, big: &mut BigUint| -> Result<(), String> {
+        let (inner, body) = python_int_sign(body);
+        big.push_digits(body, radix).ok_or_else(|| invalid(radix))?;
+        negative ^= inner;
+        Ok(())
+    };
     if value == "0" {
         return Ok(Int::Small(0));
     } else if let Some(bin) = value.strip_prefix("0b") {
-        big.push_digits(bin.trim(), 2).ok_or_else(|| invalid(2))?;
+        digits(bin, 2, &mut big)?;
     } else if let Some(hex) = value.strip_prefix("0x") {
-        big.push_digits(hex.trim(), 16).ok_or_else(|| invalid(16))?;
+        digits(hex, 16, &mut big)?;
     } else if value.starts_with('0') {
         // Python's int(value, 8) also accepts an `0o` prefix.
         let oct = value.strip_prefix("0o").unwrap_or(value);
-        big.push_digits(oct.trim(), 8).ok_or_else(|| invalid(8))?;
+        digits(oct, 8, &mut big)?;
     } else if value.contains(':') {
-        for (i, part) in value.split(':').enumerate() {
+        // Each part is int()'d on its own, white space and sign included.
+        let mut total: i128 = 0;
+        for part in value.split(':') {
+            let (minus, body) = python_int_sign(part);
             let mut part_value = BigUint::zero();
             part_value
-                .push_digits(part.trim(), 10)
+                .push_digits(body, 10)
                 .ok_or_else(|| invalid(10))?;
-            if i > 0 {
-                big.mul_add(60, 0);
-            }
-            big.add(&part_value);
+            let part_value = part_value.to_i128().ok_or_else(|| invalid(10))?;
+            total = total
+                .checked_mul(60)
+                .and_then(|t| t.checked_add(if minus { -part_value } else { part_value }))
+                .ok_or_else(|| invalid(10))?;
         }
+        let total = if negative { -total } else { total };
+        return Ok(i64::try_from(total).map_or_else(|_| Int::Big(total.to_string()), Int::Small));
     } else {
-        big.push_digits(value.trim(), 10)
-            .ok_or_else(|| invalid(10))?;
+        digits(value, 10, &mut big)?;
     }
     Ok(big.into_int(negative))
+}
+
+/// The white space `int()` and `float()` strip around a number: Unicode's `White_Space` (not
+/// the separators U+001C..U+001F that `str.isspace` also takes; checked against `CPython` 3.11).
+/// Left: both also read the decimal digits of other scripts (`int("١٢")` is 12).
+fn python_space(c: char) -> bool {
+    c.is_whitespace()
+}
+
+/// `int()`'s reading of its argument: white space around it stripped, then one sign.
+fn python_int_sign(text: &str) -> (bool, &str) {
+    let text = text.trim_matches(python_space);
+    match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    }
 }
 
 /// `SafeConstructor.construct_yaml_float`.
@@ -496,7 +526,7 @@ fn construct_float(text: &str) -> Result<f64, String> {
 /// Python's `float(str)` for the forms YAML produces: digits with an optional `.`, an
 /// exponent, `inf`, `nan`, surrounding white space.
 fn python_float(text: &str) -> Option<f64> {
-    let text = text.trim_matches(|c: char| c.is_ascii_whitespace());
+    let text = text.trim_matches(python_space);
     let body = text.trim_start_matches(['+', '-']);
     if body.is_empty() || text.len() - body.len() > 1 {
         return None;
@@ -539,23 +569,6 @@ impl BigUint {
         }
     }
 
-    fn add(&mut self, other: &BigUint) {
-        let mut carry = 0u64;
-        for i in 0..self.limbs.len().max(other.limbs.len()) {
-            if i == self.limbs.len() {
-                self.limbs.push(0);
-            }
-            let v = u64::from(self.limbs[i])
-                + u64::from(other.limbs.get(i).copied().unwrap_or(0))
-                + carry;
-            self.limbs[i] = u32::try_from(v % LIMB).unwrap_or(0);
-            carry = v / LIMB;
-        }
-        if carry > 0 {
-            self.limbs.push(u32::try_from(carry).unwrap_or(0));
-        }
-    }
-
     /// Appends the digits of `text` in `radix`; `None` when a character is not a digit or
     /// there are none (as Python's `int()` fails).
     fn push_digits(&mut self, text: &str, radix: u32) -> Option<()> {
@@ -567,6 +580,16 @@ impl BigUint {
             self.mul_add(radix, digit);
         }
         Some(())
+    }
+
+    fn to_i128(&self) -> Option<i128> {
+        let mut value: i128 = 0;
+        for limb in self.limbs.iter().rev() {
+            value = value
+                .checked_mul(1_000_000_000)?
+                .checked_add(i128::from(*limb))?;
+        }
+        Some(value)
     }
 
     fn into_int(self, negative: bool) -> Int {

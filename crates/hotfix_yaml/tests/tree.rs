@@ -330,6 +330,17 @@ fn a_yaml_error_of_libyamls_rules_is_answered_by_the_pure_loader_as_heat_does() 
 }
 
 #[test]
+fn an_explicit_integer_is_read_as_pythons_int_reads_it() {
+    // Heat's answers: int() strips white space and then takes a sign, in each base-60 part too.
+    assert_eq!(json("a: !!int \"\\n-1\"\n"), r#"{"a": -1}"#);
+    assert_eq!(json("a: !!int \"- -1\"\n"), r#"{"a": 1}"#);
+    assert_eq!(json("a: !!int \"0b -1\"\n"), r#"{"a": -1}"#);
+    assert_eq!(json("a: !!int \"1:-30\"\n"), r#"{"a": 30}"#);
+    assert_eq!(json("a: !!int \" 12\\u2003\"\n"), r#"{"a": 12}"#);
+    assert!(refusal("a: !!int \"1\\x1f\"\n").contains("invalid literal for int()"));
+}
+
+#[test]
 fn a_lone_surrogate_escape_loads_as_python_keeps_it() {
     // Heat's answers (libyaml refuses the escape; PyYAML's pure loader and json.loads keep the
     // lone surrogate in the string, which json.dumps writes as an escape).
