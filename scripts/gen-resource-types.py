@@ -64,7 +64,10 @@ warnings.filterwarnings('ignore')
 logging.disable(logging.CRITICAL)
 
 try:
-    from importlib import metadata
+    try:
+        from importlib import metadata
+    except ImportError:  # Python 3.7 and older (the Heat of stein and before)
+        import importlib_metadata as metadata
 
     import yaml
     from oslo_config import cfg

@@ -1,7 +1,7 @@
 //! What the resource rules share: finding calls, Python truthiness, and names for versions.
 
 use hotfix_diagnostics::Edit;
-use hotfix_hot::resource_types::{self, ResourceType, Status, SupportStatus};
+use hotfix_hot::resource_types::{ResourceType, ResourceTypes, Status, SupportStatus};
 use hotfix_hot::{Named, Version};
 use hotfix_stack::Mapped;
 use hotfix_yaml::{NodeId, NodeKind, ScalarStyle};
@@ -85,20 +85,38 @@ pub(super) fn validated_resources<'t>(cx: &'t Context<'_>) -> impl Iterator<Item
 /// None for a resource that is never created ([`Context::never_created`]): Heat does not look at
 /// its type, properties or attributes.
 pub(super) fn registered<'t>(cx: &Context<'t>, resource: &'t Named) -> Option<Registered<'t>> {
+    registered_in(cx, resource, cx.resource_types())
+}
+
+/// As [`registered`], with the newest Heat's types whatever `heat-release` says (for
+/// `unavailable-in-release`, which reports what arrived after that release).
+pub(super) fn registered_newest<'t>(
+    cx: &Context<'t>,
+    resource: &'t Named,
+) -> Option<Registered<'t>> {
+    registered_in(cx, resource, hotfix_hot::resource_types::all())
+}
+
+/// As [`registered`], looking the written type up in `types` (aliases are looked up in the
+/// release's).
+fn registered_in<'t>(
+    cx: &Context<'t>,
+    resource: &'t Named,
+    types: &'static ResourceTypes,
+) -> Option<Registered<'t>> {
     if cx.never_created(resource) {
         return None;
     }
     let type_node = cx.template.field(resource, "type")?;
     let written = cx.doc.str_value(type_node)?;
-    let (type_name, schema, alias, by_environment) =
-        if let Some(schema) = resource_types::get(written) {
-            (written, schema, None, false)
-        } else if let Some((target, schema)) = alias_target(cx, written, Some(&resource.name)) {
-            (target, schema, Some(written), false)
-        } else {
-            let (target, schema) = environment_alias_target(cx, written, &resource.name)?;
-            (target, schema, Some(written), true)
-        };
+    let (type_name, schema, alias, by_environment) = if let Some(schema) = types.get(written) {
+        (written, schema, None, false)
+    } else if let Some((target, schema)) = alias_target(cx, written, Some(&resource.name)) {
+        (target, schema, Some(written), false)
+    } else {
+        let (target, schema) = environment_alias_target(cx, written, &resource.name)?;
+        (target, schema, Some(written), true)
+    };
     Some(Registered {
         resource,
         type_node,
@@ -124,7 +142,7 @@ fn environment_alias_target(
 ) -> Option<(&'static str, &'static ResourceType)> {
     let files = cx.files?;
     let registry = files.registry?.get();
-    let registered = |n: &str| resource_types::get(n).is_some();
+    let registered = |n: &str| cx.resource_types().get(n).is_some();
     let mut target: Option<String> = None;
     for mapped in registry.lookup_for(files.path, name, Some(resource), &registered) {
         let Mapped::Type(found) = mapped else {
@@ -136,7 +154,7 @@ fn environment_alias_target(
         target = Some(found);
     }
     let target = target.filter(|t| t != name)?;
-    resource_types::all().iter().find(|(n, _)| *n == target)
+    cx.resource_types().iter().find(|(n, _)| *n == target)
 }
 
 /// The registered type that Heat runs the unregistered type `name` as, through its default
@@ -151,7 +169,7 @@ pub(super) fn alias_target(
     name: &str,
     resource: Option<&str>,
 ) -> Option<(&'static str, &'static ResourceType)> {
-    let types = resource_types::all();
+    let types = cx.resource_types();
     let target = types.default_environment_target(name)?;
     if let Some(registry) = cx.files.and_then(|f| f.registry) {
         let builtin = |n: &str| types.get(n).is_some();
@@ -278,7 +296,7 @@ pub(super) fn member_type(
     cx: &Context<'_>,
     member: &GroupMember,
 ) -> Option<(&'static str, &'static ResourceType)> {
-    let types = resource_types::all();
+    let types = cx.resource_types();
     match types.iter().find(|(n, _)| *n == member.type_name) {
         Some(found) => Some(found),
         None => alias_target(cx, &member.type_name, None),
@@ -347,4 +365,41 @@ pub(super) fn replace_scalar(cx: &Context<'_>, node: NodeId, text: &str) -> Opti
         ScalarStyle::Literal | ScalarStyle::Folded => return None,
     };
     Some(Edit::replace(n.span, content))
+}
+
+/// Whether `unavailable-in-release` (H618) reports the type `name` (the newest Heat has it, and
+/// it arrived after `heat-release`): the rules that check against the release's own types stay
+/// quiet about it, so that it is reported once, with the release it arrived in.
+pub(crate) fn type_arrives_later(cx: &Context<'_>, name: &str) -> bool {
+    let Some(release) = cx.heat_release else {
+        return false;
+    };
+    hotfix_hot::resource_types::all()
+        .get(name)
+        .and_then(hotfix_hot::heat_release::type_arrival)
+        .is_some_and(|arrived| arrived > release)
+}
+
+/// As [`type_arrives_later`], for the top-level property `property` of the type `type_name`.
+pub(super) fn property_arrives_later(cx: &Context<'_>, type_name: &str, property: &str) -> bool {
+    let Some(release) = cx.heat_release else {
+        return false;
+    };
+    hotfix_hot::resource_types::all()
+        .get(type_name)
+        .and_then(|t| t.properties.get(property))
+        .and_then(|p| hotfix_hot::heat_release::property_arrival(type_name, &[property], p))
+        .is_some_and(|arrived| arrived > release)
+}
+
+/// As [`type_arrives_later`], for the attribute `attribute` of the type `type_name`.
+pub(super) fn attribute_arrives_later(cx: &Context<'_>, type_name: &str, attribute: &str) -> bool {
+    let Some(release) = cx.heat_release else {
+        return false;
+    };
+    hotfix_hot::resource_types::all()
+        .get(type_name)
+        .and_then(|t| t.attributes.get(attribute))
+        .and_then(hotfix_hot::heat_release::attribute_arrival)
+        .is_some_and(|arrived| arrived > release)
 }
