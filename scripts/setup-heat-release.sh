@@ -41,6 +41,12 @@ if [ -z "$want_python" ] || [ -z "$heat" ]; then
     exit 2
 fi
 
+if [ -z "$seed" ] && [ "$(grep -cv '^#' "$pins")" -lt 2 ]; then
+    echo "setup-heat-release: $pins pins only openstack-heat: make it first with" \
+        "scripts/setup-heat-release.sh --seed $series UPPER_CONSTRAINTS (see its header)" >&2
+    exit 2
+fi
+
 # The series' Python: pythonX.Y that runs, on PATH or in pyenv's versions.
 python=
 for candidate in "python$want_python" "${PYENV_ROOT:-$HOME/.pyenv}"/versions/"$want_python".*/bin/"python$want_python"; do

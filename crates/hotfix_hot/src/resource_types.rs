@@ -63,14 +63,16 @@ pub const RELEASE_PATCHES: &[(&str, &str)] = &[
     ("flamingo", include_str!("../data/releases/flamingo.json")),
     ("epoxy", include_str!("../data/releases/epoxy.json")),
     ("wallaby", include_str!("../data/releases/wallaby.json")),
+    ("rocky", include_str!("../data/releases/rocky.json")),
 ];
 
 static RELEASES: [OnceLock<ResourceTypes>; RELEASE_PATCHES.len()] =
     [const { OnceLock::new() }; RELEASE_PATCHES.len()];
 
 /// The resource types of the Heat that `release` ships (`heat-release`); without one, the newest
-/// ([`all`]). A release with no data of its own (before rocky: the Python package registry has
-/// openstack-heat from 11.0.2 on) reads the oldest there is, rocky's.
+/// ([`all`]). A release with no data of its own reads the next release that has some (before
+/// rocky: the Python package registry has openstack-heat from 11.0.2 on): what arrived in
+/// between is `unavailable-in-release`'s to report.
 ///
 /// # Panics
 ///
@@ -79,13 +81,13 @@ pub fn for_release(release: Option<HeatRelease>) -> &'static ResourceTypes {
     let Some(release) = release else {
         return all();
     };
-    if release == HeatRelease::LATEST {
-        return all();
-    }
-    let index = RELEASE_PATCHES
+    // The oldest release with data from `release` on (the list is newest first).
+    let Some(index) = RELEASE_PATCHES
         .iter()
-        .position(|(series, _)| HeatRelease::parse(series).is_ok_and(|r| r <= release))
-        .unwrap_or(RELEASE_PATCHES.len() - 1);
+        .rposition(|(series, _)| HeatRelease::parse(series).is_ok_and(|r| r >= release))
+    else {
+        return all();
+    };
     RELEASES[index].get_or_init(|| {
         let data: Data = serde_json::from_value(release_document(index))
             .expect("the embedded data of every release parses (a unit test proves it)");
@@ -658,6 +660,17 @@ mod tests {
             for_release(Some(liberty)).heat_version(),
             for_release(Some(oldest)).heat_version()
         );
+        // A release without data of its own reads the next one that has some.
+        for release in HeatRelease::all().filter(|r| *r >= oldest) {
+            let next = seen
+                .iter()
+                .rev()
+                .find(|r| **r >= release)
+                .map_or(all().heat_version(), |r| {
+                    for_release(Some(*r)).heat_version()
+                });
+            assert_eq!(for_release(Some(release)).heat_version(), next, "{release}");
+        }
         assert_eq!(for_release(None).heat_version(), all().heat_version());
         assert_eq!(
             for_release(Some(HeatRelease::LATEST)).heat_version(),

@@ -380,15 +380,29 @@ pub(crate) fn type_arrives_later(cx: &Context<'_>, name: &str) -> bool {
         .is_some_and(|arrived| arrived > release)
 }
 
-/// As [`type_arrives_later`], for the top-level property `property` of the type `type_name`.
-pub(super) fn property_arrives_later(cx: &Context<'_>, type_name: &str, property: &str) -> bool {
+/// As [`type_arrives_later`], for a property of the type `type_name` (`path`: its name, or the
+/// names down to a key of a nested map, through lists' items).
+pub(super) fn property_arrives_later(cx: &Context<'_>, type_name: &str, path: &[&str]) -> bool {
     let Some(release) = cx.heat_release else {
         return false;
     };
-    hotfix_hot::resource_types::all()
-        .get(type_name)
-        .and_then(|t| t.properties.get(property))
-        .and_then(|p| hotfix_hot::heat_release::property_arrival(type_name, &[property], p))
+    let Some(resource_type) = hotfix_hot::resource_types::all().get(type_name) else {
+        return false;
+    };
+    let mut schema = &resource_type.properties;
+    let mut property = None;
+    for name in path {
+        let Some(found) = schema.get(*name) else {
+            return false;
+        };
+        property = Some(found);
+        schema = match &found.items {
+            Some(items) if found.schema.is_empty() => &items.schema,
+            _ => &found.schema,
+        };
+    }
+    property
+        .and_then(|p| hotfix_hot::heat_release::property_arrival(type_name, path, p))
         .is_some_and(|arrived| arrived > release)
 }
 

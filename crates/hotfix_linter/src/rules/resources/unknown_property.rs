@@ -134,7 +134,8 @@ fn unknown_keys(
     for entry in doc.entries(properties) {
         let key = key_name(doc, entry.key);
         if doc.str_value(entry.key).is_some()
-            && (schema.properties.contains_key(&key) || property_arrives_later(cx, type_name, &key))
+            && (schema.properties.contains_key(&key)
+                || property_arrives_later(cx, type_name, &[&key]))
         {
             continue;
         }
