@@ -56,10 +56,11 @@ steps=4
 oracle_log=target/setup-oracles.log
 mkdir -p target
 step "Heat's engine in .venv-heat$([ -n "$have_shared" ] && echo " and Cloudify's parser in .venv-cfy")," \
-    "installed beside the compilation (scripts/setup-oracle.sh; kept between runs; log:" \
-    "$oracle_log)"
+    "and wallaby's Heat 16.1.0 in target/heat-releases, installed beside the compilation" \
+    "(scripts/setup-oracle.sh, scripts/setup-heat-release.sh; kept between runs; log: $oracle_log)"
 (
     scripts/setup-oracle.sh
+    scripts/setup-heat-release.sh wallaby
     if [ -n "$have_shared" ]; then scripts/setup-cfy-oracle.sh; fi
 ) > "$oracle_log" 2>&1 &
 oracles=$!

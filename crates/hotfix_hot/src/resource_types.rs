@@ -62,6 +62,10 @@ pub const RELEASE_PATCHES: &[(&str, &str)] = &[
     ("gazpacho", include_str!("../data/releases/gazpacho.json")),
     ("flamingo", include_str!("../data/releases/flamingo.json")),
     ("epoxy", include_str!("../data/releases/epoxy.json")),
+    ("dalmatian", include_str!("../data/releases/dalmatian.json")),
+    ("caracal", include_str!("../data/releases/caracal.json")),
+    ("bobcat", include_str!("../data/releases/bobcat.json")),
+    ("zed", include_str!("../data/releases/zed.json")),
     ("wallaby", include_str!("../data/releases/wallaby.json")),
     ("rocky", include_str!("../data/releases/rocky.json")),
 ];
