@@ -65,8 +65,10 @@ pub const RELEASE_PATCHES: &[(&str, &str)] = &[
     ("dalmatian", include_str!("../data/releases/dalmatian.json")),
     ("caracal", include_str!("../data/releases/caracal.json")),
     ("bobcat", include_str!("../data/releases/bobcat.json")),
+    ("antelope", include_str!("../data/releases/antelope.json")),
     ("zed", include_str!("../data/releases/zed.json")),
     ("wallaby", include_str!("../data/releases/wallaby.json")),
+    ("train", include_str!("../data/releases/train.json")),
     ("rocky", include_str!("../data/releases/rocky.json")),
 ];
 
