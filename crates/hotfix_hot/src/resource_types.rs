@@ -67,8 +67,13 @@ pub const RELEASE_PATCHES: &[(&str, &str)] = &[
     ("bobcat", include_str!("../data/releases/bobcat.json")),
     ("antelope", include_str!("../data/releases/antelope.json")),
     ("zed", include_str!("../data/releases/zed.json")),
+    ("yoga", include_str!("../data/releases/yoga.json")),
+    ("xena", include_str!("../data/releases/xena.json")),
     ("wallaby", include_str!("../data/releases/wallaby.json")),
+    ("victoria", include_str!("../data/releases/victoria.json")),
+    ("ussuri", include_str!("../data/releases/ussuri.json")),
     ("train", include_str!("../data/releases/train.json")),
+    ("stein", include_str!("../data/releases/stein.json")),
     ("rocky", include_str!("../data/releases/rocky.json")),
 ];
 
