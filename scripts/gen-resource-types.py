@@ -65,7 +65,13 @@ warnings.filterwarnings('ignore')
 logging.disable(logging.CRITICAL)
 
 try:
-    from importlib import metadata
+    try:
+        from importlib import metadata
+    except ImportError:  # Python 3.7 and older (the Heat of stein and before)
+        try:
+            import importlib_metadata as metadata
+        except ImportError:
+            metadata = None
 
     import yaml
     from oslo_config import cfg
@@ -87,6 +93,34 @@ except ImportError as exc:  # pragma: no cover - the message is the point
 
 FORMAT = 1
 PACKAGE = 'openstack-heat'
+
+
+class PkgResourcesMetadata(object):
+    """What this script asks of importlib.metadata, from pkg_resources: for an old Python
+    without importlib_metadata installed."""
+
+    @staticmethod
+    def version(name):
+        import pkg_resources
+        return pkg_resources.get_distribution(name).version
+
+    @staticmethod
+    def distribution(name):
+        import pkg_resources
+        dist = pkg_resources.get_distribution(name)
+
+        class Distribution(object):
+            files = [line.split(',')[0] for line in dist.get_metadata_lines('RECORD')]
+
+            @staticmethod
+            def locate_file(path):
+                return os.path.join(dist.location, path)
+
+        return Distribution()
+
+
+if metadata is None:
+    metadata = PkgResourcesMetadata()
 
 
 def main(argv):

@@ -5,6 +5,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::anyhow;
+use hotfix_hot::heat_release::HeatRelease;
 use hotfix_hot::resource_types::{
     self, ResourceType, ResourceTypes, RuleKind, Schema, Status, SupportStatus, TranslationRule,
 };
@@ -25,6 +26,16 @@ pub(crate) struct TypesArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
+    /// The OpenStack release whose Heat to show: a series (`wallaby`) or a release number
+    /// (`2023.1`); the newest Heat hotfix has data for without it. Releases before rocky show
+    /// rocky's Heat, the oldest there is.
+    #[arg(
+        long,
+        value_name = "RELEASE",
+        value_parser = crate::complete::heat_releases(),
+        hide_possible_values = true
+    )]
+    heat_release: Option<HeatRelease>,
 }
 
 /// `hotfix type NAME` (its help is on `Command::Type` in main.rs).
@@ -35,10 +46,20 @@ pub(crate) struct TypeArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
+    /// The OpenStack release whose Heat to show: a series (`wallaby`) or a release number
+    /// (`2023.1`); the newest Heat hotfix has data for without it. Releases before rocky show
+    /// rocky's Heat, the oldest there is.
+    #[arg(
+        long,
+        value_name = "RELEASE",
+        value_parser = crate::complete::heat_releases(),
+        hide_possible_values = true
+    )]
+    heat_release: Option<HeatRelease>,
 }
 
 pub(crate) fn types(args: &TypesArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
-    let all = resource_types::all();
+    let all = resource_types::for_release(args.heat_release);
     match args.format {
         Format::Json => {
             let types: Vec<Value> = all
@@ -72,7 +93,7 @@ pub(crate) fn types(args: &TypesArgs, out: &mut impl Write) -> anyhow::Result<Ex
 }
 
 pub(crate) fn resource_type(args: &TypeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
-    let all = resource_types::all();
+    let all = resource_types::for_release(args.heat_release);
     let Some(t) = all.get(&args.name) else {
         return Err(unknown(all, &args.name));
     };

@@ -194,3 +194,46 @@ fn type_help_says_what_the_columns_mean() {
     let help = success(&["types", "--help"]);
     assert!(help.contains("Hidden types are listed too"), "{help}");
 }
+
+#[test]
+fn type_and_types_show_the_heat_of_the_release_named() {
+    // Heat 16.1.0 (wallaby): an Octavia listener's loadbalancer is not required yet, and the
+    // LBaaS v2 load balancer is a working type with properties (a placeholder in Heat 27.0.1).
+    let listener = success(&["type", "OS::Octavia::Listener", "--heat-release", "wallaby"]);
+    assert!(
+        listener.starts_with("OS::Octavia::Listener (Heat 16.1.0)\n"),
+        "{listener}"
+    );
+    assert!(
+        listener.contains("\n  loadbalancer: string; custom constraint octavia.loadbalancer\n"),
+        "{listener}"
+    );
+    let newest = success(&["type", "OS::Octavia::Listener"]);
+    assert!(
+        newest.starts_with("OS::Octavia::Listener (Heat 27.0.1)\n"),
+        "{newest}"
+    );
+    assert!(
+        newest.contains("\n  loadbalancer: string, required;"),
+        "{newest}"
+    );
+    let lbaas = success(&[
+        "type",
+        "OS::Neutron::LBaaS::LoadBalancer",
+        "--heat-release",
+        "wallaby",
+    ]);
+    assert!(
+        lbaas.contains("\n  vip_subnet: string, required;"),
+        "{lbaas}"
+    );
+    let json: Value = serde_json::from_str(&success(&[
+        "types",
+        "--format",
+        "json",
+        "--heat-release",
+        "2025.1",
+    ]))
+    .expect("JSON");
+    assert_eq!(json["heat"]["version"], "24.1.2");
+}

@@ -16,10 +16,12 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Number, Value};
+
+use crate::heat_release::HeatRelease;
 
 /// The embedded data, as the script writes it.
 pub const RESOURCE_TYPES_JSON: &str = include_str!("../data/resource_types.json");
@@ -50,6 +52,109 @@ pub fn all() -> &'static ResourceTypes {
 /// The registered type of that name (case-sensitive, as in Heat): `all().get(name)`.
 pub fn get(name: &str) -> Option<&'static ResourceType> {
     all().get(name)
+}
+
+/// The older releases' data, newest first: each a JSON merge patch (RFC 7386) that turns the
+/// newest release's ([`RESOURCE_TYPES_JSON`]) into its own, merged down to [`PATCH_DEPTH`].
+/// `scripts/gen-heat-releases.py` writes them from each release's Heat (built by
+/// `scripts/setup-heat-release.sh`); its `ORDER` is this list's.
+pub const RELEASE_PATCHES: &[(&str, &str)] = &[
+    ("gazpacho", include_str!("../data/releases/gazpacho.json")),
+    ("flamingo", include_str!("../data/releases/flamingo.json")),
+    ("epoxy", include_str!("../data/releases/epoxy.json")),
+    ("dalmatian", include_str!("../data/releases/dalmatian.json")),
+    ("caracal", include_str!("../data/releases/caracal.json")),
+    ("bobcat", include_str!("../data/releases/bobcat.json")),
+    ("antelope", include_str!("../data/releases/antelope.json")),
+    ("zed", include_str!("../data/releases/zed.json")),
+    ("yoga", include_str!("../data/releases/yoga.json")),
+    ("xena", include_str!("../data/releases/xena.json")),
+    ("wallaby", include_str!("../data/releases/wallaby.json")),
+    ("victoria", include_str!("../data/releases/victoria.json")),
+    ("ussuri", include_str!("../data/releases/ussuri.json")),
+    ("train", include_str!("../data/releases/train.json")),
+    ("stein", include_str!("../data/releases/stein.json")),
+    ("rocky", include_str!("../data/releases/rocky.json")),
+];
+
+static RELEASES: [OnceLock<ResourceTypes>; RELEASE_PATCHES.len()] =
+    [const { OnceLock::new() }; RELEASE_PATCHES.len()];
+
+/// The resource types of the Heat that `release` ships (`heat-release`); without one, the newest
+/// ([`all`]). A release with no data of its own reads the next release that has some (before
+/// rocky: the Python package registry has openstack-heat from 11.0.2 on): what arrived in
+/// between is `unavailable-in-release`'s to report.
+///
+/// # Panics
+///
+/// Never in a build whose tests pass: every release's data is parsed by a unit test.
+pub fn for_release(release: Option<HeatRelease>) -> &'static ResourceTypes {
+    let Some(release) = release else {
+        return all();
+    };
+    // The oldest release with data from `release` on (the list is newest first).
+    let Some(index) = RELEASE_PATCHES
+        .iter()
+        .rposition(|(series, _)| HeatRelease::parse(series).is_ok_and(|r| r >= release))
+    else {
+        return all();
+    };
+    RELEASES[index].get_or_init(|| {
+        let data: Data = serde_json::from_value(release_document(index))
+            .expect("the embedded data of every release parses (a unit test proves it)");
+        ResourceTypes(data)
+    })
+}
+
+/// How deep a patch merges: a value at this depth (`types`, a type, `properties`, one property's
+/// schema) is replaced whole, as the script's `DEPTH` says (Heat's data holds `null` inside some
+/// property defaults, which a merge would read as deletions).
+const PATCH_DEPTH: usize = 4;
+
+/// The data of the release at `index` of [`RELEASE_PATCHES`] as the script writes it: the
+/// newest release's with that release's patch applied.
+fn release_document(index: usize) -> Value {
+    let mut doc: Value = serde_json::from_str(RESOURCE_TYPES_JSON)
+        .expect("the embedded resource-type data parses (a unit test proves it)");
+    let patch: Value = serde_json::from_str(RELEASE_PATCHES[index].1)
+        .expect("the embedded patches parse (a unit test proves it)");
+    merge_patch(&mut doc, patch, 0);
+    doc
+}
+
+/// The data of one release, as `scripts/gen-resource-types.py` writes it on that release's Heat
+/// (for the test that compares them); `None` for a series with no data of its own.
+pub fn release_json(series: &str) -> Option<Value> {
+    if HeatRelease::parse(series).ok()? == HeatRelease::LATEST {
+        return serde_json::from_str(RESOURCE_TYPES_JSON).ok();
+    }
+    let index = RELEASE_PATCHES.iter().position(|(s, _)| *s == series)?;
+    Some(release_document(index))
+}
+
+/// RFC 7386 down to `PATCH_DEPTH`: a `null` removes the key, a map merges key by key, anything
+/// else (and anything at that depth) replaces.
+fn merge_patch(target: &mut Value, patch: Value, depth: usize) {
+    if depth == PATCH_DEPTH {
+        *target = patch;
+        return;
+    }
+    let Value::Object(patch) = patch else {
+        *target = patch;
+        return;
+    };
+    if !target.is_object() {
+        *target = Value::Object(serde_json::Map::new());
+    }
+    if let Value::Object(map) = target {
+        for (key, value) in patch {
+            if value.is_null() {
+                map.remove(&key);
+            } else {
+                merge_patch(map.entry(key).or_insert(Value::Null), value, depth + 1);
+            }
+        }
+    }
 }
 
 /// Every resource type of one Heat release, by name.
@@ -544,6 +649,78 @@ mod tests {
     //! virtual environment), not against memory.
 
     use super::*;
+
+    #[test]
+    fn every_release_has_its_own_heat_and_older_releases_read_the_oldest() {
+        let mut seen = Vec::new();
+        for (series, _) in RELEASE_PATCHES {
+            let release = HeatRelease::parse(series).expect("a series of the release table");
+            let types = for_release(Some(release));
+            let major = types.heat_version().split('.').next().expect("a version");
+            assert_eq!(
+                HeatRelease::of_heat_version(&format!("{major}.0.0")),
+                Some(release),
+                "{series}: Heat {}",
+                types.heat_version()
+            );
+            assert!(types.len() > 100, "{series}: {} types", types.len());
+            seen.push(release);
+        }
+        assert!(
+            seen.windows(2).all(|w| w[0] > w[1]),
+            "newest first: {seen:?}"
+        );
+        let oldest = seen.last().copied().expect("some releases");
+        let liberty = HeatRelease::parse("liberty").expect("a release");
+        assert_eq!(
+            for_release(Some(liberty)).heat_version(),
+            for_release(Some(oldest)).heat_version()
+        );
+        // A release without data of its own reads the next one that has some.
+        for release in HeatRelease::all().filter(|r| *r >= oldest) {
+            let next = seen
+                .iter()
+                .rev()
+                .find(|r| **r >= release)
+                .map_or(all().heat_version(), |r| {
+                    for_release(Some(*r)).heat_version()
+                });
+            assert_eq!(for_release(Some(release)).heat_version(), next, "{release}");
+        }
+        assert_eq!(for_release(None).heat_version(), all().heat_version());
+        assert_eq!(
+            for_release(Some(HeatRelease::LATEST)).heat_version(),
+            all().heat_version()
+        );
+        assert_eq!(
+            release_json("hibiscus").expect("the newest")["heat"]["version"],
+            all().heat_version()
+        );
+        assert!(release_json("liberty").is_none());
+    }
+
+    #[test]
+    fn a_merge_patch_removes_merges_and_replaces() {
+        let mut doc = serde_json::json!({"a": {"b": 1, "c": [1]}, "d": 2});
+        merge_patch(
+            &mut doc,
+            serde_json::json!({"a": {"b": null, "c": [2], "e": {"f": true}}, "d": {}}),
+            0,
+        );
+        assert_eq!(
+            doc,
+            serde_json::json!({"a": {"c": [2], "e": {"f": true}}, "d": {}})
+        );
+        // At PATCH_DEPTH a value is replaced whole, its nulls kept.
+        let mut doc = serde_json::json!({"types": {"T": {"properties": {"p": {"x": 1}}}}});
+        let schema = serde_json::json!({"default": {"k": null}});
+        merge_patch(
+            &mut doc,
+            serde_json::json!({"types": {"T": {"properties": {"p": schema.clone()}}}}),
+            0,
+        );
+        assert_eq!(doc["types"]["T"]["properties"]["p"], schema);
+    }
 
     #[test]
     fn the_embedded_data_parses_and_names_its_heat_release() {

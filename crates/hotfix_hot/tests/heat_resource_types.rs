@@ -222,3 +222,51 @@ impl Drop for Oracle {
         let _ = self.child.wait();
     }
 }
+
+/// Each older release's data (`resource_types::RELEASE_PATCHES`) against what
+/// `scripts/gen-resource-types.py` writes on that release's Heat, where
+/// `scripts/setup-heat-release.sh SERIES` has built it (target/heat-releases/SERIES, or
+/// `HOTFIX_HEAT_RELEASES`); a release whose Heat is not built is skipped, and named.
+#[test]
+#[ignore = "needs Heat's engine (scripts/setup-oracle.sh); run by scripts/test.sh"]
+fn heat_each_release_data_is_what_its_heat_writes() {
+    let root = std::env::var_os("HOTFIX_HEAT_RELEASES")
+        .map_or_else(|| workspace().join("target/heat-releases"), PathBuf::from);
+    let mut stale = Vec::new();
+    let mut skipped = Vec::new();
+    for (series, _) in resource_types::RELEASE_PATCHES {
+        let venv = root.join(series);
+        if !venv.join(".hotfix-stamp").exists() {
+            skipped.push(*series);
+            continue;
+        }
+        let output = Command::new(venv.join("bin/python"))
+            .arg(workspace().join("scripts/gen-resource-types.py"))
+            .arg("-")
+            .output()
+            .expect("run scripts/gen-resource-types.py");
+        assert!(
+            output.status.success(),
+            "scripts/gen-resource-types.py on {series}'s Heat failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let fresh: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        if Some(fresh) != resource_types::release_json(series) {
+            stale.push(*series);
+        }
+    }
+    if !skipped.is_empty() {
+        eprintln!(
+            "heat_each_release_data_is_what_its_heat_writes: skipped {} (no Heat built: \
+             scripts/setup-heat-release.sh SERIES builds one)",
+            skipped.join(", ")
+        );
+    }
+    assert!(
+        stale.is_empty(),
+        "the embedded data of {} differs from what their Heat writes (regenerate with \
+         python3 scripts/gen-heat-releases.py {}; see docs/resource-types.md)",
+        stale.join(", "),
+        stale.join(" ")
+    );
+}

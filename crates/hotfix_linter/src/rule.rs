@@ -240,6 +240,12 @@ pub struct Context<'a> {
 }
 
 impl<'a> Context<'a> {
+    /// Heat's resource types as the Heat of [`Context::heat_release`] registers them (the newest
+    /// Heat's without one).
+    pub fn resource_types(&self) -> &'static hotfix_hot::resource_types::ResourceTypes {
+        hotfix_hot::resource_types::for_release(self.heat_release)
+    }
+
     /// The context of one loaded template.
     pub fn new(
         path: &'a str,

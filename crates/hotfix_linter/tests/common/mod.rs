@@ -110,12 +110,36 @@ impl Heat {
         )
     }
 
+    /// The repository's own driver on an older release's Heat, built by
+    /// `scripts/setup-heat-release.sh SERIES` (in `target/heat-releases/SERIES`, or
+    /// `HOTFIX_HEAT_RELEASES`); `scripts/test.sh` builds those the tests name.
+    pub(crate) fn start_release(series: &str) -> Heat {
+        let root = std::env::var_os("HOTFIX_HEAT_RELEASES")
+            .map_or_else(|| workspace().join("target/heat-releases"), PathBuf::from);
+        let venv = root.join(series);
+        assert!(
+            venv.join(".hotfix-stamp").exists(),
+            "this test needs the Heat of {series} in {} (run scripts/setup-heat-release.sh \
+             {series})",
+            venv.display()
+        );
+        Heat::spawn_with(
+            &venv.join("bin/python"),
+            &workspace().join("scripts/heat_oracle.py"),
+            std::ffi::OsStr::new("serve"),
+        )
+    }
+
     fn serve(script: &Path) -> Heat {
         Heat::spawn(script, std::ffi::OsStr::new("serve"))
     }
 
     fn spawn(script: &Path, argument: &std::ffi::OsStr) -> Heat {
-        let mut child = Command::new(python())
+        Heat::spawn_with(&python(), script, argument)
+    }
+
+    fn spawn_with(python: &Path, script: &Path, argument: &std::ffi::OsStr) -> Heat {
+        let mut child = Command::new(python)
             .arg(script)
             .arg(argument)
             // The scripts re-run themselves with this seed (Heat's texts list names from sets).

@@ -82,7 +82,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     if cx.version().is_none() {
         return;
     }
-    let types = resource_types::all();
+    let types = cx.resource_types();
     for resource in mapping_resources(cx) {
         let Some(type_node) = cx.template.field(resource, "type") else {
             continue;
@@ -128,7 +128,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             continue;
         }
         let status = &schema.support_status;
-        let heat = resource_types::all().heat_version();
+        let heat = cx.resource_types().heat_version();
         let message = match status.status {
             Status::Hidden if schema.none_resource => format!(
                 "`{name}` was removed from Heat ({status}): Heat {heat} accepts any property for \

@@ -1,5 +1,3 @@
-use hotfix_hot::resource_types;
-
 use crate::rule::{Context, Sink, declare_rule};
 use crate::rules::resources::shared::{alias_target, call_at, is_external, mapping_resources};
 
@@ -64,7 +62,8 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             .field(resource, "type")
             .and_then(|t| cx.doc.str_value(t))
             .and_then(|name| {
-                resource_types::get(name)
+                cx.resource_types()
+                    .get(name)
                     .or_else(|| alias_target(cx, name, Some(&resource.name)).map(|(_, t)| t))
             });
         for field in ["properties", "update_policy"] {

@@ -28,7 +28,9 @@ use serde_json::Value;
 use crate::rule::Context;
 use crate::rules::parameters::regex::{self, Compiled};
 use crate::rules::py::{self, Num, Parsed, Py};
-use crate::rules::resources::shared::{Registered, call_at, validated_resources};
+use crate::rules::resources::shared::{
+    Registered, call_at, property_arrives_later, validated_resources,
+};
 
 /// How deep nested schemas are followed (Heat's deepest is four).
 const MAX_DEPTH: usize = 16;
@@ -347,6 +349,12 @@ impl Walk<'_, '_> {
         names: &[String],
         path: &str,
     ) {
+        let mut arriving: Vec<&str> = names.iter().map(String::as_str).collect();
+        arriving.push(key);
+        if property_arrives_later(self.cx, self.type_name, &arriving) {
+            // `unavailable-in-release` reports it, with the release it arrived in.
+            return;
+        }
         let parent = names.last().map_or("", String::as_str);
         let shown = schema
             .iter()

@@ -2,7 +2,7 @@
 
 use hotfix_diagnostics::Edit;
 use hotfix_hot::heat_release::HeatRelease;
-use hotfix_hot::resource_types::{self, ResourceType, Status, SupportStatus};
+use hotfix_hot::resource_types::{ResourceType, ResourceTypes, Status, SupportStatus};
 use hotfix_hot::{Named, Version};
 use hotfix_stack::Mapped;
 use hotfix_yaml::{NodeId, NodeKind, ScalarStyle};
@@ -86,20 +86,38 @@ pub(super) fn validated_resources<'t>(cx: &'t Context<'_>) -> impl Iterator<Item
 /// None for a resource that is never created ([`Context::never_created`]): Heat does not look at
 /// its type, properties or attributes.
 pub(super) fn registered<'t>(cx: &Context<'t>, resource: &'t Named) -> Option<Registered<'t>> {
+    registered_in(cx, resource, cx.resource_types())
+}
+
+/// As [`registered`], with the newest Heat's types whatever `heat-release` says (for
+/// `unavailable-in-release`, which reports what arrived after that release).
+pub(super) fn registered_newest<'t>(
+    cx: &Context<'t>,
+    resource: &'t Named,
+) -> Option<Registered<'t>> {
+    registered_in(cx, resource, hotfix_hot::resource_types::all())
+}
+
+/// As [`registered`], looking the written type up in `types` (aliases are looked up in the
+/// release's).
+fn registered_in<'t>(
+    cx: &Context<'t>,
+    resource: &'t Named,
+    types: &'static ResourceTypes,
+) -> Option<Registered<'t>> {
     if cx.never_created(resource) {
         return None;
     }
     let type_node = cx.template.field(resource, "type")?;
     let written = cx.doc.str_value(type_node)?;
-    let (type_name, schema, alias, by_environment) =
-        if let Some(schema) = resource_types::get(written) {
-            (written, schema, None, false)
-        } else if let Some((target, schema)) = alias_target(cx, written, Some(&resource.name)) {
-            (target, schema, Some(written), false)
-        } else {
-            let (target, schema) = environment_alias_target(cx, written, &resource.name)?;
-            (target, schema, Some(written), true)
-        };
+    let (type_name, schema, alias, by_environment) = if let Some(schema) = types.get(written) {
+        (written, schema, None, false)
+    } else if let Some((target, schema)) = alias_target(cx, written, Some(&resource.name)) {
+        (target, schema, Some(written), false)
+    } else {
+        let (target, schema) = environment_alias_target(cx, written, &resource.name)?;
+        (target, schema, Some(written), true)
+    };
     Some(Registered {
         resource,
         type_node,
@@ -125,7 +143,7 @@ fn environment_alias_target(
 ) -> Option<(&'static str, &'static ResourceType)> {
     let files = cx.files?;
     let registry = files.registry?.get();
-    let registered = |n: &str| resource_types::get(n).is_some();
+    let registered = |n: &str| cx.resource_types().get(n).is_some();
     let mut target: Option<String> = None;
     for mapped in registry.lookup_for(files.path, name, Some(resource), &registered) {
         let Mapped::Type(found) = mapped else {
@@ -137,7 +155,7 @@ fn environment_alias_target(
         target = Some(found);
     }
     let target = target.filter(|t| t != name)?;
-    resource_types::all().iter().find(|(n, _)| *n == target)
+    cx.resource_types().iter().find(|(n, _)| *n == target)
 }
 
 /// The registered type that Heat runs the unregistered type `name` as, through its default
@@ -152,7 +170,7 @@ pub(super) fn alias_target(
     name: &str,
     resource: Option<&str>,
 ) -> Option<(&'static str, &'static ResourceType)> {
-    let types = resource_types::all();
+    let types = cx.resource_types();
     let target = types.default_environment_target(name)?;
     if let Some(registry) = cx.files.and_then(|f| f.registry) {
         let builtin = |n: &str| types.get(n).is_some();
@@ -279,7 +297,7 @@ pub(super) fn member_type(
     cx: &Context<'_>,
     member: &GroupMember,
 ) -> Option<(&'static str, &'static ResourceType)> {
-    let types = resource_types::all();
+    let types = cx.resource_types();
     match types.iter().find(|(n, _)| *n == member.type_name) {
         Some(found) => Some(found),
         None => alias_target(cx, &member.type_name, None),
@@ -359,4 +377,55 @@ pub(super) fn deprecated_since(status: &SupportStatus) -> Option<HeatRelease> {
         .last()
         .and_then(|s| s.version.as_deref())
         .and_then(HeatRelease::of_heat_version)
+}
+
+/// Whether `unavailable-in-release` (H618) reports the type `name` (the newest Heat has it, and
+/// it arrived after `heat-release`): the rules that check against the release's own types stay
+/// quiet about it, so that it is reported once, with the release it arrived in.
+pub(crate) fn type_arrives_later(cx: &Context<'_>, name: &str) -> bool {
+    let Some(release) = cx.heat_release else {
+        return false;
+    };
+    hotfix_hot::resource_types::all()
+        .get(name)
+        .and_then(hotfix_hot::heat_release::type_arrival)
+        .is_some_and(|arrived| arrived > release)
+}
+
+/// As [`type_arrives_later`], for a property of the type `type_name` (`path`: its name, or the
+/// names down to a key of a nested map, through lists' items).
+pub(super) fn property_arrives_later(cx: &Context<'_>, type_name: &str, path: &[&str]) -> bool {
+    let Some(release) = cx.heat_release else {
+        return false;
+    };
+    let Some(resource_type) = hotfix_hot::resource_types::all().get(type_name) else {
+        return false;
+    };
+    let mut schema = &resource_type.properties;
+    let mut property = None;
+    for name in path {
+        let Some(found) = schema.get(*name) else {
+            return false;
+        };
+        property = Some(found);
+        schema = match &found.items {
+            Some(items) if found.schema.is_empty() => &items.schema,
+            _ => &found.schema,
+        };
+    }
+    property
+        .and_then(|p| hotfix_hot::heat_release::property_arrival(type_name, path, p))
+        .is_some_and(|arrived| arrived > release)
+}
+
+/// As [`type_arrives_later`], for the attribute `attribute` of the type `type_name`.
+pub(super) fn attribute_arrives_later(cx: &Context<'_>, type_name: &str, attribute: &str) -> bool {
+    let Some(release) = cx.heat_release else {
+        return false;
+    };
+    hotfix_hot::resource_types::all()
+        .get(type_name)
+        .and_then(|t| t.attributes.get(attribute))
+        .and_then(hotfix_hot::heat_release::attribute_arrival)
+        .is_some_and(|arrived| arrived > release)
 }

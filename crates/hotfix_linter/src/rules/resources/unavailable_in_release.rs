@@ -10,7 +10,7 @@ use hotfix_yaml::{NodeId, NodeKind};
 
 use crate::rule::{Context, Sink, declare_rule};
 use crate::rules::resources::shared::{
-    Registered, call_at, is_external, literal_properties, registered, registered_resources,
+    Registered, call_at, is_external, literal_properties, mapping_resources, registered_newest,
 };
 
 declare_rule! {
@@ -92,7 +92,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         schema,
         alias,
         ..
-    } in registered_resources(cx)
+    } in mapping_resources(cx).filter_map(|r| registered_newest(cx, r))
     {
         // What an alias of Heat's default environment stands for depends on that file.
         if alias.is_some() {
@@ -276,7 +276,7 @@ fn attributes(cx: &Context<'_>, sink: &mut Sink<'_>, release: HeatRelease) {
             schema,
             alias: None,
             ..
-        }) = registered(cx, resource)
+        }) = registered_newest(cx, resource)
         else {
             continue;
         };

@@ -4,7 +4,9 @@ use hotfix_hot::resource_types::{self, ResourceType};
 use hotfix_yaml::NodeId;
 
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::resources::shared::{Group, Registered, group_member, member_type, registered};
+use crate::rules::resources::shared::{
+    Group, Registered, attribute_arrives_later, group_member, member_type, registered,
+};
 use crate::rules::util::did_you_mean;
 
 declare_rule! {
@@ -78,6 +80,9 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         } = registered;
         if schema.accepts_attribute(attribute) {
             members(cx, sink, resource, args);
+            continue;
+        }
+        if registered.alias.is_none() && attribute_arrives_later(cx, type_name, attribute) {
             continue;
         }
         let of = registered.clause();

@@ -5,7 +5,8 @@ use hotfix_yaml::NodeId;
 use crate::rule::{Context, Sink, declare_rule};
 use crate::rules::resources::property_values::{self, Kind};
 use crate::rules::resources::shared::{
-    Registered, group_member, literal_properties, member_type, validated_resources,
+    Registered, group_member, literal_properties, member_type, property_arrives_later,
+    validated_resources,
 };
 use crate::rules::util::did_you_mean;
 
@@ -132,7 +133,10 @@ fn unknown_keys(
     let doc = cx.doc;
     for entry in doc.entries(properties) {
         let key = key_name(doc, entry.key);
-        if doc.str_value(entry.key).is_some() && schema.properties.contains_key(&key) {
+        if doc.str_value(entry.key).is_some()
+            && (schema.properties.contains_key(&key)
+                || property_arrives_later(cx, type_name, &[&key]))
+        {
             continue;
         }
         let shown = schema

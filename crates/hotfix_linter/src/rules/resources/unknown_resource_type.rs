@@ -1,10 +1,9 @@
 use std::collections::BTreeSet;
 
-use hotfix_hot::resource_types;
 use hotfix_yaml::{NodeId, ScalarValue};
 
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::resources::shared::{group_member, mapping_resources};
+use crate::rules::resources::shared::{group_member, mapping_resources, type_arrives_later};
 use crate::rules::util::did_you_mean;
 
 declare_rule! {
@@ -81,7 +80,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             continue;
         }
         let name: &str = &scalar.text;
-        let types = resource_types::all();
+        let types = cx.resource_types();
         #[allow(
             clippy::case_sensitive_file_extension_comparisons,
             reason = "Heat's test: `resource_type.endswith(('.yaml', '.template'))`"
@@ -91,6 +90,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             || template_file
             || types.get(name).is_some()
             || types.default_environment_target(name).is_some()
+            || type_arrives_later(cx, name)
         {
             continue;
         }
