@@ -83,8 +83,18 @@ pub(crate) fn construct_plain(text: &str) -> Result<ScalarValue, String> {
             | b'~'
             | b'<'
             | b'='
+            | b'!'
+            | b'&'
+            | b'*'
     ) {
         return Ok(ScalarValue::Str);
+    }
+    // PyYAML's resolver for `tag:yaml.org,2002:yaml`, which has no constructor: no plain scalar
+    // is `!`, `&` or `*` alone, but a quoted one tagged `!` resolves as plain (`! "*"`).
+    if matches!(text, "!" | "&" | "*") {
+        return Err(
+            "could not determine a constructor for the tag 'tag:yaml.org,2002:yaml'".to_owned(),
+        );
     }
     if is_bool(text) {
         let truthy = matches!(

@@ -338,6 +338,9 @@ fn an_explicit_integer_is_read_as_pythons_int_reads_it() {
     assert_eq!(json("a: !!int \"1:-30\"\n"), r#"{"a": 30}"#);
     assert_eq!(json("a: !!int \" 12\\u2003\"\n"), r#"{"a": 12}"#);
     assert!(refusal("a: !!int \"1\\x1f\"\n").contains("invalid literal for int()"));
+    assert_eq!(json("a: !!int |\n \t+1\n"), r#"{"a": 1}"#);
+    // `! "*"` resolves to PyYAML's `tag:yaml.org,2002:yaml`, which has no constructor.
+    assert!(refusal("a: ! \"*\"\n").contains("tag:yaml.org,2002:yaml"));
 }
 
 #[test]
