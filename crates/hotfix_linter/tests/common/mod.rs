@@ -95,9 +95,14 @@ impl Heat {
     }
 
     /// The shared oracle, `../shared/oracles/heat/resolve.py`, which answers more (strict
-    /// validation, real plugins without a cloud): for `shared_` tests only.
+    /// validation, real plugins without a cloud): for `shared_` tests only. Served by
+    /// `scripts/shared_oracle.py`, which builds Heat's request context once instead of once
+    /// per request.
     pub(crate) fn start_shared() -> Heat {
-        Heat::serve(&shared().join("oracles/heat/resolve.py"))
+        Heat::spawn(
+            &workspace().join("scripts/shared_oracle.py"),
+            shared().join("oracles/heat/resolve.py").as_os_str(),
+        )
     }
 
     /// `../shared/oracles/heat/stack.py`, asked many times in one process
