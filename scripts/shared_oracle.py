@@ -8,22 +8,32 @@ and serves resolve.py's requests with it. HOTFIX_ORACLE_LOG=FILE writes each req
 answer to FILE, so that two runs (with and without the shared context:
 HOTFIX_ORACLE_FRESH_CONTEXT=1) can be compared answer by answer.
 
+resolve.py runs as `__main__`, as it does as a script (its classes' names appear in Heat's
+messages: `'<attr:R.value>' is type <class '__main__.AttrPlaceholder'>`), with its closing
+`if __name__ == '__main__':` block left out, so that the context is shared before it serves.
+
 Usage: shared_oracle.py PATH/TO/resolve.py   (then requests on stdin, as resolve.py serve)
 """
 
-import importlib.util
 import json
 import os
 import sys
+import types
+
+MAIN_BLOCK = "\nif __name__ == '__main__':"
 
 
 def main():
-    path = sys.argv[1]
-    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
-    spec = importlib.util.spec_from_file_location('resolve', path)
-    resolve = importlib.util.module_from_spec(spec)
-    sys.modules['resolve'] = resolve
-    spec.loader.exec_module(resolve)
+    path = os.path.abspath(sys.argv[1])
+    sys.path.insert(0, os.path.dirname(path))
+    with open(path, encoding='utf-8') as f:
+        source = f.read()
+    if source.count(MAIN_BLOCK) != 1:
+        sys.exit(f'shared_oracle.py: {path} has no single `if __name__ == "__main__":` block')
+    source = source.replace(MAIN_BLOCK, '\nif False:')
+    resolve = types.ModuleType('__main__')
+    resolve.__file__ = path
+    exec(compile(source, path, 'exec'), resolve.__dict__)
     if not os.environ.get('HOTFIX_ORACLE_FRESH_CONTEXT'):
         built = []
         fresh = resolve._context
