@@ -119,6 +119,11 @@ class PkgResourcesMetadata(object):
         return Distribution()
 
 
+if metadata is not None and sys.version_info < (3, 8):
+    try:
+        metadata.version(PACKAGE)
+    except Exception:  # an old importlib_metadata beside a newer setuptools' path finder (train)
+        metadata = None
 if metadata is None:
     metadata = PkgResourcesMetadata()
 
