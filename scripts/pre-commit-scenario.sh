@@ -139,13 +139,30 @@ git -C "$work/hotfix-pre-commit" -c user.email=ci@example.invalid -c user.name="
     -c commit.gpgsign=false commit -qm "hotfix-pre-commit"
 mirror_rev=$(git -C "$work/hotfix-pre-commit" rev-parse HEAD)
 
-# PATH without any folder that holds cargo, rustc or rustup; pip sees only $links.
+# The PATH without cargo, rustc or rustup; pip sees only $links. A folder that holds one of them
+# is not simply dropped: where a distribution installs Rust into /usr/bin (Debian's rustc-web,
+# which the playground's setup installs), dropping it would drop cat and git too. It is replaced
+# by a folder of links to everything in it but the Rust toolchain's programs.
 no_rust_path=
+shims=0
 IFS=: read -ra folders <<<"$PATH"
 for folder in "${folders[@]}"; do
-    if [ -n "$folder" ] && [ ! -e "$folder/cargo" ] && [ ! -e "$folder/rustc" ] && [ ! -e "$folder/rustup" ]; then
-        no_rust_path=${no_rust_path:+$no_rust_path:}$folder
+    [ -n "$folder" ] && [ -d "$folder" ] || continue
+    if [ -e "$folder/cargo" ] || [ -e "$folder/rustc" ] || [ -e "$folder/rustup" ]; then
+        shims=$((shims + 1))
+        shim=$work/path-without-rust-$shims
+        mkdir "$shim"
+        for program in "$folder"/*; do
+            case ${program##*/} in
+                cargo | cargo-* | rustc | rustc-* | rustdoc | rustup | rust-* | rustfmt | clippy-driver) continue ;;
+            esac
+            if [ -f "$program" ] && [ -x "$program" ]; then
+                ln -s "$program" "$shim/${program##*/}"
+            fi
+        done
+        folder=$shim
     fi
+    no_rust_path=${no_rust_path:+$no_rust_path:}$folder
 done
 for tool in cargo rustc rustup; do
     if PATH=$no_rust_path command -v "$tool" >/dev/null; then
