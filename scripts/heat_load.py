@@ -3,7 +3,12 @@
 
 This is the oracle for hotfix_yaml: the loader is `heat.common.template_format.simple_parse`
 from the `openstack-heat` package (JSON first, then PyYAML's CSafeLoader with Heat's
-timestamp-as-string override), so expectations come from Heat itself.
+timestamp-as-string override, then PyYAML's pure SafeLoader where libyaml refuses the text), so
+expectations come from Heat itself. The value is printed as `openstack stack create` sends it:
+python-heatclient encodes the request with oslo.serialization's `jsonutils.dumps` (json.dumps
+with `to_primitive` for what JSON lacks: `!!binary` bytes decoded as UTF-8, a `!!set` as a list,
+a date of the pure loader as '%Y-%m-%d', a datetime as '%Y-%m-%dT%H:%M:%S.%f'). A set's members
+come in document order here: Python's own order of a set of strings changes from run to run.
 
 Usage (with the Heat virtual environment, see scripts/setup-oracle.sh):
 
@@ -19,7 +24,9 @@ import re
 import sys
 
 try:
+    import yaml
     from heat.common import template_format
+    from oslo_serialization import jsonutils
 except ImportError as exc:  # pragma: no cover - the message is the point
     sys.exit(
         "heat_load.py: cannot import Heat's loader (%s). Create the oracle environment with "
@@ -32,11 +39,33 @@ TEMPLATE = re.compile(r'^heat_template_version\s*:|"heat_template_version"\s*:',
 SUFFIXES = ('.yaml', '.yml', '.json', '.template')
 
 
+class DocumentOrderSet(set):
+    """A `!!set` whose members iterate in the document's order."""
+
+    def __iter__(self):
+        return iter(self.order)
+
+
+def construct_set(loader, node):
+    """PyYAML's construct_yaml_set, keeping the members' order for DocumentOrderSet."""
+    data = DocumentOrderSet()
+    data.order = []
+    yield data
+    value = loader.construct_mapping(node)
+    data.update(value)
+    data.order = list(value)
+
+
+# Heat's loader (its own copy of the constructors) and the pure loader of its second try.
+for _loader in (template_format.yaml_loader, yaml.SafeLoader):
+    _loader.add_constructor('tag:yaml.org,2002:set', construct_set)
+
+
 def load(text):
-    """What Heat's loader returns for `text`, as json.dumps prints it, or the error."""
+    """What Heat's loader returns for `text`, as the command line sends it, or the error."""
     try:
         value = template_format.simple_parse(text)
-        return {"json": json.dumps(value)}
+        return {"json": jsonutils.dumps(value)}
     except Exception as exc:  # Heat surfaces every loader failure as an error
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
         return {"error": "%s: %s" % (type(exc).__name__, first)}

@@ -3,9 +3,9 @@
 
 Every document is loaded with Heat's own loading function, `heat.common.template_format.
 simple_parse` (json.loads, then PyYAML's CSafeLoader with timestamps kept as strings, then
-PyYAML's pure SafeLoader where the C loader fails), exactly as `scripts/heat_load.py` does. The
-Rust side (crates/hotfix_yaml/tests/differential.rs) loads the same text with hotfix and checks
-that both refuse it or both give the same value.
+PyYAML's pure SafeLoader where the C loader fails), and encoded as `openstack stack create` sends
+it, by `scripts/heat_load.py`. The Rust side (crates/hotfix_yaml/tests/differential.rs) loads the
+same text with hotfix and checks that both refuse it or both give the same value.
 
 Usage (with the Heat virtual environment, see scripts/setup-oracle.sh):
 
@@ -36,6 +36,9 @@ import sys
 try:
     import yaml
     from heat.common import template_format
+
+    # Heat's loading and the command line's encoding, shared with the other YAML oracles.
+    from heat_load import load
 except ImportError as exc:  # pragma: no cover - the message is the point
     sys.exit(
         "yaml_diff.py: cannot import Heat's loader (%s). Create the oracle environment with "
@@ -56,16 +59,6 @@ def check_loader():
         problems.append("Heat's yaml_loader is not a CSafeLoader")
     if problems:
         sys.exit('yaml_diff.py: ' + '; '.join(problems))
-
-
-def load(text):
-    """What Heat's loader returns for `text`, as json.dumps prints it, or the error."""
-    try:
-        value = template_format.simple_parse(text)
-        return {"json": json.dumps(value)}
-    except Exception as exc:  # Heat surfaces every loader failure as an error
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-        return {"error": "%s: %s" % (type(exc).__name__, first)}
 
 
 # ---------------------------------------------------------------------------------------------

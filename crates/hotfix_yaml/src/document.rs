@@ -177,6 +177,10 @@ pub struct Document {
     /// Scalars holding lone surrogate escapes, by id: in their text each lone surrogate is the
     /// character [`crate::surrogate_char`] gives it.
     pub(crate) surrogates: Vec<NodeId>,
+    /// Timestamps PyYAML's pure-Python loader made dates of (Heat's second try), by id, with
+    /// the Python type's name: their text is the one the command line sends
+    /// ([`crate::timestamp`]), and as a mapping's key they end the request.
+    pub(crate) dates: Vec<(NodeId, &'static str)>,
 }
 
 impl Document {
@@ -192,6 +196,7 @@ impl Document {
             merge_aliases: Vec::new(),
             refused: Vec::new(),
             surrogates: Vec::new(),
+            dates: Vec::new(),
         }
     }
 
@@ -307,7 +312,16 @@ impl Document {
         };
         let root = self.resolve(root);
         match &self.node(root).kind {
-            NodeKind::Mapping { .. } => Ok(()),
+            // A `!!set` is a Python set, not a dict.
+            NodeKind::Mapping { .. }
+                if self
+                    .node(root)
+                    .tag
+                    .as_ref()
+                    .is_none_or(|t| t.name != "tag:yaml.org,2002:set") =>
+            {
+                Ok(())
+            }
             // YAML `~` or `null` loads as None, which Heat turns into `{}`.
             NodeKind::Scalar(s)
                 if self.format == SourceFormat::Yaml && matches!(s.value, ScalarValue::Null) =>

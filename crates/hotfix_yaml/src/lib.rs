@@ -2,8 +2,12 @@
 //!
 //! Heat reads a template with `heat.common.template_format.parse`: a size check, then
 //! `json.loads`, and if that fails PyYAML's YAML 1.1 loader (with timestamps kept as the
-//! original string). This crate reproduces that pipeline and keeps what PyYAML throws away:
-//! the byte range of every node, every mapping key, every comment, and repeated keys.
+//! original string; where libyaml refuses the text, PyYAML's pure-Python loader). This crate
+//! reproduces that pipeline and keeps what PyYAML throws away: the byte range of every node,
+//! every mapping key, every comment, and repeated keys. Values are those the template reaches
+//! Heat with when `openstack stack create` sends it as JSON (`!!binary` as UTF-8 text, a
+//! `!!set` as a list, a pure-loader date as `2002-01-02`); what that encoding cannot send is
+//! refused when the document loads.
 //!
 //! ```
 //! let doc = hotfix_yaml::parse("heat_template_version: 2016-10-14\non: 012\n").unwrap();

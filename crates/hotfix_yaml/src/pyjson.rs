@@ -1,4 +1,10 @@
-//! The value view printed exactly as Python's `json.dumps` prints what PyYAML loaded.
+//! The value view printed exactly as the template reaches Heat: what PyYAML loaded, encoded as
+//! `openstack stack create` sends it. python-heatclient encodes its request with
+//! oslo.serialization's `jsonutils.dumps`, which is `json.dumps` with `to_primitive` for what
+//! JSON lacks: `!!binary` bytes decoded as UTF-8, a `!!set` as the list of its members, a date
+//! of PyYAML's pure-Python loader as text ([`crate::timestamp`]). A mapping key of one of those
+//! types ends the request (`keys must be str, int, float, bool or None`), as do bytes that are
+//! not UTF-8 ([`Document::settle_wire`] refuses both when the document loads).
 //!
 //! `json.dumps` defaults: `", "` and `": "` separators, `ensure_ascii=True` (every character
 //! outside space..`~` escaped, lower-case hex, surrogate pairs above U+FFFF), `allow_nan=True`
@@ -15,7 +21,8 @@ impl Document {
     /// The whole document as `json.dumps(yaml.load(text, Loader=heat_yaml_loader))` prints it.
     ///
     /// # Errors
-    /// When the document holds a value `json.dumps` cannot serialise (`!!binary`, `!!set`).
+    /// None for a document that [`crate::parse`] returned (it refuses what the encoder cannot
+    /// send); the `Result` stays for the documents built otherwise.
     pub fn to_python_json(&self) -> Result<String, LoadError> {
         self.node_to_python_json(self.root())
     }
@@ -33,15 +40,6 @@ impl Document {
     fn write_json(&self, id: NodeId, out: &mut String) -> Result<(), LoadError> {
         let id = self.resolve(id);
         let node = self.node(id);
-        let unsupported = |what: &str| {
-            Err(LoadError::new(
-                LoadErrorKind::Construct,
-                format!(
-                    "Object of type {what} is not JSON serializable (Heat cannot use this value)"
-                ),
-                Some(node.span),
-            ))
-        };
         match &node.kind {
             NodeKind::Scalar(scalar) => match &scalar.value {
                 ScalarValue::Null => out.push_str("null"),
@@ -51,22 +49,21 @@ impl Document {
                     let _ = write!(out, "{n}");
                 }
                 ScalarValue::Float(f) => out.push_str(&python_float_repr(*f)),
-                ScalarValue::Str | ScalarValue::ValueKey | ScalarValue::Merge => {
+                // A `!!binary` scalar's text is its bytes decoded as UTF-8 by then
+                // ([`Document::settle_wire`]).
+                ScalarValue::Str
+                | ScalarValue::ValueKey
+                | ScalarValue::Merge
+                | ScalarValue::Binary => {
                     if self.holds_lone_surrogates(id) {
                         write_json_string_with_surrogates(&scalar.text, out);
                     } else {
                         write_json_string(&scalar.text, out);
                     }
                 }
-                ScalarValue::Binary => return unsupported("bytes"),
             },
             NodeKind::Sequence { items, .. } => {
-                let pairs = node.tag.as_ref().is_some_and(|t| {
-                    matches!(
-                        t.name.as_str(),
-                        "tag:yaml.org,2002:omap" | "tag:yaml.org,2002:pairs"
-                    )
-                });
+                let pairs = is_pairs(node);
                 out.push('[');
                 for (i, &item) in items.iter().enumerate() {
                     if i > 0 {
@@ -88,12 +85,18 @@ impl Document {
                 out.push(']');
             }
             NodeKind::Mapping { .. } => {
-                if node
-                    .tag
-                    .as_ref()
-                    .is_some_and(|t| t.name == "tag:yaml.org,2002:set")
-                {
-                    return unsupported("set");
+                if is_set(node) {
+                    // `to_primitive` lists a set's members (document order here: Python's own
+                    // order of a set of strings changes from one run to the next).
+                    out.push('[');
+                    for (i, entry) in self.entries(id).into_iter().enumerate() {
+                        if i > 0 {
+                            out.push_str(", ");
+                        }
+                        self.write_json(entry.key, out)?;
+                    }
+                    out.push(']');
+                    return Ok(());
                 }
                 out.push('{');
                 for (i, entry) in self.entries(id).into_iter().enumerate() {
@@ -110,6 +113,109 @@ impl Document {
             NodeKind::Alias { .. } => {}
         }
         Ok(())
+    }
+
+    /// Makes the document what the command line sends ([`crate::pyjson`]): each `!!binary`
+    /// scalar's text becomes its bytes decoded as UTF-8, and the value is refused where the
+    /// encoder fails: bytes that are not UTF-8, or a mapping key that is bytes or a date. Only
+    /// what the loaded value holds counts (a repeated key's earlier value is gone by then).
+    ///
+    /// # Errors
+    /// The encoder's refusal, at the node it fails on.
+    pub(crate) fn settle_wire(&mut self) -> Result<(), LoadError> {
+        let mut undecodable = Vec::new();
+        let mut decoded = Vec::new();
+        for (id, node) in self.ids() {
+            if let NodeKind::Scalar(scalar) = &node.kind
+                && scalar.value == ScalarValue::Binary
+                && let Ok(bytes) = crate::scalar::decode_base64(&scalar.text)
+            {
+                match String::from_utf8(bytes) {
+                    Ok(text) => decoded.push((id, text)),
+                    Err(err) => undecodable.push((id, err.utf8_error())),
+                }
+            }
+        }
+        if decoded.is_empty() && undecodable.is_empty() && self.dates.is_empty() {
+            return Ok(());
+        }
+        for (id, text) in decoded {
+            if let NodeKind::Scalar(scalar) = &mut self.nodes[id.index()].kind {
+                scalar.text = text.into();
+            }
+        }
+        let Some(root) = self.root else {
+            return Ok(());
+        };
+        let mut seen = vec![false; self.nodes.len()];
+        let mut stack = vec![root];
+        while let Some(id) = stack.pop() {
+            let id = self.resolve(id);
+            if std::mem::replace(&mut seen[id.index()], true) {
+                continue;
+            }
+            let node = self.node(id);
+            match &node.kind {
+                NodeKind::Scalar(_) => {
+                    if let Some((_, err)) = undecodable.iter().find(|(at, _)| *at == id) {
+                        return Err(LoadError::new(
+                            LoadErrorKind::Construct,
+                            format!(
+                                "'utf-8' codec can't decode this !!binary value ({err}): \
+                                 `openstack stack create` sends a template as JSON, and these \
+                                 bytes are not text"
+                            ),
+                            Some(node.span),
+                        )
+                        .not_yaml_error());
+                    }
+                }
+                NodeKind::Sequence { items, .. } => {
+                    if is_pairs(node) {
+                        for &item in items {
+                            for entry in self.raw_entries(item).unwrap_or_default() {
+                                stack.extend([entry.key, entry.value]);
+                            }
+                        }
+                    } else {
+                        stack.extend(items.iter().copied());
+                    }
+                }
+                NodeKind::Mapping { .. } if is_set(node) => {
+                    stack.extend(self.entries(id).into_iter().map(|e| e.key));
+                }
+                NodeKind::Mapping { .. } => {
+                    for entry in self.entries(id) {
+                        self.check_wire_key(entry.key)?;
+                        stack.push(entry.value);
+                    }
+                }
+                NodeKind::Alias { .. } => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// `json.dumps` takes a str, int, float, bool or None as a key, and nothing else.
+    fn check_wire_key(&self, key: NodeId) -> Result<(), LoadError> {
+        let key = self.resolve(key);
+        let what = match self.scalar(key) {
+            Some(scalar) if scalar.value == ScalarValue::Binary => "bytes",
+            Some(_) => match self.dates.iter().find(|(at, _)| *at == key) {
+                Some((_, kind)) => kind,
+                None => return Ok(()),
+            },
+            None => return Ok(()),
+        };
+        Err(LoadError::new(
+            LoadErrorKind::Construct,
+            format!(
+                "keys must be str, int, float, bool or None, not {what}: `openstack stack \
+                 create` sends a template as JSON, and this key cannot be one of its keys"
+            ),
+            Some(self.node(key).span),
+        )
+        .not_yaml_error())
     }
 
     fn write_json_key(&self, id: NodeId, out: &mut String) -> Result<(), LoadError> {
@@ -129,6 +235,23 @@ impl Document {
         }
         Ok(())
     }
+}
+
+/// A mapping tagged `!!set`: PyYAML makes a Python `set` of its keys.
+fn is_set(node: &crate::document::Node) -> bool {
+    node.tag
+        .as_ref()
+        .is_some_and(|t| t.name == "tag:yaml.org,2002:set")
+}
+
+/// A sequence tagged `!!omap` or `!!pairs`: PyYAML makes a list of (key, value) tuples.
+fn is_pairs(node: &crate::document::Node) -> bool {
+    node.tag.as_ref().is_some_and(|t| {
+        matches!(
+            t.name.as_str(),
+            "tag:yaml.org,2002:omap" | "tag:yaml.org,2002:pairs"
+        )
+    })
 }
 
 /// `json.dumps` of a `str` with `ensure_ascii=True`, appended to `out`.

@@ -23,7 +23,8 @@ pub enum ScalarValue {
     Merge,
     /// `=` (`tag:yaml.org,2002:value`): a key becomes the string `"="`; anything else fails.
     ValueKey,
-    /// `!!binary`: Python `bytes`, which Heat cannot serialise.
+    /// `!!binary`: Python `bytes`, which the command line sends decoded as UTF-8 (the scalar's
+    /// text is the decoded text once the document has loaded; see [`crate::pyjson`]).
     Binary,
 }
 
@@ -191,28 +192,64 @@ pub(crate) fn construct_tagged(tag: &str, text: &str) -> Result<ScalarValue, Str
     }
 }
 
-/// `construct_yaml_binary`: ASCII, and base64 that Python's `base64.decodebytes` decodes (it
-/// skips other characters; the data characters may not be one more than a multiple of four,
-/// and a partial group needs its `=` padding).
+/// `construct_yaml_binary`: ASCII, and base64 that Python's `base64.decodebytes` decodes.
 fn check_base64(text: &str) -> Result<(), String> {
+    decode_base64(text).map(|_| ())
+}
+
+/// The bytes of a `!!binary` scalar as PyYAML's `construct_yaml_binary` makes them: ASCII text,
+/// decoded by `base64.decodebytes` (`binascii.a2b_base64` of Python 3.11, not strict). It skips
+/// characters outside the alphabet, stops at the `=` that completes a group (what follows is
+/// ignored: `aGk=aG` is `hi`), and refuses a partial last group: one character, or two or three
+/// without their padding.
+pub(crate) fn decode_base64(text: &str) -> Result<Vec<u8>, String> {
     if !text.is_ascii() {
         return Err("failed to convert base64 data into ascii".to_owned());
     }
-    let data = text
-        .bytes()
-        .filter(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/'))
-        .count();
-    let pads = text.bytes().filter(|&b| b == b'=').count();
-    if data % 4 == 1 {
-        return Err(format!(
+    let mut out = Vec::with_capacity(text.len() / 4 * 3);
+    let (mut quad, mut left, mut pads) = (0u8, 0u8, 0u8);
+    for byte in text.bytes() {
+        if byte == b'=' {
+            if quad >= 2 {
+                pads += 1;
+                if quad + pads >= 4 {
+                    return Ok(out);
+                }
+            }
+            continue;
+        }
+        let sextet = match byte {
+            b'A'..=b'Z' => byte - b'A',
+            b'a'..=b'z' => byte - b'a' + 26,
+            b'0'..=b'9' => byte - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => continue,
+        };
+        pads = 0;
+        match quad {
+            0 => left = sextet,
+            1 => {
+                out.push((left << 2) | (sextet >> 4));
+                left = sextet & 0x0f;
+            }
+            2 => {
+                out.push((left << 4) | (sextet >> 2));
+                left = sextet & 0x03;
+            }
+            _ => out.push((left << 6) | sextet),
+        }
+        quad = (quad + 1) % 4;
+    }
+    match quad {
+        0 => Ok(out),
+        1 => Err(format!(
             "failed to decode base64 data: Invalid base64-encoded string: number of data \
-             characters ({data}) cannot be 1 more than a multiple of 4"
-        ));
+             characters ({}) cannot be 1 more than a multiple of 4",
+            out.len() / 3 * 4 + 1
+        )),
+        _ => Err("failed to decode base64 data: Incorrect padding".to_owned()),
     }
-    if data % 4 != 0 && pads < 4 - data % 4 {
-        return Err("failed to decode base64 data: Incorrect padding".to_owned());
-    }
-    Ok(())
 }
 
 // ^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$
@@ -628,6 +665,34 @@ impl BigUint {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// As Python's `base64.decodebytes` (Python 3.11) decodes these.
+    #[test]
+    fn base64_as_python_decodes_it() {
+        let ok = |text: &str, bytes: &[u8]| assert_eq!(decode_base64(text).as_deref(), Ok(bytes));
+        ok("aGk=", b"hi");
+        ok("aGk=aG", b"hi");
+        ok("aGk==x", b"hi");
+        ok("aG==aGk=", b"h");
+        ok("====", b"");
+        ok("aGk =", b"hi");
+        ok("a$Gk=", b"hi");
+        let padding = "failed to decode base64 data: Incorrect padding";
+        for text in ["aG=k", "a=Gk", "aGk", "aGVsbG8"] {
+            assert_eq!(decode_base64(text), Err(padding.to_owned()), "{text}");
+        }
+        assert!(
+            decode_base64("a")
+                .unwrap_err()
+                .contains("number of data characters (1)")
+        );
+        assert!(
+            decode_base64("aGVsbG8hx")
+                .unwrap_err()
+                .contains("characters (9)")
+        );
+        assert!(decode_base64("é").is_err());
+    }
 
     fn int(n: i64) -> ScalarValue {
         ScalarValue::Int(Int::Small(n))

@@ -7,6 +7,8 @@
 struct Timestamp {
     date: (u32, u32, u32),
     time: Option<(u32, u32, u32)>,
+    /// The fraction of a second as PyYAML keeps it: its first six digits, padded with zeros.
+    micros: u32,
     zone_minutes: Option<u32>,
     two_digit_date: bool,
 }
@@ -38,6 +40,7 @@ fn timestamp(text: &str) -> Option<Timestamp> {
     let mut out = Timestamp {
         date: (year, month, day),
         time: None,
+        micros: 0,
         zone_minutes: None,
         two_digit_date,
     };
@@ -61,9 +64,12 @@ fn timestamp(text: &str) -> Option<Timestamp> {
     out.time = Some((hour, minute, second));
     if b.get(i) == Some(&b'.') {
         i += 1;
+        let start = i;
         while b.get(i).is_some_and(u8::is_ascii_digit) {
             i += 1;
         }
+        let kept = &text[start..i.min(start + 6)];
+        out.micros = format!("{kept:0<6}").parse().unwrap_or(0);
     }
     while matches!(b.get(i), Some(b' ' | b'\t')) {
         i += 1;
@@ -117,6 +123,34 @@ pub(crate) fn pure_timestamp_fails(text: &str, explicit: bool) -> bool {
     }
 }
 
+/// A timestamp that PyYAML's pure-Python loader constructs (a Python `date` or `datetime`), as
+/// the request that `openstack stack create` sends holds it: python-heatclient encodes the
+/// template with oslo.serialization's `jsonutils.dumps`, whose `to_primitive` writes a date with
+/// `strftime('%Y-%m-%d')` and a datetime with `strftime('%Y-%m-%dT%H:%M:%S.%f')` (the time
+/// zone dropped, the time kept as written). glibc's `%Y` does not pad a year below 1000.
+/// Returns the text and the Python type's name; `None` where the scalar stays a string (not a
+/// timestamp to the resolver) or the loader fails on it ([`pure_timestamp_fails`]).
+pub(crate) fn pure_timestamp_wire(text: &str, explicit: bool) -> Option<(String, &'static str)> {
+    if pure_timestamp_fails(text, explicit) {
+        return None;
+    }
+    let t = timestamp(text)?;
+    if !explicit && t.time.is_none() && !t.two_digit_date {
+        return None;
+    }
+    let (year, month, day) = t.date;
+    Some(match t.time {
+        None => (format!("{year}-{month:02}-{day:02}"), "datetime.date"),
+        Some((hour, minute, second)) => (
+            format!(
+                "{year}-{month:02}-{day:02}T{hour:02}:{minute:02}:{second:02}.{:06}",
+                t.micros
+            ),
+            "datetime.datetime",
+        ),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,5 +167,24 @@ mod tests {
         assert!(!pure_timestamp_fails("x", false));
         assert!(!pure_timestamp_fails("2001-1-1", false));
         assert!(pure_timestamp_fails("2001-1-1 25:00:00", false));
+    }
+
+    #[test]
+    fn a_timestamp_as_the_command_line_client_sends_it() {
+        let wire = |text, explicit| pure_timestamp_wire(text, explicit).map(|(t, _)| t);
+        assert_eq!(wire("2001-12-14", false).as_deref(), Some("2001-12-14"));
+        assert_eq!(
+            wire("2001-12-14t21:59:43.10-05:00", false).as_deref(),
+            Some("2001-12-14T21:59:43.100000")
+        );
+        assert_eq!(
+            wire("2001-12-14 21:59:43.1234567 Z", false).as_deref(),
+            Some("2001-12-14T21:59:43.123456")
+        );
+        assert_eq!(wire("2002-1-1", true).as_deref(), Some("2002-01-01"));
+        assert_eq!(wire("0005-01-02", false).as_deref(), Some("5-01-02"));
+        assert_eq!(wire("2002-1-1", false), None);
+        assert_eq!(wire("2001-13-14", false), None);
+        assert_eq!(wire("x", false), None);
     }
 }
