@@ -1,7 +1,6 @@
 //! `hotfix eval`: what Heat will compute from a template at stack create, offline.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -138,11 +137,7 @@ pub(crate) fn run(args: &EvalArgs, out: &mut impl Write) -> anyhow::Result<ExitC
             serde_json::to_writer_pretty(&mut *out, &evaluation.json)?;
             writeln!(out)?;
         }
-        Format::Yaml => {
-            let mut text = String::new();
-            write_yaml(&evaluation.json, 0, &mut text);
-            out.write_all(text.as_bytes())?;
-        }
+        Format::Yaml => out.write_all(hotfix_eval::to_yaml(&evaluation.json).as_bytes())?,
     }
     let mut stderr = crate::pipe::stderr();
     for problem in &evaluation.problems {
@@ -195,29 +190,9 @@ fn environment(path: &Path, inputs: &mut Inputs) -> anyhow::Result<()> {
     else {
         return Ok(());
     };
-    let root = doc.root();
-    for entry in doc.entries(root) {
-        let key = Value::from_node(&doc, entry.key).py_str();
-        let target = match key.as_str() {
-            "parameters" => &mut inputs.params,
-            "parameter_defaults" => &mut inputs.parameter_defaults,
-            "resource_registry"
-            | "encrypted_param_names"
-            | "event_sinks"
-            | "parameter_merge_strategies" => continue,
-            other => bail!("{display}: environment has unknown section \"{other}\""),
-        };
-        match Value::from_node(&doc, entry.value) {
-            Value::Map(entries) => {
-                for (k, v) in entries {
-                    target.push((k.py_str(), v));
-                }
-            }
-            Value::None => {}
-            _ => bail!("{display}: \"{key}\" must be a mapping"),
-        }
-    }
-    Ok(())
+    inputs
+        .add_environment(&doc)
+        .map_err(|why| anyhow!("{display}: {why}"))
 }
 
 /// Heat's `max_json_body_size`: its API refuses a request (the template, the files, the
@@ -267,81 +242,4 @@ fn located(path: &str, bytes: &[u8], err: &LoadError) -> anyhow::Error {
     let line = prefix.matches('\n').count() + 1;
     let col = prefix.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
     anyhow!("{path}:{line}:{col}: {}", err.message)
-}
-
-/// Block YAML of a JSON value; strings are written as JSON strings (valid YAML) wherever a
-/// plain scalar could read differently.
-fn write_yaml(value: &serde_json::Value, indent: usize, out: &mut String) {
-    let pad = " ".repeat(indent);
-    match value {
-        serde_json::Value::Object(map) if !map.is_empty() => {
-            for (k, v) in map {
-                let _ = write!(
-                    out,
-                    "{pad}{}:",
-                    scalar(&serde_json::Value::String(k.clone()))
-                );
-                block_child(v, indent, out);
-            }
-        }
-        serde_json::Value::Array(items) if !items.is_empty() => {
-            for v in items {
-                let _ = write!(out, "{pad}-");
-                block_child(v, indent, out);
-            }
-        }
-        other => {
-            let _ = writeln!(out, "{pad}{}", scalar(other));
-        }
-    }
-}
-
-fn block_child(v: &serde_json::Value, indent: usize, out: &mut String) {
-    match v {
-        serde_json::Value::Object(m) if !m.is_empty() => {
-            out.push('\n');
-            write_yaml(v, indent + 2, out);
-        }
-        serde_json::Value::Array(a) if !a.is_empty() => {
-            out.push('\n');
-            write_yaml(v, indent + 2, out);
-        }
-        _ => {
-            let _ = writeln!(out, " {}", scalar(v));
-        }
-    }
-}
-
-fn scalar(v: &serde_json::Value) -> String {
-    match v {
-        serde_json::Value::String(s) => {
-            let plain = !s.is_empty()
-                && s.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "_-./<>".contains(c))
-                && !s.starts_with(['-', '.', '<'])
-                && matches!(hotfix_yaml::resolve_plain(s), hotfix_yaml::ScalarValue::Str);
-            if plain { s.clone() } else { json_quoted(s) }
-        }
-        serde_json::Value::Object(_) => "{}".to_owned(),
-        serde_json::Value::Array(_) => "[]".to_owned(),
-        other => other.to_string(),
-    }
-}
-
-/// `text` as a JSON string (valid YAML): JSON escapes the C0 controls; DEL, the C1 controls
-/// and the bidi controls are escaped too (`\u202e`), lest a terminal act on them.
-fn json_quoted(text: &str) -> String {
-    let quoted = serde_json::to_string(text).unwrap_or_default();
-    if !quoted.chars().any(hotfix_diagnostics::is_unsafe) {
-        return quoted;
-    }
-    let mut out = String::with_capacity(quoted.len() + 8);
-    for c in quoted.chars() {
-        if hotfix_diagnostics::is_unsafe(c) {
-            let _ = write!(out, "\\u{:04x}", u32::from(c));
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }

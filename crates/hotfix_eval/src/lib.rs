@@ -25,11 +25,13 @@ mod params;
 mod pyset;
 pub mod regex;
 mod value;
+mod yaml_out;
 
 pub use digest::ALGORITHMS as DIGEST_ALGORITHMS;
 pub use eval::{Evaluation, Folded, Folder, Problem, evaluate, fold, fold_condition};
 pub use params::{PROJECT_ID, STACK_ID, STACK_NAME};
 pub use value::Value;
+pub use yaml_out::to_yaml;
 
 use std::collections::BTreeMap;
 
@@ -52,6 +54,39 @@ pub struct Inputs {
     pub files: BTreeMap<String, String>,
     /// Attribute values: `{resource: {attribute: value}}`.
     pub attrs: BTreeMap<String, Vec<(String, Value)>>,
+}
+
+impl Inputs {
+    /// Takes an environment file's `parameters` and `parameter_defaults` (after those of the
+    /// environments taken before, as `openstack stack create -e` takes them in order).
+    ///
+    /// # Errors
+    /// Heat's words for a section it does not know, or one that is not a mapping.
+    pub fn add_environment(&mut self, doc: &hotfix_yaml::Document) -> Result<(), String> {
+        let root = doc.root();
+        for entry in doc.entries(root) {
+            let key = Value::from_node(doc, entry.key).py_str();
+            let target = match key.as_str() {
+                "parameters" => &mut self.params,
+                "parameter_defaults" => &mut self.parameter_defaults,
+                "resource_registry"
+                | "encrypted_param_names"
+                | "event_sinks"
+                | "parameter_merge_strategies" => continue,
+                other => return Err(format!("environment has unknown section \"{other}\"")),
+            };
+            match Value::from_node(doc, entry.value) {
+                Value::Map(entries) => {
+                    for (k, v) in entries {
+                        target.push((k.py_str(), v));
+                    }
+                }
+                Value::None => {}
+                _ => return Err(format!("\"{key}\" must be a mapping")),
+            }
+        }
+        Ok(())
+    }
 }
 
 /// An exception Heat raises: its class and `str()`.

@@ -12,6 +12,7 @@ mod facts;
 pub mod graph;
 mod path;
 mod registry;
+pub mod render;
 mod source;
 mod tree;
 

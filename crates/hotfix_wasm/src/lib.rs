@@ -11,6 +11,11 @@
 //! - `{"op": "apply", …, "index": N}`: the text with the fix of the `N`th finding applied.
 //! - `{"op": "upgrade", "files": …, "path": …, "to": VERSION, "unsafe_fixes": BOOL}`: the
 //!   upgraded text, what the upgrade did (`status`, `message`) and the findings on it.
+//! - `{"op": "eval", "files": …, "path": …, "environments": [PATH, …], "parameters": {NAME:
+//!   VALUE, …}}`: what `hotfix eval` computes (`json`; `yaml` as it prints it) and its
+//!   `problems`, or the `error` that stops it (a file that does not load).
+//! - `{"op": "graph", "files": …, "path": …, "environments": [PATH, …]}`: the stack graph with
+//!   the file as its top template, as `hotfix graph` gives it (`graph`: its JSON; `dot`).
 //! - `{"op": "rules"}`: every rule, with its documentation; the Heat releases and template
 //!   versions known.
 //!
@@ -18,6 +23,7 @@
 //! and `heat_release`. A request that cannot be answered gives `{"error": MESSAGE}`.
 
 pub mod abi;
+mod stack;
 
 use std::sync::Arc;
 
@@ -88,15 +94,17 @@ fn answer(request: &Value) -> Result<Value, String> {
             let to = request["to"].as_str().ok_or("the request has no `to`")?;
             upgrade(path, &text, to, unsafe_fixes)
         }
+        "eval" => stack::eval(request, &tree, path, &text),
+        "graph" => stack::graph(request, &tree, path),
         _ => Err(format!("unknown op `{op}`")),
     }
 }
 
 /// The files of a request, as the cross-file checks read them.
 struct Tree {
-    source: MemorySource,
-    files: Vec<(StackPath, Arc<str>)>,
-    roots: Vec<StackPath>,
+    pub(crate) source: MemorySource,
+    pub(crate) files: Vec<(StackPath, Arc<str>)>,
+    pub(crate) roots: Vec<StackPath>,
     registry: LazyRegistry,
 }
 

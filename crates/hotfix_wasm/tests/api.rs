@@ -170,3 +170,107 @@ fn a_bad_request_is_an_error_not_a_panic() {
         );
     }
 }
+
+const STACK: &str = "heat_template_version: 2016-10-14
+parameters:
+  size: {type: number, default: 1}
+  name: {type: string}
+resources:
+  config:
+    type: OS::Heat::SoftwareConfig
+    properties:
+      config: {get_file: scripts/boot.sh}
+  app:
+    type: My::App
+    properties:
+      count: {get_param: size}
+    depends_on: config
+outputs:
+  greeting:
+    value:
+      str_replace:
+        template: NAME-SIZE
+        params: {NAME: {get_param: name}, SIZE: {get_param: size}}
+";
+
+const APP: &str = "heat_template_version: 2016-10-14
+parameters:
+  count: {type: number}
+resources: {}
+";
+
+fn stack_files() -> Value {
+    json!({
+        "top.yaml": STACK,
+        "app.yaml": APP,
+        "env.yaml": "parameters:\n  size: 3\nresource_registry:\n  My::App: app.yaml\n",
+        "scripts/boot.sh": "#!/bin/sh\necho hi\n",
+    })
+}
+
+#[test]
+fn eval_takes_the_environments_the_parameters_and_the_files() {
+    let answer = call(&json!({
+        "op": "eval", "files": stack_files(), "path": "top.yaml",
+        "environments": ["env.yaml"], "parameters": {"name": "web"},
+    }));
+    assert_eq!(answer["problems"], json!([]), "{answer}");
+    let json = &answer["json"];
+    assert_eq!(json["outputs"]["greeting"]["value"], "web-3", "{answer}");
+    assert_eq!(
+        json["resources"]["config"]["properties"]["value"]["config"], "#!/bin/sh\necho hi\n",
+        "{answer}"
+    );
+    let yaml = answer["yaml"].as_str().expect("yaml");
+    assert!(yaml.contains("value: web-3"), "{yaml}");
+}
+
+#[test]
+fn eval_says_what_heat_would_refuse() {
+    // No value for `name`: Heat refuses the stack; eval names the parameter.
+    let answer = call(&json!({"op": "eval", "files": stack_files(), "path": "top.yaml"}));
+    let problems = answer["problems"].as_array().expect("problems");
+    assert!(
+        problems
+            .iter()
+            .any(|p| p["message"].as_str().unwrap_or_default().contains("name")),
+        "{answer}"
+    );
+    let broken = call(&json!({"op": "eval", "files": {"t.yaml": "a: [b"}, "path": "t.yaml"}));
+    assert!(
+        broken["error"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("t.yaml:1:"),
+        "{broken}"
+    );
+    let unknown = call(&json!({
+        "op": "eval", "files": stack_files(), "path": "top.yaml", "environments": ["nope.yaml"],
+    }));
+    assert!(
+        unknown["error"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("nope.yaml"),
+        "{unknown}"
+    );
+}
+
+#[test]
+fn graph_draws_the_stack_through_the_environment() {
+    let answer = call(&json!({
+        "op": "graph", "files": stack_files(), "path": "top.yaml", "environments": ["env.yaml"],
+    }));
+    let edges = answer["graph"]["edges"].as_array().expect("edges");
+    let has = |kind: &str, to: &str| {
+        edges
+            .iter()
+            .any(|e| e["kind"] == kind && e["to"].as_str().unwrap_or_default().contains(to))
+    };
+    assert!(has("nested_by_registry", "app.yaml"), "{answer}");
+    assert!(has("get_file", "scripts/boot.sh"), "{answer}");
+    assert!(has("depends_on", "config"), "{answer}");
+    let dot = answer["dot"].as_str().expect("dot");
+    assert!(dot.starts_with("digraph hotfix {"), "{dot}");
+    assert!(dot.contains("My::App"), "{dot}");
+}
