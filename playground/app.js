@@ -1,4 +1,5 @@
-// The playground page: files in an editor, hotfix's findings as one types, fixes, upgrades.
+// The playground page: files in an editor, hotfix's findings as one types, fixes, upgrades,
+// what Heat computes (eval) and the stack drawn (graph).
 // The whole state (files, settings) lives in the URL's fragment, compressed, so that a link
 // shares exactly what one sees; nothing leaves the browser.
 import { Hotfix } from "./hotfix.mjs";
@@ -22,7 +23,8 @@ outputs:
 const state = {
   files: { "template.yaml": EXAMPLE },
   current: "template.yaml",
-  settings: { heat_release: "", select: "", ignore: "" },
+  settings: { heat_release: "", select: "", ignore: "", environments: "", parameters: "" },
+  view: "lint",
 };
 let hotfix;
 let rules = new Map();
@@ -58,6 +60,7 @@ async function restore() {
       state.files = saved.files;
       state.current = saved.files[saved.current] !== undefined ? saved.current : Object.keys(saved.files)[0];
       state.settings = { ...state.settings, ...saved.settings };
+      if (["lint", "eval", "graph"].includes(saved.view)) state.view = saved.view;
     }
   } catch (err) {
     status(`The link's state cannot be read (${err.message}): showing the example.`);
@@ -79,8 +82,18 @@ function request(op, extra = {}) {
       ignore: selectors(state.settings.ignore),
     },
     unsafe_fixes: $("unsafe").checked,
+    environments: selectors(state.settings.environments),
     ...extra,
   });
+}
+// `name=value;other=value`, as `hotfix eval -P` takes them.
+function parameters(text) {
+  const out = {};
+  for (const pair of text.split(";")) {
+    const at = pair.indexOf("=");
+    if (at > 0) out[pair.slice(0, at).trim()] = pair.slice(at + 1);
+  }
+  return out;
 }
 function status(text) {
   $("status").textContent = text;
@@ -104,9 +117,177 @@ function renderTabs() {
 }
 function showCurrent() {
   $("editor").value = state.files[state.current];
+  highlight();
   renderTabs();
-  lint();
+  refresh();
   save();
+}
+// The current view, brought up to date with the files.
+function refresh() {
+  lint();
+  if (state.view === "eval") evaluate();
+  if (state.view === "graph") graph();
+}
+function showView(view) {
+  state.view = view;
+  for (const button of $("views").children) button.className = button.dataset.view === view ? "current" : "";
+  for (const name of ["lint", "eval", "graph"]) $(`view-${name}`).hidden = name !== view;
+  refresh();
+  save();
+}
+
+// --- YAML highlighting: a <pre> under the transparent text area ------------------------------
+const FUNCTIONS = new Set(["get_param", "get_resource", "get_attr", "get_file", "list_join", "str_replace", "str_replace_strict", "str_replace_vstrict", "str_split", "repeat", "digest", "resource_facade", "map_merge", "map_replace", "yaql", "equals", "if", "not", "and", "or", "contains", "filter", "make_url", "list_concat", "list_concat_unique", "get_attr", "Fn::GetAZs", "Ref", "Fn::Join", "Fn::Select", "Fn::Split", "Fn::Replace", "Fn::GetAtt", "Fn::Base64", "Fn::MemberListToMap", "Fn::ResourceFacade"]);
+function span(kind, text) {
+  const element = document.createElement("span");
+  element.className = `hl-${kind}`;
+  element.textContent = text;
+  return element;
+}
+// One line's tokens: a comment, quoted strings, keys (`name:`), numbers, flow punctuation.
+// A reading aid only: hotfix's own reader decides what the file means.
+const TOKEN = /(#.*$)|("(?:[^"\\]|\\.)*"?|'(?:[^']|'')*'?)|((?!-\s)[^\s{}\[\],:#'"][^{}\[\],:#]*?|"[^"]*"|'[^']*')(?=\s*:(?:\s|$))|(-?\b\d[\d._:eE+-]*\b)|([{}\[\],:|>-])/g;
+function highlightLine(line, parent) {
+  let last = 0;
+  for (const match of line.matchAll(TOKEN)) {
+    if (match[1] && match.index > 0 && !/\s/.test(line[match.index - 1])) continue;
+    if (match.index > last) parent.append(line.slice(last, match.index));
+    const [text, comment, quoted, key, number] = match;
+    const kind = comment ? "comment" : quoted ? "string" : key ? (FUNCTIONS.has(key.trim()) ? "function" : "key") : number ? "number" : "punct";
+    parent.append(span(kind, text));
+    last = match.index + text.length;
+  }
+  if (last < line.length) parent.append(line.slice(last));
+}
+function highlight() {
+  const pre = $("highlight");
+  const lines = $("editor").value.split("\n");
+  const fragment = document.createDocumentFragment();
+  lines.forEach((line, i) => {
+    // Very long files: highlighting is not worth the time past 5,000 lines.
+    if (i < 5000) highlightLine(line, fragment);
+    else fragment.append(line);
+    fragment.append("\n");
+  });
+  pre.replaceChildren(fragment);
+  syncScroll();
+}
+function syncScroll() {
+  $("highlight").scrollTop = $("editor").scrollTop;
+  $("highlight").scrollLeft = $("editor").scrollLeft;
+}
+
+// --- eval and graph -------------------------------------------------------------------------
+function evaluate() {
+  let answer;
+  try {
+    answer = request("eval", { parameters: parameters(state.settings.parameters) });
+  } catch (err) {
+    answer = { error: err.message };
+  }
+  const problems = $("eval-problems");
+  problems.replaceChildren();
+  if (answer.error) {
+    $("eval-output").textContent = "";
+    const item = document.createElement("li");
+    item.className = "severity-error";
+    item.textContent = answer.error;
+    problems.append(item);
+    return;
+  }
+  for (const problem of answer.problems) {
+    const item = document.createElement("li");
+    item.className = "severity-error";
+    const at = problem.line ? `${problem.line}:${problem.column} ` : "";
+    item.textContent = `${at}${problem.path}: ${problem.message} (${problem.class})`;
+    problems.append(item);
+  }
+  $("eval-output").textContent = answer.yaml;
+}
+const EDGE_COLOURS = { depends_on: "#1d1d1f", implicit: "#6e7781", nested: "#0550ae", nested_by_registry: "#8250df", registry: "#9a6700", get_file: "#6e7781" };
+// The graph drawn left to right: each node in the column of its longest chain of edges from a
+// node nothing points to; edges as curves with arrowheads, coloured by kind.
+function drawGraph(graph) {
+  const svgNS = "http://www.w3.org/2000/svg";
+  const make = (name, attributes, text) => {
+    const element = document.createElementNS(svgNS, name);
+    for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, value);
+    if (text !== undefined) element.textContent = text;
+    return element;
+  };
+  const column = new Map(graph.nodes.map((n) => [n.id, 0]));
+  for (let round = 0; round < graph.nodes.length; round++) {
+    let moved = false;
+    for (const edge of graph.edges) {
+      const next = (column.get(edge.from) ?? 0) + 1;
+      if (column.has(edge.to) && next > column.get(edge.to) && next < graph.nodes.length) {
+        column.set(edge.to, next);
+        moved = true;
+      }
+    }
+    if (!moved) break;
+  }
+  const label = (node) => node.kind === "resource" ? [node.name ?? node.id, node.type ?? ""] : [node.path ?? node.id, `(${node.kind})`];
+  const width = (node) => Math.max(...label(node).map((l) => l.length)) * 6.5 + 16;
+  const columns = [];
+  for (const node of graph.nodes) (columns[column.get(node.id)] ??= []).push(node);
+  const place = new Map();
+  let x = 10;
+  let height = 0;
+  for (const nodes of columns) {
+    if (!nodes) continue;
+    const w = Math.max(...nodes.map(width));
+    nodes.forEach((node, i) => place.set(node.id, { x, y: 10 + i * 50, w, h: 36 }));
+    height = Math.max(height, 10 + nodes.length * 50);
+    x += w + 60;
+  }
+  const svg = make("svg", { viewBox: `0 0 ${x} ${height}`, width: x, height, role: "img", "aria-label": "stack graph" });
+  const defs = make("defs", {});
+  const marker = make("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 10, refY: 5, markerWidth: 6, markerHeight: 6, orient: "auto-start-reverse" });
+  marker.append(make("path", { d: "M 0 0 L 10 5 L 0 10 z", fill: "#6e7781" }));
+  defs.append(marker);
+  svg.append(defs);
+  for (const edge of graph.edges) {
+    const from = place.get(edge.from);
+    const to = place.get(edge.to);
+    if (!from || !to) continue;
+    const x1 = from.x + from.w;
+    const y1 = from.y + from.h / 2;
+    const x2 = to.x;
+    const y2 = to.y + to.h / 2;
+    const bend = Math.max(30, Math.abs(x2 - x1) / 2);
+    const path = make("path", { class: `edge edge-${edge.kind}`, d: `M ${x1} ${y1} C ${x1 + bend} ${y1}, ${x2 - bend} ${y2}, ${x2} ${y2}`, fill: "none", stroke: EDGE_COLOURS[edge.kind] ?? "#6e7781", "stroke-dasharray": edge.kind === "implicit" || edge.kind === "registry" ? "4 3" : "", "marker-end": "url(#arrow)" });
+    path.append(make("title", {}, `${edge.kind}${edge.type ? ` ${edge.type}` : ""}${edge.via ? ` (${edge.via})` : ""}`));
+    svg.append(path);
+  }
+  for (const node of graph.nodes) {
+    const at = place.get(node.id);
+    const group = make("g", { class: `node node-${node.kind}`, "data-id": node.id });
+    const missing = node.kind === "missing" || node.kind === "unloadable";
+    group.append(make("rect", { x: at.x, y: at.y, width: at.w, height: at.h, rx: node.kind === "resource" ? 8 : 2, fill: node.kind === "environment" ? "#fff8c5" : node.kind === "template" ? "#ddf4ff" : "#fff", stroke: missing ? "#b00020" : "#6e7781", "stroke-dasharray": missing ? "4 3" : "" }));
+    const [first, second] = label(node);
+    group.append(make("text", { x: at.x + 8, y: at.y + 15 }, first));
+    group.append(make("text", { x: at.x + 8, y: at.y + 29, fill: "#6e7781" }, second));
+    group.append(make("title", {}, node.message ?? node.id));
+    svg.append(group);
+  }
+  return svg;
+}
+function graph() {
+  let answer;
+  try {
+    answer = request("graph");
+  } catch (err) {
+    answer = { error: err.message };
+  }
+  const picture = $("graph-picture");
+  if (answer.error) {
+    picture.textContent = answer.error;
+    $("graph-dot").textContent = "";
+    return;
+  }
+  picture.replaceChildren(drawGraph(answer.graph));
+  $("graph-dot").textContent = answer.dot;
 }
 function lint() {
   let answer;
@@ -160,7 +341,8 @@ function showRule(code) {
 function setText(text) {
   state.files[state.current] = text;
   $("editor").value = text;
-  lint();
+  highlight();
+  refresh();
   save();
 }
 
@@ -246,18 +428,23 @@ async function start() {
   $("release").value = state.settings.heat_release;
   $("select").value = state.settings.select;
   $("ignore").value = state.settings.ignore;
+  $("environments").value = state.settings.environments;
+  $("parameters").value = state.settings.parameters;
   $("editor").addEventListener("input", () => {
     state.files[state.current] = $("editor").value;
-    lint();
+    highlight();
+    refresh();
     save();
   });
-  for (const id of ["release", "select", "ignore"]) {
+  $("editor").addEventListener("scroll", syncScroll);
+  for (const id of ["release", "select", "ignore", "environments", "parameters"]) {
     $(id).addEventListener("change", () => {
       state.settings[id === "release" ? "heat_release" : id] = $(id).value;
-      lint();
+      refresh();
       save();
     });
   }
+  for (const button of $("views").children) button.onclick = () => showView(button.dataset.view);
   $("fix-all").onclick = () => {
     const answer = request("fix");
     setText(answer.text);
@@ -294,6 +481,7 @@ async function start() {
   };
   $("editor-pane").addEventListener("dragover", (e) => e.preventDefault());
   $("editor-pane").addEventListener("drop", dropped);
+  showView(state.view);
   showCurrent();
   document.body.dataset.ready = "true";
 }

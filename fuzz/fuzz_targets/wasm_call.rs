@@ -1,13 +1,14 @@
 //! The playground's engine (`hotfix_wasm::call`) on any request: raw bytes as the request, or a
-//! well-formed request of each operation (lint, fix, apply, upgrade) over a tree of two files
-//! whose texts and settings come from the input. Nothing may panic, and every answer must be JSON.
+//! well-formed request of each operation (lint, fix, apply, upgrade, eval, graph) over a tree of
+//! two files whose texts and settings come from the input (the second given as an environment to
+//! eval and graph). Nothing may panic, and every answer must be JSON.
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Value, json};
 
-const OPS: [&str; 5] = ["lint", "fix", "apply", "upgrade", "rules"];
+const OPS: [&str; 7] = ["lint", "fix", "apply", "upgrade", "rules", "eval", "graph"];
 const VERSIONS: [&str; 3] = ["2013-05-23", "2018-08-31", "wallaby"];
 
 fuzz_target!(|data: &[u8]| {
@@ -33,6 +34,8 @@ fuzz_target!(|data: &[u8]| {
             "index": usize::from(first >> 4),
             "to": VERSIONS[usize::from(first >> 5) % VERSIONS.len()],
             "unsafe_fixes": first & 0x40 != 0,
+            "environments": if first & 0x40 != 0 { json!(["env.yaml"]) } else { json!([]) },
+            "parameters": {"p": "1"},
             "settings": {"select": ["ALL"], "heat_release": if first & 0x20 != 0 { Value::from("queens") } else { Value::Null }},
         })
         .to_string()

@@ -1,14 +1,15 @@
 // The playground in a real browser: serves target/playground (scripts/build-playground.sh) on
 // localhost, opens it in Debian's headless Chromium (never a downloaded one), pastes a template
 // with known findings, applies a fix, fixes all, runs an upgrade, then opens the shared link in
-// a new page and finds the same state. Measures the site's size, gzipped (at most 3 MB), and
+// a new page and finds the same state; opens a link to a stack (a template, its environment,
+// a nested template, a get_file target) and reads its evaluation and its graph. Measures the site's size, gzipped (at most 3 MB), and
 // the time from a keystroke to its findings on the page (at most 100 ms, the median of 20).
 //
 //   node playground/test/browser.mjs [SITE]     (scripts/playground-check.sh runs it)
 import { createServer } from "node:http";
 import { readFileSync, readdirSync } from "node:fs";
 import { join, extname } from "node:path";
-import { gzipSync } from "node:zlib";
+import { deflateRawSync, gzipSync } from "node:zlib";
 import assert from "node:assert/strict";
 import { chromium } from "playwright-core";
 
@@ -139,6 +140,46 @@ try {
   assert.equal(await other.inputValue("#editor"), await page.inputValue("#editor"));
   assert.equal(await other.inputValue("#ignore"), "H301");
   assert.deepEqual(await other.$$eval("#findings li", (i) => i.map((e) => e.dataset.code)), found);
+
+  // The template highlighted under the editor: a function, a key, a comment.
+  await page.fill("#editor", "heat_template_version: 2016-10-14 # v\noutputs:\n  o: {value: {get_param: x}}\n");
+  assert.deepEqual(await page.$$eval("#highlight .hl-function", (s) => s.map((e) => e.textContent)), ["get_param"]);
+  assert.ok((await page.$$eval("#highlight .hl-key", (s) => s.map((e) => e.textContent))).includes("heat_template_version"));
+  assert.deepEqual(await page.$$eval("#highlight .hl-comment", (s) => s.map((e) => e.textContent)), ["# v"]);
+  assert.equal(await page.textContent("#highlight"), (await page.inputValue("#editor")) + "\n");
+
+  // A link to a stack, written as the page writes its state (JSON, deflated, base64url):
+  // evaluated with its environment and a parameter, then drawn.
+  const stack = {
+    files: {
+      "top.yaml": "heat_template_version: 2016-10-14\nparameters:\n  size: {type: number, default: 1}\n  name: {type: string}\nresources:\n  config:\n    type: OS::Heat::SoftwareConfig\n    properties:\n      config: {get_file: boot.sh}\n  app:\n    type: My::App\n    properties:\n      count: {get_param: size}\noutputs:\n  greeting:\n    value:\n      str_replace: {template: N-S, params: {N: {get_param: name}, S: {get_param: size}}}\n",
+      "app.yaml": "heat_template_version: 2016-10-14\nparameters:\n  count: {type: number}\n",
+      "env.yaml": "parameters:\n  size: 3\nresource_registry:\n  My::App: app.yaml\n",
+      "boot.sh": "#!/bin/sh\n",
+    },
+    current: "top.yaml",
+    settings: { heat_release: "", select: "", ignore: "", environments: "env.yaml", parameters: "name=web" },
+    view: "eval",
+  };
+  const fragment = deflateRawSync(Buffer.from(JSON.stringify(stack))).toString("base64url");
+  const stackPage = await browser.newPage();
+  stackPage.on("pageerror", (err) => errors.push(String(err)));
+  await stackPage.goto(`${url}#${fragment}`);
+  await stackPage.waitForSelector("body[data-ready=true]");
+  assert.equal(await stackPage.isVisible("#view-eval"), true);
+  const evaluated = await stackPage.textContent("#eval-output");
+  assert.match(evaluated, /greeting:\n\s+value: web-3\n/, evaluated);
+  assert.match(evaluated, /config: "#!\/bin\/sh\\n"/, evaluated);
+  assert.deepEqual(await stackPage.$$eval("#eval-problems li", (l) => l.map((e) => e.textContent)), []);
+  await stackPage.fill("#parameters", "");
+  await stackPage.dispatchEvent("#parameters", "change");
+  assert.match(await stackPage.textContent("#eval-problems"), /name/, "a parameter without a value is a problem");
+  await stackPage.click("#views button[data-view=graph]");
+  const nodes = await stackPage.$$eval("#graph-picture g.node", (g) => g.map((e) => e.dataset.id));
+  assert.ok(nodes.includes("app.yaml") && nodes.includes("boot.sh") && nodes.includes("env.yaml"), `the files drawn: ${nodes}`);
+  assert.equal(await stackPage.$$eval("#graph-picture path.edge-nested_by_registry", (p) => p.length), 1);
+  assert.equal(await stackPage.$$eval("#graph-picture path.edge-get_file", (p) => p.length), 1);
+  assert.match(await stackPage.textContent("#graph-dot"), /^digraph hotfix \{/);
 
   assert.deepEqual(errors, [], "no error on the page");
   // Nothing leaves the browser: only the site's own files were asked for.
