@@ -258,3 +258,10 @@ pub(super) fn used_conditions(cx: &Context<'_>) -> Vec<bool> {
     }
     used
 }
+
+/// Whether a reference is in an output's value, which Heat resolves only when the output is
+/// shown: `template validate` and stack create accept the template (Heat 27.0.1's stack
+/// create, run by the oracle's `stack.py --strict`).
+pub(crate) fn in_output_value(reference: &hotfix_hot::Reference) -> bool {
+    matches!(reference.owner, hotfix_hot::Owner::Output(_)) && reference.field == "value"
+}

@@ -2,7 +2,9 @@ use hotfix_diagnostics::Severity;
 use hotfix_hot::{Owner, PSEUDO_PARAMETERS, RefKind};
 
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::references::shared::{by_name, section_usable, used_conditions, with_heat};
+use crate::rules::references::shared::{
+    by_name, in_output_value, section_usable, used_conditions, with_heat,
+};
 use crate::rules::util::did_you_mean;
 use crate::rules::util::in_never_created;
 
@@ -14,11 +16,13 @@ declare_rule! {
     ///
     /// ## Why is this bad?
     /// Heat fails when it resolves the value: `The Parameter (nope) was not provided.` (for
-    /// `Ref`: `The specified reference "nope" (in unknown) is incorrect.`). Outside conditions
-    /// this only happens when the stack is created: `openstack orchestration template validate`
+    /// `Ref`: `The specified reference "nope" (in unknown) is incorrect.`). In a resource this
+    /// only happens when the stack is created: `openstack orchestration template validate`
     /// accepts the template. In a condition, only once something uses the condition: in one
-    /// that nothing uses, the finding is a warning (Heat accepts the template as it is). `OS::region` is not a pseudo parameter Heat provides:
-    /// `get_param: OS::region` fails the same way.
+    /// that nothing uses, the finding is a warning (Heat accepts the template as it is). In an
+    /// output's value, only when the output is shown: Heat creates the stack, and the output
+    /// is that error whenever it is read; the finding is a warning. `OS::region` is not a
+    /// pseudo parameter Heat provides: `get_param: OS::region` fails the same way.
     ///
     /// ## Example
     /// ```yaml
@@ -86,7 +90,11 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                     Owner::Condition(i) => !used_conditions[i],
                     _ => false,
                 };
-                let when = if unused {
+                let output = in_output_value(reference);
+                let when = if output {
+                    "only when the output is shown: `template validate` and stack create accept \
+                     the template"
+                } else if unused {
                     "as soon as a resource, output or `if` uses this condition; nothing does \
                      yet, so Heat accepts the template"
                 } else if matches!(reference.owner, Owner::Condition(_)) {
@@ -111,7 +119,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                         format!("`get_param` names `{name}`, which is not a declared parameter"),
                     )
                     .help(with_heat(&advice, &heat));
-                if unused {
+                if unused || output {
                     finding.severity = Severity::Warning;
                 }
             }
@@ -122,17 +130,30 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                 let resources = cx.template.resources.iter().map(|r| r.name.as_str());
                 let advice = advice(name, parameter_names().chain(resources))
                     .unwrap_or_else(|| format!("declare `{name}` as a parameter or a resource"));
-                sink.report(
-                    cx.span(reference.node),
-                    format!("`Ref` names `{name}`, which is neither a resource nor a parameter"),
-                )
-                .help(with_heat(
-                    &advice,
-                    &format!(
-                        "Heat: `The specified reference \"{name}\" (in unknown) is incorrect.` \
-                         (only when the stack is created)"
-                    ),
-                ));
+                let output = in_output_value(reference);
+                let finding = sink
+                    .report(
+                        cx.span(reference.node),
+                        format!(
+                            "`Ref` names `{name}`, which is neither a resource nor a parameter"
+                        ),
+                    )
+                    .help(with_heat(
+                        &advice,
+                        &format!(
+                            "Heat: `The specified reference \"{name}\" (in unknown) is \
+                             incorrect.` ({})",
+                            if output {
+                                "only when the output is shown: `template validate` and stack \
+                                 create accept the template"
+                            } else {
+                                "only when the stack is created"
+                            }
+                        ),
+                    ));
+                if output {
+                    finding.severity = Severity::Warning;
+                }
             }
             _ => {}
         }

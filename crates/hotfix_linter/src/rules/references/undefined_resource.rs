@@ -1,7 +1,9 @@
-use hotfix_hot::{Owner, RefKind};
+use hotfix_hot::RefKind;
 
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::references::shared::{Paths, by_name, section_usable, with_heat};
+use crate::rules::references::shared::{
+    Paths, by_name, in_output_value, section_usable, with_heat,
+};
 use crate::rules::util::did_you_mean;
 
 declare_rule! {
@@ -14,8 +16,9 @@ declare_rule! {
     /// for a `depends_on`, `The specified reference "nope" (in r.Properties.value) is
     /// incorrect.` for a reference in a resource's properties, and
     /// `outputs.o.value.get_attr: The specified reference "nope" (in unknown) is incorrect.`
-    /// for a `get_attr` in an output. A `get_resource` in an output is only found when the
-    /// output is shown, so the stack is created with an output that always fails.
+    /// for a `get_attr` in an output. A `get_resource` in an output's value is only found when
+    /// the output is shown, so the stack is created with an output that always fails: that
+    /// finding is a warning.
     ///
     /// ## Example
     /// ```yaml
@@ -77,12 +80,12 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             continue;
         }
         let heat = paths.missing_resource_error(reference);
-        let when =
-            if reference.kind == RefKind::Resource && matches!(reference.owner, Owner::Output(_)) {
-                " (only when the output is shown: `template validate` and stack create accept it)"
-            } else {
-                ""
-            };
+        let shown = reference.kind == RefKind::Resource && in_output_value(reference);
+        let when = if shown {
+            " (only when the output is shown: `template validate` and stack create accept it)"
+        } else {
+            ""
+        };
         let advice = match did_you_mean(name, cx.template.resources.iter().map(|r| r.name.as_str()))
         {
             Some(suggestion) => format!("did you mean `{suggestion}`?"),
@@ -91,10 +94,14 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             }
             None => format!("define a resource `{name}` or refer to an existing one"),
         };
-        sink.report(
-            cx.span(reference.node),
-            format!("{what} `{name}`, which is not a resource of this template"),
-        )
-        .help(with_heat(&advice, &format!("Heat: `{heat}`{when}")));
+        let finding = sink
+            .report(
+                cx.span(reference.node),
+                format!("{what} `{name}`, which is not a resource of this template"),
+            )
+            .help(with_heat(&advice, &format!("Heat: `{heat}`{when}")));
+        if shown {
+            finding.severity = hotfix_diagnostics::Severity::Warning;
+        }
     }
 }
