@@ -199,8 +199,17 @@ fn reached_cycle(doc: &Document, cycles: Vec<(NodeId, LoadError)>) -> Option<Loa
         }
         match &doc.node(id).kind {
             NodeKind::Mapping { .. } => {
+                // A `!!set` keeps its keys only: a cycle through a value is gone.
+                let set = doc
+                    .node(id)
+                    .tag
+                    .as_ref()
+                    .is_some_and(|t| t.name == "tag:yaml.org,2002:set");
                 for entry in doc.entries(id) {
-                    stack.extend([entry.key, entry.value]);
+                    stack.push(entry.key);
+                    if !set {
+                        stack.push(entry.value);
+                    }
                 }
             }
             NodeKind::Sequence { items, .. } => stack.extend(items),
