@@ -6,9 +6,7 @@
 
 use std::io::{self, Write};
 
-use hotfix_diagnostics::{
-    Diagnostic, RenderOptions, location, render_concise, render_human_indexed,
-};
+use hotfix_diagnostics::{Diagnostic, RenderOptions, render_concise, render_human_indexed};
 use hotfix_yaml::LineIndex;
 
 use super::github::Github;
@@ -192,69 +190,13 @@ fn shown_path(path: &str) -> String {
     text.strip_prefix("./").unwrap_or(&text).to_owned()
 }
 
-/// One finding of `--format json`. `related` lists the other places that matter: each label,
-/// with its path (the finding's own, or another file's), its message and its start and end.
+/// One finding of `--format json` ([`hotfix_diagnostics::json_finding`]; another file's path
+/// shown as the findings' own paths are).
 fn json_finding(
     display: &str,
     file: &FileFindings<'_>,
     lines: &LineIndex,
     d: &Diagnostic,
 ) -> serde_json::Value {
-    let source = file.source;
-    let (start, end) = location(lines, source, d.span);
-    let place = |path: &str,
-                 lines: &LineIndex,
-                 source: &str,
-                 span: hotfix_diagnostics::Span,
-                 message: &str| {
-        let (s, t) = location(lines, source, span);
-        serde_json::json!({
-            "path": path,
-            "message": message,
-            "start": {"line": s.line, "column": s.column, "offset": span.start},
-            "end": {"line": t.line, "column": t.column, "offset": span.end},
-        })
-    };
-    let mut related: Vec<serde_json::Value> = d
-        .labels
-        .iter()
-        .map(|l| place(display, lines, source, l.span, &l.message))
-        .collect();
-    for label in &d.file_labels {
-        let other = LineIndex::new(&label.source);
-        let path = shown_path(&label.path);
-        related.push(place(
-            &path,
-            &other,
-            &label.source,
-            label.span,
-            &label.message,
-        ));
-    }
-    let fix = d.fix.as_ref().map(|fix| {
-        serde_json::json!({
-            "message": fix.message,
-            "applicability": fix.applicability.as_str(),
-            "edits": fix.edits.iter().map(|e| {
-                let (s, t) = location(lines, source, e.span);
-                serde_json::json!({
-                    "start": {"line": s.line, "column": s.column, "offset": e.span.start},
-                    "end": {"line": t.line, "column": t.column, "offset": e.span.end},
-                    "content": e.content,
-                })
-            }).collect::<Vec<_>>(),
-        })
-    });
-    serde_json::json!({
-        "code": d.code,
-        "name": d.name,
-        "severity": d.severity.as_str(),
-        "message": d.message,
-        "help": d.help,
-        "path": display,
-        "start": {"line": start.line, "column": start.column, "offset": d.span.start},
-        "end": {"line": end.line, "column": end.column, "offset": d.span.end},
-        "fix": fix,
-        "related": related,
-    })
+    hotfix_diagnostics::json_finding(display, file.source, lines, d, &shown_path)
 }

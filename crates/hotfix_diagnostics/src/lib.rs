@@ -5,6 +5,7 @@
 //! ([`render_concise`]).
 
 mod escape;
+mod json;
 mod render;
 mod view;
 
@@ -14,6 +15,7 @@ pub use escape::{
     MESSAGE_LINE, escape, escape_line, escaped_char, for_terminal, for_terminal_line, is_unsafe,
 };
 pub use hotfix_yaml::Span;
+pub use json::json_finding;
 pub use render::{
     Location, RenderOptions, location, render_concise, render_human, render_human_indexed,
 };

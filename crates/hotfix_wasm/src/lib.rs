@@ -27,7 +27,7 @@ mod stack;
 
 use std::sync::Arc;
 
-use hotfix_diagnostics::{Diagnostic, RenderOptions, location, render_human_indexed};
+use hotfix_diagnostics::{Diagnostic, RenderOptions, json_finding, render_human_indexed};
 use hotfix_hot::Version;
 use hotfix_hot::heat_release::HeatRelease;
 use hotfix_linter::upgrade::{UpgradeOptions, UpgradeStatus, VersionStyle};
@@ -319,7 +319,7 @@ fn findings(path: &str, source: &str, diagnostics: &[Diagnostic]) -> Vec<Value> 
     let lines = LineIndex::new(source);
     diagnostics
         .iter()
-        .map(|d| json_finding(path, source, &lines, d))
+        .map(|d| json_finding(path, source, &lines, d, &str::to_owned))
         .collect()
 }
 
@@ -334,64 +334,4 @@ fn frames(path: &str, source: &str, diagnostics: &[Diagnostic]) -> Vec<String> {
         .iter()
         .map(|d| render_human_indexed(d, path, source, &lines, options))
         .collect()
-}
-
-/// One finding of `--format json`, as src/output/report.rs writes it (the corpus test of
-/// tests/node.rs compares the two, file by file).
-fn json_finding(display: &str, source: &str, lines: &LineIndex, d: &Diagnostic) -> Value {
-    let (start, end) = location(lines, source, d.span);
-    let place = |path: &str,
-                 lines: &LineIndex,
-                 source: &str,
-                 span: hotfix_diagnostics::Span,
-                 message: &str| {
-        let (s, t) = location(lines, source, span);
-        json!({
-            "path": path,
-            "message": message,
-            "start": {"line": s.line, "column": s.column, "offset": span.start},
-            "end": {"line": t.line, "column": t.column, "offset": span.end},
-        })
-    };
-    let mut related: Vec<Value> = d
-        .labels
-        .iter()
-        .map(|l| place(display, lines, source, l.span, &l.message))
-        .collect();
-    for label in &d.file_labels {
-        let other = LineIndex::new(&label.source);
-        related.push(place(
-            &label.path,
-            &other,
-            &label.source,
-            label.span,
-            &label.message,
-        ));
-    }
-    let fix = d.fix.as_ref().map(|fix| {
-        json!({
-            "message": fix.message,
-            "applicability": fix.applicability.as_str(),
-            "edits": fix.edits.iter().map(|e| {
-                let (s, t) = location(lines, source, e.span);
-                json!({
-                    "start": {"line": s.line, "column": s.column, "offset": e.span.start},
-                    "end": {"line": t.line, "column": t.column, "offset": e.span.end},
-                    "content": e.content,
-                })
-            }).collect::<Vec<_>>(),
-        })
-    });
-    json!({
-        "code": d.code,
-        "name": d.name,
-        "severity": d.severity.as_str(),
-        "message": d.message,
-        "help": d.help,
-        "path": display,
-        "start": {"line": start.line, "column": start.column, "offset": d.span.start},
-        "end": {"line": end.line, "column": end.column, "offset": d.span.end},
-        "fix": fix,
-        "related": related,
-    })
 }
