@@ -1,6 +1,10 @@
-use super::args;
+use hotfix_diagnostics::Severity;
+use hotfix_hot::Owner;
+
+use super::args::{self, Phase};
 use super::shared::{View, is_active, unique_calls};
 use crate::rule::{Context, Sink, declare_rule};
+use crate::rules::util::in_never_created;
 
 declare_rule! {
     /// ## What it does
@@ -25,18 +29,25 @@ declare_rule! {
     /// ## Why is this bad?
     /// Heat rejects the call, with the error its function raises (quoted in each finding):
     /// some when it parses the template (`Incorrect arguments to "list_join" should be: …`),
-    /// some only when it resolves the value during stack create or update (`Items to join
-    /// must be string, map or list not 80`), which `openstack orchestration template
-    /// validate` does not catch.
+    /// wherever the call is, even in a resource that is never created; some only when it
+    /// resolves the value (`Items to join must be string, map or list not 80`), which
+    /// `openstack orchestration template validate` does not catch. A resource's properties
+    /// are resolved during stack create or update, so the stack fails. An output's value is
+    /// resolved only when it is read: Heat accepts the template and creates the stack, and
+    /// the output shows the error (`openstack stack output show`), so such a finding in an
+    /// output is a warning. A resource that is never created (`condition: false`) is never
+    /// resolved, so it has no finding of the second kind.
     ///
     /// ## Example
     /// ```yaml
     /// heat_template_version: 2016-10-14
     /// parameters:
     ///   host: {type: string}
-    /// outputs:
-    ///   url:
-    ///     value: {list_join: [":", [{get_param: host}, 80]]}
+    /// resources:
+    ///   endpoint:
+    ///     type: OS::Heat::Value
+    ///     properties:
+    ///       value: {list_join: [":", [{get_param: host}, 80]]}
     /// ```
     ///
     /// Use instead:
@@ -44,9 +55,11 @@ declare_rule! {
     /// heat_template_version: 2016-10-14
     /// parameters:
     ///   host: {type: string}
-    /// outputs:
-    ///   url:
-    ///     value: {list_join: [":", [{get_param: host}, "80"]]}
+    /// resources:
+    ///   endpoint:
+    ///     type: OS::Heat::Value
+    ///     properties:
+    ///       value: {list_join: [":", [{get_param: host}, "80"]]}
     /// ```
     pub(crate) static RULE = {
         code: "H205",
@@ -66,6 +79,14 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         let Some(found) = args::check(&view, call) else {
             continue;
         };
+        // An error Heat raises only when it resolves the value: never in a resource it never
+        // creates, and in an output's value only when the output is read.
+        let read_only = found.when == Phase::Resolve
+            && matches!(call.owner, Owner::Output(_))
+            && call.field == "value";
+        if found.when == Phase::Resolve && in_never_created(cx, call.owner) {
+            continue;
+        }
         // An empty argument (`get_param:` with nothing) has an empty span: point at the key.
         let span = cx.span(found.node);
         let (span, elsewhere) = if span.is_empty() {
@@ -81,8 +102,15 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             );
         }
         let separator = if found.advice.ends_with('?') { "" } else { ";" };
+        let when = if read_only {
+            diagnostic.severity = Severity::Warning;
+            " (only when the output is read, as `openstack stack output show` does: Heat \
+             accepts the template and creates the stack)"
+        } else {
+            ""
+        };
         diagnostic.help(format!(
-            "{}{separator} Heat: `{}`",
+            "{}{separator} Heat: `{}`{when}",
             found.advice, found.heat
         ));
     }
