@@ -5,8 +5,9 @@
 //! output, whose value Heat resolves only when it is read. So hotfix reports the second kind
 //! in an output as a warning, and everything else as an error.
 //!
-//! `testdata/rules/H205/invalid_outputs.yaml` holds one call per output (and per resource with
-//! a finding). For each H205 finding, the template keeps the output or resource that holds it
+//! `testdata/rules/H205/invalid_outputs*.yaml` (one per version whose functions differ) hold
+//! one call per output (and per resource with a finding), together every check of the rule
+//! but `equals`, which only conditions have. For each H205 finding, the template keeps the output or resource that holds it
 //! and drops the others that hold one; Heat (`scripts/heat_oracle.py`, `validate` with
 //! `strict` and `no_cloud`: the checks of a stack create, no cloud) must refuse it exactly when
 //! the finding is an error. With every such output and resource dropped, Heat accepts it,
@@ -22,7 +23,11 @@ mod common;
 
 use common::Heat;
 
-const FIXTURE: &str = "testdata/rules/H205/invalid_outputs.yaml";
+const FIXTURES: [&str; 3] = [
+    "testdata/rules/H205/invalid_outputs.yaml",
+    "testdata/rules/H205/invalid_outputs_icehouse.yaml",
+    "testdata/rules/H205/invalid_outputs_kilo.yaml",
+];
 
 /// `None` when Heat accepts the template (with the checks of a stack create), else its error.
 fn refused(heat: &mut Heat, template: &str) -> Option<String> {
@@ -83,16 +88,22 @@ fn without(source: &str, doc: &Document, drop: &[Entry]) -> String {
     out
 }
 
-#[test]
-#[ignore = "needs Heat (.venv-heat)"]
-fn heat_function_argument_errors_in_outputs_are_warnings_exactly_when_heat_accepts_them() {
-    let source = std::fs::read_to_string(common::workspace().join(FIXTURE)).expect("the fixture");
+/// What Heat made of one fixture's findings: errors, warnings, and the disagreements.
+#[derive(Default)]
+struct Tally {
+    errors: usize,
+    warnings: usize,
+    problems: Vec<String>,
+}
+
+fn check(heat: &mut Heat, fixture: &str, tally: &mut Tally) {
+    let source = std::fs::read_to_string(common::workspace().join(fixture)).expect("the fixture");
     let doc = hotfix_yaml::parse(&source).expect("YAML");
     let settings = Settings {
         select: vec![Selector::parse("H205").expect("a code")],
         ..Settings::default()
     };
-    let findings: Vec<Diagnostic> = lint(FIXTURE, source.as_bytes(), &settings)
+    let findings: Vec<Diagnostic> = lint(fixture, source.as_bytes(), &settings)
         .into_iter()
         .filter(|d| d.code == "H205")
         .collect();
@@ -104,46 +115,57 @@ fn heat_function_argument_errors_in_outputs_are_warnings_exactly_when_heat_accep
                 let (start, end) = lines_of(&source, &doc, *e);
                 (start..end).contains(&finding.span.start)
             })
-            .unwrap_or_else(|| panic!("no resource or output holds {finding:?}"))
+            .unwrap_or_else(|| panic!("{fixture}: no resource or output holds {finding:?}"))
     };
     let holders: Vec<Entry> = findings.iter().map(|f| holder(f).1).collect();
-    let mut distinct = holders.clone();
-    distinct.dedup();
-    assert_eq!(
-        distinct.len(),
-        findings.len(),
-        "one finding per output or resource, so that each template has only that call"
-    );
-    let mut heat = Heat::start();
-    let bare = without(&source, &doc, &holders);
-    if let Some(error) = refused(&mut heat, &bare) {
-        panic!("Heat refuses the fixture without its calls: {error}\n{bare}");
+    for (i, own) in holders.iter().enumerate() {
+        assert!(
+            !holders[..i].contains(own),
+            "{fixture}: {} holds two findings; one each, so that each template has only that \
+             call",
+            holder(&findings[i]).0
+        );
     }
-    let mut problems = Vec::new();
-    let (mut errors, mut warnings) = (0, 0);
+    let bare = without(&source, &doc, &holders);
+    if let Some(error) = refused(heat, &bare) {
+        panic!("{fixture}: Heat refuses it without its calls: {error}\n{bare}");
+    }
     for (finding, own) in findings.iter().zip(&holders) {
         let (name, _) = holder(finding);
         let others: Vec<Entry> = holders.iter().copied().filter(|e| e != own).collect();
-        let verdict = refused(&mut heat, &without(&source, &doc, &others));
+        let verdict = refused(heat, &without(&source, &doc, &others));
         let error = finding.severity == Severity::Error;
         if error {
-            errors += 1;
+            tally.errors += 1;
         } else {
-            warnings += 1;
+            tally.warnings += 1;
         }
         if error != verdict.is_some() {
-            problems.push(format!(
-                "{name}: hotfix reports {:?} `{}`, Heat {}",
+            tally.problems.push(format!(
+                "{fixture}: {name}: hotfix reports {:?} `{}`, Heat {}",
                 finding.severity,
                 finding.message,
                 verdict.map_or_else(|| "accepts it".to_owned(), |e| format!("refuses it: {e}"))
             ));
         }
     }
-    eprintln!("H205 phases: {errors} errors, {warnings} warnings, as Heat");
-    assert!(
-        errors > 0 && warnings > 0,
-        "the fixture must hold findings of both kinds"
+}
+
+#[test]
+#[ignore = "needs Heat (.venv-heat)"]
+fn heat_function_argument_errors_in_outputs_are_warnings_exactly_when_heat_accepts_them() {
+    let mut heat = Heat::start();
+    let mut tally = Tally::default();
+    for fixture in FIXTURES {
+        check(&mut heat, fixture, &mut tally);
+    }
+    eprintln!(
+        "H205 phases: {} errors, {} warnings, as Heat",
+        tally.errors, tally.warnings
     );
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(
+        tally.errors > 0 && tally.warnings > 0,
+        "the fixtures must hold findings of both kinds"
+    );
+    assert!(tally.problems.is_empty(), "{}", tally.problems.join("\n"));
 }
