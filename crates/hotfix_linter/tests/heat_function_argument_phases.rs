@@ -11,8 +11,8 @@
 //! and drops the others that hold one; Heat (`scripts/heat_oracle.py`, `validate` with
 //! `strict` and `no_cloud`: the checks of a stack create, no cloud) must refuse it exactly when
 //! the finding is an error. With every such output and resource dropped, Heat accepts it,
-//! and with them a resource that is never created holding an error of the second kind, which
-//! hotfix does not report.
+//! and with it a resource that is never created holding an error of the second kind and an
+//! output that is never shown holding one of the first, which hotfix does not report.
 
 use hotfix_diagnostics::{Diagnostic, Severity};
 use hotfix_linter::{Selector, Settings, lint};

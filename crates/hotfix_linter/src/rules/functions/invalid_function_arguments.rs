@@ -4,7 +4,7 @@ use hotfix_hot::Owner;
 use super::args::{self, Phase};
 use super::shared::{View, is_active, unique_calls};
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::util::in_never_created;
+use crate::rules::util::{in_never_created, output_never_shown};
 
 declare_rule! {
     /// ## What it does
@@ -36,7 +36,8 @@ declare_rule! {
     /// resolved only when it is read: Heat accepts the template and creates the stack, and
     /// the output shows the error (`openstack stack output show`), so such a finding in an
     /// output is a warning. A resource that is never created (`condition: false`) is never
-    /// resolved, so it has no finding of the second kind.
+    /// resolved, so it has no finding of the second kind, and an output whose condition is
+    /// false whatever the inputs is not even validated, so it has none.
     ///
     /// ## Example
     /// ```yaml
@@ -85,6 +86,10 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             && matches!(call.owner, Owner::Output(_))
             && call.field == "value";
         if found.when == Phase::Resolve && in_never_created(cx, call.owner) {
+            continue;
+        }
+        // Heat does not even validate an output whose condition is certainly false.
+        if output_never_shown(cx, call.owner) {
             continue;
         }
         // An empty argument (`get_param:` with nothing) has an empty span: point at the key.
