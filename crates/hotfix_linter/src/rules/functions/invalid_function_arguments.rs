@@ -1,5 +1,5 @@
 use hotfix_diagnostics::Severity;
-use hotfix_hot::Owner;
+use hotfix_hot::{Call, Function, Owner};
 
 use super::args::{self, Phase};
 use super::shared::{View, is_active, unique_calls};
@@ -33,7 +33,8 @@ declare_rule! {
     /// resolves the value (`Items to join must be string, map or list not 80`), which
     /// `openstack orchestration template validate` does not catch. A resource's properties
     /// are resolved during stack create or update, so the stack fails. An output's value is
-    /// resolved only when it is read: Heat accepts the template and creates the stack, and
+    /// resolved only when it is read (but for the arguments of `get_attr` and `get_resource`,
+    /// resolved to find the resource): Heat accepts the template and creates the stack, and
     /// the output shows the error (`openstack stack output show`), so such a finding in an
     /// output is a warning. A resource that is never created (`condition: false`) is never
     /// resolved, so it has no finding of the second kind, and an output whose condition is
@@ -84,7 +85,8 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         // creates, and in an output's value only when the output is read.
         let read_only = found.when == Phase::Resolve
             && matches!(call.owner, Owner::Output(_))
-            && call.field == "value";
+            && call.field == "value"
+            && !in_reference(cx, call);
         if found.when == Phase::Resolve && in_never_created(cx, call.owner) {
             continue;
         }
@@ -119,4 +121,22 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             found.advice, found.heat
         ));
     }
+}
+
+/// Whether a call is inside the arguments of a `get_attr`, `get_resource` or `Ref`: Heat
+/// resolves those when it validates the template (to find the resource, and to check the
+/// attribute), so an error there refuses the template even in an output.
+fn in_reference(cx: &Context<'_>, call: &Call) -> bool {
+    let inner = cx.doc.node(call.map).span;
+    cx.semantic.calls.iter().any(|outer| {
+        let within = cx.doc.node(outer.args).span;
+        outer.owner == call.owner
+            && outer.map != call.map
+            && matches!(
+                outer.status.function(),
+                Function::GetAttr | Function::GetResource | Function::Ref
+            )
+            && within.start <= inner.start
+            && inner.end <= within.end
+    })
 }
