@@ -7,7 +7,8 @@
 //!
 //! `testdata/rules/H205/invalid_outputs*.yaml` (one per version whose functions differ) hold
 //! one call per output (and per resource with a finding), together every check of the rule
-//! but `equals`, which only conditions have. For each H205 finding, the template keeps the output or resource that holds it
+//! but `equals`, which only conditions have; `invalid_unused_conditions.yaml` holds conditions
+//! that something uses and conditions that nothing uses, where Heat resolves nothing either. For each H205 finding, the template keeps the output or resource that holds it
 //! and drops the others that hold one; Heat (`scripts/heat_oracle.py`, `validate` with
 //! `strict` and `no_cloud`: the checks of a stack create, no cloud) must refuse it exactly when
 //! the finding is an error. With every such output and resource dropped, Heat accepts it,
@@ -23,10 +24,11 @@ mod common;
 
 use common::Heat;
 
-const FIXTURES: [&str; 3] = [
+const FIXTURES: [&str; 4] = [
     "testdata/rules/H205/invalid_outputs.yaml",
     "testdata/rules/H205/invalid_outputs_icehouse.yaml",
     "testdata/rules/H205/invalid_outputs_kilo.yaml",
+    "testdata/rules/H205/invalid_unused_conditions.yaml",
 ];
 
 /// `None` when Heat accepts the template (with the checks of a stack create), else its error.
@@ -50,11 +52,13 @@ fn refused(heat: &mut Heat, template: &str) -> Option<String> {
     )
 }
 
-/// The entries of the `resources` and `outputs` sections, each with its name.
+/// The entries of the `conditions`, `resources` and `outputs` sections, each with its name.
 fn section_entries(doc: &Document) -> Vec<(String, Entry)> {
     let mut out = Vec::new();
-    for section in ["resources", "outputs"] {
-        let map = doc.get(doc.root(), section).expect("the section");
+    for section in ["conditions", "resources", "outputs"] {
+        let Some(map) = doc.get(doc.root(), section) else {
+            continue;
+        };
         for entry in doc.entries(map) {
             let name = doc.str_value(entry.key).expect("a name").to_owned();
             out.push((format!("{section}.{name}"), entry));
@@ -74,14 +78,28 @@ fn lines_of(source: &str, doc: &Document, entry: Entry) -> (usize, usize) {
     (start, end)
 }
 
-/// The source without the entries `drop`.
+/// The source without the entries `drop`: a resource or output is taken out, a condition
+/// (which others may name) becomes `true`.
 fn without(source: &str, doc: &Document, drop: &[Entry]) -> String {
-    let mut ranges: Vec<(usize, usize)> = drop.iter().map(|&e| lines_of(source, doc, e)).collect();
+    let conditions = doc.get(doc.root(), "conditions");
+    let mut ranges: Vec<(usize, usize, &str)> = drop
+        .iter()
+        .map(|&e| {
+            if conditions.is_some_and(|c| doc.entries(c).contains(&e)) {
+                let span = doc.node(e.value).span;
+                (span.start, span.end, "true")
+            } else {
+                let (start, end) = lines_of(source, doc, e);
+                (start, end, "")
+            }
+        })
+        .collect();
     ranges.sort_unstable();
     let mut out = String::new();
     let mut at = 0;
-    for (start, end) in ranges {
+    for (start, end, instead) in ranges {
         out.push_str(&source[at..start]);
+        out.push_str(instead);
         at = end;
     }
     out.push_str(&source[at..]);
@@ -115,7 +133,7 @@ fn check(heat: &mut Heat, fixture: &str, tally: &mut Tally) {
                 let (start, end) = lines_of(&source, &doc, *e);
                 (start..end).contains(&finding.span.start)
             })
-            .unwrap_or_else(|| panic!("{fixture}: no resource or output holds {finding:?}"))
+            .unwrap_or_else(|| panic!("{fixture}: no definition holds {finding:?}"))
     };
     let holders: Vec<Entry> = findings.iter().map(|f| holder(f).1).collect();
     for (i, own) in holders.iter().enumerate() {

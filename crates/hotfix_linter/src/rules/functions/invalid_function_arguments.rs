@@ -4,6 +4,7 @@ use hotfix_hot::{Call, Function, Owner};
 use super::args::{self, Phase};
 use super::shared::{View, is_active, unique_calls};
 use crate::rule::{Context, Sink, declare_rule};
+use crate::rules::references::shared::used_conditions;
 use crate::rules::util::{in_never_created, output_never_shown};
 
 declare_rule! {
@@ -36,7 +37,9 @@ declare_rule! {
     /// resolved only when it is read (but for the arguments of `get_attr` and `get_resource`,
     /// resolved to find the resource): Heat accepts the template and creates the stack, and
     /// the output shows the error (`openstack stack output show`), so such a finding in an
-    /// output is a warning. A resource that is never created (`condition: false`) is never
+    /// output is a warning, as it is in a condition that nothing uses (Heat resolves a
+    /// condition only when a resource, an output or an `if` asks for it). A resource that is
+    /// never created (`condition: false`) is never
     /// resolved, so it has no finding of the second kind, and an output whose condition is
     /// false whatever the inputs is not even validated, so it has none.
     ///
@@ -77,6 +80,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         return;
     };
     let view = View::new(cx.doc, version, cx.semantic);
+    let mut used = None;
     for call in unique_calls(cx.semantic, is_active) {
         let Some(found) = args::check(&view, call) else {
             continue;
@@ -87,6 +91,15 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             && matches!(call.owner, Owner::Output(_))
             && call.field == "value"
             && !in_reference(cx, call);
+        // Heat resolves a condition only when something uses it.
+        let unused = found.when == Phase::Resolve
+            && match call.owner {
+                Owner::Condition(i) => used
+                    .get_or_insert_with(|| used_conditions(cx))
+                    .get(i)
+                    .is_some_and(|&used| !used),
+                _ => false,
+            };
         if found.when == Phase::Resolve && in_never_created(cx, call.owner) {
             continue;
         }
@@ -113,6 +126,10 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             diagnostic.severity = Severity::Warning;
             " (only when the output is read, as `openstack stack output show` does: Heat \
              accepts the template and creates the stack)"
+        } else if unused {
+            diagnostic.severity = Severity::Warning;
+            " (as soon as a resource, output or `if` uses this condition; nothing does yet, so \
+             Heat accepts the template)"
         } else {
             ""
         };
