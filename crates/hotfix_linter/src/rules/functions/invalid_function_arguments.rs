@@ -85,14 +85,19 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         let Some(found) = args::check(&view, call) else {
             continue;
         };
-        // An error Heat raises only when it resolves the value: never in a resource it never
-        // creates, and in an output's value only when the output is read.
-        let read_only = found.when == Phase::Resolve
+        // Heat does not even validate an output whose condition is certainly false, and never
+        // resolves anything in a resource it never creates.
+        let resolved = found.when == Phase::Resolve;
+        if output_never_shown(cx, call.owner) || (resolved && in_never_created(cx, call.owner)) {
+            continue;
+        }
+        // It resolves an output's value only when the output is read (but for what a
+        // reference names), and a condition only when something uses it.
+        let read_only = resolved
             && matches!(call.owner, Owner::Output(_))
             && call.field == "value"
             && !in_reference(cx, call);
-        // Heat resolves a condition only when something uses it.
-        let unused = found.when == Phase::Resolve
+        let unused = resolved
             && match call.owner {
                 Owner::Condition(i) => used
                     .get_or_insert_with(|| used_conditions(cx))
@@ -100,13 +105,6 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                     .is_some_and(|&used| !used),
                 _ => false,
             };
-        if found.when == Phase::Resolve && in_never_created(cx, call.owner) {
-            continue;
-        }
-        // Heat does not even validate an output whose condition is certainly false.
-        if output_never_shown(cx, call.owner) {
-            continue;
-        }
         // An empty argument (`get_param:` with nothing) has an empty span: point at the key.
         let span = cx.span(found.node);
         let (span, elsewhere) = if span.is_empty() {
