@@ -159,6 +159,19 @@ pub(crate) fn never_created(cx: &Context<'_>) -> Vec<NodeId> {
         .collect()
 }
 
+/// Whether an output's `condition` is false whatever the stack's inputs: Heat leaves such an
+/// output out without validating its value, or resolving it.
+pub(crate) fn output_never_shown(cx: &Context<'_>, owner: hotfix_hot::Owner) -> bool {
+    let (Some(version), hotfix_hot::Owner::Output(index)) = (cx.version(), owner) else {
+        return false;
+    };
+    cx.template.outputs.get(index).is_some_and(|output| {
+        cx.template
+            .field(output, "condition")
+            .is_some_and(|node| certainly_false(cx, version, node, 0))
+    })
+}
+
 /// Whether a condition (a resource's `condition`, or a definition of the `conditions`
 /// section) is false whatever the stack's inputs: a name is followed to its definition.
 fn certainly_false(

@@ -1,6 +1,11 @@
-use super::args;
+use hotfix_diagnostics::Severity;
+use hotfix_hot::{Call, Function, Owner};
+
+use super::args::{self, Phase};
 use super::shared::{View, is_active, unique_calls};
 use crate::rule::{Context, Sink, declare_rule};
+use crate::rules::references::shared::used_conditions;
+use crate::rules::util::{in_never_created, output_never_shown};
 
 declare_rule! {
     /// ## What it does
@@ -25,18 +30,29 @@ declare_rule! {
     /// ## Why is this bad?
     /// Heat rejects the call, with the error its function raises (quoted in each finding):
     /// some when it parses the template (`Incorrect arguments to "list_join" should be: …`),
-    /// some only when it resolves the value during stack create or update (`Items to join
-    /// must be string, map or list not 80`), which `openstack orchestration template
-    /// validate` does not catch.
+    /// wherever the call is, even in a resource that is never created; some only when it
+    /// resolves the value (`Items to join must be string, map or list not 80`), which
+    /// `openstack orchestration template validate` does not catch. A resource's properties
+    /// are resolved during stack create or update, so the stack fails. An output's value is
+    /// resolved only when it is read (but for the arguments of `get_attr` and `get_resource`,
+    /// resolved to find the resource): Heat accepts the template and creates the stack, and
+    /// the output shows the error (`openstack stack output show`), so such a finding in an
+    /// output is a warning, as it is in a condition that nothing uses (Heat resolves a
+    /// condition only when a resource, an output or an `if` asks for it). A resource that is
+    /// never created (`condition: false`) is never
+    /// resolved, so it has no finding of the second kind, and an output whose condition is
+    /// false whatever the inputs is not even validated, so it has none.
     ///
     /// ## Example
     /// ```yaml
     /// heat_template_version: 2016-10-14
     /// parameters:
     ///   host: {type: string}
-    /// outputs:
-    ///   url:
-    ///     value: {list_join: [":", [{get_param: host}, 80]]}
+    /// resources:
+    ///   endpoint:
+    ///     type: OS::Heat::Value
+    ///     properties:
+    ///       value: {list_join: [":", [{get_param: host}, 80]]}
     /// ```
     ///
     /// Use instead:
@@ -44,9 +60,11 @@ declare_rule! {
     /// heat_template_version: 2016-10-14
     /// parameters:
     ///   host: {type: string}
-    /// outputs:
-    ///   url:
-    ///     value: {list_join: [":", [{get_param: host}, "80"]]}
+    /// resources:
+    ///   endpoint:
+    ///     type: OS::Heat::Value
+    ///     properties:
+    ///       value: {list_join: [":", [{get_param: host}, "80"]]}
     /// ```
     pub(crate) static RULE = {
         code: "H205",
@@ -62,10 +80,31 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         return;
     };
     let view = View::new(cx.doc, version, cx.semantic);
+    let mut used = None;
     for call in unique_calls(cx.semantic, is_active) {
         let Some(found) = args::check(&view, call) else {
             continue;
         };
+        // Heat does not even validate an output whose condition is certainly false, and never
+        // resolves anything in a resource it never creates.
+        let resolved = found.when == Phase::Resolve;
+        if output_never_shown(cx, call.owner) || (resolved && in_never_created(cx, call.owner)) {
+            continue;
+        }
+        // It resolves an output's value only when the output is read (but for what a
+        // reference names), and a condition only when something uses it.
+        let read_only = resolved
+            && matches!(call.owner, Owner::Output(_))
+            && call.field == "value"
+            && !in_reference(cx, call);
+        let unused = resolved
+            && match call.owner {
+                Owner::Condition(i) => used
+                    .get_or_insert_with(|| used_conditions(cx))
+                    .get(i)
+                    .is_some_and(|&used| !used),
+                _ => false,
+            };
         // An empty argument (`get_param:` with nothing) has an empty span: point at the key.
         let span = cx.span(found.node);
         let (span, elsewhere) = if span.is_empty() {
@@ -81,9 +120,38 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             );
         }
         let separator = if found.advice.ends_with('?') { "" } else { ";" };
+        let when = if read_only {
+            diagnostic.severity = Severity::Warning;
+            " (only when the output is read, as `openstack stack output show` does: Heat \
+             accepts the template and creates the stack)"
+        } else if unused {
+            diagnostic.severity = Severity::Warning;
+            " (as soon as a resource, output or `if` uses this condition; nothing does yet, so \
+             Heat accepts the template)"
+        } else {
+            ""
+        };
         diagnostic.help(format!(
-            "{}{separator} Heat: `{}`",
+            "{}{separator} Heat: `{}`{when}",
             found.advice, found.heat
         ));
     }
+}
+
+/// Whether a call is inside the arguments of a `get_attr`, `get_resource` or `Ref`: Heat
+/// resolves those when it validates the template (to find the resource, and to check the
+/// attribute), so an error there refuses the template even in an output.
+fn in_reference(cx: &Context<'_>, call: &Call) -> bool {
+    let inner = cx.doc.node(call.map).span;
+    cx.semantic.calls.iter().any(|outer| {
+        let within = cx.doc.node(outer.args).span;
+        outer.owner == call.owner
+            && outer.map != call.map
+            && matches!(
+                outer.status.function(),
+                Function::GetAttr | Function::GetResource | Function::Ref
+            )
+            && within.start <= inner.start
+            && inner.end <= within.end
+    })
 }

@@ -7,7 +7,7 @@ mod condition_logic;
 mod dependency_cycle;
 mod parameter_resource_name_clash;
 mod reference_to_conditional_resource;
-mod shared;
+pub(crate) mod shared;
 mod undefined_condition;
 mod undefined_parameter;
 mod undefined_resource;

@@ -228,7 +228,7 @@ pub(super) fn by_name(definitions: &[Named]) -> HashMap<&str, &Named> {
 /// Heat resolves a condition only when something asks for it, so a mistake inside one that
 /// nothing uses does not stop the stack (Heat 27.0.1 accepts `conditions: {c: {not: nope}}`
 /// and `{c: {equals: [{get_param: nope}, x]}}` when nothing uses `c`).
-pub(super) fn used_conditions(cx: &Context<'_>) -> Vec<bool> {
+pub(crate) fn used_conditions(cx: &Context<'_>) -> Vec<bool> {
     let count = cx.template.conditions.len();
     let index: HashMap<&str, usize> = cx
         .template

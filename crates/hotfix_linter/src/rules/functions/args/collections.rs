@@ -5,7 +5,7 @@ use hotfix_hot::Call;
 use hotfix_yaml::NodeId;
 
 use super::references::whole_list_advice;
-use super::{Bad, bad, class_of, unpack_error};
+use super::{Bad, Phase, bad, class_of, unpack_error};
 use crate::rules::functions::shared::{Arg, PyInt, View, str_repr};
 
 pub(super) fn map_merge(v: &View<'_>, call: &Call) -> Option<Bad> {
@@ -23,9 +23,10 @@ pub(super) fn map_merge(v: &View<'_>, call: &Call) -> Option<Bad> {
             let heat = format!(
                 "Incorrect arguments: Items to merge must be maps. {first} is type <class 'str'> instead of a dict"
             );
-            bad(call.args, message, advice, heat)
+            bad(Phase::Resolve, call.args, message, advice, heat)
         }
         _ => bad(
+            Phase::Resolve,
             call.args,
             message,
             advice,
@@ -41,6 +42,7 @@ fn merge_item(v: &View<'_>, item: NodeId) -> Option<Bad> {
     }
     let repr = v.repr(item).unwrap_or_else(|| "…".to_owned());
     bad(
+        Phase::Resolve,
         item,
         format!("`map_merge` merges mappings, not {}", arg.describe()),
         "give a mapping (or a function that returns one)",
@@ -69,13 +71,22 @@ pub(super) fn map_replace(v: &View<'_>, call: &Call) -> Option<Bad> {
         Arg::Call(_) | Arg::Bytes(_) => return None,
         Arg::Map(_) => {
             return bad(
+                Phase::Resolve,
                 call.args,
                 message,
                 format!("{advice} (Heat fails with a `KeyError`)"),
                 "0",
             );
         }
-        _ => return bad(call.args, message, advice, map_replace_args()),
+        _ => {
+            return bad(
+                Phase::Resolve,
+                call.args,
+                message,
+                advice,
+                map_replace_args(),
+            );
+        }
     };
     if let Some(found) = items.first().and_then(|&i| replace_map_item(v, i)) {
         return Some(found);
@@ -85,7 +96,13 @@ pub(super) fn map_replace(v: &View<'_>, call: &Call) -> Option<Bad> {
             "`map_replace` takes exactly two items, the map and `{{keys: …, values: …}}`, not {}",
             arg.describe()
         );
-        return bad(call.args, message, advice, map_replace_args());
+        return bad(
+            Phase::Resolve,
+            call.args,
+            message,
+            advice,
+            map_replace_args(),
+        );
     };
     replace_map_item(v, *replacements)
         .or_else(|| replacement_keys(v, *replacements))
@@ -99,6 +116,7 @@ fn replace_map_item(v: &View<'_>, item: NodeId) -> Option<Bad> {
         return None;
     }
     bad(
+        Phase::Resolve,
         item,
         format!("`map_replace` works on mappings, not {}", arg.describe()),
         "write `map_replace: [{a: 1}, {keys: {a: b}, values: {1: 2}}]`",
@@ -119,6 +137,7 @@ fn replacement_keys(v: &View<'_>, replacements: NodeId) -> Option<Bad> {
         .find(|e| !matches!(v.str(e.key), Some("keys" | "values")))
     {
         return bad(
+            Phase::Resolve,
             odd.key,
             format!(
                 "`map_replace` takes only `keys` and `values`, not `{}`",
@@ -169,6 +188,7 @@ fn key_collision(v: &View<'_>, input: NodeId, replacements: NodeId) -> Option<Ba
             continue;
         };
         return bad(
+            Phase::Resolve,
             node,
             format!("`map_replace` renames `{key}` to `{to}`, {clash}"),
             "rename it to a key that is not in the map",
@@ -187,6 +207,7 @@ pub(super) fn list_concat(v: &View<'_>, call: &Call) -> Option<Bad> {
         other => {
             let example = "[ [ <value 1>, <value 2> ], [ <value 3>, <value 4> ] ]";
             return bad(
+                Phase::Resolve,
                 call.args,
                 format!("`{name}` takes a list of lists, not {}", other.describe()),
                 format!("write `{name}: [[a, b], [c]]`"),
@@ -201,6 +222,7 @@ pub(super) fn list_concat(v: &View<'_>, call: &Call) -> Option<Bad> {
     let all = v.json(call.args).unwrap_or_else(|| "…".to_owned());
     let one = v.json(item).unwrap_or_else(|| "…".to_owned());
     bad(
+        Phase::Resolve,
         item,
         format!(
             "`{name}` concatenates lists, not {}",
@@ -225,6 +247,7 @@ pub(super) fn filter(v: &View<'_>, call: &Call) -> Option<Bad> {
             );
             let advice = whole_list_advice(other, "filter: [[values to remove], list]");
             return bad(
+                Phase::Parse,
                 call.args,
                 message,
                 advice,
@@ -234,6 +257,7 @@ pub(super) fn filter(v: &View<'_>, call: &Call) -> Option<Bad> {
     };
     let [values, sequence] = items else {
         return bad(
+            Phase::Parse,
             call.args,
             format!(
                 "`filter` takes two items, `[values, list]`, not {}",
@@ -252,6 +276,7 @@ pub(super) fn filter(v: &View<'_>, call: &Call) -> Option<Bad> {
     if is_bad(sequence_arg) {
         let message = format!("`filter` filters a list, not {}", sequence_arg.describe());
         return bad(
+            Phase::Resolve,
             *sequence,
             message,
             "give the list to filter as the second item",
@@ -266,6 +291,7 @@ pub(super) fn filter(v: &View<'_>, call: &Call) -> Option<Bad> {
         return None;
     }
     bad(
+        Phase::Resolve,
         *values,
         format!(
             "the values `filter` removes must be a list, not {}",
@@ -288,6 +314,7 @@ pub(super) fn contains(v: &View<'_>, call: &Call) -> Option<Bad> {
             );
             let heat = r#"Incorrect arguments to "contains" should be: "contains" : [ "value1", [ "value1", "value2"]]"#;
             return bad(
+                Phase::Parse,
                 call.args,
                 message,
                 whole_list_advice(other, "contains: [value, [a, b]]"),
@@ -302,6 +329,7 @@ pub(super) fn contains(v: &View<'_>, call: &Call) -> Option<Bad> {
         );
         let heat = r#"Arguments to "contains" must be of the form: [value1, [value1, value2]]"#;
         return bad(
+            Phase::Parse,
             call.args,
             message,
             "write `contains: [value, [a, b]]`",
@@ -313,6 +341,7 @@ pub(super) fn contains(v: &View<'_>, call: &Call) -> Option<Bad> {
         return None;
     }
     bad(
+        Phase::Resolve,
         *sequence,
         format!(
             "`contains` looks in a list or string, not {}",
@@ -329,6 +358,7 @@ pub(super) fn equals(v: &View<'_>, call: &Call) -> Option<Bad> {
         return None;
     }
     bad(
+        Phase::Parse,
         call.args,
         format!(
             "`equals` takes a list of two values, not {}",
@@ -352,9 +382,17 @@ pub(super) fn fn_select(v: &View<'_>, call: &Call) -> Option<Bad> {
         // A two-character string or two-key map unpacks (into nonsense Heat reports later).
         Arg::Str(s) if s.chars().count() == 2 => None,
         Arg::Map(map) if v.doc.entries(map).len() == 2 => None,
-        Arg::List(_) | Arg::Str(_) | Arg::Map(_) => bad(call.args, message, advice, form),
+        Arg::List(_) | Arg::Str(_) | Arg::Map(_) => {
+            bad(Phase::Parse, call.args, message, advice, form)
+        }
         Arg::Bytes(_) => None,
-        other => bad(call.args, message, advice, unpack_error(other, v.version)?),
+        other => bad(
+            Phase::Parse,
+            call.args,
+            message,
+            advice,
+            unpack_error(other, v.version)?,
+        ),
     }
 }
 
@@ -362,6 +400,7 @@ fn select_value(v: &View<'_>, index: NodeId, collection: NodeId) -> Option<Bad> 
     let index_arg = v.arg(index);
     match v.arg(collection) {
         Arg::Map(_) if index_arg.is_known() && !index_arg.is_str() => bad(
+            Phase::Resolve,
             index,
             format!(
                 "`Fn::Select` looks up a mapping by key, so the index must be a string, not {}",
@@ -371,6 +410,7 @@ fn select_value(v: &View<'_>, index: NodeId, collection: NodeId) -> Option<Bad> 
             r#"Index to "Fn::Select" must be a string"#,
         ),
         Arg::List(_) if matches!(index_arg.to_int(), PyInt::ValueError | PyInt::TypeError) => bad(
+            Phase::Resolve,
             index,
             format!(
                 "`Fn::Select` picks from a list by position, so the index must be an integer, not {}",
@@ -380,6 +420,7 @@ fn select_value(v: &View<'_>, index: NodeId, collection: NodeId) -> Option<Bad> 
             r#"Index to "Fn::Select" must be an integer"#,
         ),
         other @ (Arg::Bool(_) | Arg::Int(_) | Arg::Float(_)) => bad(
+            Phase::Resolve,
             collection,
             format!(
                 "`Fn::Select` picks from a list or mapping, not {}",
@@ -402,14 +443,24 @@ pub(super) fn member_list_to_map(v: &View<'_>, call: &Call) -> Option<Bad> {
     let wrong = "Wrong Arguments try: \"{'Fn::MemberListToMap': ['Name', 'Value', ['.member.0.Name=key', '.member.0.Value=door']]}\"";
     let [key_name, value_name, list] = (match arg {
         Arg::List(items) => items,
-        Arg::Str(s) if s.chars().count() != 3 => return bad(call.args, message, advice, wrong),
+        Arg::Str(s) if s.chars().count() != 3 => {
+            return bad(Phase::Parse, call.args, message, advice, wrong);
+        }
         Arg::Map(map) if v.doc.entries(map).len() != 3 => {
-            return bad(call.args, message, advice, wrong);
+            return bad(Phase::Parse, call.args, message, advice, wrong);
         }
         Arg::Str(_) | Arg::Map(_) | Arg::Bytes(_) => return None,
-        other => return bad(call.args, message, advice, unpack_error(other, v.version)?),
+        other => {
+            return bad(
+                Phase::Parse,
+                call.args,
+                message,
+                advice,
+                unpack_error(other, v.version)?,
+            );
+        }
     }) else {
-        return bad(call.args, message, advice, wrong);
+        return bad(Phase::Parse, call.args, message, advice, wrong);
     };
     member_name(v, *key_name, "Key")
         .or_else(|| member_name(v, *value_name, "Value"))
@@ -422,6 +473,7 @@ fn member_name(v: &View<'_>, node: NodeId, which: &str) -> Option<Bad> {
         return None;
     }
     bad(
+        Phase::Parse,
         node,
         format!(
             "the {} name of `Fn::MemberListToMap` is {}, not a literal string",
@@ -443,6 +495,7 @@ fn member_list(v: &View<'_>, list: NodeId) -> Option<Bad> {
                 arg.describe()
             );
             return bad(
+                Phase::Resolve,
                 list,
                 message,
                 "give a list of `.member.N.Name=…` strings",
@@ -456,6 +509,7 @@ fn member_list(v: &View<'_>, list: NodeId) -> Option<Bad> {
         a.is_known() && !a.is_str()
     })?;
     bad(
+        Phase::Resolve,
         item,
         format!(
             "the items of `Fn::MemberListToMap` must be strings, not {}",

@@ -4,7 +4,7 @@ use hotfix_hot::Call;
 use hotfix_yaml::NodeId;
 
 use super::references::whole_mapping_advice;
-use super::{Bad, bad};
+use super::{Bad, Phase, bad};
 use crate::rules::functions::shared::{Arg, PyInt, View, py_str};
 use crate::rules::util::did_you_mean;
 
@@ -15,6 +15,7 @@ fn mapping(v: &View<'_>, call: &Call, form: &str, heat: &str) -> Result<NodeId, 
         Arg::Map(map) => Ok(map),
         Arg::Bytes(_) => Err(None),
         other => Err(bad(
+            Phase::Parse,
             call.args,
             format!("`{name}` takes a mapping, not {}", other.describe()),
             whole_mapping_advice(other, form),
@@ -39,10 +40,17 @@ pub(super) fn yaql(v: &View<'_>, call: &Call) -> Option<Bad> {
             "`yaql` takes only `expression` and `data`, not `{}`",
             v.doc.text(odd.key)
         );
-        return bad(odd.key, message, format!("write `{form}`"), syntax);
+        return bad(
+            Phase::Parse,
+            odd.key,
+            message,
+            format!("write `{form}`"),
+            syntax,
+        );
     }
     let Some(expression) = v.doc.get(map, "expression") else {
         return bad(
+            Phase::Parse,
             call.args,
             "`yaql` has no `expression`",
             format!("write `{form}`"),
@@ -54,6 +62,7 @@ pub(super) fn yaql(v: &View<'_>, call: &Call) -> Option<Bad> {
         return None;
     }
     bad(
+        Phase::Parse,
         expression,
         format!(
             "the `expression` of `yaql` is {}, not a string",
@@ -91,6 +100,7 @@ pub(super) fn make_url(v: &View<'_>, call: &Call) -> Option<Bad> {
         };
         let message = format!("`make_url` has no argument `{key}`");
         return bad(
+            Phase::Parse,
             odd.key,
             message,
             advice,
@@ -123,6 +133,7 @@ fn url_query(v: &View<'_>, value: NodeId) -> Option<Bad> {
         return None;
     }
     bad(
+        Phase::Parse,
         value,
         format!(
             "the `query` of `make_url` is {}, not a mapping",
@@ -137,6 +148,7 @@ fn url_string(v: &View<'_>, key: &str, value: NodeId) -> Option<Bad> {
     let arg = v.arg(value);
     if key == "scheme" && v.str(value).is_some_and(|s| s.contains(':')) {
         return bad(
+            Phase::Resolve,
             value,
             "the `scheme` of `make_url` contains `:`",
             "write the scheme alone, e.g. `https`",
@@ -147,6 +159,7 @@ fn url_string(v: &View<'_>, key: &str, value: NodeId) -> Option<Bad> {
         return None;
     }
     bad(
+        Phase::Parse,
         value,
         format!(
             "the `{key}` of `make_url` is {}, not a string",
@@ -191,5 +204,11 @@ fn url_port(v: &View<'_>, args: NodeId, value: NodeId) -> Option<Bad> {
             ),
         ),
     };
-    bad(value, message, "give a port number from 1 to 65535", heat)
+    bad(
+        Phase::Parse,
+        value,
+        message,
+        "give a port number from 1 to 65535",
+        heat,
+    )
 }

@@ -18,9 +18,24 @@ use hotfix_yaml::NodeId;
 
 use super::shared::{Arg, View};
 
+/// When Heat raises a finding's error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Phase {
+    /// When it builds the function from the template, or in the function's `validate()`:
+    /// Heat refuses the template (`openstack orchestration template validate`, stack create),
+    /// wherever the call is.
+    Parse,
+    /// Only in the function's `result()`, when the value is resolved: a resource's properties
+    /// at stack create, but an output's value only when it is read, so Heat accepts a template
+    /// with such a call in an output.
+    Resolve,
+}
+
 /// What is wrong with a call's arguments.
 #[derive(Debug)]
 pub(super) struct Bad {
+    /// When Heat raises the error (as Heat 27.0.1 does, checked against its engine).
+    pub(super) when: Phase,
     /// Where: the argument, or the item of it, that is wrong.
     pub(super) node: NodeId,
     /// What is wrong, in one line.
@@ -37,12 +52,14 @@ pub(super) struct Bad {
     reason = "every check returns `Option<Bad>`"
 )]
 fn bad(
+    when: Phase,
     node: NodeId,
     message: impl Into<String>,
     advice: impl Into<String>,
     heat: impl Into<String>,
 ) -> Option<Bad> {
     Some(Bad {
+        when,
         node,
         message: message.into(),
         advice: advice.into(),

@@ -2,7 +2,7 @@
 
 use hotfix_hot::{Call, Function};
 
-use super::{Bad, bad, heat_class};
+use super::{Bad, Phase, bad, heat_class};
 use crate::rules::functions::shared::{Arg, View, py_str};
 use crate::rules::util::did_you_mean;
 
@@ -10,6 +10,7 @@ pub(super) fn get_param(v: &View<'_>, call: &Call) -> Option<Bad> {
     let arg = v.arg(call.args);
     if arg.truthy(v.doc) == Some(false) {
         return bad(
+            Phase::Resolve,
             call.args,
             format!(
                 "`get_param` names no parameter (its argument is {})",
@@ -27,6 +28,7 @@ pub(super) fn get_param(v: &View<'_>, call: &Call) -> Option<Bad> {
                 return None;
             }
             bad(
+                Phase::Resolve,
                 first,
                 format!(
                     "the parameter name in `get_param` is {}, not a string",
@@ -38,6 +40,7 @@ pub(super) fn get_param(v: &View<'_>, call: &Call) -> Option<Bad> {
         }
         Arg::Str(_) | Arg::Call(_) | Arg::Bytes(_) => None,
         other => bad(
+            Phase::Resolve,
             call.args,
             format!(
                 "`get_param` takes a name or a list `[name, key, …]`, not {}",
@@ -54,6 +57,7 @@ pub(super) fn get_attr(v: &View<'_>, call: &Call) -> Option<Bad> {
     let all = v.version.has_get_attr_all_attributes();
     if all && arg.truthy(v.doc) == Some(false) {
         return bad(
+            Phase::Parse,
             call.args,
             format!(
                 "`get_attr` names no resource (its argument is {})",
@@ -65,6 +69,7 @@ pub(super) fn get_attr(v: &View<'_>, call: &Call) -> Option<Bad> {
     }
     match arg {
         Arg::List(items) if items.len() < 2 && !all => bad(
+            Phase::Parse,
             call.args,
             format!(
                 "`get_attr` needs a resource and an attribute, not {}",
@@ -77,6 +82,7 @@ pub(super) fn get_attr(v: &View<'_>, call: &Call) -> Option<Bad> {
         // A one-character string passes as `[resource]`.
         Arg::Str(s) if all && s.chars().count() == 1 => None,
         other => bad(
+            Phase::Parse,
             call.args,
             format!(
                 "`get_attr` takes a list `[resource, attribute, …]`, not {}",
@@ -120,15 +126,24 @@ fn whole_advice(arg: Arg<'_>, form: &str, what: &str, parts: &str) -> String {
 
 pub(super) fn get_resource(v: &View<'_>, call: &Call) -> Option<Bad> {
     let arg = v.arg(call.args);
-    let heat = match arg {
+    // A list or mapping cannot even be looked up (at parse); another name is looked up, and
+    // missed, only when the value is resolved.
+    let (heat, when) = match arg {
         Arg::Str(_) | Arg::Call(_) | Arg::Bytes(_) => return None,
-        Arg::List(_) | Arg::Map(_) => format!("unhashable type: '{}'", arg.py_type()?),
-        _ => format!(
-            r#"The specified reference "{}" (in …) is incorrect."#,
-            py_str(v, call.args)?
+        Arg::List(_) | Arg::Map(_) => (
+            format!("unhashable type: '{}'", arg.py_type()?),
+            Phase::Parse,
+        ),
+        _ => (
+            format!(
+                r#"The specified reference "{}" (in …) is incorrect."#,
+                py_str(v, call.args)?
+            ),
+            Phase::Resolve,
         ),
     };
     bad(
+        when,
         call.args,
         format!(
             "`get_resource` takes a resource name, not {}",
@@ -141,16 +156,26 @@ pub(super) fn get_resource(v: &View<'_>, call: &Call) -> Option<Bad> {
 
 pub(super) fn cfn_ref(v: &View<'_>, call: &Call) -> Option<Bad> {
     let arg = v.arg(call.args);
-    let heat = match arg {
+    let (heat, when) = match arg {
         Arg::Str(_) | Arg::Bytes(_) => return None,
-        Arg::Call(f) => format!("unhashable type: '{}'", heat_class(f, v.version)),
-        Arg::List(_) | Arg::Map(_) => format!("unhashable type: '{}'", arg.py_type()?),
-        _ => format!(
-            r#"The specified reference "{}" (in unknown) is incorrect."#,
-            py_str(v, call.args)?
+        Arg::Call(f) => (
+            format!("unhashable type: '{}'", heat_class(f, v.version)),
+            Phase::Parse,
+        ),
+        Arg::List(_) | Arg::Map(_) => (
+            format!("unhashable type: '{}'", arg.py_type()?),
+            Phase::Parse,
+        ),
+        _ => (
+            format!(
+                r#"The specified reference "{}" (in unknown) is incorrect."#,
+                py_str(v, call.args)?
+            ),
+            Phase::Resolve,
         ),
     };
     bad(
+        when,
         call.args,
         format!(
             "`Ref` takes the literal name of a parameter or resource, not {}",
@@ -182,6 +207,7 @@ pub(super) fn resource_facade(v: &View<'_>, call: &Call) -> Option<Bad> {
     };
     let list = allowed.join(", ");
     bad(
+        Phase::Parse,
         call.args,
         format!("`{name}` takes one of {list}, not {given}"),
         advice,

@@ -4,7 +4,7 @@ use hotfix_hot::{Call, Function, Version};
 use hotfix_yaml::{Entry, NodeId};
 
 use super::references::{whole_list_advice, whole_mapping_advice};
-use super::{Bad, bad, unpack_error};
+use super::{Bad, Phase, bad, unpack_error};
 use crate::rules::functions::shared::{Arg, View};
 
 pub(super) fn str_replace(v: &View<'_>, call: &Call) -> Option<Bad> {
@@ -34,6 +34,7 @@ fn map_shape(v: &View<'_>, call: &Call) -> Result<(NodeId, NodeId), Option<Bad>>
         other => {
             let form = format!("{name}: {{template: …, params: …}}");
             return Err(bad(
+                Phase::Parse,
                 call.args,
                 format!(
                     "`{name}` takes a mapping with `template` and `params`, not {}",
@@ -53,6 +54,7 @@ fn map_shape(v: &View<'_>, call: &Call) -> Result<(NodeId, NodeId), Option<Bad>>
                 "template"
             };
             Err(bad(
+                Phase::Parse,
                 call.args,
                 format!("`{name}` has no `{missing}`"),
                 format!("write `{name}: {{template: …, params: …}}`"),
@@ -75,13 +77,15 @@ fn fn_replace_shape(v: &View<'_>, call: &Call) -> Result<(NodeId, NodeId), Optio
     match arg {
         Arg::List([params, template]) => Ok((*params, *template)),
         Arg::Bytes(_) => Err(None),
-        Arg::List(_) | Arg::Str(_) | Arg::Map(_) => {
-            Err(bad(call.args, message, advice, FN_REPLACE_ARGS))
-        }
-        other => {
-            Err(unpack_error(other, v.version)
-                .and_then(|heat| bad(call.args, message, advice, heat)))
-        }
+        Arg::List(_) | Arg::Str(_) | Arg::Map(_) => Err(bad(
+            Phase::Parse,
+            call.args,
+            message,
+            advice,
+            FN_REPLACE_ARGS,
+        )),
+        other => Err(unpack_error(other, v.version)
+            .and_then(|heat| bad(Phase::Parse, call.args, message, advice, heat))),
     }
 }
 
@@ -91,6 +95,7 @@ fn params_type(v: &View<'_>, name: &str, params: NodeId) -> Option<Bad> {
         return None;
     }
     bad(
+        Phase::Parse,
         params,
         format!(
             "the `params` of `{name}` is {}, not a mapping",
@@ -107,6 +112,7 @@ fn template_type(v: &View<'_>, name: &str, template: NodeId) -> Option<Bad> {
         return None;
     }
     bad(
+        Phase::Resolve,
         template,
         format!(
             "the template of `{name}` is {}, not a string",
@@ -151,6 +157,7 @@ fn params_content(
 fn placeholder_types(v: &View<'_>, name: &str, entries: &[Entry]) -> Option<Bad> {
     if let Some(entry) = entries.iter().find(|e| v.str(e.key) == Some("")) {
         return bad(
+            Phase::Resolve,
             entry.key,
             format!("`{name}` has an empty placeholder"),
             "remove it",
@@ -165,6 +172,7 @@ fn placeholder_types(v: &View<'_>, name: &str, entries: &[Entry]) -> Option<Bad>
         format!("object of type '{key_type}' has no len()")
     };
     bad(
+        Phase::Resolve,
         odd.key,
         format!(
             "the placeholder `{}` of `{name}` is {}, not a string",
@@ -184,6 +192,7 @@ fn param_value(v: &View<'_>, function: Function, key: &str, entry: Entry) -> Opt
     let plain = function == Function::FnReplace || v.version < Version::V2015_10_15;
     if plain && matches!(arg, Arg::List(_) | Arg::Map(_)) {
         return bad(
+            Phase::Resolve,
             entry.value,
             format!(
                 "the value of `{key}` in `{name}` is {}, not a string or number",
@@ -200,6 +209,7 @@ fn param_value(v: &View<'_>, function: Function, key: &str, entry: Entry) -> Opt
         return None;
     }
     bad(
+        Phase::Resolve,
         entry.value,
         format!(
             "the value of `{key}` in `str_replace_vstrict` is {}",
@@ -265,6 +275,7 @@ fn unused_params(
         format!("placeholder `{first}` does not occur in the template of `{name}`")
     };
     bad(
+        Phase::Resolve,
         entry.key,
         message,
         "remove the unused placeholders, or use `str_replace`, which allows them",

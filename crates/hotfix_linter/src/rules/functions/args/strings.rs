@@ -4,7 +4,7 @@ use hotfix_hot::{Call, Function};
 use hotfix_yaml::NodeId;
 
 use super::references::whole_list_advice;
-use super::{Bad, bad, class_of, unpack_error};
+use super::{Bad, Phase, bad, class_of, unpack_error};
 use crate::rules::functions::shared::{Arg, PyInt, View};
 
 pub(super) fn list_join(v: &View<'_>, call: &Call) -> Option<Bad> {
@@ -26,6 +26,7 @@ pub(super) fn list_join(v: &View<'_>, call: &Call) -> Option<Bad> {
             arg.describe()
         );
         return bad(
+            Phase::Parse,
             call.args,
             message,
             whole_list_advice(arg, &format!("{name}: [', ', [a, b]]")),
@@ -45,6 +46,7 @@ pub(super) fn list_join(v: &View<'_>, call: &Call) -> Option<Bad> {
             "write `list_join: [', ', [a, b]]`; joining several lists needs heat_template_version 2015-10-15 or later".to_owned()
         };
         return bad(
+            Phase::Parse,
             call.args,
             format!("`{name}` needs {more}, not {}", arg.describe()),
             advice,
@@ -76,6 +78,7 @@ fn join_list(v: &View<'_>, name: &str, multiple: bool, list: NodeId) -> Option<B
         return None;
     }
     bad(
+        Phase::Resolve,
         list,
         format!(
             "`{name}` joins the items of a list, but this is {}",
@@ -92,6 +95,7 @@ fn join_delimiter(v: &View<'_>, name: &str, delimiter: NodeId) -> Option<Bad> {
         return None;
     }
     bad(
+        Phase::Resolve,
         delimiter,
         format!(
             "the delimiter of `{name}` is {}, not a string",
@@ -131,7 +135,7 @@ fn join_items(v: &View<'_>, name: &str, multiple: bool, list: NodeId) -> Option<
         } else {
             (format!("Items to join must be strings not {repr}"), "quote it to make it a string")
         };
-        bad(item, format!("`{name}` cannot join {}", arg.describe()), advice, heat)
+        bad(Phase::Resolve, item, format!("`{name}` cannot join {}", arg.describe()), advice, heat)
     })
 }
 
@@ -147,7 +151,14 @@ pub(super) fn str_split(v: &View<'_>, call: &Call) -> Option<Bad> {
                 "`str_split` takes a list `[delimiter, string, index]`, not {}",
                 other.describe()
             );
+            // Heat's constructor refuses a string or mapping; anything else fails when resolved.
+            let when = if matches!(other, Arg::Str(_) | Arg::Map(_)) {
+                Phase::Parse
+            } else {
+                Phase::Resolve
+            };
             return bad(
+                when,
                 call.args,
                 message,
                 "write `str_split: [',', 'a,b', 0]`",
@@ -161,6 +172,7 @@ pub(super) fn str_split(v: &View<'_>, call: &Call) -> Option<Bad> {
             arg.describe()
         );
         return bad(
+            Phase::Resolve,
             call.args,
             message,
             "write `str_split: [',', 'a,b']`",
@@ -186,6 +198,7 @@ fn split_string<'a>(v: &View<'a>, string: NodeId) -> Result<Option<&'a str>, Opt
         Arg::Call(_) | Arg::Bytes(_) => Ok(None),
         Arg::Null => Err(None),
         other => Err(bad(
+            Phase::Resolve,
             string,
             format!("`str_split` splits a string, not {}", other.describe()),
             "give it a string",
@@ -210,6 +223,7 @@ enum Delimiter<'a> {
 fn split_delimiter<'a>(v: &View<'a>, delimiter: NodeId) -> Result<Delimiter<'a>, Option<Bad>> {
     match v.arg(delimiter) {
         Arg::Str("") => Err(bad(
+            Phase::Resolve,
             delimiter,
             "the delimiter of `str_split` is empty",
             "give a delimiter of at least one character",
@@ -219,6 +233,7 @@ fn split_delimiter<'a>(v: &View<'a>, delimiter: NodeId) -> Result<Delimiter<'a>,
         Arg::Null => Ok(Delimiter::Whitespace),
         Arg::Call(_) | Arg::Bytes(_) => Ok(Delimiter::Unknown),
         other => Err(bad(
+            Phase::Resolve,
             delimiter,
             format!(
                 "the delimiter of `str_split` is {}, not a string",
@@ -250,6 +265,7 @@ fn split_index(
             );
             let heat = r#"Incorrect index to "str_split" should be: "str_split" : [ ",", "apples,pears", <index>]"#;
             return bad(
+                Phase::Resolve,
                 index,
                 message,
                 "give the position of the item, from 0",
@@ -266,6 +282,7 @@ fn split_index(
                 arg.py_type().unwrap_or("object")
             );
             return bad(
+                Phase::Resolve,
                 index,
                 message,
                 "give the position of the item, from 0",
@@ -279,6 +296,7 @@ fn split_index(
         return None;
     }
     bad(
+        Phase::Resolve,
         index,
         format!(
             "index `{}` is out of range: `str_split` gives {count} items here",
@@ -315,9 +333,17 @@ pub(super) fn fn_split(v: &View<'_>, call: &Call) -> Option<Bad> {
         Arg::List(items) if items.len() == 2 => items,
         Arg::Bytes(_) => return None,
         Arg::List(_) | Arg::Str(_) | Arg::Map(_) => {
-            return bad(call.args, message, advice, FN_SPLIT_ARGS);
+            return bad(Phase::Parse, call.args, message, advice, FN_SPLIT_ARGS);
         }
-        other => return bad(call.args, message, advice, unpack_error(other, v.version)?),
+        other => {
+            return bad(
+                Phase::Parse,
+                call.args,
+                message,
+                advice,
+                unpack_error(other, v.version)?,
+            );
+        }
     };
     let (&delimiter, &string) = (items.first()?, items.get(1)?);
     let delimiter_arg = v.arg(delimiter);
@@ -328,6 +354,7 @@ pub(super) fn fn_split(v: &View<'_>, call: &Call) -> Option<Bad> {
         );
         let advice = "write the delimiter literally: Heat does not resolve functions in the delimiter of `Fn::Split`";
         return bad(
+            Phase::Resolve,
             delimiter,
             message,
             advice,
@@ -339,6 +366,7 @@ pub(super) fn fn_split(v: &View<'_>, call: &Call) -> Option<Bad> {
         return None;
     }
     bad(
+        Phase::Resolve,
         string,
         format!("`Fn::Split` splits a string, not {}", string_arg.describe()),
         "give it a string",
@@ -386,6 +414,7 @@ pub(super) fn digest(v: &View<'_>, call: &Call) -> Option<Bad> {
                 other.describe()
             );
             return bad(
+                Phase::Resolve,
                 call.args,
                 message,
                 "write `digest: [sha256, value]`",
@@ -399,7 +428,13 @@ pub(super) fn digest(v: &View<'_>, call: &Call) -> Option<Bad> {
     });
     if let Some(&item) = not_string {
         let message = format!("`digest` takes strings, not {}", v.arg(item).describe());
-        return bad(item, message, "quote it to make it a string", DIGEST_TYPES);
+        return bad(
+            Phase::Resolve,
+            item,
+            message,
+            "quote it to make it a string",
+            DIGEST_TYPES,
+        );
     }
     let [algorithm, _] = items else {
         let message = format!(
@@ -407,7 +442,13 @@ pub(super) fn digest(v: &View<'_>, call: &Call) -> Option<Bad> {
             arg.describe()
         );
         let heat = r#"Function "digest" usage: ["<algorithm>", "<value>"]"#;
-        return bad(call.args, message, "write `digest: [sha256, value]`", heat);
+        return bad(
+            Phase::Resolve,
+            call.args,
+            message,
+            "write `digest: [sha256, value]`",
+            heat,
+        );
     };
     digest_algorithm(v, *algorithm)
 }
@@ -417,6 +458,7 @@ fn digest_algorithm(v: &View<'_>, algorithm: NodeId) -> Option<Bad> {
     let lower = name.to_lowercase();
     if lower.starts_with("shake_") {
         return bad(
+            Phase::Resolve,
             algorithm,
             format!("`digest` cannot use `{name}`: it needs an output length"),
             "use a fixed-length algorithm such as `sha256`",
@@ -427,6 +469,7 @@ fn digest_algorithm(v: &View<'_>, algorithm: NodeId) -> Option<Bad> {
         return None;
     }
     bad(
+        Phase::Resolve,
         algorithm,
         format!("`{name}` is not a hash algorithm Heat can use in `digest`"),
         "use one of md5, sha1, sha224, sha256, sha384, sha512, sha3_256, blake2b, …",
@@ -440,6 +483,7 @@ pub(super) fn base64(v: &View<'_>, call: &Call) -> Option<Bad> {
         return None;
     }
     bad(
+        Phase::Resolve,
         call.args,
         format!("`Fn::Base64` takes a string, not {}", arg.describe()),
         "give it a string (Heat returns it unchanged)",
