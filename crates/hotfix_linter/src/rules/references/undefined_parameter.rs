@@ -80,7 +80,10 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     let used_conditions = used_conditions(cx);
     for reference in &cx.semantic.references {
         // Heat resolves nothing in a resource it never creates.
-        if in_never_created(cx, reference.owner) {
+        // Nor anything in an output whose condition is certainly false (not even validated).
+        if in_never_created(cx, reference.owner)
+            || crate::rules::util::output_never_shown(cx, reference.owner)
+        {
             continue;
         }
         let name = reference.name.as_str();

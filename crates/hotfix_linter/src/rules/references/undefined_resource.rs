@@ -66,7 +66,10 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     let mut paths = Paths::new(cx);
     for reference in &cx.semantic.references {
         // Heat resolves nothing in a resource it never creates, and ignores its `depends_on`.
-        if crate::rules::util::in_never_created(cx, reference.owner) {
+        // Nor anything in an output whose condition is certainly false (not even validated).
+        if crate::rules::util::in_never_created(cx, reference.owner)
+            || crate::rules::util::output_never_shown(cx, reference.owner)
+        {
             continue;
         }
         let what = match reference.kind {
