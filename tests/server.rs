@@ -1161,16 +1161,41 @@ fn every_file_of_a_project_gets_in_the_editor_what_lint_reports() {
 }
 
 #[test]
+fn a_workspace_folder_named_through_dot_dot_spans_what_lint_spans() {
+    // No project marker: the folder opened is what a lint of it spans, however it is named.
+    // `../missing.yaml` lies inside it, and is reported; read from `a/` alone, it would not be.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("a")).expect("mkdir");
+    std::fs::create_dir_all(root.join("x")).expect("mkdir");
+    std::fs::write(
+        root.join("a/t.yaml"),
+        "heat_template_version: rocky\nresources:\n  n: {type: ../missing.yaml}\n",
+    )
+    .expect("write");
+    let named = root.join("x/..");
+    let linted = lint_findings_by_file(&named, &[&named]);
+    let files = files_below(&named);
+    assert_eq!(files, [named.join("a/t.yaml")]);
+    let codes: Vec<&str> = linted.values().flatten().map(|f| f.0.as_str()).collect();
+    assert_eq!(codes, ["X001"], "{linted:?}");
+    assert_eq!(assert_editor_equals_lint(&named, &files, &linted), 1);
+}
+
+#[test]
 #[ignore = "needs ../shared/corpus; run by scripts/test.sh beside ../shared"]
 fn shared_corpus_templates_get_in_the_editor_what_lint_reports() {
     let shared = std::env::var_os("HOTFIX_SHARED").map_or_else(
         || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
         std::path::PathBuf::from,
     );
-    let corpus = shared
-        .join("corpus")
-        .canonicalize()
-        .expect("../shared/corpus (or HOTFIX_SHARED/corpus)");
+    // As named (`…/../shared/corpus`): the editor reads `..` in a workspace folder as `hotfix
+    // lint` does.
+    let corpus = shared.join("corpus");
+    assert!(
+        corpus.is_dir(),
+        "../shared/corpus (or HOTFIX_SHARED/corpus)"
+    );
     let mut compared = 0;
     for repository in [
         "cloudify-blueprint-examples",
