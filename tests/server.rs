@@ -1288,6 +1288,78 @@ fn a_changed_configuration_or_environment_is_seen_on_the_next_diagnostics() {
 }
 
 #[test]
+fn an_environment_of_any_name_is_watched_and_its_change_seen_on_the_next_diagnostics() {
+    // The tree's environments are found by content: `registry.env` is one.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    std::fs::create_dir_all(root.join(".git")).expect("mkdir");
+    for (name, parameter) in [("a.yaml", "flavor"), ("b.yaml", "flavour")] {
+        std::fs::write(
+            root.join(name),
+            format!("heat_template_version: rocky\nparameters:\n  {parameter}: {{type: string}}\n"),
+        )
+        .expect("write");
+    }
+    let env = root.join("registry.env");
+    std::fs::write(&env, "resource_registry:\n  My::Server: a.yaml\n").expect("write");
+    let top = root.join("top.yaml");
+    std::fs::write(
+        &top,
+        "heat_template_version: rocky\nresources:\n  server:\n    type: My::Server\n    properties: {flavour: m1.small}\n",
+    )
+    .expect("write");
+    let mut client = Client::initialized(
+        root,
+        &json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}}),
+    );
+    let registration = client.wait_for(|m| m["method"] == "client/registerCapability");
+    let watchers = &registration["params"]["registrations"][0]["registerOptions"]["watchers"];
+    let globs: Vec<globset::GlobMatcher> = watchers
+        .as_array()
+        .expect("watchers")
+        .iter()
+        .map(|w| {
+            globset::Glob::new(w["globPattern"].as_str().expect("a glob"))
+                .expect("a glob")
+                .compile_matcher()
+        })
+        .collect();
+    for file in ["registry.env", "envs/overcloud", "hotfix.toml", "t.yaml"] {
+        assert!(globs.iter().any(|g| g.is_match(file)), "{file}: {watchers}");
+    }
+    client.send(&json!({"jsonrpc": "2.0", "id": registration["id"], "result": null}));
+    let x003 = |found: &[Finding]| found.iter().filter(|f| f.0 == "X003").count();
+    let first = client.lints_as(&top, &lint_findings(root, &top));
+    assert_eq!(x003(&first), 1, "{first:?}");
+    let changed = |client: &mut Client, file: &Path| {
+        client.notify(
+            "workspace/didChangeWatchedFiles",
+            &json!({"changes": [{"uri": uri(file), "type": 2}]}),
+        );
+    };
+    // A file that is no environment changes: the diagnostics stay.
+    let readme = root.join("README");
+    std::fs::write(&readme, "notes\n").expect("write");
+    changed(&mut client, &readme);
+    let same = client.next_as_lint(root, &top);
+    assert_eq!(x003(&same), 1, "{same:?}");
+    // The environment, changed on disk, maps the type to the template that takes `flavour`.
+    std::fs::write(&env, "resource_registry:\n  My::Server: b.yaml\n").expect("write");
+    changed(&mut client, &env);
+    let remapped = client.next_as_lint(root, &top);
+    assert_eq!(x003(&remapped), 0, "{remapped:?}");
+    // And back, then gone: the type is mapped nowhere.
+    std::fs::write(&env, "resource_registry:\n  My::Server: a.yaml\n").expect("write");
+    changed(&mut client, &env);
+    assert_eq!(x003(&client.next_as_lint(root, &top)), 1);
+    std::fs::remove_file(&env).expect("remove");
+    changed(&mut client, &env);
+    let gone = client.next_as_lint(root, &top);
+    assert_eq!(x003(&gone), 0, "{gone:?}");
+    client.stop();
+}
+
+#[test]
 fn the_editor_reads_a_template_with_the_environment_closest_to_it() {
     // Two examples, each with its own registry mapping `My::LB` to its own `lb.yaml`: a
     // template of one is not checked against the other's.
