@@ -219,6 +219,10 @@ impl hotfix_server::Project for DiskProject {
         // only the `[[stacks]]` entries whose stack it may change; a file that is no
         // environment, template or blueprint (of any name: the editor watches every file)
         // drops nothing, unless it was an environment the project read.
+        if !projects.iter().any(|resolved| resolved.project.spans(path)) {
+            // No project read it: nothing to read of it either.
+            return;
+        }
         let kind = kind_now(path, text);
         projects.retain(|resolved| {
             if !resolved.project.spans(path) {
