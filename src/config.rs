@@ -264,6 +264,9 @@ pub(crate) struct Configs {
     /// Where each configuration loaded puts its `[paths]`: the run's disk source reads through
     /// them.
     prefixes: Arc<Prefixes>,
+    /// How many times a file's or folder's configuration was asked for.
+    #[cfg(test)]
+    pub(crate) asked: usize,
 }
 
 impl Configs {
@@ -295,11 +298,17 @@ impl Configs {
             nearest: HashMap::new(),
             resolver: crate::paths::Resolver::default(),
             prefixes,
+            #[cfg(test)]
+            asked: 0,
         })
     }
 
     /// The configuration for a file (or, for a folder, the files directly in it).
     pub(crate) fn for_file(&mut self, path: &Path) -> anyhow::Result<Arc<Config>> {
+        #[cfg(test)]
+        {
+            self.asked += 1;
+        }
         if let Some(fixed) = &self.fixed {
             return Ok(Arc::clone(fixed));
         }
@@ -310,6 +319,21 @@ impl Configs {
             absolute.parent().unwrap_or(Path::new("/"))
         };
         let found = self.nearest(folder)?;
+        Ok(found.unwrap_or_else(|| Arc::clone(&self.defaults)))
+    }
+
+    /// The configuration for the files directly in `folder` (as a walk names it): what
+    /// [`Configs::for_file`] gives each of them, asked once for them all.
+    pub(crate) fn for_folder(&mut self, folder: &Path) -> anyhow::Result<Arc<Config>> {
+        #[cfg(test)]
+        {
+            self.asked += 1;
+        }
+        if let Some(fixed) = &self.fixed {
+            return Ok(Arc::clone(fixed));
+        }
+        let absolute = crate::paths::absolute(&self.cwd, folder);
+        let found = self.nearest(&absolute)?;
         Ok(found.unwrap_or_else(|| Arc::clone(&self.defaults)))
     }
 

@@ -95,6 +95,9 @@ pub(crate) struct Walker<'c> {
     folder: Option<ignore::Walk>,
     /// What a collected walk found, in order.
     collected: std::vec::IntoIter<Found>,
+    /// The folder of the last file walked, and its configuration: a walk meets a folder's
+    /// files together, and its configuration is asked for once for them.
+    last: Option<(PathBuf, Arc<Config>)>,
 }
 
 impl<'c> Walker<'c> {
@@ -110,6 +113,7 @@ impl<'c> Walker<'c> {
             roots: roots.into_iter(),
             folder: None,
             collected: Vec::new().into_iter(),
+            last: None,
         })
     }
 
@@ -121,6 +125,7 @@ impl<'c> Walker<'c> {
             roots: roots.into_iter(),
             folder: None,
             collected: Vec::new().into_iter(),
+            last: None,
         };
         let mut out = Vec::new();
         let mut errors = Vec::new();
@@ -151,6 +156,23 @@ impl<'c> Walker<'c> {
         Ok(walker)
     }
 
+    /// The configuration of the files directly in `folder`: the last one's, when the file
+    /// before was in the same folder.
+    fn folder_config(
+        last: &mut Option<(PathBuf, Arc<Config>)>,
+        configs: &mut Configs,
+        folder: &Path,
+    ) -> anyhow::Result<Arc<Config>> {
+        if let Some((known, config)) = last.as_ref()
+            && known == folder
+        {
+            return Ok(Arc::clone(config));
+        }
+        let config = configs.for_folder(folder)?;
+        *last = Some((folder.to_path_buf(), Arc::clone(&config)));
+        Ok(config)
+    }
+
     /// The next entry of the current folder's walk that is a file to consider.
     fn next_in_folder(&mut self) -> Option<anyhow::Result<Found>> {
         let folder = self.folder.as_mut()?;
@@ -163,7 +185,8 @@ impl<'c> Walker<'c> {
                 continue;
             }
             let file = entry.path();
-            let config = match self.configs.for_file(file) {
+            let folder_of = file.parent().unwrap_or(Path::new(""));
+            let config = match Walker::folder_config(&mut self.last, self.configs, folder_of) {
                 Ok(config) => config,
                 Err(err) => return Some(Err(err)),
             };
@@ -425,5 +448,53 @@ mod tests {
         let (overlapping, did_stream) = found(&[a.join("x.yaml"), root.to_path_buf(), a]);
         assert!(!did_stream);
         assert_eq!(overlapping, all);
+    }
+
+    #[test]
+    fn a_walk_asks_for_a_folder_s_configuration_once_not_for_each_file() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        std::fs::create_dir_all(root.join(".git")).expect("mkdir");
+        for folder in ["a", "b", "b/c"] {
+            std::fs::create_dir_all(root.join(folder)).expect("mkdir");
+            for i in 0..30 {
+                std::fs::write(root.join(format!("{folder}/t{i:02}.yaml")), "x: 1\n")
+                    .expect("write");
+            }
+        }
+        std::fs::write(root.join("b/hotfix.toml"), "ignore = [\"H101\"]\n").expect("write");
+        let mut configs = Configs::new(
+            false,
+            None,
+            root,
+            crate::config::Overrides::default(),
+            Arc::default(),
+        )
+        .expect("configs");
+        let candidates: Vec<Candidate> = Walker::new(&[root.to_path_buf()], &mut configs)
+            .expect("walker")
+            .map(|found| match found.expect("found") {
+                Found::Candidate(candidate) => candidate,
+                Found::Error(error) => panic!("{error}"),
+            })
+            .collect();
+        // Every file, `b/hotfix.toml` too (each is told by content when read).
+        assert_eq!(candidates.len(), 91);
+        // Once for each folder: `a`, `b/c`, `b` (whose files sort after `c`).
+        assert_eq!(configs.asked, 3);
+        // Each file has the configuration it would have been given alone.
+        for candidate in &candidates {
+            let alone = configs.for_file(&candidate.path).expect("config");
+            assert!(
+                Arc::ptr_eq(&alone, &candidate.config),
+                "{}",
+                candidate.display()
+            );
+        }
+        let from_b = candidates
+            .iter()
+            .filter(|c| c.config.path.as_deref() == Some(root.join("b/hotfix.toml").as_path()))
+            .count();
+        assert_eq!(from_b, 61);
     }
 }

@@ -55,7 +55,7 @@ pub(crate) fn rules(args: &RulesArgs, out: &mut impl Write) -> anyhow::Result<Ex
             writeln!(out)?;
         }
         Format::Text => {
-            let width = crate::term_width();
+            let width = crate::pipe::term_width();
             for r in all_rules() {
                 let head = format!("{}  {:<36} {:<8}", r.code, r.name, r.severity.as_str());
                 let opt_in = if r.default { "" } else { "(opt-in) " };
@@ -228,7 +228,7 @@ pub(crate) fn versions(args: &VersionsArgs, out: &mut impl Write) -> anyhow::Res
             writeln!(out)?;
         }
         Format::Text => {
-            let width = crate::term_width();
+            let width = crate::pipe::term_width();
             writeln!(
                 out,
                 "{:<10}  {:<8} {:<9} functions",

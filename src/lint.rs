@@ -652,7 +652,7 @@ fn style(args: &LintArgs, format: Format) -> output::report::Style {
             };
             Style::Human {
                 color,
-                width: crate::term_width(),
+                width: crate::pipe::term_width(),
             }
         }
         Format::Concise => Style::Concise,

@@ -116,7 +116,7 @@ struct CompletionsArgs {
 }
 
 fn main() -> ExitCode {
-    let mut command = Cli::command().term_width(term_width());
+    let mut command = Cli::command().term_width(pipe::term_width());
     // The Heat release of the resource-type data is read from the data, which only
     // `--version` needs parsed (`-V` prints the version alone, for scripts).
     if std::env::args_os().any(|arg| arg == "--version") {
@@ -182,21 +182,6 @@ fn long_version() -> &'static str {
     );
     // Once per process, for clap, which keeps the text for the life of the command.
     text.leak()
-}
-
-/// The width to wrap help and code frames at: the terminal's (standard output's, else standard
-/// error's, so that `hotfix lint --help | less` still fits the screen), else `COLUMNS`, else 100.
-pub(crate) fn term_width() -> usize {
-    let terminal = terminal_size::terminal_size_of(io::stdout())
-        .or_else(|| terminal_size::terminal_size_of(io::stderr()));
-    if let Some((terminal_size::Width(width), _)) = terminal {
-        return usize::from(width);
-    }
-    std::env::var("COLUMNS")
-        .ok()
-        .and_then(|c| c.parse().ok())
-        .filter(|&c| c > 0)
-        .unwrap_or(100)
 }
 
 /// `hotfix completions SHELL`. `clap_complete` panics when a write fails, so the script is made

@@ -140,6 +140,21 @@ impl<W: Write> Drop for Escaped<W> {
     }
 }
 
+/// The width to wrap help and code frames at: the terminal's (standard output's, else standard
+/// error's, so that `hotfix lint --help | less` still fits the screen), else `COLUMNS`, else 100.
+pub(crate) fn term_width() -> usize {
+    let terminal = terminal_size::terminal_size_of(io::stdout())
+        .or_else(|| terminal_size::terminal_size_of(io::stderr()));
+    if let Some((terminal_size::Width(width), _)) = terminal {
+        return usize::from(width);
+    }
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .filter(|&c| c > 0)
+        .unwrap_or(100)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

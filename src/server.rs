@@ -214,27 +214,64 @@ impl hotfix_server::Project for DiskProject {
             projects.clear();
             return;
         }
-        let read = if text.is_none() {
-            crate::read::text_within(path, crate::read::BOUND).ok()
-        } else {
-            None
-        };
-        let text = text.or(read.as_deref());
         // A template is read anew at each lint; what a project keeps is its environments,
-        // its blueprints' imports and its `[[stacks]]`' templates.
-        let template = text.is_some_and(|text| {
-            !hotfix_linter::is_k2hr3(text.as_bytes())
-                && discover::classify(path, text.as_bytes()) == Kind::Template
-        });
+        // its blueprints' imports and its `[[stacks]]`' templates: a template changed drops
+        // only the `[[stacks]]` entries whose stack it may change; a file that is no
+        // environment, template or blueprint (of any name: the editor watches every file)
+        // drops nothing, unless it was an environment the project read.
+        if !projects.iter().any(|resolved| resolved.project.spans(path)) {
+            // No project read it: nothing to read of it either.
+            return;
+        }
+        let kind = kind_now(path, text);
         projects.retain(|resolved| {
             if !resolved.project.spans(path) {
                 return true;
             }
-            template
-                && resolved
-                    .config(path)
-                    .is_ok_and(|config| config.stacks.is_empty())
+            match kind {
+                Some(Kind::Template) => {
+                    resolved.project.template_changed(path);
+                    true
+                }
+                Some(Kind::Other | Kind::Data | Kind::Binary | Kind::NotYaml | Kind::Large) => {
+                    !resolved.project.reads_environment(path)
+                }
+                // An environment, a blueprint, a Jinja source, a K2HR3 template, or gone.
+                _ => false,
+            }
         });
+    }
+}
+
+/// What a changed file is now, as a walk of the tree tells it (`text`: as saved in the
+/// editor, else read from disk, only its first bytes when they tell): a K2HR3 template is no
+/// template here, and a file that names an environment's registry or parameter defaults may
+/// be an environment to the tree's walk; `None` when it cannot be read (gone).
+fn kind_now(path: &Path, text: Option<&str>) -> Option<Kind> {
+    let classify = |bytes: &[u8]| {
+        if hotfix_linter::is_k2hr3(bytes) {
+            return None;
+        }
+        let kind = discover::classify(path, bytes);
+        let named = |word: &[u8]| bytes.windows(word.len()).any(|w| w == word);
+        if kind != Kind::Template && (named(b"resource_registry") || named(b"parameter_defaults")) {
+            return Some(Kind::Environment);
+        }
+        Some(kind)
+    };
+    if let Some(text) = text {
+        return classify(text.as_bytes());
+    }
+    let input = if discover::has_template_extension(path) {
+        crate::read::file(path).map(Ok)
+    } else {
+        crate::read::file_unless(path, discover::SNIFF, discover::sniff)
+    };
+    match input {
+        Ok(Ok(crate::read::Input::Whole(bytes))) => classify(&bytes),
+        Ok(Ok(crate::read::Input::TooLarge { .. })) => Some(Kind::Large),
+        Ok(Err(kind)) => Some(kind),
+        Err(_) => None,
     }
 }
 

@@ -1161,16 +1161,41 @@ fn every_file_of_a_project_gets_in_the_editor_what_lint_reports() {
 }
 
 #[test]
+fn a_workspace_folder_named_through_dot_dot_spans_what_lint_spans() {
+    // No project marker: the folder opened is what a lint of it spans, however it is named.
+    // `../missing.yaml` lies inside it, and is reported; read from `a/` alone, it would not be.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("a")).expect("mkdir");
+    std::fs::create_dir_all(root.join("x")).expect("mkdir");
+    std::fs::write(
+        root.join("a/t.yaml"),
+        "heat_template_version: rocky\nresources:\n  n: {type: ../missing.yaml}\n",
+    )
+    .expect("write");
+    let named = root.join("x/..");
+    let linted = lint_findings_by_file(&named, &[&named]);
+    let files = files_below(&named);
+    assert_eq!(files, [named.join("a/t.yaml")]);
+    let codes: Vec<&str> = linted.values().flatten().map(|f| f.0.as_str()).collect();
+    assert_eq!(codes, ["X001"], "{linted:?}");
+    assert_eq!(assert_editor_equals_lint(&named, &files, &linted), 1);
+}
+
+#[test]
 #[ignore = "needs ../shared/corpus; run by scripts/test.sh beside ../shared"]
 fn shared_corpus_templates_get_in_the_editor_what_lint_reports() {
     let shared = std::env::var_os("HOTFIX_SHARED").map_or_else(
         || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
         std::path::PathBuf::from,
     );
-    let corpus = shared
-        .join("corpus")
-        .canonicalize()
-        .expect("../shared/corpus (or HOTFIX_SHARED/corpus)");
+    // As named (`…/../shared/corpus`): the editor reads `..` in a workspace folder as `hotfix
+    // lint` does.
+    let corpus = shared.join("corpus");
+    assert!(
+        corpus.is_dir(),
+        "../shared/corpus (or HOTFIX_SHARED/corpus)"
+    );
     let mut compared = 0;
     for repository in [
         "cloudify-blueprint-examples",
@@ -1259,6 +1284,78 @@ fn a_changed_configuration_or_environment_is_seen_on_the_next_diagnostics() {
     );
     let ignored = client.next_as_lint(root, &top);
     assert_eq!(x003(&ignored), 0, "{ignored:?}");
+    client.stop();
+}
+
+#[test]
+fn an_environment_of_any_name_is_watched_and_its_change_seen_on_the_next_diagnostics() {
+    // The tree's environments are found by content: `registry.env` is one.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    std::fs::create_dir_all(root.join(".git")).expect("mkdir");
+    for (name, parameter) in [("a.yaml", "flavor"), ("b.yaml", "flavour")] {
+        std::fs::write(
+            root.join(name),
+            format!("heat_template_version: rocky\nparameters:\n  {parameter}: {{type: string}}\n"),
+        )
+        .expect("write");
+    }
+    let env = root.join("registry.env");
+    std::fs::write(&env, "resource_registry:\n  My::Server: a.yaml\n").expect("write");
+    let top = root.join("top.yaml");
+    std::fs::write(
+        &top,
+        "heat_template_version: rocky\nresources:\n  server:\n    type: My::Server\n    properties: {flavour: m1.small}\n",
+    )
+    .expect("write");
+    let mut client = Client::initialized(
+        root,
+        &json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}}),
+    );
+    let registration = client.wait_for(|m| m["method"] == "client/registerCapability");
+    let watchers = &registration["params"]["registrations"][0]["registerOptions"]["watchers"];
+    let globs: Vec<globset::GlobMatcher> = watchers
+        .as_array()
+        .expect("watchers")
+        .iter()
+        .map(|w| {
+            globset::Glob::new(w["globPattern"].as_str().expect("a glob"))
+                .expect("a glob")
+                .compile_matcher()
+        })
+        .collect();
+    for file in ["registry.env", "envs/overcloud", "hotfix.toml", "t.yaml"] {
+        assert!(globs.iter().any(|g| g.is_match(file)), "{file}: {watchers}");
+    }
+    client.send(&json!({"jsonrpc": "2.0", "id": registration["id"], "result": null}));
+    let x003 = |found: &[Finding]| found.iter().filter(|f| f.0 == "X003").count();
+    let first = client.lints_as(&top, &lint_findings(root, &top));
+    assert_eq!(x003(&first), 1, "{first:?}");
+    let changed = |client: &mut Client, file: &Path| {
+        client.notify(
+            "workspace/didChangeWatchedFiles",
+            &json!({"changes": [{"uri": uri(file), "type": 2}]}),
+        );
+    };
+    // A file that is no environment changes: the diagnostics stay.
+    let readme = root.join("README");
+    std::fs::write(&readme, "notes\n").expect("write");
+    changed(&mut client, &readme);
+    let same = client.next_as_lint(root, &top);
+    assert_eq!(x003(&same), 1, "{same:?}");
+    // The environment, changed on disk, maps the type to the template that takes `flavour`.
+    std::fs::write(&env, "resource_registry:\n  My::Server: b.yaml\n").expect("write");
+    changed(&mut client, &env);
+    let remapped = client.next_as_lint(root, &top);
+    assert_eq!(x003(&remapped), 0, "{remapped:?}");
+    // And back, then gone: the type is mapped nowhere.
+    std::fs::write(&env, "resource_registry:\n  My::Server: a.yaml\n").expect("write");
+    changed(&mut client, &env);
+    assert_eq!(x003(&client.next_as_lint(root, &top)), 1);
+    std::fs::remove_file(&env).expect("remove");
+    changed(&mut client, &env);
+    let gone = client.next_as_lint(root, &top);
+    assert_eq!(x003(&gone), 0, "{gone:?}");
     client.stop();
 }
 

@@ -189,7 +189,7 @@ pub fn run(
     server.main_loop()
 }
 
-/// Asks the client to say when a `hotfix.toml` or a YAML file changes, where it can be asked
+/// Asks the client to say when a `hotfix.toml` or any other file changes, where it can be asked
 /// (dynamic registration of `workspace/didChangeWatchedFiles`): the open documents are then
 /// linted again with the new settings and environments.
 fn watch_configurations(
@@ -206,10 +206,12 @@ fn watch_configurations(
     if !can {
         return Ok(());
     }
-    // The configurations, and the files that may be environments (a project is read again
-    // when one changes outside the editor: a checkout, a generator).
+    // The configurations, and every file: an environment may have any name (the tree's are
+    // found by content), and a template may read any file (`get_file`). A project is read
+    // again when one of its environments changes outside the editor (a checkout, a
+    // generator); the open documents are linted again on any change.
     let options = lsp_types::DidChangeWatchedFilesRegistrationOptions {
-        watchers: ["**/hotfix.toml", "**/*.{yaml,yml}"]
+        watchers: ["**/hotfix.toml", "**/*"]
             .into_iter()
             .map(|glob| lsp_types::FileSystemWatcher {
                 glob_pattern: lsp_types::GlobPattern::String(glob.to_owned()),

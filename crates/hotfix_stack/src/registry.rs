@@ -653,6 +653,11 @@ impl LazyRegistry {
     pub fn get(&self) -> &Registry {
         self.cell.get_or_init(|| (self.build)())
     }
+
+    /// The registry, when it is built: nothing is read to answer.
+    pub fn built(&self) -> Option<&Registry> {
+        self.cell.get()
+    }
 }
 
 impl std::fmt::Debug for LazyRegistry {

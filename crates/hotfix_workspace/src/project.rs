@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use hotfix_stack::{FileFacts, FileKind, FileSource, LazyRegistry, Registry, StackPath};
 
@@ -48,8 +48,9 @@ pub struct Project {
     /// named and every nested template they lead to (`None` when no template file is named:
     /// the environments then apply to every template of the run).
     given_stack: Option<BTreeSet<StackPath>>,
-    /// Each configuration's `[[stacks]]` (by the configuration's folder), read on first use.
-    stacks: Mutex<Vec<(PathBuf, Arc<Stacks>)>>,
+    /// Each configuration's `[[stacks]]` (by the configuration's folder), each entry read on
+    /// first use (`None`: not yet, or again after a template of its stack changed).
+    stacks: Mutex<Vec<(PathBuf, Stacks)>>,
     /// The registry of the tree's environments, built on first use.
     tree: Arc<LazyRegistry>,
     /// What the walk for the tree's environments did, once it ran.
@@ -58,10 +59,21 @@ pub struct Project {
     blueprints: Blueprints,
 }
 
-/// A configuration's `[[stacks]]`, read once: each entry's registry (or why its environments
-/// cannot be read) and the templates of its stack (its template and every nested template
-/// its resources lead to through that registry).
-type Stacks = Vec<(Result<Arc<LazyRegistry>, String>, BTreeSet<StackPath>)>;
+/// A configuration's `[[stacks]]` entries, each read on first use (`None`: not yet, or to be
+/// read again).
+type Stacks = Vec<Option<Arc<StackOf>>>;
+
+/// A `[[stacks]]` entry, read: its registry (or why its environments cannot be read) and the
+/// templates of its stack (its template and every nested template its resources lead to
+/// through that registry).
+#[derive(Debug)]
+struct StackOf {
+    registry: Result<Arc<LazyRegistry>, String>,
+    templates: BTreeSet<StackPath>,
+    /// Whether every nested template was followed: when one was not (missing, not yet a
+    /// template), a change to any template may add to the stack.
+    whole: bool,
+}
 
 impl Project {
     /// The project of a run over `paths` (relative to `cwd`, or absolute) with the
@@ -264,58 +276,115 @@ impl Project {
             let stacks = self.configured_stacks(config, stacks)?;
             // However the file is named (`top.yaml`, `../w/top.yaml`, `/abs/top.yaml`).
             let file = self.absolute(&stack_path(path));
-            if let Some((registry, _)) = stacks
-                .iter()
-                .find(|(_, templates)| templates.contains(&file))
-            {
-                return registry.clone();
+            if let Some(stack) = stacks.iter().find(|stack| stack.templates.contains(&file)) {
+                return stack.registry.clone();
             }
         }
         Ok(Arc::clone(&self.tree))
     }
 
-    /// The `[[stacks]]` of the configuration whose folder is `config`, read once.
+    /// The `[[stacks]]` of the configuration whose folder is `config`, each entry read once
+    /// (and again after a template of its stack changed, see [`Project::template_changed`]).
     fn configured_stacks(
         &self,
         config: &Path,
         entries: &[StackEntry],
-    ) -> Result<Arc<Stacks>, String> {
+    ) -> Result<Vec<Arc<StackOf>>, String> {
         let mut known = self
             .stacks
             .lock()
             .map_err(|_| "a thread failed".to_owned())?;
-        if let Some((_, stacks)) = known.iter().find(|(root, _)| root == config) {
-            return Ok(Arc::clone(stacks));
-        }
-        let roots = &self.scope.roots;
-        let mut stacks = Stacks::new();
-        for entry in entries {
-            let entry = self.named_as_run(entry);
-            match Registry::given_files(&*self.disk, roots, &entry.environments) {
-                Ok(registry) => {
-                    let templates = hotfix_stack::stack_templates(
-                        &*self.disk,
-                        roots,
-                        &registry,
-                        std::slice::from_ref(&entry.template),
-                        &hotfix_linter::heat_has_type,
-                    )
-                    .templates
-                    .iter()
-                    .map(|p| self.absolute(p))
-                    .collect();
-                    stacks.push((Ok(Arc::new(LazyRegistry::ready(registry))), templates));
-                }
-                Err(err) => stacks.push((
-                    Err(format!("the environments of its [[stacks]] entry: {err}")),
-                    [self.absolute(&entry.template)].into_iter().collect(),
-                )),
+        let index = if let Some(index) = known.iter().position(|(root, _)| root == config) {
+            index
+        } else {
+            known.push((config.to_path_buf(), Vec::new()));
+            known.len() - 1
+        };
+        let read = &mut known[index].1;
+        read.resize(entries.len(), None);
+        for (entry, slot) in entries.iter().zip(read.iter_mut()) {
+            if slot.is_none() {
+                *slot = Some(Arc::new(self.read_stack(entry)));
             }
         }
-        let stacks = Arc::new(stacks);
-        known.push((config.to_path_buf(), Arc::clone(&stacks)));
-        drop(known);
-        Ok(stacks)
+        Ok(read.iter().flatten().cloned().collect())
+    }
+
+    /// One `[[stacks]]` entry's registry and the templates of its stack.
+    fn read_stack(&self, entry: &StackEntry) -> StackOf {
+        let roots = &self.scope.roots;
+        let entry = self.named_as_run(entry);
+        match Registry::given_files(&*self.disk, roots, &entry.environments) {
+            Ok(registry) => {
+                let found = hotfix_stack::stack_templates(
+                    &*self.disk,
+                    roots,
+                    &registry,
+                    std::slice::from_ref(&entry.template),
+                    &hotfix_linter::heat_has_type,
+                );
+                StackOf {
+                    registry: Ok(Arc::new(LazyRegistry::ready(registry))),
+                    templates: found.templates.iter().map(|p| self.absolute(p)).collect(),
+                    whole: found.whole,
+                }
+            }
+            Err(err) => StackOf {
+                registry: Err(format!("the environments of its [[stacks]] entry: {err}")),
+                templates: [self.absolute(&entry.template)].into_iter().collect(),
+                whole: true,
+            },
+        }
+    }
+
+    /// The template at `path` changed (its text, or it came or went): the `[[stacks]]` entries
+    /// whose stack it may change are read again on next use, and only those (an entry whose
+    /// stack holds it, or one that left a nested template unfollowed). Returns how many
+    /// entries are to be read again.
+    pub fn template_changed(&self, path: &Path) -> usize {
+        let file = self.absolute(&stack_path(path));
+        let mut known = self.stacks.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut dropped = 0;
+        for (_, entries) in known.iter_mut() {
+            for slot in entries.iter_mut() {
+                if slot
+                    .as_ref()
+                    .is_some_and(|stack| !stack.whole || stack.templates.contains(&file))
+                {
+                    *slot = None;
+                    dropped += 1;
+                }
+            }
+        }
+        dropped
+    }
+
+    /// Whether the file at `path` is one of the environments the project has read: given with
+    /// `-e`, of a `[[stacks]]` entry read, or of the tree, once walked (nothing is read to
+    /// answer).
+    pub fn reads_environment(&self, path: &Path) -> bool {
+        let file = self.absolute(&stack_path(path));
+        let holds = |registry: &Registry| {
+            registry
+                .environments()
+                .iter()
+                .any(|env| env.path.as_ref().is_some_and(|p| self.absolute(p) == file))
+        };
+        if self
+            .given
+            .iter()
+            .chain([&self.tree])
+            .filter_map(|registry| registry.built())
+            .any(holds)
+        {
+            return true;
+        }
+        let known = self.stacks.lock().unwrap_or_else(PoisonError::into_inner);
+        known
+            .iter()
+            .flat_map(|(_, entries)| entries.iter().flatten())
+            .filter_map(|stack| stack.registry.as_ref().ok()?.built())
+            .any(holds)
     }
 
     /// The templates an environment file `env` is given with: for one given with `-e`, the
@@ -351,5 +420,80 @@ impl Project {
                 (facts.kind == FileKind::Template).then_some((p, facts))
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_changed_template_drops_only_the_stacks_entries_whose_stack_it_may_change() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path();
+        std::fs::create_dir_all(root.join(".git")).expect("mkdir");
+        let write = |name: &str, text: &str| std::fs::write(root.join(name), text).expect("write");
+        write(
+            "a.yaml",
+            "heat_template_version: rocky\nresources:\n  n: {type: My::Nested}\n",
+        );
+        write(
+            "env_a.yaml",
+            "resource_registry:\n  My::Nested: nested.yaml\n",
+        );
+        write("nested.yaml", "heat_template_version: rocky\n");
+        write(
+            "b.yaml",
+            "heat_template_version: rocky\nresources:\n  s: {type: OS::Heat::None}\n",
+        );
+        write("env_b.yaml", "parameter_defaults: {}\n");
+        write("c.yaml", "heat_template_version: rocky\n");
+        let file = |name: &str| stack_path(&root.join(name));
+        let entries = [
+            StackEntry {
+                template: file("a.yaml"),
+                environments: vec![file("env_a.yaml")],
+            },
+            StackEntry {
+                template: file("b.yaml"),
+                environments: vec![file("env_b.yaml")],
+            },
+        ];
+        let project = Project::resolve(
+            &[root.to_path_buf()],
+            &[],
+            root,
+            &[],
+            Arc::new(DiskSource::live()),
+        )
+        .expect("project");
+        let registry = |name: &str| {
+            project
+                .registry(&root.join(name), root, &entries)
+                .expect("registry")
+        };
+        let (a, b, nested) = (
+            registry("a.yaml"),
+            registry("b.yaml"),
+            registry("nested.yaml"),
+        );
+        // The nested template is of `a.yaml`'s stack, read with its entry's environments.
+        assert!(Arc::ptr_eq(&a, &nested));
+        assert!(!Arc::ptr_eq(&a, &b));
+        // A template of no stack changes nothing; one of `a.yaml`'s stack, that entry only.
+        assert_eq!(project.template_changed(&root.join("c.yaml")), 0);
+        assert!(Arc::ptr_eq(&registry("a.yaml"), &a));
+        assert_eq!(project.template_changed(&root.join("nested.yaml")), 1);
+        let again = registry("a.yaml");
+        assert!(!Arc::ptr_eq(&again, &a));
+        assert!(Arc::ptr_eq(&registry("b.yaml"), &b));
+        // Read again, the entry sees what changed: `nested.yaml` leaves its stack.
+        write(
+            "a.yaml",
+            "heat_template_version: rocky\nresources:\n  s: {type: OS::Heat::None}\n",
+        );
+        assert_eq!(project.template_changed(&root.join("a.yaml")), 1);
+        assert!(Arc::ptr_eq(&registry("a.yaml"), &registry("a.yaml")));
+        assert!(!Arc::ptr_eq(&registry("nested.yaml"), &registry("a.yaml")));
     }
 }

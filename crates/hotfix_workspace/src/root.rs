@@ -76,10 +76,17 @@ pub fn scope(paths: &[PathBuf], cwd: &Path, workspace: &[PathBuf]) -> Scope {
             whole.push(name(root));
         } else if named {
             whole.push(name(folder));
-        } else if let Some(open) = workspace.iter().find(|w| {
-            folder.starts_with(w) && w.parent().is_some() && home.as_deref() != Some(w.as_path())
-        }) {
-            whole.push(name(open));
+        } else if let Some(open) = workspace
+            .iter()
+            // Named as the file's folder is: `..` read, as the command line reads it.
+            .map(|w| crate::paths::absolute(cwd, w))
+            .find(|w| {
+                folder.starts_with(w)
+                    && w.parent().is_some()
+                    && home.as_deref() != Some(w.as_path())
+            })
+        {
+            whole.push(name(&open));
         } else {
             shallow.push(name(folder));
         }
@@ -227,6 +234,22 @@ mod tests {
         );
         assert_eq!(scope.roots, [crate::stack_path(&workspace)]);
         assert!(scope.shallow.is_empty());
+        // The folder and the file named through `..`, each or both: the same folder.
+        let around = workspace.join("sub/..");
+        let through = around.join("sub/t.yaml");
+        for (file, workspace) in [
+            (&file, &around),
+            (&through, &workspace),
+            (&through, &around),
+        ] {
+            let named = super::scope(
+                std::slice::from_ref(file),
+                Path::new("/"),
+                std::slice::from_ref(workspace),
+            );
+            assert!(named.shallow.is_empty(), "{file:?} in {workspace:?}");
+            assert_eq!(named.roots.len(), 1, "{file:?} in {workspace:?}");
+        }
         let root = super::scope(
             std::slice::from_ref(&file),
             Path::new("/"),
