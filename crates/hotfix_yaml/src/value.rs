@@ -731,6 +731,12 @@ fn check_value_graph(doc: &Document, root: NodeId, limit: u64) -> Result<(), Loa
     let mut stack: Vec<(NodeId, Vec<NodeId>, usize)> = Vec::new();
     let children = |id: NodeId| -> Vec<NodeId> {
         match &doc.node(id).kind {
+            // A `!!set` keeps its keys only.
+            NodeKind::Mapping { .. } if doc.has_tag(id, "set") => doc
+                .entries(id)
+                .into_iter()
+                .map(|e| doc.resolve(e.key))
+                .collect(),
             NodeKind::Mapping { .. } => doc
                 .entries(id)
                 .into_iter()
