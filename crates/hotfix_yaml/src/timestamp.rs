@@ -25,6 +25,9 @@ fn digits(bytes: &[u8], i: &mut usize, min: usize, max: usize) -> Option<u32> {
 }
 
 fn timestamp(text: &str) -> Option<Timestamp> {
+    // Python's `re.match(…$)` matches before a final line break too (`!!timestamp >` folds one
+    // in).
+    let text = text.strip_suffix('\n').unwrap_or(text);
     let b = text.as_bytes();
     let mut i = 0;
     let year = digits(b, &mut i, 4, 4)?;
@@ -183,6 +186,8 @@ mod tests {
         );
         assert_eq!(wire("2002-1-1", true).as_deref(), Some("2002-01-01"));
         assert_eq!(wire("0005-01-02", false).as_deref(), Some("5-01-02"));
+        assert_eq!(wire("2002-1-2\n", true).as_deref(), Some("2002-01-02"));
+        assert_eq!(wire("2002-1-2\n\n", true), None);
         assert_eq!(wire("2002-1-1", false), None);
         assert_eq!(wire("2001-13-14", false), None);
         assert_eq!(wire("x", false), None);
