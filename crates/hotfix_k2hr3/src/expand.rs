@@ -74,6 +74,14 @@ pub enum ExpandErrorKind {
     NotIterable(String),
     #[error("more than {0} loop iterations: stopped (see --max-iterations)")]
     IterationLimit(u64),
+    /// More than this many `if`s closed by two `endif`s, their conditions false, ran the rest
+    /// of their block inside one another: the engine would run that rest 2^N times (or recurse
+    /// that deep); the expander stops.
+    #[error(
+        "more than {0} `if`s closed by two `endif`s ran the rest of their block inside one \
+         another: stopped"
+    )]
+    RestDepth(usize),
     #[error("the output would exceed {0} bytes")]
     OutputLimit(usize),
     /// The bytes built or copied in all (strings, values read from variables, output) passed
@@ -85,6 +93,10 @@ pub enum ExpandErrorKind {
     )]
     WorkLimit(usize),
 }
+
+/// How many runs of a block's rest may open inside each other (see
+/// [`ExpandErrorKind::RestDepth`]).
+const MAX_REST_DEPTH: usize = 64;
 
 /// How far past an array's end an element is stored; further, JavaScript makes a sparse array
 /// and the expander leaves the array as it is.
@@ -111,6 +123,7 @@ pub fn expand(
         depth: 0,
         committed: 0,
         commit_iterations: false,
+        rest_depth: 0,
     };
     for node in &template.body {
         let before = machine.out.len();
@@ -134,6 +147,9 @@ pub fn expand(
     Ok(machine.out)
 }
 
+/// Where an operand was read: a variable, and the key of its element.
+type Place = (String, Option<String>);
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Flow {
     Normal,
@@ -154,6 +170,8 @@ struct Machine {
     committed: usize,
     /// Whether the top-level node is a loop (whose finished rounds are kept).
     commit_iterations: bool,
+    /// How many runs of a block's rest (after an `if` closed twice) are open inside each other.
+    rest_depth: usize,
 }
 
 /// A failure before the output is attached.
@@ -177,13 +195,45 @@ impl Machine {
     }
 
     fn block_inner(&mut self, nodes: &[Node]) -> Result<Flow> {
-        for node in nodes {
-            let flow = self.node(node)?;
+        for (i, node) in nodes.iter().enumerate() {
+            let flow = match node {
+                Node::If {
+                    doubled: true,
+                    branches,
+                    span,
+                    ..
+                } => self.doubled_if(branches, *span, &nodes[i + 1..])?,
+                _ => self.node(node)?,
+            };
             if flow != Flow::Normal {
                 return Ok(flow);
             }
         }
         Ok(Flow::Normal)
+    }
+
+    /// An `if` closed by two `endif`s: its branch when its condition holds; otherwise the rest
+    /// of the enclosing block (`rest`) runs once here, then the caller goes on with it.
+    fn doubled_if(
+        &mut self,
+        branches: &[crate::Branch],
+        span: Span,
+        rest: &[Node],
+    ) -> Result<Flow> {
+        let Some(branch) = branches.first() else {
+            return Ok(Flow::Normal);
+        };
+        if self.holds(&branch.cond)? {
+            return self.block(&branch.body);
+        }
+        self.tick(span)?;
+        if self.rest_depth >= MAX_REST_DEPTH {
+            return fail(ExpandErrorKind::RestDepth(MAX_REST_DEPTH), span);
+        }
+        self.rest_depth += 1;
+        let flow = self.block(rest);
+        self.rest_depth -= 1;
+        flow
     }
 
     /// A loop's round ended: when the loop is the top-level node, its output is kept.
@@ -411,6 +461,31 @@ impl Machine {
     #[inline(never)]
     fn index(&mut self, base: &Expr, index: &Expr) -> Result<Value> {
         let key = self.key(index)?;
+        self.element(base, &key)
+    }
+
+    /// An operand of `==` or `!=`, with the place it was read from when it is a variable or
+    /// an element: two reads of the same place give the same array or object, which the
+    /// engine compares by identity.
+    fn operand(&mut self, expr: &Expr) -> Result<(Value, Option<Place>)> {
+        match &expr.kind {
+            ExprKind::Var(name) => {
+                Ok((self.read_var(name, expr.span)?, Some((name.clone(), None))))
+            }
+            ExprKind::Index { base, index, .. } => {
+                let key = self.key(index)?;
+                let value = self.element(base, &key)?;
+                let place = match &base.kind {
+                    ExprKind::Var(name) => Some((name.clone(), Some(key.to_text()))),
+                    _ => None,
+                };
+                Ok((value, place))
+            }
+            _ => Ok((self.eval(expr)?, None)),
+        }
+    }
+
+    fn element(&mut self, base: &Expr, key: &Value) -> Result<Value> {
         let ExprKind::Var(name) = &base.kind else {
             return Ok(Value::Undefined);
         };
@@ -421,7 +496,7 @@ impl Machine {
                 return fail(ExpandErrorKind::NullContainer(name.clone()), base.span);
             }
             Some(Value::Undefined) => Value::Null,
-            Some(container) => container.element(&key).unwrap_or(Value::Undefined),
+            Some(container) => container.element(key).unwrap_or(Value::Undefined),
             None => Value::Undefined,
         };
         self.spend(weight(&element), base.span)?;
@@ -527,8 +602,13 @@ impl Machine {
 
     #[inline(never)]
     fn binary_node(&mut self, expr: &Expr, op: BinaryOp, lhs: &Expr, rhs: &Expr) -> Result<Value> {
-        let l = self.eval(lhs)?;
-        let r = self.eval(rhs)?;
+        let (l, r, same_place) = if matches!(op, BinaryOp::Eq | BinaryOp::Ne) {
+            let (l, left_place) = self.operand(lhs)?;
+            let (r, right_place) = self.operand(rhs)?;
+            (l, r, left_place.is_some() && left_place == right_place)
+        } else {
+            (self.eval(lhs)?, self.eval(rhs)?, false)
+        };
         // Joining or comparing strings reads them (and a joined string is built).
         self.spend(text_weight(&l).saturating_add(text_weight(&r)), expr.span)?;
         let spans = (lhs.span, rhs.span);
@@ -536,8 +616,9 @@ impl Machine {
             BinaryOp::Add => self.add(l, &r, expr.span, spans),
             BinaryOp::And => Ok(Value::Bool(l.truthy() && r.truthy())),
             BinaryOp::Or => Ok(Value::Bool(l.truthy() || r.truthy())),
-            BinaryOp::Eq => Ok(Value::Bool(equal(&l, &r))),
-            BinaryOp::Ne => Ok(Value::Bool(!equal(&l, &r))),
+            BinaryOp::Eq | BinaryOp::Ne => Ok(Value::Bool(
+                equal(&l, &r, same_place) == (op == BinaryOp::Eq),
+            )),
             BinaryOp::Lt | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Ge => {
                 order(op, &l, &r, spans).map(Value::Bool)
             }
@@ -682,42 +763,45 @@ fn order(op: BinaryOp, l: &Value, r: &Value, spans: (Span, Span)) -> Result<bool
     })
 }
 
-/// `==`: a missing element equals only a missing element (`false` and `null` equal it on the
-/// left); an array on the left of a boolean by its text (`[]` true, `[0]` false, `[1, 2]`
-/// neither), an object there never;
-/// on the right of a boolean, arrays and objects are true; an array or an object on the left
-/// equals only the same content (an empty array not even itself); a boolean on either side
-/// compares truthiness; `null` equals `null` and the number 0; numbers compare by their integer
-/// part, strings with strings; a number never equals a string.
+/// `==`, as the engine decides it (`!=` is its negation):
+///
+/// * a missing element equals only a missing element (and `null`, or `false` on the left);
+/// * an array on the left of a boolean by its text (`[]` true, `[0]` false, `[1, 2]` neither);
+///   an object there never; a boolean on the left equals what has its truth on the right
+///   (`true == 'a'`, `false == [0]`);
+/// * `null`, numbers and arrays whose text is a number compare by their integer part
+///   (`parseInt` of their text, `null` as 0; `Infinity` equals nothing); an array whose text
+///   is no number (`['a']`, `[0, 1]`) or an object equals only itself (`same_place`: both
+///   read from the same variable or element); `[]` not even itself;
+/// * `null` on the left equals the empty string (not on the right); strings equal strings;
+///   a number never equals a string.
 #[allow(clippy::float_cmp, reason = "JavaScript's `==` on numbers is exact")]
-fn equal(l: &Value, r: &Value) -> bool {
+fn equal(l: &Value, r: &Value, same_place: bool) -> bool {
+    // `parseInt` of a number's text; `None` when the value compares as no number.
+    let numeric = |v: &Value| match v {
+        Value::Null => Some(0.0),
+        Value::Num(n) => Some(parse_int(&number_to_string(*n))),
+        Value::Array(_) => {
+            let text = v.to_text();
+            string_to_number(&text).map(|_| parse_int(&text))
+        }
+        _ => None,
+    };
     match (l, r) {
         (Value::Undefined, r) => matches!(r, Value::Undefined),
         (Value::Bool(b), Value::Undefined) => !*b,
         (l, Value::Undefined) => matches!(l, Value::Null),
         (Value::Array(_), Value::Bool(b)) => l.array_truth() == Some(*b),
-        (Value::Object(_), Value::Bool(_)) => false,
-        (Value::Bool(b), Value::Array(_) | Value::Object(_)) => *b,
-        // An array on the left of a number compares by the integer parts of their texts.
-        (Value::Array(_), Value::Num(n)) => {
-            string_to_number(&l.to_text()).is_some()
-                && parse_int(&l.to_text()) == parse_int(&number_to_string(*n))
-        }
-        (Value::Array(a), r) => !a.is_empty() && l == r,
-        (Value::Object(_), r) => l == r,
-        (Value::Bool(_), _) | (_, Value::Bool(_)) => l.truthy() == r.truthy(),
-        (Value::Null, Value::Null) => true,
-        (Value::Null, Value::Num(n)) | (Value::Num(n), Value::Null) => {
-            parse_int(&number_to_string(*n)) == 0.0
-        }
-        // `null` on the left equals the empty string, and an array that reads as 0.
+        (Value::Object(_), _) => same_place,
+        (Value::Bool(b), r) | (r, Value::Bool(b)) => r.truthy() == *b,
         (Value::Null, Value::Str(s)) => s.is_empty(),
-        (Value::Null, Value::Array(_)) => parse_int(&r.to_text()) == 0.0,
-        (Value::Num(a), Value::Num(b)) => {
-            parse_int(&number_to_string(*a)) == parse_int(&number_to_string(*b))
-        }
         (Value::Str(a), Value::Str(b)) => a == b,
-        _ => false,
+        (Value::Array(_), Value::Array(_)) => match (numeric(l), numeric(r)) {
+            (Some(a), Some(b)) => a == b,
+            (None, None) => same_place,
+            _ => false,
+        },
+        (l, r) => matches!((numeric(l), numeric(r)), (Some(a), Some(b)) if a == b),
     }
 }
 

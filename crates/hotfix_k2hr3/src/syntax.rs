@@ -57,6 +57,11 @@ pub enum Node {
         otherwise: Option<(Span, Vec<Node>)>,
         /// The `endif` statement.
         end: Span,
+        /// Closed by a second `endif` right after the first (inside a loop), which the engine
+        /// accepts: it then keeps the `if` branch alone (`elif`s and `else` are dropped, and
+        /// `branches` holds one), and when its condition does not hold it runs the rest of
+        /// the enclosing block first, then goes on after the `if` (so the rest runs twice).
+        doubled: bool,
     },
     /// `{{ while cond }}` … `{{ done }}`.
     While {
@@ -253,6 +258,7 @@ pub fn parse(source: &str) -> Result<Template, ParseError> {
     }
     let mut builder = Builder::new();
     for segment in segments {
+        builder.previous_closer = builder.closer.take();
         match segment {
             Segment::Text { span, text } => builder.push(Node::Text { span, text }),
             Segment::Statement { whole, body } => statement(source, whole, body, &mut builder)?,
@@ -664,12 +670,19 @@ impl Frame {
 struct Builder {
     /// Open blocks with the nodes gathered so far in each; `stack[0]` is the top level.
     stack: Vec<(Option<Frame>, Vec<Node>)>,
+    /// `done` or `endif` when the statement being read closed a block that way.
+    closer: Option<&'static str>,
+    /// The same for the piece before it (text, a comment or any statement in between clears
+    /// it; an empty `{{ }}` vanishes before this and does not).
+    previous_closer: Option<&'static str>,
 }
 
 impl Builder {
     fn new() -> Self {
         Builder {
             stack: vec![(None, Vec::new())],
+            closer: None,
+            previous_closer: None,
         }
     }
 
@@ -802,6 +815,25 @@ impl Builder {
 
     fn close_if(&mut self, end: Span) -> Result<(), ParseError> {
         if !matches!(self.top_frame(), Some(Frame::If { .. })) {
+            // A second `endif` right after the one closing an `if` inside a loop: the engine
+            // accepts it, and runs that `if` its own way.
+            if self.previous_closer == Some("endif")
+                && self.top_frame().is_some()
+                && let Some((_, nodes)) = self.stack.last_mut()
+                && let Some(Node::If {
+                    branches,
+                    otherwise,
+                    doubled: doubled @ false,
+                    span,
+                    ..
+                }) = nodes.last_mut()
+            {
+                branches.truncate(1);
+                *otherwise = None;
+                *doubled = true;
+                *span = span.to(end);
+                return Ok(());
+            }
             return Err(self.mismatch(end, "endif"));
         }
         let Some((
@@ -831,7 +863,9 @@ impl Builder {
             branches,
             otherwise,
             end,
+            doubled: false,
         });
+        self.closer = Some("endif");
         Ok(())
     }
 
@@ -858,6 +892,13 @@ impl Builder {
             self.top_frame(),
             Some(Frame::While { .. } | Frame::For { .. } | Frame::Foreach { .. })
         ) {
+            // A second `done` right after the one closing a loop inside an `if`: the engine
+            // accepts it, and it does nothing.
+            if self.previous_closer == Some("done")
+                && matches!(self.top_frame(), Some(Frame::If { .. }))
+            {
+                return Ok(());
+            }
             return Err(self.mismatch(end, "done"));
         }
         let Some((Some(frame), body)) = self.stack.pop() else {
@@ -902,6 +943,7 @@ impl Builder {
             Frame::If { .. } | Frame::Do { .. } => return Err(self.mismatch(end, "done")),
         };
         self.push(node);
+        self.closer = Some("done");
         Ok(())
     }
 

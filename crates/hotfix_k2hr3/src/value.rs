@@ -38,16 +38,21 @@ impl Value {
     }
 
     /// Whether a condition with this value holds, as the engine decides: `false`, `null`, `''`
-    /// do not, nor a number whose integer part (JavaScript's `parseInt` of its text) is 0 or
-    /// `NaN` (so `0.1` and `Infinity` do not), nor an array whose text is such a number
-    /// (`[0]`); everything else (every object too) does.
+    /// do not, nor a number whose integer part (JavaScript's `parseInt` of its text) is 0 (so
+    /// `0.1` does not; `Infinity` does, `NaN` does not), nor an array whose text is such a
+    /// number (`[0]`); everything else (every object too) does.
     pub fn truthy(&self) -> bool {
         match self {
             Value::Null | Value::Undefined => false,
             Value::Bool(b) => *b,
+            // `Infinity`, whose text is no integer, holds as in JavaScript.
             Value::Num(n) => {
                 let i = parse_int(&number_to_string(*n));
-                i != 0.0 && !i.is_nan()
+                if i.is_nan() {
+                    *n != 0.0 && !n.is_nan()
+                } else {
+                    i != 0.0
+                }
             }
             Value::Str(s) => !s.is_empty(),
             Value::Array(_) => self.array_truth().unwrap_or(true),

@@ -5,7 +5,8 @@
 //! at run time with the output the engine keeps before its error message.
 //!
 //! `HOTFIX_K2HR3_CASES` sets how many templates are generated (3,000 by default),
-//! `HOTFIX_K2HR3_SEED` the seed. The engine has no bound on loops: the generator's loops always
+//! `HOTFIX_K2HR3_SEED` the seed, `HOTFIX_K2HR3_FIRST` the first case's number (0 by default:
+//! a long run split in chunks of cases gives the same templates as one run). The engine has no bound on loops: the generator's loops always
 //! end (their counters are variables nothing else assigns).
 //!
 //! The generator covers every statement, operator, literal and variable form, branches and
@@ -230,12 +231,16 @@ fn shared_generated_templates_expand_as_the_engine_does() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(0x006b_3268_7233);
+    let first: u64 = std::env::var("HOTFIX_K2HR3_FIRST")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
     let mut engine = Engine::start();
     let mut differences = Vec::new();
     let mut loaded = 0u64;
     let mut expanded = 0u64;
     let mut ran = 0u64;
-    for case in 0..cases {
+    for case in first..first + cases {
         let mut g = Generator::new(seed ^ case.wrapping_mul(0x9e37_79b9_7f4a_7c15));
         let vars = g.variables();
         let template = g.template();
@@ -258,8 +263,9 @@ fn shared_generated_templates_expand_as_the_engine_does() {
         }
     }
     eprintln!(
-        "{ran} generated templates (seed {seed}): {loaded} load, {expanded} of them expand \
+        "{ran} generated templates (seed {seed}, cases {first}..{}): {loaded} load, {expanded} of them expand \
          without error; {} differ from the engine",
+        first + cases,
         differences.len()
     );
     assert!(
