@@ -124,6 +124,7 @@ pub fn expand(
         committed: 0,
         commit_iterations: false,
         rest_depth: 0,
+        props: HashMap::new(),
     };
     for node in &template.body {
         let before = machine.out.len();
@@ -172,6 +173,10 @@ struct Machine {
     commit_iterations: bool,
     /// How many runs of a block's rest (after an `if` closed twice) are open inside each other.
     rest_depth: usize,
+    /// Properties that are no index (`%a%['k'] = 1`) stored on the array a variable holds, in
+    /// the order they were first set: JavaScript keeps them beside the elements, where reads
+    /// and `foreach` (after the indexes) find them, and printing and `.length` do not.
+    props: HashMap<String, Vec<(String, Value)>>,
 }
 
 /// A failure before the output is attached.
@@ -371,8 +376,19 @@ impl Machine {
 
     /// `foreach`: the variable takes each index of an array (as a string) or key of an object.
     fn foreach(&mut self, head: Span, var: &str, iterable: &Expr, body: &[Node]) -> Result<()> {
+        let props = match &iterable.kind {
+            ExprKind::Var(name) => self
+                .props
+                .get(name)
+                .map(|p| p.iter().map(|(k, _)| k.clone())),
+            _ => None,
+        }
+        .map(Iterator::collect::<Vec<String>>);
         let keys: Vec<String> = match self.eval(iterable)? {
-            Value::Array(items) => (0..items.len()).map(|i| i.to_string()).collect(),
+            Value::Array(items) => (0..items.len())
+                .map(|i| i.to_string())
+                .chain(props.into_iter().flatten())
+                .collect(),
             Value::Object(entries) => entries.into_iter().map(|(k, _)| k).collect(),
             other => {
                 return fail(
@@ -396,6 +412,9 @@ impl Machine {
 
     /// Sets a variable (without allocating its name again when it exists).
     fn set(&mut self, name: &str, value: Value) {
+        if !self.props.is_empty() {
+            self.props.remove(name);
+        }
         if let Some(slot) = self.vars.get_mut(name) {
             *slot = value;
         } else {
@@ -434,9 +453,14 @@ impl Machine {
 
     #[inline(never)]
     fn read_var(&mut self, name: &str, span: Span) -> Result<Value> {
-        // A variable holding a missing element reads as `null`, as an unset one does.
+        // A variable holding a missing element reads as `null`, as an unset one does (and
+        // reading an unset one sets it to `null`, which `.length` tells apart).
         let value = match self.vars.get(name) {
-            None | Some(Value::Undefined) => Value::Null,
+            None => {
+                self.vars.insert(name.to_owned(), Value::Null);
+                Value::Null
+            }
+            Some(Value::Undefined) => Value::Null,
             Some(value) => value.clone(),
         };
         self.spend(weight(&value), span)?;
@@ -489,6 +513,19 @@ impl Machine {
         let ExprKind::Var(name) = &base.kind else {
             return Ok(Value::Undefined);
         };
+        if let Some(Value::Array(_)) = self.vars.get(name)
+            && let Some(props) = self.props.get(name)
+        {
+            let key = key.to_text();
+            if array_index(&key).is_none() {
+                let element = props
+                    .iter()
+                    .find(|(k, _)| *k == key)
+                    .map_or(Value::Undefined, |(_, v)| v.clone());
+                self.spend(weight(&element), base.span)?;
+                return Ok(element);
+            }
+        }
         let element = match self.vars.get(name) {
             // The engine throws reading an element of `null`; an element of a missing element
             // kept in a variable is `null`.
@@ -497,21 +534,37 @@ impl Machine {
             }
             Some(Value::Undefined) => Value::Null,
             Some(container) => container.element(key).unwrap_or(Value::Undefined),
-            None => Value::Undefined,
+            None => {
+                self.vars.insert(name.clone(), Value::Null);
+                Value::Undefined
+            }
         };
         self.spend(weight(&element), base.span)?;
         Ok(element)
     }
 
     #[inline(never)]
+    /// `.length`: an array's or object's count; 0 for other values, `null` among them; `null`
+    /// (printed as nothing) for a variable never set nor read before, or holding a missing
+    /// element.
     fn length(&mut self, base: &Expr) -> Result<Value> {
+        if let ExprKind::Var(name) = &base.kind {
+            match self.vars.get(name) {
+                None => {
+                    self.vars.insert(name.clone(), Value::Null);
+                    return Ok(Value::Null);
+                }
+                Some(Value::Undefined) => return Ok(Value::Null),
+                _ => {}
+            }
+        }
         let value = self.eval(base)?;
         #[allow(clippy::cast_precision_loss, reason = "JavaScript numbers are doubles")]
         Ok(match &value {
             Value::Array(items) => Value::Num(items.len() as f64),
             Value::Object(entries) => Value::Num(entries.len() as f64),
-            Value::Null | Value::Undefined => Value::Str(String::new()),
-            Value::Bool(_) | Value::Num(_) | Value::Str(_) => Value::Num(0.0),
+            Value::Undefined => Value::Null,
+            Value::Null | Value::Bool(_) | Value::Num(_) | Value::Str(_) => Value::Num(0.0),
         })
     }
 
@@ -531,6 +584,13 @@ impl Machine {
         let v = self.eval(value)?;
         self.spend(weight(&v), span)?;
         self.store(target, v.clone())?;
+        // `%x% = %a%` shares the array in the engine: its properties come along.
+        if let (ExprKind::Var(to), ExprKind::Var(from)) = (&target.kind, &value.kind)
+            && to != from
+            && let Some(props) = self.props.get(from).cloned()
+        {
+            self.props.insert(to.clone(), props);
+        }
         Ok(v)
     }
 
@@ -556,6 +616,18 @@ impl Machine {
                     && i <= items.len() + SPARSE_GAP
                 {
                     self.spend((i + 1 - items.len()).saturating_mul(16), target.span)?;
+                }
+                if let Some(Value::Array(_)) = self.vars.get(name)
+                    && array_index(&key).is_none()
+                {
+                    self.spend(key.len().saturating_add(weight(&value)), target.span)?;
+                    let props = self.props.entry(name.clone()).or_default();
+                    if let Some(slot) = props.iter_mut().find(|(k, _)| *k == key) {
+                        slot.1 = value;
+                    } else {
+                        props.push((key, value));
+                    }
+                    return Ok(());
                 }
                 match self.vars.get_mut(name) {
                     Some(Value::Array(items)) => {

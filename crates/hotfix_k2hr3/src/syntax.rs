@@ -259,7 +259,13 @@ pub fn parse(source: &str) -> Result<Template, ParseError> {
     let mut builder = Builder::new();
     for segment in segments {
         builder.previous_closer = builder.closer.take();
+        builder.previous_operand_end = std::mem::take(&mut builder.operand_end);
+        let swallow = builder.swallow.take();
         match segment {
+            // Text that is exactly an operator, right after a statement whose formula has
+            // operators, vanishes in the engine.
+            Segment::Text { text, .. }
+                if swallow.is_some_and(|ops| ops.contains(&text.as_str())) => {}
             Segment::Text { span, text } => builder.push(Node::Text { span, text }),
             Segment::Statement { whole, body } => statement(source, whole, body, &mut builder)?,
         }
@@ -466,6 +472,7 @@ fn statement(
             let mut p = Parser::new(source, first + 1..body.end);
             let expr = p.formula_required("a formula to print after `=`")?;
             p.expect_end()?;
+            builder.swallow = swallowed_after(&expr);
             builder.push(Node::Print { span: whole, expr });
             return Ok(());
         }
@@ -485,6 +492,7 @@ fn statement(
             exprs.push(p.formula_required("a formula after `;`")?);
         }
         p.expect_end()?;
+        builder.swallow = exprs.last().and_then(swallowed_after);
         return builder.push_eval(source, whole, exprs);
     }
     let keyword_span = Span::new(first, first + word_len);
@@ -493,6 +501,7 @@ fn statement(
         "if" | "elif" | "while" => {
             let cond = p.formula_required("a condition")?;
             p.expect_end()?;
+            builder.swallow = swallowed_after(&cond);
             match word.as_str() {
                 "if" => builder.open_if(whole, cond),
                 "elif" => builder.elif(whole, cond),
@@ -558,6 +567,12 @@ fn for_statement(p: &mut Parser<'_>, whole: Span, builder: &mut Builder) -> Resu
     let init = parts.next().flatten();
     let cond = parts.next().flatten();
     let step = parts.next().flatten();
+    // After a `for` without a condition, every operator text vanishes; otherwise its last
+    // part decides.
+    builder.swallow = match (&init, &cond, &step) {
+        (_, None, _) => Some(OPERATORS_AFTER_ARITHMETIC),
+        (_, _, Some(last)) | (_, Some(last), None) => swallowed_after(last),
+    };
     builder.open_loop(Frame::For {
         head: whole,
         init,
@@ -595,6 +610,69 @@ fn foreach(p: &mut Parser<'_>, whole: Span, builder: &mut Builder) -> Result<(),
         var_span: tok.span,
         iterable,
     })
+}
+
+/// The texts that vanish right after a formula with an arithmetic, bitwise or assignment
+/// operator, `!`, or a prefix `++`/`--`.
+const OPERATORS_AFTER_ARITHMETIC: &[&str] = &[
+    "+", "-", "*", "/", "%", "&", "|", "<", ">", "<=", ">=", "==", "!=", "&&", "||",
+];
+
+/// The texts that vanish right after a formula whose operators all compare or combine
+/// conditions.
+const OPERATORS_AFTER_CONDITION: &[&str] =
+    &["&", "|", "<", ">", "<=", ">=", "==", "!=", "&&", "||"];
+
+/// Which texts vanish when they follow, alone, a statement whose (last) formula is `expr`: as
+/// the engine does, a text that is exactly an operator is taken into the formula before it
+/// and dropped, when that formula has operators (those inside an element's brackets and a
+/// postfix `++`/`--` do not count).
+fn swallowed_after(expr: &Expr) -> Option<&'static [&'static str]> {
+    match operator_class(expr) {
+        0 => None,
+        1 => Some(OPERATORS_AFTER_CONDITION),
+        _ => Some(OPERATORS_AFTER_ARITHMETIC),
+    }
+}
+
+/// 2 when `expr` has an arithmetic, bitwise or assignment operator, `!` or a prefix step; 1
+/// when its operators all compare or combine; 0 without operators.
+fn operator_class(expr: &Expr) -> u8 {
+    let mut class = 0;
+    let mut pending = vec![expr];
+    while let Some(e) = pending.pop() {
+        match &e.kind {
+            ExprKind::Binary { op, lhs, rhs, .. } => {
+                class = class.max(if op.is_condition() { 1 } else { 2 });
+                pending.push(lhs);
+                pending.push(rhs);
+            }
+            ExprKind::Assign { .. }
+            | ExprKind::Not { .. }
+            | ExprKind::Step { prefix: true, .. } => {
+                return 2;
+            }
+            ExprKind::Step { operand, .. } => pending.push(operand),
+            _ => {}
+        }
+    }
+    class
+}
+
+/// Whether a formula ends as an operand a following `++` or `--` would take: a number, a
+/// variable, an element, a `.length`, an increment or a calculation.
+fn ends_as_operand(expr: &Expr) -> bool {
+    match kind_of(expr) {
+        Kind::Num
+        | Kind::StrNum
+        | Kind::Var
+        | Kind::Len
+        | Kind::Post
+        | Kind::PreVar
+        | Kind::PreLit => true,
+        Kind::Binary(op) => !op.is_condition(),
+        _ => false,
+    }
 }
 
 fn is_control_keyword(word: &str) -> bool {
@@ -675,6 +753,13 @@ struct Builder {
     /// The same for the piece before it (text, a comment or any statement in between clears
     /// it; an empty `{{ }}` vanishes before this and does not).
     previous_closer: Option<&'static str>,
+    /// The operators a text right after the statement being read vanishes as, when it is
+    /// exactly one of them ([`swallowed_after`]).
+    swallow: Option<&'static [&'static str]>,
+    /// Whether the statement being read is a formula statement ending as an operand (see
+    /// [`Builder::push_eval`]), and whether the piece before it was one.
+    operand_end: bool,
+    previous_operand_end: bool,
 }
 
 impl Builder {
@@ -683,6 +768,9 @@ impl Builder {
             stack: vec![(None, Vec::new())],
             closer: None,
             previous_closer: None,
+            swallow: None,
+            operand_end: false,
+            previous_operand_end: false,
         }
     }
 
@@ -693,29 +781,34 @@ impl Builder {
     }
 
     /// Pushes a formula statement. Inside a block, the engine refuses one that starts with
-    /// `++` or `--` right after another formula statement that is an increment or decrement.
+    /// `++` or `--` right after another formula statement (nothing but an empty `{{ }}`
+    /// between them) whose last formula ends as an operand `++` could follow: a number, a
+    /// variable, an element, a `.length`, an increment or a calculation (not a string, a
+    /// boolean, `null`, a negation, a condition or an assignment).
+    /// The same holds for a formula after `;` in one statement.
     fn push_eval(&mut self, source: &str, whole: Span, exprs: Vec<Expr>) -> Result<(), ParseError> {
-        let starts_with_step = exprs.first().is_some_and(|e| {
+        let starts_with_step = |e: &Expr| {
             matches!(first_operand(e).kind, ExprKind::Step { prefix: true, .. })
                 || source[e.span.range()].starts_with(['+', '-'])
-        });
-        let in_block = self.stack.len() > 1;
-        let after_variable = match self.stack.last().and_then(|(_, nodes)| nodes.last()) {
-            Some(Node::Eval { span, exprs }) if span.end == whole.start => exprs
-                .last()
-                .is_some_and(|e| matches!(e.kind, ExprKind::Step { .. })),
-            _ => false,
         };
-        if in_block && starts_with_step && after_variable {
-            return Err(ParseError::new(
-                ParseErrorKind::Unexpected(
-                    "`++` or `--` starting a statement right after an increment or decrement \
-                     statement"
-                        .to_owned(),
-                ),
-                whole,
-            ));
+        if self.stack.len() > 1 {
+            let mut after_operand = self.previous_operand_end;
+            for (i, e) in exprs.iter().enumerate() {
+                if after_operand && starts_with_step(e) {
+                    return Err(ParseError::new(
+                        ParseErrorKind::Unexpected(
+                            "`++` or `--` starting a formula right after a formula that ends \
+                             with a number, a variable or a calculation (the engine reads \
+                             them as one)"
+                                .to_owned(),
+                        ),
+                        if i == 0 { whole } else { e.span },
+                    ));
+                }
+                after_operand = ends_as_operand(e);
+            }
         }
+        self.operand_end = exprs.last().is_some_and(ends_as_operand);
         self.push(Node::Eval { span: whole, exprs });
         Ok(())
     }
