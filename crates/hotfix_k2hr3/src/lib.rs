@@ -28,6 +28,8 @@
 //!   a loop inside an `if` does nothing; a second `endif` right after the `endif` of an `if`
 //!   inside a loop keeps only that `if`'s first branch, and when its condition does not hold
 //!   the rest of the loop body runs once there, then again after the `if`.
+//!   Inside a block where a `do … while` has ended, any later `while` in that block is refused
+//!   (the engine takes it as closing that `do` again).
 //! * **Operator text**: a text that is exactly an operator (`-`, `<`, `&&`…) right after a
 //!   statement whose formula has operators vanishes (`{{= %p% + 1 }}-{{= %p% + 9 }}` prints no
 //!   `-`); inside a block, a formula starting with `++` or `--` right after a formula that

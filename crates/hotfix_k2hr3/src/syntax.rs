@@ -760,6 +760,9 @@ struct Builder {
     /// [`Builder::push_eval`]), and whether the piece before it was one.
     operand_end: bool,
     previous_operand_end: bool,
+    /// The depths of the stack (its length) at which a `do … while` ended inside a block that
+    /// is still open (entries deeper than the stack are stale).
+    closed_do: Vec<usize>,
 }
 
 impl Builder {
@@ -771,6 +774,7 @@ impl Builder {
             swallow: None,
             operand_end: false,
             previous_operand_end: false,
+            closed_do: Vec::new(),
         }
     }
 
@@ -821,6 +825,8 @@ impl Builder {
     /// `foreach` right inside one of those, and a `do` right inside a `do` (with another kind
     /// of block between them, they are accepted).
     fn open(&mut self, frame: Frame) -> Result<(), ParseError> {
+        // A block that closed took its ended `do`s with it.
+        self.closed_do.retain(|&depth| depth <= self.stack.len());
         let family = |f: &Frame| match f {
             Frame::If { .. } => 0,
             Frame::Do { .. } => 1,
@@ -965,11 +971,29 @@ impl Builder {
     /// `while`: closes an open `do`, else opens a loop.
     fn while_statement(&mut self, span: Span, cond: Expr) -> Result<(), ParseError> {
         if !matches!(self.top_frame(), Some(Frame::Do { .. })) {
+            // Inside a block where a `do … while` has ended, the engine takes any later
+            // `while` in that block as closing that `do` again (a `while … done` loop there
+            // does not load; a lone second `while` loops in ways not modelled).
+            self.closed_do.retain(|&depth| depth <= self.stack.len());
+            if !self.closed_do.is_empty() {
+                return Err(ParseError::new(
+                    ParseErrorKind::Unexpected(
+                        "`while` in a block after a `do … while` ended in it: the engine takes \
+                         it as closing that `do` again"
+                            .to_owned(),
+                    ),
+                    span,
+                ));
+            }
             return self.open_loop(Frame::While { head: span, cond });
         }
         let Some((Some(Frame::Do { head }), body)) = self.stack.pop() else {
             return Err(self.mismatch(span, "while"));
         };
+        self.closed_do.retain(|&depth| depth <= self.stack.len());
+        if self.stack.len() > 1 {
+            self.closed_do.push(self.stack.len());
+        }
         self.push(Node::DoWhile {
             span: head.to(span),
             head,

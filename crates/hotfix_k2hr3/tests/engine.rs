@@ -12,12 +12,12 @@
 //! The generator covers every statement, operator, literal and variable form, branches and
 //! loops nested (and wrongly nested), text and escapes around statements, headers, comments,
 //! variables of every JSON type and unset ones, formulas from the whole grammar (most of which
-//! the engine refuses to load) and formulas of the shapes templates are written with. It leaves
-//! out four corners where the engine's behaviour is not modelled: `do … while` inside or around
-//! another block (the engine pairs `while` with `do` in ways that accept some unbalanced
-//! templates and refuse some balanced ones), `.length` on a variable holding `null`, a `{` in
-//! the text right before a statement (`{{{ if … }}`, which the engine reads both as an escape
-//! and as a statement), and `++`/`--` right after `;` (refused in some blocks).
+//! the engine refuses to load) and formulas of the shapes templates are written with, texts
+//! that are operators right after statements, `{` before statements, `++`/`--` after `;`,
+//! doubled `done` and `endif`, `.length` of `null` and of unset variables, `do … while` inside
+//! and around other blocks. It leaves out one corner: a `while … done` loop inside a `do` (its
+//! `while` closes the `do`, and the engine may then loop without end, as it does on a second
+//! `while` right after a `do`'s).
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -283,6 +283,8 @@ struct Generator {
     loop_depth: usize,
     /// Open blocks while generating: `true` for a loop.
     blocks: Vec<bool>,
+    /// `do` blocks open while generating (no `while … done` inside them).
+    in_do: usize,
 }
 
 /// Names the template reads and writes; `i`, `j`, `c0`…`c3` are loop counters that nothing
@@ -314,6 +316,7 @@ impl Generator {
             state: seed,
             loop_depth: 0,
             blocks: Vec::new(),
+            in_do: 0,
         }
     }
 
@@ -472,12 +475,7 @@ impl Generator {
                     out.push_str(&self.statement(&f));
                 }
                 2 => {
-                    // Not `++` or `--` right after `;`: the engine refuses some of those in
-                    // blocks, by a rule not modelled.
-                    let (a, mut b) = (self.formula(), self.formula());
-                    while b.starts_with(['+', '-']) {
-                        b = self.formula();
-                    }
+                    let (a, b) = (self.formula(), self.formula());
                     out.push_str(&self.statement(&format!("{a} ; {b}")));
                 }
                 _ => {
@@ -494,10 +492,7 @@ impl Generator {
             8 => self.foreach_block(out, depth),
             9 => self.for_block(out, depth),
             10 => self.while_block(out, depth),
-            // The engine matches `do … while` against other blocks in ways not modelled
-            // (see the crate's documentation): `do` only at the top level, around no block.
-            _ if self.blocks.is_empty() => self.do_block(out, depth),
-            _ => self.text(out),
+            _ => self.do_block(out, depth),
         }
     }
 
@@ -510,7 +505,7 @@ impl Generator {
         for _ in 0..pieces {
             out.push_str(self.pick(&[
                 "a", "b c", "\n", "\r\n", " ", "\t", "x{{{y", "}}}", "[", "]", ",", "é", "  \n",
-                "}}", "}", "%n%", "0",
+                "}}", "}", "%n%", "0", "-", "+", "<", "&&", "|", "==", "*", "{", "x{", "++",
             ]));
         }
     }
@@ -568,6 +563,17 @@ impl Generator {
             out.push_str(&self.statement(&kw));
         }
         self.blocks.pop();
+        // A second `endif` (the engine accepts one inside a loop).
+        if self.chance(6) {
+            out.push_str(&self.statement("endif"));
+        }
+    }
+
+    /// A second `done` after a loop (the engine accepts one inside an `if`).
+    fn maybe_second_done(&mut self, out: &mut String) {
+        if self.chance(6) {
+            out.push_str(&self.statement("done"));
+        }
     }
 
     fn counter(&self) -> String {
@@ -598,6 +604,7 @@ impl Generator {
         self.loop_depth -= 1;
         out.push_str(&self.statement("done"));
         self.blocks.pop();
+        self.maybe_second_done(out);
     }
 
     fn for_block(&mut self, out: &mut String, depth: usize) {
@@ -627,10 +634,11 @@ impl Generator {
         self.loop_depth -= 1;
         out.push_str(&self.statement("done"));
         self.blocks.pop();
+        self.maybe_second_done(out);
     }
 
     fn while_block(&mut self, out: &mut String, depth: usize) {
-        if !self.may_open(true) {
+        if self.in_do > 0 || !self.may_open(true) {
             return self.text(out);
         }
         self.blocks.push(true);
@@ -644,9 +652,12 @@ impl Generator {
         self.loop_depth -= 1;
         out.push_str(&self.statement("done"));
         self.blocks.pop();
+        self.maybe_second_done(out);
     }
 
-    fn do_block(&mut self, out: &mut String, _depth: usize) {
+    /// `do … while`, around any block but a `while … done` (whose `while` would close the
+    /// `do`, and the loops the engine then makes may not end).
+    fn do_block(&mut self, out: &mut String, depth: usize) {
         if !self.may_open(true) {
             return self.text(out);
         }
@@ -656,20 +667,10 @@ impl Generator {
         out.push_str(&self.statement(&format!("{c} = 0")));
         out.push_str(&self.statement("do"));
         self.loop_depth += 1;
+        self.in_do += 1;
         out.push_str(&self.statement(&format!("{c}++")));
-        for _ in 0..self.below(3) {
-            match self.below(3) {
-                0 => self.text(out),
-                1 => {
-                    let f = self.formula();
-                    out.push_str(&self.statement(&format!("= {f}")));
-                }
-                _ => {
-                    let (t, f) = (self.target(), self.formula());
-                    out.push_str(&self.statement(&format!("{t} = {f}")));
-                }
-            }
-        }
+        self.body(out, depth);
+        self.in_do -= 1;
         self.loop_depth -= 1;
         out.push_str(&self.statement(&format!("while {c} < {limit}")));
         self.blocks.pop();
@@ -741,7 +742,7 @@ impl Generator {
             ),
             10 => format!(
                 "%{}%{}",
-                self.pick(&["arr", "obj", "s", "e", "n", "t", "ns"]),
+                self.pick(&["arr", "obj", "s", "e", "n", "t", "ns", "z", "u", "x"]),
                 self.pick(&[".length", ".size", ".count"])
             ),
             _ => {
@@ -812,7 +813,10 @@ impl Generator {
             2 => format!("'{}'", self.pick(&["5", " 7", "0x10", "1.5", "-3"])),
             3 => format!("%{}%", self.pick(&["n", "f", "ns", "t", "c0", "x", "y"])),
             4 => format!("%arr%[{}]", self.below(3)),
-            _ => format!("%{}%.length", self.pick(&["arr", "obj", "s", "e"])),
+            _ => format!(
+                "%{}%.length",
+                self.pick(&["arr", "obj", "s", "e", "z", "u"])
+            ),
         }
     }
 
