@@ -4,7 +4,7 @@
 //! fail where the engine fails: refused at load where the engine does not load them, failing
 //! at run time with the output the engine keeps before its error message.
 //!
-//! `HOTFIX_K2HR3_CASES` sets how many templates are generated (3,000 by default),
+//! `HOTFIX_K2HR3_CASES` sets how many templates are generated (6,000 by default, about 20 s),
 //! `HOTFIX_K2HR3_SEED` the seed, `HOTFIX_K2HR3_FIRST` the first case's number (0 by default:
 //! a long run split in chunks of cases gives the same templates as one run). The engine has no bound on loops: the generator's loops always
 //! end (their counters are variables nothing else assigns).
@@ -22,6 +22,8 @@
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use hotfix_k2hr3::{Limits, Value, Variables};
 
@@ -42,11 +44,18 @@ fn shared() -> PathBuf {
     path
 }
 
-/// The engine in serve mode: one JSON request per line in, one JSON answer per line out.
+/// How long the engine may take over one template before it is taken as hanging (the engine
+/// has no bound: some templates the generator makes may loop for ever in it).
+const ENGINE_PATIENCE: Duration = Duration::from_secs(30);
+
+/// The engine in serve mode: one JSON request per line in, one JSON answer per line out; a
+/// watchdog thread kills it when a request outlasts [`ENGINE_PATIENCE`].
 struct Engine {
     child: Child,
     input: ChildStdin,
     output: BufReader<ChildStdout>,
+    /// When the request under way started (`None` between requests).
+    started: Arc<Mutex<Option<Instant>>>,
 }
 
 /// What the engine made of a template.
@@ -71,28 +80,56 @@ impl Engine {
             .expect("node runs (Debian's nodejs) for the K2HR3 engine");
         let input = child.stdin.take().expect("the engine's input");
         let output = BufReader::new(child.stdout.take().expect("the engine's output"));
+        let started: Arc<Mutex<Option<Instant>>> = Arc::new(Mutex::new(None));
+        let watched = Arc::downgrade(&started);
+        let pid = child.id().to_string();
+        std::thread::spawn(move || {
+            while let Some(started) = watched.upgrade() {
+                let late = started
+                    .lock()
+                    .ok()
+                    .and_then(|s| *s)
+                    .is_some_and(|t| t.elapsed() > ENGINE_PATIENCE);
+                drop(started);
+                if late {
+                    let _ = Command::new("kill").arg("-9").arg(&pid).status();
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(500));
+            }
+        });
         Engine {
             child,
             input,
             output,
+            started,
         }
     }
 
-    fn expand(&mut self, template: &str, vars: &serde_json::Value) -> Answer {
+    /// What the engine makes of a template; `None` when it gave no answer in time (it was
+    /// killed: start another).
+    fn expand(&mut self, template: &str, vars: &serde_json::Value) -> Option<Answer> {
         let request = serde_json::json!({ "template": template, "vars": vars });
-        writeln!(self.input, "{request}").expect("a request to the engine");
-        self.input.flush().expect("a request to the engine");
+        if let Ok(mut s) = self.started.lock() {
+            *s = Some(Instant::now());
+        }
+        writeln!(self.input, "{request}").ok()?;
+        self.input.flush().ok()?;
         let mut line = String::new();
-        self.output
-            .read_line(&mut line)
-            .expect("an answer from the engine");
+        let read = self.output.read_line(&mut line);
+        if let Ok(mut s) = self.started.lock() {
+            *s = None;
+        }
+        if read.ok()? == 0 {
+            return None;
+        }
         let answer: serde_json::Value = serde_json::from_str(&line)
             .unwrap_or_else(|e| panic!("the engine answered {line:?}: {e}"));
-        Answer {
+        Some(Answer {
             ok: answer["ok"] == serde_json::Value::Bool(true),
             stage: answer["stage"].as_str().unwrap_or("").to_owned(),
             output: answer["output"].as_str().unwrap_or("").to_owned(),
-        }
+        })
     }
 }
 
@@ -116,7 +153,13 @@ fn kept_before_error(output: &str) -> &str {
 
 /// How hotfix and the engine differ on a template; `None` when they agree.
 fn difference(engine: &mut Engine, template: &str, vars: &serde_json::Value) -> Option<String> {
-    let answer = engine.expand(template, vars);
+    let Some(answer) = engine.expand(template, vars) else {
+        *engine = Engine::start();
+        return Some(format!(
+            "the engine gave no answer in {} s (it loops for ever?)",
+            ENGINE_PATIENCE.as_secs()
+        ));
+    };
     let ours_vars: Variables = match serde_json::from_value::<Value>(vars.clone()) {
         Ok(Value::Object(entries)) => entries.into_iter().collect(),
         other => panic!("the variables are an object: {other:?}"),
@@ -226,7 +269,7 @@ fn shared_generated_templates_expand_as_the_engine_does() {
     let cases: u64 = std::env::var("HOTFIX_K2HR3_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(3_000);
+        .unwrap_or(6_000);
     let seed: u64 = std::env::var("HOTFIX_K2HR3_SEED")
         .ok()
         .and_then(|v| v.parse().ok())

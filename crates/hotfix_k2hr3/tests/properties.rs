@@ -338,3 +338,25 @@ fn ifs_closed_twice_stop_at_their_depth_not_the_stack() {
     let out = hotfix_k2hr3::expand(&template, &Variables::new(), LIMITS).expect("expands");
     assert_eq!(out, "x");
 }
+
+#[test]
+fn numbers_print_as_javascript_writes_them() {
+    // Where two shortest digit strings are equally close to the value, JavaScript takes the
+    // even last digit (Rust's formatting takes the other); the rest is the shortest digits.
+    for (n, text) in [
+        // Exact in binary: 7664076732001677 / 4 and 243130342575229 / 16.
+        (7_664_076_732_001_677.0 / 4.0, "1916019183000419.2"),
+        (243_130_342_575_229.0 / 16.0, "15195646410951.812"),
+        (0.1 + 0.2, "0.30000000000000004"),
+        (5e-324, "5e-324"),
+        (1.5, "1.5"),
+        (2.5e-7, "2.5e-7"),
+        (123_456_789_012_345_680_000.0, "123456789012345680000"),
+        (0.000_001, "0.000001"),
+        (1e21, "1e+21"),
+        (4.35, "4.35"),
+        (-0.5, "-0.5"),
+    ] {
+        assert_eq!(hotfix_k2hr3::number_to_string(n), text, "{n:e}");
+    }
+}
