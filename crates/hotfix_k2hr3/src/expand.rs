@@ -819,8 +819,8 @@ fn arithmetic(op: BinaryOp, l: &Value, r: &Value, span: Span, spans: (Span, Span
 
 /// `< > <= >=`: numbers compare by their integer part (JavaScript's `parseInt` of their text:
 /// `0.1 > 0` is false), strings that hold a number too; a boolean or `null` on either side
-/// makes the comparison false; other strings, arrays that are no number, objects and missing
-/// elements fail.
+/// makes the comparison false; `NaN`, other strings, arrays that are no number, objects and
+/// missing elements fail.
 fn order(op: BinaryOp, l: &Value, r: &Value, spans: (Span, Span)) -> Result<bool> {
     let side = |v: &Value, which: &'static str, span: Span| -> Result<Option<f64>> {
         let refuse = || {
@@ -834,6 +834,8 @@ fn order(op: BinaryOp, l: &Value, r: &Value, spans: (Span, Span)) -> Result<bool
             )
         };
         match v {
+            // `NaN` (from `0 / 0` or `[] % []`) is refused; `Infinity` compares false.
+            Value::Num(n) if n.is_nan() => refuse(),
             Value::Num(n) => Ok(Some(parse_int(&number_to_string(*n)))),
             Value::Str(_) | Value::Array(_) => match js_number(v) {
                 // `parseInt` of the text: `''` and `[]` are NaN, and compare false.
@@ -998,8 +1000,14 @@ fn text_weight(value: &Value) -> usize {
     }
 }
 
-/// A value as messages show it: its JSON, cut at 40 characters.
+/// A value as messages show it: its JSON (`NaN` and `Infinity` as written), cut at 40
+/// characters.
 fn describe(value: &Value) -> String {
+    if let Value::Num(n) = value
+        && !n.is_finite()
+    {
+        return number_to_string(*n);
+    }
     let json = value.to_json();
     let mut shown: String = json.chars().take(40).collect();
     if shown.len() < json.len() {
