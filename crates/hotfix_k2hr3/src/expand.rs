@@ -627,6 +627,11 @@ impl Machine {
                     return Ok(());
                 };
                 let key = self.key(index)?;
+                // With a boolean index the engine stores the value in the variable itself.
+                if matches!(key, Value::Bool(_)) {
+                    self.set(name, value);
+                    return Ok(());
+                }
                 let key = match key {
                     Value::Str(s) => s,
                     other => other.to_text(),
