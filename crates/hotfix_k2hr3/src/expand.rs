@@ -74,6 +74,14 @@ pub enum ExpandErrorKind {
     NotIterable(String),
     #[error("more than {0} loop iterations: stopped (see --max-iterations)")]
     IterationLimit(u64),
+    /// More than this many `if`s closed by two `endif`s, their conditions false, ran the rest
+    /// of their block inside one another: the engine would run that rest 2^N times (or recurse
+    /// that deep); the expander stops.
+    #[error(
+        "more than {0} `if`s closed by two `endif`s ran the rest of their block inside one \
+         another: stopped"
+    )]
+    RestDepth(usize),
     #[error("the output would exceed {0} bytes")]
     OutputLimit(usize),
     /// The bytes built or copied in all (strings, values read from variables, output) passed
@@ -85,6 +93,10 @@ pub enum ExpandErrorKind {
     )]
     WorkLimit(usize),
 }
+
+/// How many runs of a block's rest may open inside each other (see
+/// [`ExpandErrorKind::RestDepth`]).
+const MAX_REST_DEPTH: usize = 64;
 
 /// How far past an array's end an element is stored; further, JavaScript makes a sparse array
 /// and the expander leaves the array as it is.
@@ -111,6 +123,8 @@ pub fn expand(
         depth: 0,
         committed: 0,
         commit_iterations: false,
+        rest_depth: 0,
+        props: HashMap::new(),
     };
     for node in &template.body {
         let before = machine.out.len();
@@ -134,6 +148,9 @@ pub fn expand(
     Ok(machine.out)
 }
 
+/// Where an operand was read: a variable, and the key of its element.
+type Place<'a> = (&'a str, Option<String>);
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Flow {
     Normal,
@@ -154,6 +171,12 @@ struct Machine {
     committed: usize,
     /// Whether the top-level node is a loop (whose finished rounds are kept).
     commit_iterations: bool,
+    /// How many runs of a block's rest (after an `if` closed twice) are open inside each other.
+    rest_depth: usize,
+    /// Properties that are no index (`%a%['k'] = 1`) stored on the array a variable holds, in
+    /// the order they were first set: JavaScript keeps them beside the elements, where reads
+    /// and `foreach` (after the indexes) find them, and printing and `.length` do not.
+    props: HashMap<String, Vec<(String, Value)>>,
 }
 
 /// A failure before the output is attached.
@@ -177,13 +200,64 @@ impl Machine {
     }
 
     fn block_inner(&mut self, nodes: &[Node]) -> Result<Flow> {
-        for node in nodes {
-            let flow = self.node(node)?;
+        for (i, node) in nodes.iter().enumerate() {
+            let flow = match node {
+                Node::If {
+                    doubled: true,
+                    branches,
+                    otherwise,
+                    span,
+                    ..
+                } => self.doubled_if(
+                    branches,
+                    otherwise.as_ref().map(|(_, body)| body.as_slice()),
+                    *span,
+                    &nodes[i + 1..],
+                )?,
+                _ => self.node(node)?,
+            };
             if flow != Flow::Normal {
                 return Ok(flow);
             }
         }
         Ok(Flow::Normal)
+    }
+
+    /// An `if` closed by two `endif`s: its first branch when its condition holds (the other
+    /// branches as usual when that one is empty); otherwise the rest of the enclosing block
+    /// (`rest`) runs once here, then the caller goes on with it.
+    fn doubled_if(
+        &mut self,
+        branches: &[crate::Branch],
+        otherwise: Option<&[Node]>,
+        span: Span,
+        rest: &[Node],
+    ) -> Result<Flow> {
+        let Some((first, others)) = branches.split_first() else {
+            return Ok(Flow::Normal);
+        };
+        if self.holds(&first.cond)? {
+            if !first.body.is_empty() {
+                return self.block(&first.body);
+            }
+            for branch in others {
+                if self.holds(&branch.cond)? && !branch.body.is_empty() {
+                    return self.block(&branch.body);
+                }
+            }
+            return match otherwise {
+                Some(body) => self.block(body),
+                None => Ok(Flow::Normal),
+            };
+        }
+        self.tick(span)?;
+        if self.rest_depth >= MAX_REST_DEPTH {
+            return fail(ExpandErrorKind::RestDepth(MAX_REST_DEPTH), span);
+        }
+        self.rest_depth += 1;
+        let flow = self.block(rest);
+        self.rest_depth -= 1;
+        flow
     }
 
     /// A loop's round ended: when the loop is the top-level node, its output is kept.
@@ -321,8 +395,19 @@ impl Machine {
 
     /// `foreach`: the variable takes each index of an array (as a string) or key of an object.
     fn foreach(&mut self, head: Span, var: &str, iterable: &Expr, body: &[Node]) -> Result<()> {
+        let props = match &iterable.kind {
+            ExprKind::Var(name) => self
+                .props
+                .get(name)
+                .map(|p| p.iter().map(|(k, _)| k.clone())),
+            _ => None,
+        }
+        .map(Iterator::collect::<Vec<String>>);
         let keys: Vec<String> = match self.eval(iterable)? {
-            Value::Array(items) => (0..items.len()).map(|i| i.to_string()).collect(),
+            Value::Array(items) => (0..items.len())
+                .map(|i| i.to_string())
+                .chain(props.into_iter().flatten())
+                .collect(),
             Value::Object(entries) => entries.into_iter().map(|(k, _)| k).collect(),
             other => {
                 return fail(
@@ -346,6 +431,9 @@ impl Machine {
 
     /// Sets a variable (without allocating its name again when it exists).
     fn set(&mut self, name: &str, value: Value) {
+        if !self.props.is_empty() {
+            self.props.remove(name);
+        }
         if let Some(slot) = self.vars.get_mut(name) {
             *slot = value;
         } else {
@@ -384,9 +472,17 @@ impl Machine {
 
     #[inline(never)]
     fn read_var(&mut self, name: &str, span: Span) -> Result<Value> {
-        // A variable holding a missing element reads as `null`, as an unset one does.
-        let value = match self.vars.get(name) {
-            None | Some(Value::Undefined) => Value::Null,
+        // A variable holding a missing element reads as `null`, as an unset one does, and
+        // reading either sets it to `null` (which `.length` and elements tell apart).
+        let value = match self.vars.get_mut(name) {
+            None => {
+                self.vars.insert(name.to_owned(), Value::Null);
+                Value::Null
+            }
+            Some(slot @ Value::Undefined) => {
+                *slot = Value::Null;
+                Value::Null
+            }
             Some(value) => value.clone(),
         };
         self.spend(weight(&value), span)?;
@@ -411,32 +507,86 @@ impl Machine {
     #[inline(never)]
     fn index(&mut self, base: &Expr, index: &Expr) -> Result<Value> {
         let key = self.key(index)?;
+        self.element(base, &key)
+    }
+
+    /// An operand of `==` or `!=`, with the place it was read from when it is a variable or
+    /// an element: two reads of the same place give the same array or object, which the
+    /// engine compares by identity.
+    fn operand<'a>(&mut self, expr: &'a Expr) -> Result<(Value, Option<Place<'a>>)> {
+        match &expr.kind {
+            ExprKind::Var(name) => Ok((self.read_var(name, expr.span)?, Some((name, None)))),
+            ExprKind::Index { base, index, .. } => {
+                let key = self.key(index)?;
+                let value = self.element(base, &key)?;
+                let place = match &base.kind {
+                    ExprKind::Var(name) => Some((name.as_str(), Some(key.to_text()))),
+                    _ => None,
+                };
+                Ok((value, place))
+            }
+            _ => Ok((self.eval(expr)?, None)),
+        }
+    }
+
+    fn element(&mut self, base: &Expr, key: &Value) -> Result<Value> {
         let ExprKind::Var(name) = &base.kind else {
             return Ok(Value::Undefined);
         };
+        if let Some(Value::Array(_)) = self.vars.get(name)
+            && let Some(props) = self.props.get(name)
+        {
+            let key = key.to_text();
+            if array_index(&key).is_none() {
+                let element = props
+                    .iter()
+                    .find(|(k, _)| *k == key)
+                    .map_or(Value::Undefined, |(_, v)| v.clone());
+                self.spend(weight(&element), base.span)?;
+                return Ok(element);
+            }
+        }
         let element = match self.vars.get(name) {
             // The engine throws reading an element of `null`; an element of a missing element
             // kept in a variable is `null`.
             Some(Value::Null) => {
                 return fail(ExpandErrorKind::NullContainer(name.clone()), base.span);
             }
-            Some(Value::Undefined) => Value::Null,
-            Some(container) => container.element(&key).unwrap_or(Value::Undefined),
-            None => Value::Undefined,
+            Some(Value::Undefined) => {
+                self.vars.insert(name.clone(), Value::Null);
+                Value::Null
+            }
+            Some(container) => container.element(key).unwrap_or(Value::Undefined),
+            None => {
+                self.vars.insert(name.clone(), Value::Null);
+                Value::Undefined
+            }
         };
         self.spend(weight(&element), base.span)?;
         Ok(element)
     }
 
     #[inline(never)]
+    /// `.length`: an array's or object's count; 0 for other values, `null` among them; `null`
+    /// (printed as nothing) for a variable never set nor read before, or holding a missing
+    /// element.
     fn length(&mut self, base: &Expr) -> Result<Value> {
+        if let ExprKind::Var(name) = &base.kind {
+            match self.vars.get(name) {
+                None | Some(Value::Undefined) => {
+                    self.vars.insert(name.clone(), Value::Null);
+                    return Ok(Value::Null);
+                }
+                _ => {}
+            }
+        }
         let value = self.eval(base)?;
         #[allow(clippy::cast_precision_loss, reason = "JavaScript numbers are doubles")]
         Ok(match &value {
             Value::Array(items) => Value::Num(items.len() as f64),
             Value::Object(entries) => Value::Num(entries.len() as f64),
-            Value::Null | Value::Undefined => Value::Str(String::new()),
-            Value::Bool(_) | Value::Num(_) | Value::Str(_) => Value::Num(0.0),
+            Value::Undefined => Value::Null,
+            Value::Null | Value::Bool(_) | Value::Num(_) | Value::Str(_) => Value::Num(0.0),
         })
     }
 
@@ -456,6 +606,13 @@ impl Machine {
         let v = self.eval(value)?;
         self.spend(weight(&v), span)?;
         self.store(target, v.clone())?;
+        // `%x% = %a%` shares the array in the engine: its properties come along.
+        if let (ExprKind::Var(to), ExprKind::Var(from)) = (&target.kind, &value.kind)
+            && to != from
+            && let Some(props) = self.props.get(from).cloned()
+        {
+            self.props.insert(to.clone(), props);
+        }
         Ok(v)
     }
 
@@ -470,6 +627,11 @@ impl Machine {
                     return Ok(());
                 };
                 let key = self.key(index)?;
+                // With a boolean index the engine stores the value in the variable itself.
+                if matches!(key, Value::Bool(_)) {
+                    self.set(name, value);
+                    return Ok(());
+                }
                 let key = match key {
                     Value::Str(s) => s,
                     other => other.to_text(),
@@ -481,6 +643,18 @@ impl Machine {
                     && i <= items.len() + SPARSE_GAP
                 {
                     self.spend((i + 1 - items.len()).saturating_mul(16), target.span)?;
+                }
+                if let Some(Value::Array(_)) = self.vars.get(name)
+                    && array_index(&key).is_none()
+                {
+                    self.spend(key.len().saturating_add(weight(&value)), target.span)?;
+                    let props = self.props.entry(name.clone()).or_default();
+                    if let Some(slot) = props.iter_mut().find(|(k, _)| *k == key) {
+                        slot.1 = value;
+                    } else {
+                        props.push((key, value));
+                    }
+                    return Ok(());
                 }
                 match self.vars.get_mut(name) {
                     Some(Value::Array(items)) => {
@@ -527,8 +701,13 @@ impl Machine {
 
     #[inline(never)]
     fn binary_node(&mut self, expr: &Expr, op: BinaryOp, lhs: &Expr, rhs: &Expr) -> Result<Value> {
-        let l = self.eval(lhs)?;
-        let r = self.eval(rhs)?;
+        let (l, r, same_place) = if matches!(op, BinaryOp::Eq | BinaryOp::Ne) {
+            let (l, left_place) = self.operand(lhs)?;
+            let (r, right_place) = self.operand(rhs)?;
+            (l, r, left_place.is_some() && left_place == right_place)
+        } else {
+            (self.eval(lhs)?, self.eval(rhs)?, false)
+        };
         // Joining or comparing strings reads them (and a joined string is built).
         self.spend(text_weight(&l).saturating_add(text_weight(&r)), expr.span)?;
         let spans = (lhs.span, rhs.span);
@@ -536,8 +715,9 @@ impl Machine {
             BinaryOp::Add => self.add(l, &r, expr.span, spans),
             BinaryOp::And => Ok(Value::Bool(l.truthy() && r.truthy())),
             BinaryOp::Or => Ok(Value::Bool(l.truthy() || r.truthy())),
-            BinaryOp::Eq => Ok(Value::Bool(equal(&l, &r))),
-            BinaryOp::Ne => Ok(Value::Bool(!equal(&l, &r))),
+            BinaryOp::Eq | BinaryOp::Ne => Ok(Value::Bool(
+                equal(&l, &r, same_place) == (op == BinaryOp::Eq),
+            )),
             BinaryOp::Lt | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Ge => {
                 order(op, &l, &r, spans).map(Value::Bool)
             }
@@ -644,8 +824,8 @@ fn arithmetic(op: BinaryOp, l: &Value, r: &Value, span: Span, spans: (Span, Span
 
 /// `< > <= >=`: numbers compare by their integer part (JavaScript's `parseInt` of their text:
 /// `0.1 > 0` is false), strings that hold a number too; a boolean or `null` on either side
-/// makes the comparison false; other strings, arrays that are no number, objects and missing
-/// elements fail.
+/// makes the comparison false; `NaN`, other strings, arrays that are no number, objects and
+/// missing elements fail.
 fn order(op: BinaryOp, l: &Value, r: &Value, spans: (Span, Span)) -> Result<bool> {
     let side = |v: &Value, which: &'static str, span: Span| -> Result<Option<f64>> {
         let refuse = || {
@@ -659,6 +839,8 @@ fn order(op: BinaryOp, l: &Value, r: &Value, spans: (Span, Span)) -> Result<bool
             )
         };
         match v {
+            // `NaN` (from `0 / 0` or `[] % []`) is refused; `Infinity` compares false.
+            Value::Num(n) if n.is_nan() => refuse(),
             Value::Num(n) => Ok(Some(parse_int(&number_to_string(*n)))),
             Value::Str(_) | Value::Array(_) => match js_number(v) {
                 // `parseInt` of the text: `''` and `[]` are NaN, and compare false.
@@ -682,42 +864,45 @@ fn order(op: BinaryOp, l: &Value, r: &Value, spans: (Span, Span)) -> Result<bool
     })
 }
 
-/// `==`: a missing element equals only a missing element (`false` and `null` equal it on the
-/// left); an array on the left of a boolean by its text (`[]` true, `[0]` false, `[1, 2]`
-/// neither), an object there never;
-/// on the right of a boolean, arrays and objects are true; an array or an object on the left
-/// equals only the same content (an empty array not even itself); a boolean on either side
-/// compares truthiness; `null` equals `null` and the number 0; numbers compare by their integer
-/// part, strings with strings; a number never equals a string.
+/// `==`, as the engine decides it (`!=` is its negation):
+///
+/// * a missing element equals only a missing element (and `null`, or `false` on the left);
+/// * an array on the left of a boolean by its text (`[]` true, `[0]` false, `[1, 2]` neither);
+///   an object there never; a boolean on the left equals what has its truth on the right
+///   (`true == 'a'`, `false == [0]`);
+/// * `null`, numbers and arrays whose text is a number compare by their integer part
+///   (`parseInt` of their text, `null` as 0; `Infinity` equals nothing); an array whose text
+///   is no number (`['a']`, `[0, 1]`) or an object equals only itself (`same_place`: both
+///   read from the same variable or element); `[]` not even itself;
+/// * `null` on the left equals the empty string (not on the right); strings equal strings;
+///   a number never equals a string.
 #[allow(clippy::float_cmp, reason = "JavaScript's `==` on numbers is exact")]
-fn equal(l: &Value, r: &Value) -> bool {
+fn equal(l: &Value, r: &Value, same_place: bool) -> bool {
+    // `parseInt` of a number's text; `None` when the value compares as no number.
+    let numeric = |v: &Value| match v {
+        Value::Null => Some(0.0),
+        Value::Num(n) => Some(parse_int(&number_to_string(*n))),
+        Value::Array(_) => {
+            let text = v.to_text();
+            string_to_number(&text).map(|_| parse_int(&text))
+        }
+        _ => None,
+    };
     match (l, r) {
         (Value::Undefined, r) => matches!(r, Value::Undefined),
         (Value::Bool(b), Value::Undefined) => !*b,
         (l, Value::Undefined) => matches!(l, Value::Null),
         (Value::Array(_), Value::Bool(b)) => l.array_truth() == Some(*b),
-        (Value::Object(_), Value::Bool(_)) => false,
-        (Value::Bool(b), Value::Array(_) | Value::Object(_)) => *b,
-        // An array on the left of a number compares by the integer parts of their texts.
-        (Value::Array(_), Value::Num(n)) => {
-            string_to_number(&l.to_text()).is_some()
-                && parse_int(&l.to_text()) == parse_int(&number_to_string(*n))
-        }
-        (Value::Array(a), r) => !a.is_empty() && l == r,
-        (Value::Object(_), r) => l == r,
-        (Value::Bool(_), _) | (_, Value::Bool(_)) => l.truthy() == r.truthy(),
-        (Value::Null, Value::Null) => true,
-        (Value::Null, Value::Num(n)) | (Value::Num(n), Value::Null) => {
-            parse_int(&number_to_string(*n)) == 0.0
-        }
-        // `null` on the left equals the empty string, and an array that reads as 0.
+        (Value::Object(_), _) => same_place,
+        (Value::Bool(b), r) | (r, Value::Bool(b)) => r.truthy() == *b,
         (Value::Null, Value::Str(s)) => s.is_empty(),
-        (Value::Null, Value::Array(_)) => parse_int(&r.to_text()) == 0.0,
-        (Value::Num(a), Value::Num(b)) => {
-            parse_int(&number_to_string(*a)) == parse_int(&number_to_string(*b))
-        }
         (Value::Str(a), Value::Str(b)) => a == b,
-        _ => false,
+        (Value::Array(_), Value::Array(_)) => match (numeric(l), numeric(r)) {
+            (Some(a), Some(b)) => a == b,
+            (None, None) => same_place,
+            _ => false,
+        },
+        (l, r) => matches!((numeric(l), numeric(r)), (Some(a), Some(b)) if a == b),
     }
 }
 
@@ -820,8 +1005,14 @@ fn text_weight(value: &Value) -> usize {
     }
 }
 
-/// A value as messages show it: its JSON, cut at 40 characters.
+/// A value as messages show it: its JSON (`NaN` and `Infinity` as written), cut at 40
+/// characters.
 fn describe(value: &Value) -> String {
+    if let Value::Num(n) = value
+        && !n.is_finite()
+    {
+        return number_to_string(*n);
+    }
     let json = value.to_json();
     let mut shown: String = json.chars().take(40).collect();
     if shown.len() < json.len() {

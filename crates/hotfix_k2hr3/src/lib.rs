@@ -24,7 +24,16 @@
 //! * **Blocks**: an `if` directly inside an `if`, and a loop directly inside a loop, are
 //!   refused ([`ParseErrorKind::DirectlyNested`]); with the other kind between them they are
 //!   accepted. `break` and `continue` leave the innermost loop, or the `if` they are in when no
-//!   loop is open; at the top level they do nothing.
+//!   loop is open; at the top level they do nothing. A second `done` right after the `done` of
+//!   a loop inside an `if` does nothing; a second `endif` right after the `endif` of an `if`
+//!   inside a loop keeps only that `if`'s first branch, and when its condition does not hold
+//!   the rest of the loop body runs once there, then again after the `if`.
+//!   Inside a block where a `do … while` has ended, any later `while` in that block is refused
+//!   (the engine takes it as closing that `do` again).
+//! * **Operator text**: a text that is exactly an operator (`-`, `<`, `&&`…) right after a
+//!   statement whose formula has operators vanishes (`{{= %p% + 1 }}-{{= %p% + 9 }}` prints no
+//!   `-`); inside a block, a formula starting with `++` or `--` right after a formula that
+//!   ends as a number, a variable or a calculation is refused.
 //! * **Literals**: decimal (a leading `0` stays decimal), `0x` or `x` hexadecimal, `0o` octal,
 //!   `0b` binary (prefixes in lower case), no fraction, no sign; `'…'` and `"…"` strings,
 //!   without escapes, never empty; `null`, `true`, `false`. No parentheses.
@@ -42,8 +51,11 @@
 //!   applies them ([`expand`]); where it refuses a value, expansion fails.
 //! * **Conditions** (`if`, `while`, `&&`, `||`) and comparisons see numbers by their integer
 //!   part (`parseInt` of their text: `0.1` is false, `1e21 > 12` is false); `==` has the
-//!   engine's own rules (`null == 0`, `true == 'a'`, a number never equals a string). A missing
-//!   element is `undefined`, which most operators refuse.
+//!   engine's own rules (`null == 0`, `null == [0]`, `true == 'a'`, a number never equals a
+//!   string, an object or an array that is no number equals only itself). A missing element
+//!   is `undefined`, which most operators refuse. Reading a variable never set sets it to
+//!   `null` (`.length` is empty before, 0 after). An array keeps the properties that are no
+//!   index (`%a%['k'] = 1`): reads and `foreach` see them, printing and `.length` do not.
 //! * **Branches**: a branch with nothing in it is passed over even when its condition holds
 //!   (`{{ if true }}{{ else }}b{{ endif }}` gives `b`).
 //! * **`foreach`** walks a variable: an array's indexes (as strings `'0'`, `'1'`…) or an

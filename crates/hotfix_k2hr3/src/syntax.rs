@@ -57,6 +57,12 @@ pub enum Node {
         otherwise: Option<(Span, Vec<Node>)>,
         /// The `endif` statement.
         end: Span,
+        /// Closed by a second `endif` right after the first (inside a loop), which the engine
+        /// accepts: when the `if` condition holds, its branch runs (or, when that branch is
+        /// empty, the `elif`s and `else` as usual); when it does not hold, the rest of the
+        /// enclosing block runs first (the `elif`s and `else` never do), then the expansion
+        /// goes on after the `if` (so the rest runs twice).
+        doubled: bool,
     },
     /// `{{ while cond }}` … `{{ done }}`.
     While {
@@ -253,7 +259,14 @@ pub fn parse(source: &str) -> Result<Template, ParseError> {
     }
     let mut builder = Builder::new();
     for segment in segments {
+        builder.previous_closer = builder.closer.take();
+        builder.previous_operand_end = std::mem::take(&mut builder.operand_end);
+        let swallow = builder.swallow.take();
         match segment {
+            // Text that is exactly an operator, right after a statement whose formula has
+            // operators, vanishes in the engine.
+            Segment::Text { text, .. }
+                if swallow.is_some_and(|ops| ops.contains(&text.as_str())) => {}
             Segment::Text { span, text } => builder.push(Node::Text { span, text }),
             Segment::Statement { whole, body } => statement(source, whole, body, &mut builder)?,
         }
@@ -460,6 +473,7 @@ fn statement(
             let mut p = Parser::new(source, first + 1..body.end);
             let expr = p.formula_required("a formula to print after `=`")?;
             p.expect_end()?;
+            builder.swallow = swallowed_after(&expr);
             builder.push(Node::Print { span: whole, expr });
             return Ok(());
         }
@@ -479,6 +493,7 @@ fn statement(
             exprs.push(p.formula_required("a formula after `;`")?);
         }
         p.expect_end()?;
+        builder.swallow = exprs.last().and_then(swallowed_after);
         return builder.push_eval(source, whole, exprs);
     }
     let keyword_span = Span::new(first, first + word_len);
@@ -487,6 +502,7 @@ fn statement(
         "if" | "elif" | "while" => {
             let cond = p.formula_required("a condition")?;
             p.expect_end()?;
+            builder.swallow = swallowed_after(&cond);
             match word.as_str() {
                 "if" => builder.open_if(whole, cond),
                 "elif" => builder.elif(whole, cond),
@@ -552,6 +568,12 @@ fn for_statement(p: &mut Parser<'_>, whole: Span, builder: &mut Builder) -> Resu
     let init = parts.next().flatten();
     let cond = parts.next().flatten();
     let step = parts.next().flatten();
+    // After a `for` without a condition, every operator text vanishes; otherwise its last
+    // part decides.
+    builder.swallow = match (&init, &cond, &step) {
+        (_, None, _) => Some(OPERATORS_AFTER_ARITHMETIC),
+        (_, _, Some(last)) | (_, Some(last), None) => swallowed_after(last),
+    };
     builder.open_loop(Frame::For {
         head: whole,
         init,
@@ -589,6 +611,69 @@ fn foreach(p: &mut Parser<'_>, whole: Span, builder: &mut Builder) -> Result<(),
         var_span: tok.span,
         iterable,
     })
+}
+
+/// The texts that vanish right after a formula with an arithmetic, bitwise or assignment
+/// operator, `!`, or a prefix `++`/`--`.
+const OPERATORS_AFTER_ARITHMETIC: &[&str] = &[
+    "+", "-", "*", "/", "%", "&", "|", "<", ">", "<=", ">=", "==", "!=", "&&", "||",
+];
+
+/// The texts that vanish right after a formula whose operators all compare or combine
+/// conditions.
+const OPERATORS_AFTER_CONDITION: &[&str] =
+    &["&", "|", "<", ">", "<=", ">=", "==", "!=", "&&", "||"];
+
+/// Which texts vanish when they follow, alone, a statement whose (last) formula is `expr`: as
+/// the engine does, a text that is exactly an operator is taken into the formula before it
+/// and dropped, when that formula has operators (those inside an element's brackets and a
+/// postfix `++`/`--` do not count).
+fn swallowed_after(expr: &Expr) -> Option<&'static [&'static str]> {
+    match operator_class(expr) {
+        0 => None,
+        1 => Some(OPERATORS_AFTER_CONDITION),
+        _ => Some(OPERATORS_AFTER_ARITHMETIC),
+    }
+}
+
+/// 2 when `expr` has an arithmetic, bitwise or assignment operator, `!` or a prefix step; 1
+/// when its operators all compare or combine; 0 without operators.
+fn operator_class(expr: &Expr) -> u8 {
+    let mut class = 0;
+    let mut pending = vec![expr];
+    while let Some(e) = pending.pop() {
+        match &e.kind {
+            ExprKind::Binary { op, lhs, rhs, .. } => {
+                class = class.max(if op.is_condition() { 1 } else { 2 });
+                pending.push(lhs);
+                pending.push(rhs);
+            }
+            ExprKind::Assign { .. }
+            | ExprKind::Not { .. }
+            | ExprKind::Step { prefix: true, .. } => {
+                return 2;
+            }
+            ExprKind::Step { operand, .. } => pending.push(operand),
+            _ => {}
+        }
+    }
+    class
+}
+
+/// Whether a formula ends as an operand a following `++` or `--` would take: a number, a
+/// variable, an element, a `.length`, an increment or a calculation.
+fn ends_as_operand(expr: &Expr) -> bool {
+    match kind_of(expr) {
+        Kind::Num
+        | Kind::StrNum
+        | Kind::Var
+        | Kind::Len
+        | Kind::Post
+        | Kind::PreVar
+        | Kind::PreLit => true,
+        Kind::Binary(op) => !op.is_condition(),
+        _ => false,
+    }
 }
 
 fn is_control_keyword(word: &str) -> bool {
@@ -664,12 +749,33 @@ impl Frame {
 struct Builder {
     /// Open blocks with the nodes gathered so far in each; `stack[0]` is the top level.
     stack: Vec<(Option<Frame>, Vec<Node>)>,
+    /// `done` or `endif` when the statement being read closed a block that way.
+    closer: Option<&'static str>,
+    /// The same for the piece before it (text, a comment or any statement in between clears
+    /// it; an empty `{{ }}` vanishes before this and does not).
+    previous_closer: Option<&'static str>,
+    /// The operators a text right after the statement being read vanishes as, when it is
+    /// exactly one of them ([`swallowed_after`]).
+    swallow: Option<&'static [&'static str]>,
+    /// Whether the statement being read is a formula statement ending as an operand (see
+    /// [`Builder::push_eval`]), and whether the piece before it was one.
+    operand_end: bool,
+    previous_operand_end: bool,
+    /// The depths of the stack (its length) at which a `do … while` ended inside a block that
+    /// is still open (entries deeper than the stack are stale).
+    closed_do: Vec<usize>,
 }
 
 impl Builder {
     fn new() -> Self {
         Builder {
             stack: vec![(None, Vec::new())],
+            closer: None,
+            previous_closer: None,
+            swallow: None,
+            operand_end: false,
+            previous_operand_end: false,
+            closed_do: Vec::new(),
         }
     }
 
@@ -680,29 +786,34 @@ impl Builder {
     }
 
     /// Pushes a formula statement. Inside a block, the engine refuses one that starts with
-    /// `++` or `--` right after another formula statement that is an increment or decrement.
+    /// `++` or `--` right after another formula statement (nothing but an empty `{{ }}`
+    /// between them) whose last formula ends as an operand `++` could follow: a number, a
+    /// variable, an element, a `.length`, an increment or a calculation (not a string, a
+    /// boolean, `null`, a negation, a condition or an assignment).
+    /// The same holds for a formula after `;` in one statement.
     fn push_eval(&mut self, source: &str, whole: Span, exprs: Vec<Expr>) -> Result<(), ParseError> {
-        let starts_with_step = exprs.first().is_some_and(|e| {
+        let starts_with_step = |e: &Expr| {
             matches!(first_operand(e).kind, ExprKind::Step { prefix: true, .. })
                 || source[e.span.range()].starts_with(['+', '-'])
-        });
-        let in_block = self.stack.len() > 1;
-        let after_variable = match self.stack.last().and_then(|(_, nodes)| nodes.last()) {
-            Some(Node::Eval { span, exprs }) if span.end == whole.start => exprs
-                .last()
-                .is_some_and(|e| matches!(e.kind, ExprKind::Step { .. })),
-            _ => false,
         };
-        if in_block && starts_with_step && after_variable {
-            return Err(ParseError::new(
-                ParseErrorKind::Unexpected(
-                    "`++` or `--` starting a statement right after an increment or decrement \
-                     statement"
-                        .to_owned(),
-                ),
-                whole,
-            ));
+        if self.stack.len() > 1 {
+            let mut after_operand = self.previous_operand_end;
+            for (i, e) in exprs.iter().enumerate() {
+                if after_operand && starts_with_step(e) {
+                    return Err(ParseError::new(
+                        ParseErrorKind::Unexpected(
+                            "`++` or `--` starting a formula right after a formula that ends \
+                             with a number, a variable or a calculation (the engine reads \
+                             them as one)"
+                                .to_owned(),
+                        ),
+                        if i == 0 { whole } else { e.span },
+                    ));
+                }
+                after_operand = ends_as_operand(e);
+            }
         }
+        self.operand_end = exprs.last().is_some_and(ends_as_operand);
         self.push(Node::Eval { span: whole, exprs });
         Ok(())
     }
@@ -715,6 +826,8 @@ impl Builder {
     /// `foreach` right inside one of those, and a `do` right inside a `do` (with another kind
     /// of block between them, they are accepted).
     fn open(&mut self, frame: Frame) -> Result<(), ParseError> {
+        // A block that closed took its ended `do`s with it.
+        self.closed_do.retain(|&depth| depth <= self.stack.len());
         let family = |f: &Frame| match f {
             Frame::If { .. } => 0,
             Frame::Do { .. } => 1,
@@ -802,6 +915,21 @@ impl Builder {
 
     fn close_if(&mut self, end: Span) -> Result<(), ParseError> {
         if !matches!(self.top_frame(), Some(Frame::If { .. })) {
+            // A second `endif` right after the one closing an `if` inside a loop: the engine
+            // accepts it, and runs that `if` its own way.
+            if self.previous_closer == Some("endif")
+                && self.top_frame().is_some()
+                && let Some((_, nodes)) = self.stack.last_mut()
+                && let Some(Node::If {
+                    doubled: doubled @ false,
+                    span,
+                    ..
+                }) = nodes.last_mut()
+            {
+                *doubled = true;
+                *span = span.to(end);
+                return Ok(());
+            }
             return Err(self.mismatch(end, "endif"));
         }
         let Some((
@@ -831,18 +959,38 @@ impl Builder {
             branches,
             otherwise,
             end,
+            doubled: false,
         });
+        self.closer = Some("endif");
         Ok(())
     }
 
     /// `while`: closes an open `do`, else opens a loop.
     fn while_statement(&mut self, span: Span, cond: Expr) -> Result<(), ParseError> {
         if !matches!(self.top_frame(), Some(Frame::Do { .. })) {
+            // Inside a block where a `do … while` has ended, the engine takes any later
+            // `while` in that block as closing that `do` again (a `while … done` loop there
+            // does not load; a lone second `while` loops in ways not modelled).
+            self.closed_do.retain(|&depth| depth <= self.stack.len());
+            if !self.closed_do.is_empty() {
+                return Err(ParseError::new(
+                    ParseErrorKind::Unexpected(
+                        "`while` in a block after a `do … while` ended in it: the engine takes \
+                         it as closing that `do` again"
+                            .to_owned(),
+                    ),
+                    span,
+                ));
+            }
             return self.open_loop(Frame::While { head: span, cond });
         }
         let Some((Some(Frame::Do { head }), body)) = self.stack.pop() else {
             return Err(self.mismatch(span, "while"));
         };
+        self.closed_do.retain(|&depth| depth <= self.stack.len());
+        if self.stack.len() > 1 {
+            self.closed_do.push(self.stack.len());
+        }
         self.push(Node::DoWhile {
             span: head.to(span),
             head,
@@ -858,6 +1006,13 @@ impl Builder {
             self.top_frame(),
             Some(Frame::While { .. } | Frame::For { .. } | Frame::Foreach { .. })
         ) {
+            // A second `done` right after the one closing a loop inside an `if` or a `do`: the
+            // engine accepts it, and it does nothing.
+            if self.previous_closer == Some("done")
+                && matches!(self.top_frame(), Some(Frame::If { .. } | Frame::Do { .. }))
+            {
+                return Ok(());
+            }
             return Err(self.mismatch(end, "done"));
         }
         let Some((Some(frame), body)) = self.stack.pop() else {
@@ -902,6 +1057,7 @@ impl Builder {
             Frame::If { .. } | Frame::Do { .. } => return Err(self.mismatch(end, "done")),
         };
         self.push(node);
+        self.closer = Some("done");
         Ok(())
     }
 

@@ -38,16 +38,21 @@ impl Value {
     }
 
     /// Whether a condition with this value holds, as the engine decides: `false`, `null`, `''`
-    /// do not, nor a number whose integer part (JavaScript's `parseInt` of its text) is 0 or
-    /// `NaN` (so `0.1` and `Infinity` do not), nor an array whose text is such a number
-    /// (`[0]`); everything else (every object too) does.
+    /// do not, nor a number whose integer part (JavaScript's `parseInt` of its text) is 0 (so
+    /// `0.1` does not; `Infinity` does, `NaN` does not), nor an array whose text is such a
+    /// number (`[0]`); everything else (every object too) does.
     pub fn truthy(&self) -> bool {
         match self {
             Value::Null | Value::Undefined => false,
             Value::Bool(b) => *b,
+            // `Infinity`, whose text is no integer, holds as in JavaScript.
             Value::Num(n) => {
                 let i = parse_int(&number_to_string(*n));
-                i != 0.0 && !i.is_nan()
+                if i.is_nan() {
+                    *n != 0.0 && !n.is_nan()
+                } else {
+                    i != 0.0
+                }
             }
             Value::Str(s) => !s.is_empty(),
             Value::Array(_) => self.array_truth().unwrap_or(true),
@@ -138,6 +143,46 @@ fn array_index(key: &str) -> Option<usize> {
     key.parse().ok()
 }
 
+/// The shortest digits of `abs` (Rust's, `digits` at `exponent`), with JavaScript's choice
+/// where two of that length are equally close to the value: the even last digit
+/// (`1916019183000419.25` prints as `…419.2`, where Rust writes `…419.3`).
+fn even_on_tie(abs: f64, digits: String, exponent: i32) -> String {
+    let Some(last) = digits.bytes().last().map(|b| b - b'0') else {
+        return digits;
+    };
+    if last % 2 == 0 {
+        return digits;
+    }
+    // The value's exact expansion (a tie has one digit more than `digits`, then zeros).
+    let exact = format!("{abs:.100e}");
+    let exact: String = exact
+        .split_once('e')
+        .map_or("", |(m, _)| m)
+        .chars()
+        .filter(char::is_ascii_digit)
+        .collect();
+    let head = &digits[..digits.len() - 1];
+    let k = digits.len();
+    if !exact.starts_with(head)
+        || exact.len() <= k + 1
+        || !exact[k + 1..].bytes().all(|b| b == b'0')
+    {
+        return digits;
+    }
+    let (low, high) = match (exact.as_bytes()[k - 1] - b'0', exact.as_bytes()[k]) {
+        // Halfway between `last - 1` and `last`, or between `last` and `last + 1`.
+        (d, b'5') if d + 1 == last => (d, last),
+        (d, b'5') if d == last && last < 9 => (last, last + 1),
+        _ => return digits,
+    };
+    let even = if low % 2 == 0 { low } else { high };
+    let other = format!("{head}{even}");
+    let back: Option<f64> = format!("{}.{}0e{exponent}", &other[..1], &other[1..])
+        .parse()
+        .ok();
+    if back == Some(abs) { other } else { digits }
+}
+
 /// A number as JavaScript's `String(n)` writes it: integers without a fraction, the shortest
 /// digits that read back as the same number, an exponent from 1e21 up and below 1e-6.
 pub fn number_to_string(n: f64) -> String {
@@ -155,6 +200,7 @@ pub fn number_to_string(n: f64) -> String {
     let (mantissa, exponent) = formatted.split_once('e').unwrap_or((&formatted, "0"));
     let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
     let exponent: i32 = exponent.parse().unwrap_or(0);
+    let digits = even_on_tie(n.abs(), digits, exponent);
     let k = i32::try_from(digits.len()).unwrap_or(i32::MAX);
     let point = exponent + 1;
     let mut out = String::new();

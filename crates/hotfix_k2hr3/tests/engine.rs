@@ -4,23 +4,27 @@
 //! fail where the engine fails: refused at load where the engine does not load them, failing
 //! at run time with the output the engine keeps before its error message.
 //!
-//! `HOTFIX_K2HR3_CASES` sets how many templates are generated (3,000 by default),
-//! `HOTFIX_K2HR3_SEED` the seed. The engine has no bound on loops: the generator's loops always
+//! `HOTFIX_K2HR3_CASES` sets how many templates are generated (6,000 by default, about 20 s),
+//! `HOTFIX_K2HR3_SEED` the seed, `HOTFIX_K2HR3_FIRST` the first case's number (0 by default:
+//! a long run split in chunks of cases gives the same templates as one run). The engine has no bound on loops: the generator's loops always
 //! end (their counters are variables nothing else assigns).
 //!
 //! The generator covers every statement, operator, literal and variable form, branches and
 //! loops nested (and wrongly nested), text and escapes around statements, headers, comments,
 //! variables of every JSON type and unset ones, formulas from the whole grammar (most of which
-//! the engine refuses to load) and formulas of the shapes templates are written with. It leaves
-//! out four corners where the engine's behaviour is not modelled: `do … while` inside or around
-//! another block (the engine pairs `while` with `do` in ways that accept some unbalanced
-//! templates and refuse some balanced ones), `.length` on a variable holding `null`, a `{` in
-//! the text right before a statement (`{{{ if … }}`, which the engine reads both as an escape
-//! and as a statement), and `++`/`--` right after `;` (refused in some blocks).
+//! the engine refuses to load) and formulas of the shapes templates are written with, texts
+//! that are operators right after statements, `++`/`--` after `;`, doubled `done` and
+//! `endif`, `.length` of `null` and of unset variables, `do … while` inside and around other
+//! blocks. It leaves out two corners: a `while … done` loop inside a `do` (its `while` closes
+//! the `do`, and the engine may then loop without end, as it does on a second `while` right
+//! after a `do`'s), and a `{` in the text right before a statement (`x{{{ while … }}`, which
+//! the engine reads both as an escape and as a statement, and may then loop without end).
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use hotfix_k2hr3::{Limits, Value, Variables};
 
@@ -41,11 +45,18 @@ fn shared() -> PathBuf {
     path
 }
 
-/// The engine in serve mode: one JSON request per line in, one JSON answer per line out.
+/// How long the engine may take over one template before it is taken as hanging (the engine
+/// has no bound: some templates the generator makes may loop for ever in it).
+const ENGINE_PATIENCE: Duration = Duration::from_secs(30);
+
+/// The engine in serve mode: one JSON request per line in, one JSON answer per line out; a
+/// watchdog thread kills it when a request outlasts [`ENGINE_PATIENCE`].
 struct Engine {
     child: Child,
     input: ChildStdin,
     output: BufReader<ChildStdout>,
+    /// When the request under way started (`None` between requests).
+    started: Arc<Mutex<Option<Instant>>>,
 }
 
 /// What the engine made of a template.
@@ -70,28 +81,56 @@ impl Engine {
             .expect("node runs (Debian's nodejs) for the K2HR3 engine");
         let input = child.stdin.take().expect("the engine's input");
         let output = BufReader::new(child.stdout.take().expect("the engine's output"));
+        let started: Arc<Mutex<Option<Instant>>> = Arc::new(Mutex::new(None));
+        let watched = Arc::downgrade(&started);
+        let pid = child.id().to_string();
+        std::thread::spawn(move || {
+            while let Some(started) = watched.upgrade() {
+                let late = started
+                    .lock()
+                    .ok()
+                    .and_then(|s| *s)
+                    .is_some_and(|t| t.elapsed() > ENGINE_PATIENCE);
+                drop(started);
+                if late {
+                    let _ = Command::new("kill").arg("-9").arg(&pid).status();
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(500));
+            }
+        });
         Engine {
             child,
             input,
             output,
+            started,
         }
     }
 
-    fn expand(&mut self, template: &str, vars: &serde_json::Value) -> Answer {
+    /// What the engine makes of a template; `None` when it gave no answer in time (it was
+    /// killed: start another).
+    fn expand(&mut self, template: &str, vars: &serde_json::Value) -> Option<Answer> {
         let request = serde_json::json!({ "template": template, "vars": vars });
-        writeln!(self.input, "{request}").expect("a request to the engine");
-        self.input.flush().expect("a request to the engine");
+        if let Ok(mut s) = self.started.lock() {
+            *s = Some(Instant::now());
+        }
+        writeln!(self.input, "{request}").ok()?;
+        self.input.flush().ok()?;
         let mut line = String::new();
-        self.output
-            .read_line(&mut line)
-            .expect("an answer from the engine");
+        let read = self.output.read_line(&mut line);
+        if let Ok(mut s) = self.started.lock() {
+            *s = None;
+        }
+        if read.ok()? == 0 {
+            return None;
+        }
         let answer: serde_json::Value = serde_json::from_str(&line)
             .unwrap_or_else(|e| panic!("the engine answered {line:?}: {e}"));
-        Answer {
+        Some(Answer {
             ok: answer["ok"] == serde_json::Value::Bool(true),
             stage: answer["stage"].as_str().unwrap_or("").to_owned(),
             output: answer["output"].as_str().unwrap_or("").to_owned(),
-        }
+        })
     }
 }
 
@@ -115,7 +154,13 @@ fn kept_before_error(output: &str) -> &str {
 
 /// How hotfix and the engine differ on a template; `None` when they agree.
 fn difference(engine: &mut Engine, template: &str, vars: &serde_json::Value) -> Option<String> {
-    let answer = engine.expand(template, vars);
+    let Some(answer) = engine.expand(template, vars) else {
+        *engine = Engine::start();
+        return Some(format!(
+            "the engine gave no answer in {} s (it loops for ever?)",
+            ENGINE_PATIENCE.as_secs()
+        ));
+    };
     let ours_vars: Variables = match serde_json::from_value::<Value>(vars.clone()) {
         Ok(Value::Object(entries)) => entries.into_iter().collect(),
         other => panic!("the variables are an object: {other:?}"),
@@ -225,17 +270,21 @@ fn shared_generated_templates_expand_as_the_engine_does() {
     let cases: u64 = std::env::var("HOTFIX_K2HR3_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(3_000);
+        .unwrap_or(6_000);
     let seed: u64 = std::env::var("HOTFIX_K2HR3_SEED")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(0x006b_3268_7233);
+    let first: u64 = std::env::var("HOTFIX_K2HR3_FIRST")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
     let mut engine = Engine::start();
     let mut differences = Vec::new();
     let mut loaded = 0u64;
     let mut expanded = 0u64;
     let mut ran = 0u64;
-    for case in 0..cases {
+    for case in first..first + cases {
         let mut g = Generator::new(seed ^ case.wrapping_mul(0x9e37_79b9_7f4a_7c15));
         let vars = g.variables();
         let template = g.template();
@@ -258,8 +307,9 @@ fn shared_generated_templates_expand_as_the_engine_does() {
         }
     }
     eprintln!(
-        "{ran} generated templates (seed {seed}): {loaded} load, {expanded} of them expand \
+        "{ran} generated templates (seed {seed}, cases {first}..{}): {loaded} load, {expanded} of them expand \
          without error; {} differ from the engine",
+        first + cases,
         differences.len()
     );
     assert!(
@@ -277,6 +327,8 @@ struct Generator {
     loop_depth: usize,
     /// Open blocks while generating: `true` for a loop.
     blocks: Vec<bool>,
+    /// `do` blocks open while generating (no `while … done` inside them).
+    in_do: usize,
 }
 
 /// Names the template reads and writes; `i`, `j`, `c0`…`c3` are loop counters that nothing
@@ -308,6 +360,7 @@ impl Generator {
             state: seed,
             loop_depth: 0,
             blocks: Vec::new(),
+            in_do: 0,
         }
     }
 
@@ -466,12 +519,7 @@ impl Generator {
                     out.push_str(&self.statement(&f));
                 }
                 2 => {
-                    // Not `++` or `--` right after `;`: the engine refuses some of those in
-                    // blocks, by a rule not modelled.
-                    let (a, mut b) = (self.formula(), self.formula());
-                    while b.starts_with(['+', '-']) {
-                        b = self.formula();
-                    }
+                    let (a, b) = (self.formula(), self.formula());
                     out.push_str(&self.statement(&format!("{a} ; {b}")));
                 }
                 _ => {
@@ -488,10 +536,7 @@ impl Generator {
             8 => self.foreach_block(out, depth),
             9 => self.for_block(out, depth),
             10 => self.while_block(out, depth),
-            // The engine matches `do … while` against other blocks in ways not modelled
-            // (see the crate's documentation): `do` only at the top level, around no block.
-            _ if self.blocks.is_empty() => self.do_block(out, depth),
-            _ => self.text(out),
+            _ => self.do_block(out, depth),
         }
     }
 
@@ -504,7 +549,7 @@ impl Generator {
         for _ in 0..pieces {
             out.push_str(self.pick(&[
                 "a", "b c", "\n", "\r\n", " ", "\t", "x{{{y", "}}}", "[", "]", ",", "é", "  \n",
-                "}}", "}", "%n%", "0",
+                "}}", "}", "%n%", "0", "-", "+", "<", "&&", "|", "==", "*", "++",
             ]));
         }
     }
@@ -562,6 +607,17 @@ impl Generator {
             out.push_str(&self.statement(&kw));
         }
         self.blocks.pop();
+        // A second `endif` (the engine accepts one inside a loop).
+        if self.chance(6) {
+            out.push_str(&self.statement("endif"));
+        }
+    }
+
+    /// A second `done` after a loop (the engine accepts one inside an `if`).
+    fn maybe_second_done(&mut self, out: &mut String) {
+        if self.chance(6) {
+            out.push_str(&self.statement("done"));
+        }
     }
 
     fn counter(&self) -> String {
@@ -592,6 +648,7 @@ impl Generator {
         self.loop_depth -= 1;
         out.push_str(&self.statement("done"));
         self.blocks.pop();
+        self.maybe_second_done(out);
     }
 
     fn for_block(&mut self, out: &mut String, depth: usize) {
@@ -621,10 +678,11 @@ impl Generator {
         self.loop_depth -= 1;
         out.push_str(&self.statement("done"));
         self.blocks.pop();
+        self.maybe_second_done(out);
     }
 
     fn while_block(&mut self, out: &mut String, depth: usize) {
-        if !self.may_open(true) {
+        if self.in_do > 0 || !self.may_open(true) {
             return self.text(out);
         }
         self.blocks.push(true);
@@ -638,9 +696,12 @@ impl Generator {
         self.loop_depth -= 1;
         out.push_str(&self.statement("done"));
         self.blocks.pop();
+        self.maybe_second_done(out);
     }
 
-    fn do_block(&mut self, out: &mut String, _depth: usize) {
+    /// `do … while`, around any block but a `while … done` (whose `while` would close the
+    /// `do`, and the loops the engine then makes may not end).
+    fn do_block(&mut self, out: &mut String, depth: usize) {
         if !self.may_open(true) {
             return self.text(out);
         }
@@ -650,20 +711,10 @@ impl Generator {
         out.push_str(&self.statement(&format!("{c} = 0")));
         out.push_str(&self.statement("do"));
         self.loop_depth += 1;
+        self.in_do += 1;
         out.push_str(&self.statement(&format!("{c}++")));
-        for _ in 0..self.below(3) {
-            match self.below(3) {
-                0 => self.text(out),
-                1 => {
-                    let f = self.formula();
-                    out.push_str(&self.statement(&format!("= {f}")));
-                }
-                _ => {
-                    let (t, f) = (self.target(), self.formula());
-                    out.push_str(&self.statement(&format!("{t} = {f}")));
-                }
-            }
-        }
+        self.body(out, depth);
+        self.in_do -= 1;
         self.loop_depth -= 1;
         out.push_str(&self.statement(&format!("while {c} < {limit}")));
         self.blocks.pop();
@@ -735,7 +786,7 @@ impl Generator {
             ),
             10 => format!(
                 "%{}%{}",
-                self.pick(&["arr", "obj", "s", "e", "n", "t", "ns"]),
+                self.pick(&["arr", "obj", "s", "e", "n", "t", "ns", "z", "u", "x"]),
                 self.pick(&[".length", ".size", ".count"])
             ),
             _ => {
@@ -806,7 +857,10 @@ impl Generator {
             2 => format!("'{}'", self.pick(&["5", " 7", "0x10", "1.5", "-3"])),
             3 => format!("%{}%", self.pick(&["n", "f", "ns", "t", "c0", "x", "y"])),
             4 => format!("%arr%[{}]", self.below(3)),
-            _ => format!("%{}%.length", self.pick(&["arr", "obj", "s", "e"])),
+            _ => format!(
+                "%{}%.length",
+                self.pick(&["arr", "obj", "s", "e", "z", "u"])
+            ),
         }
     }
 

@@ -145,6 +145,7 @@ fn check_nodes(source: &str, nodes: &[Node]) {
                 branches,
                 otherwise,
                 end,
+                ..
             } => {
                 check_span(source, *span);
                 check_span(source, *end);
@@ -310,4 +311,52 @@ fn deep_and_long_formulas_are_refused_not_overflowed() {
     let template = hotfix_k2hr3::parse(&longest).expect("at the limit");
     let out = hotfix_k2hr3::expand(&template, &Variables::new(), LIMITS).expect("expands");
     assert_eq!(out, hotfix_k2hr3::MAX_OPERATORS.to_string());
+}
+
+#[test]
+fn ifs_closed_twice_stop_at_their_depth_not_the_stack() {
+    // Each `if` closed by two `endif`s whose condition does not hold runs the rest of the loop
+    // body inside it: a long run of them is stopped (the engine would run the rest 2^N times),
+    // also with a bound on iterations too high to stop it.
+    let source = format!(
+        "{{{{ while true }}}}{}{{{{ break }}}}{{{{ done }}}}",
+        "{{ if false }}{{ endif }}{{ endif }}".repeat(100_000)
+    );
+    let template = hotfix_k2hr3::parse(&source).expect("parses");
+    let limits = hotfix_k2hr3::Limits {
+        max_iterations: u64::MAX,
+        max_output: 1 << 16,
+    };
+    let err = hotfix_k2hr3::expand(&template, &Variables::new(), limits).expect_err("stops");
+    assert!(
+        matches!(err.kind, hotfix_k2hr3::ExpandErrorKind::RestDepth(64)),
+        "{err}"
+    );
+    // A few of them run as the engine runs them.
+    let source = "{{ while true }}{{ if false }}{{ endif }}{{ endif }}x{{ break }}{{ done }}";
+    let template = hotfix_k2hr3::parse(source).expect("parses");
+    let out = hotfix_k2hr3::expand(&template, &Variables::new(), LIMITS).expect("expands");
+    assert_eq!(out, "x");
+}
+
+#[test]
+fn numbers_print_as_javascript_writes_them() {
+    // Where two shortest digit strings are equally close to the value, JavaScript takes the
+    // even last digit (Rust's formatting takes the other); the rest is the shortest digits.
+    for (n, text) in [
+        // Exact in binary: 7664076732001677 / 4 and 243130342575229 / 16.
+        (7_664_076_732_001_677.0 / 4.0, "1916019183000419.2"),
+        (243_130_342_575_229.0 / 16.0, "15195646410951.812"),
+        (0.1 + 0.2, "0.30000000000000004"),
+        (5e-324, "5e-324"),
+        (1.5, "1.5"),
+        (2.5e-7, "2.5e-7"),
+        (123_456_789_012_345_680_000.0, "123456789012345680000"),
+        (0.000_001, "0.000001"),
+        (1e21, "1e+21"),
+        (4.35, "4.35"),
+        (-0.5, "-0.5"),
+    ] {
+        assert_eq!(hotfix_k2hr3::number_to_string(n), text, "{n:e}");
+    }
 }

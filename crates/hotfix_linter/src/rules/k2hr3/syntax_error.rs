@@ -12,7 +12,9 @@ declare_rule! {
     /// directly inside an `if` or a loop directly inside a loop, parentheses, a sign or a
     /// fraction in a number, an operator given operands it refuses (`7 - 3 == 2`,
     /// `%a% > 1 && %a% < 9`, `'a' - 1`), a multi-level element access (`%a%[0][1]`), an empty
-    /// template.
+    /// template; inside a block, a formula starting with `++` or `--` right after one that
+    /// ends with a number, a variable or a calculation (`{{ %n% }}{{ ++%i% }}`), and a `while`
+    /// after a `do … while` that ended in the same block.
     ///
     /// ## Why is this bad?
     /// K2HR3 stores the template as it is; nothing checks it before it is stored, and the
