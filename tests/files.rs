@@ -62,9 +62,8 @@ fn a_walk_tells_templates_and_environments_of_any_extension_by_content() {
         [
             "skipped repo/README.md: not a HOT template (a line starts with a template's or an \
              environment's key, but the file does not load as YAML)",
-            "skipped repo/api/create.json: not a HOT template or environment (no top-level \
-             heat_template_version, nor an environment's section; a file holding only \
-             `parameters` is an environment when its name says so, or when given with -e)",
+            "skipped repo/api/create.json: not a HOT template (no top-level \
+             heat_template_version)",
             "skipped repo/logo.png: not text (binary data; only its first bytes were read)",
             "skipped repo/tests/test_stack.py: not a HOT template (a line starts with a \
              template's or an environment's key, but the file does not load as YAML)",

@@ -233,7 +233,7 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Kind {
 /// Whether a file's name (lower case) says it is an environment: the extension `.env`, or
 /// `env` or `param` in the name.
 fn named_as_environment(name: &str) -> bool {
-    name.contains("env") || name.contains("param")
+    name.ends_with(".env") || name.contains("env") || name.contains("param")
 }
 
 /// The top-level keys that make a file an environment, when it has no template version
