@@ -107,7 +107,7 @@ fn the_upgrade_finds_templates_of_any_extension_and_says_why_it_skipped_the_rest
     for line in [
         "repo/top.hot: would be upgraded 2018-08-31 → 2021-04-16",
         "repo/README.md: skipped: not a HOT template (a line starts with",
-        "repo/api/create.json: skipped: not a HOT template or environment (no top-level heat_template_version",
+        "repo/api/create.json: skipped: not a HOT template (no top-level heat_template_version)",
         "repo/logo.png: skipped: not text (binary data",
         "repo/prod.env: skipped: an environment file",
         "repo/volume: error: no valid heat_template_version",

@@ -37,11 +37,7 @@ impl Kind {
             Kind::Blueprint => "a Cloudify blueprint",
             Kind::Environment => "an environment file",
             Kind::Jinja => "a Jinja2 source (not YAML until rendered)",
-            Kind::Other => {
-                "not a HOT template or environment (no top-level heat_template_version, nor an \
-                 environment's section; a file holding only `parameters` is an environment when \
-                 its name says so, or when given with -e)"
-            }
+            Kind::Other => "not a HOT template (no top-level heat_template_version)",
             Kind::Data => "not a HOT template (its top level has none of a template's sections)",
             Kind::Binary => "not text (binary data; only its first bytes were read)",
             Kind::NotYaml => {
@@ -198,14 +194,9 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Kind {
         };
     }
     let mut environment = false;
-    // Whether every top-level key is `parameters` (and there is one).
-    let mut only_parameters: Option<bool> = None;
     // Line ends as YAML knows them: LF, CRLF, and a lone CR.
     for line in text.split(['\n', '\r']) {
         let key = top_level_key(line);
-        if let Some(key) = key {
-            only_parameters = Some(only_parameters.unwrap_or(true) && key == "parameters");
-        }
         match key {
             Some("heat_template_version") => {
                 return if text.contains("{%") {
@@ -221,19 +212,11 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Kind {
             _ => {}
         }
     }
-    // `parameters` alone is the commonest environment, and a section other tools' files have
-    // too: it is one where the file's name says so (`env.yaml`, `prod.env`, `params.yml`).
-    if environment || (only_parameters == Some(true) && named_as_environment(&name)) {
+    if environment {
         Kind::Environment
     } else {
         Kind::Other
     }
-}
-
-/// Whether a file's name (lower case) says it is an environment: the extension `.env`, or
-/// `env` or `param` in the name.
-fn named_as_environment(name: &str) -> bool {
-    name.ends_with(".env") || name.contains("env") || name.contains("param")
 }
 
 /// The top-level keys that make a file an environment, when it has no template version
@@ -449,24 +432,6 @@ mod tests {
         assert_eq!(
             kind("e.yaml", "resource_registry:\n  A: b.yaml\n"),
             Kind::Environment
-        );
-        // `parameters` alone: an environment where the name says so.
-        for name in [
-            "env.yaml",
-            "prod.env",
-            "stack_environment.yml",
-            "params.yaml",
-        ] {
-            assert_eq!(
-                kind(name, "# c\nparameters:\n  a: 1\n"),
-                Kind::Environment,
-                "{name}"
-            );
-        }
-        assert_eq!(kind("vars.yaml", "parameters:\n  a: 1\n"), Kind::Other);
-        assert_eq!(
-            kind("env.yaml", "parameters:\n  a: 1\nhosts: [x]\n"),
-            Kind::Other
         );
         assert_eq!(
             kind("o.j2.yaml", "heat_template_version: pike\n"),
