@@ -97,6 +97,84 @@ fn known_reason(mine: &Json) -> Option<&'static str> {
     None
 }
 
+/// Differences not mended yet, each by fixture and place: the outputs of H205's fixtures of
+/// mistakes in outputs, where `hotfix eval` fails as Heat fails but with another error (class or
+/// text: `digest` of an unknown algorithm, `str_replace` placeholders, `map_replace`,
+/// `str_split`, `make_url`, the CloudFormation functions of 2013-05-23). Each must still differ:
+/// a mended one leaves the list.
+const EVAL_ERROR_DIFFERS: &[(&str, &str, &str)] = &[
+    (
+        "rules/H205/invalid_outputs.yaml",
+        "outputs",
+        "digest_algorithm",
+    ),
+    ("rules/H205/invalid_outputs.yaml", "outputs", "digest_shake"),
+    (
+        "rules/H205/invalid_outputs.yaml",
+        "outputs",
+        "placeholder_empty",
+    ),
+    (
+        "rules/H205/invalid_outputs.yaml",
+        "outputs",
+        "placeholder_mixed",
+    ),
+    (
+        "rules/H205/invalid_outputs.yaml",
+        "outputs",
+        "replace_mapping",
+    ),
+    (
+        "rules/H205/invalid_outputs.yaml",
+        "outputs",
+        "split_index_list",
+    ),
+    ("rules/H205/invalid_outputs.yaml", "outputs", "url_list"),
+    (
+        "rules/H205/invalid_outputs.yaml",
+        "outputs",
+        "url_port_list",
+    ),
+    (
+        "rules/H205/invalid_outputs_icehouse.yaml",
+        "outputs",
+        "members_number_arg",
+    ),
+    (
+        "rules/H205/invalid_outputs_icehouse.yaml",
+        "outputs",
+        "ref_number",
+    ),
+    (
+        "rules/H205/invalid_outputs_icehouse.yaml",
+        "outputs",
+        "replace_number",
+    ),
+    (
+        "rules/H205/invalid_outputs_icehouse.yaml",
+        "outputs",
+        "select_call",
+    ),
+    (
+        "rules/H205/invalid_outputs_icehouse.yaml",
+        "outputs",
+        "split_null",
+    ),
+    (
+        "rules/H205/invalid_outputs_icehouse.yaml",
+        "outputs_error",
+        "",
+    ),
+];
+
+/// The entry of [`EVAL_ERROR_DIFFERS`] a difference is, if any.
+fn listed(path: &std::path::Path, key: &str, name: &str) -> Option<usize> {
+    let path = path.to_string_lossy().replace('\\', "/");
+    EVAL_ERROR_DIFFERS
+        .iter()
+        .position(|&(file, k, n)| path.ends_with(file) && k == key && n == name)
+}
+
 #[test]
 #[ignore = "needs Heat (scripts/setup-oracle.sh) and ../shared"]
 fn shared_eval_equals_heat_on_the_corpus_and_every_fixture() {
@@ -109,6 +187,7 @@ fn shared_eval_equals_heat_on_the_corpus_and_every_fixture() {
     let (mut compared, mut equal) = (0, 0);
     let mut known: BTreeMap<&str, usize> = BTreeMap::new();
     let mut unexplained = Vec::new();
+    let mut still_listed = vec![false; EVAL_ERROR_DIFFERS.len()];
     for (i, path) in paths.iter().enumerate() {
         let Ok(source) = std::fs::read_to_string(path) else {
             continue;
@@ -131,6 +210,20 @@ fn shared_eval_equals_heat_on_the_corpus_and_every_fixture() {
         let diffs = differences(&mine, &answer);
         if diffs.is_empty() {
             equal += 1;
+            continue;
+        }
+        let diffs: Vec<_> = diffs
+            .into_iter()
+            .filter(|(k, n, _, _)| match listed(path, k, n) {
+                Some(entry) => {
+                    still_listed[entry] = true;
+                    *known.entry("listed in EVAL_ERROR_DIFFERS").or_default() += 1;
+                    false
+                }
+                None => true,
+            })
+            .collect();
+        if diffs.is_empty() {
             continue;
         }
         let mut all_known = true;
@@ -166,4 +259,14 @@ fn shared_eval_equals_heat_on_the_corpus_and_every_fixture() {
     );
     assert!(compared > 250, "too few templates compared: {compared}");
     assert!(unexplained.is_empty(), "{}", unexplained.join("\n"));
+    let mended: Vec<_> = EVAL_ERROR_DIFFERS
+        .iter()
+        .zip(&still_listed)
+        .filter(|(_, seen)| !**seen)
+        .map(|(entry, _)| entry)
+        .collect();
+    assert!(
+        mended.is_empty(),
+        "now equal to Heat: take these off EVAL_ERROR_DIFFERS: {mended:?}"
+    );
 }
