@@ -6,6 +6,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+mod common;
+
 /// A token of Rust source, as far as paths and items need.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Token {
@@ -325,19 +327,10 @@ fn target<'f>(
 /// The files of the crate whose root is `root` (`src/main.rs`, `src/lib.rs`), each with its
 /// module path.
 fn crate_files(src: &Path, root: &str) -> Vec<File> {
-    let mut files = Vec::new();
-    let mut folders = vec![src.to_path_buf()];
-    while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(&folder).expect("list src/") {
-            let path = entry.expect("list src/").path();
-            if path.is_dir() {
-                folders.push(path);
-                continue;
-            }
-            if path.extension().is_none_or(|e| e != "rs") {
-                continue;
-            }
-            let relative = path.strip_prefix(src).expect("below src/");
+    common::snapshot_tree(src)
+        .into_iter()
+        .filter(|(relative, _)| relative.extension().is_some_and(|e| e == "rs"))
+        .map(|(relative, bytes)| {
             let mut module: Vec<String> = relative
                 .with_extension("")
                 .components()
@@ -346,15 +339,13 @@ fn crate_files(src: &Path, root: &str) -> Vec<File> {
             if relative == Path::new(root) || module.last().is_some_and(|m| m == "mod") {
                 module.pop();
             }
-            files.push(File {
+            File {
                 name: relative.to_string_lossy().into_owned(),
                 module,
-                text: std::fs::read_to_string(&path).expect("read"),
-            });
-        }
-    }
-    files.sort_by(|a, b| a.name.cmp(&b.name));
-    files
+                text: String::from_utf8(bytes).expect("source files are UTF-8"),
+            }
+        })
+        .collect()
 }
 
 /// A circle of the graph (its files, the first repeated at the end), if there is one.

@@ -976,6 +976,26 @@ impl Client {
         client
     }
 
+    /// The server started in `cwd`, initialized for a client that watches files, with the
+    /// server's registration of its watchers answered; and that registration.
+    fn watching(cwd: &Path) -> (Client, Value) {
+        let mut client = Client::initialized(
+            cwd,
+            &json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}}),
+        );
+        let registration = client.wait_for(|m| m["method"] == "client/registerCapability");
+        client.send(&json!({"jsonrpc": "2.0", "id": registration["id"], "result": null}));
+        (client, registration)
+    }
+
+    /// `file` changed on disk, as the editor's file watcher reports it.
+    fn file_changed(&mut self, file: &Path) {
+        self.notify(
+            "workspace/didChangeWatchedFiles",
+            &json!({"changes": [{"uri": uri(file), "type": 2}]}),
+        );
+    }
+
     /// Ends the session as an editor does; the server must exit cleanly.
     fn stop(mut self) {
         self.request("shutdown", &Value::Null);
@@ -1247,24 +1267,13 @@ fn a_changed_configuration_or_environment_is_seen_on_the_next_diagnostics() {
         "heat_template_version: rocky\nresources:\n  server:\n    type: My::Server\n    properties: {flavour: m1.small}\n",
     )
     .expect("write");
-    let mut client = Client::initialized(
-        root,
-        &json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}}),
-    );
-    let registration = client.wait_for(|m| m["method"] == "client/registerCapability");
-    client.send(&json!({"jsonrpc": "2.0", "id": registration["id"], "result": null}));
+    let (mut client, _) = Client::watching(root);
     let x003 = |found: &[Finding]| found.iter().filter(|f| f.0 == "X003").count();
     let first = client.lints_as(&top, &lint_findings(root, &top));
     assert_eq!(x003(&first), 1, "{first:?}");
-    let changed = |client: &mut Client, file: &Path| {
-        client.notify(
-            "workspace/didChangeWatchedFiles",
-            &json!({"changes": [{"uri": uri(file), "type": 2}]}),
-        );
-    };
     // `[paths]` now maps the prefix to the other copy: the project is resolved again.
     std::fs::write(&config, "[paths]\n\"/usr/share/t\" = \"b\"\n").expect("write");
-    changed(&mut client, &config);
+    client.file_changed(&config);
     let mapped = client.next_as_lint(root, &top);
     assert_eq!(x003(&mapped), 0, "{mapped:?}");
     // The environment, changed on disk (not in the editor), maps the type to the first copy.
@@ -1273,7 +1282,7 @@ fn a_changed_configuration_or_environment_is_seen_on_the_next_diagnostics() {
         "resource_registry:\n  My::Server: a/nested/server.yaml\n",
     )
     .expect("write");
-    changed(&mut client, &env);
+    client.file_changed(&env);
     let remapped = client.next_as_lint(root, &top);
     assert_eq!(x003(&remapped), 1, "{remapped:?}");
     // The configuration, saved in the editor, ignores the rule.
@@ -1308,11 +1317,7 @@ fn an_environment_of_any_name_is_watched_and_its_change_seen_on_the_next_diagnos
         "heat_template_version: rocky\nresources:\n  server:\n    type: My::Server\n    properties: {flavour: m1.small}\n",
     )
     .expect("write");
-    let mut client = Client::initialized(
-        root,
-        &json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}}),
-    );
-    let registration = client.wait_for(|m| m["method"] == "client/registerCapability");
+    let (mut client, registration) = Client::watching(root);
     let watchers = &registration["params"]["registrations"][0]["registerOptions"]["watchers"];
     let globs: Vec<globset::GlobMatcher> = watchers
         .as_array()
@@ -1327,33 +1332,26 @@ fn an_environment_of_any_name_is_watched_and_its_change_seen_on_the_next_diagnos
     for file in ["registry.env", "envs/overcloud", "hotfix.toml", "t.yaml"] {
         assert!(globs.iter().any(|g| g.is_match(file)), "{file}: {watchers}");
     }
-    client.send(&json!({"jsonrpc": "2.0", "id": registration["id"], "result": null}));
     let x003 = |found: &[Finding]| found.iter().filter(|f| f.0 == "X003").count();
     let first = client.lints_as(&top, &lint_findings(root, &top));
     assert_eq!(x003(&first), 1, "{first:?}");
-    let changed = |client: &mut Client, file: &Path| {
-        client.notify(
-            "workspace/didChangeWatchedFiles",
-            &json!({"changes": [{"uri": uri(file), "type": 2}]}),
-        );
-    };
     // A file that is no environment changes: the diagnostics stay.
     let readme = root.join("README");
     std::fs::write(&readme, "notes\n").expect("write");
-    changed(&mut client, &readme);
+    client.file_changed(&readme);
     let same = client.next_as_lint(root, &top);
     assert_eq!(x003(&same), 1, "{same:?}");
     // The environment, changed on disk, maps the type to the template that takes `flavour`.
     std::fs::write(&env, "resource_registry:\n  My::Server: b.yaml\n").expect("write");
-    changed(&mut client, &env);
+    client.file_changed(&env);
     let remapped = client.next_as_lint(root, &top);
     assert_eq!(x003(&remapped), 0, "{remapped:?}");
     // And back, then gone: the type is mapped nowhere.
     std::fs::write(&env, "resource_registry:\n  My::Server: a.yaml\n").expect("write");
-    changed(&mut client, &env);
+    client.file_changed(&env);
     assert_eq!(x003(&client.next_as_lint(root, &top)), 1);
     std::fs::remove_file(&env).expect("remove");
-    changed(&mut client, &env);
+    client.file_changed(&env);
     let gone = client.next_as_lint(root, &top);
     assert_eq!(x003(&gone), 0, "{gone:?}");
     client.stop();
