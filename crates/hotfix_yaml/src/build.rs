@@ -200,11 +200,7 @@ fn reached_cycle(doc: &Document, cycles: Vec<(NodeId, LoadError)>) -> Option<Loa
         match &doc.node(id).kind {
             NodeKind::Mapping { .. } => {
                 // A `!!set` keeps its keys only: a cycle through a value is gone.
-                let set = doc
-                    .node(id)
-                    .tag
-                    .as_ref()
-                    .is_some_and(|t| t.name == "tag:yaml.org,2002:set");
+                let set = doc.has_tag(id, "set");
                 for entry in doc.entries(id) {
                     stack.push(entry.key);
                     if !set {

@@ -313,15 +313,7 @@ impl Document {
         let root = self.resolve(root);
         match &self.node(root).kind {
             // A `!!set` is a Python set, not a dict.
-            NodeKind::Mapping { .. }
-                if self
-                    .node(root)
-                    .tag
-                    .as_ref()
-                    .is_none_or(|t| t.name != "tag:yaml.org,2002:set") =>
-            {
-                Ok(())
-            }
+            NodeKind::Mapping { .. } if !self.has_tag(root, "set") => Ok(()),
             // YAML `~` or `null` loads as None, which Heat turns into `{}`.
             NodeKind::Scalar(s)
                 if self.format == SourceFormat::Yaml && matches!(s.value, ScalarValue::Null) =>

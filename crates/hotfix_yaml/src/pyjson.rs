@@ -63,7 +63,7 @@ impl Document {
                 }
             },
             NodeKind::Sequence { items, .. } => {
-                let pairs = is_pairs(node);
+                let pairs = self.has_tag(id, "omap") || self.has_tag(id, "pairs");
                 out.push('[');
                 for (i, &item) in items.iter().enumerate() {
                     if i > 0 {
@@ -85,7 +85,7 @@ impl Document {
                 out.push(']');
             }
             NodeKind::Mapping { .. } => {
-                if is_set(node) {
+                if self.has_tag(id, "set") {
                     // `to_primitive` lists a set's members (document order here: Python's own
                     // order of a set of strings changes from one run to the next).
                     out.push('[');
@@ -171,7 +171,7 @@ impl Document {
                     }
                 }
                 NodeKind::Sequence { items, .. } => {
-                    if is_pairs(node) {
+                    if self.has_tag(id, "omap") || self.has_tag(id, "pairs") {
                         for &item in items {
                             for entry in self.raw_entries(item).unwrap_or_default() {
                                 stack.extend([entry.key, entry.value]);
@@ -181,7 +181,7 @@ impl Document {
                         stack.extend(items.iter().copied());
                     }
                 }
-                NodeKind::Mapping { .. } if is_set(node) => {
+                NodeKind::Mapping { .. } if self.has_tag(id, "set") => {
                     stack.extend(self.entries(id).into_iter().map(|e| e.key));
                 }
                 NodeKind::Mapping { .. } => {
@@ -235,23 +235,6 @@ impl Document {
         }
         Ok(())
     }
-}
-
-/// A mapping tagged `!!set`: PyYAML makes a Python `set` of its keys.
-fn is_set(node: &crate::document::Node) -> bool {
-    node.tag
-        .as_ref()
-        .is_some_and(|t| t.name == "tag:yaml.org,2002:set")
-}
-
-/// A sequence tagged `!!omap` or `!!pairs`: PyYAML makes a list of (key, value) tuples.
-fn is_pairs(node: &crate::document::Node) -> bool {
-    node.tag.as_ref().is_some_and(|t| {
-        matches!(
-            t.name.as_str(),
-            "tag:yaml.org,2002:omap" | "tag:yaml.org,2002:pairs"
-        )
-    })
 }
 
 /// `json.dumps` of a `str` with `ensure_ascii=True`, appended to `out`.
