@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::{Context, anyhow, bail};
 use hotfix_eval::{Inputs, Value};
 use hotfix_hot::{Function, Semantic, Template};
-use hotfix_yaml::{Document, LoadError};
+use hotfix_yaml::Document;
 
 /// `hotfix eval --help`.
 pub(crate) const LONG_ABOUT: &str = "\
@@ -80,8 +80,10 @@ enum Format {
 pub(crate) fn run(args: &EvalArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let bytes = read(&args.template)?;
     let display = args.template.display().to_string();
-    let text = hotfix_yaml::check_bytes(&bytes).map_err(|err| located(&display, &bytes, &err))?;
-    let doc = hotfix_yaml::parse(text).map_err(|err| located(&display, text.as_bytes(), &err))?;
+    let text =
+        hotfix_yaml::check_bytes(&bytes).map_err(|err| anyhow!(err.located(&display, &bytes)))?;
+    let doc =
+        hotfix_yaml::parse(text).map_err(|err| anyhow!(err.located(&display, text.as_bytes())))?;
     let mut inputs = Inputs::default();
     for env in &args.environment {
         environment(env, &mut inputs)?;
@@ -184,9 +186,10 @@ fn read(path: &Path) -> anyhow::Result<Vec<u8>> {
 fn environment(path: &Path, inputs: &mut Inputs) -> anyhow::Result<()> {
     let display = path.display().to_string();
     let bytes = read(path)?;
-    let text = hotfix_yaml::check_bytes(&bytes).map_err(|err| located(&display, &bytes, &err))?;
+    let text =
+        hotfix_yaml::check_bytes(&bytes).map_err(|err| anyhow!(err.located(&display, &bytes)))?;
     let Some(doc) = hotfix_yaml::parse_environment(text)
-        .map_err(|err| located(&display, text.as_bytes(), &err))?
+        .map_err(|err| anyhow!(err.located(&display, text.as_bytes())))?
     else {
         return Ok(());
     };
@@ -231,15 +234,4 @@ fn get_files(doc: &Document, template: &Path) -> anyhow::Result<BTreeMap<String,
         files.insert(key.to_owned(), text);
     }
     Ok(files)
-}
-
-/// `path:line:col: message`, for a load error.
-fn located(path: &str, bytes: &[u8], err: &LoadError) -> anyhow::Error {
-    let Some(span) = err.span else {
-        return anyhow!("{path}: {}", err.message);
-    };
-    let prefix = String::from_utf8_lossy(&bytes[..span.start.min(bytes.len())]);
-    let line = prefix.matches('\n').count() + 1;
-    let col = prefix.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    anyhow!("{path}:{line}:{col}: {}", err.message)
 }

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, anyhow};
 use hotfix_hot::Version;
-use hotfix_yaml::{Document, LoadError, NodeId, NodeKind, ScalarValue, SourceFormat};
+use hotfix_yaml::{Document, NodeId, NodeKind, ScalarValue, SourceFormat};
 
 /// Print a template as Heat loads it.
 ///
@@ -33,14 +33,16 @@ enum Format {
 
 pub(crate) fn run(args: &InspectArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let bytes = read_input(&args.file)?;
-    let display = args.file.display();
-    let text = hotfix_yaml::check_bytes(&bytes).map_err(|err| located(&display, &bytes, &err))?;
-    let doc = hotfix_yaml::parse(text).map_err(|err| located(&display, text.as_bytes(), &err))?;
+    let display = args.file.display().to_string();
+    let text =
+        hotfix_yaml::check_bytes(&bytes).map_err(|err| anyhow!(err.located(&display, &bytes)))?;
+    let doc =
+        hotfix_yaml::parse(text).map_err(|err| anyhow!(err.located(&display, text.as_bytes())))?;
     match args.format {
         Format::Json => {
             let json = doc
                 .to_python_json()
-                .map_err(|err| located(&display, text.as_bytes(), &err))?;
+                .map_err(|err| anyhow!(err.located(&display, text.as_bytes())))?;
             writeln!(out, "{json}")?;
         }
         Format::Yaml => out.write_all(readable(&doc).as_bytes())?,
@@ -68,18 +70,6 @@ fn read_input(path: &Path) -> anyhow::Result<Vec<u8>> {
             hotfix_yaml::too_large(chars, exact).message
         )),
     }
-}
-
-/// `path:line:col: message`, for a load error.
-fn located(path: &impl std::fmt::Display, bytes: &[u8], err: &LoadError) -> anyhow::Error {
-    let Some(span) = err.span else {
-        return anyhow!("{path}: {}", err.message);
-    };
-    // Binary and non-UTF-8 input has no text to count lines in, but bytes up to the error do.
-    let prefix = String::from_utf8_lossy(&bytes[..span.start.min(bytes.len())]);
-    let line = prefix.matches('\n').count() + 1;
-    let col = prefix.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    anyhow!("{path}:{line}:{col}: {}", err.message)
 }
 
 /// A block-YAML rendering of the loaded values, every scalar written so that it means the

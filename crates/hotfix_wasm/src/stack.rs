@@ -36,7 +36,7 @@ pub(crate) fn environments(request: &Value, tree: &Tree) -> Result<Vec<StackPath
 pub(crate) fn eval(request: &Value, tree: &Tree, path: &str, text: &str) -> Result<Value, String> {
     let doc = match hotfix_yaml::parse(text) {
         Ok(doc) => doc,
-        Err(err) => return Ok(json!({ "error": located(path, text, &err) })),
+        Err(err) => return Ok(json!({ "error": err.located(path, text.as_bytes()) })),
     };
     let mut inputs = Inputs::default();
     for environment in environments(request, tree)? {
@@ -47,7 +47,9 @@ pub(crate) fn eval(request: &Value, tree: &Tree, path: &str, text: &str) -> Resu
             Ok(Some(env)) => env,
             Ok(None) => continue,
             Err(err) => {
-                return Ok(json!({ "error": located(environment.as_str(), &env_text, &err) }));
+                return Ok(
+                    json!({ "error": err.located(environment.as_str(), env_text.as_bytes()) }),
+                );
             }
         };
         if let Err(why) = inputs.add_environment(&env) {
@@ -107,17 +109,6 @@ fn get_files(doc: &hotfix_yaml::Document, tree: &Tree, path: &str) -> BTreeMap<S
         }
     }
     files
-}
-
-/// `PATH:LINE:COLUMN: message` of a file that does not load.
-fn located(path: &str, text: &str, err: &hotfix_yaml::LoadError) -> String {
-    match err.span {
-        Some(span) => {
-            let at = hotfix_yaml::LineIndex::new(text).position(text, span.start);
-            format!("{path}:{}:{}: {}", at.line, at.char_col, err.message)
-        }
-        None => format!("{path}: {}", err.message),
-    }
 }
 
 /// `hotfix graph PATH -e ENV…`: the stack graph with `PATH` as the top template, as JSON

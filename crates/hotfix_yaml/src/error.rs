@@ -42,6 +42,20 @@ pub struct LoadError {
 }
 
 impl LoadError {
+    /// `path:line:col: message` (the line and the column in characters, 1-based), or
+    /// `path: message` without a place. `bytes` are the file's: binary and non-UTF-8 input has
+    /// no text to count lines in, but the bytes up to the error do.
+    #[must_use]
+    pub fn located(&self, path: &str, bytes: &[u8]) -> String {
+        let Some(span) = self.span else {
+            return format!("{path}: {}", self.message);
+        };
+        let prefix = String::from_utf8_lossy(&bytes[..span.start.min(bytes.len())]);
+        let line = prefix.matches('\n').count() + 1;
+        let col = prefix.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        format!("{path}:{line}:{col}: {}", self.message)
+    }
+
     pub fn new(kind: LoadErrorKind, message: String, span: Option<Span>) -> Self {
         let final_ = matches!(kind, LoadErrorKind::AliasBomb | LoadErrorKind::TooDeep);
         Self {
