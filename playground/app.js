@@ -122,16 +122,19 @@ function showCurrent() {
   refresh();
   save();
 }
-// The current view, brought up to date with the files.
+// The view shown, brought up to date with the files (the hidden ones wait until shown).
 function refresh() {
-  lint();
   if (state.view === "eval") evaluate();
-  if (state.view === "graph") graph();
+  else if (state.view === "graph") graph();
+  else lint();
+}
+function renderView() {
+  for (const button of $("views").children) button.className = button.dataset.view === state.view ? "current" : "";
+  for (const name of ["lint", "eval", "graph"]) $(`view-${name}`).hidden = name !== state.view;
 }
 function showView(view) {
   state.view = view;
-  for (const button of $("views").children) button.className = button.dataset.view === view ? "current" : "";
-  for (const name of ["lint", "eval", "graph"]) $(`view-${name}`).hidden = name !== view;
+  renderView();
   refresh();
   save();
 }
@@ -481,7 +484,7 @@ async function start() {
   };
   $("editor-pane").addEventListener("dragover", (e) => e.preventDefault());
   $("editor-pane").addEventListener("drop", dropped);
-  showView(state.view);
+  renderView();
   showCurrent();
   document.body.dataset.ready = "true";
 }
