@@ -62,8 +62,9 @@ fn a_walk_tells_templates_and_environments_of_any_extension_by_content() {
         [
             "skipped repo/README.md: not a HOT template (a line starts with a template's or an \
              environment's key, but the file does not load as YAML)",
-            "skipped repo/api/create.json: not a HOT template (no top-level \
-             heat_template_version)",
+            "skipped repo/api/create.json: not a HOT template or environment (no top-level \
+             heat_template_version, nor an environment's section; a file holding only \
+             `parameters` is an environment when its name says so, or when given with -e)",
             "skipped repo/logo.png: not text (binary data; only its first bytes were read)",
             "skipped repo/tests/test_stack.py: not a HOT template (a line starts with a \
              template's or an environment's key, but the file does not load as YAML)",
@@ -107,7 +108,7 @@ fn the_upgrade_finds_templates_of_any_extension_and_says_why_it_skipped_the_rest
     for line in [
         "repo/top.hot: would be upgraded 2018-08-31 → 2021-04-16",
         "repo/README.md: skipped: not a HOT template (a line starts with",
-        "repo/api/create.json: skipped: not a HOT template (no top-level heat_template_version)",
+        "repo/api/create.json: skipped: not a HOT template or environment (no top-level heat_template_version",
         "repo/logo.png: skipped: not text (binary data",
         "repo/prod.env: skipped: an environment file",
         "repo/volume: error: no valid heat_template_version",

@@ -414,10 +414,12 @@ fn shared_graph_of_the_corpus_marks_missing_exactly_what_lint_reports() {
     let pinned = |pairs: &[(&str, usize)]| -> std::collections::BTreeMap<String, usize> {
         pairs.iter().map(|(k, n)| ((*k).to_owned(), *n)).collect()
     };
+    // 241 environments: tripleo-heat-templates-2015's `storage-environment.yaml` holds only
+    // `parameters` and is one by its name.
     assert_eq!(
         count("nodes"),
         pinned(&[
-            ("environment", 240),
+            ("environment", 241),
             ("file", 43),
             ("generated", 39),
             ("missing", 26),

@@ -37,7 +37,11 @@ impl Kind {
             Kind::Blueprint => "a Cloudify blueprint",
             Kind::Environment => "an environment file",
             Kind::Jinja => "a Jinja2 source (not YAML until rendered)",
-            Kind::Other => "not a HOT template (no top-level heat_template_version)",
+            Kind::Other => {
+                "not a HOT template or environment (no top-level heat_template_version, nor an \
+                 environment's section; a file holding only `parameters` is an environment when \
+                 its name says so, or when given with -e)"
+            }
             Kind::Data => "not a HOT template (its top level has none of a template's sections)",
             Kind::Binary => "not text (binary data; only its first bytes were read)",
             Kind::NotYaml => {
@@ -187,16 +191,25 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Kind {
         // inside it (an API request that holds a template under `template`).
         return if keys.iter().any(|k| k == "heat_template_version") {
             Kind::Template
-        } else if keys.iter().any(|k| ENVIRONMENT_KEYS.contains(&k.as_str())) {
+        } else if keys.iter().any(|k| ENVIRONMENT_KEYS.contains(&k.as_str()))
+            || (keys.iter().all(|k| k == "parameters")
+                && !keys.is_empty()
+                && named_as_environment(&name))
+        {
             Kind::Environment
         } else {
             Kind::Other
         };
     }
     let mut environment = false;
+    // Whether every top-level key is `parameters` (and there is one).
+    let mut only_parameters: Option<bool> = None;
     // Line ends as YAML knows them: LF, CRLF, and a lone CR.
     for line in text.split(['\n', '\r']) {
         let key = top_level_key(line);
+        if let Some(key) = key {
+            only_parameters = Some(only_parameters.unwrap_or(true) && key == "parameters");
+        }
         match key {
             Some("heat_template_version") => {
                 return if text.contains("{%") {
@@ -212,11 +225,19 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Kind {
             _ => {}
         }
     }
-    if environment {
+    if environment || (only_parameters == Some(true) && named_as_environment(&name)) {
         Kind::Environment
     } else {
         Kind::Other
     }
+}
+
+/// Whether a file whose only section is `parameters` (the commonest environment, and a key
+/// other tools' files have too) is an environment by its name (lower case): `env` or `param` in
+/// it (`env.yaml`, `prod.env`, `stack_environment.yml`, `params.yaml`). `-e` reads any file as
+/// an environment.
+fn named_as_environment(name: &str) -> bool {
+    name.contains("env") || name.contains("param")
 }
 
 /// The top-level keys that make a file an environment, when it has no template version
@@ -432,6 +453,33 @@ mod tests {
         assert_eq!(
             kind("e.yaml", "resource_registry:\n  A: b.yaml\n"),
             Kind::Environment
+        );
+        // `parameters` alone: an environment where the name says so.
+        for name in [
+            "env.yaml",
+            "prod.env",
+            "stack_environment.yml",
+            "params.yaml",
+        ] {
+            assert_eq!(
+                kind(name, "# c\nparameters:\n  a: 1\n"),
+                Kind::Environment,
+                "{name}"
+            );
+        }
+        assert_eq!(kind("vars.yaml", "parameters:\n  a: 1\n"), Kind::Other);
+        // In JSON too.
+        assert_eq!(
+            kind("params.json", "{\"parameters\": {\"a\": 1}}"),
+            Kind::Environment
+        );
+        assert_eq!(
+            kind("vars.json", "{\"parameters\": {\"a\": 1}}"),
+            Kind::Other
+        );
+        assert_eq!(
+            kind("env.yaml", "parameters:\n  a: 1\nhosts: [x]\n"),
+            Kind::Other
         );
         assert_eq!(
             kind("o.j2.yaml", "heat_template_version: pike\n"),
