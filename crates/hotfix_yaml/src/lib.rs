@@ -24,6 +24,7 @@ mod comments;
 mod document;
 mod error;
 mod json;
+pub mod json_loads;
 mod lines;
 mod pyjson;
 pub mod reader;

@@ -1,0 +1,547 @@
+//! Python's `json.loads` (the C scanner, `strict=True`), which Heat applies to a `json`
+//! parameter's string (`jsonutils.loads`) and to `str_split`'s and `yaql`'s inputs: what it
+//! accepts (`NaN`, `Infinity`, `-Infinity` besides JSON), what it refuses and its error texts
+//! (`Expecting value: line 1 column 1 (char 0)`), with positions counted in characters.
+//!
+//! One reader for every caller: the value is built by a [`Build`] the caller gives (the
+//! evaluator's Python values, the linter's lengths, or nothing at all). Arrays and objects are
+//! read without recursion, so only the caller's depth bounds the nesting.
+
+/// How a caller builds the values [`loads`] reads.
+pub trait Build {
+    type Value;
+    /// `null`.
+    fn null(&mut self) -> Self::Value;
+    /// `true` or `false`.
+    fn boolean(&mut self, value: bool) -> Self::Value;
+    /// A number: its text, and whether Python makes it a `float` (a fraction or an exponent,
+    /// `NaN`, `Infinity`, `-Infinity`) rather than an `int`.
+    fn number(&mut self, text: &str, float: bool) -> Self::Value;
+    /// A string, as code points: escaped surrogate pairs joined, a lone surrogate kept (Python
+    /// keeps it in its `str`).
+    fn string(&mut self, code_points: &[u32]) -> Self::Value;
+    /// An array's items, in order.
+    fn list(&mut self, items: Vec<Self::Value>) -> Self::Value;
+    /// An object's entries, in the text's order (a repeated key is repeated here: a `dict`
+    /// keeps its first place and its last value).
+    fn object(&mut self, entries: Vec<(Vec<u32>, Self::Value)>) -> Self::Value;
+}
+
+/// Why a text does not decode.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoadsError {
+    /// A `JSONDecodeError` (a `ValueError`): Python's text, `msg: line L column C (char P)`.
+    Syntax(String),
+    /// An array (`array: true`) or object opened deeper than the depth the caller allows.
+    TooDeep { array: bool },
+}
+
+/// Reads `text` as `json.loads(text)` does, building its value with `build`; an array or
+/// object nested deeper than `max_depth` ends the reading ([`LoadsError::TooDeep`]).
+///
+/// # Errors
+/// Python's error for a text it refuses, or the depth reached.
+pub fn loads<B: Build>(
+    text: &str,
+    max_depth: usize,
+    build: &mut B,
+) -> Result<B::Value, LoadsError> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut reader = Reader {
+        chars: &chars,
+        i: 0,
+        max_depth,
+    };
+    if chars.first() == Some(&'\u{feff}') {
+        return Err(reader.syntax("Unexpected UTF-8 BOM (decode using utf-8-sig)", 0));
+    }
+    reader.ws();
+    let value = reader.value(build)?;
+    reader.ws();
+    if reader.i < chars.len() {
+        return Err(reader.syntax("Extra data", reader.i));
+    }
+    Ok(value)
+}
+
+/// A [`Build`] that keeps nothing: whether a text decodes, and Python's error when not.
+#[derive(Debug)]
+pub struct Check;
+
+impl Build for Check {
+    type Value = ();
+    fn null(&mut self) {}
+    fn boolean(&mut self, _: bool) {}
+    fn number(&mut self, _: &str, _: bool) {}
+    fn string(&mut self, _: &[u32]) {}
+    fn list(&mut self, _: Vec<()>) {}
+    fn object(&mut self, _: Vec<(Vec<u32>, ())>) {}
+}
+
+/// A string's code points as Rust text: a lone surrogate (which Rust's `str` cannot hold)
+/// becomes U+FFFD.
+pub fn code_points_to_string(code_points: &[u32]) -> String {
+    code_points
+        .iter()
+        .map(|&c| char::from_u32(c).unwrap_or('\u{FFFD}'))
+        .collect()
+}
+
+/// An array or object being read: its items so far (and, for an object, the key whose value
+/// is read next).
+enum Open<V> {
+    List(Vec<V>),
+    Map(Vec<(Vec<u32>, V)>, Vec<u32>),
+}
+
+struct Reader<'c> {
+    chars: &'c [char],
+    i: usize,
+    max_depth: usize,
+}
+
+impl Reader<'_> {
+    fn at(&self, i: usize) -> Option<char> {
+        self.chars.get(i).copied()
+    }
+
+    /// `JSONDecodeError`'s text for `what` at character `at`.
+    fn syntax(&self, what: &str, at: usize) -> LoadsError {
+        let before = &self.chars[..at.min(self.chars.len())];
+        let line = before.iter().filter(|&&c| c == '\n').count() + 1;
+        let column = match before.iter().rposition(|&c| c == '\n') {
+            Some(newline) => at - newline,
+            None => at + 1,
+        };
+        LoadsError::Syntax(format!("{what}: line {line} column {column} (char {at})"))
+    }
+
+    fn ws(&mut self) {
+        while matches!(self.at(self.i), Some(' ' | '\t' | '\n' | '\r')) {
+            self.i += 1;
+        }
+    }
+
+    fn starts(&self, word: &str) -> bool {
+        word.chars()
+            .enumerate()
+            .all(|(k, c)| self.at(self.i + k) == Some(c))
+    }
+
+    /// `scan_once`: a value with the arrays and objects it holds, the containers still open
+    /// kept in a list.
+    fn value<B: Build>(&mut self, build: &mut B) -> Result<B::Value, LoadsError> {
+        let mut open: Vec<Open<B::Value>> = Vec::new();
+        loop {
+            let Some(mut done) = self.start(&mut open, build)? else {
+                continue;
+            };
+            // Hand the value to the containers it closes.
+            loop {
+                let Some(container) = open.last_mut() else {
+                    return Ok(done);
+                };
+                let closing = match container {
+                    Open::List(items) => {
+                        items.push(done);
+                        ']'
+                    }
+                    Open::Map(entries, key) => {
+                        entries.push((std::mem::take(key), done));
+                        '}'
+                    }
+                };
+                self.ws();
+                match self.at(self.i) {
+                    Some(',') => {
+                        self.i += 1;
+                        self.ws();
+                        if let Some(Open::Map(_, key)) = open.last_mut() {
+                            *key = self.key()?;
+                        }
+                        break;
+                    }
+                    Some(c) if c == closing => {
+                        self.i += 1;
+                        done = match open.pop() {
+                            Some(Open::List(items)) => build.list(items),
+                            Some(Open::Map(entries, _)) => build.object(entries),
+                            None => return Ok(build.null()),
+                        };
+                    }
+                    _ => return Err(self.syntax("Expecting ',' delimiter", self.i)),
+                }
+            }
+        }
+    }
+
+    /// Reads what starts at the current character: a whole value (`Some`), or the opening of a
+    /// non-empty array or object, pushed onto `open` (`None`; an object's first key read).
+    fn start<B: Build>(
+        &mut self,
+        open: &mut Vec<Open<B::Value>>,
+        build: &mut B,
+    ) -> Result<Option<B::Value>, LoadsError> {
+        let Some(c) = self.at(self.i) else {
+            return Err(self.syntax("Expecting value", self.i));
+        };
+        match c {
+            '{' | '[' if open.len() >= self.max_depth => {
+                Err(LoadsError::TooDeep { array: c == '[' })
+            }
+            '[' => {
+                self.i += 1;
+                self.ws();
+                if self.at(self.i) == Some(']') {
+                    self.i += 1;
+                    return Ok(Some(build.list(Vec::new())));
+                }
+                open.push(Open::List(Vec::new()));
+                Ok(None)
+            }
+            '{' => {
+                self.i += 1;
+                self.ws();
+                if self.at(self.i) == Some('}') {
+                    self.i += 1;
+                    return Ok(Some(build.object(Vec::new())));
+                }
+                let key = self.key()?;
+                open.push(Open::Map(Vec::new(), key));
+                Ok(None)
+            }
+            '"' => {
+                let string = self.string()?;
+                Ok(Some(build.string(&string)))
+            }
+            _ => {
+                for (word, value) in [("null", None), ("true", Some(true)), ("false", Some(false))]
+                {
+                    if self.starts(word) {
+                        self.i += word.len();
+                        return Ok(Some(match value {
+                            None => build.null(),
+                            Some(b) => build.boolean(b),
+                        }));
+                    }
+                }
+                for word in ["NaN", "Infinity", "-Infinity"] {
+                    if self.starts(word) {
+                        self.i += word.len();
+                        return Ok(Some(build.number(word, true)));
+                    }
+                }
+                let (end, float) = self
+                    .number()
+                    .ok_or_else(|| self.syntax("Expecting value", self.i))?;
+                let text: String = self.chars[self.i..end].iter().collect();
+                self.i = end;
+                Ok(Some(build.number(&text, float)))
+            }
+        }
+    }
+
+    /// An object's key and the `:` after it (the value is read next).
+    fn key(&mut self) -> Result<Vec<u32>, LoadsError> {
+        self.ws();
+        if self.at(self.i) != Some('"') {
+            return Err(self.syntax("Expecting property name enclosed in double quotes", self.i));
+        }
+        let key = self.string()?;
+        self.ws();
+        if self.at(self.i) != Some(':') {
+            return Err(self.syntax("Expecting ':' delimiter", self.i));
+        }
+        self.i += 1;
+        self.ws();
+        Ok(key)
+    }
+
+    /// `_match_number_unicode` at the current character: the end of the number and whether it
+    /// is a float; `None` where no number starts.
+    fn number(&self) -> Option<(usize, bool)> {
+        let digit = |i: usize| self.at(i).is_some_and(|c| c.is_ascii_digit());
+        let mut j = self.i;
+        if self.at(j) == Some('-') {
+            j += 1;
+        }
+        match self.at(j) {
+            Some('0') => j += 1,
+            Some('1'..='9') => {
+                while digit(j) {
+                    j += 1;
+                }
+            }
+            _ => return None,
+        }
+        let mut float = false;
+        if self.at(j) == Some('.') && digit(j + 1) {
+            float = true;
+            j += 1;
+            while digit(j) {
+                j += 1;
+            }
+        }
+        if matches!(self.at(j), Some('e' | 'E')) {
+            let mut k = j + 1;
+            if matches!(self.at(k), Some('+' | '-')) {
+                k += 1;
+            }
+            if digit(k) {
+                float = true;
+                j = k;
+                while digit(j) {
+                    j += 1;
+                }
+            }
+        }
+        Some((j, float))
+    }
+
+    /// `scanstring_unicode` at the opening quote: the string's code points.
+    fn string(&mut self) -> Result<Vec<u32>, LoadsError> {
+        let quote = self.i;
+        let unterminated = |reader: &Self| reader.syntax("Unterminated string starting at", quote);
+        self.i += 1;
+        let mut out = Vec::new();
+        loop {
+            let Some(c) = self.at(self.i) else {
+                return Err(unterminated(self));
+            };
+            self.i += 1;
+            match c {
+                '"' => return Ok(out),
+                '\\' => {
+                    let Some(escaped) = self.at(self.i) else {
+                        return Err(unterminated(self));
+                    };
+                    self.i += 1;
+                    let unit = match escaped {
+                        '"' | '\\' | '/' => u32::from(escaped),
+                        'b' => 8,
+                        'f' => 12,
+                        'n' => 10,
+                        'r' => 13,
+                        't' => 9,
+                        'u' => self.escape()?,
+                        _ => return Err(self.syntax("Invalid \\escape", self.i - 2)),
+                    };
+                    out.push(unit);
+                }
+                c if u32::from(c) <= 0x1f => {
+                    return Err(self.syntax("Invalid control character at", self.i - 1));
+                }
+                c => out.push(u32::from(c)),
+            }
+        }
+    }
+
+    /// A `\uXXXX` escape after its `u` (at `self.i - 1`), and the `\uXXXX` of a low surrogate
+    /// right after a high one: the C scanner's rules, which want a character after the four
+    /// digits (else `Invalid \uXXXX escape`) and look for the low half only where six more
+    /// characters and one after them remain.
+    fn escape(&mut self) -> Result<u32, LoadsError> {
+        let u = self.i - 1;
+        if u + 5 >= self.chars.len() {
+            return Err(self.syntax("Invalid \\uXXXX escape", u));
+        }
+        let code = self
+            .hex4(self.i)
+            .ok_or_else(|| self.syntax("Invalid \\uXXXX escape", u))?;
+        self.i += 4;
+        if (0xd800..0xdc00).contains(&code)
+            && self.i + 6 < self.chars.len()
+            && self.at(self.i) == Some('\\')
+            && self.at(self.i + 1) == Some('u')
+        {
+            let low = self
+                .hex4(self.i + 2)
+                .ok_or_else(|| self.syntax("Invalid \\uXXXX escape", self.i + 1))?;
+            if (0xdc00..0xe000).contains(&low) {
+                self.i += 6;
+                return Ok(0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00));
+            }
+        }
+        Ok(code)
+    }
+
+    /// Four hexadecimal digits at `at`.
+    fn hex4(&self, at: usize) -> Option<u32> {
+        let digits = self.chars.get(at..at + 4)?;
+        digits
+            .iter()
+            .try_fold(0, |code, c| Some(code * 16 + c.to_digit(16)?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The code points of the first string of a small value, to check what was read.
+    struct Show;
+
+    impl Build for Show {
+        type Value = String;
+        fn null(&mut self) -> String {
+            "None".into()
+        }
+        fn boolean(&mut self, value: bool) -> String {
+            if value { "True" } else { "False" }.into()
+        }
+        fn number(&mut self, text: &str, float: bool) -> String {
+            format!("{}{text}", if float { "f" } else { "i" })
+        }
+        fn string(&mut self, code_points: &[u32]) -> String {
+            let units: Vec<String> = code_points.iter().map(|c| format!("{c:x}")).collect();
+            format!("s[{}]", units.join(" "))
+        }
+        fn list(&mut self, items: Vec<String>) -> String {
+            format!("[{}]", items.join(", "))
+        }
+        fn object(&mut self, entries: Vec<(Vec<u32>, String)>) -> String {
+            let entries: Vec<String> = entries
+                .into_iter()
+                .map(|(k, v)| format!("{}: {v}", self.string(&k)))
+                .collect();
+            format!("{{{}}}", entries.join(", "))
+        }
+    }
+
+    fn err(text: &str) -> String {
+        match loads(text, 200, &mut Check) {
+            Err(LoadsError::Syntax(message)) => message,
+            other => panic!("{text:?}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn gives_pythons_messages() {
+        // Each answer is CPython 3's `json.loads` (Heat's interpreter).
+        let cases = [
+            ("", "Expecting value: line 1 column 1 (char 0)"),
+            (" ", "Expecting value: line 1 column 2 (char 1)"),
+            (
+                "{a",
+                "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)",
+            ),
+            (
+                "{\"a\"",
+                "Expecting ':' delimiter: line 1 column 5 (char 4)",
+            ),
+            (
+                "{\"a\" 1}",
+                "Expecting ':' delimiter: line 1 column 6 (char 5)",
+            ),
+            ("{\"a\": }", "Expecting value: line 1 column 7 (char 6)"),
+            (
+                "{\"a\": 1",
+                "Expecting ',' delimiter: line 1 column 8 (char 7)",
+            ),
+            (
+                "{\"a\": 1,}",
+                "Expecting property name enclosed in double quotes: line 1 column 9 (char 8)",
+            ),
+            ("[1,", "Expecting value: line 1 column 4 (char 3)"),
+            ("[1 2]", "Expecting ',' delimiter: line 1 column 4 (char 3)"),
+            ("[", "Expecting value: line 1 column 2 (char 1)"),
+            (
+                "\"abc",
+                "Unterminated string starting at: line 1 column 1 (char 0)",
+            ),
+            (
+                "\"a\nb\"",
+                "Invalid control character at: line 1 column 3 (char 2)",
+            ),
+            ("\"\\q\"", "Invalid \\escape: line 1 column 2 (char 1)"),
+            (
+                "\"\\u12\"",
+                "Invalid \\uXXXX escape: line 1 column 3 (char 2)",
+            ),
+            // The four digits need a character after them.
+            (
+                "\"\\u1234",
+                "Invalid \\uXXXX escape: line 1 column 3 (char 2)",
+            ),
+            (
+                "\"\\ud800\\u12\"",
+                "Invalid \\uXXXX escape: line 1 column 9 (char 8)",
+            ),
+            (
+                "\"\\ud800\\uzzzz\"",
+                "Invalid \\uXXXX escape: line 1 column 9 (char 8)",
+            ),
+            ("01", "Extra data: line 1 column 2 (char 1)"),
+            ("-", "Expecting value: line 1 column 1 (char 0)"),
+            ("nan", "Expecting value: line 1 column 1 (char 0)"),
+            ("{\"a\":1}\n\nx", "Extra data: line 3 column 1 (char 9)"),
+            (
+                "\u{feff}{}",
+                "Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1 (char 0)",
+            ),
+            ("1.e5", "Extra data: line 1 column 2 (char 1)"),
+            (
+                "[1, {\"a\": [}]",
+                "Expecting value: line 1 column 12 (char 11)",
+            ),
+            (
+                "\"é\tx\"",
+                "Invalid control character at: line 1 column 3 (char 2)",
+            ),
+            ("\u{a0}{}", "Expecting value: line 1 column 1 (char 0)"),
+            ("Infinityx", "Extra data: line 1 column 9 (char 8)"),
+            (
+                "\"\\",
+                "Unterminated string starting at: line 1 column 1 (char 0)",
+            ),
+            (
+                "{\"a\":1,\n \"b\" 2}",
+                "Expecting ':' delimiter: line 2 column 6 (char 13)",
+            ),
+            ("[-]", "Expecting value: line 1 column 2 (char 1)"),
+            ("1e", "Extra data: line 1 column 2 (char 1)"),
+        ];
+        for (text, message) in cases {
+            assert_eq!(err(text), message, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn reads_values_as_python_does() {
+        let show = |text: &str| loads(text, 200, &mut Show).expect(text);
+        assert_eq!(
+            show(" {\"a\": [1, 2.5, -0, 1E+5, 1e5], \"a\": null} "),
+            "{s[61]: [i1, f2.5, i-0, f1E+5, f1e5], s[61]: None}"
+        );
+        assert_eq!(
+            show("[NaN, -Infinity, true, false]"),
+            "[fNaN, f-Infinity, True, False]"
+        );
+        // A surrogate pair joins; a lone surrogate stays; a high one before a non-low escape
+        // stays alone.
+        assert_eq!(show("\"\\ud83d\\ude00x\""), "s[1f600 78]");
+        assert_eq!(show("\"\\udc00\\ud800\""), "s[dc00 d800]");
+        assert_eq!(show("\"\\ud800\\u0041\""), "s[d800 41]");
+        assert_eq!(show("[[], {}]"), "[[], {}]");
+        assert_eq!(code_points_to_string(&[0x41, 0xd800]), "A\u{FFFD}");
+    }
+
+    #[test]
+    fn stops_past_the_callers_depth_without_recursion() {
+        let nested = |depth: usize| format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
+        assert!(loads(&nested(200), 200, &mut Check).is_ok());
+        assert_eq!(
+            loads(&nested(201), 200, &mut Check),
+            Err(LoadsError::TooDeep { array: true })
+        );
+        assert_eq!(
+            loads("{\"a\": {\"b\": 1}}", 1, &mut Check),
+            Err(LoadsError::TooDeep { array: false })
+        );
+        // Far deeper than any stack: the same answer, no overflow.
+        assert_eq!(
+            loads(&nested(1_000_000), 987, &mut Check),
+            Err(LoadsError::TooDeep { array: true })
+        );
+    }
+}
