@@ -1181,6 +1181,54 @@ fn every_file_of_a_project_gets_in_the_editor_what_lint_reports() {
 }
 
 #[test]
+fn a_tripleo_service_chain_gets_in_the_editor_the_nested_outputs_lint_reports() {
+    // TripleO's shape: the resource registry maps each service type to its template under the
+    // install prefix (`[paths]` maps it into the tree), and a role's services template reads
+    // outputs its service templates lack.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    for (path, text) in [
+        (
+            "hotfix.toml",
+            "[paths]\n\"/usr/share/openstack-tripleo-heat-templates\" = \".\"\n",
+        ),
+        (
+            "overcloud-resource-registry-puppet.yaml",
+            "resource_registry:\n  OS::TripleO::Services::Ntp: \
+             /usr/share/openstack-tripleo-heat-templates/puppet/services/ntp.yaml\n  \
+             OS::TripleO::Services::Kernel: puppet/services/kernel.yaml\n",
+        ),
+        (
+            "puppet/services/ntp.yaml",
+            "heat_template_version: queens\nparameters:\n  ServiceNetMap: {type: json, default: {}}\n\
+             outputs:\n  role_data:\n    value: {service_name: ntp}\n",
+        ),
+        (
+            "puppet/services/kernel.yaml",
+            "heat_template_version: queens\nparameters:\n  ServiceNetMap: {type: json, default: {}}\n\
+             outputs:\n  data:\n    value: {service_name: kernel}\n",
+        ),
+        (
+            "puppet/services.yaml",
+            "heat_template_version: queens\nresources:\n  Ntp:\n    type: OS::TripleO::Services::Ntp\n  \
+             Kernel:\n    type: OS::TripleO::Services::Kernel\n  Holder:\n    \
+             type: OS::Heat::Value\n    properties:\n      value:\n        \
+             - {get_attr: [Ntp, role_data]}\n        - {get_attr: [Kernel, role_data]}\n        \
+             - {get_attr: [Kernel, config_settings]}\n        - {get_attr: [Ntp, upgrade_tasks]}\n",
+        ),
+    ] {
+        let path = root.join(path);
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    }
+    let linted = lint_findings_by_file(root, &[root]);
+    let codes: Vec<&str> = linted.values().flatten().map(|f| f.0.as_str()).collect();
+    assert_eq!(codes, ["X006", "X006", "X006"], "{linted:?}");
+    let files = files_below(root);
+    assert_eq!(assert_editor_equals_lint(root, &files, &linted), 3);
+}
+
+#[test]
 fn a_workspace_folder_named_through_dot_dot_spans_what_lint_spans() {
     // No project marker: the folder opened is what a lint of it spans, however it is named.
     // `../missing.yaml` lies inside it, and is reported; read from `a/` alone, it would not be.
