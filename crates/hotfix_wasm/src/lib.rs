@@ -20,7 +20,9 @@
 //!   versions known.
 //!
 //! `settings`: `select`, `extend_select`, `ignore` (lists of selectors, as in `hotfix.toml`)
-//! and `heat_release`. A request that cannot be answered gives `{"error": MESSAGE}`.
+//! and `heat_release`. `environments` in a `lint`, `fix` or `apply` request are those of
+//! `hotfix lint PATH -e ENV…`: their registry, not the tree's, maps the custom types. A request
+//! that cannot be answered gives `{"error": MESSAGE}`.
 
 pub mod abi;
 mod stack;
@@ -58,7 +60,10 @@ fn answer(request: &Value) -> Result<Value, String> {
     if op == "rules" {
         return Ok(rules());
     }
-    let tree = Tree::of(request)?;
+    let mut tree = Tree::of(request)?;
+    if matches!(op, "lint" | "fix" | "apply") {
+        tree.give(&stack::environments(request, &tree)?)?;
+    }
     let path = request["path"]
         .as_str()
         .ok_or("the request has no `path`")?;
@@ -106,6 +111,8 @@ struct Tree {
     pub(crate) files: Vec<(StackPath, Arc<str>)>,
     pub(crate) roots: Vec<StackPath>,
     registry: LazyRegistry,
+    /// The registry of the environments given (`hotfix lint -e`), when some were.
+    given: Option<LazyRegistry>,
 }
 
 /// What linting one file found.
@@ -140,7 +147,30 @@ impl Tree {
             files,
             roots,
             registry: LazyRegistry::ready(registry),
+            given: None,
         })
+    }
+
+    /// The environments given with `-e`, in order: their registry maps the custom types of
+    /// every file linted, as `hotfix lint PATH -e ENV…` reads them (the tree's are not read).
+    fn give(&mut self, environments: &[StackPath]) -> Result<(), String> {
+        if environments.is_empty() {
+            return Ok(());
+        }
+        let mut facts = Vec::new();
+        for path in environments {
+            let text = self
+                .text(path.as_str())
+                .ok_or_else(|| format!("the environment `{path}` is not one of the files"))?;
+            facts.push(hotfix_stack::EnvironmentFacts::given(
+                &self.source,
+                &self.roots,
+                path,
+                &text,
+            )?);
+        }
+        self.given = Some(LazyRegistry::ready(hotfix_stack::Registry::given(facts)));
+        Ok(())
     }
 
     fn text(&self, path: &str) -> Option<Arc<str>> {
@@ -156,7 +186,7 @@ impl Tree {
             source: &self.source,
             path,
             roots: &self.roots,
-            registry: Some(&self.registry),
+            registry: Some(self.given.as_ref().unwrap_or(&self.registry)),
             stack_templates: &[],
         }
     }

@@ -274,3 +274,53 @@ fn graph_draws_the_stack_through_the_environment() {
     assert!(dot.starts_with("digraph hotfix {"), "{dot}");
     assert!(dot.contains("My::App"), "{dot}");
 }
+
+#[test]
+fn lint_reads_the_environments_given_as_lint_dash_e_does() {
+    // Two environments of the tree map the type to different templates, and neither is closer:
+    // without `-e` no mistake is claimed that only one of them makes; with `-e` the one given
+    // decides, for lint and fix alike.
+    let files = json!({
+        "top.yaml": "heat_template_version: 2016-10-14\nresources:\n  s:\n    type: My::Server\n    properties:\n      flavor: m1\n",
+        "envs/a.yaml": "resource_registry:\n  My::Server: ../a.yaml\n",
+        "envs/b.yaml": "resource_registry:\n  My::Server: ../b.yaml\n",
+        "a.yaml": "heat_template_version: 2016-10-14\nparameters:\n  flavor: {type: string}\n",
+        "b.yaml": "heat_template_version: 2016-10-14\nparameters:\n  image: {type: string, default: x}\n",
+    });
+    let lint = |op: &str, environments: Value| {
+        call(&json!({"op": op, "files": files, "path": "top.yaml", "environments": environments}))
+    };
+    assert_eq!(codes(&lint("lint", json!([]))), Vec::<&str>::new());
+    assert_eq!(
+        codes(&lint("lint", json!(["envs/a.yaml"]))),
+        Vec::<&str>::new()
+    );
+    let given_b = lint("lint", json!(["envs/b.yaml"]));
+    assert_eq!(codes(&given_b), ["X003"], "{given_b}");
+    assert!(
+        given_b["findings"][0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("envs/b.yaml")),
+        "{given_b}"
+    );
+    let fixed = lint("fix", json!(["envs/b.yaml"]));
+    assert_eq!(codes(&fixed), ["X003"], "{fixed}");
+    // An environment that is not one of the files, or does not load, ends the request.
+    let missing = lint("lint", json!(["envs/c.yaml"]));
+    assert!(
+        missing["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("envs/c.yaml")),
+        "{missing}"
+    );
+    let files = json!({"top.yaml": PORT, "bad.yaml": "resource_registry: [\n"});
+    let bad = call(
+        &json!({"op": "lint", "files": files, "path": "top.yaml", "environments": ["bad.yaml"]}),
+    );
+    assert!(
+        bad["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("bad.yaml")),
+        "{bad}"
+    );
+}
