@@ -1,7 +1,7 @@
 //! The playground's engine (`hotfix_wasm::call`) on any request: raw bytes as the request, or a
 //! well-formed request of each operation (lint, fix, apply, upgrade, eval, graph) over a tree of
-//! two files whose texts and settings come from the input (the second given as an environment to
-//! eval and graph). Nothing may panic, and every answer must be JSON.
+//! two files whose texts and settings come from the input (the second given as an environment,
+//! `-e`, to every operation). Nothing may panic, and every answer must be JSON.
 
 #![no_main]
 
