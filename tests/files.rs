@@ -279,8 +279,7 @@ fn heat_refuses_each_environment_given_with_e_as_hotfix_reports_it() {
 fn heat(requests: &[serde_json::Value]) -> Vec<serde_json::Value> {
     use std::io::Write as _;
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let python = std::env::var_os("HOTFIX_PYTHON")
-        .map_or_else(|| root.join(".venv-heat/bin/python"), PathBuf::from);
+    let python = hotfix_testkit::python();
     let mut child = Command::new(&python)
         .arg(root.join("scripts/heat_oracle.py"))
         .arg("serve")

@@ -319,14 +319,7 @@ fn shared_graph_maps_a_type_to_the_template_heat_uses_when_environments_are_merg
     // `b.yaml` holds a resource of a type Heat does not have (`a.yaml` has the same interface
     // and none): Heat accepts the stack iff `t` is mapped to `a.yaml`, and when it refuses it
     // names the file (`resources.t<file:///…/b.yaml>: …`).
-    let python = std::env::var_os("HOTFIX_PYTHON").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join(".venv-heat/bin/python"),
-        PathBuf::from,
-    );
-    assert!(
-        python.exists(),
-        "run scripts/setup-oracle.sh (or set HOTFIX_PYTHON)"
-    );
+    let python = hotfix_testkit::python();
     let stack = common::shared().join("oracles/heat/stack.py");
     // `parent.yaml` nests `top.yaml`: a per-resource entry for `t` does not reach it, unless
     // `top.yaml` is named as the top template (with the folder, which holds `parent.yaml`, also

@@ -47,12 +47,7 @@ pub(crate) fn snapshot_tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 }
 
 /// The shared folder: `HOTFIX_SHARED`, or `../shared` beside the repository.
-pub(crate) fn shared() -> PathBuf {
-    std::env::var_os("HOTFIX_SHARED").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
-        PathBuf::from,
-    )
-}
+pub(crate) use hotfix_testkit::shared;
 
 /// The template corpus in the shared folder; a test that needs it fails loudly without it.
 pub(crate) fn corpus() -> PathBuf {
