@@ -12,14 +12,8 @@ fn fixtures() -> PathBuf {
 /// A repository in a temporary folder with the fixtures under `templates/`, so that the paths
 /// in the annotations do not depend on where the checkout is.
 fn repo() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("the fixture files");
-    std::fs::create_dir(dir.path().join(".git")).expect("the fixture files");
-    let templates = dir.path().join("templates");
-    std::fs::create_dir(&templates).expect("the fixture files");
-    for entry in std::fs::read_dir(fixtures()).expect("the fixture files") {
-        let entry = entry.expect("the fixture files");
-        std::fs::copy(entry.path(), templates.join(entry.file_name())).expect("the fixture files");
-    }
+    let dir = hotfix_testkit::repository();
+    hotfix_testkit::copy_tree(&fixtures(), &dir.path().join("templates"));
     dir
 }
 

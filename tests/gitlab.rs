@@ -15,19 +15,12 @@ fn repo() -> PathBuf {
 /// A repository in a temporary folder with the format and annotation fixtures under
 /// `templates/`.
 fn fixture_repo() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("the fixture files");
-    std::fs::create_dir(dir.path().join(".git")).expect("the fixture files");
-    let templates = dir.path().join("templates");
-    std::fs::create_dir_all(&templates).expect("the fixture files");
+    let dir = hotfix_testkit::repository();
     for from in [
         "testdata/cli/formats/templates",
         "testdata/cli/github/templates",
     ] {
-        for entry in std::fs::read_dir(repo().join(from)).expect("the fixture files") {
-            let entry = entry.expect("the fixture files");
-            std::fs::copy(entry.path(), templates.join(entry.file_name()))
-                .expect("the fixture files");
-        }
+        hotfix_testkit::copy_tree(&repo().join(from), &dir.path().join("templates"));
     }
     dir
 }

@@ -26,8 +26,7 @@ const AWKWARD_NAME: &str = "tom & \"jerry\" <1>.yaml";
 /// A repository in a temporary folder: the format fixtures and the annotation fixtures under
 /// `templates/`, and a file with an awkward name.
 fn fixture_repo() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("the fixture files");
-    std::fs::create_dir(dir.path().join(".git")).expect("the fixture files");
+    let dir = hotfix_testkit::repository();
     let templates = dir.path().join("templates");
     for from in [
         "testdata/cli/formats/templates",

@@ -17,8 +17,7 @@ fn fixtures() -> PathBuf {
 /// A repository in a temporary folder with the fixture tree, so that paths do not depend on
 /// where the checkout is.
 fn repo() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("the fixture files");
-    std::fs::create_dir(dir.path().join(".git")).expect("the fixture files");
+    let dir = hotfix_testkit::repository();
     common::copy_tree(&fixtures(), dir.path());
     dir
 }

@@ -31,8 +31,7 @@ fn text(bytes: &[u8]) -> String {
 /// files whose bytes matter (CRLF, a byte-order mark, a lone CR) written here so that no
 /// checkout setting can change them.
 fn fixture_repo() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("the fixture files");
-    std::fs::create_dir(dir.path().join(".git")).expect("the fixture files");
+    let dir = hotfix_testkit::repository();
     copy_tree(&repo().join("testdata/cli/sarif"), dir.path());
     copy_tree(
         &repo().join("testdata/cli/github/templates"),

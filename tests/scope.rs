@@ -7,7 +7,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use hotfix_testkit::{Hotfix, hotfix_binary};
+use hotfix_testkit::{Hotfix, hotfix_binary, write};
 use serde_json::{Value, json};
 
 const HOTFIX: Hotfix = Hotfix::new(hotfix_binary!()).plain();
@@ -18,11 +18,6 @@ fn stdout(output: &Output) -> String {
 
 fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-fn write(path: &Path, text: &str) {
-    std::fs::create_dir_all(path.parent().expect("a folder")).expect("mkdir");
-    std::fs::write(path, text).expect("write");
 }
 
 /// A template whose one resource has a custom type.

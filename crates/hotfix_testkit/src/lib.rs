@@ -1,6 +1,6 @@
 //! What hotfix's test files share, each of which had its own copy: running the `hotfix` binary
 //! as a user would ([`Hotfix`]), the workspace's folder, the Python that has Heat, the team's
-//! shared folder, and temporary trees of files.
+//! shared folder, and temporary trees of files (written, copied, or a repository's).
 //!
 //! A dev-dependency only (`publish = false`): tests may panic here, with what to install or
 //! set, and nothing here is part of hotfix.
@@ -239,6 +239,36 @@ pub fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
     dir
 }
 
+/// A temporary folder that is a version-control root (it holds an empty `.git`), as a
+/// checkout is: hotfix takes it as the project's root. Removed when dropped.
+pub fn repository() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    std::fs::create_dir(dir.path().join(".git")).expect("make a folder");
+    dir
+}
+
+/// Copies a folder and everything in it; the copies are writable (the shared corpus is
+/// read-only on disk, and the tests rewrite their copies).
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("file system");
+    for entry in std::fs::read_dir(from).expect("file system") {
+        let entry = entry.expect("file system");
+        let target = to.join(entry.file_name());
+        let kind = entry.file_type().expect("file system");
+        if kind.is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else if kind.is_file() {
+            std::fs::copy(entry.path(), &target).expect("file system");
+            let mut permissions = std::fs::metadata(&target)
+                .expect("file system")
+                .permissions();
+            #[allow(clippy::permissions_set_readonly_false, reason = "a private test copy")]
+            permissions.set_readonly(false);
+            std::fs::set_permissions(&target, permissions).expect("file system");
+        }
+    }
+}
+
 /// Writes `text` to `path`, making its folders first.
 pub fn write(path: &Path, text: &str) {
     if let Some(parent) = path.parent() {
@@ -280,5 +310,18 @@ mod tests {
                 .any(|e| e == (OsStr::new("GITHUB_ACTIONS"), Some(OsStr::new("true"))))
         );
         assert_eq!(ECHO.run(&["a"]).stdout, b"lint a --no-config\n");
+    }
+
+    #[test]
+    fn a_repository_has_a_git_folder_and_a_copy_has_every_file() {
+        let from = tree(&[("a.yaml", "a\n"), ("b/c.yaml", "c\n")]);
+        let repository = repository();
+        assert!(repository.path().join(".git").is_dir());
+        copy_tree(from.path(), &repository.path().join("t"));
+        let read = |p: &str| std::fs::read_to_string(repository.path().join(p)).expect("copied");
+        assert_eq!(
+            (read("t/a.yaml"), read("t/b/c.yaml")),
+            ("a\n".into(), "c\n".into())
+        );
     }
 }
