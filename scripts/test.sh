@@ -139,9 +139,14 @@ count() { awk -F'\t' -v prefix="$1" '{ name = $2; sub(/.*::/, "", name) } name ~
 heat_tests=$(count heat_)
 shared_tests=$(count shared_)
 
-step "the self-contained tests: every test binary side by side, then the documentation's examples"
-scripts/run_tests.py "$binaries"
+step "the self-contained tests: every test binary side by side, then the documentation's" \
+    "examples; then no snapshot file that no test asserted (scripts/unreferenced-snapshots.py)"
+# insta lists each snapshot it compares to here; every snapshot assertion is a self-contained test.
+references=$PWD/target/snapshot-references.txt
+rm -f "$references"
+INSTA_SNAPSHOT_REFERENCES_FILE=$references scripts/run_tests.py "$binaries"
 cargo test --workspace --locked --quiet --doc
+scripts/unreferenced-snapshots.py "$references"
 oracles_installed
 # The editors' clients, beside the Heat tests (which spend much of their time in Python waiting
 # on one another); their output is shown when they end.

@@ -547,7 +547,7 @@ pub(crate) fn load(path: &Path, overrides: &Overrides, cwd: &Path) -> anyhow::Re
             .map(|item| {
                 Selector::parse(item.get_ref()).ok_or_else(|| {
                     fail(
-                        crate::explain::unknown_rule(item.get_ref()),
+                        crate::commands::explain::unknown_rule(item.get_ref()),
                         Some(item.span()),
                     )
                 })

@@ -7,26 +7,17 @@ use std::process::ExitCode;
 use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 
 mod baseline;
+mod commands;
 mod complete;
 mod config;
 mod discover;
-mod eval;
-mod explain;
 mod fix;
-mod graph;
-mod inspect;
 mod interrupt;
-mod k2hr3;
-mod lint;
 mod ordered;
 mod output;
 mod pipe;
 mod progress;
 mod rewrite;
-mod schema;
-mod server;
-mod types;
-mod upgrade;
 
 use hotfix_workspace::{paths, read};
 
@@ -45,25 +36,25 @@ struct Cli {
 enum Command {
     /// Lint templates: every problem, each with its place and what to do.
     #[command(visible_alias = "check")]
-    Lint(lint::LintArgs),
+    Lint(commands::lint::LintArgs),
     /// Upgrade templates to a later `heat_template_version`, with minimal edits.
-    Upgrade(upgrade::UpgradeArgs),
+    Upgrade(commands::upgrade::UpgradeArgs),
     /// Show a template as Heat loads it.
-    Inspect(inspect::InspectArgs),
+    Inspect(commands::inspect::InspectArgs),
     /// Evaluate a template as Heat would at stack create: parameters, conditions, resources,
     /// outputs, offline.
-    #[command(long_about = eval::LONG_ABOUT)]
-    Eval(eval::EvalArgs),
+    #[command(long_about = commands::eval::LONG_ABOUT)]
+    Eval(commands::eval::EvalArgs),
     /// Draw templates, environments, nested templates and resources as a graph (DOT or
     /// JSON).
-    #[command(long_about = graph::LONG_ABOUT)]
-    Graph(graph::GraphArgs),
+    #[command(long_about = commands::graph::LONG_ABOUT)]
+    Graph(commands::graph::GraphArgs),
     /// List the rules.
-    Rules(explain::RulesArgs),
+    Rules(commands::explain::RulesArgs),
     /// Explain one rule.
-    Rule(explain::RuleArgs),
+    Rule(commands::explain::RuleArgs),
     /// List the HOT versions and what each adds and removes.
-    Versions(explain::VersionsArgs),
+    Versions(commands::explain::VersionsArgs),
     /// List Heat's resource types, with their support status.
     ///
     /// The data comes from Heat's own resource registry (the openstack-heat release named in
@@ -72,7 +63,7 @@ enum Command {
     /// Heat keeps as a placeholder accepts any property and does nothing, like `OS::Heat::None`.
     /// The aliases of the default environment file that Heat ships follow; they work only where
     /// a deployment installs that file.
-    Types(types::TypesArgs),
+    Types(commands::types::TypesArgs),
     /// Show a resource type: properties, attributes, support status.
     ///
     /// Each property with its type, `required`, default, `update_allowed` (a change is made in
@@ -80,7 +71,7 @@ enum Command {
     /// the Heat release it appeared in; the keys of nested maps and list items indented below.
     /// Then the attributes `get_attr` may name, the `update_policy` keys, and the translation
     /// rules by which Heat renames older properties. Names are case-sensitive, as in Heat.
-    Type(types::TypeArgs),
+    Type(commands::types::TypeArgs),
     /// Write a JSON Schema of templates (or environment files) for editors that validate YAML
     /// from one.
     ///
@@ -90,11 +81,11 @@ enum Command {
     /// the support status) and its `update_policy`, outputs, conditions; an intrinsic function of
     /// the version wherever a value may be one. A schema sees one file: `hotfix lint` and `hotfix
     /// server` check the rest (references, other files, computed values).
-    Schema(schema::SchemaArgs),
+    Schema(commands::schema::SchemaArgs),
     /// Run the language server, for editors: findings as you type, fixes, navigation, hover.
-    Server(server::ServerArgs),
+    Server(commands::server::ServerArgs),
     /// K2HR3 templates: expand one as the K2HR3 Template Engine does.
-    K2hr3(k2hr3::K2hr3Args),
+    K2hr3(commands::k2hr3::K2hr3Args),
     /// Print a shell completion script.
     #[command(after_help = COMPLETIONS_HELP)]
     Completions(CompletionsArgs),
@@ -135,26 +126,26 @@ fn main() -> ExitCode {
     };
     // The server's own threads read and write the standard streams: no lock on them here.
     if let Command::Server(args) = &cli.command {
-        return server::run(args).unwrap_or_else(|err| {
+        return commands::server::run(args).unwrap_or_else(|err| {
             report_failure(&err);
             ExitCode::from(2)
         });
     }
     let mut stdout = pipe::Tolerant::new(io::stdout().lock());
     let result = match cli.command {
-        Command::Lint(args) => lint::run(&args, &mut stdout),
-        Command::Upgrade(args) => upgrade::run(&args, &mut stdout),
-        Command::Inspect(args) => inspect::run(&args, &mut stdout),
-        Command::Eval(args) => eval::run(&args, &mut stdout),
-        Command::Graph(args) => graph::run(&args, &mut stdout),
-        Command::Rules(args) => explain::rules(&args, &mut stdout),
-        Command::Rule(args) => explain::rule(&args, &mut stdout),
-        Command::Versions(args) => explain::versions(&args, &mut stdout),
-        Command::Types(args) => types::types(&args, &mut stdout),
-        Command::Type(args) => types::resource_type(&args, &mut stdout),
-        Command::Schema(args) => schema::run(&args, &mut stdout),
+        Command::Lint(args) => commands::lint::run(&args, &mut stdout),
+        Command::Upgrade(args) => commands::upgrade::run(&args, &mut stdout),
+        Command::Inspect(args) => commands::inspect::run(&args, &mut stdout),
+        Command::Eval(args) => commands::eval::run(&args, &mut stdout),
+        Command::Graph(args) => commands::graph::run(&args, &mut stdout),
+        Command::Rules(args) => commands::explain::rules(&args, &mut stdout),
+        Command::Rule(args) => commands::explain::rule(&args, &mut stdout),
+        Command::Versions(args) => commands::explain::versions(&args, &mut stdout),
+        Command::Types(args) => commands::types::types(&args, &mut stdout),
+        Command::Type(args) => commands::types::resource_type(&args, &mut stdout),
+        Command::Schema(args) => commands::schema::run(&args, &mut stdout),
         Command::Server(_) => unreachable!("handled above"),
-        Command::K2hr3(args) => k2hr3::run(&args, &mut stdout),
+        Command::K2hr3(args) => commands::k2hr3::run(&args, &mut stdout),
         Command::Completions(args) => completions(&args, &mut stdout),
     };
     match result.and_then(|code| stdout.flush().map(|()| code).map_err(Into::into)) {

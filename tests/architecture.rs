@@ -395,10 +395,10 @@ fn the_files_of_src_import_each_other_without_a_circle() {
     let graph = file_graph(&crate_files(&src, "main.rs"));
     // The graph is read, not empty: edges every version of the command line has.
     for (from, to) in [
-        ("main.rs", "lint.rs"),
-        ("lint.rs", "config.rs"),
-        ("lint.rs", "output/mod.rs"),
-        ("upgrade.rs", "output/sarif.rs"),
+        ("main.rs", "commands/lint.rs"),
+        ("commands/lint.rs", "config.rs"),
+        ("commands/lint.rs", "output/mod.rs"),
+        ("commands/upgrade.rs", "output/sarif.rs"),
         ("output/report.rs", "output/mod.rs"),
     ] {
         assert!(graph[from].contains(to), "{from} → {to}: {graph:#?}");

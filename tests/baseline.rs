@@ -2,7 +2,9 @@
 //! fail only on new ones.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
+
+use hotfix_testkit::{Hotfix, hotfix_binary};
 
 mod common;
 
@@ -12,23 +14,17 @@ fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/cli/baseline/tree")
 }
 
-fn hotfix(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hotfix"))
-        .current_dir(dir)
-        .arg("lint")
-        .args(args)
-        // The fixtures' findings include `unused-parameter`, which is outside the default set.
-        .args([
-            "--no-config",
-            "--format",
-            "concise",
-            "--extend-select",
-            "H408",
-        ])
-        .env_remove("GITHUB_ACTIONS")
-        .output()
-        .expect("run hotfix")
-}
+/// The fixtures' findings include `unused-parameter`, which is outside the default set.
+const HOTFIX: Hotfix = Hotfix::new(hotfix_binary!())
+    .outside_github_actions()
+    .before(&["lint"])
+    .after(&[
+        "--no-config",
+        "--format",
+        "concise",
+        "--extend-select",
+        "H408",
+    ]);
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -48,7 +44,7 @@ fn a_baseline_hides_known_findings_and_reports_new_and_stale_ones() {
     copy_tree(&fixtures(), &tree);
 
     // Three findings: recorded, exit 0, nothing on stdout.
-    let output = hotfix(dir.path(), &["tree", "--write-baseline", "baseline.json"]);
+    let output = HOTFIX.run_in(dir.path(), &["tree", "--write-baseline", "baseline.json"]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     assert_eq!(text(&output.stdout), "");
     assert!(
@@ -73,10 +69,10 @@ fn a_baseline_hides_known_findings_and_reports_new_and_stale_ones() {
     }
 
     // With the baseline: nothing to report, from the root or from a subfolder.
-    let output = hotfix(dir.path(), &["tree", "--baseline", "baseline.json"]);
+    let output = HOTFIX.run_in(dir.path(), &["tree", "--baseline", "baseline.json"]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stdout));
     assert_eq!(text(&output.stdout), "");
-    let output = hotfix(&tree, &[".", "--baseline", "../baseline.json"]);
+    let output = HOTFIX.run_in(&tree, &[".", "--baseline", "../baseline.json"]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stdout));
 
     // Moving code: lines added above the findings and a resource moved above another.
@@ -89,7 +85,7 @@ fn a_baseline_hides_known_findings_and_reports_new_and_stale_ones() {
     let network = "  private_network:\n    type: OS::Neutron::Net\n    properties:\n      name: application-private-network\n      admin_state_up: true\n\n";
     edit(&app, network, "");
     edit(&app, "resources:\n", &format!("resources:\n{network}"));
-    let output = hotfix(dir.path(), &["tree", "--baseline", "baseline.json"]);
+    let output = HOTFIX.run_in(dir.path(), &["tree", "--baseline", "baseline.json"]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stdout));
     assert_eq!(text(&output.stdout), "");
     assert!(
@@ -105,7 +101,7 @@ fn a_baseline_hides_known_findings_and_reports_new_and_stale_ones() {
         format!("{source}  balancer_address:\n    value: {{get_attr: [load_balancer, vip]}}\n"),
     )
     .unwrap();
-    let output = hotfix(dir.path(), &["tree", "--baseline", "baseline.json"]);
+    let output = HOTFIX.run_in(dir.path(), &["tree", "--baseline", "baseline.json"]);
     assert_eq!(output.status.code(), Some(1));
     let stdout = text(&output.stdout);
     assert_eq!(stdout.lines().count(), 1, "{stdout}");
@@ -125,7 +121,7 @@ fn a_baseline_hides_known_findings_and_reports_new_and_stale_ones() {
         "parameters:\n",
         "parameters:\n  volume_kind:\n    type: string\n",
     );
-    let output = hotfix(dir.path(), &["tree", "--baseline", "baseline.json"]);
+    let output = HOTFIX.run_in(dir.path(), &["tree", "--baseline", "baseline.json"]);
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(text(&output.stdout).lines().count(), 1);
     assert!(
@@ -134,7 +130,7 @@ fn a_baseline_hides_known_findings_and_reports_new_and_stale_ones() {
         text(&output.stderr)
     );
     // A run on some files only (as pre-commit does) says nothing of the others' entries.
-    let output = hotfix(
+    let output = HOTFIX.run_in(
         dir.path(),
         &["tree/app.yaml", "--baseline", "baseline.json"],
     );
@@ -150,15 +146,15 @@ fn a_baseline_hides_known_findings_and_reports_new_and_stale_ones() {
 fn a_missing_or_invalid_baseline_is_a_failure_of_hotfix() {
     let dir = tempfile::tempdir().unwrap();
     copy_tree(&fixtures(), &dir.path().join("tree"));
-    let output = hotfix(dir.path(), &["tree", "--baseline", "missing.json"]);
+    let output = HOTFIX.run_in(dir.path(), &["tree", "--baseline", "missing.json"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(text(&output.stderr).contains("cannot read the baseline missing.json"));
     std::fs::write(dir.path().join("bad.json"), "{\"findings\": 3}").unwrap();
-    let output = hotfix(dir.path(), &["tree", "--baseline", "bad.json"]);
+    let output = HOTFIX.run_in(dir.path(), &["tree", "--baseline", "bad.json"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(text(&output.stderr).contains("bad.json is not a hotfix baseline"));
     // Writing and reading one baseline at once makes no sense.
-    let output = hotfix(
+    let output = HOTFIX.run_in(
         dir.path(),
         &["tree", "--baseline", "a.json", "--write-baseline", "b.json"],
     );
@@ -171,11 +167,11 @@ fn a_baseline_survives_edits_to_the_lines_around_its_findings() {
     std::fs::create_dir(dir.path().join(".git")).unwrap();
     let tree = dir.path().join("tree");
     copy_tree(&fixtures(), &tree);
-    let output = hotfix(dir.path(), &["tree", "--write-baseline", "baseline.json"]);
+    let output = HOTFIX.run_in(dir.path(), &["tree", "--write-baseline", "baseline.json"]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
 
     // Unchanged: every entry matched where it was recorded.
-    let output = hotfix(dir.path(), &["tree", "--baseline", "baseline.json"]);
+    let output = HOTFIX.run_in(dir.path(), &["tree", "--baseline", "baseline.json"]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stdout));
     assert!(
         text(&output.stderr).contains("hotfix: baseline: 3 entries matched\n"),
@@ -202,7 +198,7 @@ fn a_baseline_survives_edits_to_the_lines_around_its_findings() {
         "        purpose: the application server, reachable only from the private network\n",
         "        purpose: the application server, reachable only from the internal network\n",
     );
-    let output = hotfix(dir.path(), &["tree", "--baseline", "baseline.json"]);
+    let output = HOTFIX.run_in(dir.path(), &["tree", "--baseline", "baseline.json"]);
     assert_eq!(
         output.status.code(),
         Some(0),
@@ -257,7 +253,7 @@ fn a_baseline_survives_edits_to_the_lines_around_its_findings() {
         "      image: {get_param: image}\n",
         "      image: {get_param: image}\n      key_name: {get_param: image}\n",
     );
-    let output = hotfix(dir.path(), &["tree", "--baseline", "baseline.json"]);
+    let output = HOTFIX.run_in(dir.path(), &["tree", "--baseline", "baseline.json"]);
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(
         text(&output.stdout).lines().count(),

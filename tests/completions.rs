@@ -1,19 +1,16 @@
 //! `hotfix completions SHELL`: a completion script for each shell that `clap_complete` knows.
 
 use std::io::Write as _;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
-fn hotfix(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hotfix"))
-        .args(args)
-        .output()
-        .expect("run hotfix")
-}
+use hotfix_testkit::{Hotfix, hotfix_binary};
+
+const HOTFIX: Hotfix = Hotfix::new(hotfix_binary!());
 
 #[test]
 fn every_shell_gets_a_script_that_knows_the_commands() {
     for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
-        let output = hotfix(&["completions", shell]);
+        let output = HOTFIX.run(&["completions", shell]);
         assert_eq!(output.status.code(), Some(0), "{shell}");
         let script = String::from_utf8(output.stdout).expect("a UTF-8 script");
         assert!(!script.trim().is_empty(), "{shell}");
@@ -29,14 +26,14 @@ fn every_shell_gets_a_script_that_knows_the_commands() {
         }
         assert!(output.stderr.is_empty(), "{shell}");
     }
-    let output = hotfix(&["completions", "tcsh"]);
+    let output = HOTFIX.run(&["completions", "tcsh"]);
     assert_eq!(output.status.code(), Some(2));
 }
 
 /// `bash -n` parses the script without running it.
 #[test]
 fn the_bash_script_is_valid_bash() {
-    let script = hotfix(&["completions", "bash"]).stdout;
+    let script = HOTFIX.run(&["completions", "bash"]).stdout;
     let mut bash = Command::new("bash")
         .arg("-n")
         .stdin(Stdio::piped())
@@ -89,7 +86,7 @@ fn a_closed_pipe_is_not_a_panic() {
 #[test]
 fn version_and_release_options_complete_to_their_values() {
     for shell in ["bash", "zsh", "fish"] {
-        let script = String::from_utf8(hotfix(&["completions", shell]).stdout).expect("UTF-8");
+        let script = String::from_utf8(HOTFIX.run(&["completions", shell]).stdout).expect("UTF-8");
         let to = option_lines(&script, "to");
         let release = option_lines(&script, "heat-release");
         for value in ["2013-05-23", "2021-04-16", "newton", "wallaby"] {
@@ -110,7 +107,7 @@ fn version_and_release_options_complete_to_their_values() {
         }
     }
     let dir = tempfile::tempdir().expect("tempdir");
-    let wrong = hotfix(&["upgrade", "--to", "2016-10-15", "--check"]);
+    let wrong = HOTFIX.run(&["upgrade", "--to", "2016-10-15", "--check"]);
     assert_eq!(wrong.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&wrong.stderr).contains("`2016-10-15` is not a HOT version"),
@@ -118,7 +115,7 @@ fn version_and_release_options_complete_to_their_values() {
         String::from_utf8_lossy(&wrong.stderr)
     );
     let path = dir.path().to_str().expect("UTF-8 path");
-    let upper = hotfix(&["lint", "--heat-release", "Wallaby", "--no-config", path]);
+    let upper = HOTFIX.run(&["lint", "--heat-release", "Wallaby", "--no-config", path]);
     assert_eq!(upper.status.code(), Some(0), "{upper:?}");
 }
 

@@ -8,18 +8,12 @@ use std::io::{BufRead as _, BufReader};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-fn hotfix(dir: &Path, args: &[&str]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_hotfix"));
-    command
-        .current_dir(dir)
-        .args(args)
-        .env("NO_COLOR", "1")
-        .env_remove("GITHUB_ACTIONS");
-    command
-}
+use hotfix_testkit::{Hotfix, hotfix_binary};
+
+const HOTFIX: Hotfix = Hotfix::new(hotfix_binary!()).plain();
 
 fn run(dir: &Path, args: &[&str]) -> Output {
-    hotfix(dir, args).output().expect("run hotfix")
+    HOTFIX.command_in(dir, args).output().expect("run hotfix")
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -41,14 +35,15 @@ fn many_findings() -> tempfile::TempDir {
 fn a_closed_pipe_ends_the_run_quietly_with_the_exit_code_it_would_have_had() {
     let dir = many_findings();
     for format in ["human", "concise", "json", "sarif", "github"] {
-        let mut child = hotfix(
-            dir.path(),
-            &["lint", ".", "--no-config", "--format", format],
-        )
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run hotfix");
+        let mut child = HOTFIX
+            .command_in(
+                dir.path(),
+                &["lint", ".", "--no-config", "--format", format],
+            )
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run hotfix");
         let mut first = String::new();
         BufReader::new(child.stdout.take().expect("stdout"))
             .read_line(&mut first)
@@ -164,7 +159,8 @@ fn standard_input_is_linted_under_the_name_given() {
     std::fs::create_dir_all(dir.path().join("sub")).expect("mkdir");
     std::fs::write(dir.path().join("sub/hotfix.toml"), "ignore = [\"H301\"]\n").expect("write");
     let lint_stdin = |args: &[&str]| {
-        let mut child = hotfix(dir.path(), args)
+        let mut child = HOTFIX
+            .command_in(dir.path(), args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -235,7 +231,8 @@ fn rules_outside_the_default_set_run_only_when_selected() {
 fn help_wraps_to_the_width_it_is_given() {
     let dir = tempfile::tempdir().expect("tempdir");
     for width in [60_usize, 160] {
-        let output = hotfix(dir.path(), &["lint", "--help"])
+        let output = HOTFIX
+            .command_in(dir.path(), &["lint", "--help"])
             .env("COLUMNS", width.to_string())
             .output()
             .expect("run hotfix");
@@ -271,7 +268,8 @@ fn help_never_splits_a_date_at_any_width() {
     let help = |command: &str, flag: &str, width: usize| {
         let mut args: Vec<&str> = command.split_whitespace().collect();
         args.push(flag);
-        let output = hotfix(dir.path(), &args)
+        let output = HOTFIX
+            .command_in(dir.path(), &args)
             .env("COLUMNS", width.to_string())
             .output()
             .expect("run hotfix");
@@ -352,16 +350,17 @@ fn the_upgrades_sarif_into_a_closed_pipe_keeps_the_exit_code() {
         )
         .expect("write");
     }
-    let mut child = hotfix(
-        dir.path(),
-        &[
-            "upgrade", "--to", "pike", "--check", "--format", "sarif", ".",
-        ],
-    )
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .spawn()
-    .expect("run hotfix");
+    let mut child = HOTFIX
+        .command_in(
+            dir.path(),
+            &[
+                "upgrade", "--to", "pike", "--check", "--format", "sarif", ".",
+            ],
+        )
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run hotfix");
     drop(child.stdout.take());
     let output = child.wait_with_output().expect("hotfix ends");
     let stderr = text(&output.stderr);

@@ -2,7 +2,9 @@
 //! and how it fails.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
+
+use hotfix_testkit::{Hotfix, hotfix_binary};
 
 fn testdata(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -10,13 +12,7 @@ fn testdata(path: &str) -> PathBuf {
         .join(path)
 }
 
-fn hotfix(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hotfix"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run hotfix")
-}
+const HOTFIX: Hotfix = Hotfix::new(hotfix_binary!()).without_stdin();
 
 fn stdout(output: &Output) -> String {
     String::from_utf8(output.stdout.clone()).expect("UTF-8 stdout")
@@ -32,7 +28,7 @@ fn path(name: &str) -> String {
 
 #[test]
 fn eval_prints_parameters_conditions_resources_and_outputs_as_heat_computes_them() {
-    let output = hotfix(&["eval", &path("app.yaml"), "-P", "db_password=s3cret"]);
+    let output = HOTFIX.run(&["eval", &path("app.yaml"), "-P", "db_password=s3cret"]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let out = stdout(&output);
     for line in [
@@ -56,7 +52,7 @@ fn eval_prints_parameters_conditions_resources_and_outputs_as_heat_computes_them
 
 #[test]
 fn eval_takes_environments_parameters_and_attribute_values() {
-    let output = hotfix(&[
+    let output = HOTFIX.run(&[
         "eval",
         &path("app.yaml"),
         "-e",
@@ -84,7 +80,7 @@ fn eval_takes_environments_parameters_and_attribute_values() {
 
 #[test]
 fn eval_reports_what_heat_would_raise_with_its_place_and_exits_1() {
-    let output = hotfix(&["eval", &path("errors.yaml")]);
+    let output = HOTFIX.run(&["eval", &path("errors.yaml")]);
     assert_eq!(output.status.code(), Some(1));
     let err = stderr(&output);
     let file = path("errors.yaml");
@@ -109,7 +105,7 @@ fn eval_reports_what_heat_would_raise_with_its_place_and_exits_1() {
 
 #[test]
 fn eval_checks_values_against_constraints_with_heats_text() {
-    let output = hotfix(&[
+    let output = HOTFIX.run(&[
         "eval",
         &path("app.yaml"),
         "-P",
@@ -129,7 +125,7 @@ fn eval_checks_values_against_constraints_with_heats_text() {
 
 #[test]
 fn eval_reads_get_file_relative_to_the_template() {
-    let output = hotfix(&["eval", &path("files.yaml"), "--format", "json"]);
+    let output = HOTFIX.run(&["eval", &path("files.yaml"), "--format", "json"]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let json: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("JSON");
     assert_eq!(
@@ -140,7 +136,7 @@ fn eval_reads_get_file_relative_to_the_template() {
 
 #[test]
 fn eval_takes_a_parameter_from_a_file() {
-    let output = hotfix(&[
+    let output = HOTFIX.run(&[
         "eval",
         &path("app.yaml"),
         "--parameter-file",
@@ -184,7 +180,7 @@ fn eval_fails_with_exit_2_and_one_line_on_unusable_input() {
         let mut all = vec!["eval".to_owned()];
         all.extend(args);
         let refs: Vec<&str> = all.iter().map(String::as_str).collect();
-        let output = hotfix(&refs);
+        let output = HOTFIX.run(&refs);
         assert_eq!(output.status.code(), Some(2), "{all:?}");
         let err = stderr(&output);
         assert!(err.starts_with("hotfix: error: "), "{err}");
@@ -195,7 +191,7 @@ fn eval_fails_with_exit_2_and_one_line_on_unusable_input() {
 
 #[test]
 fn eval_help_explains_inputs_outputs_and_exit_codes() {
-    let output = hotfix(&["eval", "--help"]);
+    let output = HOTFIX.run(&["eval", "--help"]);
     assert!(output.status.success());
     let help = stdout(&output);
     for text in [
@@ -217,7 +213,7 @@ fn eval_names_the_versions_heat_accepts_and_leaves_cfn_templates_alone() {
     let dir = tempfile::tempdir().expect("temp dir");
     let bad = dir.path().join("bad.yaml");
     std::fs::write(&bad, "heat_template_version: 2016-10-15\nresources: {}\n").expect("write");
-    let output = hotfix(&["eval", bad.to_str().unwrap()]);
+    let output = HOTFIX.run(&["eval", bad.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(1));
     assert!(
         stderr(&output).contains(":1:24: template: The template version is invalid: \"heat_template_version: 2016-10-15\". \"heat_template_version\" should be one of: 2013-05-23, "),
@@ -230,7 +226,7 @@ fn eval_names_the_versions_heat_accepts_and_leaves_cfn_templates_alone() {
         "AWSTemplateFormatVersion: 2010-09-09\nResources: {}\n",
     )
     .expect("write");
-    let output = hotfix(&["eval", cfn.to_str().unwrap()]);
+    let output = HOTFIX.run(&["eval", cfn.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(1));
     assert!(
         stderr(&output).contains(

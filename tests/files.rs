@@ -4,22 +4,18 @@
 //! nothing in it is a template's.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
+
+use hotfix_testkit::{Hotfix, hotfix_binary};
 
 fn tree() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/cli/files")
 }
 
 /// Runs hotfix in `testdata/cli/files`.
-fn hotfix(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hotfix"))
-        .current_dir(tree())
-        .args(args)
-        .env("NO_COLOR", "1")
-        .env_remove("GITHUB_ACTIONS")
-        .output()
-        .expect("run hotfix")
-}
+const HOTFIX: Hotfix = Hotfix::new(hotfix_binary!())
+    .plain()
+    .in_folder(concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/cli/files"));
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -35,7 +31,7 @@ fn skipped(stderr: &str) -> Vec<&str> {
 
 #[test]
 fn a_walk_tells_templates_and_environments_of_any_extension_by_content() {
-    let output = hotfix(&[
+    let output = HOTFIX.run(&[
         "lint",
         "repo",
         "--no-config",
@@ -81,7 +77,7 @@ fn a_walk_tells_templates_and_environments_of_any_extension_by_content() {
 fn a_template_named_alone_is_read_with_the_trees_environments_of_any_extension() {
     // `prod.env` maps `My::Server`: the type is not called unmapped (X007), and the nested
     // template's parameters are checked.
-    let output = hotfix(&["lint", "repo/top.hot", "--no-config", "--format", "concise"]);
+    let output = HOTFIX.run(&["lint", "repo/top.hot", "--no-config", "--format", "concise"]);
     assert_eq!(
         text(&output.stdout),
         "repo/top.hot:8:7: X003 `flavour` is not a parameter of `server.yaml` (`My::Server` as \
@@ -93,7 +89,7 @@ fn a_template_named_alone_is_read_with_the_trees_environments_of_any_extension()
 
 #[test]
 fn the_upgrade_finds_templates_of_any_extension_and_says_why_it_skipped_the_rest() {
-    let output = hotfix(&[
+    let output = HOTFIX.run(&[
         "upgrade",
         "--to",
         "2021-04-16",
@@ -121,7 +117,7 @@ fn the_upgrade_finds_templates_of_any_extension_and_says_why_it_skipped_the_rest
 #[test]
 fn templates_only_tells_named_files_by_content_of_any_extension() {
     // What the pre-commit hook passes: every staged text file.
-    let output = hotfix(&[
+    let output = HOTFIX.run(&[
         "lint",
         "--templates-only",
         "--no-config",
@@ -150,7 +146,7 @@ fn templates_only_tells_named_files_by_content_of_any_extension() {
 
 #[test]
 fn a_named_file_with_none_of_a_templates_sections_is_skipped_with_one_line() {
-    let output = hotfix(&[
+    let output = HOTFIX.run(&[
         "lint",
         "named/list.yaml",
         "named/package.json",
@@ -185,7 +181,7 @@ fn a_named_file_with_none_of_a_templates_sections_is_skipped_with_one_line() {
         "{stderr}"
     );
     // Never a silent pass: the summary counts them, without `--verbose` too.
-    let output = hotfix(&["lint", "named/roles_data.yaml", "--no-config"]);
+    let output = HOTFIX.run(&["lint", "named/roles_data.yaml", "--no-config"]);
     assert_eq!(output.status.code(), Some(0));
     let stderr = text(&output.stderr);
     assert!(skipped(&stderr).is_empty(), "{stderr}");
@@ -199,7 +195,7 @@ fn a_named_file_with_none_of_a_templates_sections_is_skipped_with_one_line() {
 fn a_file_given_with_e_is_read_as_an_environment_whatever_it_holds() {
     // A parameters-only environment (`parameters` is a template's section too) and one whose
     // only section is misspelt: their findings are reported, and the run goes on.
-    let output = hotfix(&[
+    let output = HOTFIX.run(&[
         "lint",
         "given/t.yaml",
         "-e",
@@ -225,7 +221,7 @@ fn a_file_given_with_e_is_read_as_an_environment_whatever_it_holds() {
         "{stderr}"
     );
     // A template given as an environment is a mistake of the command, in Heat's words.
-    let output = hotfix(&["lint", "given/t.yaml", "-e", "given/t.yaml", "--no-config"]);
+    let output = HOTFIX.run(&["lint", "given/t.yaml", "-e", "given/t.yaml", "--no-config"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(
         text(&output.stderr).contains(
@@ -259,7 +255,7 @@ fn heat_refuses_each_environment_given_with_e_as_hotfix_reports_it() {
             .as_str()
             .or_else(|| answer["request_error"]["error"].as_str())
             .unwrap_or_else(|| panic!("Heat accepts {env}: {answer}"));
-        let output = hotfix(&[
+        let output = HOTFIX.run(&[
             "lint",
             "given/t.yaml",
             "-e",
@@ -284,8 +280,7 @@ fn heat_refuses_each_environment_given_with_e_as_hotfix_reports_it() {
 fn heat(requests: &[serde_json::Value]) -> Vec<serde_json::Value> {
     use std::io::Write as _;
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let python = std::env::var_os("HOTFIX_PYTHON")
-        .map_or_else(|| root.join(".venv-heat/bin/python"), PathBuf::from);
+    let python = hotfix_testkit::python();
     let mut child = Command::new(&python)
         .arg(root.join("scripts/heat_oracle.py"))
         .arg("serve")

@@ -2,7 +2,8 @@
 //! escaped, grouped per file, capped at what GitHub shows; the default under Actions.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+
+use hotfix_testkit::{Hotfix, hotfix_binary};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/cli/github/templates")
@@ -11,33 +12,16 @@ fn fixtures() -> PathBuf {
 /// A repository in a temporary folder with the fixtures under `templates/`, so that the paths
 /// in the annotations do not depend on where the checkout is.
 fn repo() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("the fixture files");
-    std::fs::create_dir(dir.path().join(".git")).expect("the fixture files");
-    let templates = dir.path().join("templates");
-    std::fs::create_dir(&templates).expect("the fixture files");
-    for entry in std::fs::read_dir(fixtures()).expect("the fixture files") {
-        let entry = entry.expect("the fixture files");
-        std::fs::copy(entry.path(), templates.join(entry.file_name())).expect("the fixture files");
-    }
+    let dir = hotfix_testkit::repository();
+    hotfix_testkit::copy_tree(&fixtures(), &dir.path().join("templates"));
     dir
 }
 
-fn hotfix(dir: &Path, args: &[&str], github_actions: bool) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_hotfix"));
-    command
-        .current_dir(dir)
-        .arg("lint")
-        .args(args)
-        // The fixtures' warnings are `unused-parameter`, which is outside the default set.
-        .args(["--extend-select", "H408"])
-        .env("NO_COLOR", "1");
-    if github_actions {
-        command.env("GITHUB_ACTIONS", "true");
-    } else {
-        command.env_remove("GITHUB_ACTIONS");
-    }
-    command.output().expect("run hotfix")
-}
+/// The fixtures' warnings are `unused-parameter`, which is outside the default set.
+const HOTFIX: Hotfix = Hotfix::new(hotfix_binary!())
+    .plain()
+    .before(&["lint"])
+    .after(&["--extend-select", "H408"]);
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -57,7 +41,9 @@ fn snapshot(name: &str, value: &str) {
 fn annotations_under_github_actions() {
     let dir = repo();
     // No --format: under GitHub Actions the default is `github`.
-    let output = hotfix(dir.path(), &["templates", "--no-config"], true);
+    let output = HOTFIX
+        .in_github_actions()
+        .run_in(dir.path(), &["templates", "--no-config"]);
     assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
     let stdout = text(&output.stdout);
     snapshot("github_annotations", &stdout);
@@ -102,10 +88,9 @@ fn annotations_under_github_actions() {
 #[test]
 fn an_explicit_format_wins_over_github_actions() {
     let dir = repo();
-    let output = hotfix(
+    let output = HOTFIX.in_github_actions().run_in(
         dir.path(),
         &["templates", "--no-config", "--format", "concise"],
-        true,
     );
     let stdout = text(&output.stdout);
     assert!(
@@ -114,17 +99,16 @@ fn an_explicit_format_wins_over_github_actions() {
     );
     assert!(!stdout.contains("::error"), "{stdout}");
     // Outside GitHub Actions the default stays human.
-    let output = hotfix(dir.path(), &["templates/many.yaml", "--no-config"], false);
+    let output = HOTFIX.run_in(dir.path(), &["templates/many.yaml", "--no-config"]);
     assert!(text(&output.stdout).contains("H601(resource-not-mapping)"));
 }
 
 #[test]
 fn no_findings_no_commands() {
     let dir = repo();
-    let output = hotfix(
+    let output = HOTFIX.run_in(
         dir.path(),
         &["templates/clean.yaml", "--no-config", "--format", "github"],
-        false,
     );
     assert_eq!(output.status.code(), Some(0));
     assert_eq!(text(&output.stdout), "");

@@ -4,8 +4,8 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
+use hotfix_testkit::{Hotfix, hotfix_binary};
 use serde_json::Value;
 
 fn repo() -> PathBuf {
@@ -15,38 +15,25 @@ fn repo() -> PathBuf {
 /// A repository in a temporary folder with the format and annotation fixtures under
 /// `templates/`.
 fn fixture_repo() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("the fixture files");
-    std::fs::create_dir(dir.path().join(".git")).expect("the fixture files");
-    let templates = dir.path().join("templates");
-    std::fs::create_dir_all(&templates).expect("the fixture files");
+    let dir = hotfix_testkit::repository();
     for from in [
         "testdata/cli/formats/templates",
         "testdata/cli/github/templates",
     ] {
-        for entry in std::fs::read_dir(repo().join(from)).expect("the fixture files") {
-            let entry = entry.expect("the fixture files");
-            std::fs::copy(entry.path(), templates.join(entry.file_name()))
-                .expect("the fixture files");
-        }
+        hotfix_testkit::copy_tree(&repo().join(from), &dir.path().join("templates"));
     }
     dir
 }
 
 /// `hotfix lint` run in `dir` as a shell there runs it: `PWD` names the folder as reached,
 /// links included.
-fn hotfix(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hotfix"))
-        .current_dir(dir)
-        .env("PWD", dir)
-        .arg("lint")
-        // The fixtures' warnings include `unused-parameter`, which is outside the default set.
-        .args(["--extend-select", "H408"])
-        .args(args)
-        .env("NO_COLOR", "1")
-        .env_remove("GITHUB_ACTIONS")
-        .output()
-        .expect("run hotfix")
-}
+///
+/// The fixtures' warnings include `unused-parameter`, which is outside the default set.
+const HOTFIX: Hotfix =
+    Hotfix::new(hotfix_binary!())
+        .plain()
+        .with_pwd()
+        .before(&["lint", "--extend-select", "H408"]);
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -66,7 +53,7 @@ fn snapshot(name: &str, value: &str) {
 fn report(dir: &Path, args: &[&str]) -> Vec<Value> {
     let mut all = vec!["--format", "gitlab"];
     all.extend_from_slice(args);
-    let output = hotfix(dir, &all);
+    let output = HOTFIX.run_in(dir, &all);
     assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
     assert_eq!(text(&output.stderr), "", "no summary beside machine output");
     // GitLab's parser does not allow a byte-order mark.
@@ -124,7 +111,7 @@ fn gitlab_report_has_the_documented_fields() {
     );
 
     // One issue per finding, in the order of the other formats, with the severity mapped.
-    let json = hotfix(
+    let json = HOTFIX.run_in(
         dir.path(),
         &["templates", "--no-config", "--format", "json"],
     );
@@ -202,7 +189,7 @@ fn gitlab_fingerprints_survive_lines_added_above_and_runs_elsewhere() {
 #[test]
 fn gitlab_report_of_a_clean_tree_is_an_empty_array() {
     let dir = fixture_repo();
-    let output = hotfix(
+    let output = HOTFIX.run_in(
         dir.path(),
         &[
             "templates/clean.yaml",
@@ -236,7 +223,7 @@ fn shared_gitlab_report_of_the_corpus_has_the_documented_fields() {
         "{} is missing: ../shared must sit beside the repository",
         corpus.display()
     );
-    let output = hotfix(&corpus, &[".", "--format", "gitlab", "--exit-zero"]);
+    let output = HOTFIX.run_in(&corpus, &[".", "--format", "gitlab", "--exit-zero"]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     let issues: Vec<Value> = serde_json::from_slice(&output.stdout).unwrap();
     assert!(issues.len() > 500, "{} issues", issues.len());

@@ -5,6 +5,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+use hotfix_testkit::{Hotfix, hotfix_binary};
+
 mod common;
 
 /// The fixture tree's folder: the tests run there, so that paths in the output are short and
@@ -13,14 +15,9 @@ fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/cli/graph")
 }
 
-fn hotfix(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hotfix"))
-        .args(args)
-        .current_dir(fixtures())
-        .stdin(Stdio::null())
-        .output()
-        .expect("run hotfix")
-}
+const HOTFIX: Hotfix = Hotfix::new(hotfix_binary!())
+    .without_stdin()
+    .in_folder(concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/cli/graph"));
 
 fn stdout(output: &Output) -> String {
     String::from_utf8(output.stdout.clone()).expect("UTF-8 stdout")
@@ -42,7 +39,7 @@ fn snapshot(name: &str, value: &str) {
 
 #[test]
 fn graph_draws_a_tree_as_dot() {
-    let output = hotfix(&["graph", "stack"]);
+    let output = HOTFIX.run(&["graph", "stack"]);
     assert!(output.status.success(), "{}", stderr(&output));
     let dot = stdout(&output);
     check_dot(&dot);
@@ -51,7 +48,7 @@ fn graph_draws_a_tree_as_dot() {
 
 #[test]
 fn graph_draws_a_tree_as_json_whose_edges_join_its_nodes() {
-    let output = hotfix(&["graph", "stack", "--format", "json"]);
+    let output = HOTFIX.run(&["graph", "stack", "--format", "json"]);
     assert!(output.status.success(), "{}", stderr(&output));
     let text = stdout(&output);
     let json: serde_json::Value = serde_json::from_str(&text).expect("JSON");
@@ -79,7 +76,7 @@ fn graph_with_environments_merges_them_in_order_and_the_last_mapping_wins() {
         for env in envs {
             args.extend(["-e", env]);
         }
-        let output = hotfix(&args);
+        let output = HOTFIX.run(&args);
         assert!(output.status.success(), "{}", stderr(&output));
         let json: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("JSON");
         json["edges"]
@@ -117,21 +114,21 @@ fn graph_with_environments_merges_them_in_order_and_the_last_mapping_wins() {
 
 #[test]
 fn graph_output_is_the_same_every_time_and_can_go_to_a_file() {
-    let first = stdout(&hotfix(&["graph", "stack", "--format", "json"]));
-    let second = stdout(&hotfix(&["graph", "./stack/", "--format", "json"]));
+    let first = stdout(&HOTFIX.run(&["graph", "stack", "--format", "json"]));
+    let second = stdout(&HOTFIX.run(&["graph", "./stack/", "--format", "json"]));
     assert_eq!(first, second);
     let dir = tempfile::tempdir().expect("tempdir");
     let file = dir.path().join("stack.dot");
-    let output = hotfix(&["graph", "stack", "-o", file.to_str().expect("UTF-8 path")]);
+    let output = HOTFIX.run(&["graph", "stack", "-o", file.to_str().expect("UTF-8 path")]);
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(stdout(&output).is_empty());
     let written = std::fs::read_to_string(&file).expect("written");
-    assert_eq!(written, stdout(&hotfix(&["graph", "stack"])));
+    assert_eq!(written, stdout(&HOTFIX.run(&["graph", "stack"])));
 }
 
 #[test]
 fn graph_fails_with_exit_2_on_what_it_cannot_read() {
-    let output = hotfix(&["graph", "nowhere"]);
+    let output = HOTFIX.run(&["graph", "nowhere"]);
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         stderr(&output),
@@ -139,7 +136,7 @@ fn graph_fails_with_exit_2_on_what_it_cannot_read() {
     );
     assert!(stdout(&output).is_empty());
 
-    let output = hotfix(&["graph", "stack", "-e", "stack/env/none.yaml"]);
+    let output = HOTFIX.run(&["graph", "stack", "-e", "stack/env/none.yaml"]);
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         stderr(&output),
@@ -148,7 +145,7 @@ fn graph_fails_with_exit_2_on_what_it_cannot_read() {
 
     // A template Heat cannot load: said where, in Heat's words (its position, line 4 column 1,
     // and its message), and drawn as such.
-    let output = hotfix(&["graph", "broken", "--format", "json"]);
+    let output = HOTFIX.run(&["graph", "broken", "--format", "json"]);
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         stderr(&output),
@@ -158,7 +155,7 @@ fn graph_fails_with_exit_2_on_what_it_cannot_read() {
     let json: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("JSON");
     assert_eq!(json["nodes"][0]["kind"], "unloadable");
 
-    let output = hotfix(&["graph", "stack/notes.yaml"]);
+    let output = HOTFIX.run(&["graph", "stack/notes.yaml"]);
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         stderr(&output),
@@ -166,7 +163,7 @@ fn graph_fails_with_exit_2_on_what_it_cannot_read() {
          environment file\n"
     );
 
-    let output = hotfix(&["graph", "stack", "-o", "stack/top.yaml"]);
+    let output = HOTFIX.run(&["graph", "stack", "-o", "stack/top.yaml"]);
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         stderr(&output),
@@ -179,7 +176,7 @@ fn graph_fails_with_exit_2_on_what_it_cannot_read() {
             .starts_with("# The top template")
     );
 
-    let output = hotfix(&["graph", "stack", "-e", "stack/top.yaml"]);
+    let output = HOTFIX.run(&["graph", "stack", "-e", "stack/top.yaml"]);
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         stderr(&output),
@@ -189,7 +186,7 @@ fn graph_fails_with_exit_2_on_what_it_cannot_read() {
 
 #[test]
 fn graph_help_explains_nodes_edges_and_environments() {
-    let output = hotfix(&["graph", "--help"]);
+    let output = HOTFIX.run(&["graph", "--help"]);
     assert!(output.status.success());
     let help = stdout(&output);
     for needle in [
@@ -322,14 +319,7 @@ fn shared_graph_maps_a_type_to_the_template_heat_uses_when_environments_are_merg
     // `b.yaml` holds a resource of a type Heat does not have (`a.yaml` has the same interface
     // and none): Heat accepts the stack iff `t` is mapped to `a.yaml`, and when it refuses it
     // names the file (`resources.t<file:///…/b.yaml>: …`).
-    let python = std::env::var_os("HOTFIX_PYTHON").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join(".venv-heat/bin/python"),
-        PathBuf::from,
-    );
-    assert!(
-        python.exists(),
-        "run scripts/setup-oracle.sh (or set HOTFIX_PYTHON)"
-    );
+    let python = hotfix_testkit::python();
     let stack = common::shared().join("oracles/heat/stack.py");
     // `parent.yaml` nests `top.yaml`: a per-resource entry for `t` does not reach it, unless
     // `top.yaml` is named as the top template (with the folder, which holds `parent.yaml`, also
@@ -353,7 +343,7 @@ fn shared_graph_maps_a_type_to_the_template_heat_uses_when_environments_are_merg
         for path in &paths {
             args.extend(["-e", path.as_str()]);
         }
-        let output = hotfix(&args);
+        let output = HOTFIX.run(&args);
         assert!(output.status.success(), "{}", stderr(&output));
         let json: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("JSON");
         let mapped: Vec<&str> = json["edges"]
@@ -480,7 +470,7 @@ fn shared_graph_of_the_corpus_marks_missing_exactly_what_lint_reports() {
 
 #[test]
 fn graph_files_only_draws_files_and_the_links_between_them() {
-    let output = hotfix(&["graph", "stack", "--files-only", "--format", "json"]);
+    let output = HOTFIX.run(&["graph", "stack", "--files-only", "--format", "json"]);
     assert!(output.status.success(), "{}", stderr(&output));
     let json: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("JSON");
     let nodes = json["nodes"].as_array().expect("nodes");
@@ -508,7 +498,7 @@ fn graph_files_only_draws_files_and_the_links_between_them() {
             .any(|(f, t, _, _)| *f == "stack/top.yaml" && *t == "stack/nested/member.template"),
         "{pairs:?}"
     );
-    let dot = stdout(&hotfix(&["graph", "stack", "--files-only"]));
+    let dot = stdout(&HOTFIX.run(&["graph", "stack", "--files-only"]));
     check_dot(&dot);
     assert!(!dot.contains('#'), "no resource ids:\n{dot}");
 }
@@ -518,7 +508,7 @@ fn graph_depth_keeps_the_files_within_that_many_links_of_the_roots() {
     let json = |args: &[&str]| -> serde_json::Value {
         let mut all = vec!["graph", "stack", "--format", "json"];
         all.extend_from_slice(args);
-        let output = hotfix(&all);
+        let output = HOTFIX.run(&all);
         assert!(output.status.success(), "{}", stderr(&output));
         serde_json::from_str(&stdout(&output)).expect("JSON")
     };

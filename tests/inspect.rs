@@ -5,19 +5,15 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use hotfix_testkit::{Hotfix, hotfix_binary};
+
 fn testdata(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("testdata")
         .join(path)
 }
 
-fn hotfix(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hotfix"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run hotfix")
-}
+const HOTFIX: Hotfix = Hotfix::new(hotfix_binary!()).without_stdin();
 
 fn stdout(output: &Output) -> String {
     String::from_utf8(output.stdout.clone()).expect("UTF-8 stdout")
@@ -40,7 +36,7 @@ fn snapshot(name: &str, value: &str) {
 #[test]
 fn inspect_prints_values_as_heat_loads_them() {
     let path = testdata("cli/inspect/surprises.yaml");
-    let output = hotfix(&["inspect", path.to_str().unwrap()]);
+    let output = HOTFIX.run(&["inspect", path.to_str().unwrap()]);
     assert!(output.status.success(), "{}", stderr(&output));
     let json = stdout(&output);
     assert!(
@@ -67,7 +63,7 @@ fn inspect_prints_values_as_heat_loads_them() {
 #[test]
 fn inspect_yaml_view_names_the_version_and_quotes_what_would_change() {
     let path = testdata("cli/inspect/surprises.yaml");
-    let output = hotfix(&["inspect", "--format", "yaml", path.to_str().unwrap()]);
+    let output = HOTFIX.run(&["inspect", "--format", "yaml", path.to_str().unwrap()]);
     assert!(output.status.success(), "{}", stderr(&output));
     let yaml = stdout(&output);
     assert!(
@@ -182,7 +178,7 @@ fn hostile_or_unreadable_input_fails_with_one_clear_line_and_exit_code_2() {
         let path = dir.path().join(name);
         std::fs::write(&path, bytes).unwrap();
         let started = Instant::now();
-        let output = hotfix(&["inspect", path.to_str().unwrap()]);
+        let output = HOTFIX.run(&["inspect", path.to_str().unwrap()]);
         let elapsed = started.elapsed();
         let err = stderr(&output);
         assert_eq!(output.status.code(), Some(2), "{name}: {err}");
@@ -198,23 +194,26 @@ fn hostile_or_unreadable_input_fails_with_one_clear_line_and_exit_code_2() {
 
 #[test]
 fn missing_files_and_directories_are_tool_errors() {
-    let output = hotfix(&["inspect", "/definitely/not/here.yaml"]);
+    let output = HOTFIX.run(&["inspect", "/definitely/not/here.yaml"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("cannot read /definitely/not/here.yaml"));
     let dir = tempfile::tempdir().unwrap();
-    let output = hotfix(&["inspect", dir.path().to_str().unwrap()]);
+    let output = HOTFIX.run(&["inspect", dir.path().to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("is a directory"));
 }
 
 #[test]
 fn bad_arguments_exit_with_2_and_help_exits_with_0() {
-    assert_eq!(hotfix(&["inspect"]).status.code(), Some(2));
+    assert_eq!(HOTFIX.run(&["inspect"]).status.code(), Some(2));
     assert_eq!(
-        hotfix(&["inspect", "--format", "toml", "x"]).status.code(),
+        HOTFIX
+            .run(&["inspect", "--format", "toml", "x"])
+            .status
+            .code(),
         Some(2)
     );
-    let help = hotfix(&["inspect", "--help"]);
+    let help = HOTFIX.run(&["inspect", "--help"]);
     assert_eq!(help.status.code(), Some(0));
     assert!(stdout(&help).contains("as Heat loads it"));
 }

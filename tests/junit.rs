@@ -7,8 +7,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
+use hotfix_testkit::{Hotfix, hotfix_binary};
 use serde_json::Value;
 
 mod common;
@@ -25,8 +26,7 @@ const AWKWARD_NAME: &str = "tom & \"jerry\" <1>.yaml";
 /// A repository in a temporary folder: the format fixtures and the annotation fixtures under
 /// `templates/`, and a file with an awkward name.
 fn fixture_repo() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("the fixture files");
-    std::fs::create_dir(dir.path().join(".git")).expect("the fixture files");
+    let dir = hotfix_testkit::repository();
     let templates = dir.path().join("templates");
     for from in [
         "testdata/cli/formats/templates",
@@ -42,18 +42,11 @@ fn fixture_repo() -> tempfile::TempDir {
     dir
 }
 
-fn hotfix(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hotfix"))
-        .current_dir(dir)
-        .arg("lint")
-        // The fixtures' warnings include `unused-parameter`, which is outside the default set.
-        .args(["--extend-select", "H408"])
-        .args(args)
-        .env("NO_COLOR", "1")
-        .env_remove("GITHUB_ACTIONS")
-        .output()
-        .expect("run hotfix")
-}
+/// The fixtures' warnings include `unused-parameter`, which is outside the default set.
+const HOTFIX: Hotfix =
+    Hotfix::new(hotfix_binary!())
+        .plain()
+        .before(&["lint", "--extend-select", "H408"]);
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -72,14 +65,14 @@ fn snapshot(name: &str, value: &str) {
 /// The fixture repository's report, and the findings of `--format json` to check it against.
 fn junit_and_json() -> (tempfile::TempDir, String, Vec<Value>) {
     let dir = fixture_repo();
-    let output = hotfix(
+    let output = HOTFIX.run_in(
         dir.path(),
         &["templates", "--no-config", "--format", "junit"],
     );
     assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
     assert_eq!(text(&output.stderr), "", "no summary beside machine output");
     let xml = String::from_utf8(output.stdout).expect("the report is UTF-8");
-    let json = hotfix(
+    let json = HOTFIX.run_in(
         dir.path(),
         &["templates", "--no-config", "--format", "json"],
     );
@@ -246,10 +239,10 @@ fn junit_escapes_what_xml_cannot_hold_as_is() {
 #[test]
 fn junit_is_the_same_on_every_run_and_with_output() {
     let dir = fixture_repo();
-    let first = hotfix(dir.path(), &["templates", "--format", "junit"]);
-    let second = hotfix(dir.path(), &["templates", "--format", "junit"]);
+    let first = HOTFIX.run_in(dir.path(), &["templates", "--format", "junit"]);
+    let second = HOTFIX.run_in(dir.path(), &["templates", "--format", "junit"]);
     assert_eq!(first.stdout, second.stdout);
-    let written = hotfix(
+    let written = HOTFIX.run_in(
         dir.path(),
         &["templates", "--format", "junit", "--output", "report.xml"],
     );
@@ -267,7 +260,7 @@ fn junit_is_the_same_on_every_run_and_with_output() {
 fn junit_of_no_templates_is_one_passing_case() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("empty")).unwrap();
-    let output = hotfix(dir.path(), &["empty", "--format", "junit"]);
+    let output = HOTFIX.run_in(dir.path(), &["empty", "--format", "junit"]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     let xml = text(&output.stdout);
     let document = roxmltree::Document::parse(&xml).expect("well-formed XML 1.0");
@@ -336,7 +329,7 @@ fn shared_junit_of_the_corpus_is_valid_against_the_jenkins_schema() {
     );
     let out = tempfile::tempdir().unwrap();
     let path = out.path().join("corpus.xml");
-    let output = hotfix(
+    let output = HOTFIX.run_in(
         &corpus,
         &[
             ".",
@@ -356,7 +349,7 @@ fn shared_junit_of_the_corpus_is_valid_against_the_jenkins_schema() {
         .descendants()
         .filter(|n| n.has_tag_name("failure"))
         .count();
-    let json = hotfix(&corpus, &[".", "--format", "json", "--exit-zero"]);
+    let json = HOTFIX.run_in(&corpus, &[".", "--format", "json", "--exit-zero"]);
     let findings: Vec<Value> = serde_json::from_slice(&json.stdout).unwrap();
     assert_eq!(failures, findings.len());
     assert!(failures > 500, "{failures} failures");

@@ -2,17 +2,13 @@
 //! and exit code 2.
 
 use std::io::Write as _;
-use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-fn hotfix(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hotfix"))
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run hotfix")
-}
+use hotfix_testkit::{Hotfix, hotfix_binary};
+
+const HOTFIX: Hotfix = Hotfix::new(hotfix_binary!())
+    .no_color()
+    .in_folder(env!("CARGO_MANIFEST_DIR"));
 
 fn with_stdin(args: &[&str], input: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_hotfix"))
@@ -38,7 +34,7 @@ fn text(bytes: &[u8]) -> String {
 
 #[test]
 fn expand_prints_the_expansion_byte_for_byte() {
-    let out = hotfix(&[
+    let out = HOTFIX.run(&[
         "k2hr3",
         "expand",
         "testdata/cli/k2hr3/hosts.k2hr3",
@@ -80,7 +76,7 @@ fn a_syntax_error_is_shown_with_a_code_frame_and_exit_code_2() {
 #[test]
 fn a_failing_expansion_is_an_error_pointing_at_it() {
     // Without the variables, the role's hosts are unset (null): `foreach` fails on them.
-    let out = hotfix(&["k2hr3", "expand", "testdata/cli/k2hr3/hosts.k2hr3"]);
+    let out = HOTFIX.run(&["k2hr3", "expand", "testdata/cli/k2hr3/hosts.k2hr3"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
     let err = text(&out.stderr);
@@ -111,7 +107,7 @@ fn another_engine_is_refused() {
 
 #[test]
 fn bad_inputs_are_clear_errors() {
-    let missing = hotfix(&["k2hr3", "expand", "testdata/cli/k2hr3/none.k2hr3"]);
+    let missing = HOTFIX.run(&["k2hr3", "expand", "testdata/cli/k2hr3/none.k2hr3"]);
     assert_eq!(missing.status.code(), Some(2));
     assert!(text(&missing.stderr).contains("cannot read testdata/cli/k2hr3/none.k2hr3"));
 
@@ -130,7 +126,7 @@ fn bad_inputs_are_clear_errors() {
         ("{\"n\": ", "invalid variables"),
     ] {
         std::fs::write(&vars, content).expect("write");
-        let out = hotfix(&[
+        let out = HOTFIX.run(&[
             "k2hr3",
             "expand",
             "testdata/cli/k2hr3/hosts.k2hr3",
@@ -148,7 +144,7 @@ fn bad_inputs_are_clear_errors() {
 
 #[test]
 fn help_explains_the_variables_the_bound_and_the_exit_codes() {
-    let out = hotfix(&["k2hr3", "expand", "--help"]);
+    let out = HOTFIX.run(&["k2hr3", "expand", "--help"]);
     assert_eq!(out.status.code(), Some(0));
     let help = text(&out.stdout);
     for needle in [

@@ -682,15 +682,8 @@ fn with_e_the_environments_given_decide_wherever_the_template_is() {
 #[test]
 #[ignore = "needs Heat (.venv-heat) and ../shared/oracles/heat/stack.py"]
 fn shared_each_example_with_an_environment_is_refused_by_heat_exactly_where_hotfix_says() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let python = std::env::var_os("HOTFIX_PYTHON")
-        .map_or_else(|| root.join(".venv-heat/bin/python"), PathBuf::from);
-    assert!(
-        python.exists(),
-        "run scripts/setup-oracle.sh (or set HOTFIX_PYTHON)"
-    );
-    let shared =
-        std::env::var_os("HOTFIX_SHARED").map_or_else(|| root.join("../shared"), PathBuf::from);
+    let python = hotfix_testkit::python();
+    let shared = hotfix_testkit::shared();
     let stack = shared.join("oracles/heat/stack.py");
     // Each example as its owners run it (its own environment: Heat accepts `one`, `two` and
     // `four/app.yaml`), and with another example's environment or the other of two.

@@ -2,20 +2,12 @@
 //! refused, every folder it cannot read is an error, a template is a template in any encoding,
 //! and no input is read without bound.
 
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
-fn hotfix(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hotfix"))
-        .current_dir(dir)
-        .args(args)
-        .env("NO_COLOR", "1")
-        .env_remove("GITHUB_ACTIONS")
-        .stdin(Stdio::null())
-        .output()
-        .expect("run hotfix")
-}
+use hotfix_testkit::{Hotfix, hotfix_binary};
+
+const HOTFIX: Hotfix = Hotfix::new(hotfix_binary!()).plain().without_stdin();
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -51,7 +43,7 @@ fn templates_in_any_encoding_or_line_end_are_reported_not_skipped() {
     for extra in [&[][..], &["--templates-only"][..]] {
         let mut args = vec!["lint", ".", "--no-config", "--format", "concise"];
         args.extend_from_slice(extra);
-        let output = hotfix(dir.path(), &args);
+        let output = HOTFIX.run_in(dir.path(), &args);
         let stdout = text(&output.stdout);
         assert_eq!(
             output.status.code(),
@@ -77,7 +69,7 @@ fn templates_in_any_encoding_or_line_end_are_reported_not_skipped() {
         assert!(text(&output.stderr).contains("3 templates checked"));
     }
     // The upgrade refuses them (exit 1) instead of calling them "not a HOT template".
-    let output = hotfix(
+    let output = HOTFIX.run_in(
         dir.path(),
         &[
             "upgrade",
@@ -137,7 +129,7 @@ fn named_paths_that_are_not_regular_files_are_read() {
             )
         })
     };
-    let output = hotfix(
+    let output = HOTFIX.run_in(
         dir.path(),
         &["lint", "--no-config", "--format", "concise", "fifo.yaml"],
     );
@@ -281,7 +273,7 @@ fn a_template_over_the_read_bound_is_reported_with_heats_size_message() {
     big.push('\n');
     std::fs::create_dir(dir.path().join("t")).expect("mkdir");
     std::fs::write(dir.path().join("t/big.yaml"), &big).expect("write");
-    let output = hotfix(
+    let output = HOTFIX.run_in(
         dir.path(),
         &["lint", "t", "--no-config", "--format", "concise"],
     );
@@ -307,7 +299,7 @@ fn the_same_folder_named_three_ways_is_linted_once() {
         ),
     )
     .expect("write");
-    let output = hotfix(
+    let output = HOTFIX.run_in(
         dir.path(),
         &[
             "lint",
@@ -342,7 +334,7 @@ fn the_report_never_replaces_an_input() {
             "upgrade", "--to", "pike", "--diff", "--output", "t.yaml", ".",
         ][..],
     ] {
-        let output = hotfix(dir.path(), args);
+        let output = HOTFIX.run_in(dir.path(), args);
         assert_eq!(output.status.code(), Some(2), "{args:?}");
         assert!(
             text(&output.stderr).contains("is one of the files hotfix reads"),
@@ -370,7 +362,7 @@ fn file_names_that_are_not_utf8_or_hold_a_line_break_are_reported_losslessly() {
     let latin1 = std::ffi::OsStr::from_bytes(b"caf\xe9.yaml");
     std::fs::write(dir.path().join(latin1), &broken).expect("write");
     std::fs::write(dir.path().join("two\nlines.yaml"), &broken).expect("write");
-    let concise = hotfix(
+    let concise = HOTFIX.run_in(
         dir.path(),
         &["lint", ".", "--no-config", "--format", "concise"],
     );
@@ -378,7 +370,7 @@ fn file_names_that_are_not_utf8_or_hold_a_line_break_are_reported_losslessly() {
     assert_eq!(stdout.lines().count(), 2, "one line per finding: {stdout}");
     assert!(stdout.contains("caf\\xE9.yaml:2:"), "{stdout}");
     assert!(stdout.contains("two\\x0Alines.yaml:2:"), "{stdout}");
-    let json = hotfix(
+    let json = HOTFIX.run_in(
         dir.path(),
         &["lint", ".", "--no-config", "--format", "json"],
     );
@@ -391,7 +383,7 @@ fn file_names_that_are_not_utf8_or_hold_a_line_break_are_reported_losslessly() {
         .collect();
     paths.sort_unstable();
     assert_eq!(paths, ["caf\\xE9.yaml", "two\\x0Alines.yaml"]);
-    let sarif = hotfix(
+    let sarif = HOTFIX.run_in(
         dir.path(),
         &["lint", ".", "--no-config", "--format", "sarif"],
     );

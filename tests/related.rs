@@ -4,8 +4,8 @@
 //! place as text (GitHub annotations, GitLab Code Quality, JUnit).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
+use hotfix_testkit::{Hotfix, hotfix_binary};
 use serde_json::Value;
 
 mod common;
@@ -17,27 +17,19 @@ fn fixtures() -> PathBuf {
 /// A repository in a temporary folder with the fixture tree, so that paths do not depend on
 /// where the checkout is.
 fn repo() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("the fixture files");
-    std::fs::create_dir(dir.path().join(".git")).expect("the fixture files");
+    let dir = hotfix_testkit::repository();
     common::copy_tree(&fixtures(), dir.path());
     dir
 }
 
-fn hotfix(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hotfix"))
-        .current_dir(dir)
-        .arg("lint")
-        .args(args)
-        .args(["--no-config", "--quiet"])
-        .env("NO_COLOR", "1")
-        .env("COLUMNS", "100")
-        .env_remove("GITHUB_ACTIONS")
-        .output()
-        .expect("run hotfix")
-}
+const HOTFIX: Hotfix = Hotfix::new(hotfix_binary!())
+    .plain()
+    .before(&["lint"])
+    .after(&["--no-config", "--quiet"])
+    .env(&[("COLUMNS", "100")]);
 
 fn stdout(dir: &Path, args: &[&str]) -> String {
-    let output = hotfix(dir, args);
+    let output = HOTFIX.run_in(dir, args);
     assert_eq!(
         output.status.code(),
         Some(1),
@@ -123,7 +115,7 @@ fn sarif_related_locations_are_relative_to_the_root_as_the_finding_is() {
 fn a_baseline_keys_the_finding_as_before() {
     let dir = repo();
     let dir = dir.path();
-    let output = hotfix(dir, &["templates", "--write-baseline", "baseline.json"]);
+    let output = HOTFIX.run_in(dir, &["templates", "--write-baseline", "baseline.json"]);
     assert_eq!(output.status.code(), Some(0));
     let baseline: Value = serde_json::from_str(
         &std::fs::read_to_string(dir.join("baseline.json")).expect("the baseline"),
@@ -137,7 +129,7 @@ fn a_baseline_keys_the_finding_as_before() {
     let nested = dir.join("templates/nested/server.yaml");
     let text = std::fs::read_to_string(&nested).expect("the nested template");
     std::fs::write(&nested, format!("# moved\n# down\n{text}")).expect("the nested template");
-    let output = hotfix(dir, &["templates", "--baseline", "baseline.json"]);
+    let output = HOTFIX.run_in(dir, &["templates", "--baseline", "baseline.json"]);
     assert_eq!(
         output.status.code(),
         Some(0),
@@ -155,5 +147,5 @@ fn a_baseline_keys_the_finding_as_before() {
         ),
     )
     .expect("the parent");
-    assert_eq!(hotfix(dir, &["templates"]).status.code(), Some(0));
+    assert_eq!(HOTFIX.run_in(dir, &["templates"]).status.code(), Some(0));
 }

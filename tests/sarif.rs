@@ -10,6 +10,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use hotfix_testkit::{Hotfix, hotfix_binary};
 use serde_json::Value;
 
 mod common;
@@ -20,15 +21,7 @@ fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
 }
 
-fn hotfix(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hotfix"))
-        .current_dir(dir)
-        .args(args)
-        .env("NO_COLOR", "1")
-        .env_remove("GITHUB_ACTIONS")
-        .output()
-        .expect("run hotfix")
-}
+const HOTFIX: Hotfix = Hotfix::new(hotfix_binary!()).plain();
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -38,8 +31,7 @@ fn text(bytes: &[u8]) -> String {
 /// files whose bytes matter (CRLF, a byte-order mark, a lone CR) written here so that no
 /// checkout setting can change them.
 fn fixture_repo() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("the fixture files");
-    std::fs::create_dir(dir.path().join(".git")).expect("the fixture files");
+    let dir = hotfix_testkit::repository();
     copy_tree(&repo().join("testdata/cli/sarif"), dir.path());
     copy_tree(
         &repo().join("testdata/cli/github/templates"),
@@ -76,7 +68,7 @@ fn fixture_sarif() -> (tempfile::TempDir, PathBuf, Value) {
     let dir = fixture_repo();
     let path = dir.path().join("out/hotfix.sarif");
     std::fs::create_dir_all(path.parent().expect("the fixture files")).expect("the fixture files");
-    let output = hotfix(
+    let output = HOTFIX.run_in(
         dir.path(),
         &[
             "lint",
@@ -357,7 +349,7 @@ fn output_writes_any_format_to_a_file() {
         "human", "concise", "json", "sarif", "github", "junit", "gitlab",
     ] {
         let name = format!("out.{format}");
-        let output = hotfix(
+        let output = HOTFIX.run_in(
             dir.path(),
             &[
                 "lint",
@@ -382,7 +374,7 @@ fn output_writes_any_format_to_a_file() {
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
     // An output in a folder that does not exist is a failure of hotfix (2), said on stderr.
-    let output = hotfix(
+    let output = HOTFIX.run_in(
         dir.path(),
         &[
             "lint",
@@ -400,13 +392,13 @@ fn output_writes_any_format_to_a_file() {
 #[test]
 fn sarif_on_stdout_is_only_json() {
     let dir = fixture_repo();
-    let output = hotfix(dir.path(), &["lint", "templates", "--format", "sarif"]);
+    let output = HOTFIX.run_in(dir.path(), &["lint", "templates", "--format", "sarif"]);
     assert_eq!(output.status.code(), Some(1));
     let sarif: Value = serde_json::from_slice(&output.stdout).expect("stdout is one JSON value");
     check_for_code_scanning(&sarif);
     assert_eq!(text(&output.stderr), "", "no summary beside machine output");
     // No findings: still a valid log, with one run and no results.
-    let output = hotfix(
+    let output = HOTFIX.run_in(
         dir.path(),
         &["lint", "templates/github/clean.yaml", "--format", "sarif"],
     );
@@ -420,7 +412,7 @@ fn paths_outside_a_repository_are_relative_to_the_working_directory() {
     let dir = tempfile::tempdir().unwrap();
     copy_tree(&repo().join("testdata/cli/sarif"), dir.path());
     let work = dir.path().join("templates");
-    let output = hotfix(&work, &["lint", "cycle.yaml", "--format", "sarif"]);
+    let output = HOTFIX.run_in(&work, &["lint", "cycle.yaml", "--format", "sarif"]);
     let sarif: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert!(
         !results_for(&sarif, "cycle.yaml").is_empty(),
@@ -655,7 +647,7 @@ fn the_code_scanning_workflow_runs_what_it_says() {
     let args: Vec<&str> = command.split_whitespace().collect();
     assert!(args.contains(&"--exit-zero"), "{command}");
     let dir = fixture_repo();
-    let output = hotfix(dir.path(), &args);
+    let output = HOTFIX.run_in(dir.path(), &args);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     let sarif: Value =
         serde_json::from_slice(&std::fs::read(dir.path().join("hotfix.sarif")).unwrap()).unwrap();
@@ -677,7 +669,7 @@ fn upgrade_check_sarif() -> (tempfile::TempDir, PathBuf, Value) {
         "heat_template_version: 2016-04-08\noutputs:\n  o: {value: x, condition: false}\n",
     )
     .expect("the fixture");
-    let output = hotfix(
+    let output = HOTFIX.run_in(
         dir.path(),
         &[
             "upgrade", "--to", "pike", "--check", "--format", "sarif", "--output", "up.sarif", ".",

@@ -1,20 +1,13 @@
 //! `hotfix schema`: the JSON Schemas editors validate templates and environments with. Their
 //! effect in a real client is tested by editors/schema-check (yaml-language-server).
 
-use std::process::{Command, Output, Stdio};
-
+use hotfix_testkit::{Hotfix, hotfix_binary};
 use serde_json::Value;
 
-fn hotfix(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hotfix"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run hotfix")
-}
+const HOTFIX: Hotfix = Hotfix::new(hotfix_binary!()).without_stdin();
 
 fn json(args: &[&str]) -> Value {
-    let output = hotfix(args);
+    let output = HOTFIX.run(args);
     assert_eq!(
         output.status.code(),
         Some(0),
@@ -54,7 +47,7 @@ fn the_environment_schema_names_the_sections() {
 
 #[test]
 fn a_version_the_release_does_not_have_is_an_error() {
-    let output = hotfix(&[
+    let output = HOTFIX.run(&[
         "schema",
         "--heat-release",
         "pike",
@@ -74,7 +67,7 @@ fn a_version_the_release_does_not_have_is_an_error() {
 fn every_release_writes_each_releases_schema_and_the_newest() {
     let dir = tempfile::tempdir().expect("tempdir");
     let folder = dir.path().join("schemas");
-    let output = hotfix(&["schema", "--every-release", folder.to_str().expect("UTF-8")]);
+    let output = HOTFIX.run(&["schema", "--every-release", folder.to_str().expect("UTF-8")]);
     assert_eq!(output.status.code(), Some(0));
     assert!(output.stdout.is_empty() && output.stderr.is_empty());
     let mut names: Vec<String> = std::fs::read_dir(&folder)

@@ -7,17 +7,10 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+use hotfix_testkit::{Hotfix, hotfix_binary, write};
 use serde_json::{Value, json};
 
-fn hotfix(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hotfix"))
-        .current_dir(dir)
-        .args(args)
-        .env("NO_COLOR", "1")
-        .env_remove("GITHUB_ACTIONS")
-        .output()
-        .expect("run hotfix")
-}
+const HOTFIX: Hotfix = Hotfix::new(hotfix_binary!()).plain();
 
 fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
@@ -25,11 +18,6 @@ fn stdout(output: &Output) -> String {
 
 fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-fn write(path: &Path, text: &str) {
-    std::fs::create_dir_all(path.parent().expect("a folder")).expect("mkdir");
-    std::fs::write(path, text).expect("write");
 }
 
 /// A template whose one resource has a custom type.
@@ -57,7 +45,7 @@ fn outer_and_sub() -> tempfile::TempDir {
 fn an_environment_above_a_template_outside_any_project_does_not_apply() {
     let dir = outer_and_sub();
     let outer = dir.path().join("outer");
-    let output = hotfix(&outer, &["lint", "--verbose", "sub/t.yaml"]);
+    let output = HOTFIX.run_in(&outer, &["lint", "--verbose", "sub/t.yaml"]);
     let (out, err) = (stdout(&output), stderr(&output));
     assert_eq!(output.status.code(), Some(1), "{out}\n{err}");
     assert!(out.contains("X007"), "{out}");
@@ -68,10 +56,10 @@ fn an_environment_above_a_template_outside_any_project_does_not_apply() {
     );
     // In a project (here a checkout), the environment of the project applies.
     std::fs::create_dir(outer.join(".git")).expect("mkdir");
-    let output = hotfix(&outer, &["lint", "sub/t.yaml"]);
+    let output = HOTFIX.run_in(&outer, &["lint", "sub/t.yaml"]);
     assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
     // Named from inside the project's subfolder: the project is still the checkout.
-    let output = hotfix(&outer.join("sub"), &["lint", "--verbose", "t.yaml"]);
+    let output = HOTFIX.run_in(&outer.join("sub"), &["lint", "--verbose", "t.yaml"]);
     assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
     assert!(
         stderr(&output).contains("looked for environments among 4 files under .."),
@@ -92,7 +80,7 @@ fn a_named_file_s_own_folder_is_read_one_level_deep_not_the_working_folder() {
         );
         write(&outer.join(format!("sub/deeper/{i}.txt")), "text\n");
     }
-    let output = hotfix(&outer, &["lint", "--verbose", "sub/t.yaml"]);
+    let output = HOTFIX.run_in(&outer, &["lint", "--verbose", "sub/t.yaml"]);
     let err = stderr(&output);
     assert_eq!(output.status.code(), Some(1), "{err}");
     assert!(
@@ -101,7 +89,7 @@ fn a_named_file_s_own_folder_is_read_one_level_deep_not_the_working_folder() {
     );
     // Named by an absolute path, the same folder.
     let absolute = outer.join("sub/t.yaml");
-    let output = hotfix(
+    let output = HOTFIX.run_in(
         &outer,
         &["lint", "--verbose", absolute.to_str().expect("UTF-8")],
     );
@@ -133,7 +121,7 @@ fn outside_any_project_only_files_of_a_template_s_extension_are_read_for_environ
     for i in 0..50 {
         write(&folder.join(format!("notes-{i}.txt")), "text\n");
     }
-    let output = hotfix(&folder, &["lint", "--verbose", "t.yaml"]);
+    let output = HOTFIX.run_in(&folder, &["lint", "--verbose", "t.yaml"]);
     let (out, err) = (stdout(&output), stderr(&output));
     // Every file listed is counted, but `server-env` is not read: `My::Server` is unmapped.
     assert_eq!(output.status.code(), Some(1), "{out}\n{err}");
@@ -144,7 +132,7 @@ fn outside_any_project_only_files_of_a_template_s_extension_are_read_for_environ
     );
     // In a project, a file of any extension is told by its content: `server-env` maps it.
     std::fs::create_dir(folder.join(".git")).expect("mkdir");
-    let output = hotfix(&folder, &["lint", "t.yaml"]);
+    let output = HOTFIX.run_in(&folder, &["lint", "t.yaml"]);
     assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
 }
 
@@ -153,7 +141,7 @@ fn a_folder_named_is_read_whole() {
     let dir = outer_and_sub();
     let outer = dir.path().join("outer");
     write(&outer.join("sub/deeper/e.yaml"), "resource_registry: {}\n");
-    let output = hotfix(&outer, &["lint", "--verbose", "sub"]);
+    let output = HOTFIX.run_in(&outer, &["lint", "--verbose", "sub"]);
     let err = stderr(&output);
     assert!(
         err.contains("looked for environments among 3 files under sub\n"),
@@ -171,12 +159,12 @@ fn a_hotfix_toml_above_the_repository_does_not_apply() {
         TEMPLATE.replace("My::Server", "OS::Nova::Servr").as_str(),
     );
     // Outside a checkout, the configuration above applies and silences every rule.
-    let output = hotfix(&repo, &["lint", "t.yaml"]);
+    let output = HOTFIX.run_in(&repo, &["lint", "t.yaml"]);
     assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
     for marker in [".git", ".hg", ".svn"] {
         let marked = repo.join(marker);
         std::fs::create_dir(&marked).expect("mkdir");
-        let output = hotfix(&repo, &["lint", "--verbose", "t.yaml"]);
+        let output = HOTFIX.run_in(&repo, &["lint", "--verbose", "t.yaml"]);
         assert_eq!(
             output.status.code(),
             Some(1),
@@ -193,11 +181,11 @@ fn a_hotfix_toml_above_the_repository_does_not_apply() {
     }
     // A `.git` file (a worktree's, a submodule's) marks a checkout too.
     write(&repo.join(".git"), "gitdir: /elsewhere\n");
-    let output = hotfix(&repo, &["lint", "t.yaml"]);
+    let output = HOTFIX.run_in(&repo, &["lint", "t.yaml"]);
     assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
     // One in the repository applies.
     write(&repo.join("hotfix.toml"), "ignore = [\"H608\"]\n");
-    let output = hotfix(&repo, &["lint", "t.yaml"]);
+    let output = HOTFIX.run_in(&repo, &["lint", "t.yaml"]);
     assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
 }
 
@@ -216,7 +204,7 @@ fn a_walk_that_meets_its_bound_stops_and_says_so() {
         "resource_registry:\n  My::Other: other.yaml\n",
     );
     write(&folder.join("t.yaml"), TEMPLATE);
-    let output = hotfix(dir.path(), &["lint", "big/t.yaml"]);
+    let output = HOTFIX.run_in(dir.path(), &["lint", "big/t.yaml"]);
     let err = stderr(&output);
     // The tree's registry is incomplete: no type is called unmapped.
     assert_eq!(output.status.code(), Some(0), "{}\n{err}", stdout(&output));

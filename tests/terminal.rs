@@ -3,17 +3,10 @@
 //! commands' errors), and no long line reaches it whole.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
-fn hotfix(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hotfix"))
-        .current_dir(dir)
-        .args(args)
-        .env("NO_COLOR", "1")
-        .env_remove("GITHUB_ACTIONS")
-        .output()
-        .expect("run hotfix")
-}
+use hotfix_testkit::{Hotfix, hotfix_binary};
+
+const HOTFIX: Hotfix = Hotfix::new(hotfix_binary!()).plain();
 
 /// Whether a terminal could act on `c`: C0 but the line feed and the tab, DEL, C1, and the bidi
 /// controls (the test's own list, not hotfix's).
@@ -73,7 +66,7 @@ fn no_control_character_reaches_the_terminal_raw_in_any_format() {
     let dir = tempfile::tempdir().expect("temp dir");
     hostile(dir.path());
     for format in ["human", "concise", "github"] {
-        let output = hotfix(
+        let output = HOTFIX.run_in(
             dir.path(),
             &["lint", "--no-config", "--format", format, "."],
         );
@@ -88,7 +81,7 @@ fn no_control_character_reaches_the_terminal_raw_in_any_format() {
     }
     // The machine formats escape by their own rules; what they say on stderr is for people.
     for format in ["json", "sarif", "junit", "gitlab"] {
-        let output = hotfix(
+        let output = HOTFIX.run_in(
             dir.path(),
             &["lint", "--no-config", "--format", format, "."],
         );
@@ -96,7 +89,7 @@ fn no_control_character_reaches_the_terminal_raw_in_any_format() {
         assert_safe(&format!("{format}, stderr"), &output.stderr);
     }
     // `--statistics`, `--show-fixes` and verbose notes.
-    let output = hotfix(
+    let output = HOTFIX.run_in(
         dir.path(),
         &["lint", "--no-config", "--statistics", "--verbose", "."],
     );
@@ -117,7 +110,7 @@ fn the_other_commands_escape_what_they_print_of_a_file() {
         &["upgrade", "--check", "raw.yaml"],
         &["upgrade", "--check", "names.yaml"],
     ] {
-        let output = hotfix(dir.path(), args);
+        let output = HOTFIX.run_in(dir.path(), args);
         assert!(
             matches!(output.status.code(), Some(0..=2)),
             "{args:?}: {output:?}"
@@ -131,11 +124,11 @@ fn the_other_commands_escape_what_they_print_of_a_file() {
         "select = [\"\\u001b]2;T\\u0007\\u202e\"]\n",
     )
     .expect("write");
-    let output = hotfix(dir.path(), &["lint", "names.yaml"]);
+    let output = HOTFIX.run_in(dir.path(), &["lint", "names.yaml"]);
     assert_eq!(output.status.code(), Some(2), "{output:?}");
     assert_safe("configuration error", &output.stderr);
     std::fs::write(dir.path().join("k.k2hr3"), "{{ x = \u{1b}[2J\u{202e} }}\n").expect("write");
-    let output = hotfix(dir.path(), &["k2hr3", "expand", "k.k2hr3"]);
+    let output = HOTFIX.run_in(dir.path(), &["k2hr3", "expand", "k.k2hr3"]);
     assert_eq!(output.status.code(), Some(2), "{output:?}");
     assert_safe("k2hr3 error", &output.stderr);
 }
@@ -155,7 +148,7 @@ fn a_minified_template_shows_a_window_of_its_line_per_finding() {
     );
     assert!(template.len() > 65_536 && !template.contains('\n'));
     std::fs::write(dir.path().join("min.json"), &template).expect("write");
-    let output = hotfix(dir.path(), &["lint", "--no-config", "min.json"]);
+    let output = HOTFIX.run_in(dir.path(), &["lint", "--no-config", "min.json"]);
     assert_eq!(output.status.code(), Some(1), "{output:?}");
     let stdout = String::from_utf8_lossy(&output.stdout);
     let frames = stdout.matches("H603").count();
@@ -192,7 +185,7 @@ fn a_message_quoting_a_long_value_is_cut() {
     )
     .expect("write");
     for format in ["human", "concise", "github"] {
-        let output = hotfix(
+        let output = HOTFIX.run_in(
             dir.path(),
             &["lint", "--no-config", "--format", format, "t.yaml"],
         );
@@ -213,7 +206,7 @@ fn an_error_past_column_65535_of_a_k2hr3_template_or_a_configuration_is_framed()
         format!("{}{{{{ x = 1 }}}}\n", "a".repeat(70_000)),
     )
     .expect("write");
-    let output = hotfix(dir.path(), &["k2hr3", "expand", "k.k2hr3"]);
+    let output = HOTFIX.run_in(dir.path(), &["k2hr3", "expand", "k.k2hr3"]);
     assert_eq!(output.status.code(), Some(2), "{output:?}");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
@@ -230,7 +223,7 @@ fn an_error_past_column_65535_of_a_k2hr3_template_or_a_configuration_is_framed()
         "heat_template_version: 2016-10-14\nresources: {}\n",
     )
     .expect("write");
-    let output = hotfix(dir.path(), &["lint", "t.yaml"]);
+    let output = HOTFIX.run_in(dir.path(), &["lint", "t.yaml"]);
     assert_eq!(output.status.code(), Some(2), "{output:?}");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("`nope`"), "{stderr}");

@@ -1,16 +1,11 @@
 //! `hotfix types` and `hotfix type NAME`: Heat's resource types, as users see them.
 
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
+use hotfix_testkit::{Hotfix, hotfix_binary};
 use serde_json::Value;
 
-fn hotfix(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hotfix"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run hotfix")
-}
+const HOTFIX: Hotfix = Hotfix::new(hotfix_binary!()).without_stdin();
 
 fn stdout(output: &Output) -> String {
     String::from_utf8(output.stdout.clone()).expect("UTF-8 stdout")
@@ -21,7 +16,7 @@ fn stderr(output: &Output) -> String {
 }
 
 fn success(args: &[&str]) -> String {
-    let output = hotfix(args);
+    let output = HOTFIX.run(args);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert_eq!(stderr(&output), "");
     stdout(&output)
@@ -157,7 +152,7 @@ fn types_json_lists_every_type_with_its_flags() {
 
 #[test]
 fn an_unknown_type_fails_with_the_likely_name() {
-    let output = hotfix(&["type", "OS::Nova::Servr"]);
+    let output = HOTFIX.run(&["type", "OS::Nova::Servr"]);
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(stdout(&output), "");
     assert_eq!(
@@ -165,7 +160,7 @@ fn an_unknown_type_fails_with_the_likely_name() {
         "hotfix: error: `OS::Nova::Servr` is not a resource type of Heat 27.0.1; did you mean \
          `OS::Nova::Server`? (`hotfix types` lists them)\n"
     );
-    let output = hotfix(&["type", "Nothing::Like::It", "--format", "json"]);
+    let output = HOTFIX.run(&["type", "Nothing::Like::It", "--format", "json"]);
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         stderr(&output),
@@ -176,7 +171,7 @@ fn an_unknown_type_fails_with_the_likely_name() {
 
 #[test]
 fn a_name_only_the_default_environment_knows_names_what_it_maps_to() {
-    let output = hotfix(&["type", "OS::Quantum::Net"]);
+    let output = HOTFIX.run(&["type", "OS::Quantum::Net"]);
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         stderr(&output),

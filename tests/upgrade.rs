@@ -1,21 +1,14 @@
 //! `hotfix upgrade` from the outside: writing, `--diff`, `--check`, and files that cannot be
 //! upgraded.
 
-use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 mod common;
 
 use common::{copy_tree, snapshot_tree};
+use hotfix_testkit::{Hotfix, hotfix_binary};
 
-fn hotfix(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hotfix"))
-        .current_dir(dir)
-        .arg("upgrade")
-        .args(args)
-        .output()
-        .expect("run hotfix")
-}
+const HOTFIX: Hotfix = Hotfix::new(hotfix_binary!()).before(&["upgrade"]);
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -34,7 +27,7 @@ fn rewrites_in_place_keeping_comments_and_permissions() {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o640)).unwrap();
     }
-    let output = hotfix(dir.path(), &["--to", "wallaby", "t.yaml"]);
+    let output = HOTFIX.run_in(dir.path(), &["--to", "wallaby", "t.yaml"]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     assert_eq!(std::fs::read_to_string(&file).unwrap(), NEW);
     assert_eq!(
@@ -54,7 +47,7 @@ fn rewrites_in_place_keeping_comments_and_permissions() {
         .collect();
     assert_eq!(names.len(), 1, "{names:?}");
     // A second run changes nothing.
-    let again = hotfix(dir.path(), &["--to", "wallaby", "t.yaml"]);
+    let again = HOTFIX.run_in(dir.path(), &["--to", "wallaby", "t.yaml"]);
     assert_eq!(again.status.code(), Some(0));
     assert!(
         text(&again.stdout).contains("already at 2021-04-16"),
@@ -68,7 +61,7 @@ fn diff_and_check_write_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("t.yaml");
     std::fs::write(&file, OLD).unwrap();
-    let output = hotfix(dir.path(), &["--to", "pike", "--diff", "t.yaml"]);
+    let output = HOTFIX.run_in(dir.path(), &["--to", "pike", "--diff", "t.yaml"]);
     assert_eq!(output.status.code(), Some(0));
     let diff = text(&output.stdout);
     assert!(diff.starts_with("--- a/t.yaml\n+++ b/t.yaml\n"), "{diff}");
@@ -81,10 +74,10 @@ fn diff_and_check_write_nothing() {
         "{}",
         text(&output.stderr)
     );
-    let check = hotfix(dir.path(), &["--to", "pike", "--check", "t.yaml"]);
+    let check = HOTFIX.run_in(dir.path(), &["--to", "pike", "--check", "t.yaml"]);
     assert_eq!(check.status.code(), Some(1));
     assert_eq!(std::fs::read_to_string(&file).unwrap(), OLD);
-    let names = hotfix(
+    let names = HOTFIX.run_in(
         dir.path(),
         &[
             "--to",
@@ -113,7 +106,7 @@ fn broken_read_only_and_foreign_files_get_their_own_message_and_the_rest_is_upgr
     let mut permissions = std::fs::metadata(&read_only).unwrap().permissions();
     permissions.set_readonly(true);
     std::fs::set_permissions(&read_only, permissions).unwrap();
-    let output = hotfix(
+    let output = HOTFIX.run_in(
         dir.path(),
         &[
             "--to",
@@ -150,7 +143,7 @@ fn a_blocked_file_says_where_and_why_and_exits_with_1() {
     let dir = tempfile::tempdir().unwrap();
     let source = "heat_template_version: 2013-05-23\noutputs:\n  zones: {value: {\"Fn::GetAZs\": \"\"}}\n  joined: {value: {\"Fn::Join\": [\",\", [a]]}}\n";
     std::fs::write(dir.path().join("t.yaml"), source).unwrap();
-    let output = hotfix(dir.path(), &["--to", "wallaby", "t.yaml"]);
+    let output = HOTFIX.run_in(dir.path(), &["--to", "wallaby", "t.yaml"]);
     let stdout = text(&output.stdout);
     assert_eq!(output.status.code(), Some(1), "{stdout}");
     assert!(
@@ -172,7 +165,7 @@ fn a_function_under_a_key_heat_rejects_blocks_as_that_key_not_as_the_function() 
     let dir = tempfile::tempdir().unwrap();
     let source = "heat_template_version: 2013-05-23\nresources:\n  r:\n    type: OS::Heat::None\n    propertes:\n      value: {\"Fn::Join\": [\"\", [a, b]]}\n";
     std::fs::write(dir.path().join("t.yaml"), source).unwrap();
-    let output = hotfix(dir.path(), &["--to", "2016-10-14", "-v", "t.yaml"]);
+    let output = HOTFIX.run_in(dir.path(), &["--to", "2016-10-14", "-v", "t.yaml"]);
     let stdout = text(&output.stdout);
     assert_eq!(output.status.code(), Some(1), "{stdout}");
     assert!(
@@ -204,7 +197,7 @@ fn a_misspelt_version_is_refused_not_upgraded_as_its_correction() {
     let source =
         "heat_template_version: 2016-10-15\noutputs:\n  o: {value: {get_param: OS::stack_name}}\n";
     std::fs::write(dir.path().join("t.yaml"), source).unwrap();
-    let output = hotfix(dir.path(), &["--to", "wallaby", "t.yaml"]);
+    let output = HOTFIX.run_in(dir.path(), &["--to", "wallaby", "t.yaml"]);
     let stderr = text(&output.stderr);
     assert!(
         stderr.contains("t.yaml: error: no valid heat_template_version"),
@@ -225,7 +218,7 @@ fn a_heat_release_upgrades_to_its_newest_version_and_fixes_what_it_deprecated_in
     let file = dir.path().join("t.yaml");
     std::fs::write(&file, DEPRECATED).unwrap();
     // Safe fixes only: the version and the rename; the Unsafe ones are left, and counted.
-    let output = hotfix(dir.path(), &["--heat-release", "wallaby", "t.yaml"]);
+    let output = HOTFIX.run_in(dir.path(), &["--heat-release", "wallaby", "t.yaml"]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     let safe = DEPRECATED
         .replace("2016-10-14  # kept", "2021-04-16  # kept")
@@ -240,7 +233,7 @@ fn a_heat_release_upgrades_to_its_newest_version_and_fixes_what_it_deprecated_in
         "1 upgraded, 0 already at 2021-04-16, 0 blocked, 0 failed; 1 deprecation fixed, 2 left"
     );
     // With --unsafe-fixes, the rest, each reported.
-    let output = hotfix(
+    let output = HOTFIX.run_in(
         dir.path(),
         &["--heat-release", "wallaby", "--unsafe-fixes", "t.yaml"],
     );
@@ -265,7 +258,7 @@ fn a_heat_release_upgrades_to_its_newest_version_and_fixes_what_it_deprecated_in
         "{stderr}"
     );
     // A release and a newer target are refused; a release names an older target.
-    let newer = hotfix(
+    let newer = HOTFIX.run_in(
         dir.path(),
         &["--heat-release", "ussuri", "--to", "wallaby", "t.yaml"],
     );
@@ -277,7 +270,7 @@ fn a_heat_release_upgrades_to_its_newest_version_and_fixes_what_it_deprecated_in
         text(&newer.stderr)
     );
     std::fs::write(&file, DEPRECATED).unwrap();
-    let check = hotfix(
+    let check = HOTFIX.run_in(
         dir.path(),
         &["--heat-release", "queens", "--check", "t.yaml"],
     );
@@ -293,7 +286,7 @@ fn a_heat_release_upgrades_to_its_newest_version_and_fixes_what_it_deprecated_in
 #[test]
 fn bad_targets_are_tool_errors() {
     let dir = tempfile::tempdir().unwrap();
-    let output = hotfix(dir.path(), &["--to", "Pike"]);
+    let output = HOTFIX.run_in(dir.path(), &["--to", "Pike"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(
         text(&output.stderr).contains("`Pike` is not a HOT version"),
@@ -308,11 +301,11 @@ fn shared_upgrading_a_copy_of_the_corpus_twice_changes_nothing_the_second_time()
     let corpus = common::corpus();
     let dir = tempfile::tempdir().expect("file system");
     copy_tree(&corpus, dir.path());
-    let first = hotfix(dir.path(), &["--to", "wallaby", "."]);
+    let first = HOTFIX.run_in(dir.path(), &["--to", "wallaby", "."]);
     assert_ne!(first.status.code(), Some(2), "{}", text(&first.stderr));
     let upgraded = text(&first.stdout).matches(": upgraded").count();
     let after_first = snapshot_tree(dir.path());
-    let second = hotfix(dir.path(), &["--to", "wallaby", "."]);
+    let second = HOTFIX.run_in(dir.path(), &["--to", "wallaby", "."]);
     assert_ne!(second.status.code(), Some(2), "{}", text(&second.stderr));
     assert_eq!(
         text(&second.stdout).matches(": upgraded").count(),
@@ -352,30 +345,30 @@ fn a_closing_summary_counts_upgraded_current_blocked_and_failed_templates() {
     .unwrap();
     std::fs::write(dir.path().join("e-roles.yaml"), "- name: Controller\n").unwrap();
 
-    let check = hotfix(dir.path(), &["--to", "wallaby", "--check", "."]);
+    let check = HOTFIX.run_in(dir.path(), &["--to", "wallaby", "--check", "."]);
     assert_eq!(check.status.code(), Some(1));
     assert_eq!(
         summary(&check),
         "1 would be upgraded, 1 already at wallaby, 1 blocked, 1 failed"
     );
-    let diff = hotfix(dir.path(), &["--to", "wallaby", "--diff", "--verbose", "."]);
+    let diff = HOTFIX.run_in(dir.path(), &["--to", "wallaby", "--diff", "--verbose", "."]);
     assert_eq!(
         summary(&diff),
         "1 would be upgraded, 1 already at wallaby, 1 blocked, 1 failed, 1 skipped (not templates)"
     );
     // Above the target counts as current.
-    let pike = hotfix(dir.path(), &["--to", "pike", "--check", "."]);
+    let pike = HOTFIX.run_in(dir.path(), &["--to", "pike", "--check", "."]);
     assert_eq!(
         summary(&pike),
         "1 would be upgraded, 1 already at pike or later, 1 blocked, 1 failed"
     );
 
-    let write = hotfix(dir.path(), &["--to", "wallaby", "."]);
+    let write = HOTFIX.run_in(dir.path(), &["--to", "wallaby", "."]);
     assert_eq!(
         summary(&write),
         "1 upgraded, 1 already at wallaby, 1 blocked, 1 failed"
     );
-    let again = hotfix(dir.path(), &["--to", "wallaby", "."]);
+    let again = HOTFIX.run_in(dir.path(), &["--to", "wallaby", "."]);
     assert_eq!(
         summary(&again),
         "0 upgraded, 2 already at wallaby, 1 blocked, 1 failed"
@@ -390,12 +383,12 @@ fn the_summary_counts_files_upgraded_part_of_the_way() {
         "heat_template_version: 2013-05-23\nparameters:\n  j: {type: json}\noutputs:\n  o: {value: {\"Fn::Join\": [\",\", [a]]}}\n  s: {value: {\"Fn::Select\": [x, {get_param: j}]}}\n",
     )
     .unwrap();
-    let check = hotfix(dir.path(), &["--to", "wallaby", "--check", "t.yaml"]);
+    let check = HOTFIX.run_in(dir.path(), &["--to", "wallaby", "--check", "t.yaml"]);
     assert_eq!(
         summary(&check),
         "0 would be upgraded, 0 already at wallaby, 1 blocked (1 would be upgraded part of the way), 0 failed"
     );
-    let write = hotfix(dir.path(), &["--to", "wallaby", "t.yaml"]);
+    let write = HOTFIX.run_in(dir.path(), &["--to", "wallaby", "t.yaml"]);
     assert_eq!(
         summary(&write),
         "0 upgraded, 0 already at wallaby, 1 blocked (1 upgraded part of the way), 0 failed"
@@ -408,7 +401,7 @@ const TWO_BASE64: &str = "heat_template_version: 2013-05-23\nparameters:\n  data
 fn a_blocked_file_counts_its_other_blockers_and_says_what_unsafe_fixes_would_rewrite() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("t.yaml"), TWO_BASE64).unwrap();
-    let output = hotfix(dir.path(), &["--to", "wallaby", "--check", "t.yaml"]);
+    let output = HOTFIX.run_in(dir.path(), &["--to", "wallaby", "--check", "t.yaml"]);
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(
         text(&output.stdout),
@@ -417,7 +410,7 @@ fn a_blocked_file_counts_its_other_blockers_and_says_what_unsafe_fixes_would_rew
          U104 Replace `Fn::Base64: X` with `X`, and 1 more Unsafe rewrite)\n"
     );
     // With --verbose, every blocker with its help, and every Unsafe rewrite.
-    let verbose = hotfix(
+    let verbose = HOTFIX.run_in(
         dir.path(),
         &["--to", "wallaby", "--check", "--verbose", "t.yaml"],
     );
@@ -441,7 +434,7 @@ fn a_blocked_file_counts_its_other_blockers_and_says_what_unsafe_fixes_would_rew
         "{stderr}"
     );
     // The claim holds: with --unsafe-fixes the file goes all the way.
-    let bolder = hotfix(dir.path(), &["--to", "wallaby", "--unsafe-fixes", "t.yaml"]);
+    let bolder = HOTFIX.run_in(dir.path(), &["--to", "wallaby", "--unsafe-fixes", "t.yaml"]);
     assert_eq!(bolder.status.code(), Some(0), "{}", text(&bolder.stderr));
     assert_eq!(
         text(&bolder.stdout),
@@ -455,7 +448,7 @@ fn unsafe_fixes_are_not_suggested_where_they_would_not_get_further() {
     // The Unsafe rewrite of Fn::Base64 would go through, but Fn::GetAZs blocks the same step.
     let source = format!("{TWO_BASE64}outputs:\n  zones: {{value: {{\"Fn::GetAZs\": \"\"}}}}\n");
     std::fs::write(dir.path().join("t.yaml"), &source).unwrap();
-    let output = hotfix(dir.path(), &["--to", "wallaby", "--check", "t.yaml"]);
+    let output = HOTFIX.run_in(dir.path(), &["--to", "wallaby", "--check", "t.yaml"]);
     let stdout = text(&output.stdout);
     assert!(
         stdout.contains("(and 2 more; --verbose lists them; its rewrite is Unsafe, but --unsafe-fixes alone would not get the file further)\n"),
@@ -469,7 +462,7 @@ fn a_rewrite_that_would_erase_a_likely_mistake_is_withheld_and_says_why() {
     let dir = tempfile::tempdir().unwrap();
     let source = "heat_template_version: 2015-04-30\nresources:\n  server: {type: OS::Heat::None}\noutputs:\n  ip: {value: {Fn::Select: [1, [{Fn::GetAtt: [server, first_address]}, none]]}}\n";
     std::fs::write(dir.path().join("t.yaml"), source).unwrap();
-    let output = hotfix(dir.path(), &["--to", "wallaby", "t.yaml"]);
+    let output = HOTFIX.run_in(dir.path(), &["--to", "wallaby", "t.yaml"]);
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(
         text(&output.stdout),
@@ -502,7 +495,7 @@ fn an_upgrade_that_would_grow_past_heats_size_limit_is_blocked_not_an_internal_e
     template.push('\n');
     assert_eq!(template.len(), 524_288);
     std::fs::write(dir.path().join("near.yaml"), &template).expect("write");
-    let output = hotfix(dir.path(), &["--to", "wallaby", "near.yaml"]);
+    let output = HOTFIX.run_in(dir.path(), &["--to", "wallaby", "near.yaml"]);
     let stderr = text(&output.stderr);
     let stdout = text(&output.stdout);
     assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");

@@ -1,31 +1,16 @@
 //! What the command-line tests have in common: copying a tree of files, reading one back, and
 //! finding the shared folder.
 
-#![allow(dead_code, reason = "each test file uses part of this module")]
+#![allow(
+    dead_code,
+    unused_imports,
+    reason = "each test file uses part of this module"
+)]
 
 use std::path::{Path, PathBuf};
 
-/// Copies a folder and everything in it; the copies are writable (the shared corpus is
-/// read-only on disk, and the tests rewrite their copies).
-pub(crate) fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("file system");
-    for entry in std::fs::read_dir(from).expect("file system") {
-        let entry = entry.expect("file system");
-        let target = to.join(entry.file_name());
-        let kind = entry.file_type().expect("file system");
-        if kind.is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else if kind.is_file() {
-            std::fs::copy(entry.path(), &target).expect("file system");
-            let mut permissions = std::fs::metadata(&target)
-                .expect("file system")
-                .permissions();
-            #[allow(clippy::permissions_set_readonly_false, reason = "a private test copy")]
-            permissions.set_readonly(false);
-            std::fs::set_permissions(&target, permissions).expect("file system");
-        }
-    }
-}
+/// Copies a folder and everything in it (writable copies).
+pub(crate) use hotfix_testkit::copy_tree;
 
 /// Every file below `dir` with its bytes, sorted by path (relative to `dir`).
 pub(crate) fn snapshot_tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
@@ -47,12 +32,7 @@ pub(crate) fn snapshot_tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 }
 
 /// The shared folder: `HOTFIX_SHARED`, or `../shared` beside the repository.
-pub(crate) fn shared() -> PathBuf {
-    std::env::var_os("HOTFIX_SHARED").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
-        PathBuf::from,
-    )
-}
+pub(crate) use hotfix_testkit::shared;
 
 /// The template corpus in the shared folder; a test that needs it fails loudly without it.
 pub(crate) fn corpus() -> PathBuf {

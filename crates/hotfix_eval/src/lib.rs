@@ -3,10 +3,10 @@
 //! enabled, and every resource field and output value with every function that needs no cloud
 //! evaluated, per the template's version.
 //!
-//! The answer has the shape of the Heat oracle's `resolve` answer (`../shared/oracles/heat/
-//! resolve.py`, `scripts/heat_oracle.py`), so the two compare directly. Resources act as
-//! created: `get_resource: r` is `"<ref:r>"`, `get_attr: [r, a, 0]` is `"<attr:r.a.0>"` unless
-//! [`Inputs::attrs`] supplies the attribute.
+//! The answer has the shape of the Heat oracle's `resolve` answer (`scripts/heat_oracle.py`,
+//! and `../shared/oracles/heat/resolve.py` in the team's shared folder beside the repository),
+//! so the two compare directly. Resources act as created: `get_resource: r` is `"<ref:r>"`,
+//! `get_attr: [r, a, 0]` is `"<attr:r.a.0>"` unless [`Inputs::attrs`] supplies the attribute.
 //!
 //! Not evaluated (reported as errors of type `NotEvaluated`): `yaql` (Heat's YAQL engine),
 //! `digest` with an algorithm other than those of [`DIGEST_ALGORITHMS`], and a function given

@@ -12,25 +12,8 @@ use std::process::{Command, Stdio};
 
 use hotfix_hot::heat_release::HeatRelease;
 use hotfix_hot::resource_types;
+use hotfix_testkit::{python, workspace};
 use serde_json::{Value, json};
-
-fn workspace() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// The Python that has Heat: `HOTFIX_PYTHON`, or `.venv-heat` in the repository (made by
-/// `scripts/setup-oracle.sh`, which `scripts/test.sh` runs).
-fn python() -> PathBuf {
-    let python = std::env::var_os("HOTFIX_PYTHON")
-        .map_or_else(|| workspace().join(".venv-heat/bin/python"), PathBuf::from);
-    assert!(
-        python.exists(),
-        "this test needs Heat's Python environment at {} (run scripts/setup-oracle.sh, which \
-         needs python3, or set HOTFIX_PYTHON)",
-        python.display()
-    );
-    python
-}
 
 #[test]
 #[ignore = "needs Heat's engine (scripts/setup-oracle.sh); run by scripts/test.sh"]

@@ -21,22 +21,18 @@
 //! the engine reads both as an escape and as a statement, and may then loop without end).
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use hotfix_k2hr3::{Limits, Value, Variables};
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use hotfix_testkit::workspace;
 
 /// The shared folder (`HOTFIX_SHARED`, or `../shared` beside the repository), with the K2HR3
 /// engine: a `shared_` test fails loudly without it.
 fn shared() -> PathBuf {
-    let path = std::env::var_os("HOTFIX_SHARED")
-        .map_or_else(|| workspace().join("../shared"), PathBuf::from);
+    let path = hotfix_testkit::shared();
     assert!(
         path.join("oracles/k2hr3/expand.js").is_file(),
         "this test needs the K2HR3 engine in {}/oracles/k2hr3 (set HOTFIX_SHARED)",

@@ -11,29 +11,13 @@
 //! Needs Heat's engine: `#[ignore]`d and named `heat_…`; `scripts/test.sh` runs it after
 //! installing Heat into `.venv-heat` (`HOTFIX_PYTHON` names another Python with Heat).
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use hotfix_linter::{Selector, Settings, lint};
+use hotfix_testkit::{python, workspace};
 use serde_json::{Value, json};
 
 mod common;
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn python() -> PathBuf {
-    let python = std::env::var_os("HOTFIX_PYTHON")
-        .map_or_else(|| workspace().join(".venv-heat/bin/python"), PathBuf::from);
-    assert!(
-        python.exists(),
-        "this test needs Heat's Python environment at {} (run scripts/setup-oracle.sh, which \
-         needs python3, or set HOTFIX_PYTHON)",
-        python.display()
-    );
-    python
-}
 
 /// What Heat's global environment says of each name, as heat-engine builds it (no environment
 /// directory read): "" when it finds a class, else its error text.

@@ -294,3 +294,138 @@ fn the_rule_reference_in_rules_is_up_to_date() {
         "stale rule reference: {stale:?}; regenerate with `HOTFIX_UPDATE_DOCS=1 cargo test -p hotfix_linter --test rules`"
     );
 }
+
+/// Source files that name `Unsafe` in code without making a rule's fix: what they do instead.
+const UNSAFE_WITHOUT_A_RULE: &[(&str, &str)] = &[
+    (
+        "lib.rs",
+        "makes every Safe fix Unsafe when the version is assumed (H102's docs say so)",
+    ),
+    ("fix.rs", "applies Unsafe fixes on request"),
+    ("upgrade/mod.rs", "applies Unsafe rewrites on request"),
+];
+
+/// Whether a line of Rust code (not a comment) names `Unsafe` as a word.
+fn names_unsafe(line: &str) -> bool {
+    let code = line.split("//").next().unwrap_or_default();
+    code.match_indices("Unsafe").any(|(at, _)| {
+        let word = |c: char| c.is_alphanumeric() || c == '_';
+        !code[..at].ends_with(word) && !code[at + "Unsafe".len()..].starts_with(word)
+    })
+}
+
+/// The `.rs` files below `dir`, sorted.
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("a source folder") {
+        let path = entry.expect("dir entry").path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+    out.sort();
+}
+
+/// The documentation of the rule or upgrade rule `code`.
+fn documentation_of(code: &str) -> Option<String> {
+    hotfix_linter::rule_by_code(code)
+        .map(hotfix_linter::Rule::documentation)
+        .or_else(|| {
+            hotfix_linter::upgrade::all_upgrade_rules()
+                .iter()
+                .find(|r| r.code == code)
+                .map(|r| r.documentation())
+        })
+}
+
+/// ruff's habit: a rule whose fix may change what the template does says, under
+/// `## Fix safety`, what the fix changes and why it is unsafe. A rule is held to it when its
+/// source file names `Unsafe` in code (every rule and upgrade rule, each file declaring one),
+/// or when one of its fixtures or its doc example gets an Unsafe fix (a template that
+/// declares its version: where H102 assumes one, every fix is Unsafe, as its docs say).
+#[test]
+fn every_rule_with_an_unsafe_fix_says_why_under_fix_safety() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut unsafe_codes = std::collections::BTreeSet::new();
+    let mut unexplained = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).expect("a UTF-8 source file");
+        if !text.lines().any(names_unsafe) {
+            continue;
+        }
+        let relative = file
+            .strip_prefix(&src)
+            .expect("below src")
+            .to_string_lossy()
+            .replace('\\', "/");
+        let code = text.lines().find_map(|line| {
+            let rest = line.trim().strip_prefix("code: \"")?;
+            Some(rest.split('"').next()?.to_owned())
+        });
+        match code {
+            Some(code) => {
+                unsafe_codes.insert(code);
+            }
+            None if UNSAFE_WITHOUT_A_RULE.iter().any(|(f, _)| *f == relative) => {}
+            None => unexplained.push(relative),
+        }
+    }
+    assert!(
+        unexplained.is_empty(),
+        "these files name `Unsafe` but declare no rule: put the fix in its rule's file, or list \
+         the file in UNSAFE_WITHOUT_A_RULE with what it does: {unexplained:?}"
+    );
+    let declares_version = |source: &str| {
+        hotfix_yaml::parse(source)
+            .is_ok_and(|doc| hotfix_hot::Template::new(&doc).version_assumed().is_none())
+    };
+    for rule in all_rules() {
+        let mut sources = Vec::new();
+        if let (Some(example), _) = docs::doc_examples(rule) {
+            sources.push((None, example));
+        }
+        if let Ok(entries) = std::fs::read_dir(testdata().join(rule.code)) {
+            for entry in entries {
+                let path = entry.expect("dir entry").path();
+                let invalid = path
+                    .file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with("invalid"));
+                if invalid && path.is_file() {
+                    let source = std::fs::read_to_string(&path).expect("a UTF-8 fixture");
+                    sources.push((Some(path), source));
+                }
+            }
+        }
+        for (file, source) in sources {
+            let found = lint_as(rule.code, "t.yaml", file.as_deref(), &source);
+            if declares_version(&source)
+                && found.iter().any(|d| {
+                    d.code == rule.code
+                        && d.fix.as_ref().is_some_and(|f| {
+                            f.applicability == hotfix_diagnostics::Applicability::Unsafe
+                        })
+                })
+            {
+                unsafe_codes.insert(rule.code.to_owned());
+            }
+        }
+    }
+    let silent: Vec<&String> = unsafe_codes
+        .iter()
+        .filter(|code| {
+            !documentation_of(code)
+                .unwrap_or_else(|| panic!("{code}: no rule has this code"))
+                .lines()
+                .any(|line| line.trim_end() == "## Fix safety")
+        })
+        .collect();
+    assert!(
+        silent.is_empty(),
+        "rules with an Unsafe fix but no `## Fix safety` section saying what the fix changes \
+         and why it is unsafe: {silent:?}"
+    );
+}

@@ -250,8 +250,8 @@ fn renders(source: &str, name: &str) -> bool {
 
 /// Where else in the tree a missing `reference` (written in the file `from`) is, when a
 /// deployment tool that assembles files may put it in place: the same reference read from a
-/// folder above `from`'s (`scripts/x.sh` written in `templates/a/t.yaml`, found as
-/// `scripts/x.sh` at the top), or its file in a folder beside `from`'s (`x.sh` written in
+/// folder above `from`'s (`files/x.sh` written in `templates/a/t.yaml`, found as
+/// `files/x.sh` at the top), or its file in a folder beside `from`'s (`x.sh` written in
 /// `templates/t.yaml`, found in `fragments/`). python-heatclient still fails on the reference
 /// as written; tools that send files by name or copy them into place (k3s's and pnda's
 /// deployment scripts, say) do not. Only inside the tree's roots.

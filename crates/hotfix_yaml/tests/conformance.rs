@@ -49,17 +49,8 @@ fn every_conformance_case_loads_as_heat_loads_it() {
 #[test]
 #[ignore = "needs Heat's engine (scripts/setup-oracle.sh); run by scripts/test.sh"]
 fn heat_the_table_is_what_heats_loader_gives_today() {
-    let workspace = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let python = std::env::var_os("HOTFIX_PYTHON").map_or_else(
-        || workspace.join(".venv-heat/bin/python"),
-        std::path::PathBuf::from,
-    );
-    assert!(
-        python.exists(),
-        "this test needs Heat's Python environment at {} (run scripts/setup-oracle.sh, which \
-         needs python3, or set HOTFIX_PYTHON)",
-        python.display()
-    );
+    let workspace = hotfix_testkit::workspace();
+    let python = hotfix_testkit::python();
     // The loader is PyYAML: another version may load the table differently.
     let constraints = std::fs::read_to_string(workspace.join("scripts/heat-constraints.txt"))
         .expect("scripts/heat-constraints.txt");

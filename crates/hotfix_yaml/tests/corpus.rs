@@ -17,8 +17,7 @@ use serde_json::Value;
 use common::{python, workspace};
 
 fn shared() -> PathBuf {
-    let path = std::env::var_os("HOTFIX_SHARED")
-        .map_or_else(|| workspace().join("../shared"), PathBuf::from);
+    let path = hotfix_testkit::shared();
     assert!(
         path.join("corpus").is_dir(),
         "this test needs the template corpus at {} (set HOTFIX_SHARED to the shared folder)",

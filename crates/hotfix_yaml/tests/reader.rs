@@ -31,7 +31,6 @@
 mod common;
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 use hotfix_yaml::ScalarStyle;
@@ -208,8 +207,7 @@ fn shared_reader_pure_reads_the_corpus_as_pyyaml_does() {
     reason = "the long run reports its counts on the terminal"
 )]
 fn corpus(pure: bool) {
-    let shared = std::env::var_os("HOTFIX_SHARED")
-        .map_or_else(|| workspace().join("../shared"), PathBuf::from);
+    let shared = hotfix_testkit::shared();
     let corpus = shared.join("corpus");
     assert!(corpus.is_dir(), "no corpus at {}", corpus.display());
     let testdata = workspace().join("testdata");
@@ -820,8 +818,7 @@ fn comments_are_collected_as_the_scanner_skips_them() {
 #[test]
 #[ignore = "needs ../shared/corpus; run by scripts/test.sh beside ../shared"]
 fn shared_reader_comments_are_the_trees() {
-    let shared = std::env::var_os("HOTFIX_SHARED")
-        .map_or_else(|| workspace().join("../shared"), PathBuf::from);
+    let shared = hotfix_testkit::shared();
     let mut paths = Vec::new();
     let mut dirs = vec![shared.join("corpus"), workspace().join("testdata")];
     while let Some(dir) = dirs.pop() {

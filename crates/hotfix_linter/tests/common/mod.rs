@@ -44,19 +44,8 @@ pub(crate) fn shared() -> PathBuf {
     path
 }
 
-/// The Python that has Heat: `HOTFIX_PYTHON`, or `.venv-heat` in the repository (made by
-/// `scripts/setup-oracle.sh`, which `scripts/test.sh` runs).
-pub(crate) fn python() -> PathBuf {
-    let python = std::env::var_os("HOTFIX_PYTHON")
-        .map_or_else(|| workspace().join(".venv-heat/bin/python"), PathBuf::from);
-    assert!(
-        python.exists(),
-        "this test needs Heat's Python environment at {} (run scripts/setup-oracle.sh, which \
-         needs python3, or set HOTFIX_PYTHON)",
-        python.display()
-    );
-    python
-}
+/// The Python that has Heat: `HOTFIX_PYTHON`, or `.venv-heat` in the repository.
+pub(crate) use hotfix_testkit::python;
 
 /// The YAML and JSON files under `dir` (not in hidden folders, not Jinja2 sources), in `out`.
 pub(crate) fn files(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -16,6 +16,12 @@ declare_rule! {
     /// fails once the condition is used: `Invalid condition "['production']"`. An empty
     /// `not:` is refused at once: `Argument to "not" must be a condition`.
     ///
+    /// ## Fix safety
+    /// The fix replaces a list of one condition written in a flow list with that condition
+    /// (`not: [production]` → `not: production`). It is unsafe: where Heat failed once the
+    /// condition was used, the fixed template negates the condition, and the resources and
+    /// outputs that use it are created or left out by its value.
+    ///
     /// ## Example
     /// ```yaml
     /// heat_template_version: 2016-10-14

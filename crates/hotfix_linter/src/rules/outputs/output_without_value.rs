@@ -15,6 +15,13 @@ declare_rule! {
     /// An output exists to show a value; Heat refuses an output without one:
     /// `Output validation error: outputs.o: Each output definition must contain a value key.`
     ///
+    /// ## Fix safety
+    /// The fix renames a misspelt `value` key (`valeu` → `value`), or puts a function call
+    /// written as the whole definition under `value:` (`{get_attr: [s, a]}` →
+    /// `{value: {get_attr: [s, a]}}`). It is unsafe: Heat refused the template, and with the
+    /// fix it validates the value and shows what it computes; if the key meant something else,
+    /// the output shows what the author did not ask for.
+    ///
     /// ## Example
     /// ```yaml
     /// heat_template_version: 2016-10-14

@@ -18,6 +18,12 @@ declare_rule! {
     /// provider template, Heat refuses it: `"desc" is not a valid keyword inside a output
     /// definition`.
     ///
+    /// ## Fix safety
+    /// The fix renames the key to the output key it most likely misspells or abbreviates
+    /// (`desc` → `description`, `conditon` → `condition`). It is unsafe: Heat ignored the key,
+    /// and with the fix it uses it: a `condition` decides whether the output has a value (and
+    /// an undefined condition name makes Heat refuse the template), a `description` is shown.
+    ///
     /// ## Example
     /// ```yaml
     /// heat_template_version: 2016-10-14

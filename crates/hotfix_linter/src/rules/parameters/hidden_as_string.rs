@@ -14,6 +14,13 @@ declare_rule! {
     /// parameter; `immutable: "no"` makes it immutable. (In a JSON template,
     /// `"hidden": "false"` is an easy slip.)
     ///
+    /// ## Fix safety
+    /// The fix writes the boolean the string spells (`"false"` → `false`, `"yes"` → `true`; an
+    /// empty string → `false`). Where the string spells true, or is empty, Heat does what it
+    /// did before. Where it spells false, the fix changes what Heat does, which is why it is
+    /// unsafe: a parameter Heat hid is shown (its value appears in place of `******`), and an
+    /// immutable one may be changed by a stack update.
+    ///
     /// ## Example
     /// ```yaml
     /// heat_template_version: 2016-10-14

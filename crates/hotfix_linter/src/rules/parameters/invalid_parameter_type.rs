@@ -19,6 +19,13 @@ declare_rule! {
     /// CFN spellings (`String`, `Number`, `CommaDelimitedList`) and common guesses
     /// (`integer`, `list`, `bool`), gives `Invalid type (integer)`.
     ///
+    /// ## Fix safety
+    /// The fix writes the type Heat knows that the written one most likely means (`integer` →
+    /// `number`, `list` → `comma_delimited_list`, `name: string` → `name: {type: string}`). It
+    /// is unsafe: Heat refused the template, and with the fix it checks every value given for
+    /// the parameter against that type, and `get_param` gives that type's value (a list for
+    /// `comma_delimited_list`, a map for `json`), where the author may have meant another.
+    ///
     /// ## Example
     /// ```yaml
     /// heat_template_version: 2016-10-14

@@ -20,6 +20,7 @@ declare_rule! {
     /// does not catch it. The crash needs a string somewhere in the `template` and a value for
     /// every placeholder; both are almost always there.
     ///
+    /// ## Fix safety
     /// The fix quotes the value as it was written (`80` → `'80'`), almost certainly what was
     /// meant, but it is marked unsafe: it turns a failing template into a working one, and for
     /// YAML 1.1 surprises (`012`, `1:20`) the text and the number Heat would load differ.

@@ -16,6 +16,12 @@ declare_rule! {
     /// function call such as `{get_param: flag}`, even one that returns a boolean: Heat checks
     /// the key before resolving anything.
     ///
+    /// ## Fix safety
+    /// The fix writes the boolean a quoted word spells (`'false'` → `false`, `'yes'` → `true`).
+    /// It is unsafe: Heat refused the template, and with the fix the boolean decides what the
+    /// `repeat` makes (`true` every combination of the `for_each` lists, `false` the lists
+    /// paired item by item), how many items included.
+    ///
     /// ## Example
     /// ```yaml
     /// heat_template_version: 2017-09-01

@@ -18,6 +18,13 @@ declare_rule! {
     /// Heat refuses the template: `Invalid deletion policy "retain"` (lower case before
     /// 2016-10-14). Inside an `if`, Heat only complains when the invalid branch is chosen.
     ///
+    /// ## Fix safety
+    /// The fix writes the policy in the spelling Heat accepts (`retain` → `Retain`), or the
+    /// policy a misspelling is one edit from (`Retian` → `Retain`). It is unsafe: Heat refused
+    /// the template, and with the fix it applies the policy when the resource is deleted
+    /// (`Retain` keeps the resource, `Snapshot` a snapshot of it, `Delete` nothing); a
+    /// misspelling taken for the wrong policy decides whether data survives.
+    ///
     /// ## Example
     /// ```yaml
     /// heat_template_version: 2016-04-08

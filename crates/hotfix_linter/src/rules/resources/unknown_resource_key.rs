@@ -20,6 +20,13 @@ declare_rule! {
     /// and `value`, which only outputs have, give `Invalid keyword(s) inside a resource
     /// definition: condition`.
     ///
+    /// ## Fix safety
+    /// The fix renames the key to the resource key it most likely misspells (`propertes` →
+    /// `properties`). It is unsafe: Heat refused the template, and with the fix it reads the
+    /// key: the properties are validated and given to the resource, a `depends_on` orders it,
+    /// a `deletion_policy` decides what a delete keeps. If another key was meant, the resource
+    /// gets what the author did not write.
+    ///
     /// ## Example
     /// ```yaml
     /// heat_template_version: 2016-10-14

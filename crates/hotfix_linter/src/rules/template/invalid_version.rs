@@ -23,6 +23,12 @@ declare_rule! {
     /// (none close, or several equally close) the other rules, which depend on the version,
     /// are silent, and an upgrade refuses the file in every case.
     ///
+    /// ## Fix safety
+    /// The fix replaces the version with its one correction (`2016-10-15` → `2016-10-14`). It
+    /// is unsafe: Heat refused the template, and reads the fixed one as the corrected version,
+    /// whose functions, keys and conditions decide what the template does; if another version
+    /// was meant, the template means something else.
+    ///
     /// ## Example
     /// ```yaml
     /// heat_template_version: 2016-10-15

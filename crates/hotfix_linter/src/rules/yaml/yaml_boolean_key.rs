@@ -17,7 +17,9 @@ declare_rule! {
     /// name. `on:` and `yes:` are even the same key. Single
     /// letters (`y`, `n`) and other spellings (`oN`) stay strings.
     ///
-    /// The fix quotes the key. It is marked unsafe because it changes what Heat loads: if the
+    /// ## Fix safety
+    /// The fix quotes the key (`on:` → `"on":`). It is unsafe because it changes what Heat
+    /// loads: the string `"on"` where Heat loaded the boolean `True` (or `None`); if the
     /// boolean was meant, it breaks the template.
     ///
     /// ## Example

@@ -24,8 +24,11 @@ declare_rule! {
     /// then passes the number on (to a property, a `str_replace`, a config file) where the
     /// text was meant.
     ///
-    /// The fix quotes the value as written. It is marked unsafe because it changes what Heat
-    /// loads: if the number was meant, write it in decimal instead.
+    /// ## Fix safety
+    /// The fix quotes the value as written (`12:30` → `'12:30'`). It is unsafe because it
+    /// changes what Heat loads: the text where Heat loaded the number (`750`), and whatever
+    /// reads the value (a property, a `str_replace`, a config file) gets the text. If the
+    /// number was meant, write it in decimal instead.
     ///
     /// ## Example
     /// ```yaml

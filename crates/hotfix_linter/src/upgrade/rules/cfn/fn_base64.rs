@@ -19,10 +19,13 @@ declare_upgrade_rule! {
     /// function Fn::Base64 is not supported in this version of HOT.` Despite its name, Heat's
     /// `Fn::Base64` encodes nothing: it returns its argument unchanged (Heat takes user data as
     /// plain text), and fails with `"Fn::Base64" argument must be a string` when the argument
-    /// is not a string. When the argument is a literal string or a function that only returns
-    /// strings (`list_join`, `str_replace`, `get_file`, `get_resource`, `get_param` of a
-    /// `string` parameter, …) the rewrite is exact (Safe). Otherwise it is Unsafe: where Heat
-    /// failed, the value would now be used as it is.
+    /// is not a string.
+    ///
+    /// ## Fix safety
+    /// When the argument is a literal string or a function that only returns strings
+    /// (`list_join`, `str_replace`, `get_file`, `get_resource`, `get_param` of a `string`
+    /// parameter, …) the rewrite is exact (Safe). Otherwise it is Unsafe: where Heat failed,
+    /// the value (a number, a list, a map) would now be used as it is.
     ///
     /// ## Example
     /// ```yaml

@@ -15,10 +15,14 @@ declare_upgrade_rule! {
     /// From 2014-10-16 Heat rejects the template: `The template version is invalid: The
     /// function Fn::Split is not supported in this version of HOT.` `Fn::Split` never
     /// resolves its delimiter, so it must be a literal string, and then `str_split` splits
-    /// the same way. The one difference: `Fn::Split` fails on a null string, `str_split`
-    /// returns null. The rewrite is Safe when the string is never null (a literal, a string
-    /// function, a parameter that is not `json`), Unsafe otherwise. A delimiter that is not a
-    /// literal string fails in Heat already and is not rewritten.
+    /// the same way. A delimiter that is not a literal string fails in Heat already and is not
+    /// rewritten.
+    ///
+    /// ## Fix safety
+    /// The one difference: `Fn::Split` fails on a null string, `str_split` returns null. The
+    /// rewrite is Safe when the string is never null (a literal, a string function, a
+    /// parameter that is not `json`), Unsafe otherwise: where Heat failed, the stack would now
+    /// get null.
     ///
     /// ## Example
     /// ```yaml

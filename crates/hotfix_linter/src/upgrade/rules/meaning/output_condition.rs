@@ -26,6 +26,7 @@ declare_upgrade_rule! {
     /// `condition: true` and `condition: null` (Heat computes the value, as before) are not
     /// reported.
     ///
+    /// ## Fix safety
     /// The fix removes the `condition` entry, which keeps exactly what 2016-04-08 computed
     /// (the value, always), but drops what the author wrote, so it is Unsafe
     /// (`--unsafe-fixes`).

@@ -31,6 +31,7 @@ declare_upgrade_rule! {
     /// `null` value (Heat takes it as an empty list it does not count: both results are
     /// empty).
     ///
+    /// ## Fix safety
     /// The fix removes the `permutations` entry, which keeps the nested result of
     /// 2017-02-24 but drops what the author asked for, so it is Unsafe (`--unsafe-fixes`).
     ///

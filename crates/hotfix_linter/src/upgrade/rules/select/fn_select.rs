@@ -54,6 +54,14 @@ declare_upgrade_rule! {
     /// function, a string of JSON, YAML anchors or aliases inside the call) has no HOT
     /// equivalent in 2015-10-15: the finding blocks the step and says what to change by hand.
     ///
+    /// ## Fix safety
+    /// Each case above says whether its rewrite is Safe. The Unsafe ones compute something
+    /// else than `Fn::Select` for some value Heat may be given: a `number` index holding a
+    /// float, a `json` value that is itself a string, an attribute whose type is known only
+    /// once the stack exists, an index out of range of a computed list, elements whose
+    /// functions (and so their dependencies and validation) the rewrite drops. They are
+    /// applied only with `--unsafe-fixes`.
+    ///
     /// ## Example
     /// ```yaml
     /// heat_template_version: 2015-04-30

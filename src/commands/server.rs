@@ -163,7 +163,7 @@ impl hotfix_server::Project for DiskProject {
         };
         // As `hotfix lint` tells them apart (`lint::lint_bytes`).
         if config.is_k2hr3(path) || hotfix_linter::is_k2hr3(bytes) {
-            settings.k2hr3_variables = crate::k2hr3::given_variables(path)?;
+            settings.k2hr3_variables = crate::commands::k2hr3::given_variables(path)?;
             return Ok(Some(context(
                 hotfix_server::FileKind::Template,
                 true,
@@ -278,9 +278,9 @@ fn kind_now(path: &Path, text: Option<&str>) -> Option<Kind> {
 pub(crate) fn run(args: &ServerArgs) -> anyhow::Result<ExitCode> {
     let cwd = crate::paths::current_dir()?;
     let overrides = Overrides {
-        select: crate::lint::selectors(&args.select)?,
+        select: crate::commands::lint::selectors(&args.select)?,
         extend_select: Vec::new(),
-        ignore: crate::lint::selectors(&args.ignore)?,
+        ignore: crate::commands::lint::selectors(&args.ignore)?,
         heat_release: args.heat_release,
     };
     // A configuration file that cannot be read fails the start, not each request.

@@ -821,8 +821,12 @@ pub(crate) fn selectors(items: &[String]) -> anyhow::Result<Vec<Selector>> {
         .iter()
         .filter(|s| !s.trim().is_empty())
         .map(|s| {
-            Selector::parse(s)
-                .ok_or_else(|| anyhow!("{} (see `hotfix rules`)", crate::explain::unknown_rule(s)))
+            Selector::parse(s).ok_or_else(|| {
+                anyhow!(
+                    "{} (see `hotfix rules`)",
+                    crate::commands::explain::unknown_rule(s)
+                )
+            })
         })
         .collect()
 }
@@ -1041,7 +1045,7 @@ fn given_environment(args: &LintArgs, candidate: &Candidate) -> bool {
 /// is reported as any template's would be).
 fn lint_k2hr3(candidate: &Candidate, bytes: &[u8]) -> Result<Box<Linted>, String> {
     let mut settings = candidate.config.settings_for(&candidate.path);
-    settings.k2hr3_variables = crate::k2hr3::given_variables(&candidate.path)?;
+    settings.k2hr3_variables = crate::commands::k2hr3::given_variables(&candidate.path)?;
     let (source, diagnostics) = match hotfix_yaml::check_bytes(bytes) {
         Ok(text) => (text.to_owned(), hotfix_linter::lint_k2hr3(text, &settings)),
         Err(err) => (String::new(), hotfix_linter::load_failure(err, &settings)),

@@ -772,7 +772,7 @@ mod tests {
     fn snapshot(name: &str, value: &Value) {
         let text = serde_json::to_string_pretty(value).expect("JSON");
         insta::with_settings!({
-            snapshot_path => "../snapshots/cli",
+            snapshot_path => "../../snapshots/cli",
             prepend_module_to_snapshot => false,
             omit_expression => true,
         }, {
