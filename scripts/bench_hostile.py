@@ -12,6 +12,9 @@ Cases (all by default):
   first), where every template is reported;
 - line: `hotfix lint` (human format) of a one-line JSON template with N findings, with a
   non-ASCII description (so that columns are counted in characters, not bytes);
+- integers: `hotfix lint` of a template whose description is one integer of N digits, in
+  base 16, 8, 2 and 10 (Python reads each; hotfix must not take time that grows as N squared
+  turning it into decimal digits);
 - did-change: one `didChange` of N changes, each typing a character at the end of a one-line
   JSON document of 400 KB, sent to `hotfix server`; the time until the answer to the request
   sent after it.
@@ -84,6 +87,17 @@ def line(hotfix, runs):
             printed = len(out[-1].stdout)
             print(f"  one line of {len(text.encode()):>7} bytes, {n} findings: {ms:8.1f} ms "
                   f"({printed} bytes printed)")
+
+
+def integers(hotfix, runs):
+    for n in (200_000, 400_000):
+        with tempfile.TemporaryDirectory() as work:
+            for base, text in (("16", "0x" + "f" * n), ("8", "0" + "7" * n),
+                               ("2", "0b" + "1" * n), ("10", "1" * n)):
+                with open(os.path.join(work, "t.yaml"), "w") as f:
+                    f.write(f"heat_template_version: rocky\ndescription: {text}\n")
+                ms = best_of(runs, lambda: lint(hotfix, work, "t.yaml"))
+                print(f"  an integer of {n} digits in base {base:>2}: {ms:8.1f} ms")
 
 
 class Server:
@@ -160,7 +174,7 @@ def did_change(hotfix, runs):
                   f"{ms:8.1f} ms")
 
 
-CASES = {"chain": chain, "line": line, "did-change": did_change}
+CASES = {"chain": chain, "line": line, "integers": integers, "did-change": did_change}
 
 
 def main():

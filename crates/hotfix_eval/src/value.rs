@@ -69,6 +69,8 @@ impl Value {
                 ScalarValue::Bool(b) => Value::Bool(*b),
                 ScalarValue::Int(Int::Small(n)) => Value::Int(*n),
                 ScalarValue::Int(Int::Big(d)) => Value::BigInt(d.clone()),
+                // A document that uses one does not load (`json.dumps` cannot write it).
+                ScalarValue::Int(Int::Huge) => Value::None,
                 ScalarValue::Float(f) => Value::Float(*f),
                 _ => Value::Str(s.text.to_string()),
             },

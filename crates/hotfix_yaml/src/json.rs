@@ -350,6 +350,10 @@ impl JsonParser<'_> {
             }
         }
         let text = &self.text[start..self.pos];
+        if !float && crate::scalar::within_digit_limit(text.trim_start_matches('-')).is_err() {
+            // `json.loads` raises; Heat then reads the text as YAML, whose `int()` raises too.
+            return None;
+        }
         let value = if float {
             ScalarValue::Float(text.parse().ok()?)
         } else {

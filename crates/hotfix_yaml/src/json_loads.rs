@@ -30,7 +30,8 @@ pub trait Build {
 /// Why a text does not decode.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LoadsError {
-    /// A `JSONDecodeError` (a `ValueError`): Python's text, `msg: line L column C (char P)`.
+    /// A `ValueError`: Python's text, `msg: line L column C (char P)` for a `JSONDecodeError`
+    /// (or `int()`'s own, without a place, for an integer of more digits than Python reads).
     Syntax(String),
     /// An array (`array: true`) or object opened deeper than the depth the caller allows.
     TooDeep { array: bool },
@@ -235,6 +236,11 @@ impl Reader<'_> {
                     .number()
                     .ok_or_else(|| self.syntax("Expecting value", self.i))?;
                 let text: String = self.chars[self.i..end].iter().collect();
+                if !float {
+                    // `int()` of the digits: Python's limit on their number.
+                    crate::scalar::within_digit_limit(text.trim_start_matches('-'))
+                        .map_err(LoadsError::Syntax)?;
+                }
                 self.i = end;
                 Ok(Some(build.number(&text, float)))
             }
@@ -501,6 +507,21 @@ mod tests {
             ("[-]", "Expecting value: line 1 column 2 (char 1)"),
             ("1e", "Extra data: line 1 column 2 (char 1)"),
         ];
+        let limit = "Exceeds the limit (4300 digits) for integer string conversion: value has \
+                     4301 digits; use sys.set_int_max_str_digits() to increase the limit";
+        let long = "1".repeat(4301);
+        // Raised as the number is read, before a later mistake; the sign is not a digit; a
+        // float has no limit.
+        assert_eq!(err(&format!("[{long}, ]")), limit);
+        assert_eq!(err(&format!("-{long}")), limit);
+        assert!(
+            loads(
+                &format!("[{long}.5, {long}e1, {}]", &long[1..]),
+                200,
+                &mut Check
+            )
+            .is_ok()
+        );
         for (text, message) in cases {
             assert_eq!(err(text), message, "{text:?}");
         }

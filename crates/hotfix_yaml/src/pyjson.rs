@@ -125,7 +125,9 @@ impl Document {
     pub(crate) fn settle_wire(&mut self) -> Result<(), LoadError> {
         let mut undecodable = Vec::new();
         let mut decoded = Vec::new();
+        let mut too_long = false;
         for (id, node) in self.ids() {
+            too_long |= self.too_long_int(id);
             if let NodeKind::Scalar(scalar) = &node.kind
                 && scalar.value == ScalarValue::Binary
                 && let Ok(bytes) = crate::scalar::decode_base64(&scalar.text)
@@ -136,7 +138,7 @@ impl Document {
                 }
             }
         }
-        if decoded.is_empty() && undecodable.is_empty() && self.dates.is_empty() {
+        if decoded.is_empty() && undecodable.is_empty() && self.dates.is_empty() && !too_long {
             return Ok(());
         }
         for (id, text) in decoded {
@@ -157,6 +159,9 @@ impl Document {
             let node = self.node(id);
             match &node.kind {
                 NodeKind::Scalar(_) => {
+                    if self.too_long_int(id) {
+                        return Err(too_long_int_error(node.span));
+                    }
                     if let Some((_, err)) = undecodable.iter().find(|(at, _)| *at == id) {
                         return Err(LoadError::new(
                             LoadErrorKind::Construct,
@@ -196,9 +201,26 @@ impl Document {
         Ok(())
     }
 
+    /// Whether the node is an integer of more decimal digits than Python writes
+    /// (`sys.get_int_max_str_digits()`): one given in another base, which `int()` reads
+    /// whatever its length, and which `json.dumps` then cannot write.
+    fn too_long_int(&self, id: NodeId) -> bool {
+        matches!(
+            self.scalar(id).map(|s| &s.value),
+            Some(ScalarValue::Int(crate::Int::Big(digits)))
+                if digits.trim_start_matches('-').len() > crate::scalar::INT_MAX_STR_DIGITS
+        ) || matches!(
+            self.scalar(id).map(|s| &s.value),
+            Some(ScalarValue::Int(crate::Int::Huge))
+        )
+    }
+
     /// `json.dumps` takes a str, int, float, bool or None as a key, and nothing else.
     fn check_wire_key(&self, key: NodeId) -> Result<(), LoadError> {
         let key = self.resolve(key);
+        if self.too_long_int(key) {
+            return Err(too_long_int_error(self.node(key).span));
+        }
         let what = match self.scalar(key) {
             Some(scalar) if scalar.value == ScalarValue::Binary => "bytes",
             Some(_) => match self.dates.iter().find(|(at, _)| *at == key) {
@@ -235,6 +257,21 @@ impl Document {
         }
         Ok(())
     }
+}
+
+/// `json.dumps`'s error for an integer of more decimal digits than Python writes.
+fn too_long_int_error(span: crate::Span) -> LoadError {
+    LoadError::new(
+        LoadErrorKind::Construct,
+        format!(
+            "Exceeds the limit ({} digits) for integer string conversion; use \
+             sys.set_int_max_str_digits() to increase the limit: `openstack stack create` sends \
+             a template as JSON, and cannot write this integer",
+            crate::scalar::INT_MAX_STR_DIGITS
+        ),
+        Some(span),
+    )
+    .not_yaml_error()
 }
 
 /// `json.dumps` of a `str` with `ensure_ascii=True`, appended to `out`.

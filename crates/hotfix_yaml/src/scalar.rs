@@ -34,6 +34,11 @@ pub enum Int {
     Small(i64),
     /// Outside `i64`: the decimal digits, with a leading `-` when negative.
     Big(String),
+    /// An integer given in base 2, 8 or 16 with more than 14,400 bits: more decimal digits
+    /// than Python writes (`sys.get_int_max_str_digits()`), so `json.dumps` refuses it and a
+    /// document that uses it never reaches Heat (the load refuses it); its value is not
+    /// worked out (turning it into decimal digits costs time that grows as its square).
+    Huge,
 }
 
 impl fmt::Display for Int {
@@ -41,6 +46,7 @@ impl fmt::Display for Int {
         match self {
             Int::Small(n) => write!(f, "{n}"),
             Int::Big(digits) => f.write_str(digits),
+            Int::Huge => f.write_str("<an integer of more than 4300 digits>"),
         }
     }
 }
@@ -126,6 +132,7 @@ pub(crate) fn construct_plain(text: &str) -> Result<ScalarValue, String> {
 pub(crate) fn not_yaml_error(message: &str) -> bool {
     [
         "invalid literal for int()",
+        "Exceeds the limit (4300 digits)",
         "invalid integer",
         "could not convert string to float",
         "invalid boolean",
@@ -482,8 +489,20 @@ fn construct_int_general(text: &str) -> Result<Int, String> {
     // is 1, `!!int "\n-1"` is -1: the constructor's own sign test sees the line break).
     let mut big = BigUint::zero();
     let mut negative = negative;
+    let mut huge = false;
     let mut digits = |body: &str, radix: u32, big: &mut BigUint| -> Result<(), String> {
         let (inner, body) = python_int_sign(body);
+        if radix == 10 {
+            within_digit_limit(body)?;
+        } else if body.chars().all(|c| c.is_digit(radix)) {
+            // `radix` is 2, 8 or 16: each significant digit holds `log2(radix)` bits.
+            let bits_per_digit = radix.trailing_zeros() as usize;
+            let significant = body.trim_start_matches('0').len();
+            if significant > 0 && bits_per_digit * (significant - 1) + 1 > HUGE_BITS {
+                huge = true;
+                return Ok(());
+            }
+        }
         big.push_digits(body, radix).ok_or_else(|| invalid(radix))?;
         negative ^= inner;
         Ok(())
@@ -503,6 +522,7 @@ fn construct_int_general(text: &str) -> Result<Int, String> {
         let mut total: i128 = 0;
         for part in value.split(':') {
             let (minus, body) = python_int_sign(part);
+            within_digit_limit(body)?;
             let mut part_value = BigUint::zero();
             part_value
                 .push_digits(body, 10)
@@ -518,7 +538,35 @@ fn construct_int_general(text: &str) -> Result<Int, String> {
     } else {
         digits(value, 10, &mut big)?;
     }
+    if huge {
+        return Ok(Int::Huge);
+    }
     Ok(big.into_int(negative))
+}
+
+/// The bits beyond which an integer has more than [`INT_MAX_STR_DIGITS`] decimal digits
+/// whatever its value (2^14,400 has 4,335 digits): [`Int::Huge`].
+const HUGE_BITS: usize = 14_400;
+
+/// Python's limit on the digits `int()` reads in base 10 (`sys.get_int_max_str_digits()`,
+/// 4,300 since CPython 3.11; Heat's interpreter has it): a longer run of digits is a
+/// `ValueError`, raised before the rest of the text is looked at.
+pub(crate) const INT_MAX_STR_DIGITS: usize = 4300;
+
+/// The `ValueError` of `int()` for a text whose leading run of decimal digits is longer than
+/// [`INT_MAX_STR_DIGITS`] (`body`: after the sign).
+///
+/// # Errors
+/// Python's text, with the number of digits.
+pub(crate) fn within_digit_limit(body: &str) -> Result<(), String> {
+    let digits = body.bytes().take_while(u8::is_ascii_digit).count();
+    if digits > INT_MAX_STR_DIGITS {
+        return Err(format!(
+            "Exceeds the limit ({INT_MAX_STR_DIGITS} digits) for integer string conversion: value \
+             has {digits} digits; use sys.set_int_max_str_digits() to increase the limit"
+        ));
+    }
+    Ok(())
 }
 
 /// The white space `int()` and `float()` strip around a number: Unicode's `White_Space` (not
@@ -664,6 +712,43 @@ impl BigUint {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn integers_beyond_pythons_digit_limit() {
+        let int = |text: &str| construct_int(text);
+        // Base 10: `int()` refuses more than 4,300 digits, however written.
+        assert!(matches!(int(&"1".repeat(4300)), Ok(Int::Big(d)) if d.len() == 4300));
+        let limit = "Exceeds the limit (4300 digits) for integer string conversion: value has \
+                     4301 digits; use sys.set_int_max_str_digits() to increase the limit";
+        assert_eq!(int(&"1".repeat(4301)), Err(limit.to_owned()));
+        assert_eq!(
+            int(&format!("-{}", "1".repeat(4301))),
+            Err(limit.to_owned())
+        );
+        assert_eq!(
+            int(&format!("{}:00", "1".repeat(4301))),
+            Err(limit.to_owned())
+        );
+        // Other bases have no limit: an integer beyond 14,400 bits is Huge (its decimal
+        // digits, which json.dumps would refuse to write, are not worked out).
+        assert_eq!(int(&format!("0x{}", "f".repeat(3601))), Ok(Int::Huge));
+        assert_eq!(int(&format!("0b1{}", "0".repeat(14_400))), Ok(Int::Huge));
+        assert!(
+            matches!(int(&format!("0b1{}", "0".repeat(14_399))), Ok(Int::Big(d)) if d.len() == 4335)
+        );
+        assert_eq!(
+            int(&format!("0x{}{}", "0".repeat(9000), "f".repeat(3))),
+            Ok(Int::Small(4095))
+        );
+        assert_eq!(int(&format!("0{}", "7".repeat(4801))), Ok(Int::Huge));
+        assert_eq!(
+            int(&format!("0x{}g", "f".repeat(9000))),
+            Err(format!(
+                "invalid literal for int() with base 16: {:?}",
+                format!("0x{}g", "f".repeat(9000))
+            ))
+        );
+    }
+
     use super::*;
 
     /// As Python's `base64.decodebytes` (Python 3.11) decodes these.

@@ -184,6 +184,8 @@ impl<'a> Arg<'a> {
                 Ok(n) => Py::Int(n),
                 Err(_) => Py::Big(digits.clone()),
             },
+            // Never in a document that loads, but where it is not used.
+            Arg::Int(Int::Huge) => return None,
             Arg::Float(f) => Py::Float(f),
             Arg::Str(s) => Py::Str(s.to_owned()),
             Arg::Bytes(_) => Py::Bytes,
@@ -262,6 +264,7 @@ impl<'a> Arg<'a> {
             Arg::Bool(b) => PyInt::Value(Some(i64::from(b))),
             Arg::Int(Int::Small(n)) => PyInt::Value(Some(*n)),
             Arg::Int(Int::Big(_)) => PyInt::Value(None),
+            Arg::Int(Int::Huge) => PyInt::Unknown,
             Arg::Float(f) if f.is_nan() => PyInt::ValueError,
             Arg::Float(f) if f.is_infinite() => PyInt::Unknown,
             #[allow(

@@ -433,7 +433,7 @@ impl Index {
             ScalarValue::Null => Index::Null,
             ScalarValue::Bool(b) => Index::Bool(*b),
             ScalarValue::Int(hotfix_yaml::Int::Small(n)) => Index::Int(*n),
-            ScalarValue::Int(hotfix_yaml::Int::Big(_)) => Index::BigInt,
+            ScalarValue::Int(hotfix_yaml::Int::Big(_) | hotfix_yaml::Int::Huge) => Index::BigInt,
             ScalarValue::Float(f) => Index::Float(*f),
             ScalarValue::Str | ScalarValue::ValueKey | ScalarValue::Merge | ScalarValue::Binary => {
                 match python_int(&scalar.text) {
