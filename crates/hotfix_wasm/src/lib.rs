@@ -113,6 +113,8 @@ struct Tree {
     registry: LazyRegistry,
     /// The registry of the environments given (`hotfix lint -e`), when some were.
     given: Option<LazyRegistry>,
+    /// The environments given: each is linted as an environment, whatever it holds.
+    given_paths: Vec<StackPath>,
 }
 
 /// What linting one file found.
@@ -148,6 +150,7 @@ impl Tree {
             roots,
             registry: LazyRegistry::ready(registry),
             given: None,
+            given_paths: Vec::new(),
         })
     }
 
@@ -170,6 +173,7 @@ impl Tree {
             )?);
         }
         self.given = Some(LazyRegistry::ready(hotfix_stack::Registry::given(facts)));
+        self.given_paths = environments.to_vec();
         Ok(())
     }
 
@@ -200,11 +204,16 @@ impl Tree {
                 diagnostics: hotfix_linter::lint_k2hr3(text, settings),
             };
         }
-        let kind = match classify(std::path::Path::new(path), bytes) {
-            Kind::Jinja | Kind::Other => named_kind(bytes),
-            kind => kind,
-        };
         let stack = StackPath::new(path);
+        // `hotfix lint PATH -e PATH`: a file given as an environment is one.
+        let kind = if self.given_paths.contains(&stack) {
+            Kind::Environment
+        } else {
+            match classify(std::path::Path::new(path), bytes) {
+                Kind::Jinja | Kind::Other => named_kind(bytes),
+                kind => kind,
+            }
+        };
         let files = self.files(&stack);
         let (name, diagnostics) = match kind {
             Kind::Environment => (

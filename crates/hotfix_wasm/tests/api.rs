@@ -323,4 +323,22 @@ fn lint_reads_the_environments_given_as_lint_dash_e_does() {
             .is_some_and(|e| e.contains("bad.yaml")),
         "{bad}"
     );
+    // A file given with -e is linted as an environment, whatever it holds (as the command
+    // line does): one holding only `parameters`, and one whose only section is misspelt.
+    let files = json!({"top.yaml": PORT, "prod.yaml": "parameters:\n  flavor: m1\n", "prod2.yaml": "paramters:\n  flavor: m1\n"});
+    let given = |path: &str| {
+        call(&json!({"op": "lint", "files": files, "path": path, "environments": [path]}))
+    };
+    let prod = given("prod.yaml");
+    assert_eq!(
+        (prod["kind"].as_str(), codes(&prod)),
+        (Some("environment"), vec![]),
+        "{prod}"
+    );
+    let prod2 = given("prod2.yaml");
+    assert_eq!(
+        (prod2["kind"].as_str(), codes(&prod2)),
+        (Some("environment"), vec!["E002"]),
+        "{prod2}"
+    );
 }
