@@ -50,7 +50,7 @@ pub(crate) fn read(candidate: &Candidate) -> std::io::Result<Result<crate::read:
     if has_template_extension(&candidate.path) || candidate.config.is_k2hr3(&candidate.path) {
         return crate::read::regular(&candidate.path).map(Ok);
     }
-    crate::read::file_unless(&candidate.path, SNIFF, sniff)
+    crate::read::file_unless(&candidate.path, SNIFF, |head| sniff(&candidate.path, head))
 }
 
 /// What a walked file too large to read whole is, by its first bytes: with a template's

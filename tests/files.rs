@@ -60,7 +60,7 @@ fn a_walk_tells_templates_and_environments_of_any_extension_by_content() {
              environment's key, but the file does not load as YAML)",
             "skipped repo/api/create.json: not a HOT template or environment (no top-level \
              heat_template_version, nor an environment's section; a file holding only \
-             `parameters` is an environment when its name says so, or when given with -e)",
+             a `parameters` mapping is an environment when its name says so, or when given with -e)",
             "skipped repo/logo.png: not text (binary data; only its first bytes were read)",
             "skipped repo/tests/test_stack.py: not a HOT template (a line starts with a \
              template's or an environment's key, but the file does not load as YAML)",

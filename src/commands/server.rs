@@ -265,7 +265,7 @@ fn kind_now(path: &Path, text: Option<&str>) -> Option<Kind> {
     let input = if discover::has_template_extension(path) {
         crate::read::file(path).map(Ok)
     } else {
-        crate::read::file_unless(path, discover::SNIFF, discover::sniff)
+        crate::read::file_unless(path, discover::SNIFF, |head| discover::sniff(path, head))
     };
     match input {
         Ok(Ok(crate::read::Input::Whole(bytes))) => classify(&bytes),

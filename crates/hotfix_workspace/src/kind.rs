@@ -39,8 +39,8 @@ impl Kind {
             Kind::Jinja => "a Jinja2 source (not YAML until rendered)",
             Kind::Other => {
                 "not a HOT template or environment (no top-level heat_template_version, nor an \
-                 environment's section; a file holding only `parameters` is an environment when \
-                 its name says so, or when given with -e)"
+                 environment's section; a file holding only a `parameters` mapping is an \
+                 environment when its name says so, or when given with -e)"
             }
             Kind::Data => "not a HOT template (its top level has none of a template's sections)",
             Kind::Binary => "not text (binary data; only its first bytes were read)",
@@ -75,7 +75,7 @@ pub fn has_template_extension(path: &Path) -> bool {
 /// What the first bytes of a file of another extension than a template's say: `Some(kind)`
 /// when it is surely not a template, an environment or a blueprint (binary data, or text
 /// without their keys), `None` when it must be read whole to tell.
-pub fn sniff(head: &[u8]) -> Option<Kind> {
+pub fn sniff(path: &Path, head: &[u8]) -> Option<Kind> {
     let utf16 = head.starts_with(&[0xFF, 0xFE]) || head.starts_with(&[0xFE, 0xFF]);
     if !utf16 && head.contains(&0) {
         return Some(Kind::Binary);
@@ -85,10 +85,18 @@ pub fn sniff(head: &[u8]) -> Option<Kind> {
         Err(err) if err.error_len().is_none() => &head[..err.valid_up_to()],
         _ => head,
     };
-    // By content alone: a `nova.conf.j2` without a template's keys is no Jinja2 source of one.
-    match classify(Path::new(""), head) {
-        Kind::Template | Kind::Environment | Kind::Blueprint | Kind::Jinja => None,
-        kind => Some(kind),
+    // By content, and a parameters-only file by its name (read whole to tell); a
+    // `nova.conf.j2` without a template's keys is no Jinja2 source of one, whatever its name.
+    let name = path.file_name().map_or(Path::new(""), Path::new);
+    let name = if name.to_string_lossy().contains(".j2") {
+        Path::new("")
+    } else {
+        name
+    };
+    match by_lines(name, head) {
+        ByLines::Kind(Kind::Template | Kind::Environment | Kind::Blueprint | Kind::Jinja)
+        | ByLines::NamedParameters => None,
+        ByLines::Kind(kind) => Some(kind),
     }
 }
 
@@ -165,6 +173,21 @@ fn is_template_like(keys: &[String]) -> bool {
 /// Tells a template from an environment file, a Jinja2 source or other YAML, cheaply: by the
 /// file name and the top-level keys at the start of lines.
 pub fn classify(path: &Path, bytes: &[u8]) -> Kind {
+    match by_lines(path, bytes) {
+        ByLines::Kind(kind) => kind,
+        ByLines::NamedParameters => parameters_environment(bytes),
+    }
+}
+
+/// What [`classify`] tells from the file name and the top-level keys at the start of lines.
+enum ByLines {
+    Kind(Kind),
+    /// Its only top-level key is `parameters`, and its name says it is an environment
+    /// ([`named_as_environment`]): the file must load to tell ([`parameters_environment`]).
+    NamedParameters,
+}
+
+fn by_lines(path: &Path, bytes: &[u8]) -> ByLines {
     let name = path
         .file_name()
         .and_then(|n| n.to_str())
@@ -175,11 +198,11 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Kind {
         .is_some_and(|e| e.eq_ignore_ascii_case("j2"))
         || name.contains(".j2.")
     {
-        return Kind::Jinja;
+        return ByLines::Kind(Kind::Jinja);
     }
     // A K2HR3 template (`hotfix_linter::lint` gives it the `K` rules).
     if hotfix_linter::is_k2hr3(bytes) {
-        return Kind::Template;
+        return ByLines::Kind(Kind::Template);
     }
     // Heat refuses a template that is not UTF-8, but it is still a template: it is told by its
     // keys in whatever encoding it has, so that lint reports it instead of skipping it.
@@ -190,15 +213,16 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Kind {
         // JSON (or YAML in flow style): only a key of the top-level mapping counts, not one
         // inside it (an API request that holds a template under `template`).
         return if keys.iter().any(|k| k == "heat_template_version") {
-            Kind::Template
-        } else if keys.iter().any(|k| ENVIRONMENT_KEYS.contains(&k.as_str()))
-            || (keys.iter().all(|k| k == "parameters")
-                && !keys.is_empty()
-                && named_as_environment(&name))
+            ByLines::Kind(Kind::Template)
+        } else if keys.iter().any(|k| ENVIRONMENT_KEYS.contains(&k.as_str())) {
+            ByLines::Kind(Kind::Environment)
+        } else if !keys.is_empty()
+            && keys.iter().all(|k| k == "parameters")
+            && named_as_environment(&name)
         {
-            Kind::Environment
+            ByLines::NamedParameters
         } else {
-            Kind::Other
+            ByLines::Kind(Kind::Other)
         };
     }
     let mut environment = false;
@@ -212,20 +236,47 @@ pub fn classify(path: &Path, bytes: &[u8]) -> Kind {
         }
         match key {
             Some("heat_template_version") => {
-                return if text.contains("{%") {
+                return ByLines::Kind(if text.contains("{%") {
                     Kind::Jinja
                 } else {
                     Kind::Template
-                };
+                });
             }
             Some("tosca_definitions_version") if is_cloudify_version(line) => {
-                return Kind::Blueprint;
+                return ByLines::Kind(Kind::Blueprint);
             }
             Some(key) if ENVIRONMENT_KEYS.contains(&key) => environment = true,
             _ => {}
         }
     }
-    if environment || (only_parameters == Some(true) && named_as_environment(&name)) {
+    if environment {
+        ByLines::Kind(Kind::Environment)
+    } else if only_parameters == Some(true) && named_as_environment(&name) {
+        ByLines::NamedParameters
+    } else {
+        ByLines::Kind(Kind::Other)
+    }
+}
+
+/// A file whose only top-level key is `parameters` and whose name says it is an environment:
+/// one when that key holds a mapping (or nothing), as an environment's does; other tools' files
+/// named so hold other things there (an OpenAPI fragment's list). One that does not load is
+/// told as such, not linted.
+fn parameters_environment(bytes: &[u8]) -> Kind {
+    let Some(doc) = hotfix_yaml::check_bytes(bytes)
+        .ok()
+        .and_then(|text| hotfix_yaml::parse_unlimited(text).ok())
+    else {
+        return Kind::NotYaml;
+    };
+    let value = doc.get(doc.root(), "parameters").map(|v| doc.resolve(v));
+    let mapping = value.is_some_and(|v| {
+        matches!(doc.node(v).kind, hotfix_yaml::NodeKind::Mapping { .. })
+            || doc
+                .scalar(v)
+                .is_some_and(|s| s.value == hotfix_yaml::ScalarValue::Null)
+    });
+    if mapping {
         Kind::Environment
     } else {
         Kind::Other
@@ -468,6 +519,15 @@ mod tests {
             );
         }
         assert_eq!(kind("vars.yaml", "parameters:\n  a: 1\n"), Kind::Other);
+        // Named so, but its `parameters` is no environment's: an OpenAPI fragment's list is
+        // another tool's file; one that does not load is told as such.
+        assert_eq!(
+            kind("common_params.yaml", "parameters:\n  - $ref: '#/x'\n"),
+            Kind::Other
+        );
+        assert_eq!(kind("env.yaml", "parameters: 5\n"), Kind::Other);
+        assert_eq!(kind("env.yaml", "# only\nparameters:\n"), Kind::Environment);
+        assert_eq!(kind("env.yaml", "parameters:\n  a: [\n"), Kind::NotYaml);
         // In JSON too.
         assert_eq!(
             kind("params.json", "{\"parameters\": {\"a\": 1}}"),
@@ -621,7 +681,7 @@ mod tests {
 
     #[test]
     fn the_first_bytes_of_another_extension_tell_binaries_and_text_without_keys() {
-        let sniffed = |_name: &str, bytes: &[u8]| sniff(bytes);
+        let sniffed = |name: &str, bytes: &[u8]| sniff(Path::new(name), bytes);
         assert_eq!(
             sniffed("logo.png", b"\x89PNG\r\n\x1a\n\x00\x00"),
             Some(Kind::Binary)
@@ -638,6 +698,13 @@ mod tests {
         assert_eq!(
             sniffed("prod.txt", b"resource_registry:\n  A: a.yaml\n"),
             None
+        );
+        // A parameters-only file of any extension is read whole when its name says
+        // environment (the name decides with the content), not otherwise.
+        assert_eq!(sniffed("stack.params", b"parameters:\n  a: 1\n"), None);
+        assert_eq!(
+            sniffed("stack.vars", b"parameters:\n  a: 1\n"),
+            Some(Kind::Other)
         );
         let utf16: Vec<u8> = [0xFF, 0xFE]
             .into_iter()

@@ -330,7 +330,7 @@ fn shows_template_or_environment(path: &Path, buffer: &mut Vec<u8>) -> bool {
         .take(crate::kind::SNIFF as u64)
         .read_to_end(buffer)
         .is_ok();
-    read && crate::kind::sniff(buffer).is_none()
+    read && crate::kind::sniff(path, buffer).is_none()
 }
 
 /// What the walk for the tree's environments finds in one file.
