@@ -65,12 +65,12 @@ impl Value {
         let id = doc.resolve(id);
         match &doc.node(id).kind {
             NodeKind::Scalar(s) => match &s.value {
-                ScalarValue::Null => Value::None,
+                // An integer too long to write in decimal is never in a document that loads
+                // (`json.dumps` cannot write it).
+                ScalarValue::Null | ScalarValue::Int(Int::Huge) => Value::None,
                 ScalarValue::Bool(b) => Value::Bool(*b),
                 ScalarValue::Int(Int::Small(n)) => Value::Int(*n),
                 ScalarValue::Int(Int::Big(d)) => Value::BigInt(d.clone()),
-                // A document that uses one does not load (`json.dumps` cannot write it).
-                ScalarValue::Int(Int::Huge) => Value::None,
                 ScalarValue::Float(f) => Value::Float(*f),
                 _ => Value::Str(s.text.to_string()),
             },

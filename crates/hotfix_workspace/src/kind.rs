@@ -260,7 +260,7 @@ fn by_lines(path: &Path, bytes: &[u8]) -> ByLines {
 
 /// A file whose only top-level key is `parameters` and whose name says it is an environment:
 /// one when that key holds a mapping (or nothing), as an environment's does; other tools' files
-/// named so hold other things there (an OpenAPI fragment's list). One that does not load is
+/// named so hold other things there (an `OpenAPI` fragment's list). One that does not load is
 /// told as such, not linted.
 fn parameters_environment(bytes: &[u8]) -> Kind {
     let Some(doc) = hotfix_yaml::check_bytes(bytes)

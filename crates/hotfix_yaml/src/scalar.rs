@@ -549,7 +549,7 @@ fn construct_int_general(text: &str) -> Result<Int, String> {
 const HUGE_BITS: usize = 14_400;
 
 /// Python's limit on the digits `int()` reads in base 10 (`sys.get_int_max_str_digits()`,
-/// 4,300 since CPython 3.11; Heat's interpreter has it): a longer run of digits is a
+/// 4,300 since `CPython` 3.11; Heat's interpreter has it): a longer run of digits is a
 /// `ValueError`, raised before the rest of the text is looked at.
 pub(crate) const INT_MAX_STR_DIGITS: usize = 4300;
 

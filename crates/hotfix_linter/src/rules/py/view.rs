@@ -176,7 +176,8 @@ impl<'a> Arg<'a> {
     /// The value of a scalar (`None` for a call or a collection).
     pub(super) fn to_py(self) -> Option<Py> {
         Some(match self {
-            Arg::Call(_) | Arg::List(_) | Arg::Map(_) => return None,
+            // A too long integer is never in a document that loads, where it is used.
+            Arg::Call(_) | Arg::List(_) | Arg::Map(_) | Arg::Int(Int::Huge) => return None,
             Arg::Null => Py::None,
             Arg::Bool(b) => Py::Bool(b),
             Arg::Int(Int::Small(n)) => Py::Int(i128::from(*n)),
@@ -184,8 +185,6 @@ impl<'a> Arg<'a> {
                 Ok(n) => Py::Int(n),
                 Err(_) => Py::Big(digits.clone()),
             },
-            // Never in a document that loads, but where it is not used.
-            Arg::Int(Int::Huge) => return None,
             Arg::Float(f) => Py::Float(f),
             Arg::Str(s) => Py::Str(s.to_owned()),
             Arg::Bytes(_) => Py::Bytes,
@@ -259,12 +258,11 @@ impl<'a> Arg<'a> {
     /// `int(x)` in Python.
     pub(in crate::rules) fn to_int(self) -> PyInt {
         match self {
-            Arg::Call(_) | Arg::Bytes(_) => PyInt::Unknown,
+            Arg::Call(_) | Arg::Bytes(_) | Arg::Int(Int::Huge) => PyInt::Unknown,
             Arg::Null | Arg::List(_) | Arg::Map(_) => PyInt::TypeError,
             Arg::Bool(b) => PyInt::Value(Some(i64::from(b))),
             Arg::Int(Int::Small(n)) => PyInt::Value(Some(*n)),
             Arg::Int(Int::Big(_)) => PyInt::Value(None),
-            Arg::Int(Int::Huge) => PyInt::Unknown,
             Arg::Float(f) if f.is_nan() => PyInt::ValueError,
             Arg::Float(f) if f.is_infinite() => PyInt::Unknown,
             #[allow(
