@@ -1232,7 +1232,13 @@ impl<'a> Scanner<'a> {
     fn fetch_plain_scalar(&mut self) -> Scan<()> {
         self.save_simple_key()?;
         self.simple_key_allowed = false;
-        if self.flow_level == 0 && self.at(0) < 0x80 && self.plain_short() {
+        if self.at(0) < 0x80
+            && if self.flow_level == 0 {
+                self.plain_short()
+            } else {
+                self.plain_short_flow()
+            }
+        {
             return Ok(());
         }
         let token = self.scan_plain_scalar()?;
@@ -2493,6 +2499,88 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// [`Self::plain_short`] in a flow collection: words of ASCII characters and runs of
+    /// spaces on one line (its first character ASCII), ending at a `:` before a blank or the
+    /// end (a simple key's), at a flow indicator (`,[]{}`, and in pure mode `?`), at spaces
+    /// before a `#`, such a `:` or a flow indicator, or at the text's end. The general loop
+    /// of [`Self::scan_plain_scalar`] stops at the same place with the same marks and value
+    /// (no indentation counts in a flow collection); this queues the token and says `true`.
+    /// `false`, the scanner untouched, for any other shape (tabs, line breaks, other
+    /// characters, a `:` before a flow indicator or `?`, which libyaml refuses and the pure
+    /// scanner reads otherwise).
+    fn plain_short_flow(&mut self) -> bool {
+        let start = self.mark;
+        let from = start.offset;
+        let b = self.b;
+        let pure = self.pure;
+        let stops = if pure {
+            &PLAIN_FLOW_STOPS_PURE
+        } else {
+            &PLAIN_FLOW_STOPS
+        };
+        // Columns on the scalar's line, which is ASCII from its start to `pos`.
+        let column = |pos: usize| start.column + (pos - from);
+        let blankz = |pos: usize| match b.get(pos) {
+            None | Some(b' ' | b'\t' | b'\r' | b'\n') => true,
+            Some(0xC2) => b.get(pos + 1) == Some(&0x85),
+            Some(0xE2) => {
+                b.get(pos + 1) == Some(&0x80) && matches!(b.get(pos + 2), Some(0xA8 | 0xA9))
+            }
+            Some(_) => false,
+        };
+        let flow_indicator =
+            |c: u8| matches!(c, b',' | b'[' | b']' | b'{' | b'}') || (pure && c == b'?');
+        // What follows a `:` that the general loop reads otherwise (an error, or the pure
+        // scanner's own rule).
+        let odd_colon = |pos: usize| {
+            matches!(
+                b.get(pos + 1),
+                Some(b',' | b'?' | b'[' | b']' | b'{' | b'}')
+            )
+        };
+        let mut pos = from + 1;
+        // Where the scalar ends and where the scanner stops (after spaces that end it).
+        let (end, after) = loop {
+            pos += swar::run_until(b, pos, stops, plain_flow_hits);
+            match b.get(pos) {
+                None => break (pos, pos),
+                Some(b':') if blankz(pos + 1) => break (pos, pos),
+                Some(b':') if odd_colon(pos) => return false,
+                // A `:` inside: the loop takes it with the run after it.
+                Some(b':') => pos += 1,
+                Some(&c) if flow_indicator(c) => break (pos, pos),
+                Some(b' ') => {
+                    let after = pos + swar::blanks(b, pos, false);
+                    match b.get(after) {
+                        None | Some(b'#') => break (pos, after),
+                        Some(b'\t' | b'\r' | b'\n' | 0x80..=0xFF) => return false,
+                        Some(b':') if blankz(after + 1) => break (pos, after),
+                        Some(b':') if odd_colon(after) => return false,
+                        Some(&c) if flow_indicator(c) => break (pos, after),
+                        // The spaces and the next character belong to the scalar.
+                        Some(_) => pos = after + 1,
+                    }
+                }
+                Some(_) => return false,
+            }
+        };
+        self.tokens.push_back(Token {
+            kind: TokenKind::Scalar(Cow::Borrowed(&self.src[from..end]), ScalarStyle::Plain),
+            start,
+            end: Mark {
+                offset: end,
+                line: start.line,
+                column: column(end),
+            },
+        });
+        self.mark = Mark {
+            offset: after,
+            line: start.line,
+            column: column(after),
+        };
+        true
+    }
+
     #[allow(
         clippy::too_many_lines,
         reason = "libyaml's function, kept whole to be read beside it"
@@ -2700,6 +2788,72 @@ pub(crate) fn python_char_repr(c: char) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`Scanner::plain_short_flow`] reads what [`Scanner::scan_plain_scalar`] reads in a flow
+    /// collection, to the same token, mark and simple-key state, or leaves the scanner
+    /// untouched.
+    #[test]
+    fn a_plain_scalars_short_path_in_a_flow_reads_as_the_general_one() {
+        let cases: &[(&str, bool)] = &[
+            ("abc", true),
+            ("abc, d]", true),
+            ("abc]", true),
+            ("a}", true),
+            ("a{b", true),
+            ("a[b", true),
+            ("abc: d}", true),
+            ("abc:\n", true),
+            ("a:b, c", true),
+            ("a:b:c d e ,f", true),
+            ("get_param  : x}", true),
+            ("a b c  d]", true),
+            ("a b # c", true),
+            ("a b  ", true),
+            ("a-b?c, d", true),
+            ("a ?b]", true),
+            ("a? b]", true),
+            ("a#b, c", true),
+            ("-a, b", true),
+            ("a\x01b]", true),
+            ("a:, b", false),
+            ("a:]", false),
+            ("a:?", false),
+            ("a :}", false),
+            ("a\tb]", false),
+            ("a \tb]", false),
+            ("a\nb]", false),
+            ("a \r\n b]", false),
+            ("caf\u{e9}]", false),
+            ("a \u{e9}]", false),
+            ("a\u{85}b", false),
+        ];
+        for &(text, short) in cases {
+            for pure in [false, true] {
+                let mut fast = Scanner::new(text, pure);
+                let mut slow = Scanner::new(text, pure);
+                fast.increase_flow_level();
+                slow.increase_flow_level();
+                let general = slow.scan_plain_scalar();
+                // In pure mode `?` ends a scalar: the shape is short in both modes all the same.
+                assert_eq!(fast.plain_short_flow(), short, "{text:?} pure {pure}");
+                if !short {
+                    assert_eq!(fast.mark, Mark::default(), "{text:?}");
+                    assert!(fast.tokens.is_empty(), "{text:?}");
+                    continue;
+                }
+                let general = general.unwrap_or_else(|err| panic!("{text:?}: {err}"));
+                let token = fast.tokens.pop_back().expect("a token");
+                assert_eq!(token.kind, general.kind, "{text:?} pure {pure}");
+                assert_eq!(
+                    (token.start, token.end),
+                    (general.start, general.end),
+                    "{text:?} pure {pure}"
+                );
+                assert_eq!(fast.mark, slow.mark, "{text:?} pure {pure}");
+                assert_eq!(fast.simple_key_allowed, slow.simple_key_allowed, "{text:?}");
+            }
+        }
+    }
 
     /// [`Scanner::quoted_short`] reads what [`Scanner::scan_flow_scalar`] reads, to the same
     /// token and mark, or leaves the scanner untouched.
