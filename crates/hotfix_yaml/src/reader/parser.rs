@@ -216,6 +216,14 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// [`Self::take`] of an indicator, for its end.
+    fn take_end(&mut self) -> Mark {
+        match self.scanner.skip_token_end() {
+            Some(end) => end,
+            None => unreachable!("a token was peeked"),
+        }
+    }
+
     fn pop_state(&mut self) -> State {
         self.states.pop().unwrap_or(State::End)
     }
@@ -367,6 +375,7 @@ impl<'a> Parser<'a> {
         Ok(Self::event(EventKind::DocumentEnd { implicit }, start, end))
     }
 
+    #[inline]
     fn parse_node(&mut self, block: bool, indentless_sequence: bool) -> Parse<Event<'a>> {
         let token = self.peek()?;
         if let TokenKind::Alias(name) = token.kind {
@@ -379,7 +388,7 @@ impl<'a> Parser<'a> {
         if matches!(token.kind, TokenKind::Scalar(..)) {
             let (start, end) = (token.start, token.end);
             self.state = self.pop_state();
-            let TokenKind::Scalar(value, style) = self.take().kind else {
+            let Some((value, style)) = self.scanner.take_scalar() else {
                 unreachable!("peeked a scalar");
             };
             let plain_implicit = style == ScalarStyle::Plain;
@@ -830,7 +839,7 @@ impl<'a> Parser<'a> {
         if self.pure {
             // `parse_flow_sequence_entry_mapping_key`: the `?`, then a node or an empty key
             // at its end (the token after it is left for the value).
-            let mark = self.take().end;
+            let mark = self.take_end();
             let token = self.peek()?;
             if !matches!(
                 token.kind,
@@ -862,7 +871,7 @@ impl<'a> Parser<'a> {
         // The pure parser marks an empty value at the `:`'s end, libyaml at the next token.
         let mut value_end = None;
         if matches!(token.kind, TokenKind::Value) {
-            let end = self.take().end;
+            let end = self.take_end();
             value_end = Some(end).filter(|_| self.pure);
             token = self.peek()?;
             if !matches!(
@@ -914,7 +923,7 @@ impl<'a> Parser<'a> {
                 }
             }
             if matches!(token.kind, TokenKind::Key) {
-                let key_end = self.take().end;
+                let key_end = self.take_end();
                 let token = self.peek()?;
                 if !matches!(
                     token.kind,
@@ -949,7 +958,7 @@ impl<'a> Parser<'a> {
         }
         let mut value_end = None;
         if matches!(token.kind, TokenKind::Value) {
-            let end = self.take().end;
+            let end = self.take_end();
             value_end = Some(end).filter(|_| self.pure);
             token = self.peek()?;
             if !matches!(token.kind, TokenKind::FlowEntry | TokenKind::FlowMappingEnd) {

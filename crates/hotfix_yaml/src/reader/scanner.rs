@@ -569,12 +569,50 @@ impl<'a> Scanner<'a> {
         self.tokens.pop_front()
     }
 
-    /// [`Self::next_token`] for a token the parser has seen all it needs of.
+    /// [`Self::next_token`] of a scalar the parser has peeked: its value and style, moved out
+    /// of the token where it lies (the rest of the token is not moved).
+    #[inline]
+    pub(crate) fn take_scalar(&mut self) -> Option<(Cow<'a, str>, ScalarStyle)> {
+        let token = self.tokens.front_mut()?;
+        let TokenKind::Scalar(value, style) = &mut token.kind else {
+            return None;
+        };
+        let scalar = (std::mem::replace(value, Cow::Borrowed("")), *style);
+        // What is left owns nothing.
+        self.skip_token();
+        Some(scalar)
+    }
+
+    /// [`Self::next_token`] of a token that holds nothing to free ([`Self::skip_token`]): its
+    /// end.
+    #[inline]
+    pub(crate) fn skip_token_end(&mut self) -> Option<Mark> {
+        let end = self.tokens.front()?.end;
+        self.skip_token();
+        Some(end)
+    }
+
+    /// [`Self::next_token`] for a token the parser has seen all it needs of, and that holds
+    /// nothing to free (an indicator, an alias, a version directive, a scalar whose value
+    /// [`Self::take_scalar`] took: never a tag or `%TAG`): it is forgotten where it lies rather
+    /// than moved out to be dropped.
     #[inline]
     pub(crate) fn skip_token(&mut self) {
         self.token_available = false;
         self.tokens_parsed += 1;
-        self.tokens.pop_front();
+        if let Some(token) = self.tokens.pop_front() {
+            debug_assert!(
+                !matches!(
+                    token.kind,
+                    TokenKind::Scalar(Cow::Owned(_), _)
+                        | TokenKind::Tag(..)
+                        | TokenKind::TagDirective(..)
+                ),
+                "skip_token of a token that owns text: {:?}",
+                token.kind
+            );
+            std::mem::forget(token);
+        }
     }
 
     pub(crate) fn source(&self) -> &'a str {
