@@ -136,6 +136,7 @@ impl Document {
 
     /// Whether the node's tag is `tag:yaml.org,2002:NAME` for `merge` or `value`: a scalar
     /// resolved to it (`<<`, `=`), or a collection tagged so.
+    #[inline]
     pub(crate) fn has_tag(&self, id: NodeId, name: &str) -> bool {
         let node = self.node(id);
         match &node.kind {

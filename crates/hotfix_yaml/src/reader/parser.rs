@@ -216,6 +216,14 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// [`Self::take`] of an indicator, for its end.
+    fn take_end(&mut self) -> Mark {
+        match self.scanner.skip_token_end() {
+            Some(end) => end,
+            None => unreachable!("a token was peeked"),
+        }
+    }
+
     fn pop_state(&mut self) -> State {
         self.states.pop().unwrap_or(State::End)
     }
@@ -271,14 +279,14 @@ impl<'a> Parser<'a> {
             ));
         }
         self.state = State::ImplicitDocumentStart;
-        self.take();
+        self.scanner.skip_token();
         Ok(Self::event(EventKind::StreamStart, mark, mark))
     }
 
     fn parse_document_start(&mut self, implicit: bool) -> Parse<Event<'a>> {
         if !implicit {
             while matches!(self.peek()?.kind, TokenKind::DocumentEnd) {
-                self.take();
+                self.scanner.skip_token();
             }
         }
         let token = self.peek()?;
@@ -322,7 +330,7 @@ impl<'a> Parser<'a> {
             let end = token.end;
             self.states.push(State::DocumentEnd);
             self.state = State::DocumentContent;
-            self.take();
+            self.scanner.skip_token();
             return Ok(Self::event(
                 EventKind::DocumentStart { implicit: false },
                 start,
@@ -331,7 +339,7 @@ impl<'a> Parser<'a> {
         }
         let (start, end) = (token.start, token.end);
         self.state = State::End;
-        self.take();
+        self.scanner.skip_token();
         Ok(Self::event(EventKind::StreamEnd, start, end))
     }
 
@@ -359,7 +367,7 @@ impl<'a> Parser<'a> {
         let mut implicit = true;
         if matches!(token.kind, TokenKind::DocumentEnd) {
             end = token.end;
-            self.take();
+            self.scanner.skip_token();
             implicit = false;
         }
         self.tag_directives.clear();
@@ -367,24 +375,20 @@ impl<'a> Parser<'a> {
         Ok(Self::event(EventKind::DocumentEnd { implicit }, start, end))
     }
 
-    #[allow(
-        clippy::too_many_lines,
-        reason = "libyaml's function, kept whole to be read beside it"
-    )]
+    #[inline]
     fn parse_node(&mut self, block: bool, indentless_sequence: bool) -> Parse<Event<'a>> {
-        let pure = self.pure;
         let token = self.peek()?;
         if let TokenKind::Alias(name) = token.kind {
             let (start, end) = (token.start, token.end);
             self.state = self.pop_state();
-            self.take();
+            self.scanner.skip_token();
             return Ok(Self::event(EventKind::Alias { anchor: name }, start, end));
         }
         // The common case, a scalar without anchor or tag: as below, in short.
         if matches!(token.kind, TokenKind::Scalar(..)) {
             let (start, end) = (token.start, token.end);
             self.state = self.pop_state();
-            let TokenKind::Scalar(value, style) = self.take().kind else {
+            let Some((value, style)) = self.scanner.take_scalar() else {
                 unreachable!("peeked a scalar");
             };
             let plain_implicit = style == ScalarStyle::Plain;
@@ -401,6 +405,20 @@ impl<'a> Parser<'a> {
                 end,
             ));
         }
+        self.parse_node_rest(block, indentless_sequence)
+    }
+
+    /// [`Self::parse_node`] for a node that is not a lone scalar or an alias: anchors, tags,
+    /// collections, the empty node and the refusal (apart, so that the common path stays
+    /// small).
+    #[allow(
+        clippy::too_many_lines,
+        reason = "libyaml's function, kept whole to be read beside it"
+    )]
+    #[inline(never)]
+    fn parse_node_rest(&mut self, block: bool, indentless_sequence: bool) -> Parse<Event<'a>> {
+        let pure = self.pure;
+        let token = self.peek()?;
         let mut start = token.start;
         let mut end = token.start;
         let mut tag_mark = token.start;
@@ -636,12 +654,12 @@ impl<'a> Parser<'a> {
         if first {
             let mark = self.peek()?.start;
             self.marks.push(mark);
-            self.take();
+            self.scanner.skip_token();
         }
         let token = self.peek()?;
         if matches!(token.kind, TokenKind::BlockEntry) {
             let mark = token.end;
-            self.take();
+            self.scanner.skip_token();
             let token = self.peek()?;
             if !matches!(token.kind, TokenKind::BlockEntry | TokenKind::BlockEnd) {
                 self.states.push(State::BlockSequenceEntry);
@@ -654,7 +672,7 @@ impl<'a> Parser<'a> {
             let (start, end) = (token.start, token.end);
             self.state = self.pop_state();
             self.pop_mark();
-            self.take();
+            self.scanner.skip_token();
             return Ok(Self::event(EventKind::SequenceEnd, start, end));
         }
         let at = token.start;
@@ -676,7 +694,7 @@ impl<'a> Parser<'a> {
         let token = self.peek()?;
         if matches!(token.kind, TokenKind::BlockEntry) {
             let mark = token.end;
-            self.take();
+            self.scanner.skip_token();
             let token = self.peek()?;
             if !matches!(
                 token.kind,
@@ -698,12 +716,12 @@ impl<'a> Parser<'a> {
         if first {
             let mark = self.peek()?.start;
             self.marks.push(mark);
-            self.take();
+            self.scanner.skip_token();
         }
         let token = self.peek()?;
         if matches!(token.kind, TokenKind::Key) {
             let mark = token.end;
-            self.take();
+            self.scanner.skip_token();
             let token = self.peek()?;
             if !matches!(
                 token.kind,
@@ -719,7 +737,7 @@ impl<'a> Parser<'a> {
             let (start, end) = (token.start, token.end);
             self.state = self.pop_state();
             self.pop_mark();
-            self.take();
+            self.scanner.skip_token();
             return Ok(Self::event(EventKind::MappingEnd, start, end));
         }
         let at = token.start;
@@ -741,7 +759,7 @@ impl<'a> Parser<'a> {
         let token = self.peek()?;
         if matches!(token.kind, TokenKind::Value) {
             let mark = token.end;
-            self.take();
+            self.scanner.skip_token();
             let token = self.peek()?;
             if !matches!(
                 token.kind,
@@ -763,13 +781,13 @@ impl<'a> Parser<'a> {
         if first {
             let mark = self.peek()?.start;
             self.marks.push(mark);
-            self.take();
+            self.scanner.skip_token();
         }
         let mut token = self.peek()?;
         if !matches!(token.kind, TokenKind::FlowSequenceEnd) {
             if !first {
                 if matches!(token.kind, TokenKind::FlowEntry) {
-                    self.take();
+                    self.scanner.skip_token();
                     token = self.peek()?;
                 } else {
                     let at = token.start;
@@ -792,7 +810,7 @@ impl<'a> Parser<'a> {
                 self.state = State::FlowSequenceEntryMappingKey;
                 // The pure parser takes the `?` in the next state.
                 if !pure {
-                    self.take();
+                    self.scanner.skip_token();
                 }
                 return Ok(Self::event(
                     EventKind::MappingStart {
@@ -813,7 +831,7 @@ impl<'a> Parser<'a> {
         let (start, end) = (token.start, token.end);
         self.state = self.pop_state();
         self.pop_mark();
-        self.take();
+        self.scanner.skip_token();
         Ok(Self::event(EventKind::SequenceEnd, start, end))
     }
 
@@ -821,7 +839,7 @@ impl<'a> Parser<'a> {
         if self.pure {
             // `parse_flow_sequence_entry_mapping_key`: the `?`, then a node or an empty key
             // at its end (the token after it is left for the value).
-            let mark = self.take().end;
+            let mark = self.take_end();
             let token = self.peek()?;
             if !matches!(
                 token.kind,
@@ -843,7 +861,7 @@ impl<'a> Parser<'a> {
         }
         // libyaml 0.2.5 takes the token here, whichever it is (`[?, :]` reads as one pair).
         let mark = token.end;
-        self.take();
+        self.scanner.skip_token();
         self.state = State::FlowSequenceEntryMappingValue;
         Ok(empty_scalar(mark))
     }
@@ -853,7 +871,7 @@ impl<'a> Parser<'a> {
         // The pure parser marks an empty value at the `:`'s end, libyaml at the next token.
         let mut value_end = None;
         if matches!(token.kind, TokenKind::Value) {
-            let end = self.take().end;
+            let end = self.take_end();
             value_end = Some(end).filter(|_| self.pure);
             token = self.peek()?;
             if !matches!(
@@ -880,13 +898,13 @@ impl<'a> Parser<'a> {
         if first {
             let mark = self.peek()?.start;
             self.marks.push(mark);
-            self.take();
+            self.scanner.skip_token();
         }
         let mut token = self.peek()?;
         if !matches!(token.kind, TokenKind::FlowMappingEnd) {
             if !first {
                 if matches!(token.kind, TokenKind::FlowEntry) {
-                    self.take();
+                    self.scanner.skip_token();
                     token = self.peek()?;
                 } else {
                     let at = token.start;
@@ -905,7 +923,7 @@ impl<'a> Parser<'a> {
                 }
             }
             if matches!(token.kind, TokenKind::Key) {
-                let key_end = self.take().end;
+                let key_end = self.take_end();
                 let token = self.peek()?;
                 if !matches!(
                     token.kind,
@@ -927,7 +945,7 @@ impl<'a> Parser<'a> {
         let (start, end) = (token.start, token.end);
         self.state = self.pop_state();
         self.pop_mark();
-        self.take();
+        self.scanner.skip_token();
         Ok(Self::event(EventKind::MappingEnd, start, end))
     }
 
@@ -940,7 +958,7 @@ impl<'a> Parser<'a> {
         }
         let mut value_end = None;
         if matches!(token.kind, TokenKind::Value) {
-            let end = self.take().end;
+            let end = self.take_end();
             value_end = Some(end).filter(|_| self.pure);
             token = self.peek()?;
             if !matches!(token.kind, TokenKind::FlowEntry | TokenKind::FlowMappingEnd) {
@@ -1008,7 +1026,7 @@ impl<'a> Parser<'a> {
                 }
                 _ => break,
             }
-            self.take();
+            self.scanner.skip_token();
         }
         for (handle, prefix) in [("!", "!"), ("!!", "tag:yaml.org,2002:")] {
             if !self.tag_directives.iter().any(|(h, _)| h == handle) {
@@ -1040,7 +1058,8 @@ impl<'a> Parser<'a> {
     /// takes events this way, without moving a refusal's room with every event.
     #[inline]
     pub(crate) fn next_event(&mut self) -> Option<Parse<Event<'a>>> {
-        if self.failed || self.state == State::End || self.scanner.stream_end_produced() {
+        // The stream's end is taken in one place only, which leaves `State::End`.
+        if self.failed || self.state == State::End {
             return None;
         }
         if !self.checked {
@@ -1062,6 +1081,23 @@ impl<'a> Iterator for Parser<'a> {
     type Item = Result<Event<'a>, ReadError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        self.next_event().map(|event| event.map_err(|err| *err))
+        // `next_event`, with the event moved once (straight into the item).
+        if self.failed || self.state == State::End {
+            return None;
+        }
+        if !self.checked {
+            self.checked = true;
+            if let Err(err) = super::check_printable(self.scanner.source(), self.pure) {
+                self.failed = true;
+                return Some(Err(err));
+            }
+        }
+        match self.state_machine() {
+            Ok(event) => Some(Ok(event)),
+            Err(err) => {
+                self.failed = true;
+                Some(Err(*err))
+            }
+        }
     }
 }

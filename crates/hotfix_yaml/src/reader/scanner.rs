@@ -224,6 +224,33 @@ static PLAIN_FLOW_STOPS_PURE: [bool; 256] = {
     table
 };
 
+/// Bytes that end [`Scanner::quoted_short`]'s run: the controls (tabs and line breaks among
+/// them), DEL, every byte of a multi-byte character, and the quote (and in double quotes the
+/// backslash).
+const fn quoted_stops(single: bool) -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = b < 0x20 || b >= 0x7F;
+        b += 1;
+    }
+    if single {
+        table[b'\'' as usize] = true;
+    } else {
+        table[b'"' as usize] = true;
+        table[b'\\' as usize] = true;
+    }
+    table
+}
+static QUOTED_SINGLE_STOPS: [bool; 256] = quoted_stops(true);
+static QUOTED_DOUBLE_STOPS: [bool; 256] = quoted_stops(false);
+
+/// A word test flagging the bytes of both tables but the quotes and the backslash.
+#[inline]
+fn quoted_hits(x: u64) -> u64 {
+    swar::below(x, 0x20) | ((x.wrapping_add(swar::ONES) | x) & swar::HIGHS)
+}
+
 /// Pure mode, a simple key on the line of `now`: more than 1,024 characters before it,
 /// counting the byte-order marks, which take no column.
 fn stale_with_boms(src: &[u8], key: Mark, now: Mark) -> bool {
@@ -249,7 +276,6 @@ pub(crate) struct Scanner<'a> {
     tokens_parsed: usize,
     token_available: bool,
     stream_start_produced: bool,
-    stream_end_produced: bool,
     indent: isize,
     indents: Vec<isize>,
     simple_key_allowed: bool,
@@ -296,7 +322,6 @@ impl<'a> Scanner<'a> {
             tokens_parsed: 0,
             token_available: false,
             stream_start_produced: false,
-            stream_end_produced: false,
             indent: -1,
             indents: Vec::new(),
             simple_key_allowed: false,
@@ -521,7 +546,14 @@ impl<'a> Scanner<'a> {
     #[inline]
     pub(crate) fn peek(&mut self) -> Scan<&Token<'a>> {
         if !self.token_available {
-            self.fetch_more_tokens()?;
+            // Since `fetch_more_tokens` last returned, tokens were only taken: the simple keys
+            // are as it left them, made stale at this very mark (so that its stale check
+            // would change nothing). It would fetch more only for a key at the new head.
+            if self.tokens.is_empty() || self.error.is_some() || self.key_at_head() {
+                self.fetch_more_tokens()?;
+            } else {
+                self.token_available = true;
+            }
         }
         match self.tokens.front() {
             Some(token) => Ok(token),
@@ -534,25 +566,57 @@ impl<'a> Scanner<'a> {
     pub(crate) fn next_token(&mut self) -> Option<Token<'a>> {
         self.token_available = false;
         self.tokens_parsed += 1;
-        let token = self.tokens.pop_front();
-        if matches!(
-            token,
-            Some(Token {
-                kind: TokenKind::StreamEnd,
-                ..
-            })
-        ) {
-            self.stream_end_produced = true;
+        self.tokens.pop_front()
+    }
+
+    /// [`Self::next_token`] of a scalar the parser has peeked: its value and style, moved out
+    /// of the token where it lies (the rest of the token is not moved).
+    #[inline]
+    pub(crate) fn take_scalar(&mut self) -> Option<(Cow<'a, str>, ScalarStyle)> {
+        let token = self.tokens.front_mut()?;
+        let TokenKind::Scalar(value, style) = &mut token.kind else {
+            return None;
+        };
+        let scalar = (std::mem::replace(value, Cow::Borrowed("")), *style);
+        // What is left owns nothing.
+        self.skip_token();
+        Some(scalar)
+    }
+
+    /// [`Self::next_token`] of a token that holds nothing to free ([`Self::skip_token`]): its
+    /// end.
+    #[inline]
+    pub(crate) fn skip_token_end(&mut self) -> Option<Mark> {
+        let end = self.tokens.front()?.end;
+        self.skip_token();
+        Some(end)
+    }
+
+    /// [`Self::next_token`] for a token the parser has seen all it needs of, and that holds
+    /// nothing to free (an indicator, an alias, a version directive, a scalar whose value
+    /// [`Self::take_scalar`] took: never a tag or `%TAG`): it is forgotten where it lies rather
+    /// than moved out to be dropped.
+    #[inline]
+    pub(crate) fn skip_token(&mut self) {
+        self.token_available = false;
+        self.tokens_parsed += 1;
+        if let Some(token) = self.tokens.pop_front() {
+            debug_assert!(
+                !matches!(
+                    token.kind,
+                    TokenKind::Scalar(Cow::Owned(_), _)
+                        | TokenKind::Tag(..)
+                        | TokenKind::TagDirective(..)
+                ),
+                "skip_token of a token that owns text: {:?}",
+                token.kind
+            );
+            std::mem::forget(token);
         }
-        token
     }
 
     pub(crate) fn source(&self) -> &'a str {
         self.src
-    }
-
-    pub(crate) fn stream_end_produced(&self) -> bool {
-        self.stream_end_produced
     }
 
     #[inline(never)]
@@ -560,26 +624,79 @@ impl<'a> Scanner<'a> {
         if let Some(err) = &self.error {
             return Err(err.clone());
         }
-        loop {
-            let mut need_more = false;
-            if self.tokens.is_empty() {
-                need_more = true;
-            } else {
-                self.stale_simple_keys()?;
-                for key in &self.simple_keys {
-                    if key.possible && key.token_number == self.tokens_parsed {
-                        need_more = true;
-                        break;
-                    }
-                }
-            }
-            if !need_more {
-                break;
-            }
+        while self.tokens.is_empty() {
             self.fetch_next_token()?;
+        }
+        while self.head_awaits_key()? {
+            if self.at_value_indicator() {
+                self.fetch_value()?;
+            } else {
+                self.fetch_next_token()?;
+            }
         }
         self.token_available = true;
         Ok(())
+    }
+
+    /// The scanner stands right on a `:` that [`Self::fetch_next_token`] would read as a value
+    /// indicator, having done nothing before it: no stream start to produce, nothing to skip
+    /// (a `:` is neither blank, break, `#` nor a byte-order mark), the simple keys already
+    /// made stale here by [`Self::head_awaits_key`], no indentation to unroll, and none of the
+    /// checks before `fetch_value`'s matches a `:`. The common case after a simple key
+    /// (`key: value`), read without the general dispatch.
+    #[inline]
+    fn at_value_indicator(&self) -> bool {
+        self.stream_start_produced
+            && self.check(b':')
+            && (self.flow_level > 0
+                || (self.is_blankz_at(1) && self.indent <= self.mark.column.cast_signed()))
+    }
+
+    /// A simple key still possible is the queue's head.
+    #[inline]
+    fn key_at_head(&self) -> bool {
+        let head = self.tokens_parsed;
+        self.simple_keys
+            .iter()
+            .any(|key| key.possible && key.token_number == head)
+    }
+
+    /// libyaml's test for more tokens once the queue holds one: the stale simple keys dropped
+    /// (`yaml_parser_stale_simple_keys`), then whether a key still possible is the queue's
+    /// head, which the `:` after it would turn into a key. One pass over the keys for both.
+    #[inline]
+    fn head_awaits_key(&mut self) -> Scan<bool> {
+        if self.boms > 0 {
+            self.stale_simple_keys_boms()?;
+            return Ok(self.key_at_head());
+        }
+        let mark = self.mark;
+        let head = self.tokens_parsed;
+        let mut awaits = false;
+        let mut required = None;
+        for key in &mut self.simple_keys {
+            if !key.possible {
+                continue;
+            }
+            // Same line: libyaml's index difference is the column difference.
+            if key.mark.line < mark.line || key.mark.column + 1024 < mark.column {
+                if key.required {
+                    required = Some(key.mark);
+                    break;
+                }
+                key.possible = false;
+            } else if key.token_number == head {
+                awaits = true;
+            }
+        }
+        match required {
+            None => Ok(awaits),
+            Some(at) => Err(self.error(
+                Some("while scanning a simple key"),
+                at,
+                "could not find expected ':'",
+            )),
+        }
     }
 
     /// Puts a token `at` places into the queue (at its front, mostly: the simple key's).
@@ -609,6 +726,11 @@ impl<'a> Scanner<'a> {
             return self.fetch_stream_end();
         }
         let c = self.at(0);
+        // A letter or a digit starts no indicator, directive or document marker, and is not
+        // blank: only a plain scalar, as the checks below find last.
+        if c.is_ascii_alphanumeric() {
+            return self.fetch_plain_scalar();
+        }
         if self.mark.column == 0 && c == b'%' {
             return self.fetch_directive();
         }
@@ -1090,14 +1212,73 @@ impl<'a> Scanner<'a> {
     fn fetch_flow_scalar(&mut self, single: bool) -> Scan<()> {
         self.save_simple_key()?;
         self.simple_key_allowed = false;
+        if self.quoted_short(single) {
+            return Ok(());
+        }
         let token = self.scan_flow_scalar(single)?;
         self.tokens.push_back(token);
         Ok(())
     }
 
+    /// A quoted scalar in its common shape, read in short: on one line, of ASCII characters
+    /// from the space to `~` without escapes (`\` in double quotes, a doubled quote in single
+    /// ones), then its closing quote. [`Self::scan_flow_scalar`] reads such a scalar the same
+    /// way (no document indicator or end of text in it, its spaces kept as written, so that
+    /// its value is the slice between the quotes) with the same marks; this queues the token
+    /// and says `true`. `false`, the scanner untouched, for any other shape.
+    #[inline]
+    fn quoted_short(&mut self, single: bool) -> bool {
+        let start = self.mark;
+        let from = start.offset + 1;
+        let b = self.b;
+        let (stops, quote) = if single {
+            (&QUOTED_SINGLE_STOPS, b'\'')
+        } else {
+            (&QUOTED_DOUBLE_STOPS, b'"')
+        };
+        let close = from
+            + swar::run_until(b, from, stops, |x| {
+                quoted_hits(x)
+                    | if single {
+                        swar::eq(x, b'\'')
+                    } else {
+                        swar::eq(x, b'"') | swar::eq(x, b'\\')
+                    }
+            });
+        if b.get(close) != Some(&quote) || (single && b.get(close + 1) == Some(&b'\'')) {
+            return false;
+        }
+        let end = Mark {
+            offset: close + 1,
+            line: start.line,
+            column: start.column + (close + 1 - start.offset),
+        };
+        let style = if single {
+            ScalarStyle::SingleQuoted
+        } else {
+            ScalarStyle::DoubleQuoted
+        };
+        self.tokens.push_back(Token {
+            kind: TokenKind::Scalar(Cow::Borrowed(&self.src[from..close]), style),
+            start,
+            end,
+        });
+        self.mark = end;
+        true
+    }
+
     fn fetch_plain_scalar(&mut self) -> Scan<()> {
         self.save_simple_key()?;
         self.simple_key_allowed = false;
+        if self.at(0) < 0x80
+            && if self.flow_level == 0 {
+                self.plain_short()
+            } else {
+                self.plain_short_flow()
+            }
+        {
+            return Ok(());
+        }
         let token = self.scan_plain_scalar()?;
         self.tokens.push_back(token);
         Ok(())
@@ -2257,10 +2438,10 @@ impl<'a> Scanner<'a> {
     /// anything but a blank or a line break) is indented less than the scalar may continue at.
     /// The general loop of [`Self::scan_plain_scalar`] reads such a scalar the same way and
     /// stops at the same place, with the same marks, value (a slice of the text, as spaces
-    /// between words are kept as written) and simple-key state. `None`, the scanner untouched,
+    /// between words are kept as written) and simple-key state; it queues the token and says `true`. `false`, the scanner untouched,
     /// for any other shape (tabs, other characters, line breaks that the scalar may continue
     /// past, a `:` in a flow collection).
-    fn plain_short(&mut self) -> Option<Token<'a>> {
+    fn plain_short(&mut self) -> bool {
         let start = self.mark;
         let from = start.offset;
         let b = self.b;
@@ -2298,12 +2479,14 @@ impl<'a> Scanner<'a> {
                 None => {
                     let t = token(end);
                     self.mark = on_line(end);
-                    return Some(t);
+                    self.tokens.push_back(t);
+                    return true;
                 }
                 Some(b':') if blankz(pos + 1) => {
                     let t = token(end);
                     self.mark = on_line(end);
-                    return Some(t);
+                    self.tokens.push_back(t);
+                    return true;
                 }
                 // A `:` inside: the loop takes it with the run after it.
                 Some(b':') => pos += 1,
@@ -2311,14 +2494,15 @@ impl<'a> Scanner<'a> {
                     let after = pos + swar::blanks(b, pos, false);
                     let ends = match b.get(after) {
                         None | Some(b'#') => true,
-                        Some(b'\t' | b'\r' | b'\n' | 0x80..=0xFF) => return None,
+                        Some(b'\t' | b'\r' | b'\n' | 0x80..=0xFF) => return false,
                         Some(b':') if blankz(after + 1) => true,
                         Some(_) => column(after).cast_signed() < indent,
                     };
                     if ends {
                         let t = token(end);
                         self.mark = on_line(after);
-                        return Some(t);
+                        self.tokens.push_back(t);
+                        return true;
                     }
                     // The spaces and the next character belong to the scalar.
                     pos = after + 1;
@@ -2336,7 +2520,7 @@ impl<'a> Scanner<'a> {
                         Some(_) => spaces.cast_signed() < indent,
                     };
                     if !ends {
-                        return None;
+                        return false;
                     }
                     let t = token(end);
                     self.mark = Mark {
@@ -2345,11 +2529,94 @@ impl<'a> Scanner<'a> {
                         column: spaces,
                     };
                     self.simple_key_allowed = true;
-                    return Some(t);
+                    self.tokens.push_back(t);
+                    return true;
                 }
-                Some(_) => return None,
+                Some(_) => return false,
             }
         }
+    }
+
+    /// [`Self::plain_short`] in a flow collection: words of ASCII characters and runs of
+    /// spaces on one line (its first character ASCII), ending at a `:` before a blank or the
+    /// end (a simple key's), at a flow indicator (`,[]{}`, and in pure mode `?`), at spaces
+    /// before a `#`, such a `:` or a flow indicator, or at the text's end. The general loop
+    /// of [`Self::scan_plain_scalar`] stops at the same place with the same marks and value
+    /// (no indentation counts in a flow collection); this queues the token and says `true`.
+    /// `false`, the scanner untouched, for any other shape (tabs, line breaks, other
+    /// characters, a `:` before a flow indicator or `?`, which libyaml refuses and the pure
+    /// scanner reads otherwise).
+    fn plain_short_flow(&mut self) -> bool {
+        let start = self.mark;
+        let from = start.offset;
+        let b = self.b;
+        let pure = self.pure;
+        let stops = if pure {
+            &PLAIN_FLOW_STOPS_PURE
+        } else {
+            &PLAIN_FLOW_STOPS
+        };
+        // Columns on the scalar's line, which is ASCII from its start to `pos`.
+        let column = |pos: usize| start.column + (pos - from);
+        let blankz = |pos: usize| match b.get(pos) {
+            None | Some(b' ' | b'\t' | b'\r' | b'\n') => true,
+            Some(0xC2) => b.get(pos + 1) == Some(&0x85),
+            Some(0xE2) => {
+                b.get(pos + 1) == Some(&0x80) && matches!(b.get(pos + 2), Some(0xA8 | 0xA9))
+            }
+            Some(_) => false,
+        };
+        let flow_indicator =
+            |c: u8| matches!(c, b',' | b'[' | b']' | b'{' | b'}') || (pure && c == b'?');
+        // What follows a `:` that the general loop reads otherwise (an error, or the pure
+        // scanner's own rule).
+        let odd_colon = |pos: usize| {
+            matches!(
+                b.get(pos + 1),
+                Some(b',' | b'?' | b'[' | b']' | b'{' | b'}')
+            )
+        };
+        let mut pos = from + 1;
+        // Where the scalar ends and where the scanner stops (after spaces that end it).
+        let (end, after) = loop {
+            pos += swar::run_until(b, pos, stops, plain_flow_hits);
+            match b.get(pos) {
+                None => break (pos, pos),
+                Some(b':') if blankz(pos + 1) => break (pos, pos),
+                Some(b':') if odd_colon(pos) => return false,
+                // A `:` inside: the loop takes it with the run after it.
+                Some(b':') => pos += 1,
+                Some(&c) if flow_indicator(c) => break (pos, pos),
+                Some(b' ') => {
+                    let after = pos + swar::blanks(b, pos, false);
+                    match b.get(after) {
+                        None | Some(b'#') => break (pos, after),
+                        Some(b'\t' | b'\r' | b'\n' | 0x80..=0xFF) => return false,
+                        Some(b':') if blankz(after + 1) => break (pos, after),
+                        Some(b':') if odd_colon(after) => return false,
+                        Some(&c) if flow_indicator(c) => break (pos, after),
+                        // The spaces and the next character belong to the scalar.
+                        Some(_) => pos = after + 1,
+                    }
+                }
+                Some(_) => return false,
+            }
+        };
+        self.tokens.push_back(Token {
+            kind: TokenKind::Scalar(Cow::Borrowed(&self.src[from..end]), ScalarStyle::Plain),
+            start,
+            end: Mark {
+                offset: end,
+                line: start.line,
+                column: column(end),
+            },
+        });
+        self.mark = Mark {
+            offset: after,
+            line: start.line,
+            column: column(after),
+        };
+        true
     }
 
     #[allow(
@@ -2358,12 +2625,6 @@ impl<'a> Scanner<'a> {
     )]
     fn scan_plain_scalar(&mut self) -> Scan<Token<'a>> {
         let start = self.mark;
-        if self.flow_level == 0
-            && self.at(0) < 0x80
-            && let Some(token) = self.plain_short()
-        {
-            return Ok(token);
-        }
         let mut end = self.mark;
         let mut value = Buf::Empty;
         let mut trailing = std::mem::take(&mut self.trailing_breaks);
@@ -2559,5 +2820,131 @@ pub(crate) fn python_char_repr(c: char) -> String {
         format!("'\\u{v:04x}'")
     } else {
         format!("'\\U{v:08x}'")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`Scanner::plain_short_flow`] reads what [`Scanner::scan_plain_scalar`] reads in a flow
+    /// collection, to the same token, mark and simple-key state, or leaves the scanner
+    /// untouched.
+    #[test]
+    fn a_plain_scalars_short_path_in_a_flow_reads_as_the_general_one() {
+        let cases: &[(&str, bool)] = &[
+            ("abc", true),
+            ("abc, d]", true),
+            ("abc]", true),
+            ("a}", true),
+            ("a{b", true),
+            ("a[b", true),
+            ("abc: d}", true),
+            ("abc:\n", true),
+            ("a:b, c", true),
+            ("a:b:c d e ,f", true),
+            ("get_param  : x}", true),
+            ("a b c  d]", true),
+            ("a b # c", true),
+            ("a b  ", true),
+            ("a-b?c, d", true),
+            ("a ?b]", true),
+            ("a? b]", true),
+            ("a#b, c", true),
+            ("-a, b", true),
+            ("a\x01b]", true),
+            ("a:, b", false),
+            ("a:]", false),
+            ("a:?", false),
+            ("a :}", false),
+            ("a\tb]", false),
+            ("a \tb]", false),
+            ("a\nb]", false),
+            ("a \r\n b]", false),
+            ("caf\u{e9}]", false),
+            ("a \u{e9}]", false),
+            ("a\u{85}b", false),
+        ];
+        for &(text, short) in cases {
+            for pure in [false, true] {
+                let mut fast = Scanner::new(text, pure);
+                let mut slow = Scanner::new(text, pure);
+                fast.increase_flow_level();
+                slow.increase_flow_level();
+                let general = slow.scan_plain_scalar();
+                // In pure mode `?` ends a scalar: the shape is short in both modes all the same.
+                assert_eq!(fast.plain_short_flow(), short, "{text:?} pure {pure}");
+                if !short {
+                    assert_eq!(fast.mark, Mark::default(), "{text:?}");
+                    assert!(fast.tokens.is_empty(), "{text:?}");
+                    continue;
+                }
+                let general = general.unwrap_or_else(|err| panic!("{text:?}: {err}"));
+                let token = fast.tokens.pop_back().expect("a token");
+                assert_eq!(token.kind, general.kind, "{text:?} pure {pure}");
+                assert_eq!(
+                    (token.start, token.end),
+                    (general.start, general.end),
+                    "{text:?} pure {pure}"
+                );
+                assert_eq!(fast.mark, slow.mark, "{text:?} pure {pure}");
+                assert_eq!(fast.simple_key_allowed, slow.simple_key_allowed, "{text:?}");
+            }
+        }
+    }
+
+    /// [`Scanner::quoted_short`] reads what [`Scanner::scan_flow_scalar`] reads, to the same
+    /// token and mark, or leaves the scanner untouched.
+    #[test]
+    fn a_quoted_scalars_short_path_reads_as_the_general_one() {
+        let cases: &[(&str, bool)] = &[
+            ("\"abc\"", true),
+            ("'abc'", true),
+            ("\"\"", true),
+            ("''", true),
+            ("\"a b  c ~!#:[]{},?*&|>%@`\" tail", true),
+            ("'a \\ b \"c\"' tail", true),
+            ("\"a 'b' c\"", true),
+            ("'0123456789abcdefghijklmnop qrstuvwxyz'", true),
+            ("\"0123456789abcdefghijklmnop qrstuvwxyz\"\n", true),
+            ("'it''s'", false),
+            ("'a'' '", false),
+            ("\"a\\\"b\"", false),
+            ("\"a\\nb\"", false),
+            ("\"a\tb\"", false),
+            ("'a\tb'", false),
+            ("\"a\nb\"", false),
+            ("'a\r\nb'", false),
+            ("\"caf\u{e9}\"", false),
+            ("'\u{feff}'", false),
+            ("\"abc", false),
+            ("'abc", false),
+            ("\"abcdefghijklmnopqrstuvwxyz", false),
+        ];
+        for &(text, short) in cases {
+            let single = text.starts_with('\'');
+            for pure in [false, true] {
+                let mut fast = Scanner::new(text, pure);
+                let mut slow = Scanner::new(text, pure);
+                let general = slow.scan_flow_scalar(single);
+                assert_eq!(fast.quoted_short(single), short, "{text:?}");
+                if !short {
+                    assert_eq!(fast.mark, Mark::default(), "{text:?}");
+                    assert!(fast.tokens.is_empty(), "{text:?}");
+                    continue;
+                }
+                let general = general.unwrap_or_else(|err| panic!("{text:?}: {err}"));
+                let token = fast.tokens.pop_back().expect("a token");
+                assert!(fast.tokens.is_empty());
+                assert_eq!(token.kind, general.kind, "{text:?}");
+                assert_eq!(
+                    (token.start, token.end),
+                    (general.start, general.end),
+                    "{text:?}"
+                );
+                assert_eq!(fast.mark, slow.mark, "{text:?}");
+                assert!(matches!(token.kind, TokenKind::Scalar(Cow::Borrowed(_), _)));
+            }
+        }
     }
 }
