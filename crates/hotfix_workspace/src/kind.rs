@@ -261,13 +261,19 @@ fn by_lines(path: &Path, bytes: &[u8]) -> ByLines {
 /// A file whose only top-level key is `parameters` and whose name says it is an environment:
 /// one when that key holds a mapping (or nothing), as an environment's does; other tools' files
 /// named so hold other things there (an `OpenAPI` fragment's list). One that does not load is
-/// told as such, not linted.
+/// an environment with a mistake (linted, its error reported), unless it holds a renderer's
+/// `{{` or `{%` (a Jinja2 source, told as a file that does not load).
 fn parameters_environment(bytes: &[u8]) -> Kind {
     let Some(doc) = hotfix_yaml::check_bytes(bytes)
         .ok()
         .and_then(|text| hotfix_yaml::parse_unlimited(text).ok())
     else {
-        return Kind::NotYaml;
+        let rendered = bytes.windows(2).any(|w| w == b"{{" || w == b"{%");
+        return if rendered {
+            Kind::NotYaml
+        } else {
+            Kind::Environment
+        };
     };
     let value = doc.get(doc.root(), "parameters").map(|v| doc.resolve(v));
     let mapping = value.is_some_and(|v| {
@@ -527,7 +533,11 @@ mod tests {
         );
         assert_eq!(kind("env.yaml", "parameters: 5\n"), Kind::Other);
         assert_eq!(kind("env.yaml", "# only\nparameters:\n"), Kind::Environment);
-        assert_eq!(kind("env.yaml", "parameters:\n  a: [\n"), Kind::NotYaml);
+        assert_eq!(kind("env.yaml", "parameters:\n  a: [\n"), Kind::Environment);
+        assert_eq!(
+            kind("env.yaml", "parameters:\n  a: {{ a }}\n"),
+            Kind::NotYaml
+        );
         // In JSON too.
         assert_eq!(
             kind("params.json", "{\"parameters\": {\"a\": 1}}"),
