@@ -18,7 +18,9 @@ declare_rule! {
     ///
     /// The values of a resource's `update_policy` are checked the same way against the
     /// type's update policies (`max_batch_size` of a group's `rolling_update` is an integer),
-    /// also where a bare `get_param`'s default gives them.
+    /// also where a bare `get_param`'s default gives them. A deprecated property that Heat's
+    /// translation rules move into the current one (`network_id` into `network`, `sequence`
+    /// into `character_classes`) is converted to its own type when Heat translates it.
     ///
     /// A value given by a function is checked when it evaluates offline from literals and
     /// parameter defaults, evaluated as Heat evaluates it in the template's version (`list_join`

@@ -362,6 +362,48 @@ impl Walk<'_, '_> {
         })
     }
 
+    /// A top-level property that a translation rule reads to move it into another (`network_id`
+    /// into `network`, `sequence` into `character_classes`): Heat converts the value to the
+    /// property's own type when it translates, as it validates the template, and refuses what
+    /// it cannot convert (`Value must be a string; got 1.5`, with more or less of the path
+    /// before it).
+    fn translated_type(&mut self, schema: &Schema, node: NodeId, name: &str) {
+        let reads = |value: &Value| reads_property(value, name);
+        let Some(target) = self.rules.iter().find_map(|rule| {
+            let read = match rule.rule {
+                RuleKind::Replace => rule.value_path.as_deref() == Some(&[name.to_owned()][..]),
+                RuleKind::Add => rule.value.as_ref().is_some_and(reads),
+                RuleKind::Delete => false,
+            };
+            (read && rule.path.len() == 1).then(|| rule.path[0].clone())
+        }) else {
+            return;
+        };
+        let doc = self.cx.doc;
+        if self.holds_call(node, 0) {
+            return;
+        }
+        let node = doc.resolve(node);
+        let Some(value) = py::load(doc, node).filter(|v| !matches!(v, Py::None)) else {
+            return;
+        };
+        if let Converted::Error(heat) = convert(schema, &value) {
+            self.out.push(Problem {
+                kind: Kind::Type,
+                node,
+                message: format!(
+                    "`{name}` takes {}, and Heat cannot convert `{}` to one",
+                    a_kind(schema.kind),
+                    shown(self.cx, node)
+                ),
+                help: format!(
+                    "Heat refuses the template when it validates it, as it moves `{name}` into \
+                     `{target}`: `{heat}`"
+                ),
+            });
+        }
+    }
+
     /// The sibling that a translation rule moves the key `name` of the map at `names` into
     /// (`value_name`), with its schema, when the sibling is not given too.
     fn moved_into(
@@ -463,7 +505,12 @@ impl Walk<'_, '_> {
             // is checked as that sibling, where Heat checks it.
             let (checked_as, property) = match self.moved_into(schema, names, &key) {
                 Some(target) => target,
-                None if self.moved_away(names, &key) => continue,
+                None if self.moved_away(names, &key) => {
+                    if names.is_empty() {
+                        self.translated_type(property, entry.value, &key);
+                    }
+                    continue;
+                }
                 None => (key.clone(), property),
             };
             let child = format!("{path}.{checked_as}");
@@ -971,6 +1018,21 @@ impl Origin {
                     .join(", ")
             ),
         }
+    }
+}
+
+/// Whether a translation rule's value reads the top-level property `name` (`{"property":
+/// [name]}` somewhere in it).
+fn reads_property(value: &Value, name: &str) -> bool {
+    match value {
+        Value::Object(map) => {
+            map.get("property")
+                .and_then(Value::as_array)
+                .is_some_and(|path| path.len() == 1 && path[0] == name)
+                || map.values().any(|v| reads_property(v, name))
+        }
+        Value::Array(items) => items.iter().any(|v| reads_property(v, name)),
+        _ => false,
     }
 }
 
