@@ -232,3 +232,38 @@ fn type_and_types_show_the_heat_of_the_release_named() {
     .expect("JSON");
     assert_eq!(json["heat"]["version"], "24.1.2");
 }
+
+#[test]
+fn type_and_types_read_the_heat_release_of_the_configuration_that_applies_here() {
+    let dir = tempfile::tempdir().expect("a folder");
+    std::fs::write(
+        dir.path().join("hotfix.toml"),
+        "heat-release = \"wallaby\"\n",
+    )
+    .expect("write");
+    let below = dir.path().join("templates");
+    std::fs::create_dir(&below).expect("a folder");
+    let run = |args: &[&str]| {
+        let output = Command::new(env!("CARGO_BIN_EXE_hotfix"))
+            .args(args)
+            .current_dir(&below)
+            .stdin(Stdio::null())
+            .output()
+            .expect("run hotfix");
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        stdout(&output)
+    };
+    let listener = run(&["type", "OS::Octavia::Listener"]);
+    assert!(
+        listener.starts_with("OS::Octavia::Listener (Heat 16.1.0)\n"),
+        "{listener}"
+    );
+    let json: Value = serde_json::from_str(&run(&["types", "--format", "json"])).expect("JSON");
+    assert_eq!(json["heat"]["version"], "16.1.0");
+    // The command line replaces the configuration's release.
+    let newest = run(&["type", "OS::Octavia::Listener", "--heat-release", "2026.2"]);
+    assert!(
+        newest.starts_with("OS::Octavia::Listener (Heat 27.0.1)\n"),
+        "{newest}"
+    );
+}

@@ -115,3 +115,150 @@ fn heat_each_release_refuses_what_hotfix_reports_for_it() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// The `update_policy` of every type against both Heats: Heat checks it against the type's
+/// `update_policy_schema` when it validates the template (before the properties, so none are
+/// given). For every registered type of the release, a few keys (those Heat's groups take, and
+/// one no type has), and for the types that take some, each key and each nested key given each
+/// probe value. Heat refuses `update_policy` (`Property error: resources.r.update_policy…`)
+/// exactly when hotfix reports an error of H609, H614 or H615 on it, and one of hotfix's quotes
+/// is Heat's text. The schemas are the same in every release's data (rocky to hibiscus), so the
+/// two Heats check the one rule on each release's own types.
+#[test]
+#[ignore = "needs Heat's engine (scripts/setup-oracle.sh, scripts/setup-heat-release.sh); run by scripts/test.sh"]
+fn heat_update_policies_are_refused_as_each_release_refuses_them() {
+    use hotfix_linter::Selector;
+    let mut wrong = Vec::new();
+    let mut counts = Vec::new();
+    for (label, release, mut heat) in [
+        ("Heat 27.0.1", None, common::Heat::start()),
+        (
+            "Heat 16.1.0 (wallaby)",
+            Some(wallaby()),
+            common::Heat::start_release("wallaby"),
+        ),
+    ] {
+        let settings = Settings {
+            heat_release: release,
+            select: ["H609", "H614", "H615"]
+                .iter()
+                .map(|c| Selector::parse(c).expect("code"))
+                .collect(),
+            ..Settings::default()
+        };
+        let cases = update_policy_cases(hotfix_hot::resource_types::for_release(release));
+        let (mut refused, mut accepted) = (0, 0);
+        for (type_name, policy) in &cases {
+            let template = serde_json::to_string_pretty(&json!({
+                "heat_template_version": "2018-08-31",
+                "resources": {"r": {
+                    "type": type_name,
+                    "properties": properties(type_name),
+                    "update_policy": policy,
+                }},
+            }))
+            .expect("JSON");
+            // What `openstack orchestration template validate` checks: a group's create-time
+            // checks (its size, its members) come before `update_policy` in strict validation.
+            let answer = heat.request(&json!({"cmd": "validate", "template": template}));
+            let error = answer["error"].as_str().unwrap_or_default();
+            let heat_refuses = error.starts_with("Property error: resources.r.update_policy");
+            if answer["valid"] != json!(true) && !heat_refuses {
+                wrong.push(format!(
+                    "{label}: {type_name} {policy}: refused for another reason: {answer}"
+                ));
+                continue;
+            }
+            let found: Vec<String> = lint("t.json", template.as_bytes(), &settings)
+                .iter()
+                .map(|d| format!("{} {}", d.message, d.help.as_deref().unwrap_or_default()))
+                .filter(|text| text.contains("resources.r.update_policy"))
+                .collect();
+            if heat_refuses {
+                refused += 1;
+            } else {
+                accepted += 1;
+            }
+            if heat_refuses == found.is_empty() {
+                wrong.push(format!(
+                    "{label}: {type_name} {policy}: Heat {error:?}, hotfix {found:?}"
+                ));
+            } else if heat_refuses && !found.iter().any(|t| quotes(t, error)) {
+                wrong.push(format!(
+                    "{label}: {type_name} {policy}: Heat says {error:?}, hotfix quotes {found:?}"
+                ));
+            }
+        }
+        counts.push(format!("{label}: {refused} refused, {accepted} accepted"));
+    }
+    eprintln!("{}", counts.join("; "));
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The `update_policy` values tried on each type: for every type, the keys Heat's groups take
+/// and one no type has; for the types that take some, each key and each nested key given each
+/// probe value.
+fn update_policy_cases(
+    types: &hotfix_hot::resource_types::ResourceTypes,
+) -> Vec<(String, serde_json::Value)> {
+    let probes = [
+        json!(null),
+        json!(true),
+        json!(0),
+        json!(1),
+        json!(-1),
+        json!(1.5),
+        json!(""),
+        json!("x"),
+        json!("10"),
+        json!("2.5"),
+        json!([]),
+        json!([1]),
+        json!({}),
+        json!({"x": 1}),
+    ];
+    let mut cases: Vec<(String, serde_json::Value)> = Vec::new();
+    for (name, t) in types.iter() {
+        for key in [
+            "rolling_update",
+            "RollingUpdate",
+            "AutoScalingRollingUpdate",
+            "bogus",
+        ] {
+            cases.push((name.to_owned(), json!({ key: {} })));
+        }
+        for (key, schema) in &t.update_policy {
+            for probe in &probes {
+                cases.push((name.to_owned(), json!({ key: probe })));
+            }
+            for nested in schema.schema.keys() {
+                for probe in &probes {
+                    cases.push((name.to_owned(), json!({ key: { nested: probe } })));
+                }
+            }
+        }
+    }
+    cases
+}
+
+/// The properties a type needs before Heat looks at its `update_policy`: none, but
+/// `OS::Neutron::RBACPolicy`, whose translation rules read `object_type` when it is made.
+fn properties(type_name: &str) -> serde_json::Value {
+    match type_name {
+        "OS::Neutron::RBACPolicy" => json!({"object_type": "network"}),
+        _ => json!({}),
+    }
+}
+
+/// Whether a finding's text quotes Heat's error: whole, or as `Property error: PATH: …` (a
+/// constraint's help, whose own words say what Heat's do). Python 3.8 (wallaby's Heat) says
+/// `a number` where 3.10 and later, and hotfix, say `a real number`.
+fn quotes(finding: &str, error: &str) -> bool {
+    let finding = finding.replace("a real number", "a number");
+    let error = error.replace("a real number", "a number");
+    finding.contains(&format!("`{error}`"))
+        || error.split_once(": ").is_some_and(|(_, rest)| {
+            rest.split_once(": ")
+                .is_some_and(|(path, _)| finding.contains(&format!("`Property error: {path}: …`")))
+        })
+}

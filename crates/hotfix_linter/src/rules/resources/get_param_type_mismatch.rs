@@ -1,6 +1,6 @@
 use std::collections::BTreeMap;
 
-use hotfix_hot::resource_types::{PropertyType, Schema};
+use hotfix_hot::resource_types::{PropertyType, RuleKind, Schema, TranslationRule};
 use hotfix_yaml::NodeId;
 
 use crate::rule::{Context, Sink, declare_rule};
@@ -88,6 +88,29 @@ const MAX_DEPTH: usize = 32;
 /// The resource a property belongs to.
 struct Owner<'a> {
     type_name: &'a str,
+    /// Its type's translation rules.
+    rules: &'static [TranslationRule],
+}
+
+impl Owner<'_> {
+    /// Whether Heat drops the property at `path` (`tasks[2].policies`) before it checks the
+    /// properties, without converting its value: a Delete rule's, that no rule moves with its
+    /// own type (`value_path`, or a value of an Add rule). Mistral's `policies`, read through
+    /// `custom_value_path` and dropped, takes any value.
+    fn dropped_unconverted(&self, path: &str) -> bool {
+        let names: Vec<&str> = path
+            .split('.')
+            .map(|n| n.split_once('[').map_or(n, |(name, _)| name))
+            .collect();
+        let here = |p: &[String]| p.iter().map(String::as_str).eq(names.iter().copied());
+        self.rules
+            .iter()
+            .any(|r| r.rule == RuleKind::Delete && here(&r.path))
+            && !self.rules.iter().any(|r| {
+                r.value_path.as_deref().is_some_and(here)
+                    || (r.rule == RuleKind::Add && names.len() == 1 && r.value.is_some())
+            })
+    }
 }
 
 fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
@@ -107,7 +130,10 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         let Some(properties) = literal_properties(cx, resource) else {
             continue;
         };
-        let owner = Owner { type_name };
+        let owner = Owner {
+            type_name,
+            rules: &schema.translation,
+        };
         check_map(cx, sink, &owner, properties, &schema.properties, "", 0);
     }
 }
@@ -135,6 +161,9 @@ fn check_map(
         } else {
             format!("{path}.{key}")
         };
+        if owner.dropped_unconverted(&path) {
+            continue;
+        }
         check_value(cx, sink, owner, entry.value, schema, &path, depth);
     }
 }

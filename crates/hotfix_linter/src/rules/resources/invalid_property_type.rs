@@ -16,6 +16,12 @@ declare_rule! {
     ///   and nothing else: not `1`, not `"yes"` (a plain `yes` is YAML's `true`);
     /// - a list property takes a list, a map property a map (some take a string Heat converts).
     ///
+    /// The values of a resource's `update_policy` are checked the same way against the
+    /// type's update policies (`max_batch_size` of a group's `rolling_update` is an integer),
+    /// also where a bare `get_param`'s default gives them. A deprecated property that Heat's
+    /// translation rules move into the current one (`network_id` into `network`, `sequence`
+    /// into `character_classes`) is converted to its own type when Heat translates it.
+    ///
     /// A value given by a function is checked when it evaluates offline from literals and
     /// parameter defaults, evaluated as Heat evaluates it in the template's version (`list_join`
     /// and `str_replace` of literals, `str_split` of a literal, `get_param` of a parameter with
@@ -31,7 +37,8 @@ declare_rule! {
     /// ## Why is this bad?
     /// `openstack orchestration template validate` accepts the template, but Heat refuses the
     /// stack when it creates it: `Property error: resources.volume.properties.size: Value 'ten'
-    /// is not an integer`.
+    /// is not an integer`. A value in `update_policy` is refused when Heat validates the
+    /// template.
     ///
     /// ## Example
     /// ```yaml

@@ -7,7 +7,8 @@ declare_rule! {
     /// the constraints of its property, after Heat's conversion to the property's type:
     /// allowed values, ranges, lengths, steps (modulo) and allowed patterns, recursively into
     /// the nested schemas of lists and maps (`hotfix type OS::Neutron::SecurityGroupRule` lists
-    /// them).
+    /// them). So are the values of a resource's `update_policy` (a group's `max_batch_size` is
+    /// at least 1), which Heat refuses when it validates the template.
     ///
     /// A value given by a function is checked when it evaluates offline from literals and
     /// parameter defaults, evaluated as Heat evaluates it in the template's version (`list_join`

@@ -81,16 +81,20 @@ fn problems<'c>(
     folder: &std::cell::OnceCell<Option<hotfix_eval::Folder<'c>>>,
 ) -> Vec<Problem> {
     let schema = registered.schema;
-    if schema.none_resource {
-        return Vec::new();
-    }
     let resource = registered.resource;
     let label = registered.label();
+    let conditional = cx.doc.get(resource.value, "condition").is_some();
+    // Heat checks `update_policy` of every type, `OS::Heat::None` and the placeholders too.
+    let mut out = update_policy(cx, registered, folder, &label, conditional);
+    if schema.none_resource {
+        return out;
+    }
     let mut walk = Walk {
         cx,
         folder,
         type_name: &label,
-        conditional: cx.doc.get(resource.value, "condition").is_some(),
+        phase: Phase::Create,
+        conditional,
         rules: &schema.translation,
         // A property written beside `type` is `unknown-resource-key`'s (which says to move it).
         misplaced: cx
@@ -120,7 +124,8 @@ fn problems<'c>(
         Some(properties) => {
             let resolved = doc.resolve(properties);
             if call_at(cx, properties).is_some() {
-                return walk.out;
+                out.append(&mut walk.out);
+                return out;
             }
             let at = doc
                 .get_key(resource.value, "properties")
@@ -144,7 +149,115 @@ fn problems<'c>(
             }
         }
     }
+    out.append(&mut walk.out);
+    out
+}
+
+/// The problems of a resource's literal `update_policy` mapping, which Heat checks against
+/// the type's `update_policy_schema` (empty for most types) with values when it validates the
+/// template (`Resource.validate_template`): every key one the type has, each value converted to
+/// its type and within its constraints, into the nested maps.
+fn update_policy<'c>(
+    cx: &Context<'c>,
+    registered: &Registered<'_>,
+    folder: &std::cell::OnceCell<Option<hotfix_eval::Folder<'c>>>,
+    label: &str,
+    conditional: bool,
+) -> Vec<Problem> {
+    let doc = cx.doc;
+    let resource = registered.resource;
+    let Some(policy) = cx.template.field(resource, "update_policy") else {
+        return Vec::new();
+    };
+    // A call is `field-from-function`'s; anything but a mapping `invalid-resource-field-type`'s.
+    if call_at(cx, policy).is_some() || !cx.template.is_mapping(policy) {
+        return Vec::new();
+    }
+    let policy = doc.resolve(policy);
+    let schema = &registered.schema.update_policy;
+    let path = format!("resources.{}.update_policy", resource.name);
+    let mut walk = Walk {
+        cx,
+        folder,
+        type_name: label,
+        phase: Phase::Validate,
+        conditional,
+        rules: &[],
+        misplaced: Vec::new(),
+        out: Vec::new(),
+    };
+    for entry in doc.entries(policy) {
+        let key = key_name(doc, entry.key);
+        if doc.str_value(entry.key).is_some() && schema.contains_key(&key) {
+            continue;
+        }
+        let heat = format!(
+            "Heat refuses the template when it validates it: `Property error: {path}: Unknown \
+             Property {key}`"
+        );
+        let keys = schema
+            .iter()
+            .filter(|(_, s)| s.support_status.status != hotfix_hot::resource_types::Status::Hidden)
+            .map(|(name, _)| name.as_str());
+        let (message, help) = if schema.is_empty() {
+            // A group whose rolling updates are a property (`OS::Heat::AutoScalingGroup`'s
+            // `rolling_updates`): say where the setting goes.
+            let property = registered
+                .schema
+                .properties
+                .iter()
+                .filter(|(_, p)| {
+                    p.support_status.status != hotfix_hot::resource_types::Status::Hidden
+                })
+                .map(|(name, _)| name.as_str());
+            let help = match crate::rules::util::did_you_mean(&key, property) {
+                Some(p) => format!("did you mean its property `{p}`? {heat}"),
+                None => format!("remove `update_policy`; {heat}"),
+            };
+            (
+                format!("`{key}` is not an update policy of {label}, which has none"),
+                help,
+            )
+        } else {
+            let help = crate::rules::util::did_you_mean(&key, keys).map_or_else(
+                || {
+                    let keys: Vec<String> = schema.keys().map(|k| format!("`{k}`")).collect();
+                    format!("its update policies are {}; {heat}", keys.join(", "))
+                },
+                |suggestion| format!("did you mean `{suggestion}`? {heat}"),
+            );
+            (format!("`{key}` is not an update policy of {label}"), help)
+        };
+        walk.out.push(Problem {
+            kind: Kind::UnknownKey,
+            node: entry.key,
+            message,
+            help,
+        });
+    }
+    let at = doc
+        .get_key(resource.value, "update_policy")
+        .unwrap_or(policy);
+    walk.map(schema, policy, &mut Vec::new(), &path, at, true);
     walk.out
+}
+
+/// When Heat checks the values: properties' just before it creates the resource (their keys,
+/// when it validates the template), `update_policy` when it validates the template.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Create,
+    Validate,
+}
+
+impl Phase {
+    /// "creates the stack", "validates the template".
+    fn when(self) -> &'static str {
+        match self {
+            Phase::Create => "creates the stack",
+            Phase::Validate => "validates the template",
+        }
+    }
 }
 
 struct Walk<'a, 'c> {
@@ -152,6 +265,8 @@ struct Walk<'a, 'c> {
     /// What evaluates computed values, built at the first.
     folder: &'a std::cell::OnceCell<Option<hotfix_eval::Folder<'c>>>,
     type_name: &'a str,
+    /// When Heat checks what this walk checks (for the messages).
+    phase: Phase,
     /// Whether the resource has a `condition`: with the parameters' defaults it may not be
     /// created at all, so a value computed from defaults is not checked.
     conditional: bool,
@@ -170,6 +285,25 @@ enum Converted {
 }
 
 impl Walk<'_, '_> {
+    /// "Heat refuses the stack when it creates it", or the template when it validates it.
+    fn refuses(&self) -> &'static str {
+        match self.phase {
+            Phase::Create => "Heat refuses the stack when it creates it",
+            Phase::Validate => "Heat refuses the template when it validates it",
+        }
+    }
+
+    /// Whether `get-param-type-mismatch` reports a value a bare `get_param` gives (a
+    /// property's, not an update policy's).
+    fn bare_param_rule(&self, origin: &Origin) -> bool {
+        origin.function == "get_param" && self.phase == Phase::Create
+    }
+
+    /// "Heat refuses the value when it creates the stack" (or validates the template).
+    fn refuses_value(&self) -> String {
+        format!("Heat refuses the value when it {}", self.phase.when())
+    }
+
     /// The required keys of a map schema that are not given (nor filled by a translation rule).
     fn missing_in(
         &mut self,
@@ -199,8 +333,8 @@ impl Walk<'_, '_> {
                 node: at,
                 message,
                 help: format!(
-                    "Heat refuses the stack when it creates it: `Property error: {path}: Property \
-                     {name} not assigned`"
+                    "{}: `Property error: {path}: Property {name} not assigned`",
+                    self.refuses()
                 ),
             });
         }
@@ -226,6 +360,48 @@ impl Walk<'_, '_> {
                 RuleKind::Add => false,
             }
         })
+    }
+
+    /// A top-level property that a translation rule reads to move it into another (`network_id`
+    /// into `network`, `sequence` into `character_classes`): Heat converts the value to the
+    /// property's own type when it translates, as it validates the template, and refuses what
+    /// it cannot convert (`Value must be a string; got 1.5`, with more or less of the path
+    /// before it).
+    fn translated_type(&mut self, schema: &Schema, node: NodeId, name: &str) {
+        let reads = |value: &Value| reads_property(value, name);
+        let Some(target) = self.rules.iter().find_map(|rule| {
+            let read = match rule.rule {
+                RuleKind::Replace => rule.value_path.as_deref() == Some(&[name.to_owned()][..]),
+                RuleKind::Add => rule.value.as_ref().is_some_and(reads),
+                RuleKind::Delete => false,
+            };
+            (read && rule.path.len() == 1).then(|| rule.path[0].clone())
+        }) else {
+            return;
+        };
+        let doc = self.cx.doc;
+        if self.holds_call(node, 0) {
+            return;
+        }
+        let node = doc.resolve(node);
+        let Some(value) = py::load(doc, node).filter(|v| !matches!(v, Py::None)) else {
+            return;
+        };
+        if let Converted::Error(heat) = convert(schema, &value) {
+            self.out.push(Problem {
+                kind: Kind::Type,
+                node,
+                message: format!(
+                    "`{name}` takes {}, and Heat cannot convert `{}` to one",
+                    a_kind(schema.kind),
+                    shown(self.cx, node)
+                ),
+                help: format!(
+                    "Heat refuses the template when it validates it, as it moves `{name}` into \
+                     `{target}`: `{heat}`"
+                ),
+            });
+        }
     }
 
     /// The sibling that a translation rule moves the key `name` of the map at `names` into
@@ -329,7 +505,12 @@ impl Walk<'_, '_> {
             // is checked as that sibling, where Heat checks it.
             let (checked_as, property) = match self.moved_into(schema, names, &key) {
                 Some(target) => target,
-                None if self.moved_away(names, &key) => continue,
+                None if self.moved_away(names, &key) => {
+                    if names.is_empty() {
+                        self.translated_type(property, entry.value, &key);
+                    }
+                    continue;
+                }
                 None => (key.clone(), property),
             };
             let child = format!("{path}.{checked_as}");
@@ -351,7 +532,8 @@ impl Walk<'_, '_> {
     ) {
         let mut arriving: Vec<&str> = names.iter().map(String::as_str).collect();
         arriving.push(key);
-        if property_arrives_later(self.cx, self.type_name, &arriving) {
+        if self.phase == Phase::Create && property_arrives_later(self.cx, self.type_name, &arriving)
+        {
             // `unavailable-in-release` reports it, with the release it arrived in.
             return;
         }
@@ -361,8 +543,8 @@ impl Walk<'_, '_> {
             .filter(|(_, s)| s.support_status.status != hotfix_hot::resource_types::Status::Hidden)
             .map(|(name, _)| name.as_str());
         let heat = format!(
-            "Heat refuses the stack when it creates it: `Property error: {path}: Unknown Property \
-             {key}`"
+            "{}: `Property error: {path}: Unknown Property {key}`",
+            self.refuses()
         );
         let help = if let Some(suggestion) = crate::rules::util::did_you_mean(key, shown) {
             format!("did you mean `{suggestion}`? {heat}")
@@ -518,8 +700,9 @@ impl Walk<'_, '_> {
         };
         let converted = match convert(schema, value) {
             Converted::Value(converted) => converted,
-            // A default that a bare `get_param` gives unconverted is `get-param-type-mismatch`'s.
-            Converted::Error(_) if depth == 0 && origin.function == "get_param" => return,
+            // A default that a bare `get_param` gives a property unconverted is
+            // `get-param-type-mismatch`'s (which does not look at `update_policy`).
+            Converted::Error(_) if depth == 0 && self.bare_param_rule(origin) => return,
             Converted::Error(heat) => {
                 self.out.push(Problem {
                     kind: Kind::Type,
@@ -530,8 +713,8 @@ impl Walk<'_, '_> {
                         clip(&value.to_str()),
                     ),
                     help: format!(
-                        "Heat refuses the stack when it creates it{}: `Property error: {path}: \
-                         {heat}`",
+                        "{}{}: `Property error: {path}: {heat}`",
+                        self.refuses(),
                         origin.unless()
                     ),
                 });
@@ -603,8 +786,8 @@ impl Walk<'_, '_> {
                 node: at.node,
                 message: format!("{message}{whose}"),
                 help: format!(
-                    "{help}; Heat refuses the value when it creates the stack{} (`Property \
-                     error: {path}: …`)",
+                    "{help}; {}{} (`Property error: {path}: …`)",
+                    self.refuses_value(),
                     origin.unless()
                 ),
             });
@@ -669,10 +852,8 @@ impl Walk<'_, '_> {
         };
         let message = format!("`{property}` takes {}, not {what}", a_kind(schema.kind));
         let help = match heat {
-            Some(heat) => format!(
-                "Heat refuses the stack when it creates it: `Property error: {path}: {heat}`"
-            ),
-            None => format!("Heat refuses {what} here when it creates the stack"),
+            Some(heat) => format!("{}: `Property error: {path}: {heat}`", self.refuses()),
+            None => format!("Heat refuses {what} here when it {}", self.phase.when()),
         };
         self.out.push(Problem {
             kind: Kind::Type,
@@ -699,9 +880,7 @@ impl Walk<'_, '_> {
                 a_kind(schema.kind),
                 shown(self.cx, node)
             ),
-            help: format!(
-                "Heat refuses the stack when it creates it: `Property error: {path}: {heat}`"
-            ),
+            help: format!("{}: `Property error: {path}: {heat}`", self.refuses()),
         });
     }
 
@@ -782,8 +961,8 @@ impl Walk<'_, '_> {
                 node,
                 message,
                 help: format!(
-                    "{help}; Heat refuses the value when it creates the stack (`Property error: \
-                     {path}: …`)"
+                    "{help}; {} (`Property error: {path}: …`)",
+                    self.refuses_value()
                 ),
             });
         }
@@ -839,6 +1018,21 @@ impl Origin {
                     .join(", ")
             ),
         }
+    }
+}
+
+/// Whether a translation rule's value reads the top-level property `name` (`{"property":
+/// [name]}` somewhere in it).
+fn reads_property(value: &Value, name: &str) -> bool {
+    match value {
+        Value::Object(map) => {
+            map.get("property")
+                .and_then(Value::as_array)
+                .is_some_and(|path| path.len() == 1 && path[0] == name)
+                || map.values().any(|v| reads_property(v, name))
+        }
+        Value::Array(items) => items.iter().any(|v| reads_property(v, name)),
+        _ => false,
     }
 }
 

@@ -14,7 +14,11 @@ declare_rule! {
     /// ## What it does
     /// Checks that every key under a resource's `properties` is a property of its type, for
     /// the types of Heat's registry (`hotfix type OS::Nova::Server` lists them), and that every
-    /// key of a nested map is one its schema has (`networks: [{netwrok: private}]`).
+    /// key of a nested map is one its schema has (`networks: [{netwrok: private}]`). The keys of
+    /// its `update_policy` likewise: only the groups take any (`OS::Heat::ResourceGroup`'s
+    /// `rolling_update` and `batch_create`, `OS::Heat::InstanceGroup`'s `RollingUpdate`, …; not
+    /// `OS::Heat::AutoScalingGroup`, whose rolling updates are its `rolling_updates` property),
+    /// with their nested keys.
     ///
     /// The properties of an `OS::Heat::ResourceGroup`'s member (`resource_def`) and of an
     /// `OS::Heat::AutoScalingGroup`'s (`resource`) are checked too, unless the group's size is 0
@@ -26,8 +30,8 @@ declare_rule! {
     /// `"OS::Networking::*": "OS::Neutron::*"`): with `-e`, Heat's one answer; without, when the
     /// environments of the tree closest to the template all map it onto that type.
     ///
-    /// Not checked: `OS::Heat::None` and the removed types Heat keeps as placeholders (they
-    /// take any property), an external resource (with an `external_id`: Heat adopts it and
+    /// Not checked: the properties of `OS::Heat::None` and the removed types Heat keeps as
+    /// placeholders (they take any property, but no `update_policy`), an external resource (with an `external_id`: Heat adopts it and
     /// checks none of its properties), template files and types Heat's registry does not have
     /// (`unknown-resource-type` reports those it should know).
     ///
@@ -37,7 +41,9 @@ declare_rule! {
     /// property is never what was meant: the value meant for it is not used. A misspelt key of a
     /// nested map passes that validation, and Heat refuses the stack when it creates it
     /// (`Property error: resources.server.properties.networks[0]: Unknown Property netwrok`).
-    /// Heat checks a group's member when it validates the group before a stack create.
+    /// Heat checks a group's member when it validates the group before a stack create. Heat
+    /// refuses an unknown `update_policy` key when it validates the template: `Property error:
+    /// resources.group.update_policy: Unknown Property rolling_updat`.
     ///
     /// ## Example
     /// ```yaml
