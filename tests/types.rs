@@ -244,12 +244,7 @@ fn type_and_types_read_the_heat_release_of_the_configuration_that_applies_here()
     let below = dir.path().join("templates");
     std::fs::create_dir(&below).expect("a folder");
     let run = |args: &[&str]| {
-        let output = Command::new(env!("CARGO_BIN_EXE_hotfix"))
-            .args(args)
-            .current_dir(&below)
-            .stdin(Stdio::null())
-            .output()
-            .expect("run hotfix");
+        let output = HOTFIX.run_in(&below, args);
         assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
         stdout(&output)
     };
