@@ -4,7 +4,7 @@
 //! make files modules.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 mod common;
 
@@ -532,27 +532,15 @@ fn stateful_statics(text: &str) -> Vec<(String, String)> {
     found
 }
 
-/// The `.rs` files below `folder`.
-fn rust_files(folder: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(folder).expect("list") {
-        let path = entry.expect("list").path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
-
 #[test]
 fn no_static_holds_a_run_s_state() {
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    rust_files(&workspace.join("src"), &mut files);
+    hotfix_testkit::rust_files(&workspace.join("src"), &mut files);
     for entry in std::fs::read_dir(workspace.join("crates")).expect("list crates/") {
         let src = entry.expect("list crates/").path().join("src");
         if src.is_dir() {
-            rust_files(&src, &mut files);
+            hotfix_testkit::rust_files(&src, &mut files);
         }
     }
     assert!(files.len() > 100, "{}", files.len());

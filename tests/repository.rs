@@ -8,19 +8,6 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The `.rs` files below `folder`, sorted.
-fn rust_files(folder: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(folder).expect("list") {
-        let path = entry.expect("list").path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-    out.sort();
-}
-
 /// The folders of the workspace's member crates under `crates/` (the members are `.` and
 /// `crates/*`: the test checks that first).
 fn member_crates() -> Vec<PathBuf> {
@@ -202,7 +189,7 @@ fn the_crates_cite_no_file_that_is_not_in_the_repository() {
     let mut checked = 0;
     for (crate_folder, src) in sources {
         let mut files = Vec::new();
-        rust_files(&src, &mut files);
+        hotfix_testkit::rust_files(&src, &mut files);
         for file in files {
             let text = std::fs::read_to_string(&file).expect("a UTF-8 source file");
             let shown = file

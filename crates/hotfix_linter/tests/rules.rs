@@ -314,19 +314,6 @@ fn names_unsafe(line: &str) -> bool {
     })
 }
 
-/// The `.rs` files below `dir`, sorted.
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("a source folder") {
-        let path = entry.expect("dir entry").path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-    out.sort();
-}
-
 /// The documentation of the rule or upgrade rule `code`.
 fn documentation_of(code: &str) -> Option<String> {
     hotfix_linter::rule_by_code(code)
@@ -348,7 +335,7 @@ fn documentation_of(code: &str) -> Option<String> {
 fn every_rule_with_an_unsafe_fix_says_why_under_fix_safety() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
-    rust_files(&src, &mut files);
+    hotfix_testkit::rust_files(&src, &mut files);
     let mut unsafe_codes = std::collections::BTreeSet::new();
     let mut unexplained = Vec::new();
     for file in &files {

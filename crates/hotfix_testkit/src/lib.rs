@@ -269,6 +269,22 @@ pub fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
+/// Adds the `.rs` files below `folder` (at any depth) to `out`, and sorts `out`.
+pub fn rust_files(folder: &Path, out: &mut Vec<PathBuf>) {
+    fn walk(folder: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(folder).expect("list a source folder") {
+            let path = entry.expect("list a source folder").path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    walk(folder, out);
+    out.sort();
+}
+
 /// Writes `text` to `path`, making its folders first.
 pub fn write(path: &Path, text: &str) {
     if let Some(parent) = path.parent() {
