@@ -205,14 +205,13 @@ impl Document {
     /// (`sys.get_int_max_str_digits()`): one given in another base, which `int()` reads
     /// whatever its length, and which `json.dumps` then cannot write.
     fn too_long_int(&self, id: NodeId) -> bool {
-        matches!(
-            self.scalar(id).map(|s| &s.value),
-            Some(ScalarValue::Int(crate::Int::Big(digits)))
-                if digits.trim_start_matches('-').len() > crate::scalar::INT_MAX_STR_DIGITS
-        ) || matches!(
-            self.scalar(id).map(|s| &s.value),
-            Some(ScalarValue::Int(crate::Int::Huge))
-        )
+        match self.scalar(id).map(|s| &s.value) {
+            Some(ScalarValue::Int(crate::Int::Big(digits))) => {
+                digits.trim_start_matches('-').len() > crate::scalar::INT_MAX_STR_DIGITS
+            }
+            Some(ScalarValue::Int(crate::Int::Huge)) => true,
+            _ => false,
+        }
     }
 
     /// `json.dumps` takes a str, int, float, bool or None as a key, and nothing else.
