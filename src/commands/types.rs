@@ -26,17 +26,8 @@ pub(crate) struct TypesArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
-    /// The OpenStack release whose Heat to show: a series (`wallaby`) or a release number
-    /// (`2023.1`); without it, the `heat-release` of the `hotfix.toml` that applies to the
-    /// working directory, else the newest Heat hotfix has data for. Releases before rocky show
-    /// rocky's Heat, the oldest there is.
-    #[arg(
-        long,
-        value_name = "RELEASE",
-        value_parser = crate::complete::heat_releases(),
-        hide_possible_values = true
-    )]
-    heat_release: Option<HeatRelease>,
+    #[command(flatten)]
+    release: ShownRelease,
 }
 
 /// `hotfix type NAME` (its help is on `Command::Type` in main.rs).
@@ -47,6 +38,13 @@ pub(crate) struct TypeArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
+    #[command(flatten)]
+    release: ShownRelease,
+}
+
+/// `--heat-release` of `hotfix type` and `hotfix types`.
+#[derive(Debug, clap::Args)]
+struct ShownRelease {
     /// The OpenStack release whose Heat to show: a series (`wallaby`) or a release number
     /// (`2023.1`); without it, the `heat-release` of the `hotfix.toml` that applies to the
     /// working directory, else the newest Heat hotfix has data for. Releases before rocky show
@@ -60,26 +58,28 @@ pub(crate) struct TypeArgs {
     heat_release: Option<HeatRelease>,
 }
 
-/// The release to show: `--heat-release`, else the `heat-release` of the configuration that
-/// `hotfix lint` applies to the templates of the working directory (the nearest `hotfix.toml`
-/// in it or above), else none (the newest).
-fn release(flag: Option<HeatRelease>) -> anyhow::Result<Option<HeatRelease>> {
-    if flag.is_some() {
-        return Ok(flag);
+impl ShownRelease {
+    /// The release to show: `--heat-release`, else the `heat-release` of the configuration
+    /// that `hotfix lint` applies to the templates of the working directory (the nearest
+    /// `hotfix.toml` in it or above), else none (the newest).
+    fn release(&self) -> anyhow::Result<Option<HeatRelease>> {
+        if self.heat_release.is_some() {
+            return Ok(self.heat_release);
+        }
+        let cwd = crate::paths::current_dir()?;
+        let mut configs = crate::config::Configs::new(
+            false,
+            None,
+            &cwd,
+            crate::config::Overrides::default(),
+            std::sync::Arc::default(),
+        )?;
+        Ok(configs.for_folder(&cwd)?.settings.heat_release)
     }
-    let cwd = crate::paths::current_dir()?;
-    let mut configs = crate::config::Configs::new(
-        false,
-        None,
-        &cwd,
-        crate::config::Overrides::default(),
-        std::sync::Arc::default(),
-    )?;
-    Ok(configs.for_folder(&cwd)?.settings.heat_release)
 }
 
 pub(crate) fn types(args: &TypesArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
-    let all = resource_types::for_release(release(args.heat_release)?);
+    let all = resource_types::for_release(args.release.release()?);
     match args.format {
         Format::Json => {
             let types: Vec<Value> = all
@@ -113,7 +113,7 @@ pub(crate) fn types(args: &TypesArgs, out: &mut impl Write) -> anyhow::Result<Ex
 }
 
 pub(crate) fn resource_type(args: &TypeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
-    let all = resource_types::for_release(release(args.heat_release)?);
+    let all = resource_types::for_release(args.release.release()?);
     let Some(t) = all.get(&args.name) else {
         return Err(unknown(all, &args.name));
     };
