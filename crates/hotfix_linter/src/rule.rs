@@ -237,7 +237,13 @@ pub struct Context<'a> {
     pub(crate) links: std::cell::OnceCell<Vec<hotfix_stack::RawLink>>,
     /// The keys of the resources that are never created, found once.
     pub(crate) never_created: std::cell::OnceCell<Vec<hotfix_yaml::NodeId>>,
+    /// What rules worked out of one node, kept for the next question ([`Context::memo`]).
+    pub(crate) memos: std::cell::RefCell<Memos>,
 }
+
+/// [`Context::memo`]'s answers: by the type of the answer and the node asked about.
+pub(crate) type Memos =
+    std::collections::HashMap<(std::any::TypeId, NodeId), Box<dyn std::any::Any>>;
 
 impl<'a> Context<'a> {
     /// Heat's resource types as the Heat of [`Context::heat_release`] registers them (the newest
@@ -264,7 +270,32 @@ impl<'a> Context<'a> {
             property_problems: std::cell::OnceCell::new(),
             links: std::cell::OnceCell::new(),
             never_created: std::cell::OnceCell::new(),
+            memos: std::cell::RefCell::default(),
         }
+    }
+
+    /// What `work` says of `node`, worked out at the first question of its answer's type `T`
+    /// and kept for the template: for what several rules, or one rule many times, ask of the
+    /// same node and is costly to find (a value computed from the parameters' defaults).
+    pub(crate) fn memo<T: Clone + 'static>(
+        &self,
+        node: hotfix_yaml::NodeId,
+        work: impl FnOnce() -> T,
+    ) -> T {
+        let key = (std::any::TypeId::of::<T>(), node);
+        if let Some(known) = self
+            .memos
+            .borrow()
+            .get(&key)
+            .and_then(|a| a.downcast_ref::<T>())
+        {
+            return known.clone();
+        }
+        let answer = work();
+        self.memos
+            .borrow_mut()
+            .insert(key, Box::new(answer.clone()));
+        answer
     }
 
     /// Whether the resource is never created, whatever the stack's inputs: its `condition` is

@@ -308,6 +308,15 @@ pub(super) fn member_type(
 /// computed from literals and parameter defaults; a size Heat knows only from the stack's
 /// inputs is not.
 fn is_zero(cx: &Context<'_>, node: NodeId) -> bool {
+    /// The answer for one node, asked once per template (each rule that checks a group's
+    /// member asks it; computing it builds the template's parameters).
+    #[derive(Clone, Copy)]
+    struct Zero(bool);
+    cx.memo(node, || Zero(zero_size(cx, node))).0
+}
+
+/// [`is_zero`]'s answer, worked out.
+fn zero_size(cx: &Context<'_>, node: NodeId) -> bool {
     let zero = |value: &hotfix_eval::Value| match value {
         hotfix_eval::Value::Int(n) => *n == 0,
         hotfix_eval::Value::Str(s) => s.trim().parse::<i64>() == Ok(0),
