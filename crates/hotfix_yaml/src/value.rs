@@ -23,6 +23,13 @@ impl Document {
     /// expanded, one entry per distinct key (its first key node, its last value), in dict
     /// order. Empty when `id` is not a mapping.
     pub fn entries(&self, id: NodeId) -> Vec<Entry> {
+        // Most mappings have a few distinct string keys and no merge: their entries are the
+        // written ones, found without building the merged list and comparing keys as `dict`.
+        if let Some(raw) = self.raw_entries(id)
+            && self.distinct_text_keys(raw)
+        {
+            return raw.to_vec();
+        }
         let mut flat = Vec::new();
         self.flatten(id, &mut flat);
         if flat.len() < 2 {
@@ -41,6 +48,31 @@ impl Document {
             return out;
         }
         self.distinct(flat, out)
+    }
+
+    /// Whether `raw` has at most [`SMALL_MAPPING`] entries whose keys are plain strings (not `<<`
+    /// nor `=`) of distinct texts: then no two are one key of a `dict` and none merges, and the
+    /// mapping's entries are `raw` itself. Two keys of the same text are left to [`Self::entries`]'s
+    /// comparison (which tells a lone surrogate from its stand-in).
+    fn distinct_text_keys(&self, raw: &[Entry]) -> bool {
+        if raw.len() > SMALL_MAPPING {
+            return false;
+        }
+        let mut texts: [&str; SMALL_MAPPING] = [""; SMALL_MAPPING];
+        for (i, entry) in raw.iter().enumerate() {
+            let Some(scalar) = self.scalar(entry.key) else {
+                return false;
+            };
+            if scalar.value != ScalarValue::Str {
+                return false;
+            }
+            let text = scalar.text.as_str();
+            if texts[..i].iter().any(|seen| *seen == text) {
+                return false;
+            }
+            texts[i] = text;
+        }
+        true
     }
 
     /// One entry per distinct key of `flat` (its first key node, its last value), by hashing.
