@@ -199,8 +199,11 @@ pub struct Registry {
     environments: Vec<EnvironmentFacts>,
     /// Given: the merged entries, by path.
     merged: BTreeMap<Vec<String>, (usize, usize)>,
-    /// Tree: each `*.j2.yaml` environment source, with the words of its text.
-    rendered: Vec<(StackPath, BTreeSet<String>)>,
+    /// Tree: each `*.j2.yaml` environment source.
+    rendered: Vec<StackPath>,
+    /// Tree: each word of the rendered sources' texts, with the sources (indices into
+    /// `rendered`, ascending) that hold it.
+    rendered_words: std::collections::HashMap<String, Vec<usize>>,
     /// Tree: the walk stopped early, so a type may be mapped where it did not look.
     incomplete: bool,
     /// Tree: the entries by the type they map (the last part of their path), and the globs.
@@ -271,17 +274,25 @@ impl Registry {
         incomplete: bool,
     ) -> Registry {
         let mut sources = Vec::new();
-        for (path, text) in rendered {
-            let mut words = BTreeSet::new();
+        let mut rendered_words: std::collections::HashMap<String, Vec<usize>> =
+            std::collections::HashMap::new();
+        for (n, (path, text)) in rendered.iter().enumerate() {
             for word in text.split(|c: char| {
                 !(c.is_ascii_alphanumeric() || matches!(c, ':' | '_' | '-' | '.' | '*'))
             }) {
                 let word = word.trim_matches(|c| matches!(c, ':' | '.' | '-'));
-                if !word.is_empty() {
-                    words.insert(word.to_owned());
+                if word.is_empty() {
+                    continue;
+                }
+                match rendered_words.get_mut(word) {
+                    Some(holders) if holders.last() == Some(&n) => {}
+                    Some(holders) => holders.push(n),
+                    None => {
+                        rendered_words.insert(word.to_owned(), vec![n]);
+                    }
                 }
             }
-            sources.push((path.clone(), words));
+            sources.push(path.clone());
         }
         let mut by_type: std::collections::HashMap<String, Vec<(usize, usize)>> =
             std::collections::HashMap::new();
@@ -299,6 +310,7 @@ impl Registry {
             knowledge: Some(Knowledge::Tree),
             environments,
             rendered: sources,
+            rendered_words,
             incomplete,
             by_type,
             globs,
@@ -341,7 +353,7 @@ impl Registry {
 
     /// Whether a word is written in an environment source rendered at deployment.
     pub fn rendered_mentions(&self, word: &str) -> bool {
-        self.rendered.iter().any(|(_, words)| words.contains(word))
+        self.rendered_words.contains_key(word)
     }
 
     /// Whether some environment sets `name` in `parameter_defaults` (given: the merged ones;
@@ -395,17 +407,19 @@ impl Registry {
             return self.lookup(type_name, resource, builtin);
         }
         let answers = self.answers(type_name, resource, builtin);
-        let Some(closest) = answers
+        // Each answer's closeness, worked out once.
+        let close: Vec<Option<usize>> = answers
             .iter()
-            .filter_map(|(origin, _)| origin.map(|o| closeness(o, from)))
-            .max()
-        else {
+            .map(|(origin, _)| origin.map(|o| closeness(o, from)))
+            .collect();
+        let Some(closest) = close.iter().flatten().max().copied() else {
             return answers.into_iter().map(|(_, mapped)| mapped).collect();
         };
         answers
             .into_iter()
-            .filter(|(origin, _)| origin.is_some_and(|o| closeness(o, from) == closest))
-            .map(|(_, mapped)| mapped)
+            .zip(close)
+            .filter(|(_, close)| *close == Some(closest))
+            .map(|((_, mapped), _)| mapped)
             .collect()
     }
 
@@ -494,10 +508,12 @@ impl Registry {
         if builtin(type_name) {
             found.push((origin, Mapped::Type(type_name.to_owned())));
         }
-        for (path, words) in &self.rendered {
-            if words.contains(type_name) {
-                found.push((origin.or(Some(path)), Mapped::Unknown));
-            }
+        for &n in self
+            .rendered_words
+            .get(type_name)
+            .map_or(&[][..], Vec::as_slice)
+        {
+            found.push((origin.or(Some(&self.rendered[n])), Mapped::Unknown));
         }
         let named = self.by_type.get(type_name).map_or(&[][..], Vec::as_slice);
         // Within one environment, an entry for the resource itself comes before the type's
