@@ -2,7 +2,7 @@ use hotfix_hot::parameter_schema::{ParameterSchema, ParameterType};
 use hotfix_yaml::{NodeId, NodeKind};
 
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::crossfile::{Nested, declared_in, nested_templates, passed_properties};
+use crate::rules::crossfile::{Nested, declared_in, nested_of, passed_properties};
 use crate::rules::py::{self, Py};
 use crate::rules::resources::{Literal, literal};
 
@@ -85,7 +85,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     };
     let doc = cx.doc;
     for (resource, type_name, properties) in passed_properties(cx) {
-        let nested = nested_templates(files, type_name, &resource.name);
+        let nested = nested_of(cx, files, resource, type_name);
         if nested.is_empty() {
             continue;
         }

@@ -1,7 +1,7 @@
 use hotfix_hot::key_name;
 
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::crossfile::{declared_in, nested_templates};
+use crate::rules::crossfile::{declared_in, nested_of};
 
 declare_rule! {
     /// ## What it does
@@ -82,7 +82,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                     .collect()
             }
         };
-        for nested in nested_templates(files, type_name, &resource.name) {
+        for nested in nested_of(cx, files, resource, type_name).iter() {
             let missing: Vec<&str> = nested
                 .facts
                 .parameters

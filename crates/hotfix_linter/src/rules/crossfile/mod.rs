@@ -200,7 +200,22 @@ pub(crate) fn passed_properties<'c>(
 /// or unknown, or when any answer is not a template hotfix can read (Heat's own type, a file
 /// that is missing or rendered at deployment, a mapping it cannot follow): what that answer
 /// would accept is not known.
-pub(crate) fn nested_templates(files: &Files<'_>, type_name: &str, name: &str) -> Vec<Nested> {
+///
+/// Asked of the template's resource `resource` (of type `type_name`, as
+/// [`hotfix_hot::Template::resource_type`] gives it) by several rules: worked out once.
+pub(crate) fn nested_of(
+    cx: &crate::rule::Context<'_>,
+    files: &Files<'_>,
+    resource: &hotfix_hot::Named,
+    type_name: &str,
+) -> std::rc::Rc<Vec<Nested>> {
+    cx.memo(resource.key, || {
+        std::rc::Rc::new(nested_templates(files, type_name, &resource.name))
+    })
+}
+
+/// [`nested_of`]'s answer, worked out.
+fn nested_templates(files: &Files<'_>, type_name: &str, name: &str) -> Vec<Nested> {
     if is_template_path(type_name) {
         // An environment may give this one resource another implementation.
         if let Some(registry) = files.registry {

@@ -1,5 +1,5 @@
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::crossfile::{Nested, declared_in, nested_templates};
+use crate::rules::crossfile::{Nested, declared_in, nested_of};
 use crate::rules::util::did_you_mean;
 
 declare_rule! {
@@ -65,7 +65,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         if attribute.starts_with("resource.") || matches!(attribute, "show" | "OS::stack_id") {
             continue;
         }
-        let nested = nested_templates(files, type_name, &resource.name);
+        let nested = nested_of(cx, files, resource, type_name);
         // With several candidate templates, a mistake only when none has it.
         let has = |n: &Nested| n.facts.outputs.iter().any(|o| o == attribute);
         let Some(lacking) = nested.first().filter(|_| !nested.iter().any(has)) else {

@@ -2,7 +2,7 @@ use hotfix_hot::key_name;
 use hotfix_stack::StackPath;
 
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::crossfile::{Declared, Nested, declared_in, nested_templates, passed_properties};
+use crate::rules::crossfile::{Declared, Nested, declared_in, nested_of, passed_properties};
 use crate::rules::util::did_you_mean;
 
 declare_rule! {
@@ -58,7 +58,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     };
     let doc = cx.doc;
     for (resource, type_name, properties) in passed_properties(cx) {
-        let nested = nested_templates(files, type_name, &resource.name);
+        let nested = nested_of(cx, files, resource, type_name);
         // Where each nested template declares its parameters: read again only when a property
         // is reported (rare), once for the resource.
         let mut declared: Vec<(StackPath, Option<Declared>)> = Vec::new();
