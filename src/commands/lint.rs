@@ -1035,9 +1035,12 @@ fn given_environment(args: &LintArgs, candidate: &Candidate) -> bool {
             .ok()
             .map(|p| crate::paths::normalize(&p))
     };
-    let path = absolute(&candidate.path);
-    path.is_some() && args.environments.iter().any(|env| absolute(env) == path)
-        || matches!(candidate.config.stack_of(&candidate.path), Some((_, false)))
+    // Without `-e`, no path is made absolute (a question to the system per file).
+    let given = !args.environments.is_empty() && {
+        let path = absolute(&candidate.path);
+        path.is_some() && args.environments.iter().any(|env| absolute(env) == path)
+    };
+    given || matches!(candidate.config.stack_of(&candidate.path), Some((_, false)))
 }
 
 /// A K2HR3 template (an engine header, or `k2hr3-templates` names it): the `K` rules, with the

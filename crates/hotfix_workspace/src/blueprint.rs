@@ -19,6 +19,9 @@ const MAX_FILES: usize = 64;
 /// file's summary, read once per run (a project's, not the process's).
 #[derive(Debug, Default)]
 pub struct Blueprints {
+    /// The run's roots and their canonical forms, worked out at the first blueprint (the
+    /// same roots come with every file of a run).
+    roots: Mutex<Option<(Vec<hotfix_stack::StackPath>, Arc<Vec<PathBuf>>)>>,
     /// Each folder's blueprints and the files their local imports name.
     folders: Mutex<HashMap<PathBuf, Arc<FolderImports>>>,
     /// Each file's [`Summary`] (at most [`SUMMARIES`]).
@@ -36,10 +39,8 @@ impl Blueprints {
         bytes: &[u8],
         roots: &[hotfix_stack::StackPath],
     ) -> Option<Arc<Imported>> {
-        let roots: Vec<PathBuf> = roots
-            .iter()
-            .filter_map(|r| Path::new(r.as_str()).canonicalize().ok())
-            .collect();
+        let roots = self.canonical(roots);
+        let roots = roots.as_slice();
         let target = path.canonicalize().ok();
         let importers = target
             .as_deref()
@@ -92,6 +93,25 @@ impl Blueprints {
         let mut imported = Imported::new();
         self.gather(&root, pending, &roots, &mut imported, &mut Vec::new());
         Some(Arc::new(imported))
+    }
+
+    /// The canonical forms of `roots` (those that exist), asked of the system once per run.
+    fn canonical(&self, roots: &[hotfix_stack::StackPath]) -> Arc<Vec<PathBuf>> {
+        if let Some((known, canonical)) = self.roots.lock().ok().as_deref().and_then(Option::as_ref)
+            && known.as_slice() == roots
+        {
+            return Arc::clone(canonical);
+        }
+        let canonical: Arc<Vec<PathBuf>> = Arc::new(
+            roots
+                .iter()
+                .filter_map(|r| Path::new(r.as_str()).canonicalize().ok())
+                .collect(),
+        );
+        if let Ok(mut cache) = self.roots.lock() {
+            *cache = Some((roots.to_vec(), Arc::clone(&canonical)));
+        }
+        canonical
     }
 
     /// Reads the local imports `pending` (import text and the folder of the file naming it), and
