@@ -201,15 +201,20 @@ fn resource_types(doc: &Document, template: &hotfix_hot::Template<'_>) -> Vec<(S
 )]
 pub fn template_links(doc: &Document) -> Vec<RawLink> {
     let mut links = Vec::new();
-    let mut seen = std::collections::HashSet::new();
+    // Which collections were walked, by node index.
+    let mut seen = vec![false; doc.nodes().len()];
     let mut stack = vec![doc.root()];
     while let Some(id) = stack.pop() {
         let id = doc.resolve(id);
-        // An aliased collection is one object to heatclient: walked once.
-        if !seen.insert(id) {
+        let node = doc.node(id);
+        if matches!(node.kind, NodeKind::Scalar(_)) {
             continue;
         }
-        match &doc.node(id).kind {
+        // An aliased collection is one object to heatclient: walked once.
+        if std::mem::replace(&mut seen[id.index()], true) {
+            continue;
+        }
+        match &node.kind {
             NodeKind::Sequence { items, .. } => stack.extend(items.iter().copied()),
             NodeKind::Mapping { .. } => {
                 for entry in doc.entries(id) {

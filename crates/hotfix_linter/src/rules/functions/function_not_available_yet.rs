@@ -50,7 +50,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     let Some(version) = cx.version() else {
         return;
     };
-    for data in unique_data_maps(cx.template, cx.semantic) {
+    for data in unique_data_maps(cx) {
         let entries = cx.doc.entries(data.map);
         let [entry] = entries.as_slice() else {
             continue;

@@ -72,7 +72,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     };
     let values = underscored(version.functions());
     let conditions = underscored(version.condition_functions());
-    for data in unique_data_maps(cx.template, cx.semantic) {
+    for data in unique_data_maps(cx) {
         let entries = cx.doc.entries(data.map);
         let [entry] = entries.as_slice() else {
             continue;

@@ -3,7 +3,9 @@
 
 use std::collections::HashSet;
 
-use hotfix_hot::{Call, CallStatus, DataMap, Owner, Semantic, Template, Version};
+use hotfix_hot::{Call, CallStatus, DataMap, Owner, Semantic, Version};
+
+use crate::rule::Context;
 use hotfix_yaml::{Document, NodeId};
 
 pub(super) use crate::rules::py::{Arg, PyInt, str_repr};
@@ -59,21 +61,34 @@ pub(super) fn unique_calls(
 }
 
 /// Each data mapping once, except the whole definition of a condition (a mapping there that
-/// is not a call is `invalid-condition-definition`'s).
-pub(super) fn unique_data_maps<'s>(
-    template: &Template<'_>,
-    semantic: &'s Semantic,
-) -> impl Iterator<Item = &'s DataMap> {
-    let mut seen = HashSet::new();
-    let roots: HashSet<NodeId> = template
-        .conditions
-        .iter()
-        .map(|c| template.doc.resolve(c.value))
-        .collect();
-    semantic.data_maps.iter().filter(move |d| {
-        let root = matches!(d.owner, Owner::Condition(_)) && roots.contains(&d.map);
-        !root && seen.insert((d.map, d.context))
-    })
+/// is not a call is `invalid-condition-definition`'s): found once per template for the rules
+/// that look at data mappings.
+pub(super) fn unique_data_maps<'s>(cx: &'s Context<'_>) -> impl Iterator<Item = &'s DataMap> {
+    /// The indices of the unique data mappings in [`Semantic::data_maps`].
+    #[derive(Clone)]
+    struct Unique(std::rc::Rc<Vec<usize>>);
+    let Unique(unique) = cx.memo(cx.doc.root(), || {
+        let template = cx.template;
+        let mut seen = HashSet::new();
+        let roots: HashSet<NodeId> = template
+            .conditions
+            .iter()
+            .map(|c| template.doc.resolve(c.value))
+            .collect();
+        Unique(std::rc::Rc::new(
+            cx.semantic
+                .data_maps
+                .iter()
+                .enumerate()
+                .filter(|(_, d)| {
+                    let root = matches!(d.owner, Owner::Condition(_)) && roots.contains(&d.map);
+                    !root && seen.insert((d.map, d.context))
+                })
+                .map(|(i, _)| i)
+                .collect(),
+        ))
+    });
+    (0..unique.len()).map(move |n| &cx.semantic.data_maps[unique[n]])
 }
 
 /// Whether a call has this status.
