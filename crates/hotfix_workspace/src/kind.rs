@@ -229,14 +229,14 @@ fn by_lines(path: &Path, bytes: &[u8]) -> ByLines {
     // Whether every top-level key is `parameters` (and there is one).
     let mut only_parameters: Option<bool> = None;
     // Line ends as YAML knows them: LF, CRLF, and a lone CR.
-    for line in text.split(['\n', '\r']) {
+    for line in lines(text) {
         let key = top_level_key(line);
         if let Some(key) = key {
             only_parameters = Some(only_parameters.unwrap_or(true) && key == "parameters");
         }
         match key {
             Some("heat_template_version") => {
-                return ByLines::Kind(if text.contains("{%") {
+                return ByLines::Kind(if memchr::memmem::find(text.as_bytes(), b"{%").is_some() {
                     Kind::Jinja
                 } else {
                     Kind::Template
@@ -473,6 +473,22 @@ fn sniffable_text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(text)
 }
 
+/// The lines of `text` split at every line end YAML knows (LF, CR; a CRLF gives an empty line
+/// between), as `text.split(['\n', '\r'])` gives them, found with `memchr`.
+fn lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut from = 0;
+    memchr::memchr2_iter(b'\n', b'\r', text.as_bytes())
+        .map(Some)
+        .chain([None])
+        .map(move |end| {
+            let end = end.unwrap_or(text.len());
+            // Both ends are at ASCII bytes (or the end), so on character boundaries.
+            let line = &text[from..end];
+            from = end + 1;
+            line
+        })
+}
+
 /// The key of a top-level YAML mapping entry on this line (`key:` at column 0).
 fn top_level_key(line: &str) -> Option<&str> {
     let first = line.chars().next()?;
@@ -487,6 +503,22 @@ fn top_level_key(line: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_are_split_at_every_line_end_as_split_splits_them() {
+        for text in [
+            "",
+            "a",
+            "a\n",
+            "a\r\nb",
+            "\r\r\n\n",
+            "é: 1\rß\nend",
+            "x\n\n",
+        ] {
+            let expected: Vec<&str> = text.split(['\n', '\r']).collect();
+            assert_eq!(lines(text).collect::<Vec<_>>(), expected, "{text:?}");
+        }
+    }
 
     #[test]
     fn tells_templates_from_environments_jinja_and_other_yaml() {
