@@ -382,7 +382,8 @@ fn environment_in(
         nested: nested_types(stack, text),
         ..Found::default()
     };
-    if !(text.contains("resource_registry") || text.contains("parameter_defaults")) {
+    let holds = |word: &str| memchr::memmem::find(text.as_bytes(), word.as_bytes()).is_some();
+    if !(holds("resource_registry") || holds("parameter_defaults")) {
         return found;
     }
     // Only a file with one of them as a key (or in flow style) is loaded: a template that
@@ -476,12 +477,13 @@ fn read_into(path: &Path, buffer: &mut Vec<u8>) -> std::io::Result<usize> {
 /// `unused-parameter` quieter.
 fn nested_types(file: &StackPath, text: &str) -> Vec<StackPath> {
     let mut found = Vec::new();
-    if !text.contains("type:") {
+    // One search of the whole text (not one per line): the value is what follows on its line.
+    let mut at_each = memchr::memmem::find_iter(text.as_bytes(), b"type:").peekable();
+    if at_each.peek().is_none() {
         return found;
     }
     let folder = file.parent();
-    // One search of the whole text (not one per line): the value is what follows on its line.
-    for (at, _) in text.match_indices("type:") {
+    for at in at_each {
         let rest = &text[at + 5..];
         let line = &rest[..rest.find(['\n', '\r']).unwrap_or(rest.len())];
         let value = line
