@@ -115,7 +115,14 @@ fn registered_in<'t>(
     } else if let Some((target, schema)) = alias_target(cx, written, Some(&resource.name)) {
         (target, schema, Some(written), false)
     } else {
-        let (target, schema) = environment_alias_target(cx, written, &resource.name)?;
+        /// The environments' answer for the type written at one node (of one resource), asked
+        /// by each rule that looks at registered resources: looked up once.
+        #[derive(Clone, Copy)]
+        struct Mapped(Option<(&'static str, &'static ResourceType)>);
+        let Mapped(answer) = cx.memo(type_node, || {
+            Mapped(environment_alias_target(cx, written, &resource.name))
+        });
+        let (target, schema) = answer?;
         (target, schema, Some(written), true)
     };
     Some(Registered {

@@ -113,8 +113,14 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
 
 /// A key whose octal value is a deliberate file mode.
 fn is_file_mode_key(key: &str) -> bool {
-    let key = key.to_ascii_lowercase();
-    key == "mode" || key.ends_with("_mode") || key == "permissions" || key == "umask"
+    let ends = |suffix: &str| {
+        key.len() >= suffix.len()
+            && key.as_bytes()[key.len() - suffix.len()..].eq_ignore_ascii_case(suffix.as_bytes())
+    };
+    key.eq_ignore_ascii_case("mode")
+        || ends("_mode")
+        || key.eq_ignore_ascii_case("permissions")
+        || key.eq_ignore_ascii_case("umask")
 }
 
 /// `[-+]?0[0-7_]+`: a leading zero followed by more digits (PyYAML's octal).
