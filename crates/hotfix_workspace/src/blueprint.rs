@@ -15,13 +15,16 @@ use hotfix_blueprint::{Blueprint, ImportKind, Imported};
 /// leaves the names incomplete, so that no rule guesses).
 const MAX_FILES: usize = 64;
 
+/// A run's roots as given and their canonical forms.
+type CanonicalRoots = (Vec<hotfix_stack::StackPath>, Arc<Vec<PathBuf>>);
+
 /// The blueprints a run has read for their local imports: each folder's importers and each
 /// file's summary, read once per run (a project's, not the process's).
 #[derive(Debug, Default)]
 pub struct Blueprints {
     /// The run's roots and their canonical forms, worked out at the first blueprint (the
     /// same roots come with every file of a run).
-    roots: Mutex<Option<(Vec<hotfix_stack::StackPath>, Arc<Vec<PathBuf>>)>>,
+    roots: Mutex<Option<CanonicalRoots>>,
     /// Each folder's blueprints and the files their local imports name.
     folders: Mutex<HashMap<PathBuf, Arc<FolderImports>>>,
     /// Each file's [`Summary`] (at most [`SUMMARIES`]).
@@ -44,7 +47,7 @@ impl Blueprints {
         let target = path.canonicalize().ok();
         let importers = target
             .as_deref()
-            .map(|t| self.importers_of(t, &roots))
+            .map(|t| self.importers_of(t, roots))
             .unwrap_or_default();
         if !importers.is_empty() {
             // A fragment: the names of every importer and of everything they import.
@@ -63,7 +66,7 @@ impl Blueprints {
                     .iter()
                     .map(|n| (base.clone(), n.clone()))
                     .collect();
-                self.gather(&base, pending, &roots, &mut imported, &mut seen);
+                self.gather(&base, pending, roots, &mut imported, &mut seen);
             }
             return Some(Arc::new(imported));
         }
@@ -91,7 +94,7 @@ impl Blueprints {
             return None;
         }
         let mut imported = Imported::new();
-        self.gather(&root, pending, &roots, &mut imported, &mut Vec::new());
+        self.gather(&root, pending, roots, &mut imported, &mut Vec::new());
         Some(Arc::new(imported))
     }
 

@@ -67,7 +67,7 @@ impl Document {
                 return false;
             }
             let text = scalar.text.as_str();
-            if texts[..i].iter().any(|seen| *seen == text) {
+            if texts[..i].contains(&text) {
                 return false;
             }
             texts[i] = text;
