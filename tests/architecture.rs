@@ -588,3 +588,41 @@ fn a_static_that_holds_state_is_found() {
         .collect();
     assert_eq!(names, ["A", "C", "D", "E", "thread_local!"]);
 }
+
+/// `hotfix_linter`'s rules sit below what runs them: a rule's file imports, outside `rules/`, only
+/// `rule.rs` (what a rule is and sees) and `settings.rs`, and neither of those names a rule
+/// family, so the rules lie on no import circle with the registry, suppression, the upgrade, the
+/// fixes or the crate root (inside `rules/`, a family's `mod.rs` and its rules import each
+/// other).
+#[test]
+fn the_linter_s_rules_import_only_what_a_rule_is_from_outside_them() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/hotfix_linter/src");
+    let graph = file_graph(&crate_files(&src, "lib.rs"));
+    assert!(graph["registry.rs"].contains("rules/mod.rs"), "{graph:#?}");
+    assert!(
+        graph["rules/blueprint/mod.rs"].contains("rule.rs"),
+        "{graph:#?}"
+    );
+    let below = ["rule.rs", "settings.rs"];
+    let mut upward = Vec::new();
+    for (from, to) in graph
+        .iter()
+        .flat_map(|(f, ts)| ts.iter().map(move |t| (f, t)))
+    {
+        let from_rules = from.starts_with("rules/");
+        if (from_rules || below.contains(&from.as_str()))
+            && !to.starts_with("rules/")
+            && !below.contains(&to.as_str())
+        {
+            upward.push(format!("{from} → {to}"));
+        }
+        if below.contains(&from.as_str()) && to.starts_with("rules/") {
+            upward.push(format!("{from} → {to}"));
+        }
+    }
+    assert!(
+        upward.is_empty(),
+        "a rule, rule.rs or settings.rs names what runs the rules (or rule.rs/settings.rs a \
+         rule): {upward:#?}"
+    );
+}

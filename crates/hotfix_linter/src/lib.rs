@@ -5,6 +5,7 @@
 
 pub mod docs;
 pub mod fix;
+mod k2hr3;
 mod registry;
 mod rule;
 mod rules;
@@ -14,12 +15,14 @@ pub mod upgrade;
 
 use hotfix_diagnostics::{Applicability, Diagnostic, Span};
 use hotfix_hot::{Semantic, Template};
+use rule::{in_order, run_rule};
 
 pub use fix::{FixError, FixOutcome, fix_file, fix_file_with_files};
-pub use registry::{Selector, all_rules, rule_by_code, rule_by_selector, suggest_rule};
-pub use rule::{Context, Files, FixAvailability, Rule, Scope, Sink};
+pub use k2hr3::lint as lint_k2hr3;
+pub use registry::{all_rules, rule_by_code, rule_by_selector, suggest_rule};
+pub use rule::{Context, Files, FixAvailability, Rule, Scope, Selector, Sink};
 pub use rules::crossfile::heat_has as heat_has_type;
-pub use rules::k2hr3::{is_k2hr3, lint as lint_k2hr3};
+pub use rules::k2hr3::is_k2hr3;
 pub use rules::util::did_you_mean;
 pub use settings::Settings;
 
@@ -116,43 +119,13 @@ pub fn lint_environment(
         if !rule.scope.environments() || !settings.enabled(rule) {
             continue;
         }
-        run_rule(rule, settings, &mut diagnostics, |sink| check(&cx, sink));
+        run_rule(rule, settings.severity(rule), &mut diagnostics, |sink| {
+            check(&cx, sink);
+        });
     }
     let mut diagnostics = suppression::apply(&doc, diagnostics, settings);
     in_order(&mut diagnostics);
     diagnostics
-}
-
-/// Runs one rule into `out`, its findings given the severity the settings say. A finding the
-/// rule itself made less severe than the rule (a mistake Heat does not reach as the template
-/// stands, say) keeps the lower of the two.
-pub(crate) fn run_rule(
-    rule: &'static Rule,
-    settings: &Settings,
-    out: &mut Vec<Diagnostic>,
-    check: impl FnOnce(&mut Sink<'_>),
-) {
-    let start = out.len();
-    check(&mut Sink {
-        rule,
-        out: &mut *out,
-    });
-    let severity = settings.severity(rule);
-    for diagnostic in &mut out[start..] {
-        diagnostic.severity = if diagnostic.severity < rule.severity {
-            diagnostic.severity.min(severity)
-        } else {
-            severity
-        };
-    }
-}
-
-/// Findings in the order of the text (then code and message), each once.
-pub(crate) fn in_order(diagnostics: &mut Vec<Diagnostic>) {
-    diagnostics.sort_by(|a, b| {
-        (a.span.start, a.code, &a.message).cmp(&(b.span.start, b.code, &b.message))
-    });
-    diagnostics.dedup();
 }
 
 /// Lints a loaded file: what the enabled rules find, less what inline comments suppress.
@@ -163,7 +136,7 @@ pub(crate) fn lint_document(
     files: Option<&Files<'_>>,
 ) -> Vec<Diagnostic> {
     if let Some(blueprint) = hotfix_blueprint::Blueprint::new(doc) {
-        return rules::blueprint::lint_blueprint(path, &blueprint, settings);
+        return lint_blueprint(path, &blueprint, settings);
     }
     let mut template = Template::new(doc);
     // A misspelt version with one clear correction: H102 reports it, and the rest of the
@@ -200,7 +173,9 @@ pub(crate) fn lint_document(
         if !rule.scope.templates() || !settings.enabled(rule) {
             continue;
         }
-        run_rule(rule, settings, &mut diagnostics, |sink| check(&cx, sink));
+        run_rule(rule, settings.severity(rule), &mut diagnostics, |sink| {
+            check(&cx, sink);
+        });
     }
     if template.version_assumed().is_some() {
         // Fixes computed for a version the template does not declare: the user opts in.
@@ -216,6 +191,36 @@ pub(crate) fn lint_document(
         }
     }
     let mut diagnostics = suppression::apply(doc, diagnostics, settings);
+    in_order(&mut diagnostics);
+    diagnostics
+}
+
+/// Lints a blueprint: what the enabled blueprint rules find, less what inline comments
+/// suppress.
+fn lint_blueprint(
+    path: &str,
+    blueprint: &hotfix_blueprint::Blueprint<'_>,
+    settings: &Settings,
+) -> Vec<Diagnostic> {
+    let _ = path;
+    let cx = rule::BlueprintContext {
+        doc: blueprint.doc,
+        blueprint,
+        imported: settings.blueprint_imports.as_deref(),
+    };
+    let mut diagnostics = Vec::new();
+    for rule in crate::all_rules() {
+        let rule::Check::Blueprint(check) = rule.check else {
+            continue;
+        };
+        if !settings.enabled(rule) {
+            continue;
+        }
+        run_rule(rule, settings.severity(rule), &mut diagnostics, |sink| {
+            check(&cx, sink);
+        });
+    }
+    let mut diagnostics = suppression::apply(blueprint.doc, diagnostics, settings);
     in_order(&mut diagnostics);
     diagnostics
 }

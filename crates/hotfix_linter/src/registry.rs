@@ -1,6 +1,6 @@
 //! Every rule, once, sorted by code; and how users name them.
 
-use crate::rule::Rule;
+use crate::rule::{Rule, Selector};
 use crate::rules;
 
 /// All rules, sorted by code. Codes are never reused; a renamed rule keeps its code.
@@ -37,15 +37,6 @@ pub fn rule_by_selector(selector: &Selector) -> Vec<&'static Rule> {
         .collect()
 }
 
-/// How users name rules: `ALL`, a code prefix (`H3`, `H30`, `C`, `E`, `K`, `X`), a code, or a
-/// name.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Selector {
-    All,
-    Prefix(String),
-    Name(String),
-}
-
 impl Selector {
     /// Parses a selector; `None` when it names no rule at all.
     pub fn parse(text: &str) -> Option<Selector> {
@@ -63,23 +54,6 @@ impl Selector {
             .iter()
             .any(|r| selector.matches(r))
             .then_some(selector)
-    }
-
-    pub fn matches(&self, rule: &Rule) -> bool {
-        match self {
-            Selector::All => true,
-            Selector::Prefix(prefix) => rule.code.starts_with(prefix.as_str()),
-            Selector::Name(name) => rule.name == name,
-        }
-    }
-
-    /// More specific selectors win: `ALL` < `H` < `H3` < `H30` < `H301` = a name.
-    pub fn specificity(&self) -> usize {
-        match self {
-            Selector::All => 0,
-            Selector::Prefix(prefix) => prefix.len(),
-            Selector::Name(_) => usize::MAX,
-        }
     }
 }
 

@@ -44,7 +44,7 @@ pub struct Rule {
 #[derive(Clone, Copy)]
 pub(crate) enum Check {
     Hot(fn(&Context<'_>, &mut Sink<'_>)),
-    Blueprint(fn(&crate::rules::blueprint::BlueprintContext<'_>, &mut Sink<'_>)),
+    Blueprint(fn(&BlueprintContext<'_>, &mut Sink<'_>)),
 }
 
 impl Rule {
@@ -229,16 +229,20 @@ pub struct Context<'a> {
     pub environment: Option<&'a hotfix_hot::environment::Environment<'a>>,
     /// What the file may ask of other files, when the caller gives a file source.
     pub files: Option<&'a Files<'a>>,
-    /// The problems of the resources' property values, found once for the four rules that
-    /// report them.
-    pub(crate) property_problems: std::cell::OnceCell<Vec<crate::rules::PropertyProblem>>,
     /// The files the template names (nested types, `get_file`), found once for the rules that
     /// look at them.
     pub(crate) links: std::cell::OnceCell<Vec<hotfix_stack::RawLink>>,
-    /// The keys of the resources that are never created, found once.
-    pub(crate) never_created: std::cell::OnceCell<Vec<hotfix_yaml::NodeId>>,
     /// What rules worked out of one node, kept for the next question ([`Context::memo`]).
     pub(crate) memos: std::cell::RefCell<Memos>,
+}
+
+/// [`Context::once`]'s answer, told apart from a [`Context::memo`] answer of the root node.
+struct Once<T>(std::rc::Rc<T>);
+
+impl<T> Clone for Once<T> {
+    fn clone(&self) -> Self {
+        Once(std::rc::Rc::clone(&self.0))
+    }
 }
 
 /// [`Context::memo`]'s answers: by the type of the answer and the node asked about.
@@ -267,9 +271,7 @@ impl<'a> Context<'a> {
             heat_release: None,
             environment: None,
             files: None,
-            property_problems: std::cell::OnceCell::new(),
             links: std::cell::OnceCell::new(),
-            never_created: std::cell::OnceCell::new(),
             memos: std::cell::RefCell::default(),
         }
     }
@@ -298,15 +300,12 @@ impl<'a> Context<'a> {
         answer
     }
 
-    /// Whether the resource is never created, whatever the stack's inputs: its `condition` is
-    /// `false`, names a condition defined (through other names) as `false`, or folds to false
-    /// from literals alone (`{equals: [a, b]}`). Heat leaves such a resource out of the stack
-    /// without looking at its type, properties, attributes or dependencies.
-    pub(crate) fn never_created(&self, resource: &hotfix_hot::Named) -> bool {
-        let never = self
-            .never_created
-            .get_or_init(|| crate::rules::util::never_created(self));
-        !never.is_empty() && never.contains(&resource.key)
+    /// What `work` says of the whole template, worked out at the first question of its answer's
+    /// type `T` and shared from then on: for what several rules find in one walk of the
+    /// template (the problems of the property values, the resources never created).
+    pub(crate) fn once<T: 'static>(&self, work: impl FnOnce() -> T) -> std::rc::Rc<T> {
+        self.memo(self.doc.root(), || Once(std::rc::Rc::new(work())))
+            .0
     }
 
     /// The version the template is linted as: the declared one when Heat accepts it, else
@@ -329,6 +328,16 @@ impl<'a> Context<'a> {
     pub fn text(&self, id: NodeId) -> &str {
         self.doc.text(id)
     }
+}
+
+/// Everything a blueprint rule may look at (the blueprint rules' questions of it are theirs:
+/// `rules::blueprint`).
+#[derive(Debug)]
+pub(crate) struct BlueprintContext<'a> {
+    pub(crate) doc: &'a Document,
+    pub(crate) blueprint: &'a hotfix_blueprint::Blueprint<'a>,
+    /// What the local imports declare, when the caller read them.
+    pub(crate) imported: Option<&'a hotfix_blueprint::Imported>,
 }
 
 /// Where the linted file sits among other files, and how to read them: for the checks that
@@ -379,5 +388,64 @@ impl Sink<'_> {
         ));
         let last = self.out.len() - 1;
         &mut self.out[last]
+    }
+}
+
+/// Runs one rule into `out`, its findings given `severity` (what the settings say of the rule). A finding the
+/// rule itself made less severe than the rule (a mistake Heat does not reach as the template
+/// stands, say) keeps the lower of the two.
+pub(crate) fn run_rule(
+    rule: &'static Rule,
+    severity: Severity,
+    out: &mut Vec<Diagnostic>,
+    check: impl FnOnce(&mut Sink<'_>),
+) {
+    let start = out.len();
+    check(&mut Sink {
+        rule,
+        out: &mut *out,
+    });
+    for diagnostic in &mut out[start..] {
+        diagnostic.severity = if diagnostic.severity < rule.severity {
+            diagnostic.severity.min(severity)
+        } else {
+            severity
+        };
+    }
+}
+
+/// Findings in the order of the text (then code and message), each once.
+pub(crate) fn in_order(diagnostics: &mut Vec<Diagnostic>) {
+    diagnostics.sort_by(|a, b| {
+        (a.span.start, a.code, &a.message).cmp(&(b.span.start, b.code, &b.message))
+    });
+    diagnostics.dedup();
+}
+
+/// How users name rules: `ALL`, a code prefix (`H3`, `H30`, `C`, `E`, `K`, `X`), a code, or a
+/// name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Selector {
+    All,
+    Prefix(String),
+    Name(String),
+}
+
+impl Selector {
+    pub fn matches(&self, rule: &Rule) -> bool {
+        match self {
+            Selector::All => true,
+            Selector::Prefix(prefix) => rule.code.starts_with(prefix.as_str()),
+            Selector::Name(name) => rule.name == name,
+        }
+    }
+
+    /// More specific selectors win: `ALL` < `H` < `H3` < `H30` < `H301` = a name.
+    pub fn specificity(&self) -> usize {
+        match self {
+            Selector::All => 0,
+            Selector::Prefix(prefix) => prefix.len(),
+            Selector::Name(_) => usize::MAX,
+        }
     }
 }

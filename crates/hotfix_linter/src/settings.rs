@@ -3,8 +3,8 @@
 use hotfix_diagnostics::Severity;
 use hotfix_hot::heat_release::HeatRelease;
 
-use crate::registry::Selector;
 use crate::rule::Rule;
+use crate::rule::Selector;
 
 /// Rule selection and what the rules assume, for one file, already resolved from the command line
 /// and the configuration.

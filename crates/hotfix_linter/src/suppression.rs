@@ -5,7 +5,7 @@
 use hotfix_diagnostics::{Diagnostic, Span};
 use hotfix_yaml::Document;
 
-use crate::registry::Selector;
+use crate::rule::Selector;
 use crate::rules::load::UNUSED_SUPPRESSION;
 use crate::settings::Settings;
 

@@ -26,7 +26,6 @@ pub(crate) mod references;
 pub(crate) mod repeat;
 pub(crate) mod resources;
 
-pub(crate) use resources::PropertyProblem;
 pub(crate) mod template;
 pub(crate) mod util;
 pub(crate) mod yaml;

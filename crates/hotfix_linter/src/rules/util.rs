@@ -141,9 +141,24 @@ pub(crate) fn in_never_created(cx: &Context<'_>, owner: hotfix_hot::Owner) -> bo
     }
 }
 
+impl Context<'_> {
+    /// Whether the resource is never created, whatever the stack's inputs: its `condition` is
+    /// `false`, names a condition defined (through other names) as `false`, or folds to false
+    /// from literals alone (`{equals: [a, b]}`). Heat leaves such a resource out of the stack
+    /// without looking at its type, properties, attributes or dependencies.
+    pub(crate) fn never_created(&self, resource: &hotfix_hot::Named) -> bool {
+        let never = self.once(|| NeverCreated(never_created(self)));
+        !never.0.is_empty() && never.0.contains(&resource.key)
+    }
+}
+
+/// The keys of the resources never created ([`Context::never_created`]), found once per
+/// template.
+struct NeverCreated(Vec<NodeId>);
+
 /// The keys of the template's resources that are never created whatever the stack's inputs
 /// ([`Context::never_created`]).
-pub(crate) fn never_created(cx: &Context<'_>) -> Vec<NodeId> {
+fn never_created(cx: &Context<'_>) -> Vec<NodeId> {
     let Some(version) = cx.version() else {
         return Vec::new();
     };

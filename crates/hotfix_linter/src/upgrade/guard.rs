@@ -19,7 +19,7 @@ use hotfix_hot::{Semantic, Template};
 use hotfix_yaml::Document;
 
 use crate::fix::apply_fixes;
-use crate::registry::Selector;
+use crate::rule::Selector;
 use crate::rule::{Context, Sink};
 use crate::settings::Settings;
 

@@ -1,12 +1,12 @@
 //! `Cxxx`: Cloudify blueprints (`tosca_definitions_version: cloudify_dsl_1_N`), their intrinsic
 //! functions as Cloudify's `dsl_parser` 7.0.5 checks and evaluates them.
 
-use hotfix_blueprint::{Blueprint, Call, ImportKind, Imported, Scope};
-use hotfix_diagnostics::{Diagnostic, Span};
+use hotfix_blueprint::{Call, ImportKind, Scope};
+use hotfix_diagnostics::Span;
 use hotfix_yaml::{Document, NodeId, NodeKind, ScalarValue};
 
-use crate::rule::{Check, Rule};
-use crate::settings::Settings;
+pub(crate) use crate::rule::BlueprintContext;
+use crate::rule::Rule;
 
 mod ambiguous_node_instance;
 mod function_arguments;
@@ -35,15 +35,6 @@ pub(crate) const RULES: &[&Rule] = &[
     &unknowable_property::RULE,
     &ambiguous_node_instance::RULE,
 ];
-
-/// Everything a blueprint rule may look at.
-#[derive(Debug)]
-pub(crate) struct BlueprintContext<'a> {
-    pub(crate) doc: &'a Document,
-    pub(crate) blueprint: &'a Blueprint<'a>,
-    /// What the local imports declare, when the caller read them.
-    pub(crate) imported: Option<&'a Imported>,
-}
 
 impl BlueprintContext<'_> {
     pub(crate) fn span(&self, id: NodeId) -> Span {
@@ -170,32 +161,4 @@ pub(crate) fn legal_path_items(doc: &Document, items: &[NodeId]) -> bool {
     items
         .iter()
         .all(|&i| matches!(py(doc, i), Py::Function | Py::Str | Py::Int))
-}
-
-/// Lints a blueprint: what the enabled blueprint rules find, less what inline comments
-/// suppress.
-pub(crate) fn lint_blueprint(
-    path: &str,
-    blueprint: &Blueprint<'_>,
-    settings: &Settings,
-) -> Vec<Diagnostic> {
-    let _ = path;
-    let cx = BlueprintContext {
-        doc: blueprint.doc,
-        blueprint,
-        imported: settings.blueprint_imports.as_deref(),
-    };
-    let mut diagnostics = Vec::new();
-    for rule in crate::all_rules() {
-        let Check::Blueprint(check) = rule.check else {
-            continue;
-        };
-        if !settings.enabled(rule) {
-            continue;
-        }
-        crate::run_rule(rule, settings, &mut diagnostics, |sink| check(&cx, sink));
-    }
-    let mut diagnostics = crate::suppression::apply(blueprint.doc, diagnostics, settings);
-    crate::in_order(&mut diagnostics);
-    diagnostics
 }

@@ -4,9 +4,9 @@
 use hotfix_diagnostics::{Diagnostic, Span};
 use hotfix_yaml::{Document, NodeId};
 
-use crate::Settings;
 use crate::rule::Rule;
 use crate::rules::py::str_repr;
+use crate::settings::Settings;
 
 mod invalid_environment;
 mod invalid_event_sink;

@@ -3,14 +3,13 @@
 //! configuration's `k2hr3-templates` globs name it.
 //!
 //! These rules see the K2HR3 template, not a HOT document: their HOT check does nothing, and
-//! [`lint`] runs their K2HR3 checks. Suppression works as in HOT files, written as a comment
+//! `crate::k2hr3::lint` runs their K2HR3 checks. Suppression works as in HOT files, written as a comment
 //! statement: `{{# hotfix: ignore[K003] }}` on the line of a finding or the line above, and
 //! `{{# hotfix: ignore-file[K003] }}` anywhere.
 
-use hotfix_diagnostics::{Diagnostic, Span};
+use hotfix_diagnostics::Span;
 use hotfix_k2hr3::{Expr, ExprKind, Node, ParseError, Template};
 
-use crate::registry::Selector;
 use crate::rule::{Context, Rule, Sink};
 use crate::settings::Settings;
 
@@ -35,10 +34,10 @@ pub(crate) const RULES: &[&Rule] = &[
 ];
 
 /// A `K` rule's check of a K2HR3 template.
-type K2hr3Check = fn(&K2hr3Context<'_>, &mut Sink<'_>);
+pub(crate) type K2hr3Check = fn(&K2hr3Context<'_>, &mut Sink<'_>);
 
 /// The checks, by rule.
-const CHECKS: &[(&Rule, K2hr3Check)] = &[
+pub(crate) const CHECKS: &[(&Rule, K2hr3Check)] = &[
     (&SYNTAX_ERROR, syntax_error::check_k2hr3),
     (&UNKNOWN_ENGINE, unknown_engine::check_k2hr3),
     (&UNSET_VARIABLE, unset_variable::check_k2hr3),
@@ -61,81 +60,12 @@ pub(crate) struct K2hr3Context<'a> {
     pub(crate) parsed: &'a Result<Template, ParseError>,
 }
 
-/// Lints a K2HR3 template: what the enabled `K` rules find, less what suppression comments
-/// suppress, sorted.
-pub fn lint(source: &str, settings: &Settings) -> Vec<Diagnostic> {
-    let parsed = hotfix_k2hr3::parse(source);
-    let cx = K2hr3Context {
-        settings,
-        parsed: &parsed,
-    };
-    let mut diagnostics = Vec::new();
-    for (rule, check) in CHECKS {
-        if !settings.enabled(rule) {
-            continue;
-        }
-        crate::run_rule(rule, settings, &mut diagnostics, |sink| check(&cx, sink));
-    }
-    let mut diagnostics = suppress(source, diagnostics);
-    crate::in_order(&mut diagnostics);
-    diagnostics
-}
-
 /// The HOT check of a `K` rule: nothing (a HOT document is not a K2HR3 template).
 pub(crate) fn no_hot_check(_cx: &Context<'_>, _sink: &mut Sink<'_>) {}
 
 /// A `hotfix_k2hr3` span as a diagnostic span.
 pub(crate) fn span(s: hotfix_k2hr3::Span) -> Span {
     Span::new(s.start, s.end)
-}
-
-/// Drops the findings that `{{# hotfix: ignore[…] }}` (its line and the next) or
-/// `{{# hotfix: ignore-file[…] }}` names.
-fn suppress(source: &str, diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    let line_of = |offset: usize| source[..offset.min(source.len())].matches('\n').count();
-    let mut suppressions: Vec<(Option<usize>, Vec<Selector>)> = Vec::new();
-    let mut rest = source;
-    let mut base = 0;
-    while let Some(at) = rest.find("{{#") {
-        let start = base + at;
-        let Some(end) = source[start..].find("}}") else {
-            break;
-        };
-        let body = source[start + 3..start + end].trim();
-        let (file, list) = if let Some(list) = body.strip_prefix("hotfix: ignore-file[") {
-            (true, list)
-        } else if let Some(list) = body.strip_prefix("hotfix: ignore[") {
-            (false, list)
-        } else {
-            base = start + end + 2;
-            rest = &source[base..];
-            continue;
-        };
-        let selectors = list
-            .trim_end_matches(']')
-            .split(',')
-            .filter_map(Selector::parse)
-            .collect();
-        suppressions.push(((!file).then(|| line_of(start)), selectors));
-        base = start + end + 2;
-        rest = &source[base..];
-    }
-    if suppressions.is_empty() {
-        return diagnostics;
-    }
-    diagnostics
-        .into_iter()
-        .filter(|d| {
-            let line = line_of(d.span.start);
-            let Some(rule) = crate::rule_by_code(d.code) else {
-                return true;
-            };
-            !suppressions.iter().any(|(at, selectors)| {
-                at.is_none_or(|l| line == l || line == l + 1)
-                    && selectors.iter().any(|s| s.matches(rule))
-            })
-        })
-        .collect()
 }
 
 /// Calls `f` on every node, depth first, in source order.

@@ -72,7 +72,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     if cx.version().is_none() {
         return;
     }
-    for problem in property_values::all(cx) {
+    for problem in property_values::all(cx).iter() {
         if problem.kind == Kind::Type {
             sink.report(cx.span(problem.node), problem.message.clone())
                 .help(problem.help.clone());

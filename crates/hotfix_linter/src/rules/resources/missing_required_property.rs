@@ -55,7 +55,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     if cx.version().is_none() {
         return;
     }
-    for problem in property_values::all(cx) {
+    for problem in property_values::all(cx).iter() {
         if problem.kind == Kind::Missing {
             sink.report(cx.span(problem.node), problem.message.clone())
                 .help(problem.help.clone());

@@ -49,5 +49,4 @@ pub(crate) const RULES: &[&Rule] = &[
     &conflicting_properties::RULE,
 ];
 
-pub(crate) use property_values::Problem as PropertyProblem;
 pub(in crate::rules) use property_values::{Literal, literal};

@@ -64,8 +64,8 @@ pub(crate) struct Problem {
 }
 
 /// The problems of every registered resource's properties, found once per template.
-pub(super) fn all<'c>(cx: &'c Context<'_>) -> &'c [Problem] {
-    cx.property_problems.get_or_init(|| {
+pub(super) fn all(cx: &Context<'_>) -> std::rc::Rc<Vec<Problem>> {
+    cx.once(|| {
         // Built when a value is a call, once for the template.
         let folder = std::cell::OnceCell::new();
         validated_resources(cx)

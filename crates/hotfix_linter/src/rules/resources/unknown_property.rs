@@ -81,7 +81,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     if cx.version().is_none() {
         return;
     }
-    for problem in property_values::all(cx) {
+    for problem in property_values::all(cx).iter() {
         if matches!(problem.kind, Kind::UnknownKey | Kind::NotImplemented) {
             sink.report(cx.span(problem.node), problem.message.clone())
                 .help(problem.help.clone());
