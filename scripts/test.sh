@@ -61,14 +61,8 @@ oracle_log=target/setup-oracles.log
 mkdir -p target
 step "Heat's engine in .venv-heat$([ -n "$have_shared" ] && echo " and Cloudify's parser in .venv-cfy")," \
     "wallaby's Heat 16.1.0 in target/heat-releases and the editor tests' npm packages, installed" \
-    "beside the compilation (scripts/setup-oracle.sh, scripts/setup-heat-release.sh," \
-    "scripts/npm-ci.sh; kept between runs; log: $oracle_log)"
-(
-    scripts/setup-oracle.sh
-    scripts/setup-heat-release.sh wallaby
-    if [ -n "$have_shared" ]; then scripts/setup-cfy-oracle.sh; fi
-    scripts/npm-ci.sh editors/schema-check editors/vscode
-) > "$oracle_log" 2>&1 &
+    "beside the compilation (scripts/setup-test-tools.sh; kept between runs; log: $oracle_log)"
+HOTFIX_SHARED=$shared scripts/setup-test-tools.sh > "$oracle_log" 2>&1 &
 oracles=$!
 binaries=$(mktemp)
 # shellcheck disable=SC2329 # called by the trap
