@@ -10,8 +10,10 @@ What it prints, every time figure the median of RUNS runs (5 by default) made in
 - the files `hotfix lint` checks in TREE (from its JUnit report: a test suite per file:
   templates, environment files, blueprints), their count and size;
 - `hotfix lint TREE` as a whole process (start-up, the walk over every file of the tree, every
-  rule, the report): wall time on every core and on one (RAYON_NUM_THREADS=1), the speed-up,
-  templates per second and peak memory (the largest resident set of a run);
+  rule, the report): wall time on every core, on one thread (RAYON_NUM_THREADS=1: the walk for
+  environments still lists and reads on threads of its own) and on one core (the process held to
+  one CPU, with RAYON_NUM_THREADS=1: nothing runs beside), the speed-ups, templates per second
+  and peak memory (the largest resident set of a run);
 - PyYAML merely loading the same templates as Heat's loader does (`json.loads` first, then
   `yaml.load` with a CSafeLoader whose timestamps stay strings), timed inside one Python process
   (interpreter start-up and the file walk not counted): its wall time and MB/s;
@@ -43,7 +45,7 @@ HeatLoader.add_constructor(
 )
 
 
-def run_hotfix(hotfix, tree, threads=None, fmt="concise"):
+def run_hotfix(hotfix, tree, threads=None, fmt="concise", one_cpu=False):
     """One `hotfix lint` run: (wall seconds, peak RSS in MB or None, standard output).
 
     The peak comes from GNU time (`/usr/bin/time`) when it is there: the resident-set figure
@@ -57,7 +59,10 @@ def run_hotfix(hotfix, tree, threads=None, fmt="concise"):
     with tempfile.NamedTemporaryFile(mode="r") as peak:
         timed = ["/usr/bin/time", "-f", "%M", "-o", peak.name] if os.path.exists("/usr/bin/time") else []
         start = time.monotonic()
-        proc = subprocess.run(timed + args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+        # Held to the first CPU it may use (inherited by its threads) when one_cpu.
+        pin = (lambda: os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})) if one_cpu else None
+        proc = subprocess.run(timed + args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
+                              preexec_fn=pin)
         wall = time.monotonic() - start
         if proc.returncode not in (0, 1):
             sys.exit("bench-lint: %s exited with %d" % (" ".join(args), proc.returncode))
@@ -103,17 +108,19 @@ def main():
     size = sum(len(t.encode("utf-8", errors="surrogateescape")) for t in texts)
     print("%s: %d files hotfix checks, %.2f MB (1 MB = 10^6 bytes)" % (args.tree, len(paths), size / 1e6))
 
-    all_cores, one_core, peaks, parses = [], [], [], []
+    all_cores, one_thread, one_core, peaks, parses = [], [], [], [], []
     run_hotfix(args.hotfix, args.tree)  # warm the page cache
     pyyaml_parse(texts)
     for _ in range(args.runs):  # interleaved, so that a drift of the machine hits every figure
         wall, peak, _ = run_hotfix(args.hotfix, args.tree)
         all_cores.append(wall)
         peaks.append(peak)
-        one_core.append(run_hotfix(args.hotfix, args.tree, threads=1)[0])
+        one_thread.append(run_hotfix(args.hotfix, args.tree, threads=1)[0])
+        one_core.append(run_hotfix(args.hotfix, args.tree, threads=1, one_cpu=True)[0])
         parses.append(pyyaml_parse(texts))
     hotfix = statistics.median(all_cores)
-    single = statistics.median(one_core)
+    single = statistics.median(one_thread)
+    pinned = statistics.median(one_core)
     pyyaml = statistics.median(parses)
     cores = os.cpu_count()
     print("median of %d runs each:" % args.runs)
@@ -124,6 +131,8 @@ def main():
     )
     print("  hotfix lint, 1 thread:   %.3f s  (speed-up on %d cores: %.2fx)"
           % (single, cores, single / hotfix))
+    print("  hotfix lint, 1 core:     %.3f s  (speed-up on %d cores: %.2fx)"
+          % (pinned, cores, pinned / hotfix))
     print("  PyYAML CSafeLoader:      %.3f s  (%.1f MB/s, parsing only)" % (pyyaml, size / 1e6 / pyyaml))
     print("  hotfix lint is %.1fx faster than PyYAML parses the same files" % (pyyaml / hotfix))
 
