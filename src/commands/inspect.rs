@@ -170,7 +170,7 @@ fn inline_scalar(doc: &Document, id: NodeId) -> String {
         ScalarValue::Binary => format!("!!binary {}", quote(&scalar.text)),
         ScalarValue::Str | ScalarValue::Merge | ScalarValue::ValueKey => {
             if plain_safe(&scalar.text) {
-                scalar.text.to_string()
+                scalar.text.as_str().to_owned()
             } else {
                 quote(&scalar.text)
             }

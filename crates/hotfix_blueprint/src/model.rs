@@ -409,7 +409,7 @@ impl Walker<'_> {
 }
 
 fn key_text(doc: &Document, key: NodeId) -> Option<String> {
-    doc.scalar(key).map(|s| s.text.to_string())
+    doc.scalar(key).map(|s| s.text.as_str().to_owned())
 }
 
 fn named(doc: &Document, section: Option<NodeId>) -> Vec<(String, NodeId)> {

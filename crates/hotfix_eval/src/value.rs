@@ -72,7 +72,7 @@ impl Value {
                 ScalarValue::Int(Int::Small(n)) => Value::Int(*n),
                 ScalarValue::Int(Int::Big(d)) => Value::BigInt(d.clone()),
                 ScalarValue::Float(f) => Value::Float(*f),
-                _ => Value::Str(s.text.to_string()),
+                _ => Value::Str(s.text.as_str().to_owned()),
             },
             NodeKind::Sequence { items, .. } => {
                 Value::List(items.iter().map(|&i| Value::from_node(doc, i)).collect())

@@ -187,7 +187,7 @@ pub fn key_name(doc: &Document, key: NodeId) -> String {
             ScalarValue::Bool(false) => "False".to_owned(),
             ScalarValue::Int(n) => n.to_string(),
             ScalarValue::Float(f) => hotfix_yaml::python_float_repr(*f),
-            _ => s.text.to_string(),
+            _ => s.text.as_str().to_owned(),
         },
         None => doc.text(key).to_owned(),
     }

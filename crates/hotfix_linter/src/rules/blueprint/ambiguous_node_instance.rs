@@ -345,7 +345,7 @@ impl<'a> Graph<'a> {
                 let list = doc.get(group.value, "members").and_then(|m| doc.items(m));
                 for &member in list.unwrap_or_default() {
                     if let Some(name) = doc.scalar(member) {
-                        members.push(name.text.to_string());
+                        members.push(name.text.as_str().to_owned());
                     }
                 }
             }

@@ -104,7 +104,7 @@ fn missing(
     let mut value = doc.resolve(default);
     let mut shown = name.to_owned();
     for &item in path {
-        let text = doc.scalar(item).map(|s| s.text.to_string())?;
+        let text = doc.scalar(item).map(|s| s.text.as_str().to_owned())?;
         match cx.py(value) {
             Py::Dict => {
                 let found = doc.entries(value).into_iter().find(|e| {

@@ -218,7 +218,7 @@ fn nested_paths(cx: &BlueprintContext<'_>, sink: &mut Sink<'_>) {
         };
         let path: Vec<String> = items[1..]
             .iter()
-            .filter_map(|&i| doc.scalar(i).map(|s| s.text.to_string()))
+            .filter_map(|&i| doc.scalar(i).map(|s| s.text.as_str().to_owned()))
             .collect();
         let shown = format!("{}.properties.{}", template.name, path.join("."));
         let (message, label, quoted) = match problem {
@@ -336,7 +336,7 @@ fn lacks(doc: &Document, value: NodeId, path: &[NodeId]) -> Option<(NodeId, Lack
                         return Some((
                             item,
                             Lack::NotInt {
-                                key: key.text.to_string(),
+                                key: key.text.as_str().to_owned(),
                             },
                         ));
                     }

@@ -353,7 +353,7 @@ fn shown(cx: &Context<'_>, node: NodeId) -> String {
         _ => {
             let text = doc
                 .scalar(node)
-                .map_or_else(|| doc.text(node).to_owned(), |s| s.text.to_string());
+                .map_or_else(|| doc.text(node).to_owned(), |s| s.text.as_str().to_owned());
             let line = text.lines().next().unwrap_or_default();
             let mut out: String = line.chars().take(MAX_SHOWN).collect();
             if out.len() < text.len() {

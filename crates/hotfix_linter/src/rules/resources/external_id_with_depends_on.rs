@@ -64,7 +64,9 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         // Heat checks `if self.external_id(): if explicit_depends: raise`. A call may resolve
         // to an id or not; an id that is not a string is `invalid-resource-field-type`'s.
         let id = match doc.scalar(external_id) {
-            Some(s) if s.value == ScalarValue::Str && !s.text.is_empty() => s.text.to_string(),
+            Some(s) if s.value == ScalarValue::Str && !s.text.is_empty() => {
+                s.text.as_str().to_owned()
+            }
             None if call_at(cx, external_id).is_some() => "…".to_owned(),
             Some(_) | None => continue,
         };

@@ -1546,7 +1546,7 @@ fn a_kind(kind: PropertyType) -> &'static str {
 fn shown(cx: &Context<'_>, node: NodeId) -> String {
     let doc = cx.doc;
     let text = match doc.scalar(node) {
-        Some(s) => s.text.to_string(),
+        Some(s) => s.text.as_str().to_owned(),
         None => doc.text(node).to_owned(),
     };
     clip(&text)

@@ -438,7 +438,7 @@ impl Index {
             ScalarValue::Str | ScalarValue::ValueKey | ScalarValue::Merge | ScalarValue::Binary => {
                 match python_int(&scalar.text) {
                     Some(n) => Index::NumStr(n),
-                    None => Index::Str(scalar.text.to_string()),
+                    None => Index::Str(scalar.text.as_str().to_owned()),
                 }
             }
         }
