@@ -136,7 +136,7 @@ pub(crate) fn lint_document(
     files: Option<&Files<'_>>,
 ) -> Vec<Diagnostic> {
     if let Some(blueprint) = hotfix_blueprint::Blueprint::new(doc) {
-        return lint_blueprint(path, &blueprint, settings);
+        return lint_blueprint(&blueprint, settings);
     }
     let mut template = Template::new(doc);
     // A misspelt version with one clear correction: H102 reports it, and the rest of the
@@ -198,11 +198,9 @@ pub(crate) fn lint_document(
 /// Lints a blueprint: what the enabled blueprint rules find, less what inline comments
 /// suppress.
 fn lint_blueprint(
-    path: &str,
     blueprint: &hotfix_blueprint::Blueprint<'_>,
     settings: &Settings,
 ) -> Vec<Diagnostic> {
-    let _ = path;
     let cx = rule::BlueprintContext {
         doc: blueprint.doc,
         blueprint,

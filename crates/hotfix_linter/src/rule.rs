@@ -391,9 +391,9 @@ impl Sink<'_> {
     }
 }
 
-/// Runs one rule into `out`, its findings given `severity` (what the settings say of the rule). A finding the
-/// rule itself made less severe than the rule (a mistake Heat does not reach as the template
-/// stands, say) keeps the lower of the two.
+/// Runs one rule into `out`, its findings given `severity` (what the settings say of the rule).
+/// A finding the rule itself made less severe than the rule (a mistake Heat does not reach as
+/// the template stands, say) keeps the lower of the two.
 pub(crate) fn run_rule(
     rule: &'static Rule,
     severity: Severity,
