@@ -60,10 +60,8 @@ impl Entry {
 pub struct EnvironmentFacts {
     pub path: Option<StackPath>,
     pub entries: Vec<Entry>,
-    /// The names under `parameter_defaults`, with their key spans.
-    pub parameter_defaults: Vec<(String, Span)>,
-    /// The names under `parameters`, with their key spans.
-    pub parameters: Vec<(String, Span)>,
+    /// The names under `parameter_defaults` (a registry moves them into its own index).
+    pub parameter_defaults: Vec<Box<str>>,
 }
 
 impl EnvironmentFacts {
@@ -75,12 +73,12 @@ impl EnvironmentFacts {
         doc: &Document,
     ) -> Self {
         let env = Environment::new(doc);
-        let names = |section: &str| -> Vec<(String, Span)> {
+        let names = |section: &str| -> Vec<Box<str>> {
             env.section(section)
                 .map(|s| {
                     doc.entries(s.value)
                         .iter()
-                        .map(|e| (hotfix_hot::key_name(doc, e.key), doc.node(e.key).span))
+                        .map(|e| hotfix_hot::key_name(doc, e.key).into_boxed_str())
                         .collect()
                 })
                 .unwrap_or_default()
@@ -128,11 +126,12 @@ impl EnvironmentFacts {
                 target,
             });
         }
+        // Kept for the whole run (a tree's registry holds every environment's): no spare room.
+        entries.shrink_to_fit();
         EnvironmentFacts {
             path: Some(path.clone()),
             entries,
             parameter_defaults: names("parameter_defaults"),
-            parameters: names("parameters"),
         }
     }
 }
@@ -211,6 +210,19 @@ pub struct Registry {
     globs: Vec<(usize, usize)>,
     /// Tree: the files some template names as a nested template (`type:` paths).
     nested: BTreeSet<StackPath>,
+    /// The names some environment sets in `parameter_defaults`, moved out of each
+    /// environment's facts: one copy of a name however many environments set it.
+    parameter_defaults: std::collections::HashSet<Box<str>>,
+}
+
+/// The `parameter_defaults` names of `environments`, moved out of them into one set.
+fn take_parameter_defaults(
+    environments: &mut [EnvironmentFacts],
+) -> std::collections::HashSet<Box<str>> {
+    environments
+        .iter_mut()
+        .flat_map(|env| std::mem::take(&mut env.parameter_defaults))
+        .collect()
 }
 
 /// How many aliases a lookup follows (Heat has no bound; a cycle would recurse forever there).
@@ -218,7 +230,8 @@ const MAX_ALIASES: usize = 32;
 
 impl Registry {
     /// The registry of the environments the user named, in order.
-    pub fn given(environments: Vec<EnvironmentFacts>) -> Registry {
+    pub fn given(mut environments: Vec<EnvironmentFacts>) -> Registry {
+        let parameter_defaults = take_parameter_defaults(&mut environments);
         let mut merged: BTreeMap<Vec<String>, (usize, usize)> = BTreeMap::new();
         for (e, env) in environments.iter().enumerate() {
             for (i, entry) in env.entries.iter().enumerate() {
@@ -245,6 +258,7 @@ impl Registry {
             knowledge: Some(Knowledge::Given),
             environments,
             merged,
+            parameter_defaults,
             ..Registry::default()
         }
     }
@@ -269,10 +283,11 @@ impl Registry {
     /// The registry of every environment of a tree (`rendered`: the path and text of each
     /// `*.j2.yaml` environment source; `incomplete`: the tree was not read whole).
     pub fn tree(
-        environments: Vec<EnvironmentFacts>,
+        mut environments: Vec<EnvironmentFacts>,
         rendered: &[(StackPath, Arc<str>)],
         incomplete: bool,
     ) -> Registry {
+        let parameter_defaults = take_parameter_defaults(&mut environments);
         let mut sources = Vec::new();
         let mut rendered_words: std::collections::HashMap<String, Vec<usize>> =
             std::collections::HashMap::new();
@@ -309,6 +324,7 @@ impl Registry {
         Registry {
             knowledge: Some(Knowledge::Tree),
             environments,
+            parameter_defaults,
             rendered: sources,
             rendered_words,
             incomplete,
@@ -359,10 +375,7 @@ impl Registry {
     /// Whether some environment sets `name` in `parameter_defaults` (given: the merged ones;
     /// tree: any, or a rendered source that names it).
     pub fn has_parameter_default(&self, name: &str) -> bool {
-        self.environments
-            .iter()
-            .any(|e| e.parameter_defaults.iter().any(|(n, _)| n == name))
-            || self.rendered_mentions(name)
+        self.parameter_defaults.contains(name) || self.rendered_mentions(name)
     }
 
     /// What the resource `resource` of type `type_name` stands for. Given: Heat's one answer

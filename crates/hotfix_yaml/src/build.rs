@@ -257,8 +257,9 @@ impl<'s> Builder<'s> {
     fn new(source: &'s str) -> Self {
         let mut doc = Document::new(source, SourceFormat::Yaml);
         let lines = memchr::memchr_iter(b'\n', source.as_bytes()).count() + 1;
-        doc.nodes
-            .reserve((lines * NODES_PER_LINE_HINT).max(source.len() / BYTES_PER_NODE_HINT) + 8);
+        doc.nodes = Document::node_list(
+            (lines * NODES_PER_LINE_HINT).max(source.len() / BYTES_PER_NODE_HINT) + 8,
+        );
         Self {
             source,
             doc,
