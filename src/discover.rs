@@ -259,6 +259,67 @@ fn overlap(roots: &[PathBuf]) -> bool {
         .any(|pair| pair[1].starts_with(&pair[0]))
 }
 
+/// The reports a run writes (`--output`, `--write-baseline`), each refused when it would replace
+/// one of the files the run reads.
+pub(crate) struct Reports<'a> {
+    /// Each report's flag, the file it would replace, and that file's name.
+    existing: Vec<(&'a str, Identity, Option<std::ffi::OsString>)>,
+}
+
+impl<'a> Reports<'a> {
+    /// The reports among `reports` (a flag and its path, when given) whose file exists.
+    pub(crate) fn new(reports: &[(&'a str, Option<&Path>)]) -> Reports<'a> {
+        let existing = reports
+            .iter()
+            .filter_map(|(flag, path)| {
+                let path = (*path)?;
+                let identity = Identity::of(path)?;
+                // The name of the file a report replaces (a link is written through); none for
+                // a file of several names (hard links), which every file is compared with.
+                let name = std::fs::canonicalize(path)
+                    .ok()
+                    .filter(|_| !has_other_names(path))
+                    .and_then(|target| target.file_name().map(ToOwned::to_owned));
+                Some((*flag, identity, name))
+            })
+            .collect();
+        Reports { existing }
+    }
+
+    /// `FLAG PATH is one of the files hotfix reads` when a report would replace `candidate`. A
+    /// walk follows no symbolic link, so a walked file is the report's file only under that
+    /// file's name: only a file of that name, one named by the user, or any file when the
+    /// report's has hard links, is looked at on disk.
+    pub(crate) fn check(&self, candidate: &Candidate) -> anyhow::Result<()> {
+        for (flag, report, name) in &self.existing {
+            let named_so = candidate.explicit
+                || name.is_none()
+                || candidate.path.file_name() == name.as_deref();
+            if named_so && report.is(&candidate.path) {
+                return Err(anyhow::anyhow!(
+                    "{flag} {} is one of the files hotfix reads; write it elsewhere",
+                    candidate.display()
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether the file at `path` has hard links: other names than the one it is reached by.
+fn has_other_names(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        std::fs::metadata(path).is_ok_and(|m| m.nlink() > 1)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
+    }
+}
+
 /// A first walk: how many files there are, and whether a report (`--output`,
 /// `--write-baseline`) would replace one of them (refused, before anything is written).
 pub(crate) fn prescan(
@@ -266,24 +327,14 @@ pub(crate) fn prescan(
     configs: &mut Configs,
     reports: &[(&str, Option<&Path>)],
 ) -> anyhow::Result<usize> {
-    let reports: Vec<(&str, Identity)> = reports
-        .iter()
-        .filter_map(|(flag, path)| Some((*flag, Identity::of(path.as_ref()?)?)))
-        .collect();
+    let reports = Reports::new(reports);
     let mut total = 0;
     for found in Walker::new(paths, configs)? {
         let Found::Candidate(candidate) = found? else {
             continue;
         };
         total += 1;
-        for (flag, report) in &reports {
-            if report.is(&candidate.path) {
-                return Err(anyhow::anyhow!(
-                    "{flag} {} is one of the files hotfix reads; write it elsewhere",
-                    candidate.display()
-                ));
-            }
-        }
+        reports.check(&candidate)?;
     }
     Ok(total)
 }

@@ -113,11 +113,19 @@ fn folder_of(path: &Path) -> &Path {
 /// leaves the old file as it was and no temporary file.
 ///
 /// A symbolic link is written through (the link stays); an existing file keeps its permissions,
-/// a new one is readable by all (0644).
+/// a new one is readable by all (0644). A path that is neither a file nor a folder (`/dev/null`,
+/// `/dev/stdout`, a named pipe) is written to as it is: it has no text to keep whole.
 pub(crate) struct Replacement {
-    temp: io::BufWriter<tempfile::NamedTempFile>,
-    target: PathBuf,
-    permissions: Option<std::fs::Permissions>,
+    inner: Inner,
+}
+
+enum Inner {
+    Temporary {
+        temp: io::BufWriter<tempfile::NamedTempFile>,
+        target: PathBuf,
+        permissions: Option<std::fs::Permissions>,
+    },
+    Stream(io::BufWriter<std::fs::File>),
 }
 
 impl Replacement {
@@ -130,8 +138,14 @@ impl Replacement {
             Err(err) => return Err(err),
         };
         let permissions = match std::fs::metadata(&target) {
+            Ok(metadata) if metadata.is_dir() => {
+                return Err(io::Error::other("a folder, not a file"));
+            }
             Ok(metadata) if !metadata.is_file() => {
-                return Err(io::Error::other("not a regular file"));
+                let stream = std::fs::OpenOptions::new().write(true).open(&target)?;
+                return Ok(Replacement {
+                    inner: Inner::Stream(io::BufWriter::new(stream)),
+                });
             }
             Ok(metadata) => Some(metadata.permissions()),
             Err(_) => None,
@@ -139,36 +153,49 @@ impl Replacement {
         remove_stale_temporaries(folder_of(&target));
         let temp = temporary_beside(&target)?;
         Ok(Replacement {
-            temp: io::BufWriter::new(temp),
-            target,
-            permissions,
+            inner: Inner::Temporary {
+                temp: io::BufWriter::new(temp),
+                target,
+                permissions,
+            },
         })
     }
 
     /// Puts the complete text in place.
     pub(crate) fn commit(self) -> io::Result<()> {
-        let temp = self
-            .temp
-            .into_inner()
-            .map_err(io::IntoInnerError::into_error)?;
+        let (temp, target, permissions) = match self.inner {
+            Inner::Stream(mut stream) => return stream.flush(),
+            Inner::Temporary {
+                temp,
+                target,
+                permissions,
+            } => (temp, target, permissions),
+        };
+        let temp = temp.into_inner().map_err(io::IntoInnerError::into_error)?;
         temp.as_file().sync_all()?;
-        match self.permissions {
+        match permissions {
             Some(permissions) => temp.as_file().set_permissions(permissions)?,
             None => set_default_permissions(temp.as_file())?,
         }
-        temp.persist(&self.target).map_err(|err| err.error)?;
-        sync_folder(folder_of(&self.target));
+        temp.persist(&target).map_err(|err| err.error)?;
+        sync_folder(folder_of(&target));
         Ok(())
     }
 }
 
 impl io::Write for Replacement {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.temp.write(buf)
+        match &mut self.inner {
+            Inner::Temporary { temp, .. } => temp.write(buf),
+            Inner::Stream(stream) => stream.write(buf),
+        }
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.temp.flush()
+        match &mut self.inner {
+            Inner::Temporary { temp, .. } => temp.flush(),
+            Inner::Stream(stream) => stream.flush(),
+        }
     }
 }
 

@@ -349,6 +349,113 @@ fn the_report_never_replaces_an_input() {
     }
 }
 
+/// A report given a link to an input, or written over an input found deep in the tree, is
+/// refused as the named file is; the check is made as the walk finds the files (no first walk
+/// when no progress bar is drawn), and nothing is replaced.
+#[cfg(unix)]
+#[test]
+fn a_report_through_a_link_or_deep_in_the_tree_never_replaces_an_input() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir_all(dir.path().join("a/b")).expect("mkdir");
+    std::fs::write(dir.path().join("a/b/t.yaml"), GOOD).expect("write");
+    std::os::unix::fs::symlink("a/b/t.yaml", dir.path().join("report.txt")).expect("link");
+    std::fs::hard_link(dir.path().join("a/b/t.yaml"), dir.path().join("same.txt")).expect("link");
+    for args in [
+        &["lint", ".", "--no-config", "-o", "same.txt"][..],
+        &["lint", ".", "--no-config", "-o", "report.txt"][..],
+        &[
+            "lint",
+            ".",
+            "--no-config",
+            "-o",
+            "a/b/t.yaml",
+            "--format",
+            "sarif",
+        ][..],
+        &[
+            "lint",
+            "a/b/t.yaml",
+            "--no-config",
+            "--write-baseline",
+            "report.txt",
+        ][..],
+    ] {
+        let output = HOTFIX.run_in(dir.path(), args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&output.stderr).contains("a/b/t.yaml is one of the files hotfix reads"),
+            "{args:?}: {}",
+            text(&output.stderr)
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("a/b/t.yaml")).expect("read"),
+            GOOD,
+            "{args:?}"
+        );
+        let left: Vec<_> = std::fs::read_dir(dir.path().join("a/b"))
+            .expect("list")
+            .map(|e| e.expect("entry").file_name())
+            .collect();
+        assert_eq!(
+            left.len(),
+            1,
+            "{args:?}: a temporary file is left: {left:?}"
+        );
+    }
+}
+
+/// `--output /dev/null` (or `/dev/stdout`, a named pipe) is written to as it is: a report
+/// needs no temporary file beside a device. A folder is refused, saying so.
+#[cfg(unix)]
+#[test]
+fn a_report_to_a_device_is_written_and_to_a_folder_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("t.yaml"), GOOD).expect("write");
+    for args in [
+        &["lint", "t.yaml", "--no-config", "--output", "/dev/null"][..],
+        &[
+            "lint",
+            "t.yaml",
+            "--no-config",
+            "--write-baseline",
+            "/dev/null",
+        ][..],
+        &["graph", "t.yaml", "--output", "/dev/null"][..],
+    ] {
+        let output = HOTFIX.run_in(dir.path(), args);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            text(&output.stderr)
+        );
+    }
+    let output = HOTFIX.run_in(
+        dir.path(),
+        &[
+            "lint",
+            "t.yaml",
+            "--no-config",
+            "--format",
+            "json",
+            "--output",
+            "/dev/stdout",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert_eq!(text(&output.stdout).trim(), "[]");
+    let output = HOTFIX.run_in(
+        dir.path(),
+        &["lint", "t.yaml", "--no-config", "--output", "."],
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        text(&output.stderr).contains("cannot write .: a folder, not a file"),
+        "{}",
+        text(&output.stderr)
+    );
+}
+
 #[cfg(unix)]
 #[test]
 fn file_names_that_are_not_utf8_or_hold_a_line_break_are_reported_losslessly() {

@@ -593,9 +593,16 @@ fn lint_walk(
     };
     let mut walk_errors = Vec::new();
     let mut fatal = None;
+    let reports = discover::Reports::new(&report_paths(args));
     let candidates = discover::Walker::new(paths, configs)?
         .map_while(|found| match found {
-            Ok(Found::Candidate(candidate)) => Some(Some(candidate)),
+            Ok(Found::Candidate(candidate)) => match reports.check(&candidate) {
+                Ok(()) => Some(Some(candidate)),
+                Err(err) => {
+                    fatal = Some(err);
+                    None
+                }
+            },
             Ok(Found::Error(error)) => {
                 walk_errors.push(error);
                 Some(None)
@@ -622,6 +629,14 @@ fn lint_walk(
         Some(err) => Err(err),
         None => Ok(walk_errors),
     }
+}
+
+/// The reports the run writes, by flag: none of them may replace a file the run reads.
+fn report_paths(args: &LintArgs) -> [(&'static str, Option<&Path>); 2] {
+    [
+        ("--output", args.output.as_deref()),
+        ("--write-baseline", args.write_baseline.as_deref()),
+    ]
 }
 
 impl LintArgs {
@@ -861,15 +876,11 @@ fn inputs(
         }
     }
     let paths = crate::rewrite::dedup_by_canonical(paths);
-    // The files are found as they are linted. A first walk is made only when its results are
-    // needed before the run: the total of a progress bar, and the proof that a report does not
-    // replace one of the files read.
-    let reports = [
-        ("--output", args.output.as_deref()),
-        ("--write-baseline", args.write_baseline.as_deref()),
-    ];
-    let total = if drawn || reports.iter().any(|(_, p)| p.is_some()) {
-        discover::prescan(&paths, configs, &reports)?
+    // The files are found as they are linted. A first walk is made only for the total of a
+    // progress bar (the proof that a report does not replace a file read is made as they are
+    // found, and before anything is put in place).
+    let total = if drawn {
+        discover::prescan(&paths, configs, &report_paths(args))?
     } else {
         0
     };
