@@ -22,7 +22,7 @@ pub use facts::{
 };
 pub use path::StackPath;
 pub use registry::{
-    Entry, EnvironmentFacts, Knowledge, LazyRegistry, Mapped, Registry, StackTemplates,
+    Entry, EnvironmentFacts, Knowledge, LazyRegistry, Mapped, Registry, StackTemplates, Texts,
     is_template_name, stack_parameters, stack_templates,
 };
 pub use source::{FileSource, MemorySource};

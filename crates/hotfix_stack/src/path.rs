@@ -12,6 +12,11 @@ use std::sync::Arc;
 pub struct StackPath(Arc<str>);
 
 impl StackPath {
+    /// The same path, its text shared with the copy `texts` keeps ([`crate::Texts`]).
+    pub(crate) fn shared_in(&self, texts: &mut crate::Texts) -> StackPath {
+        StackPath(texts.shared(&self.0))
+    }
+
     /// The canonical form of `text` (`\` is a separator too, for Windows paths).
     pub fn new(text: &str) -> StackPath {
         let absolute = text.starts_with(['/', '\\']);

@@ -40,9 +40,9 @@ pub enum Knowledge {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
     /// `["My::Type"]`, or `["resources", "server", "My::Type"]` for a per-resource override.
-    pub path: Vec<String>,
+    pub path: Vec<Arc<str>>,
     /// The type name or template path it maps to; `None` for a null (a removal).
-    pub value: Option<String>,
+    pub value: Option<Arc<str>>,
     /// Where the value (or, for a null, the key) is written.
     pub span: Span,
     /// For a template value: where python-heatclient finds it.
@@ -51,7 +51,7 @@ pub struct Entry {
 
 impl Entry {
     fn name(&self) -> &str {
-        self.path.last().map_or("", String::as_str)
+        self.path.last().map_or("", |name| &**name)
     }
 }
 
@@ -64,6 +64,34 @@ pub struct EnvironmentFacts {
     pub parameter_defaults: Vec<Box<str>>,
 }
 
+/// One copy of each text that environments' facts hold (type names, registry values, the
+/// files they lead to): a tree's environments map the same types to the same files again and
+/// again, and its registry keeps every entry for the whole run. Each thread reading
+/// environments keeps one ([`EnvironmentFacts::of_sharing`]).
+#[derive(Debug, Default)]
+pub struct Texts(std::collections::HashSet<Arc<str>>);
+
+impl Texts {
+    /// The kept copy of `text`, made on first use.
+    pub fn text(&mut self, text: &str) -> Arc<str> {
+        if let Some(kept) = self.0.get(text) {
+            return Arc::clone(kept);
+        }
+        let kept: Arc<str> = Arc::from(text);
+        self.0.insert(Arc::clone(&kept));
+        kept
+    }
+
+    /// The kept copy of `text` (`text` itself, kept, when it is the first).
+    pub(crate) fn shared(&mut self, text: &Arc<str>) -> Arc<str> {
+        if let Some(kept) = self.0.get(&**text) {
+            return Arc::clone(kept);
+        }
+        self.0.insert(Arc::clone(text));
+        Arc::clone(text)
+    }
+}
+
 impl EnvironmentFacts {
     /// Reads an environment document (`path`: its file, for its registry's relative paths).
     pub fn of(
@@ -71,6 +99,18 @@ impl EnvironmentFacts {
         roots: &[StackPath],
         path: &StackPath,
         doc: &Document,
+    ) -> Self {
+        Self::of_sharing(source, roots, path, doc, &mut Texts::default())
+    }
+
+    /// [`EnvironmentFacts::of`], its texts shared with the other environments read through
+    /// `texts`.
+    pub fn of_sharing(
+        source: &dyn FileSource,
+        roots: &[StackPath],
+        path: &StackPath,
+        doc: &Document,
+        texts: &mut Texts,
     ) -> Self {
         let env = Environment::new(doc);
         let names = |section: &str| -> Vec<Box<str>> {
@@ -120,10 +160,10 @@ impl EnvironmentFacts {
                 doc.node(entry.key).span
             };
             entries.push(Entry {
-                path: entry.path.clone(),
-                value,
+                path: entry.path.iter().map(|part| texts.text(part)).collect(),
+                value: value.map(|value| texts.text(&value)),
                 span,
-                target,
+                target: target.map(|target| target.shared_in(texts)),
             });
         }
         // Kept for the whole run (a tree's registry holds every environment's): no spare room.
@@ -197,7 +237,7 @@ pub struct Registry {
     knowledge: Option<Knowledge>,
     environments: Vec<EnvironmentFacts>,
     /// Given: the merged entries, by path.
-    merged: BTreeMap<Vec<String>, (usize, usize)>,
+    merged: BTreeMap<Vec<Arc<str>>, (usize, usize)>,
     /// Tree: each `*.j2.yaml` environment source.
     rendered: Vec<StackPath>,
     /// Tree: each word of the rendered sources' texts, with the sources (indices into
@@ -206,7 +246,7 @@ pub struct Registry {
     /// Tree: the walk stopped early, so a type may be mapped where it did not look.
     incomplete: bool,
     /// Tree: the entries by the type they map (the last part of their path), and the globs.
-    by_type: std::collections::HashMap<String, Vec<(usize, usize)>>,
+    by_type: std::collections::HashMap<Arc<str>, Vec<(usize, usize)>>,
     globs: Vec<(usize, usize)>,
     /// Tree: the files some template names as a nested template (`type:` paths).
     nested: BTreeSet<StackPath>,
@@ -232,7 +272,7 @@ impl Registry {
     /// The registry of the environments the user named, in order.
     pub fn given(mut environments: Vec<EnvironmentFacts>) -> Registry {
         let parameter_defaults = take_parameter_defaults(&mut environments);
-        let mut merged: BTreeMap<Vec<String>, (usize, usize)> = BTreeMap::new();
+        let mut merged: BTreeMap<Vec<Arc<str>>, (usize, usize)> = BTreeMap::new();
         for (e, env) in environments.iter().enumerate() {
             for (i, entry) in env.entries.iter().enumerate() {
                 if entry.value.is_some() {
@@ -309,7 +349,7 @@ impl Registry {
             }
             sources.push(path.clone());
         }
-        let mut by_type: std::collections::HashMap<String, Vec<(usize, usize)>> =
+        let mut by_type: std::collections::HashMap<Arc<str>, Vec<(usize, usize)>> =
             std::collections::HashMap::new();
         let mut globs = Vec::new();
         for (e, env) in environments.iter().enumerate() {
@@ -469,14 +509,10 @@ impl Registry {
         }
         let mut candidates: Vec<(usize, usize)> = Vec::new();
         if let Some(resource) = resource {
-            let path = vec![
-                "resources".to_owned(),
-                resource.to_owned(),
-                type_name.to_owned(),
-            ];
-            candidates.extend(self.merged.get(&path));
+            let path: [Arc<str>; 3] = ["resources".into(), resource.into(), type_name.into()];
+            candidates.extend(self.merged.get(&path[..]));
         }
-        candidates.extend(self.merged.get(&vec![type_name.to_owned()]));
+        candidates.extend(self.merged.get(&[Arc::from(type_name)][..]));
         for (path, &at) in &self.merged {
             if let [name] = path.as_slice()
                 && let Some(prefix) = name.strip_suffix('*')
@@ -538,8 +574,8 @@ impl Registry {
                 let entry = &self.environments[e].entries[i];
                 entry.value.is_some()
                     && matches!(entry.path.as_slice(), [resources, name, ty]
-                        if resources == "resources" && ty == type_name
-                            && resource.is_some_and(|r| r == name))
+                        if &**resources == "resources" && &**ty == type_name
+                            && resource.is_some_and(|r| r == &**name))
             })
             .map(|&(e, _)| e)
             .collect();
@@ -550,16 +586,16 @@ impl Registry {
                 let applies = match entry.path.as_slice() {
                     [_] if overridden.contains(&e) => false,
                     [name] => {
-                        name == type_name
+                        &**name == type_name
                             || name.strip_suffix('*').is_some_and(|prefix| {
                                 type_name.starts_with(prefix)
                                     && entry.value.as_deref() != Some(type_name)
                             })
                     }
                     [resources, name, ty] => {
-                        resources == "resources"
-                            && ty == type_name
-                            && resource.is_some_and(|r| r == name)
+                        &**resources == "resources"
+                            && &**ty == type_name
+                            && resource.is_some_and(|r| r == &**name)
                     }
                     _ => false,
                 };

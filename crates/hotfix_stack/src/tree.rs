@@ -31,6 +31,18 @@ pub enum Target {
 }
 
 impl Target {
+    /// The same target, its path's text shared with the copy `texts` keeps.
+    pub(crate) fn shared_in(self, texts: &mut crate::Texts) -> Target {
+        match self {
+            Target::File(p) => Target::File(p.shared_in(texts)),
+            Target::Missing(p) => Target::Missing(p.shared_in(texts)),
+            Target::Generated(p) => Target::Generated(p.shared_in(texts)),
+            Target::Outside(p) => Target::Outside(p.shared_in(texts)),
+            Target::Relocated(p) => Target::Relocated(p.shared_in(texts)),
+            Target::Url(url) => Target::Url(url),
+        }
+    }
+
     /// The file it names, when it names one.
     pub fn path(&self) -> Option<&StackPath> {
         match self {

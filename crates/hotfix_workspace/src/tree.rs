@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use hotfix_stack::{FileSource, StackPath};
+use hotfix_stack::{FileSource, StackPath, Texts};
 
 use crate::root::Scope;
 
@@ -92,7 +92,7 @@ pub fn tree_registry(scope: &Scope, source: &dyn FileSource) -> (hotfix_stack::R
         source,
         seen: AtomicUsize::new(0),
         incomplete: AtomicBool::new(false),
-        found: Mutex::new(Vec::new()),
+        found: Mutex::new(Gathered::default()),
     };
     let mut whole = folders(false).into_iter();
     if let Some(first) = whole.next() {
@@ -119,20 +119,16 @@ pub fn tree_registry(scope: &Scope, source: &dyn FileSource) -> (hotfix_stack::R
         seen,
         ..
     } = readers;
-    let found = found.into_inner().unwrap_or_else(PoisonError::into_inner);
+    let Gathered {
+        mut environments,
+        mut rendered,
+        mut nested,
+    } = found.into_inner().unwrap_or_else(PoisonError::into_inner);
     let incomplete = incomplete.into_inner();
     let walked = Walked {
         visited: seen.into_inner().min(TREE_BOUND),
         stopped: incomplete,
     };
-    let mut environments = Vec::new();
-    let mut rendered = Vec::new();
-    let mut nested = Vec::new();
-    for one in found {
-        environments.extend(one.environment);
-        rendered.extend(one.rendered);
-        nested.extend(one.nested);
-    }
     // A root above the working folder finds the files under it by `..`: named as the run
     // names them.
     if scope.roots.iter().any(|r| r.as_str().starts_with("..")) {
@@ -166,8 +162,9 @@ pub fn memory_registry<'a>(
     let mut environments = Vec::new();
     let mut rendered = Vec::new();
     let mut nested = Vec::new();
+    let mut texts = Texts::default();
     for (path, text) in files {
-        let found = environment_in(path, text, roots, source);
+        let found = environment_in(path, text, roots, source, &mut texts);
         environments.extend(found.environment);
         rendered.extend(found.rendered);
         nested.extend(found.nested);
@@ -211,7 +208,8 @@ fn read_shallow(folder: &Path, readers: &Readers<'_>) {
         return;
     };
     let mut buffer = Vec::new();
-    let mut mine = Vec::new();
+    let mut texts = Texts::default();
+    let mut mine = Gathered::default();
     let mut listed = 0;
     for entry in entries.flatten() {
         if !entry.file_type().is_ok_and(|t| t.is_file()) {
@@ -232,15 +230,21 @@ fn read_shallow(folder: &Path, readers: &Readers<'_>) {
             continue;
         }
         let path = entry.path();
-        mine.extend(
-            environment_of(&path, readers.roots, readers.source, &mut buffer).filter(Found::gives),
-        );
+        if let Some(found) = environment_of(
+            &path,
+            readers.roots,
+            readers.source,
+            &mut buffer,
+            &mut texts,
+        ) {
+            mine.take(found);
+        }
     }
     readers
         .found
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
-        .append(&mut mine);
+        .append(mine);
 }
 
 /// What the threads of the walk for the tree's environments share.
@@ -251,7 +255,7 @@ struct Readers<'r> {
     /// Files met so far, against [`TREE_BOUND`].
     seen: AtomicUsize,
     incomplete: AtomicBool,
-    found: Mutex<Vec<Found>>,
+    found: Mutex<Gathered>,
 }
 
 impl<'s> ignore::ParallelVisitorBuilder<'s> for &'s Readers<'s> {
@@ -259,7 +263,8 @@ impl<'s> ignore::ParallelVisitorBuilder<'s> for &'s Readers<'s> {
         Box::new(Reader {
             shared: self,
             buffer: Vec::new(),
-            mine: Vec::new(),
+            texts: Texts::default(),
+            mine: Gathered::default(),
         })
     }
 }
@@ -269,7 +274,9 @@ impl<'s> ignore::ParallelVisitorBuilder<'s> for &'s Readers<'s> {
 struct Reader<'r> {
     shared: &'r Readers<'r>,
     buffer: Vec<u8>,
-    mine: Vec<Found>,
+    /// The texts of the environments this thread read, one copy of each.
+    texts: Texts,
+    mine: Gathered,
 }
 
 impl ignore::ParallelVisitor for Reader<'_> {
@@ -295,15 +302,15 @@ impl ignore::ParallelVisitor for Reader<'_> {
         }
         // Only what a file gives is kept: most files give nothing, and a tree of tens of
         // thousands of files must not hold a record of each.
-        self.mine.extend(
-            environment_of(
-                entry.path(),
-                self.shared.roots,
-                self.shared.source,
-                &mut self.buffer,
-            )
-            .filter(Found::gives),
-        );
+        if let Some(found) = environment_of(
+            entry.path(),
+            self.shared.roots,
+            self.shared.source,
+            &mut self.buffer,
+            &mut self.texts,
+        ) {
+            self.mine.take(found);
+        }
         ignore::WalkState::Continue
     }
 }
@@ -314,7 +321,7 @@ impl Drop for Reader<'_> {
             .found
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .append(&mut self.mine);
+            .append(std::mem::take(&mut self.mine));
     }
 }
 
@@ -343,10 +350,28 @@ struct Found {
     nested: Vec<StackPath>,
 }
 
-impl Found {
-    /// Whether the file gave anything to keep.
-    fn gives(&self) -> bool {
-        self.environment.is_some() || self.rendered.is_some() || !self.nested.is_empty()
+/// What the walk for the tree's environments keeps of the files it read: most files give
+/// nothing, and a tree of tens of thousands of files must not hold a record of each.
+#[derive(Default)]
+struct Gathered {
+    environments: Vec<hotfix_stack::EnvironmentFacts>,
+    rendered: Vec<(StackPath, Arc<str>)>,
+    nested: Vec<StackPath>,
+}
+
+impl Gathered {
+    /// Keeps what one file gave.
+    fn take(&mut self, found: Found) {
+        self.environments.extend(found.environment);
+        self.rendered.extend(found.rendered);
+        self.nested.extend(found.nested);
+    }
+
+    /// Keeps what another thread gathered.
+    fn append(&mut self, mut other: Gathered) {
+        self.environments.append(&mut other.environments);
+        self.rendered.append(&mut other.rendered);
+        self.nested.append(&mut other.nested);
     }
 }
 
@@ -357,6 +382,7 @@ fn environment_of(
     roots: &[StackPath],
     source: &dyn FileSource,
     buffer: &mut Vec<u8>,
+    texts: &mut Texts,
 ) -> Option<Found> {
     // One buffer a thread, no size asked first: most files are read by one `read`.
     let length = read_into(path, buffer).ok()?;
@@ -366,6 +392,7 @@ fn environment_of(
         text,
         roots,
         source,
+        texts,
     ))
 }
 
@@ -376,6 +403,7 @@ fn environment_in(
     text: &str,
     roots: &[StackPath],
     source: &dyn FileSource,
+    texts: &mut Texts,
 ) -> Found {
     let path = Path::new(stack.as_str());
     let mut found = Found {
@@ -427,8 +455,8 @@ fn environment_in(
         return found;
     };
     if hotfix_stack::FileFacts::of_document(&doc).kind == hotfix_stack::FileKind::Environment {
-        found.environment = Some(hotfix_stack::EnvironmentFacts::of(
-            source, roots, stack, &doc,
+        found.environment = Some(hotfix_stack::EnvironmentFacts::of_sharing(
+            source, roots, stack, &doc, texts,
         ));
     }
     found

@@ -222,7 +222,7 @@ fn nested_templates(files: &Files<'_>, type_name: &str, name: &str) -> Vec<Neste
             let registry = registry.get();
             let overridden = registry.environments().iter().any(|env| {
                 env.entries.iter().any(|e| {
-                    matches!(e.path.as_slice(), [r, n, t] if r == "resources" && n == name && t == type_name)
+                    matches!(e.path.as_slice(), [r, n, t] if &**r == "resources" && &**n == name && &**t == type_name)
                 })
             });
             if overridden {

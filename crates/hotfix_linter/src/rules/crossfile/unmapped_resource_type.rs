@@ -90,8 +90,8 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                 .filter(|e| e.path.len() == 1)
         };
         let own = entries()
-            .filter(|e| e.path[0] == type_name)
-            .filter_map(|e| e.value.clone())
+            .filter(|e| &*e.path[0] == type_name)
+            .filter_map(|e| e.value.as_deref().map(str::to_owned))
             .next_back();
         let alias = own.or_else(|| {
             entries()
@@ -129,7 +129,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         };
         let diagnostic = sink.report(cx.span(at), message);
         let heat = format!("Heat: `The Resource Type ({type_name}) could not be found.`");
-        match crate::rules::util::did_you_mean(type_name, mapped.map(String::as_str)) {
+        match crate::rules::util::did_you_mean(type_name, mapped.map(|name| &**name)) {
             Some(suggestion) => diagnostic.help(format!("did you mean `{suggestion}`? {heat}")),
             None => diagnostic.help(format!(
                 "map it in an environment's `resource_registry` (`{type_name}: file.yaml`); {heat}"
