@@ -142,6 +142,36 @@ pub struct Blueprint<'d> {
 impl<'d> Blueprint<'d> {
     /// The blueprint a document is; `None` when it is not one.
     pub fn new(doc: &'d Document) -> Option<Blueprint<'d>> {
+        let mut bp = Blueprint::imports_only(doc)?;
+        bp.load_inputs();
+        bp.load_node_templates();
+        let root = doc.root();
+        bp.outputs = named(doc, doc.get(root, "outputs"));
+        bp.capabilities = named(doc, doc.get(root, "capabilities"));
+        bp.groups = named(doc, doc.get(root, "groups"));
+        bp.policies = named(doc, doc.get(root, "policies"));
+        bp.labels = named(doc, doc.get(root, "labels"));
+        bp.find_calls();
+        Some(bp)
+    }
+
+    /// A blueprint's local imports as written, as [`Blueprint::new`] reads them (its `imports`
+    /// of [`ImportKind::Local`]), without reading the rest of it; `None` when the document is
+    /// not a blueprint. What a tool looking for the blueprints that import a file asks of each
+    /// blueprint beside it.
+    pub fn local_imports(doc: &Document) -> Option<Vec<String>> {
+        let bp = Blueprint::imports_only(doc)?;
+        Some(
+            bp.imports
+                .into_iter()
+                .filter(|i| i.kind == ImportKind::Local)
+                .map(|i| i.text)
+                .collect(),
+        )
+    }
+
+    /// The blueprint with its version and imports read, nothing else.
+    fn imports_only(doc: &'d Document) -> Option<Blueprint<'d>> {
         let root = doc.root();
         let version_node = doc.get(root, "tosca_definitions_version")?;
         let text = doc.str_value(version_node)?;
@@ -164,14 +194,6 @@ impl<'d> Blueprint<'d> {
             calls: Vec::new(),
         };
         bp.load_imports();
-        bp.load_inputs();
-        bp.load_node_templates();
-        bp.outputs = named(doc, doc.get(root, "outputs"));
-        bp.capabilities = named(doc, doc.get(root, "capabilities"));
-        bp.groups = named(doc, doc.get(root, "groups"));
-        bp.policies = named(doc, doc.get(root, "policies"));
-        bp.labels = named(doc, doc.get(root, "labels"));
-        bp.find_calls();
         Some(bp)
     }
 

@@ -90,3 +90,33 @@ fn finds_calls_with_their_scope_and_parent() {
         Some("b")
     );
 }
+
+#[test]
+fn local_imports_are_those_of_the_whole_model() {
+    for text in [
+        "tosca_definitions_version: cloudify_dsl_1_4\nimports:\n  - includes/a.yaml\n  - \
+         plugin:cloudify-openstack-plugin\n  - https://x/y.yaml\n  - ns--b.yaml\n  - c.yaml\n  \
+         - {not: text}\n  - cloudify/types/types.yaml\ninputs: {i: {}}\n",
+        "tosca_definitions_version: cloudify_dsl_1_3\n",
+        "tosca_definitions_version: cloudify_dsl_1_3\nimports: includes/a.yaml\n",
+        "tosca_definitions_version: tosca_simple_yaml_1_0\nimports: [a.yaml]\n",
+        "heat_template_version: 2018-08-31\nimports: [a.yaml]\n",
+        "imports: [a.yaml]\n",
+    ] {
+        let doc = load(text);
+        let whole = Blueprint::new(&doc).map(|bp| {
+            bp.imports
+                .iter()
+                .filter(|i| i.kind == ImportKind::Local)
+                .map(|i| i.text.clone())
+                .collect::<Vec<_>>()
+        });
+        assert_eq!(Blueprint::local_imports(&doc), whole, "{text}");
+    }
+    let doc =
+        load("tosca_definitions_version: cloudify_dsl_1_4\nimports: [includes/a.yaml, c.yaml]\n");
+    assert_eq!(
+        Blueprint::local_imports(&doc),
+        Some(vec!["includes/a.yaml".to_owned(), "c.yaml".to_owned()])
+    );
+}

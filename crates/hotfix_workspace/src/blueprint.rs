@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use hotfix_blueprint::{Blueprint, ImportKind, Imported};
+use hotfix_blueprint::{Blueprint, Imported};
 
 /// Files read through imports of one blueprint, at most (a cycle or a huge tree stops here and
 /// leaves the names incomplete, so that no rule guesses).
@@ -287,14 +287,7 @@ fn text_hash(text: &str) -> u64 {
 
 /// A blueprint's local imports as written; `None` when the document is not a blueprint.
 fn blueprint_locals(doc: &hotfix_yaml::Document) -> Option<Vec<String>> {
-    Blueprint::new(doc).map(|blueprint| {
-        blueprint
-            .imports
-            .iter()
-            .filter(|i| i.kind == ImportKind::Local)
-            .map(|i| i.text.clone())
-            .collect()
-    })
+    Blueprint::local_imports(doc)
 }
 
 /// How many files' summaries are remembered (memory must not grow with the tree).
