@@ -40,7 +40,7 @@ pub use error::{LoadError, LoadErrorKind};
 pub use lines::{LineCol, LineIndex};
 pub use pyjson::{python_float_repr, python_float_str, python_str_repr, write_json_string};
 pub use scalar::{Int, ScalarValue, resolve_plain};
-pub use value::KeyRepr;
+pub use value::{Entries, EntriesIter, KeyRepr};
 
 /// The character that stands for the lone surrogate `code` (U+D800..U+DFFF) in a scalar
 /// [`Document::holds_lone_surrogates`] marks: U+10F000 + (`code` − U+D800), in the last plane's

@@ -18,22 +18,112 @@ const EXPANSION_ALLOWANCE: u64 = 1_000_000;
 /// Up to how many entries a mapping's keys are compared pairwise instead of hashed.
 const SMALL_MAPPING: usize = 24;
 
+/// The entries of a mapping as [`Document::entries`] gives them: the written entries lent
+/// (most mappings), or the merged and distinct ones made for the call. A slice to read, and
+/// entries by value to iterate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entries<'d>(std::borrow::Cow<'d, [Entry]>);
+
+impl Default for Entries<'_> {
+    fn default() -> Self {
+        Entries(std::borrow::Cow::Borrowed(&[]))
+    }
+}
+
+impl Entries<'_> {
+    pub fn as_slice(&self) -> &[Entry] {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for Entries<'_> {
+    type Target = [Entry];
+
+    fn deref(&self) -> &[Entry] {
+        &self.0
+    }
+}
+
+impl<'d> IntoIterator for Entries<'d> {
+    type Item = Entry;
+    type IntoIter = EntriesIter<'d>;
+
+    fn into_iter(self) -> EntriesIter<'d> {
+        match self.0 {
+            std::borrow::Cow::Borrowed(lent) => EntriesIter::Lent(lent.iter()),
+            std::borrow::Cow::Owned(made) => EntriesIter::Made(made.into_iter()),
+        }
+    }
+}
+
+impl<'a> IntoIterator for &'a Entries<'_> {
+    type Item = &'a Entry;
+    type IntoIter = std::slice::Iter<'a, Entry>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl From<Entries<'_>> for Vec<Entry> {
+    fn from(entries: Entries<'_>) -> Vec<Entry> {
+        entries.0.into_owned()
+    }
+}
+
+/// The entries of an [`Entries`], by value.
+#[derive(Clone, Debug)]
+pub enum EntriesIter<'d> {
+    Lent(std::slice::Iter<'d, Entry>),
+    Made(std::vec::IntoIter<Entry>),
+}
+
+impl Iterator for EntriesIter<'_> {
+    type Item = Entry;
+
+    fn next(&mut self) -> Option<Entry> {
+        match self {
+            EntriesIter::Lent(lent) => lent.next().copied(),
+            EntriesIter::Made(made) => made.next(),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match self {
+            EntriesIter::Lent(lent) => lent.size_hint(),
+            EntriesIter::Made(made) => made.size_hint(),
+        }
+    }
+}
+
+impl DoubleEndedIterator for EntriesIter<'_> {
+    fn next_back(&mut self) -> Option<Entry> {
+        match self {
+            EntriesIter::Lent(lent) => lent.next_back().copied(),
+            EntriesIter::Made(made) => made.next_back(),
+        }
+    }
+}
+
+impl ExactSizeIterator for EntriesIter<'_> {}
+
 impl Document {
     /// The entries of the mapping behind `id` as PyYAML's `dict` holds them: merge keys
     /// expanded, one entry per distinct key (its first key node, its last value), in dict
     /// order. Empty when `id` is not a mapping.
-    pub fn entries(&self, id: NodeId) -> Vec<Entry> {
+    pub fn entries(&self, id: NodeId) -> Entries<'_> {
         // Most mappings have a few distinct string keys and no merge: their entries are the
-        // written ones, found without building the merged list and comparing keys as `dict`.
+        // written ones, found without building the merged list and comparing keys as `dict`,
+        // and lent, not copied.
         if let Some(raw) = self.raw_entries(id)
             && self.distinct_text_keys(raw)
         {
-            return raw.to_vec();
+            return Entries(std::borrow::Cow::Borrowed(raw));
         }
         let mut flat = Vec::new();
         self.flatten(id, &mut flat);
         if flat.len() < 2 {
-            return flat;
+            return Entries(std::borrow::Cow::Owned(flat));
         }
         let mut out: Vec<Entry> = Vec::with_capacity(flat.len());
         // Most mappings are small: comparing each key with the ones before costs less than
@@ -45,9 +135,9 @@ impl Document {
                     None => out.push(entry),
                 }
             }
-            return out;
+            return Entries(std::borrow::Cow::Owned(out));
         }
-        self.distinct(flat, out)
+        Entries(std::borrow::Cow::Owned(self.distinct(flat, out)))
     }
 
     /// Whether `raw` has at most [`SMALL_MAPPING`] entries whose keys are plain strings (not `<<`
@@ -925,7 +1015,7 @@ mod tests {
             let mut flat = Vec::new();
             doc.flatten(root, &mut flat);
             let hashed = doc.distinct(flat, Vec::new());
-            assert_eq!(doc.entries(root), hashed, "{text}");
+            assert_eq!(doc.entries(root).as_slice(), hashed, "{text}");
         }
     }
 }

@@ -34,7 +34,7 @@ impl Repeat<'_> {
         if call_at(cx, value).is_some() || !is_mapping(doc, value) {
             return None;
         }
-        Some(doc.entries(value))
+        Some(doc.entries(value).into())
     }
 
     /// Whether the loops are zipped rather than nested: `permutations: false` (a YAML boolean)
