@@ -167,7 +167,7 @@ pub struct Document {
     pub(crate) lines: std::sync::OnceLock<LineIndex>,
     /// The entries PyYAML's constructor leaves in each mapping that has a merge key (merged
     /// entries first, merge keys gone), as [`crate::value`]'s construction computed them.
-    pub(crate) flat: std::collections::HashMap<NodeId, Vec<Entry>>,
+    pub(crate) flat: foldhash::HashMap<NodeId, Vec<Entry>>,
     /// Each alias to a node that contains it, written as a merge's value (`&x [<<: *x]`): the
     /// empty mapping standing in for it in the tree (which keeps no cycle), and its target.
     pub(crate) merge_aliases: Vec<(NodeId, NodeId)>,
@@ -228,7 +228,7 @@ impl Document {
             comments: Vec::new(),
             format,
             lines: std::sync::OnceLock::new(),
-            flat: std::collections::HashMap::new(),
+            flat: foldhash::HashMap::default(),
             merge_aliases: Vec::new(),
             refused: Vec::new(),
             surrogates: Vec::new(),

@@ -6,7 +6,7 @@
 //! its first occurrence. Keys compare as Python values: `True == 1 == 1.0`, every `.nan` is the
 //! same object.
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt as _};
 
 use crate::document::{Document, Entry, NodeId, NodeKind, Tag};
 use crate::error::{LoadError, LoadErrorKind};

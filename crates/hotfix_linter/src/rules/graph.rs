@@ -1,7 +1,9 @@
 //! What depends on what among a template's definitions (resources on resources, conditions
 //! on conditions), as a directed graph, and the cycles in it: one piece for every cycle rule.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
+
+use foldhash::{HashMap, HashMapExt as _};
 
 /// How many steps of a cycle are named in a message and labelled; longer cycles are shortened.
 pub(in crate::rules) const SHOWN_STEPS: usize = 10;

@@ -1,5 +1,4 @@
-use std::collections::HashMap;
-
+use foldhash::{HashMap, HashMapExt as _};
 use hotfix_stack::{LinkKind, StackPath, Target, resolve_reference};
 
 use crate::rule::{Context, Files, Sink, declare_rule};

@@ -1,8 +1,7 @@
 //! Helpers of the `functions` family: the calls and data mappings to check once each, and
 //! the arguments of a call as Python sees them ([`crate::rules::py`]).
 
-use std::collections::HashSet;
-
+use foldhash::{HashSet, HashSetExt as _};
 use hotfix_hot::{Call, CallStatus, DataMap, Owner, Semantic, Version};
 
 use crate::rule::Context;

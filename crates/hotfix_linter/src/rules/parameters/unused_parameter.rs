@@ -1,5 +1,4 @@
-use std::collections::HashSet;
-
+use foldhash::HashSet;
 use hotfix_hot::{Function, RefKind};
 
 use crate::rule::{Context, Sink, declare_rule};

@@ -1,5 +1,4 @@
-use std::collections::HashMap;
-
+use foldhash::HashMap;
 use hotfix_hot::{Owner, RefKind, Version};
 
 use crate::rule::{Context, Sink, declare_rule};

@@ -20,8 +20,8 @@
 //! [`STEP_LIMIT`] evaluation steps (or [`TOTAL_STEP_LIMIT`] for the whole template) nothing is
 //! proven, and the rule reports as if the conditions were unrelated.
 
+use foldhash::{HashMap, HashMapExt as _};
 use std::cell::Cell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use hotfix_hot::{Availability, ConditionAvailability, Function, Version};

@@ -1,4 +1,4 @@
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt as _, HashSet, HashSetExt as _};
 use std::rc::Rc;
 
 use hotfix_hot::{Named, Owner, RefKind, Reference, Version, owner_definition};

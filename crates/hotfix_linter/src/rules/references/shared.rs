@@ -1,8 +1,7 @@
 //! Helpers shared by the reference rules: Heat's paths to calls (as its error texts print
 //! them), and literal conditions.
 
-use std::collections::{HashMap, HashSet};
-
+use foldhash::{HashMap, HashMapExt as _, HashSet, HashSetExt as _};
 use hotfix_hot::{
     Call, Context as CallContext, Function, Named, Owner, RefKind, Reference, key_name,
     owner_definition,

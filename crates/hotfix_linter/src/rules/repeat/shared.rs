@@ -5,8 +5,7 @@
 //! reads `permutations`. A value that is a function call is a `Function` object there, so
 //! every check on a literal value is skipped for calls.
 
-use std::collections::HashSet;
-
+use foldhash::{HashSet, HashSetExt as _};
 use hotfix_diagnostics::Edit;
 use hotfix_hot::{Call, Function, Version};
 use hotfix_yaml::{Document, Entry, NodeId, NodeKind, ScalarValue, Style};

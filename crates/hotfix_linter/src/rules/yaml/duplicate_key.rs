@@ -1,5 +1,4 @@
-use std::collections::HashMap;
-
+use foldhash::{HashMap, HashMapExt as _};
 use hotfix_yaml::{Entry, KeyRepr, NodeId, NodeKind, ScalarValue, SourceFormat};
 
 use crate::rule::{Context, Sink, declare_rule};

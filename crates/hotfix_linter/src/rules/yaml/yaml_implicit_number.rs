@@ -1,5 +1,4 @@
-use std::collections::HashSet;
-
+use foldhash::HashSet;
 use hotfix_diagnostics::{Applicability, Edit, Fix};
 use hotfix_yaml::{NodeKind, ScalarStyle, ScalarValue, SourceFormat, python_float_repr};
 
