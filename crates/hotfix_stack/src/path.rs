@@ -19,6 +19,16 @@ impl StackPath {
 
     /// The canonical form of `text` (`\` is a separator too, for Windows paths).
     pub fn new(text: &str) -> StackPath {
+        // Most paths are canonical already (a folder's path joined with a plain name, a
+        // prefix of a canonical path): kept as they are, without splitting and joining.
+        if is_canonical(text) {
+            return StackPath(Arc::from(text));
+        }
+        StackPath::normalized(text)
+    }
+
+    /// The canonical form of `text`, worked out part by part.
+    fn normalized(text: &str) -> StackPath {
         let absolute = text.starts_with(['/', '\\']);
         let mut parts: Vec<&str> = Vec::new();
         for part in text.split(['/', '\\']) {
@@ -107,9 +117,63 @@ impl std::fmt::Display for StackPath {
     }
 }
 
+/// Whether `text` is what [`StackPath::normalized`] makes of it: `.`, `/`, or parts joined by
+/// single `/` (after one leading `/` when absolute), none empty, `.`, or holding `\`, and `..`
+/// only as the leading parts of a relative path.
+fn is_canonical(text: &str) -> bool {
+    if text == "." || text == "/" {
+        return true;
+    }
+    let (absolute, rest) = match text.strip_prefix('/') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    if rest.is_empty() || rest.contains('\\') {
+        return false;
+    }
+    let mut climbing = !absolute;
+    for part in rest.split('/') {
+        match part {
+            "" | "." => return false,
+            ".." if climbing => {}
+            ".." => return false,
+            _ => climbing = false,
+        }
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_canonical_text_is_kept_and_any_other_normalized_alike() {
+        // Every path of up to four parts drawn from these, with and without a leading `/`.
+        let parts = ["a", "b.yaml", ".", "..", "", "c\\d", "..."];
+        let mut texts = vec![String::new()];
+        for _ in 0..4 {
+            let mut longer = Vec::new();
+            for text in &texts {
+                for part in parts {
+                    longer.push(if text.is_empty() {
+                        part.to_owned()
+                    } else {
+                        format!("{text}/{part}")
+                    });
+                }
+            }
+            texts.extend(longer);
+        }
+        let mut canonical = 0;
+        for text in texts.iter().flat_map(|t| [t.clone(), format!("/{t}")]) {
+            let slow = StackPath::normalized(&text);
+            assert_eq!(StackPath::new(&text), slow, "{text:?}");
+            assert_eq!(is_canonical(&text), text == slow.as_str(), "{text:?}");
+            canonical += usize::from(is_canonical(&text));
+        }
+        assert!(canonical > 100, "{canonical}");
+    }
 
     #[test]
     fn joins_as_heatclient_joins_file_urls() {
