@@ -134,9 +134,8 @@ fn is_canonical(text: &str) -> bool {
     let mut climbing = !absolute;
     for part in rest.split('/') {
         match part {
-            "" | "." => return false,
             ".." if climbing => {}
-            ".." => return false,
+            "" | "." | ".." => return false,
             _ => climbing = false,
         }
     }
