@@ -139,6 +139,16 @@ pub(crate) fn lint_document(
         return lint_blueprint(&blueprint, settings);
     }
     let mut template = Template::new(doc);
+    // Other templates may name this one as a nested template: its facts, from the document
+    // already loaded (and its template as read, before any version is assumed below), spare
+    // the source a second load.
+    let facts = files
+        .filter(|files| files.source.keeps_facts())
+        .map(|files| {
+            let facts = std::sync::Arc::new(hotfix_stack::FileFacts::of_template(doc, &template));
+            files.source.remember(files.path, facts.clone());
+            facts
+        });
     // A misspelt version with one clear correction: H102 reports it, and the rest of the
     // template is linted as that version instead of not at all (H102 says so).
     if settings.enabled(&rules::template::INVALID_VERSION)
@@ -147,15 +157,6 @@ pub(crate) fn lint_document(
         template.assume_version(version);
     }
     let semantic = Semantic::new(&template);
-    // Other templates may name this one as a nested template: its facts, from the document
-    // already loaded, spare the source a second load.
-    let facts = files
-        .filter(|files| files.source.keeps_facts())
-        .map(|files| {
-            let facts = std::sync::Arc::new(hotfix_stack::FileFacts::of_document(doc));
-            files.source.remember(files.path, facts.clone());
-            facts
-        });
     let cx = Context {
         heat_release: settings.heat_release,
         files,

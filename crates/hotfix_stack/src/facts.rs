@@ -107,13 +107,30 @@ impl FileFacts {
 
     /// The facts of a loaded document (what [`FileFacts::of`] finds once it has loaded it).
     pub fn of_document(doc: &Document) -> FileFacts {
+        FileFacts::of_loaded(doc, None)
+    }
+
+    /// [`FileFacts::of_document`] for a document whose [`hotfix_hot::Template`] the caller has
+    /// built already (as [`hotfix_hot::Template::new`] makes it, no version assumed): used when
+    /// the document is a template, not built again.
+    pub fn of_template(doc: &Document, template: &hotfix_hot::Template<'_>) -> FileFacts {
+        FileFacts::of_loaded(doc, Some(template))
+    }
+
+    fn of_loaded(doc: &Document, built: Option<&hotfix_hot::Template<'_>>) -> FileFacts {
         let keys: Vec<String> = doc
             .entries(doc.root())
             .iter()
             .map(|e| key_name(doc, e.key))
             .collect();
         if keys.iter().any(|k| VERSION_KEYS.contains(&k.as_str())) {
-            let template = hotfix_hot::Template::new(doc);
+            let owned;
+            let template = if let Some(template) = built {
+                template
+            } else {
+                owned = hotfix_hot::Template::new(doc);
+                &owned
+            };
             let version = template.version();
             FileFacts {
                 kind: FileKind::Template,
@@ -136,7 +153,7 @@ impl FileFacts {
                     })
                     .collect(),
                 outputs: template.outputs.iter().map(|o| o.name.clone()).collect(),
-                resources: resource_types(doc, &template),
+                resources: resource_types(doc, template),
                 versioned: version.is_some(),
             }
         } else if keys.iter().any(|k| ENV_SECTIONS.contains(&k.as_str())) {
