@@ -288,13 +288,16 @@ impl<'a> Reports<'a> {
 
     /// `FLAG PATH is one of the files hotfix reads` when a report would replace `candidate`. A
     /// walk follows no symbolic link, so a walked file is the report's file only under that
-    /// file's name: only a file of that name, one named by the user, or any file when the
-    /// report's has hard links, is looked at on disk.
+    /// file's name: only a file of that name (ASCII letters in either case, for file systems
+    /// that ignore it; any name that is not ASCII, which such a system may also normalize), one
+    /// named by the user, or any file when the report's has hard links, is looked at on disk.
     pub(crate) fn check(&self, candidate: &Candidate) -> anyhow::Result<()> {
         for (flag, report, name) in &self.existing {
             let named_so = candidate.explicit
-                || name.is_none()
-                || candidate.path.file_name() == name.as_deref();
+                || match (name, candidate.path.file_name()) {
+                    (Some(name), Some(walked)) => may_name_the_same(name, walked),
+                    _ => true,
+                };
             if named_so && report.is(&candidate.path) {
                 return Err(anyhow::anyhow!(
                     "{flag} {} is one of the files hotfix reads; write it elsewhere",
@@ -304,6 +307,12 @@ impl<'a> Reports<'a> {
         }
         Ok(())
     }
+}
+
+/// Whether two file names may name one file in one folder: equal but for the case of ASCII
+/// letters, or either not ASCII.
+fn may_name_the_same(a: &std::ffi::OsStr, b: &std::ffi::OsStr) -> bool {
+    !a.is_ascii() || !b.is_ascii() || a.eq_ignore_ascii_case(b)
 }
 
 /// Whether the file at `path` has hard links: other names than the one it is reached by.
@@ -398,6 +407,27 @@ fn walk_error(err: &ignore::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_report_s_name_is_compared_as_a_case_folding_file_system_would() {
+        use std::ffi::OsStr;
+        assert!(may_name_the_same(
+            OsStr::new("t.yaml"),
+            OsStr::new("t.yaml")
+        ));
+        assert!(may_name_the_same(
+            OsStr::new("T.YAML"),
+            OsStr::new("t.yaml")
+        ));
+        assert!(may_name_the_same(
+            OsStr::new("caf\u{e9}.yaml"),
+            OsStr::new("cafe\u{301}.yaml")
+        ));
+        assert!(!may_name_the_same(
+            OsStr::new("report.sarif"),
+            OsStr::new("t.yaml")
+        ));
+    }
 
     /// What a collected walk finds, as a list.
     fn walk(paths: &[PathBuf], configs: &mut Configs) -> anyhow::Result<Vec<Candidate>> {
