@@ -9,7 +9,6 @@ use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 mod baseline;
 mod commands;
 mod complete;
-mod config;
 mod discover;
 mod fix;
 mod interrupt;

@@ -168,26 +168,11 @@ pub(crate) fn rule(args: &RuleArgs, out: &mut impl Write) -> anyhow::Result<Exit
             anyhow!(
                 "`{}` is not a hotfix rule{} (see `hotfix rules`)",
                 args.code,
-                did_you_mean_rule(&args.code)
+                hotfix_workspace::config::did_you_mean_rule(&args.code)
             )
         })?;
     write!(out, "{}", hotfix_linter::docs::upgrade_rule_page(upgrade))?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// "`TEXT` is not a hotfix rule code, prefix or name", with the rule it most likely meant.
-pub(crate) fn unknown_rule(text: &str) -> String {
-    format!(
-        "`{text}` is not a hotfix rule code, prefix or name{}",
-        did_you_mean_rule(text)
-    )
-}
-
-/// `; did you mean `CODE`?` for a misspelt rule code or name, else nothing.
-pub(crate) fn did_you_mean_rule(text: &str) -> String {
-    hotfix_linter::suggest_rule(text)
-        .map(|rule| format!("; did you mean `{rule}`?"))
-        .unwrap_or_default()
 }
 
 pub(crate) fn versions(args: &VersionsArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {

@@ -12,8 +12,8 @@ use hotfix_stack::{FileKind, FileSource as _, StackPath, Tree};
 use hotfix_workspace::DiskSource;
 use rayon::prelude::*;
 
-use crate::config::{Configs, Overrides};
 use crate::discover::{self, Candidate, Found, Kind};
+use hotfix_workspace::config::{Configs, Overrides};
 
 pub(crate) const LONG_ABOUT: &str = "\
 Draw a tree of templates as a graph: its templates and environment files, the resources of each
@@ -143,7 +143,7 @@ fn build(args: &GraphArgs) -> anyhow::Result<(Graph, Vec<String>)> {
         Overrides::default(),
         disk.prefixes(),
     )?;
-    let paths = crate::config::paths(&args.paths)?;
+    let paths = crate::discover::paths(&args.paths)?;
     for env in &args.environments {
         if !env.is_file() {
             return Err(anyhow!("{}: no such file", env.display()));
@@ -164,7 +164,7 @@ fn build(args: &GraphArgs) -> anyhow::Result<(Graph, Vec<String>)> {
         .map(|path| Candidate {
             path: path.clone(),
             explicit: true,
-            config: Arc::new(crate::config::Config::empty(cwd.clone())),
+            config: Arc::new(hotfix_workspace::config::Config::empty(cwd.clone())),
         })
         .collect();
 
@@ -423,7 +423,7 @@ fn read_shape(candidate: &Candidate) -> Result<Option<FileShape>, String> {
     // K2HR3 templates are told as templates by `classify` (for lint, which gives them their own
     // rules); they are not Heat's.
     let k2hr3 = candidate.config.is_k2hr3(&candidate.path) || hotfix_linter::is_k2hr3(&bytes);
-    let kind = discover::kind_of(candidate, &bytes, !candidate.explicit);
+    let kind = candidate.kind(&bytes, !candidate.explicit);
     if !candidate.explicit && (k2hr3 || !matches!(kind, Kind::Template | Kind::Environment)) {
         return Ok(None);
     }

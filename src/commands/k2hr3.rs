@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context as _, anyhow, bail};
 use hotfix_diagnostics::{Diagnostic, RenderOptions, Severity, Span, render_human};
-use hotfix_k2hr3::{Limits, Value, Variables};
+use hotfix_k2hr3::{Limits, Variables};
 
 use crate::read;
 
@@ -71,7 +71,7 @@ fn run_expand(args: &ExpandArgs, out: &mut impl Write) -> anyhow::Result<ExitCod
     let display = args.file.display().to_string();
     let source = read_text(&args.file).with_context(|| format!("cannot read {display}"))?;
     let vars = match &args.vars {
-        Some(path) => read_vars(path)?,
+        Some(path) => hotfix_workspace::k2hr3::variables(path).map_err(anyhow::Error::msg)?,
         None => Variables::new(),
     };
     let template = hotfix_k2hr3::parse(&source).map_err(|err| {
@@ -141,36 +141,4 @@ fn read_text(path: &Path) -> anyhow::Result<String> {
             err.utf8_error().valid_up_to()
         )
     })
-}
-
-fn read_vars(path: &Path) -> anyhow::Result<Variables> {
-    let display = path.display();
-    // A regular file only: a FIFO would be waited on.
-    let text = read::text_within(path, read::BOUND)
-        .with_context(|| format!("cannot read the variables {display}"))?;
-    let value: Value =
-        serde_json::from_str(&text).with_context(|| format!("invalid variables {display}"))?;
-    let Value::Object(entries) = value else {
-        bail!(
-            "invalid variables {display}: a JSON object is expected (variable name → value), \
-             not {}",
-            value.type_name()
-        );
-    };
-    Ok(entries.into_iter().collect())
-}
-
-/// The names the variables file of the K2HR3 template `path` gives (`FILE.vars.json` beside
-/// `FILE`); none when there is no such file.
-pub(crate) fn given_variables(path: &Path) -> Result<Vec<String>, String> {
-    let mut name = path.as_os_str().to_owned();
-    name.push(".vars.json");
-    let vars = PathBuf::from(name);
-    // Anything at that name is read (a FIFO or a folder there is an error, not no variables).
-    if std::fs::symlink_metadata(&vars).is_err() {
-        return Ok(Vec::new());
-    }
-    read_vars(&vars)
-        .map(|vars| vars.into_keys().collect())
-        .map_err(|err| format!("{err:#}"))
 }

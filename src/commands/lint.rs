@@ -11,15 +11,15 @@ use anyhow::{Context as _, anyhow};
 use hotfix_diagnostics::{Diagnostic, Severity};
 use hotfix_hot::heat_release::HeatRelease;
 use hotfix_linter::Selector;
-use hotfix_workspace::{DiskSource, Project};
+use hotfix_workspace::{DiskSource, Plan, Project};
 
 use crate::baseline::{self, Baseline};
-use crate::config::{self, Configs, Overrides};
 use crate::discover::{self, Candidate, Found, Kind};
 use crate::interrupt::{self, Interrupt};
 use crate::output::{self, FileFindings, SourceRoot};
 use crate::progress::Progress;
 use crate::read;
+use hotfix_workspace::config::{Configs, Overrides};
 
 /// Lint HOT templates: every file given, and every template found in the folders given.
 ///
@@ -254,8 +254,11 @@ struct Tally {
     environments: usize,
     /// Findings by severity: errors, warnings, infos.
     counts: [usize; 3],
-    /// The files skipped (as displayed), and why.
-    skipped: Vec<(String, Kind)>,
+    /// How many files were skipped.
+    skipped: usize,
+    /// The files skipped (as displayed), and why: kept for `--verbose` only, since most files
+    /// of a large tree are skipped and the run's memory must not grow with them.
+    skipped_listed: Vec<(String, Kind)>,
     failures: Vec<String>,
     not_started: usize,
     fixes: crate::fix::Summary,
@@ -529,7 +532,10 @@ impl Sink<'_, '_> {
         let mut file = match result {
             Ok(Ok(file)) => file,
             Ok(Err(kind)) => {
-                tally.skipped.push((candidate.display(), kind));
+                tally.skipped += 1;
+                if self.args.verbose {
+                    tally.skipped_listed.push((candidate.display(), kind));
+                }
                 return Ok(());
             }
             Err(message) if message == NOT_STARTED => {
@@ -594,6 +600,10 @@ fn lint_walk(
     let mut walk_errors = Vec::new();
     let mut fatal = None;
     let reports = discover::Reports::new(&report_paths(args));
+    // The templates of a folder nearly all ask for the registry of the tree's environments.
+    if paths.iter().any(|path| path.is_dir()) {
+        project.prepare_tree();
+    }
     let candidates = discover::Walker::new(paths, configs)?
         .map_while(|found| match found {
             Ok(Found::Candidate(candidate)) => match reports.check(&candidate) {
@@ -608,7 +618,7 @@ fn lint_walk(
                 Some(None)
             }
             Err(err) => {
-                fatal = Some(err);
+                fatal = Some(err.into());
                 None
             }
         })
@@ -758,7 +768,7 @@ fn report(
         for path in configs.loaded() {
             writeln!(stderr, "using configuration {}", path.display())?;
         }
-        for (display, kind) in &tally.skipped {
+        for (display, kind) in &tally.skipped_listed {
             writeln!(stderr, "skipped {display}: {}", kind.describe())?;
         }
         if let Some(walked) = project.walked() {
@@ -799,7 +809,7 @@ fn report(
                     plural(n, "file", "files")
                 ),
             },
-            tally.skipped.len(),
+            tally.skipped,
             plural(errors, "error", "errors"),
             plural(warnings, "warning", "warnings"),
             started.elapsed().as_secs_f64()
@@ -839,7 +849,7 @@ pub(crate) fn selectors(items: &[String]) -> anyhow::Result<Vec<Selector>> {
             Selector::parse(s).ok_or_else(|| {
                 anyhow!(
                     "{} (see `hotfix rules`)",
-                    crate::commands::explain::unknown_rule(s)
+                    hotfix_workspace::config::unknown_rule(s)
                 )
             })
         })
@@ -862,12 +872,12 @@ fn inputs(
             0,
         ));
     }
-    let mut paths = config::paths(&args.paths)?;
+    let mut paths = crate::discover::paths(&args.paths)?;
     // The environments given are linted too.
     if !args.environments.is_empty() {
         // The environments given are linted too, and so are the nested templates of their
         // stack (Heat validates them with it).
-        let mut extra = config::paths(&args.environments)?;
+        let mut extra = crate::discover::paths(&args.environments)?;
         extra.extend(project.given_stack_files());
         for file in extra {
             if !paths.contains(&file) {
@@ -969,52 +979,76 @@ fn lint_input(
 }
 
 /// Lints (or fixes) the bytes of one candidate; `Ok(Err(kind))` when it is not a template to
-/// lint.
+/// lint. What it is and what its checks are given is the project's answer
+/// ([`Project::plan`]), as the language server gets it.
 fn lint_bytes(
     candidate: &Candidate,
     bytes: &[u8],
     args: &LintArgs,
     project: &Project,
 ) -> FileResult {
-    if candidate.config.is_k2hr3(&candidate.path) || hotfix_linter::is_k2hr3(bytes) {
-        return lint_k2hr3(candidate, bytes).map(Ok);
-    }
-    let kind = if given_environment(args, candidate) {
-        // Whatever it holds: its mistakes are an environment's (`environment has wrong
-        // section`), as Heat's client reads it.
-        Kind::Environment
-    } else {
-        let named = candidate.explicit && !args.templates_only;
-        match discover::kind_of(candidate, bytes, !named) {
-            // A file named on the command line is a template unless its content says
-            // otherwise: nothing at its top level is a template's.
-            Kind::Jinja | Kind::Other if named => discover::named_kind(bytes),
-            kind => kind,
-        }
+    let asked = hotfix_workspace::Asked {
+        path: &candidate.path,
+        bytes,
+        named: candidate.explicit,
+        given_environment: given_environment(args, candidate),
+        templates_only: args.templates_only,
     };
-    if kind == Kind::Environment && !args.templates_only {
-        return Ok(Ok(lint_environment(candidate, bytes, project)));
-    }
-    if kind != Kind::Template && kind != Kind::Blueprint {
-        return Ok(Err(kind));
-    }
     let display = candidate.display();
-    let mut settings = candidate.config.settings_for(&candidate.path);
-    let roots = project.roots();
-    if kind == Kind::Blueprint {
-        settings.blueprint_imports = project.blueprint_imports(&candidate.path, bytes);
-    }
     let path = hotfix_workspace::stack_path(&candidate.path);
-    let config = &candidate.config;
-    let registry = project.registry(&candidate.path, &config.root, &config.stack_entries)?;
+    let linted = |source: String, diagnostics: Vec<Diagnostic>, environment: bool| Linted {
+        path: candidate.path.clone(),
+        display: display.clone(),
+        // The printers need a file's text only to place its findings: a clean file's text is
+        // not kept, so that memory follows the findings, not the size of the tree.
+        source: if diagnostics.is_empty() {
+            String::new()
+        } else {
+            source
+        },
+        diagnostics,
+        fixes: crate::fix::FileFixes::default(),
+        environment,
+    };
+    let (settings, registry) = match project.plan(&candidate.config, &asked)? {
+        Plan::Skip(kind) => return Ok(Err(kind)),
+        Plan::K2hr3(settings) => {
+            // Text that cannot be read as a template is reported as any template's would be.
+            let (source, diagnostics) = match hotfix_yaml::check_bytes(bytes) {
+                Ok(text) => (text.to_owned(), hotfix_linter::lint_k2hr3(text, &settings)),
+                Err(err) => (String::new(), hotfix_linter::load_failure(err, &settings)),
+            };
+            return Ok(Ok(Box::new(linted(source, diagnostics, false))));
+        }
+        Plan::Environment {
+            settings,
+            registry,
+            stack_templates,
+        } => {
+            // The `E` rules and the rules that check any YAML document, with the files beside
+            // it read from disk.
+            let files = hotfix_linter::Files {
+                source: project.source(),
+                path: &path,
+                roots: project.roots(),
+                registry: registry.as_deref(),
+                stack_templates: &stack_templates,
+            };
+            let diagnostics =
+                hotfix_linter::lint_environment(&display, bytes, &settings, Some(&files));
+            let source = String::from_utf8_lossy(bytes).into_owned();
+            return Ok(Ok(Box::new(linted(source, diagnostics, true))));
+        }
+        Plan::Template { settings, registry } => (settings, registry),
+    };
     let others = hotfix_linter::Files {
         source: project.source(),
         path: &path,
-        roots,
+        roots: project.roots(),
         registry: Some(&registry),
         stack_templates: &[],
     };
-    let (mut source, diagnostics, fixes) = crate::fix::lint_file(
+    let (source, diagnostics, fixes) = crate::fix::lint_file(
         &args.fix,
         &candidate.path,
         &display,
@@ -1022,23 +1056,14 @@ fn lint_bytes(
         &settings,
         Some(&others),
     )?;
-    if diagnostics.is_empty() {
-        // The printers need a file's text only to place its findings: a clean file's text is
-        // not kept, so that memory follows the findings, not the size of the tree.
-        source = String::new();
-    }
     Ok(Ok(Box::new(Linted {
-        path: candidate.path.clone(),
-        display,
-        source,
-        diagnostics,
         fixes,
-        environment: false,
+        ..linted(source, diagnostics, false)
     })))
 }
 
-/// Whether the file is given as an environment: with `-e`, or as an environment of its
-/// configuration's `[[stacks]]` entry.
+/// Whether the file is given as an environment with `-e` (its configuration's `[[stacks]]`
+/// entry may make it one too: [`Project::plan`] knows).
 fn given_environment(args: &LintArgs, candidate: &Candidate) -> bool {
     // However each is spelt: `env.yaml`, `./env.yaml`, `/abs/env.yaml`.
     let absolute = |path: &Path| {
@@ -1047,79 +1072,8 @@ fn given_environment(args: &LintArgs, candidate: &Candidate) -> bool {
             .map(|p| crate::paths::normalize(&p))
     };
     // Without `-e`, no path is made absolute (a question to the system per file).
-    let given = !args.environments.is_empty() && {
+    !args.environments.is_empty() && {
         let path = absolute(&candidate.path);
         path.is_some() && args.environments.iter().any(|env| absolute(env) == path)
-    };
-    given || matches!(candidate.config.stack_of(&candidate.path), Some((_, false)))
-}
-
-/// A K2HR3 template (an engine header, or `k2hr3-templates` names it): the `K` rules, with the
-/// variables its variables file `FILE.vars.json` gives (text that cannot be read as a template
-/// is reported as any template's would be).
-fn lint_k2hr3(candidate: &Candidate, bytes: &[u8]) -> Result<Box<Linted>, String> {
-    let mut settings = candidate.config.settings_for(&candidate.path);
-    settings.k2hr3_variables = crate::commands::k2hr3::given_variables(&candidate.path)?;
-    let (source, diagnostics) = match hotfix_yaml::check_bytes(bytes) {
-        Ok(text) => (text.to_owned(), hotfix_linter::lint_k2hr3(text, &settings)),
-        Err(err) => (String::new(), hotfix_linter::load_failure(err, &settings)),
-    };
-    Ok(Box::new(Linted {
-        path: candidate.path.clone(),
-        display: candidate.display(),
-        source,
-        diagnostics,
-        fixes: crate::fix::FileFixes::default(),
-        environment: false,
-    }))
-}
-
-/// Lints an environment file (`E` rules, and the rules that check any YAML document), with the
-/// files beside it read from disk.
-fn lint_environment(candidate: &Candidate, bytes: &[u8], project: &Project) -> Box<Linted> {
-    let display = candidate.display();
-    let config = &candidate.config;
-    let settings = config.settings_for(&candidate.path);
-    let path = hotfix_workspace::stack_path(&candidate.path);
-    let roots = project.roots();
-    // The template of the `[[stacks]]` entry the file is an environment of.
-    let stack_template = match config.stack_of(&candidate.path) {
-        Some((index, false)) => Some(config.path_of(&config.stacks[index].template)),
-        _ => None,
-    };
-    let stack = project.templates_given_with(&path, stack_template.as_deref());
-    let registry = project.registry(&candidate.path, &config.root, &config.stack_entries);
-    let files = hotfix_linter::Files {
-        source: project.source(),
-        path: &path,
-        roots,
-        registry: registry.as_deref().ok(),
-        stack_templates: &stack,
-    };
-    let diagnostics = hotfix_linter::lint_environment(&display, bytes, &settings, Some(&files));
-    let source = if diagnostics.is_empty() {
-        String::new()
-    } else {
-        String::from_utf8_lossy(bytes).into_owned()
-    };
-    Box::new(Linted {
-        path: candidate.path.clone(),
-        display,
-        source,
-        diagnostics,
-        fixes: crate::fix::FileFixes::default(),
-        environment: true,
-    })
-}
-
-impl Candidate {
-    pub(crate) fn display(&self) -> String {
-        display_path(&self.path)
     }
-}
-
-/// A path as the user would write it: relative, without a leading `./`.
-fn display_path(path: &Path) -> String {
-    let text = crate::paths::escaped(path);
-    text.strip_prefix("./").unwrap_or(&text).to_owned()
 }

@@ -8,12 +8,12 @@ use std::sync::{Arc, Mutex, PoisonError};
 use hotfix_linter::Settings;
 use hotfix_server::Context;
 use hotfix_stack::FileSource;
-use hotfix_workspace::{DiskSource, Project};
+use hotfix_workspace::{Asked, DiskSource, Plan, Project};
 
 use hotfix_hot::heat_release::HeatRelease;
 
-use crate::config::{Config, Configs, Overrides};
 use crate::discover::{self, Kind};
+use hotfix_workspace::config::{Config, Configs, Overrides};
 
 /// Run the language server over standard input and output.
 #[derive(Debug, clap::Args)]
@@ -150,8 +150,6 @@ impl hotfix_server::Project for DiskProject {
             return Ok(None);
         }
         let project = &resolved.project;
-        let bytes = text.as_bytes();
-        let mut settings = config.settings_for(path);
         let context = |kind, k2hr3, settings| Context {
             settings,
             kind,
@@ -161,47 +159,33 @@ impl hotfix_server::Project for DiskProject {
             registry: None,
             stack_templates: Vec::new(),
         };
-        // As `hotfix lint` tells them apart (`lint::lint_bytes`).
-        if config.is_k2hr3(path) || hotfix_linter::is_k2hr3(bytes) {
-            settings.k2hr3_variables = crate::commands::k2hr3::given_variables(path)?;
-            return Ok(Some(context(
-                hotfix_server::FileKind::Template,
-                true,
-                settings,
-            )));
-        }
-        let stack_of = config.stack_of(path);
-        let kind = if matches!(stack_of, Some((_, false))) {
-            Kind::Environment
-        } else {
-            discover::classify(path, bytes)
+        // What `hotfix lint` makes of the file, met by its walk of the project.
+        let asked = Asked {
+            path,
+            bytes: text.as_bytes(),
+            named: false,
+            given_environment: false,
+            templates_only: false,
         };
-        match kind {
-            Kind::Environment => {
-                let stack_template = match stack_of {
-                    Some((index, false)) => Some(config.path_of(&config.stacks[index].template)),
-                    _ => None,
-                };
-                let name = hotfix_workspace::stack_path(path);
-                let mut context = context(hotfix_server::FileKind::Environment, false, settings);
-                context.stack_templates =
-                    project.templates_given_with(&name, stack_template.as_deref());
-                context.registry = project
-                    .registry(path, &config.root, &config.stack_entries)
-                    .ok();
-                Ok(Some(context))
+        Ok(match project.plan(&config, &asked)? {
+            Plan::Skip(_) => None,
+            Plan::K2hr3(settings) => {
+                Some(context(hotfix_server::FileKind::Template, true, settings))
             }
-            Kind::Template | Kind::Blueprint => {
-                if kind == Kind::Blueprint {
-                    settings.blueprint_imports = project.blueprint_imports(path, bytes);
-                }
-                let mut context = context(hotfix_server::FileKind::Template, false, settings);
-                context.registry =
-                    Some(project.registry(path, &config.root, &config.stack_entries)?);
-                Ok(Some(context))
-            }
-            _ => Ok(None),
-        }
+            Plan::Environment {
+                settings,
+                registry,
+                stack_templates,
+            } => Some(Context {
+                registry,
+                stack_templates,
+                ..context(hotfix_server::FileKind::Environment, false, settings)
+            }),
+            Plan::Template { settings, registry } => Some(Context {
+                registry: Some(registry),
+                ..context(hotfix_server::FileKind::Template, false, settings)
+            }),
+        })
     }
 
     fn changed(&self, path: &Path, text: Option<&str>) {

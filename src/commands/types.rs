@@ -67,11 +67,11 @@ impl ShownRelease {
             return Ok(self.heat_release);
         }
         let cwd = crate::paths::current_dir()?;
-        let mut configs = crate::config::Configs::new(
+        let mut configs = hotfix_workspace::config::Configs::new(
             false,
             None,
             &cwd,
-            crate::config::Overrides::default(),
+            hotfix_workspace::config::Overrides::default(),
             std::sync::Arc::default(),
         )?;
         Ok(configs.for_folder(&cwd)?.settings.heat_release)

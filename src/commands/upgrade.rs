@@ -14,7 +14,6 @@ use hotfix_linter::upgrade::{
 };
 use hotfix_linter::{Selector, Settings, fix_file};
 
-use crate::config;
 use crate::discover::{self, Candidate, Found, Kind};
 use crate::interrupt::{self, Interrupt};
 
@@ -136,15 +135,15 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
     let options = options(args)?;
     let deprecations = deprecation_settings(args);
     let cwd = crate::paths::current_dir()?;
-    let overrides = config::Overrides::default();
-    let mut configs = config::Configs::new(
+    let overrides = hotfix_workspace::config::Overrides::default();
+    let mut configs = hotfix_workspace::config::Configs::new(
         args.no_config,
         args.config.as_deref(),
         &cwd,
         overrides,
         std::sync::Arc::default(),
     )?;
-    let paths = config::paths(&args.paths)?;
+    let paths = crate::discover::paths(&args.paths)?;
     if args.output.is_some() {
         discover::prescan(
             &paths,
@@ -208,7 +207,7 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
     crate::ordered::for_each_in_order(found, work, |found, outcome| taken.take(&found, &outcome))?;
     let (seen, interrupted) = (taken.seen, taken.interrupted);
     if let Some(err) = fatal {
-        return Err(err);
+        return Err(err.into());
     }
     writeln!(stderr, "{}", tally.closing(args, options.target))?;
     if let Some(sarif) = sarif {
@@ -596,7 +595,7 @@ fn process(
         Ok(Err(kind)) => return Outcome::Skipped(kind),
         Err(err) => return Outcome::Failed(format!("cannot read it: {err}")),
     };
-    let kind = discover::kind_of(candidate, &bytes, true);
+    let kind = candidate.kind(&bytes, true);
     if kind != Kind::Template {
         return Outcome::Skipped(kind);
     }

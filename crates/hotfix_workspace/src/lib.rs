@@ -1,5 +1,6 @@
 //! The project of a hotfix run, resolved once before any file is linted and then only read:
-//! the root rule ([`root`]: the nearest `hotfix.toml` or version control root; outside any
+//! the configurations ([`config`]: `hotfix.toml`, which applies to which file), the root rule
+//! ([`root`]: the nearest `hotfix.toml` or version control root; outside any
 //! project, the folders the user named), what a file is ([`kind`]), the disk source the
 //! cross-file checks read through ([`DiskSource`]), the environments of the tree ([`tree`]),
 //! and the [`Project`] value that holds them with the environments given with `-e`, the
@@ -12,13 +13,17 @@
 //! prints.
 
 pub mod blueprint;
+pub mod config;
+pub mod k2hr3;
 pub mod kind;
 pub mod paths;
 pub mod read;
 pub mod root;
 pub mod tree;
+pub mod walk;
 
 mod disk;
+mod plan;
 mod project;
 
 use std::path::Path;
@@ -26,6 +31,7 @@ use std::path::Path;
 use hotfix_stack::StackPath;
 
 pub use disk::{DiskSource, Prefixes, list_folder};
+pub use plan::{Asked, Plan, kind_of};
 pub use project::{Error, Project, StackEntry};
 pub use root::{CONFIG_FILE, Scope, is_version_control_root, root_of, scope};
 pub use tree::{Walked, memory_registry, tree_registry};

@@ -34,16 +34,39 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use anyhow::{Context as _, anyhow};
+use crate::{Prefixes, StackEntry};
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use hotfix_diagnostics::{Diagnostic, RenderOptions, Severity, Span, render_human};
 use hotfix_hot::heat_release::HeatRelease;
 use hotfix_linter::{Selector, Settings};
 use hotfix_stack::StackPath;
-use hotfix_workspace::{Prefixes, StackEntry};
 use serde::Deserialize;
 
-pub(crate) const FILE_NAME: &str = hotfix_workspace::CONFIG_FILE;
+pub const FILE_NAME: &str = crate::CONFIG_FILE;
+
+/// Why a configuration cannot be used: it cannot be read, or it is not a valid one (the
+/// message then renders a code frame into the file), or a `hotfix.toml` is not a file.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct ConfigError(String);
+
+/// What a configuration's functions return.
+pub type Result<T, E = ConfigError> = std::result::Result<T, E>;
+
+/// The message for a rule selector that names no rule, with the rule it most likely means.
+pub fn unknown_rule(text: &str) -> String {
+    format!(
+        "`{text}` is not a hotfix rule code, prefix or name{}",
+        did_you_mean_rule(text)
+    )
+}
+
+/// `; did you mean `CODE`?` for a misspelt rule code or name, else nothing.
+pub fn did_you_mean_rule(text: &str) -> String {
+    hotfix_linter::suggest_rule(text)
+        .map(|rule| format!("; did you mean `{rule}`?"))
+        .unwrap_or_default()
+}
 
 /// hotfix's configuration file, `hotfix.toml`.
 ///
@@ -55,7 +78,7 @@ pub(crate) const FILE_NAME: &str = hotfix_workspace::CONFIG_FILE;
 #[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 #[schemars(title = "hotfix.toml")]
-pub(crate) struct RawConfig {
+pub struct RawConfig {
     /// The rules to run, instead of the default set (`hotfix rules` marks the rules outside it).
     #[serde(default)]
     #[schemars(with = "Vec<RuleSelector>")]
@@ -135,9 +158,9 @@ struct RawStack {
 
 /// A stack of the configuration: its template and environments, relative to its folder.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Stack {
-    pub(crate) template: PathBuf,
-    pub(crate) environments: Vec<PathBuf>,
+pub struct Stack {
+    pub template: PathBuf,
+    pub environments: Vec<PathBuf>,
 }
 
 /// An OpenStack release name, as the schema lists them for editors (lower case; hotfix reads
@@ -219,15 +242,15 @@ enum SeverityName {
 
 /// What the command line says about rules, applied on top of every configuration file.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Overrides {
+pub struct Overrides {
     /// `--select`: replaces the configuration's `select`.
-    pub(crate) select: Vec<Selector>,
+    pub select: Vec<Selector>,
     /// `--extend-select`: added to it.
-    pub(crate) extend_select: Vec<Selector>,
+    pub extend_select: Vec<Selector>,
     /// `--ignore` and `--extend-ignore`: added to the configuration's `ignore`.
-    pub(crate) ignore: Vec<Selector>,
+    pub ignore: Vec<Selector>,
     /// `--heat-release`: replaces the configuration's `heat-release`.
-    pub(crate) heat_release: Option<HeatRelease>,
+    pub heat_release: Option<HeatRelease>,
 }
 
 impl Overrides {
@@ -250,7 +273,7 @@ impl Overrides {
 /// root of its version control checkout (the defaults where there is none). Each file is
 /// loaded once.
 #[derive(Debug)]
-pub(crate) struct Configs {
+pub struct Configs {
     /// The working directory, as [`crate::paths::current_dir`] gives it: relative paths start
     /// there, and a file's folders are looked in by the names the user sees.
     cwd: PathBuf,
@@ -265,19 +288,18 @@ pub(crate) struct Configs {
     /// them.
     prefixes: Arc<Prefixes>,
     /// How many times a file's or folder's configuration was asked for.
-    #[cfg(test)]
-    pub(crate) asked: usize,
+    asked: usize,
 }
 
 impl Configs {
     /// The configurations of a run in `cwd`; each one loaded adds its `[paths]` to `prefixes`.
-    pub(crate) fn new(
+    pub fn new(
         no_config: bool,
         explicit: Option<&Path>,
         cwd: &Path,
         overrides: Overrides,
         prefixes: Arc<Prefixes>,
-    ) -> anyhow::Result<Configs> {
+    ) -> Result<Configs> {
         let mut defaults = Config::empty(cwd.to_path_buf());
         overrides.apply(&mut defaults.settings);
         let fixed = if no_config {
@@ -298,17 +320,13 @@ impl Configs {
             nearest: HashMap::new(),
             resolver: crate::paths::Resolver::default(),
             prefixes,
-            #[cfg(test)]
             asked: 0,
         })
     }
 
     /// The configuration for a file (or, for a folder, the files directly in it).
-    pub(crate) fn for_file(&mut self, path: &Path) -> anyhow::Result<Arc<Config>> {
-        #[cfg(test)]
-        {
-            self.asked += 1;
-        }
+    pub fn for_file(&mut self, path: &Path) -> Result<Arc<Config>> {
+        self.asked += 1;
         if let Some(fixed) = &self.fixed {
             return Ok(Arc::clone(fixed));
         }
@@ -324,11 +342,8 @@ impl Configs {
 
     /// The configuration for the files directly in `folder` (as a walk names it): what
     /// [`Configs::for_file`] gives each of them, asked once for them all.
-    pub(crate) fn for_folder(&mut self, folder: &Path) -> anyhow::Result<Arc<Config>> {
-        #[cfg(test)]
-        {
-            self.asked += 1;
-        }
+    pub fn for_folder(&mut self, folder: &Path) -> Result<Arc<Config>> {
+        self.asked += 1;
         if let Some(fixed) = &self.fixed {
             return Ok(Arc::clone(fixed));
         }
@@ -337,8 +352,13 @@ impl Configs {
         Ok(found.unwrap_or_else(|| Arc::clone(&self.defaults)))
     }
 
+    /// How many times a file's or folder's configuration was asked for: what a walk costs.
+    pub fn asked(&self) -> usize {
+        self.asked
+    }
+
     /// Every configuration file loaded so far, sorted.
-    pub(crate) fn loaded(&self) -> Vec<&Path> {
+    pub fn loaded(&self) -> Vec<&Path> {
         let mut paths: Vec<&Path> = self
             .fixed
             .iter()
@@ -350,7 +370,7 @@ impl Configs {
         paths
     }
 
-    fn nearest(&mut self, folder: &Path) -> anyhow::Result<Option<Arc<Config>>> {
+    fn nearest(&mut self, folder: &Path) -> Result<Option<Arc<Config>>> {
         if let Some(found) = self.nearest.get(folder) {
             return Ok(found.clone());
         }
@@ -362,13 +382,13 @@ impl Configs {
                 Some(Arc::new(config))
             }
             Ok(_) => {
-                return Err(anyhow!(
+                return Err(ConfigError(format!(
                     "{} is not a file: a configuration must be a TOML file",
                     candidate.display()
-                ));
+                )));
             }
             // A configuration above the checkout is another project's.
-            Err(_) if hotfix_workspace::is_version_control_root(folder) => None,
+            Err(_) if crate::is_version_control_root(folder) => None,
             Err(_) => match folder.parent() {
                 Some(parent) => self.nearest(parent)?,
                 None => None,
@@ -381,22 +401,22 @@ impl Configs {
 
 /// The configuration, resolved: selectors parsed, globs compiled.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Config {
+pub struct Config {
     /// The folder globs are relative to (the config file's folder, or the working directory),
     /// as the user's shell names it (see [`crate::paths`]).
-    pub(crate) root: PathBuf,
+    pub root: PathBuf,
     /// The working directory, as the shell names it: relative paths start there.
     cwd: PathBuf,
-    pub(crate) path: Option<PathBuf>,
-    pub(crate) settings: Settings,
-    pub(crate) include: Option<GlobSet>,
-    pub(crate) exclude: Option<GlobSet>,
+    pub path: Option<PathBuf>,
+    pub settings: Settings,
+    pub include: Option<GlobSet>,
+    pub exclude: Option<GlobSet>,
     /// `k2hr3-templates`.
-    pub(crate) k2hr3: Option<GlobSet>,
+    pub k2hr3: Option<GlobSet>,
     /// `[[stacks]]`.
-    pub(crate) stacks: Vec<Stack>,
+    pub stacks: Vec<Stack>,
     /// `[[stacks]]`, each file named as the run names files.
-    pub(crate) stack_entries: Vec<StackEntry>,
+    pub stack_entries: Vec<StackEntry>,
     /// `[paths]`: absolute install prefixes and the folders they stand for, as the run names
     /// them.
     prefixes: Vec<(StackPath, StackPath)>,
@@ -415,7 +435,7 @@ impl Config {
 
     /// No configuration: every rule, default severities, globs relative to the working
     /// directory `cwd`.
-    pub(crate) fn empty(cwd: PathBuf) -> Config {
+    pub fn empty(cwd: PathBuf) -> Config {
         Config {
             root: cwd.clone(),
             cwd,
@@ -424,7 +444,7 @@ impl Config {
     }
 
     /// The settings for one file: the base settings plus its per-file ignores.
-    pub(crate) fn settings_for(&self, path: &Path) -> Settings {
+    pub fn settings_for(&self, path: &Path) -> Settings {
         let mut settings = self.settings.clone();
         if self.per_file_ignores.is_empty() {
             return settings;
@@ -440,20 +460,20 @@ impl Config {
 
     /// A path relative to the configuration's folder, for glob matching (the path as given
     /// when it lies elsewhere).
-    pub(crate) fn relative(&self, path: &Path) -> PathBuf {
+    pub fn relative(&self, path: &Path) -> PathBuf {
         self.resolver
             .under(&self.root, &self.cwd, path)
             .unwrap_or_else(|| path.to_path_buf())
     }
 
-    pub(crate) fn excluded(&self, path: &Path) -> bool {
+    pub fn excluded(&self, path: &Path) -> bool {
         self.exclude
             .as_ref()
             .is_some_and(|g| g.is_match(self.relative(path)))
     }
 
     /// Whether `k2hr3-templates` names the file.
-    pub(crate) fn is_k2hr3(&self, path: &Path) -> bool {
+    pub fn is_k2hr3(&self, path: &Path) -> bool {
         self.k2hr3
             .as_ref()
             .is_some_and(|g| g.is_match(self.relative(path)))
@@ -461,7 +481,7 @@ impl Config {
 
     /// The `[[stacks]]` entry whose template is the file, and the one whose environments
     /// include it: (stack index, the file is its template).
-    pub(crate) fn stack_of(&self, path: &Path) -> Option<(usize, bool)> {
+    pub fn stack_of(&self, path: &Path) -> Option<(usize, bool)> {
         if self.stacks.is_empty() {
             return None;
         }
@@ -478,7 +498,7 @@ impl Config {
     }
 
     /// A path of the configuration (relative to its folder) as the run names files.
-    pub(crate) fn path_of(&self, relative: &Path) -> PathBuf {
+    pub fn path_of(&self, relative: &Path) -> PathBuf {
         let full = self.root.join(relative);
         match full.strip_prefix(&self.cwd) {
             Ok(inside) if !inside.as_os_str().is_empty() => inside.to_path_buf(),
@@ -486,7 +506,7 @@ impl Config {
         }
     }
 
-    pub(crate) fn included(&self, path: &Path) -> bool {
+    pub fn included(&self, path: &Path) -> bool {
         self.include
             .as_ref()
             .is_none_or(|g| g.is_match(self.relative(path)))
@@ -500,34 +520,18 @@ fn normal(path: &Path) -> PathBuf {
         .collect()
 }
 
-/// The paths a command works on (the current folder when none is given), all of which exist,
-/// each once however it is spelled (`d`, `./d`, `d/../d`).
-pub(crate) fn paths(given: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
-    let paths = if given.is_empty() {
-        vec![PathBuf::from(".")]
-    } else {
-        given.to_vec()
-    };
-    for path in &paths {
-        if !path.exists() {
-            return Err(anyhow!("{}: no such file or folder", path.display()));
-        }
-    }
-    Ok(crate::rewrite::dedup_by_canonical(paths))
-}
-
 /// A configuration file's text: a regular file of at most 1 MiB (no real one comes near).
 fn read_config(path: &Path) -> std::io::Result<String> {
     crate::read::text_within(path, 1024 * 1024)
 }
 
-/// Loads a configuration file (a path relative to the working directory `cwd`, or absolute).
-/// Errors are rendered with a code frame into the file.
-pub(crate) fn load(path: &Path, overrides: &Overrides, cwd: &Path) -> anyhow::Result<Config> {
-    let text = read_config(path)
-        .with_context(|| format!("cannot read the configuration {}", path.display()))?;
-    let display = path.display().to_string();
-    let fail = |message: String, span: Option<std::ops::Range<usize>>| -> anyhow::Error {
+/// The error for a mistake at `span` of the configuration `display` whose text is `text`: the
+/// message with a code frame into the file.
+fn invalid<'a>(
+    display: &'a str,
+    text: &'a str,
+) -> impl Fn(String, Option<std::ops::Range<usize>>) -> ConfigError + 'a {
+    move |message, span| {
         let span = span.map_or(Span::new(0, 0), |r| Span::new(r.start, r.end));
         let diagnostic = Diagnostic::new(
             "config",
@@ -536,25 +540,37 @@ pub(crate) fn load(path: &Path, overrides: &Overrides, cwd: &Path) -> anyhow::Re
             message,
             span,
         );
-        let rendered = render_human(&diagnostic, &display, &text, RenderOptions::default());
-        anyhow!("invalid configuration {display}\n{}", rendered.trim_end())
-    };
+        let rendered = render_human(&diagnostic, display, text, RenderOptions::default());
+        ConfigError(format!(
+            "invalid configuration {display}\n{}",
+            rendered.trim_end()
+        ))
+    }
+}
+
+/// Loads a configuration file (a path relative to the working directory `cwd`, or absolute).
+/// Errors are rendered with a code frame into the file.
+pub fn load(path: &Path, overrides: &Overrides, cwd: &Path) -> Result<Config> {
+    let text = read_config(path).map_err(|err| {
+        ConfigError(format!(
+            "cannot read the configuration {}: {err}",
+            path.display()
+        ))
+    })?;
+    let display = path.display().to_string();
+    let fail = invalid(&display, &text);
     let raw: RawConfig =
         toml::from_str(&text).map_err(|err| fail(with_suggestion(err.message()), err.span()))?;
-    let selectors = |items: &[toml::Spanned<String>]| -> anyhow::Result<Vec<Selector>> {
+    let selectors = |items: &[toml::Spanned<String>]| -> Result<Vec<Selector>> {
         items
             .iter()
             .map(|item| {
-                Selector::parse(item.get_ref()).ok_or_else(|| {
-                    fail(
-                        crate::commands::explain::unknown_rule(item.get_ref()),
-                        Some(item.span()),
-                    )
-                })
+                Selector::parse(item.get_ref())
+                    .ok_or_else(|| fail(unknown_rule(item.get_ref()), Some(item.span())))
             })
             .collect()
     };
-    let globs = |items: &[toml::Spanned<String>]| -> anyhow::Result<Option<GlobSet>> {
+    let globs = |items: &[toml::Spanned<String>]| -> Result<Option<GlobSet>> {
         if items.is_empty() {
             return Ok(None);
         }
@@ -631,11 +647,11 @@ fn with_stack_entries(mut config: Config) -> Config {
         .stacks
         .iter()
         .map(|stack| StackEntry {
-            template: hotfix_workspace::stack_path(&config.path_of(&stack.template)),
+            template: crate::stack_path(&config.path_of(&stack.template)),
             environments: stack
                 .environments
                 .iter()
-                .map(|e| hotfix_workspace::stack_path(&config.path_of(e)))
+                .map(|e| crate::stack_path(&config.path_of(e)))
                 .collect(),
         })
         .collect();
@@ -648,8 +664,8 @@ fn map_prefixes(
     paths: &BTreeMap<toml::Spanned<String>, toml::Spanned<String>>,
     root: &Path,
     cwd: &Path,
-    fail: &dyn Fn(String, Option<std::ops::Range<usize>>) -> anyhow::Error,
-) -> anyhow::Result<Vec<(StackPath, StackPath)>> {
+    fail: &dyn Fn(String, Option<std::ops::Range<usize>>) -> ConfigError,
+) -> Result<Vec<(StackPath, StackPath)>> {
     let mut mapped = Vec::new();
     for (prefix, folder) in paths {
         if !prefix.get_ref().starts_with('/') {
@@ -679,10 +695,7 @@ fn map_prefixes(
                 Err(_) => full,
             }
         };
-        mapped.push((
-            StackPath::new(prefix.get_ref()),
-            hotfix_workspace::stack_path(&local),
-        ));
+        mapped.push((StackPath::new(prefix.get_ref()), crate::stack_path(&local)));
     }
     Ok(mapped)
 }
@@ -692,11 +705,11 @@ fn map_prefixes(
 fn stacks(
     raw: &[RawStack],
     root: &Path,
-    fail: &dyn Fn(String, Option<std::ops::Range<usize>>) -> anyhow::Error,
-) -> anyhow::Result<Vec<Stack>> {
+    fail: &dyn Fn(String, Option<std::ops::Range<usize>>) -> ConfigError,
+) -> Result<Vec<Stack>> {
     let mut stacks = Vec::new();
     for stack in raw {
-        let exists = |item: &toml::Spanned<String>| -> anyhow::Result<PathBuf> {
+        let exists = |item: &toml::Spanned<String>| -> Result<PathBuf> {
             let relative = PathBuf::from(item.get_ref());
             if relative.is_absolute() || !root.join(&relative).is_file() {
                 return Err(fail(
@@ -715,7 +728,7 @@ fn stacks(
                 .environments
                 .iter()
                 .map(exists)
-                .collect::<anyhow::Result<_>>()?,
+                .collect::<Result<_>>()?,
         });
     }
     Ok(stacks)
@@ -731,7 +744,7 @@ fn folder_of(cwd: &Path, path: &Path) -> PathBuf {
 
 /// The JSON schema of `hotfix.toml`, as committed in `hotfix.schema.json`.
 #[cfg(test)]
-pub(crate) fn json_schema() -> String {
+pub fn json_schema() -> String {
     let schema = schemars::schema_for!(RawConfig);
     let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
     text.push('\n');
@@ -759,7 +772,7 @@ mod tests {
     use super::*;
 
     fn committed_schema_path() -> PathBuf {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("hotfix.schema.json")
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../hotfix.schema.json")
     }
 
     #[test]
@@ -772,7 +785,7 @@ mod tests {
         let committed = std::fs::read_to_string(&path).unwrap_or_default();
         assert!(
             committed == fresh,
-            "hotfix.schema.json is stale: run `HOTFIX_UPDATE_SCHEMA=1 cargo test -p hotfix-lint \
+            "hotfix.schema.json is stale: run `HOTFIX_UPDATE_SCHEMA=1 cargo test -p hotfix_workspace \
              the_committed_json_schema_is_current` and commit it"
         );
     }

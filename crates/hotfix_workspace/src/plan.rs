@@ -1,0 +1,130 @@
+//! What a file of a project is and what its checks are given: one answer for every front end.
+//! `hotfix lint` asks it for each file it reads, the language server for each file the editor
+//! shows, so that both tell a template from an environment, a blueprint or a K2HR3 template
+//! alike, with the same settings, registry and stack.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use hotfix_linter::Settings;
+use hotfix_stack::{FileFacts, LazyRegistry, StackPath};
+
+use crate::config::Config;
+use crate::kind::{Kind, classify, has_template_extension, named_kind};
+use crate::{Project, stack_path};
+
+/// A file a front end asks about, as it met it.
+#[derive(Clone, Copy, Debug)]
+pub struct Asked<'a> {
+    pub path: &'a Path,
+    /// Its bytes, whole.
+    pub bytes: &'a [u8],
+    /// Named on the command line, not met by a walk: a template unless its content says
+    /// otherwise (a walked file of another extension than a template's must prove it loads).
+    pub named: bool,
+    /// Given with `-e`: an environment whatever it holds.
+    pub given_environment: bool,
+    /// `--templates-only`: an environment or a file named is told by content, and an
+    /// environment is not linted.
+    pub templates_only: bool,
+}
+
+/// What a file is to the checks, and what they are given.
+#[derive(Debug)]
+pub enum Plan {
+    /// Not a file hotfix lints: what it is.
+    Skip(Kind),
+    /// A K2HR3 template (an engine header, or `k2hr3-templates` names it); its settings hold
+    /// the variables its variables file gives.
+    K2hr3(Settings),
+    /// An environment file.
+    Environment {
+        settings: Settings,
+        /// The registry it is read with (`None`: its `[[stacks]]` entry's environments cannot
+        /// be read; that entry's template reports it).
+        registry: Option<Arc<LazyRegistry>>,
+        /// The templates it is given with (`-e`, or its `[[stacks]]` entry's).
+        stack_templates: Vec<(StackPath, Arc<FileFacts>)>,
+    },
+    /// A Heat template or a Cloudify blueprint (its settings then hold what its imports
+    /// declare).
+    Template {
+        settings: Settings,
+        registry: Arc<LazyRegistry>,
+    },
+}
+
+impl Project {
+    /// What the file `asked` is in this project, whose configuration `config` applies to it,
+    /// and what its checks are given. An `Err` says why it cannot be linted: the variables
+    /// file of a K2HR3 template that cannot be read, or the environments of the template's
+    /// `[[stacks]]` entry.
+    pub fn plan(&self, config: &Config, asked: &Asked<'_>) -> Result<Plan, String> {
+        let path = asked.path;
+        let bytes = asked.bytes;
+        let mut settings = config.settings_for(path);
+        if config.is_k2hr3(path) || hotfix_linter::is_k2hr3(bytes) {
+            settings.k2hr3_variables = crate::k2hr3::given_variables(path)?;
+            return Ok(Plan::K2hr3(settings));
+        }
+        let stack_of = config.stack_of(path);
+        let kind = if asked.given_environment || matches!(stack_of, Some((_, false))) {
+            // Whatever it holds: its mistakes are an environment's (`environment has wrong
+            // section`), as Heat's client reads it.
+            Kind::Environment
+        } else {
+            let named = asked.named && !asked.templates_only;
+            match kind_of(config, path, bytes, !named) {
+                // A file named on the command line is a template unless its content says
+                // otherwise: nothing at its top level is a template's.
+                Kind::Jinja | Kind::Other if named => named_kind(bytes),
+                kind => kind,
+            }
+        };
+        if kind == Kind::Environment && !asked.templates_only {
+            // The template of the `[[stacks]]` entry the file is an environment of.
+            let stack_template: Option<PathBuf> = match stack_of {
+                Some((index, false)) => Some(config.path_of(&config.stacks[index].template)),
+                _ => None,
+            };
+            return Ok(Plan::Environment {
+                settings,
+                registry: self
+                    .registry(path, &config.root, &config.stack_entries)
+                    .ok(),
+                stack_templates: self
+                    .templates_given_with(&stack_path(path), stack_template.as_deref()),
+            });
+        }
+        if kind != Kind::Template && kind != Kind::Blueprint {
+            return Ok(Plan::Skip(kind));
+        }
+        if kind == Kind::Blueprint {
+            settings.blueprint_imports = self.blueprint_imports(path, bytes);
+        }
+        let registry = self.registry(path, &config.root, &config.stack_entries)?;
+        Ok(Plan::Template { settings, registry })
+    }
+}
+
+/// What a file is by content: [`classify`], and, with `prove`, for a file of another
+/// extension than a template's, the proof that it loads as a YAML mapping (a Python test, a
+/// shell script or a README may hold a template at the start of its lines, inside a string or
+/// a code block). Walked files are proved; files named on the command line are when they are
+/// told by content (`--templates-only`, `upgrade`), not when named as templates to lint.
+pub fn kind_of(config: &Config, path: &Path, bytes: &[u8], prove: bool) -> Kind {
+    let kind = classify(path, bytes);
+    if !prove
+        || has_template_extension(path)
+        || config.is_k2hr3(path)
+        || !matches!(kind, Kind::Template | Kind::Environment | Kind::Blueprint)
+        || hotfix_linter::is_k2hr3(bytes)
+    {
+        return kind;
+    }
+    let loads = hotfix_yaml::check_bytes(bytes)
+        .ok()
+        .and_then(|text| hotfix_yaml::parse_unlimited(text).ok())
+        .is_some();
+    if loads { kind } else { Kind::NotYaml }
+}
