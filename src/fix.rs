@@ -1,17 +1,17 @@
 //! `hotfix lint --fix`, `--unsafe-fixes`, `--diff` and `--show-fixes`: applying the fixes the
 //! rules offer.
 //!
-//! The library fixes one file at a time ([`hotfix_linter::fix_file`]: the Safe fixes, and the
-//! Unsafe ones on request, re-linting until nothing applies); this module writes the fixed
-//! text back (atomically, as `hotfix upgrade` does) or prints it as a diff, lists the fixes,
-//! and counts what was fixed and what could be.
+//! The project fixes one file at a time in memory ([`hotfix_workspace::check`], with
+//! [`hotfix_linter::fix_file`]: the Safe fixes, and the Unsafe ones on request, re-linting
+//! until nothing applies); `hotfix lint` writes the fixed text back (atomically, as `hotfix
+//! upgrade` does) and this module prints it as a diff, lists the fixes, and counts what was
+//! fixed and what could be.
 
 use std::io::Write;
-use std::path::Path;
 
 use hotfix_diagnostics::{Applicability, Diagnostic};
-use hotfix_linter::Settings;
-use hotfix_linter::fix::{Applied, Segments, is_applied};
+use hotfix_linter::fix::{Applied, is_applied};
+use hotfix_workspace::check::{Fixed, Fixing};
 use hotfix_yaml::LineIndex;
 
 /// The fix flags of `hotfix lint`.
@@ -45,98 +45,36 @@ impl FixArgs {
     fn fixing(&self) -> bool {
         self.fix || self.diff
     }
-}
 
-/// What fixing did to one file.
-#[derive(Debug, Default)]
-pub(crate) struct FileFixes {
-    /// The text as read from disk, when fixing changed it.
-    original: Option<String>,
-    /// The fixed text, when fixing changed it.
-    fixed: Option<String>,
-    applied: Vec<Applied>,
-    segments: Option<Segments>,
-    /// Why the fixed text could not be written (the findings are then the file's on disk).
-    refused: Option<String>,
-}
+    /// The fixes a file's check applies to its text.
+    pub(crate) fn applied(&self) -> Fixing {
+        match (self.fixing(), self.unsafe_fixes) {
+            (false, _) => Fixing::No,
+            (true, false) => Fixing::Safe,
+            (true, true) => Fixing::Unsafe,
+        }
+    }
 
-impl FileFixes {
-    /// Why `--fix` could not write the file, when it could not: a failure of the run.
-    pub(crate) fn refused(&self) -> Option<&str> {
-        self.refused.as_deref()
+    /// Whether the fixed texts replace the files (`--fix` without `--diff`).
+    pub(crate) fn writes(&self) -> bool {
+        self.fix && !self.diff
     }
-}
-
-/// Lints one template, fixing it first when asked: the text to report on (the fixed text once
-/// written), its findings, and what was fixed. `Err` is a failure of hotfix for this file: a
-/// fix that does not converge or breaks the file (a bug). A file that cannot be written is
-/// linted as it is and its refusal returned in [`FileFixes::refused`].
-pub(crate) fn lint_file(
-    args: &FixArgs,
-    path: &Path,
-    display: &str,
-    bytes: &[u8],
-    settings: &Settings,
-    others: Option<&hotfix_linter::Files<'_>>,
-) -> Result<(String, Vec<Diagnostic>, FileFixes), String> {
-    let plain = || {
-        let diagnostics = hotfix_linter::lint_with_files(display, bytes, settings, others);
-        // The text is kept only to show the findings: a clean file needs none.
-        let text = if diagnostics.is_empty() {
-            String::new()
-        } else {
-            match std::str::from_utf8(bytes) {
-                Ok(text) => text.to_owned(),
-                Err(_) => String::from_utf8_lossy(bytes).into_owned(),
-            }
-        };
-        (text, diagnostics, FileFixes::default())
-    };
-    if !args.fixing() {
-        return Ok(plain());
-    }
-    // A file that is not text is reported as it is: there is nothing to fix.
-    let Ok(source) = hotfix_yaml::check_bytes(bytes) else {
-        return Ok(plain());
-    };
-    let outcome =
-        hotfix_linter::fix_file_with_files(display, source, settings, args.unsafe_fixes, others)
-            .map_err(|err| format!("cannot fix {display}: {err}"))?;
-    if outcome.text == source {
-        return Ok((source.to_owned(), outcome.diagnostics, FileFixes::default()));
-    }
-    if !args.diff
-        && let Err(err) = crate::rewrite::rewrite(path, bytes, outcome.text.as_bytes())
-    {
-        // Refused (read-only, gone, changed on disk): the file is still checked, as it is on
-        // disk.
-        let (text, diagnostics, mut fixes) = plain();
-        fixes.refused = Some(format!("cannot fix {display}: not written: {err}"));
-        return Ok((text, diagnostics, fixes));
-    }
-    let fixes = FileFixes {
-        original: Some(source.to_owned()),
-        fixed: Some(outcome.text.clone()),
-        applied: outcome.applied,
-        segments: Some(outcome.segments),
-        refused: None,
-    };
-    Ok((outcome.text, outcome.diagnostics, fixes))
 }
 
 /// One linted file, as this module sees it.
 pub(crate) struct FixedFile<'a> {
     pub(crate) display: &'a str,
     pub(crate) diagnostics: &'a [Diagnostic],
-    pub(crate) fixes: &'a FileFixes,
+    /// What fixing changed, when it changed the text.
+    pub(crate) fixed: Option<&'a Fixed>,
 }
 
 /// `--diff`: the diff of one file, when fixing would change it.
 pub(crate) fn write_diff(out: &mut dyn Write, file: &FixedFile<'_>) -> std::io::Result<()> {
-    let (Some(original), Some(fixed)) = (&file.fixes.original, &file.fixes.fixed) else {
+    let Some(fixed) = file.fixed else {
         return Ok(());
     };
-    let unified = similar::TextDiff::from_lines(original, fixed)
+    let unified = similar::TextDiff::from_lines(&fixed.original, &fixed.text)
         .unified_diff()
         .context_radius(3)
         .header(
@@ -181,14 +119,13 @@ impl Summary {
                 self.hidden += 1;
             }
         }
-        self.applied += file.fixes.applied.len();
-        self.unsafe_applied += file
-            .fixes
-            .applied
+        let applied = file.fixed.map_or(&[][..], |fixed| &fixed.applied);
+        self.applied += applied.len();
+        self.unsafe_applied += applied
             .iter()
             .filter(|a| a.applicability == Applicability::Unsafe)
             .count();
-        self.changed += usize::from(file.fixes.fixed.is_some());
+        self.changed += usize::from(file.fixed.is_some());
         Ok(())
     }
 
@@ -251,23 +188,22 @@ impl Summary {
 /// `path:line:col: fixed CODE (applicability): what the fix did`, at the fix's place in the
 /// text as it is now on disk (the original with `--diff`, the fixed text with `--fix`).
 fn list_fixes(file: &FixedFile<'_>, verb: &str, out: &mut dyn Write) -> std::io::Result<()> {
-    let (Some(original), Some(fixed), Some(segments)) = (
-        &file.fixes.original,
-        &file.fixes.fixed,
-        &file.fixes.segments,
-    ) else {
+    let Some(fixed) = file.fixed else {
         return Ok(());
     };
     let written = verb == "fixed";
-    let text = if written { fixed } else { original };
+    let text = if written {
+        &fixed.text
+    } else {
+        &fixed.original
+    };
     let lines = LineIndex::new(text);
-    let mut applied: Vec<(usize, &Applied)> = file
-        .fixes
+    let mut applied: Vec<(usize, &Applied)> = fixed
         .applied
         .iter()
         .map(|a| {
             let at = if written {
-                segments.to_current(a.offset)
+                fixed.segments.to_current(a.offset)
             } else {
                 a.offset
             };

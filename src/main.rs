@@ -12,7 +12,6 @@ mod complete;
 mod discover;
 mod fix;
 mod interrupt;
-mod ordered;
 mod output;
 mod pipe;
 mod progress;

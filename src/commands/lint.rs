@@ -8,10 +8,11 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{Context as _, anyhow};
-use hotfix_diagnostics::{Diagnostic, Severity};
+use hotfix_diagnostics::Severity;
 use hotfix_hot::heat_release::HeatRelease;
 use hotfix_linter::Selector;
-use hotfix_workspace::{DiskSource, Plan, Project};
+use hotfix_workspace::check::{Checked, Fixing, Options, Outcome};
+use hotfix_workspace::{DiskSource, Project};
 
 use crate::baseline::{self, Baseline};
 use crate::discover::{self, Candidate, Found, Kind};
@@ -198,10 +199,6 @@ enum Color {
     Never,
 }
 
-/// What became of one file: linted, not a template to lint (`Ok(Err)`), or a failure of hotfix
-/// (`Err`, its message).
-type FileResult = Result<Result<Box<Linted>, Kind>, String>;
-
 /// The end of a run interrupted before `not_started` of `total` files.
 fn interrupted(not_started: usize, total: usize) -> anyhow::Result<ExitCode> {
     writeln!(
@@ -211,35 +208,20 @@ fn interrupted(not_started: usize, total: usize) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::from(interrupt::EXIT_CODE))
 }
 
-/// The result of a file the run did not start, once interrupted.
-const NOT_STARTED: &str = "\0not started";
-
-/// One linted file, until it is reported.
-struct Linted {
-    path: PathBuf,
-    display: String,
-    source: String,
-    diagnostics: Vec<Diagnostic>,
-    fixes: crate::fix::FileFixes,
-    /// An environment file, not a template.
-    environment: bool,
+/// A checked file as the printers and the fix summary see it.
+fn findings(file: &Checked) -> FileFindings<'_> {
+    FileFindings {
+        path: &file.path,
+        source: &file.source,
+        diagnostics: &file.diagnostics,
+    }
 }
 
-impl Linted {
-    fn findings(&self) -> FileFindings<'_> {
-        FileFindings {
-            path: &self.path,
-            source: &self.source,
-            diagnostics: &self.diagnostics,
-        }
-    }
-
-    fn fixed(&self) -> crate::fix::FixedFile<'_> {
-        crate::fix::FixedFile {
-            display: &self.display,
-            diagnostics: &self.diagnostics,
-            fixes: &self.fixes,
-        }
+fn fixed(file: &Checked) -> crate::fix::FixedFile<'_> {
+    crate::fix::FixedFile {
+        display: &file.display,
+        diagnostics: &file.diagnostics,
+        fixed: file.fixed.as_ref(),
     }
 }
 
@@ -353,26 +335,7 @@ impl<W: Write> Write for AroundBar<'_, W> {
 pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let cwd = crate::paths::current_dir()?;
-    let disk = Arc::new(DiskSource::default());
-    let mut configs = Configs::new(
-        args.no_config,
-        args.config.as_deref(),
-        &cwd,
-        overrides(args)?,
-        disk.prefixes(),
-    )?;
-    // The configurations of the paths named are read first: their `[paths]` say where install
-    // prefixes lie before any environment is read.
-    for path in args.paths.iter().chain(&args.environments) {
-        let inside = if path.is_dir() {
-            path.join("hotfix.toml")
-        } else {
-            path.clone()
-        };
-        configs.for_file(&inside)?;
-    }
-    // The project, resolved once: every file's checks ask it about the files around them.
-    let project = Project::resolve(&args.paths, &args.environments, &cwd, &[], disk)?;
+    let (mut configs, project) = resolve(args, &cwd)?;
     let format = Format::resolve(args.format, args.statistics);
     if args.statistics && !matches!(format, Format::Human | Format::Concise | Format::Json) {
         return Err(anyhow!(
@@ -409,6 +372,8 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
 
     let mut sink = Sink {
         args,
+        project: &project,
+        options: args.check_options(),
         root: &root,
         baseline: baseline.as_mut(),
         tally: &mut tally,
@@ -418,7 +383,8 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
         Some(candidate) => {
             let input =
                 read::stdin().map_err(|err| anyhow!("cannot read standard input: {err}"))?;
-            sink.take(candidate, lint_input(candidate, input, args, &project))?;
+            let outcome = project.check_input(candidate, input, &sink.options);
+            sink.take(candidate, outcome)?;
             Vec::new()
         }
         None => lint_walk(args, &project, &paths, &mut configs, &progress, &mut sink)?,
@@ -463,6 +429,31 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
         report_baseline(baseline.map(|b| b.outcome(&root, &tally.linted_paths)))?;
     }
     Ok(exit_code(args, &tally))
+}
+
+/// The configurations and the project, resolved once: every file's checks ask the project
+/// about the files around them.
+fn resolve(args: &LintArgs, cwd: &Path) -> anyhow::Result<(Configs, Project)> {
+    let disk = Arc::new(DiskSource::default());
+    let mut configs = Configs::new(
+        args.no_config,
+        args.config.as_deref(),
+        cwd,
+        overrides(args)?,
+        disk.prefixes(),
+    )?;
+    // The configurations of the paths named are read first: their `[paths]` say where install
+    // prefixes lie before any environment is read.
+    for path in args.paths.iter().chain(&args.environments) {
+        let inside = if path.is_dir() {
+            path.join("hotfix.toml")
+        } else {
+            path.clone()
+        };
+        configs.for_file(&inside)?;
+    }
+    let project = Project::resolve(&args.paths, &args.environments, cwd, &[], disk)?;
+    Ok((configs, project))
 }
 
 /// Says what became of the baseline's entries: matched (and of those, moved) and gone.
@@ -518,6 +509,8 @@ fn exit_code(args: &LintArgs, tally: &Tally) -> ExitCode {
 /// Where each file's result goes as it completes: the tally, and the report, baseline or diff.
 struct Sink<'r, 'a> {
     args: &'r LintArgs,
+    project: &'r Project,
+    options: Options<'r>,
     root: &'r SourceRoot,
     baseline: Option<&'r mut Baseline>,
     tally: &'r mut Tally,
@@ -525,28 +518,55 @@ struct Sink<'r, 'a> {
 }
 
 impl Sink<'_, '_> {
-    /// Takes one file's result: counts it, and reports it.
-    fn take(&mut self, candidate: &Candidate, result: FileResult) -> anyhow::Result<()> {
+    /// Takes one file's outcome: writes its fixed text (with `--fix`), counts it, and reports
+    /// it.
+    fn take(&mut self, candidate: &Candidate, outcome: Outcome) -> anyhow::Result<()> {
         let tally = &mut *self.tally;
         tally.seen += 1;
-        let mut file = match result {
-            Ok(Ok(file)) => file,
-            Ok(Err(kind)) => {
+        let mut file = match outcome {
+            Outcome::Checked(file) => file,
+            Outcome::Skipped(kind) => {
                 tally.skipped += 1;
                 if self.args.verbose {
                     tally.skipped_listed.push((candidate.display(), kind));
                 }
                 return Ok(());
             }
-            Err(message) if message == NOT_STARTED => {
+            Outcome::NotStarted => {
                 tally.not_started += 1;
                 return Ok(());
             }
-            Err(message) => {
+            Outcome::Failed(message) => {
                 tally.failures.push(message);
                 return Ok(());
             }
         };
+        if self.args.fix.writes()
+            && let Some(done) = &file.fixed
+            && let Err(err) =
+                crate::rewrite::rewrite(&file.path, done.original.as_bytes(), done.text.as_bytes())
+        {
+            // Refused (read-only, gone, changed on disk): the file is still checked, as it is
+            // on disk.
+            tally
+                .failures
+                .push(format!("cannot fix {}: not written: {err}", file.display));
+            let as_read = Options {
+                fixing: Fixing::No,
+                ..self.options
+            };
+            match self
+                .project
+                .check_bytes(candidate, done.original.as_bytes(), &as_read)
+            {
+                Outcome::Checked(on_disk) => file = on_disk,
+                Outcome::Failed(message) => {
+                    tally.failures.push(message);
+                    return Ok(());
+                }
+                Outcome::Skipped(_) | Outcome::NotStarted => return Ok(()),
+            }
+        }
         if let Some(baseline) = &mut self.baseline {
             baseline.remove_known(self.root, &file.path, &file.source, &mut file.diagnostics);
             tally.linted_paths.insert(self.root.relative(&file.path));
@@ -560,20 +580,17 @@ impl Sink<'_, '_> {
                 Severity::Info => 2,
             }] += 1;
         }
-        tally.fixes.add(&self.args.fix, &file.fixed())?;
-        if let Some(refused) = file.fixes.refused() {
-            tally.failures.push(refused.to_owned());
-        }
+        tally.fixes.add(&self.args.fix, &fixed(&file))?;
         match &mut *self.product {
             Product::Report(report) => {
-                report.file(&file.display, &file.findings())?;
+                report.file(&file.display, &findings(&file))?;
                 if !file.diagnostics.is_empty() {
                     report.flush()?;
                 }
             }
-            Product::Baseline(recorder) => recorder.add(self.root, &file.findings()),
+            Product::Baseline(recorder) => recorder.add(self.root, &findings(&file)),
             Product::Diff(out) => {
-                crate::fix::write_diff(&mut **out, &file.fixed())?;
+                crate::fix::write_diff(&mut **out, &fixed(&file))?;
                 out.flush()?;
             }
         }
@@ -623,17 +640,15 @@ fn lint_walk(
             }
         })
         .flatten();
-    crate::ordered::for_each_in_order(
+    let options = sink.options;
+    project.check_all(
         candidates,
-        |candidate| {
-            if interrupt.is_set() {
-                return Err(NOT_STARTED.to_owned());
-            }
-            let result = lint_candidate(candidate, args, project);
+        &options,
+        &|| interrupt.is_set(),
+        |candidate, outcome| {
             progress.inc();
-            result
+            sink.take(&candidate, outcome)
         },
-        |candidate, result| sink.take(&candidate, result),
     )?;
     match fatal {
         Some(err) => Err(err),
@@ -650,6 +665,15 @@ fn report_paths(args: &LintArgs) -> [(&'static str, Option<&Path>); 2] {
 }
 
 impl LintArgs {
+    /// How every file of the run is checked.
+    fn check_options(&self) -> Options<'_> {
+        Options {
+            fixing: self.fix.applied(),
+            templates_only: self.templates_only,
+            environments: &self.environments,
+        }
+    }
+
     /// Whether `--output` receives the report or the diff (not with `--write-baseline`).
     fn diff_or_report(&self) -> bool {
         self.write_baseline.is_none()
@@ -934,146 +958,4 @@ fn reads_stdin(args: &LintArgs) -> anyhow::Result<Option<PathBuf>> {
             .clone()
             .unwrap_or_else(|| PathBuf::from("-")),
     ))
-}
-
-/// Reads and lints (or fixes) one candidate; `Ok(Err(kind))` when it is not a template to lint.
-fn lint_candidate(candidate: &Candidate, args: &LintArgs, project: &Project) -> FileResult {
-    let input = match discover::read(candidate) {
-        Ok(Ok(input)) => input,
-        Ok(Err(kind)) => return Ok(Err(kind)),
-        Err(err) => return Err(format!("cannot read {}: {err}", candidate.display())),
-    };
-    lint_input(candidate, input, args, project)
-}
-
-/// Lints what was read of one candidate: a file over the read bound is reported with Heat's
-/// size message, when its first bytes show it is a template.
-fn lint_input(
-    candidate: &Candidate,
-    input: read::Input,
-    args: &LintArgs,
-    project: &Project,
-) -> FileResult {
-    let (head, chars, exact) = match input {
-        read::Input::Whole(bytes) => return lint_bytes(candidate, &bytes, args, project),
-        read::Input::TooLarge { head, chars, exact } => (head, chars, exact),
-    };
-    let kind = if candidate.explicit && !args.templates_only {
-        Kind::Template
-    } else {
-        discover::kind_of_large(candidate, &head)
-    };
-    if kind != Kind::Template && kind != Kind::Blueprint {
-        return Ok(Err(kind));
-    }
-    let settings = candidate.config.settings_for(&candidate.path);
-    let err = hotfix_yaml::too_large(chars, exact);
-    Ok(Ok(Box::new(Linted {
-        path: candidate.path.clone(),
-        display: candidate.display(),
-        source: String::new(),
-        diagnostics: hotfix_linter::load_failure(err, &settings),
-        fixes: crate::fix::FileFixes::default(),
-        environment: false,
-    })))
-}
-
-/// Lints (or fixes) the bytes of one candidate; `Ok(Err(kind))` when it is not a template to
-/// lint. What it is and what its checks are given is the project's answer
-/// ([`Project::plan`]), as the language server gets it.
-fn lint_bytes(
-    candidate: &Candidate,
-    bytes: &[u8],
-    args: &LintArgs,
-    project: &Project,
-) -> FileResult {
-    let asked = hotfix_workspace::Asked {
-        path: &candidate.path,
-        bytes,
-        named: candidate.explicit,
-        given_environment: given_environment(args, candidate),
-        templates_only: args.templates_only,
-    };
-    let display = candidate.display();
-    let path = hotfix_workspace::stack_path(&candidate.path);
-    let linted = |source: String, diagnostics: Vec<Diagnostic>, environment: bool| Linted {
-        path: candidate.path.clone(),
-        display: display.clone(),
-        // The printers need a file's text only to place its findings: a clean file's text is
-        // not kept, so that memory follows the findings, not the size of the tree.
-        source: if diagnostics.is_empty() {
-            String::new()
-        } else {
-            source
-        },
-        diagnostics,
-        fixes: crate::fix::FileFixes::default(),
-        environment,
-    };
-    let (settings, registry) = match project.plan(&candidate.config, &asked)? {
-        Plan::Skip(kind) => return Ok(Err(kind)),
-        Plan::K2hr3(settings) => {
-            // Text that cannot be read as a template is reported as any template's would be.
-            let (source, diagnostics) = match hotfix_yaml::check_bytes(bytes) {
-                Ok(text) => (text.to_owned(), hotfix_linter::lint_k2hr3(text, &settings)),
-                Err(err) => (String::new(), hotfix_linter::load_failure(err, &settings)),
-            };
-            return Ok(Ok(Box::new(linted(source, diagnostics, false))));
-        }
-        Plan::Environment {
-            settings,
-            registry,
-            stack_templates,
-        } => {
-            // The `E` rules and the rules that check any YAML document, with the files beside
-            // it read from disk.
-            let files = hotfix_linter::Files {
-                source: project.source(),
-                path: &path,
-                roots: project.roots(),
-                registry: registry.as_deref(),
-                stack_templates: &stack_templates,
-            };
-            let diagnostics =
-                hotfix_linter::lint_environment(&display, bytes, &settings, Some(&files));
-            let source = String::from_utf8_lossy(bytes).into_owned();
-            return Ok(Ok(Box::new(linted(source, diagnostics, true))));
-        }
-        Plan::Template { settings, registry } => (settings, registry),
-    };
-    let others = hotfix_linter::Files {
-        source: project.source(),
-        path: &path,
-        roots: project.roots(),
-        registry: Some(&registry),
-        stack_templates: &[],
-    };
-    let (source, diagnostics, fixes) = crate::fix::lint_file(
-        &args.fix,
-        &candidate.path,
-        &display,
-        bytes,
-        &settings,
-        Some(&others),
-    )?;
-    Ok(Ok(Box::new(Linted {
-        fixes,
-        ..linted(source, diagnostics, false)
-    })))
-}
-
-/// Whether the file is given as an environment with `-e` (its configuration's `[[stacks]]`
-/// entry may make it one too: [`Project::plan`] knows).
-fn given_environment(args: &LintArgs, candidate: &Candidate) -> bool {
-    // However each is spelt: `env.yaml`, `./env.yaml`, `/abs/env.yaml`.
-    let absolute = |path: &Path| {
-        std::path::absolute(path)
-            .ok()
-            .map(|p| crate::paths::normalize(&p))
-    };
-    // Without `-e`, no path is made absolute (a question to the system per file).
-    !args.environments.is_empty() && {
-        let path = absolute(&candidate.path);
-        path.is_some() && args.environments.iter().any(|env| absolute(env) == path)
-    }
 }

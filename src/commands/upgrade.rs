@@ -204,7 +204,9 @@ pub(crate) fn run(args: &UpgradeArgs, out: &mut impl Write) -> anyhow::Result<Ex
         seen: 0,
         interrupted: 0,
     };
-    crate::ordered::for_each_in_order(found, work, |found, outcome| taken.take(&found, &outcome))?;
+    hotfix_workspace::ordered::for_each_in_order(found, work, |found, outcome| {
+        taken.take(&found, &outcome)
+    })?;
     let (seen, interrupted) = (taken.seen, taken.interrupted);
     if let Some(err) = fatal {
         return Err(err.into());

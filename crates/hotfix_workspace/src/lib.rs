@@ -5,17 +5,21 @@
 //! cross-file checks read through ([`DiskSource`]), the environments of the tree ([`tree`]),
 //! and the [`Project`] value that holds them with the environments given with `-e`, the
 //! configurations' `[[stacks]]` and the Cloudify blueprints read for their imports. The
-//! command line builds one per run and hands it to every file's checks; nothing of a run is
-//! kept in process-global state.
+//! command line builds one per run, walks the files ([`walk`]) and hands them to the project's
+//! checks ([`check`]: read, told what it is by [`Project::plan`], linted, fixed in memory),
+//! which run on every core and hand each outcome back in order ([`ordered`]); nothing of a run
+//! is kept in process-global state.
 //!
 //! Unlike the other libraries this crate reads the file system (bounded, see [`read`]): it is
 //! the one place that does, for the command line and the language server alike. It never
 //! prints.
 
 pub mod blueprint;
+pub mod check;
 pub mod config;
 pub mod k2hr3;
 pub mod kind;
+pub mod ordered;
 pub mod paths;
 pub mod read;
 pub mod root;

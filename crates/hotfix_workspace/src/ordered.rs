@@ -25,7 +25,12 @@ const IN_FLIGHT: usize = 3;
 /// finds them (a walk of folders) is read no further ahead than a few chunks of work. Stops at
 /// the first error of `handle`: no chunk is started after it, and the chunks already started
 /// are finished (their results dropped) before it returns.
-pub(crate) fn for_each_in_order<T: Send + Sync, R: Send, E>(
+///
+/// # Panics
+///
+/// When `work` panics: the panic is raised again on the calling thread, once its chunk's turn
+/// comes.
+pub fn for_each_in_order<T: Send + Sync, R: Send, E>(
     items: impl IntoIterator<Item = T>,
     work: impl Fn(&T) -> R + Sync,
     mut handle: impl FnMut(T, R) -> Result<(), E>,

@@ -1,0 +1,293 @@
+//! A file of a project checked: read, told what it is ([`Project::plan`]), linted, and fixed in
+//! memory when asked. `hotfix lint` hands every file it walks to [`Project::check_all`] and
+//! only prints what comes back (and writes a fixed text): a file goes from its path to its
+//! findings inside this crate, on every core, with the project resolved once before.
+
+use std::path::{Path, PathBuf};
+
+use hotfix_diagnostics::Diagnostic;
+use hotfix_linter::Settings;
+use hotfix_linter::fix::{Applied, Segments};
+
+use crate::kind::Kind;
+use crate::plan::{Asked, Plan};
+use crate::read::Input;
+use crate::walk::{Candidate, kind_of_large};
+use crate::{Project, stack_path};
+
+/// How every file of a run is checked.
+#[derive(Clone, Copy, Debug)]
+pub struct Options<'a> {
+    /// Which fixes are applied to the text (in memory: writing it is the caller's).
+    pub fixing: Fixing,
+    /// `--templates-only`: a file named is told by content, and environments are not linted.
+    pub templates_only: bool,
+    /// The environments given with `-e`, as the user wrote them.
+    pub environments: &'a [PathBuf],
+}
+
+/// Which fixes are applied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fixing {
+    /// None: the file is linted as it is.
+    No,
+    /// The Safe fixes, until nothing applies.
+    Safe,
+    /// The Safe and the Unsafe fixes.
+    Unsafe,
+}
+
+/// What became of one file.
+#[derive(Debug)]
+pub enum Outcome {
+    Checked(Box<Checked>),
+    /// Not a file hotfix lints: what it is.
+    Skipped(Kind),
+    /// It could not be checked (read, or fixed): why, as the run reports it.
+    Failed(String),
+    /// The run was stopped before this file was started.
+    NotStarted,
+}
+
+/// A file checked.
+#[derive(Debug)]
+pub struct Checked {
+    pub path: PathBuf,
+    /// Its path as the user would write it.
+    pub display: String,
+    /// The text its findings are placed in (the fixed text when fixing changed it). Empty for a
+    /// file with no findings when not fixing: a clean file's text is not kept, so that a run's
+    /// memory follows its findings, not the size of the tree.
+    pub source: String,
+    pub diagnostics: Vec<Diagnostic>,
+    /// What fixing changed, when it changed the text.
+    pub fixed: Option<Fixed>,
+    /// An environment file, not a template.
+    pub environment: bool,
+}
+
+/// A text that fixing changed.
+#[derive(Debug)]
+pub struct Fixed {
+    /// The text as read.
+    pub original: String,
+    /// The fixed text.
+    pub text: String,
+    pub applied: Vec<Applied>,
+    /// Where the original's bytes went in the fixed text.
+    pub segments: Segments,
+}
+
+impl Project {
+    /// Checks every candidate on every core and hands each outcome to `handle`, in the
+    /// candidates' order, on the calling thread (see [`crate::ordered`]). Once `stop` says so,
+    /// no file is started ([`Outcome::NotStarted`]); the files in flight are finished. Stops at
+    /// the first error of `handle`.
+    pub fn check_all<E>(
+        &self,
+        candidates: impl IntoIterator<Item = Candidate>,
+        options: &Options<'_>,
+        stop: &(dyn Fn() -> bool + Sync),
+        handle: impl FnMut(Candidate, Outcome) -> Result<(), E>,
+    ) -> Result<(), E> {
+        crate::ordered::for_each_in_order(
+            candidates,
+            |candidate| {
+                if stop() {
+                    Outcome::NotStarted
+                } else {
+                    self.check(candidate, options)
+                }
+            },
+            handle,
+        )
+    }
+
+    /// Reads and checks one candidate.
+    pub fn check(&self, candidate: &Candidate, options: &Options<'_>) -> Outcome {
+        match crate::walk::read(candidate) {
+            Ok(Ok(input)) => self.check_input(candidate, input, options),
+            Ok(Err(kind)) => Outcome::Skipped(kind),
+            Err(err) => Outcome::Failed(format!("cannot read {}: {err}", candidate.display())),
+        }
+    }
+
+    /// Checks what was read of one candidate (a file, or standard input under a name). A file
+    /// over the read bound is reported with Heat's size message, when its first bytes show it
+    /// is a template.
+    pub fn check_input(
+        &self,
+        candidate: &Candidate,
+        input: Input,
+        options: &Options<'_>,
+    ) -> Outcome {
+        let (head, chars, exact) = match input {
+            Input::Whole(bytes) => return self.check_bytes(candidate, &bytes, options),
+            Input::TooLarge { head, chars, exact } => (head, chars, exact),
+        };
+        let kind = if candidate.explicit && !options.templates_only {
+            Kind::Template
+        } else {
+            kind_of_large(candidate, &head)
+        };
+        if kind != Kind::Template && kind != Kind::Blueprint {
+            return Outcome::Skipped(kind);
+        }
+        let settings = candidate.config.settings_for(&candidate.path);
+        let err = hotfix_yaml::too_large(chars, exact);
+        Outcome::Checked(Box::new(Checked {
+            path: candidate.path.clone(),
+            display: candidate.display(),
+            source: String::new(),
+            diagnostics: hotfix_linter::load_failure(err, &settings),
+            fixed: None,
+            environment: false,
+        }))
+    }
+
+    /// Checks the bytes of one candidate: what it is and what its checks are given is
+    /// [`Project::plan`]'s answer, as the language server gets it.
+    pub fn check_bytes(
+        &self,
+        candidate: &Candidate,
+        bytes: &[u8],
+        options: &Options<'_>,
+    ) -> Outcome {
+        let asked = Asked {
+            path: &candidate.path,
+            bytes,
+            named: candidate.explicit,
+            given_environment: given_environment(options.environments, &candidate.path),
+            templates_only: options.templates_only,
+        };
+        let display = candidate.display();
+        let path = stack_path(&candidate.path);
+        let checked = |source: String, diagnostics: Vec<Diagnostic>, environment: bool| Checked {
+            path: candidate.path.clone(),
+            display: display.clone(),
+            source: if diagnostics.is_empty() {
+                String::new()
+            } else {
+                source
+            },
+            diagnostics,
+            fixed: None,
+            environment,
+        };
+        let plan = match self.plan(&candidate.config, &asked) {
+            Ok(plan) => plan,
+            Err(message) => return Outcome::Failed(message),
+        };
+        let (settings, registry) = match plan {
+            Plan::Skip(kind) => return Outcome::Skipped(kind),
+            Plan::K2hr3(settings) => {
+                // Text that cannot be read as a template is reported as any template's would be.
+                let (source, diagnostics) = match hotfix_yaml::check_bytes(bytes) {
+                    Ok(text) => (text.to_owned(), hotfix_linter::lint_k2hr3(text, &settings)),
+                    Err(err) => (String::new(), hotfix_linter::load_failure(err, &settings)),
+                };
+                return Outcome::Checked(Box::new(checked(source, diagnostics, false)));
+            }
+            Plan::Environment {
+                settings,
+                registry,
+                stack_templates,
+            } => {
+                // The `E` rules and the rules that check any YAML document, with the files beside
+                // it read from disk.
+                let files = hotfix_linter::Files {
+                    source: self.source(),
+                    path: &path,
+                    roots: self.roots(),
+                    registry: registry.as_deref(),
+                    stack_templates: &stack_templates,
+                };
+                let diagnostics =
+                    hotfix_linter::lint_environment(&display, bytes, &settings, Some(&files));
+                let source = String::from_utf8_lossy(bytes).into_owned();
+                return Outcome::Checked(Box::new(checked(source, diagnostics, true)));
+            }
+            Plan::Template { settings, registry } => (settings, registry),
+        };
+        let others = hotfix_linter::Files {
+            source: self.source(),
+            path: &path,
+            roots: self.roots(),
+            registry: Some(&registry),
+            stack_templates: &[],
+        };
+        match fix_template(&display, bytes, &settings, &others, options.fixing) {
+            Ok((source, diagnostics, fixed)) => Outcome::Checked(Box::new(Checked {
+                path: candidate.path.clone(),
+                display,
+                source,
+                diagnostics,
+                fixed,
+                environment: false,
+            })),
+            Err(message) => Outcome::Failed(message),
+        }
+    }
+}
+
+/// Lints a template, fixing it in memory first when asked: the text its findings are placed in
+/// (empty for a clean file not fixed), the findings, and what fixing changed. `Err` is a fix
+/// that does not converge or breaks the file: a bug, reported as a failure of the run.
+fn fix_template(
+    display: &str,
+    bytes: &[u8],
+    settings: &Settings,
+    others: &hotfix_linter::Files<'_>,
+    fixing: Fixing,
+) -> Result<(String, Vec<Diagnostic>, Option<Fixed>), String> {
+    let as_is = || {
+        let diagnostics = hotfix_linter::lint_with_files(display, bytes, settings, Some(others));
+        let source = if diagnostics.is_empty() {
+            String::new()
+        } else {
+            String::from_utf8_lossy(bytes).into_owned()
+        };
+        (source, diagnostics, None)
+    };
+    if fixing == Fixing::No {
+        return Ok(as_is());
+    }
+    // A file that is not text is reported as it is: there is nothing to fix.
+    let Ok(source) = hotfix_yaml::check_bytes(bytes) else {
+        return Ok(as_is());
+    };
+    let outcome = hotfix_linter::fix_file_with_files(
+        display,
+        source,
+        settings,
+        fixing == Fixing::Unsafe,
+        Some(others),
+    )
+    .map_err(|err| format!("cannot fix {display}: {err}"))?;
+    if outcome.text == source {
+        return Ok((source.to_owned(), outcome.diagnostics, None));
+    }
+    let fixed = Fixed {
+        original: source.to_owned(),
+        text: outcome.text.clone(),
+        applied: outcome.applied,
+        segments: outcome.segments,
+    };
+    Ok((outcome.text, outcome.diagnostics, Some(fixed)))
+}
+
+/// Whether the file is one of the environments given with `-e` (its configuration's
+/// `[[stacks]]` entry may make it one too: [`Project::plan`] knows).
+fn given_environment(environments: &[PathBuf], path: &Path) -> bool {
+    // However each is spelt: `env.yaml`, `./env.yaml`, `/abs/env.yaml`.
+    let absolute = |path: &Path| {
+        std::path::absolute(path)
+            .ok()
+            .map(|p| crate::paths::normalize(&p))
+    };
+    // Without `-e`, no path is made absolute (a question to the system per file).
+    !environments.is_empty() && {
+        let path = absolute(path);
+        path.is_some() && environments.iter().any(|env| absolute(env) == path)
+    }
+}
