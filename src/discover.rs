@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-pub(crate) use hotfix_workspace::kind::{Kind, SNIFF, classify, has_template_extension, sniff};
+pub(crate) use hotfix_workspace::kind::Kind;
 pub(crate) use hotfix_workspace::walk::{Candidate, Found, Walker, kind_of_large, read};
 
 use hotfix_workspace::config::Configs;

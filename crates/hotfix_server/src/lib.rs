@@ -8,9 +8,10 @@
 //! completion for functions, parameters, resources, resource types, their properties and
 //! attributes.
 //!
-//! What depends on where the file lies (which `hotfix.toml` applies, whether a file is a
-//! template) comes from the front door through [`Project`], so that the command line and the
-//! server read configuration the same way. The crate speaks the protocol with `lsp-server`
+//! What depends on where the file lies (which `hotfix.toml` applies, what a file is, the
+//! environments and nested templates around it) comes through [`Project`]: [`DiskProject`],
+//! the one `hotfix server` runs, asks `hotfix_workspace`'s project the questions `hotfix lint`
+//! asks it, so that the command line and the editor see the same thing; tests give their own. The crate speaks the protocol with `lsp-server`
 //! (the scaffold rust-analyzer and ruff use): one thread handles every message in order, and
 //! linting a template takes milliseconds.
 
@@ -36,10 +37,12 @@ use lsp_types::{
 };
 
 mod analysis;
+mod disk;
 mod features;
 mod text;
 pub mod transport;
 
+pub use disk::DiskProject;
 use text::Encoding;
 
 /// What the server asks of the front door about a file on disk.
