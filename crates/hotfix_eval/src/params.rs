@@ -6,6 +6,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
+use hotfix_hot::parameter_schema::{CONSTRAINT_KEYS, ConstraintKind, ParameterType};
 use hotfix_hot::{Template, Version};
 use hotfix_yaml::{Document, NodeId};
 
@@ -31,7 +32,7 @@ pub(crate) struct Parameters {
 #[derive(Debug)]
 struct Param {
     name: String,
-    kind: Kind,
+    kind: ParameterType,
     default: Option<Value>,
     user_default: Option<Value>,
     user_value: Option<Value>,
@@ -43,27 +44,6 @@ struct Param {
     /// The raw value converted to the parameter's type, once (as Heat's `ParsedParameter`
     /// parses its value once): a `json` parameter is not parsed again for each `get_param`.
     converted: OnceLock<Result<Value, Fail>>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    String,
-    Number,
-    List,
-    Json,
-    Boolean,
-}
-
-impl Kind {
-    fn name(self) -> &'static str {
-        match self {
-            Kind::String => "string",
-            Kind::Number => "number",
-            Kind::List => "comma_delimited_list",
-            Kind::Json => "json",
-            Kind::Boolean => "boolean",
-        }
-    }
 }
 
 #[derive(Debug)]
@@ -86,24 +66,24 @@ enum Rule {
 }
 
 impl Rule {
-    fn class(&self) -> &'static str {
+    /// Its kind, of the model every part of hotfix shares.
+    fn kind(&self) -> ConstraintKind {
         match self {
-            Rule::Range(..) => "Range",
-            Rule::Length(..) => "Length",
-            Rule::Modulo(..) => "Modulo",
-            Rule::AllowedValues(_) => "AllowedValues",
-            Rule::Pattern(..) => "AllowedPattern",
-            Rule::Custom => "CustomConstraint",
+            Rule::Range(..) => ConstraintKind::Range,
+            Rule::Length(..) => ConstraintKind::Length,
+            Rule::Modulo(..) => ConstraintKind::Modulo,
+            Rule::AllowedValues(_) => ConstraintKind::AllowedValues,
+            Rule::Pattern(..) => ConstraintKind::AllowedPattern,
+            Rule::Custom => ConstraintKind::CustomConstraint,
         }
     }
 
-    fn applies_to(&self, kind: Kind) -> bool {
-        match self {
-            Rule::Range(..) | Rule::Modulo(..) => kind == Kind::Number,
-            Rule::Length(..) => matches!(kind, Kind::String | Kind::List | Kind::Json),
-            Rule::AllowedValues(_) | Rule::Custom => kind != Kind::Json,
-            Rule::Pattern(..) => kind == Kind::String,
-        }
+    fn class(&self) -> &'static str {
+        self.kind().class_name()
+    }
+
+    fn applies_to(&self, kind: ParameterType) -> bool {
+        self.kind().applies_to(kind)
     }
 }
 
@@ -251,7 +231,7 @@ fn missing(name: &str) -> Fail {
 fn pseudo(name: &str, value: &str) -> Param {
     Param {
         name: name.to_owned(),
-        kind: Kind::String,
+        kind: ParameterType::String,
         default: Some(Value::Str(value.to_owned())),
         user_default: None,
         user_value: None,
@@ -304,13 +284,8 @@ fn schema(doc: &Document, version: Version, name: &str, node: NodeId) -> Result<
             constraints.push(constraint(version, item).map_err(|f| f.at(node))?);
         }
     }
-    let kind = match ty.as_str() {
-        Some("string") => Kind::String,
-        Some("number") => Kind::Number,
-        Some("comma_delimited_list") => Kind::List,
-        Some("json") => Kind::Json,
-        Some("boolean") => Kind::Boolean,
-        _ => return Err(schema_error(format!("Invalid type ({})", ty.py_str())).at(node)),
+    let Some(kind) = ty.as_str().and_then(ParameterType::parse) else {
+        return Err(schema_error(format!("Invalid type ({})", ty.py_str())).at(node));
     };
     Ok(Param {
         name: name.to_owned(),
@@ -332,22 +307,13 @@ fn schema(doc: &Document, version: Version, name: &str, node: NodeId) -> Result<
     reason = "each kind of constraint in Heat's order"
 )]
 fn constraint(version: Version, item: &Value) -> Result<Constraint, Fail> {
-    const KEYS: [&str; 7] = [
-        "description",
-        "length",
-        "range",
-        "modulo",
-        "allowed_values",
-        "allowed_pattern",
-        "custom_constraint",
-    ];
     let Value::Map(entries) = item else {
         return Err(schema_error(
             "Invalid parameter constraints, expected a mapping".to_owned(),
         ));
     };
     for (k, _) in entries {
-        if !KEYS.contains(&k.py_str().as_str()) {
+        if !CONSTRAINT_KEYS.contains(&k.py_str().as_str()) {
             return Err(schema_error(format!(
                 "Invalid key '{}' for parameter constraints",
                 k.py_str()
@@ -382,7 +348,7 @@ fn constraint(version: Version, item: &Value) -> Result<Constraint, Fail> {
         };
         Ok((num(names[0])?, num(names[1])?))
     };
-    let rule = if version >= Version::V2017_02_24 && field("modulo").is_some() {
+    let rule = if ConstraintKind::Modulo.read_by(version) && field("modulo").is_some() {
         let (step, offset) = bounds("modulo", "modulo constraint", ["step", "offset"])?;
         let (Some(step_v), Some(offset_v)) = (&step, &offset) else {
             return Err(schema_error(
@@ -471,7 +437,7 @@ impl Param {
 
     fn value(&self) -> Result<Value, Fail> {
         let raw = self.raw();
-        if self.kind == Kind::Boolean {
+        if self.kind == ParameterType::Boolean {
             let raw = raw.cloned().unwrap_or(Value::None);
             bool_from_string(&raw.py_str()).map(Value::Bool)
         } else {
@@ -514,13 +480,13 @@ impl Param {
         }
         if let Some(default) = &self.default {
             let checked = match (self.kind, default) {
-                (Kind::List, Value::List(items)) => Ok(Value::List(
+                (ParameterType::CommaDelimitedList, Value::List(items)) => Ok(Value::List(
                     items.iter().map(|i| Value::Str(i.py_str())).collect(),
                 )),
-                (Kind::List, Value::Str(s)) => Ok(Value::List(
+                (ParameterType::CommaDelimitedList, Value::Str(s)) => Ok(Value::List(
                     s.split(',').map(|p| Value::Str(p.to_owned())).collect(),
                 )),
-                (Kind::List, other) => Err(schema_error(format!(
+                (ParameterType::CommaDelimitedList, other) => Err(schema_error(format!(
                     "Default must be a comma-delimited list string: '{}' object has no attribute 'split'",
                     type_name(other)
                 ))),
@@ -553,11 +519,11 @@ impl Param {
             }
         };
         let checked = match self.kind {
-            Kind::Number => {
+            ParameterType::Number => {
                 str_to_num(value).map_err(stack_failed).map_err(wrap)?;
                 value.clone()
             }
-            Kind::Boolean => {
+            ParameterType::Boolean => {
                 if !matches!(value, Value::Bool(_)) {
                     let Value::Str(s) = value else {
                         return Err(Fail::new(
@@ -569,12 +535,12 @@ impl Param {
                 }
                 value.clone()
             }
-            Kind::List | Kind::Json => self
+            ParameterType::CommaDelimitedList | ParameterType::Json => self
                 .converted(value)
                 .clone()
                 .map_err(stack_failed)
                 .map_err(wrap)?,
-            Kind::String => value.clone(),
+            ParameterType::String => value.clone(),
         };
         self.check_constraints(&checked)
             .map_err(stack_failed)
@@ -722,7 +688,7 @@ fn within(n: &Value, min: Option<&Value>, max: Option<&Value>) -> bool {
 }
 
 /// `to_schema_type`, for `allowed_values` comparisons.
-fn convert_scalar(kind: Kind, v: &Value) -> Result<Value, Fail> {
+fn convert_scalar(kind: ParameterType, v: &Value) -> Result<Value, Fail> {
     let bad = || {
         Fail::value_error(format!(
             "Value \"{}\" is invalid for data type \"{}\".",
@@ -731,9 +697,9 @@ fn convert_scalar(kind: Kind, v: &Value) -> Result<Value, Fail> {
         ))
     };
     match kind {
-        Kind::Number => str_to_num(v).map_err(|_| bad()),
-        Kind::String => Ok(Value::Str(v.py_str())),
-        Kind::Boolean => bool_from_string(&v.py_str())
+        ParameterType::Number => str_to_num(v).map_err(|_| bad()),
+        ParameterType::String => Ok(Value::Str(v.py_str())),
+        ParameterType::Boolean => bool_from_string(&v.py_str())
             .map(Value::Bool)
             .map_err(|_| bad()),
         _ => Ok(v.clone()),
@@ -741,12 +707,12 @@ fn convert_scalar(kind: Kind, v: &Value) -> Result<Value, Fail> {
 }
 
 /// A parameter's value converted to its type.
-fn convert(kind: Kind, raw: &Value) -> Result<Value, Fail> {
+fn convert(kind: ParameterType, raw: &Value) -> Result<Value, Fail> {
     match kind {
-        Kind::String => Ok(Value::Str(raw.py_str())),
-        Kind::Number => str_to_num(raw),
-        Kind::Boolean => bool_from_string(&raw.py_str()).map(Value::Bool),
-        Kind::List => match raw {
+        ParameterType::String => Ok(Value::Str(raw.py_str())),
+        ParameterType::Number => str_to_num(raw),
+        ParameterType::Boolean => bool_from_string(&raw.py_str()).map(Value::Bool),
+        ParameterType::CommaDelimitedList => match raw {
             Value::List(items) => Ok(Value::List(
                 items.iter().map(|i| Value::Str(i.py_str())).collect(),
             )),
@@ -759,7 +725,7 @@ fn convert(kind: Kind, raw: &Value) -> Result<Value, Fail> {
                 type_name(other)
             ))),
         },
-        Kind::Json => match raw {
+        ParameterType::Json => match raw {
             Value::Str(s) if s.is_empty() => Ok(raw.clone()),
             Value::Str(s) => crate::json::loads(s).map_err(|err| {
                 if err.class == "ValueError" {

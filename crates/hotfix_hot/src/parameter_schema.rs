@@ -77,17 +77,96 @@ impl ParameterType {
         }
     }
 
-    /// Whether a constraint applies to a parameter of this type (the constraint classes'
-    /// `valid_types`); Heat refuses the template otherwise.
+    /// Every type, in the order Heat's `TYPES` lists them.
+    pub const ALL: [ParameterType; 5] = [
+        ParameterType::String,
+        ParameterType::Number,
+        ParameterType::CommaDelimitedList,
+        ParameterType::Json,
+        ParameterType::Boolean,
+    ];
+
+    /// Whether a constraint applies to a parameter of this type; Heat refuses the template
+    /// otherwise.
     fn accepts(self, constraint: &Constraint) -> bool {
+        ConstraintKind::of(constraint).applies_to(self)
+    }
+}
+
+/// A kind of parameter constraint: a key of a constraint item and the class Heat builds of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConstraintKind {
+    Modulo,
+    Range,
+    Length,
+    AllowedValues,
+    AllowedPattern,
+    CustomConstraint,
+}
+
+impl ConstraintKind {
+    /// Heat's order of precedence within one item (`_constraint_from_def`): the first the
+    /// version reads is the item's constraint.
+    pub const ORDER: [ConstraintKind; 6] = [
+        ConstraintKind::Modulo,
+        ConstraintKind::Range,
+        ConstraintKind::Length,
+        ConstraintKind::AllowedValues,
+        ConstraintKind::AllowedPattern,
+        ConstraintKind::CustomConstraint,
+    ];
+
+    /// Its key in a constraint item.
+    pub fn key(self) -> &'static str {
+        match self {
+            ConstraintKind::Modulo => "modulo",
+            ConstraintKind::Range => "range",
+            ConstraintKind::Length => "length",
+            ConstraintKind::AllowedValues => "allowed_values",
+            ConstraintKind::AllowedPattern => "allowed_pattern",
+            ConstraintKind::CustomConstraint => "custom_constraint",
+        }
+    }
+
+    /// The class name Heat prints (`AllowedPattern constraint invalid for number`).
+    pub fn class_name(self) -> &'static str {
+        match self {
+            ConstraintKind::Modulo => "Modulo",
+            ConstraintKind::Range => "Range",
+            ConstraintKind::Length => "Length",
+            ConstraintKind::AllowedValues => "AllowedValues",
+            ConstraintKind::AllowedPattern => "AllowedPattern",
+            ConstraintKind::CustomConstraint => "CustomConstraint",
+        }
+    }
+
+    /// Whether it applies to a parameter of type `ty` (the class's `valid_types`).
+    pub fn applies_to(self, ty: ParameterType) -> bool {
         use ParameterType::{Boolean, CommaDelimitedList, Json, Number, String};
-        match constraint {
-            Constraint::Range(_) | Constraint::Modulo(_) => self == Number,
-            Constraint::Length(_) => matches!(self, String | CommaDelimitedList | Json),
-            Constraint::AllowedValues(_) | Constraint::CustomConstraint(_) => {
-                matches!(self, String | Number | CommaDelimitedList | Boolean)
+        match self {
+            ConstraintKind::Range | ConstraintKind::Modulo => ty == Number,
+            ConstraintKind::Length => matches!(ty, String | CommaDelimitedList | Json),
+            ConstraintKind::AllowedValues | ConstraintKind::CustomConstraint => {
+                matches!(ty, String | Number | CommaDelimitedList | Boolean)
             }
-            Constraint::AllowedPattern(_) => self == String,
+            ConstraintKind::AllowedPattern => ty == String,
+        }
+    }
+
+    /// Whether a template of `version` reads it (`modulo` from 2017-02-24).
+    pub fn read_by(self, version: Version) -> bool {
+        self != ConstraintKind::Modulo || version.has_modulo_constraint()
+    }
+
+    /// The kind of a built constraint.
+    pub fn of(constraint: &Constraint) -> ConstraintKind {
+        match constraint {
+            Constraint::Range(_) => ConstraintKind::Range,
+            Constraint::Length(_) => ConstraintKind::Length,
+            Constraint::Modulo(_) => ConstraintKind::Modulo,
+            Constraint::AllowedValues(_) => ConstraintKind::AllowedValues,
+            Constraint::AllowedPattern(_) => ConstraintKind::AllowedPattern,
+            Constraint::CustomConstraint(_) => ConstraintKind::CustomConstraint,
         }
     }
 }
@@ -110,7 +189,7 @@ pub struct ParameterConstraint {
 }
 
 /// The keys of a constraint item (`PARAM_CONSTRAINTS`).
-const CONSTRAINT_KEYS: [&str; 7] = [
+pub const CONSTRAINT_KEYS: [&str; 7] = [
     "description",
     "length",
     "range",

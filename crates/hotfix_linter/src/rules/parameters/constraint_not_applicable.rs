@@ -1,5 +1,6 @@
-use super::shared::{Kind, ParamType, constraint_items, definition, kinds, param_type, span_in};
+use super::shared::{constraint_items, definition, kinds, param_type, span_in};
 use crate::rule::{Context, Sink, declare_rule};
+use hotfix_hot::parameter_schema::{ConstraintKind, ParameterType};
 
 declare_rule! {
     /// ## What it does
@@ -47,21 +48,25 @@ declare_rule! {
 }
 
 /// What to use instead of `kind` on a parameter of type `ty`.
-fn instead(kind: Kind, ty: ParamType) -> Option<&'static str> {
+fn instead(kind: ConstraintKind, ty: ParameterType) -> Option<&'static str> {
     Some(match (kind, ty) {
-        (Kind::Range, ParamType::String | ParamType::List | ParamType::Json) => {
-            "to limit a length, use `length`"
-        }
-        (Kind::Length, ParamType::Number) => "to limit a number, use `range`",
-        (Kind::AllowedPattern, ParamType::Number) => {
+        (
+            ConstraintKind::Range,
+            ParameterType::String | ParameterType::CommaDelimitedList | ParameterType::Json,
+        ) => "to limit a length, use `length`",
+        (ConstraintKind::Length, ParameterType::Number) => "to limit a number, use `range`",
+        (ConstraintKind::AllowedPattern, ParameterType::Number) => {
             "to limit a number, use `range` or `modulo` (or make the parameter a `string`)"
         }
-        (Kind::AllowedPattern, ParamType::List) => {
+        (ConstraintKind::AllowedPattern, ParameterType::CommaDelimitedList) => {
             "Heat matches patterns against strings only; use `allowed_values` for the items"
         }
-        (Kind::AllowedValues | Kind::CustomConstraint | Kind::AllowedPattern, ParamType::Json) => {
-            "a `json` parameter takes only `length` constraints"
-        }
+        (
+            ConstraintKind::AllowedValues
+            | ConstraintKind::CustomConstraint
+            | ConstraintKind::AllowedPattern,
+            ParameterType::Json,
+        ) => "a `json` parameter takes only `length` constraints",
         _ => return None,
     })
 }
@@ -79,12 +84,12 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             let Some(first) = kinds(doc, item, version).into_iter().next() else {
                 continue;
             };
-            if first.kind.applies(ty) {
+            if first.kind.applies_to(ty) {
                 continue;
             }
-            let applies_to: Vec<String> = ParamType::ALL
+            let applies_to: Vec<String> = ParameterType::ALL
                 .iter()
-                .filter(|t| first.kind.applies(**t))
+                .filter(|t| first.kind.applies_to(**t))
                 .map(|t| format!("`{}`", t.name()))
                 .collect();
             let heat = format!(

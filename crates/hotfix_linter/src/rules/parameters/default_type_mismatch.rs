@@ -1,10 +1,10 @@
 use super::pyjson;
 use super::shared::{
-    Built, Kind, Outcome, ParamType, build, constraint_items, definition, kinds, param_type,
-    shown_value, span_in,
+    Built, Outcome, build, constraint_items, definition, kinds, param_type, shown_value, span_in,
 };
 use crate::rule::{Context, Sink, declare_rule};
 use crate::rules::py::{self, Parsed, Py};
+use hotfix_hot::parameter_schema::{ConstraintKind, ParameterType};
 
 declare_rule! {
     /// ## What it does
@@ -58,10 +58,10 @@ struct Mismatch {
     early: bool,
 }
 
-fn convert(ty: ParamType, raw: &Py) -> Option<Mismatch> {
+fn convert(ty: ParameterType, raw: &Py) -> Option<Mismatch> {
     match ty {
-        ParamType::String => None,
-        ParamType::Number => match py::to_num(raw) {
+        ParameterType::String => None,
+        ParameterType::Number => match py::to_num(raw) {
             Parsed::Error(heat) => Some(Mismatch {
                 message: "is not a number".to_owned(),
                 heat,
@@ -69,12 +69,12 @@ fn convert(ty: ParamType, raw: &Py) -> Option<Mismatch> {
             }),
             Parsed::Num(_) | Parsed::Unknown => None,
         },
-        ParamType::Boolean => py::bool_from_string(raw).err().map(|heat| Mismatch {
+        ParameterType::Boolean => py::bool_from_string(raw).err().map(|heat| Mismatch {
             message: "is not a boolean".to_owned(),
             heat,
             early: false,
         }),
-        ParamType::Json => {
+        ParameterType::Json => {
             let Py::Str(text) = raw else {
                 return None;
             };
@@ -90,7 +90,7 @@ fn convert(ty: ParamType, raw: &Py) -> Option<Mismatch> {
                 }),
             }
         }
-        ParamType::List => match raw {
+        ParameterType::CommaDelimitedList => match raw {
             Py::List(_) | Py::Str(_) | Py::Bytes | Py::Big(_) => None,
             other => Some(Mismatch {
                 message: format!(
@@ -110,17 +110,17 @@ fn convert(ty: ParamType, raw: &Py) -> Option<Mismatch> {
 /// The text template-validate gives when a constraint converts the default first (the
 /// first applicable constraint of a `number` or the `allowed_values` of a `boolean`).
 /// The error of Heat's `to_schema_type` for a `number` or `boolean` value, if it fails.
-fn schema_type_error(ty: ParamType, value: &Py) -> Option<String> {
+fn schema_type_error(ty: ParameterType, value: &Py) -> Option<String> {
     let shown = value.to_str();
     match ty {
-        ParamType::Number => match py::to_num(value) {
+        ParameterType::Number => match py::to_num(value) {
             Parsed::Error(_) if matches!(value, Py::Str(_)) => Some(format!(
                 "Value \"{shown}\" is invalid for data type \"number\"."
             )),
             Parsed::Error(type_error) => Some(type_error),
             Parsed::Num(_) | Parsed::Unknown => None,
         },
-        ParamType::Boolean => py::bool_from_string(&Py::Str(shown.clone()))
+        ParameterType::Boolean => py::bool_from_string(&Py::Str(shown.clone()))
             .err()
             .map(|_| format!("Value \"{shown}\" is invalid for data type \"boolean\".")),
         _ => None,
@@ -130,7 +130,7 @@ fn schema_type_error(ty: ParamType, value: &Py) -> Option<String> {
 fn early_text(
     cx: &Context<'_>,
     map: hotfix_yaml::NodeId,
-    ty: ParamType,
+    ty: ParameterType,
     raw: &Py,
 ) -> Option<String> {
     let version = cx.version()?;
@@ -138,7 +138,7 @@ fn early_text(
         let Some(first) = kinds(cx.doc, item, version).into_iter().next() else {
             continue;
         };
-        if !first.kind.applies(ty) || first.kind == Kind::CustomConstraint {
+        if !first.kind.applies_to(ty) || first.kind == ConstraintKind::CustomConstraint {
             continue;
         }
         let Outcome::Built(built) = build(cx, &first) else {
@@ -146,14 +146,14 @@ fn early_text(
         };
         let shown = raw.to_str();
         let text = match (ty, &built) {
-            (ParamType::Number, Built::Range { .. } | Built::Modulo { .. }) => {
+            (ParameterType::Number, Built::Range { .. } | Built::Modulo { .. }) => {
                 match py::to_num(raw) {
                     Parsed::Error(e) => e,
                     _ => return None,
                 }
             }
             // A list is compared item by item, unconverted.
-            (ParamType::Number | ParamType::Boolean, Built::AllowedValues(allowed))
+            (ParameterType::Number | ParameterType::Boolean, Built::AllowedValues(allowed))
                 if matches!(raw, Py::List(_)) =>
             {
                 let Py::List(items) = raw else { continue };
@@ -168,10 +168,12 @@ fn early_text(
                 )
             }
             // `to_schema_type` converts the allowed values first, then the default.
-            (ParamType::Number | ParamType::Boolean, Built::AllowedValues(allowed)) => allowed
-                .iter()
-                .find_map(|(_, a)| schema_type_error(ty, a))
-                .or_else(|| schema_type_error(ty, raw))?,
+            (ParameterType::Number | ParameterType::Boolean, Built::AllowedValues(allowed)) => {
+                allowed
+                    .iter()
+                    .find_map(|(_, a)| schema_type_error(ty, a))
+                    .or_else(|| schema_type_error(ty, raw))?
+            }
             _ => continue,
         };
         return Some(format!("Invalid default {shown} ({text})"));
@@ -215,13 +217,15 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         };
         let heat_text = early.unwrap_or(mismatch.heat);
         let advice = match ty {
-            ParamType::Number => "write a number".to_owned(),
-            ParamType::Boolean => "write `true` or `false`".to_owned(),
-            ParamType::Json => "write the default as YAML data, or fix the JSON text".to_owned(),
-            ParamType::List => {
+            ParameterType::Number => "write a number".to_owned(),
+            ParameterType::Boolean => "write `true` or `false`".to_owned(),
+            ParameterType::Json => {
+                "write the default as YAML data, or fix the JSON text".to_owned()
+            }
+            ParameterType::CommaDelimitedList => {
                 "write a list (`[a, b]`) or a comma-separated string (`'a,b'`)".to_owned()
             }
-            ParamType::String => String::new(),
+            ParameterType::String => String::new(),
         };
         sink.report(
             span_in(cx, param, node),

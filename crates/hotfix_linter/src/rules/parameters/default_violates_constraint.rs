@@ -1,10 +1,11 @@
 use super::pyjson;
 use super::shared::{
-    Check, Kind, Outcome, ParamType, build, check as check_constraint, constraint_items,
-    default_for_constraints, definition, description, kinds, param_type, shown_value, span_in,
+    Check, Outcome, build, check as check_constraint, constraint_items, default_for_constraints,
+    definition, description, kinds, param_type, shown_value, span_in,
 };
 use crate::rule::{Context, Sink, declare_rule};
 use crate::rules::py::{self, Py};
+use hotfix_hot::parameter_schema::{ConstraintKind, ParameterType};
 
 declare_rule! {
     /// ## What it does
@@ -91,7 +92,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             let Some(first) = kinds(doc, item, version).into_iter().next() else {
                 continue;
             };
-            if !first.kind.applies(ty) || first.kind == Kind::CustomConstraint {
+            if !first.kind.applies_to(ty) || first.kind == ConstraintKind::CustomConstraint {
                 continue;
             }
             let Outcome::Built(built) = build(cx, &first) else {
@@ -138,10 +139,12 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
 /// The value stack create checks, when it differs from the one template validate checks:
 /// `''` is an empty `comma_delimited_list` (`[]`, not `['']`), and a `json` string is parsed
 /// (only its length matters: `length` is the one constraint a `json` parameter takes).
-fn create_value(ty: ParamType, raw: &Py) -> Option<Py> {
+fn create_value(ty: ParameterType, raw: &Py) -> Option<Py> {
     match (ty, raw) {
-        (ParamType::List, Py::Str(s)) if s.is_empty() => Some(Py::List(Vec::new())),
-        (ParamType::Json, Py::Str(s)) if !s.is_empty() => {
+        (ParameterType::CommaDelimitedList, Py::Str(s)) if s.is_empty() => {
+            Some(Py::List(Vec::new()))
+        }
+        (ParameterType::Json, Py::Str(s)) if !s.is_empty() => {
             pyjson::top_level_len(s).map(|n| Py::List(vec![Py::None; n]))
         }
         _ => None,

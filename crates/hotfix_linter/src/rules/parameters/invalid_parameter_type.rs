@@ -2,10 +2,11 @@ use hotfix_diagnostics::{Applicability, Edit, Fix};
 use hotfix_hot::PARAMETER_TYPES;
 use hotfix_yaml::{ScalarValue, SourceFormat};
 
-use super::shared::{ParamType, py_str, same_quotes, span_in};
+use super::shared::{py_str, same_quotes, span_in};
 use crate::rule::{Context, Sink, declare_rule};
 use crate::rules::py::a_type;
 use crate::rules::util::{did_you_mean, is_mapping, python_type};
+use hotfix_hot::parameter_schema::ParameterType;
 
 declare_rule! {
     /// ## What it does
@@ -112,7 +113,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             let heat = format!("Heat: `Invalid parameter ({name}), expected a mapping`");
             match doc
                 .str_value(param.value)
-                .and_then(|t| ParamType::parse(t).map(|_| t))
+                .and_then(|t| ParameterType::parse(t).map(|_| t))
             {
                 Some(ty) => {
                     diagnostic.help(format!(
@@ -150,7 +151,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             continue;
         };
         let written = doc.str_value(ty);
-        if written.is_some_and(|t| ParamType::parse(t).is_some()) {
+        if written.is_some_and(|t| ParameterType::parse(t).is_some()) {
             continue;
         }
         let shown = py_str(doc, ty);
@@ -178,7 +179,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
 }
 
 fn types_list() -> String {
-    ParamType::ALL
+    ParameterType::ALL
         .iter()
         .map(|t| format!("`{}`", t.name()))
         .collect::<Vec<_>>()

@@ -1,12 +1,12 @@
 use hotfix_hot::{Version, key_name};
 use hotfix_yaml::NodeId;
 
-use super::shared::{
-    Bound, Built, CONSTRAINT_KEYS, Outcome, ParamType, build, definition, kinds, param_type,
-};
+use super::shared::{Bound, Built, Outcome, build, definition, kinds, param_type};
 use crate::rule::{Context, Sink, declare_rule};
 use crate::rules::py::{self, Parsed, Py};
 use crate::rules::util::{did_you_mean, is_mapping, is_null, python_type};
+use hotfix_hot::parameter_schema::CONSTRAINT_KEYS;
+use hotfix_hot::parameter_schema::ParameterType;
 
 declare_rule! {
     /// ## What it does
@@ -108,7 +108,7 @@ fn check_item(
     cx: &Context<'_>,
     sink: &mut Sink<'_>,
     version: Version,
-    ty: Option<ParamType>,
+    ty: Option<ParameterType>,
     item: NodeId,
 ) {
     let doc = cx.doc;
@@ -204,7 +204,7 @@ fn check_item(
 fn check_built(
     cx: &Context<'_>,
     sink: &mut Sink<'_>,
-    ty: Option<ParamType>,
+    ty: Option<ParameterType>,
     built: &Built,
     value: NodeId,
 ) {
@@ -256,10 +256,16 @@ fn inverted(cx: &Context<'_>, sink: &mut Sink<'_>, built: &Built, min: &Bound, m
     .help("swap the bounds; Heat accepts the template but rejects every value");
 }
 
-fn allowed_value(cx: &Context<'_>, sink: &mut Sink<'_>, ty: ParamType, node: NodeId, allowed: &Py) {
+fn allowed_value(
+    cx: &Context<'_>,
+    sink: &mut Sink<'_>,
+    ty: ParameterType,
+    node: NodeId,
+    allowed: &Py,
+) {
     let shown = allowed.to_str();
     match ty {
-        ParamType::Number => {
+        ParameterType::Number => {
             let heat = match py::to_num(allowed) {
                 Parsed::Error(_) if matches!(allowed, Py::Str(_)) => {
                     format!("Value \"{shown}\" is invalid for data type \"number\".")
@@ -272,7 +278,7 @@ fn allowed_value(cx: &Context<'_>, sink: &mut Sink<'_>, ty: ParamType, node: Nod
                     "Heat converts every allowed value to the parameter's type before comparing, so every value is rejected; Heat: `{heat}`"
                 ));
         }
-        ParamType::Boolean => {
+        ParameterType::Boolean => {
             if py::bool_from_string(&Py::Str(shown.clone())).is_ok() {
                 return;
             }
@@ -281,7 +287,7 @@ fn allowed_value(cx: &Context<'_>, sink: &mut Sink<'_>, ty: ParamType, node: Nod
                     "Heat converts every allowed value to the parameter's type before comparing, so every value is rejected; Heat: `Value \"{shown}\" is invalid for data type \"boolean\".`"
                 ));
         }
-        ParamType::List => {
+        ParameterType::CommaDelimitedList => {
             if matches!(allowed, Py::Str(_)) {
                 return;
             }
@@ -296,6 +302,6 @@ fn allowed_value(cx: &Context<'_>, sink: &mut Sink<'_>, ty: ParamType, node: Nod
                 "quote it (`'{shown}'`): Heat compares each item of a `comma_delimited_list` value, always a string, with the allowed values as written, so this one never matches"
             ));
         }
-        ParamType::String | ParamType::Json => {}
+        ParameterType::String | ParameterType::Json => {}
     }
 }

@@ -3,6 +3,7 @@
 //! checked against them.
 
 use hotfix_diagnostics::Span;
+use hotfix_hot::parameter_schema::{ConstraintKind, ParameterType};
 use hotfix_hot::{Named, Version};
 use hotfix_yaml::{Document, NodeId, NodeKind, ScalarStyle};
 
@@ -11,131 +12,15 @@ use crate::rule::Context;
 use crate::rules::py::{self, Num, Parsed, Py};
 use crate::rules::util::{did_you_mean, is_mapping};
 
-/// A HOT parameter type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(in crate::rules) enum ParamType {
-    String,
-    Number,
-    Json,
-    List,
-    Boolean,
-}
-
-impl ParamType {
-    pub(in crate::rules) fn parse(name: &str) -> Option<ParamType> {
-        Some(match name {
-            "string" => ParamType::String,
-            "number" => ParamType::Number,
-            "json" => ParamType::Json,
-            "comma_delimited_list" => ParamType::List,
-            "boolean" => ParamType::Boolean,
-            _ => return None,
-        })
-    }
-
-    pub(in crate::rules) fn name(self) -> &'static str {
-        match self {
-            ParamType::String => "string",
-            ParamType::Number => "number",
-            ParamType::Json => "json",
-            ParamType::List => "comma_delimited_list",
-            ParamType::Boolean => "boolean",
-        }
-    }
-
-    pub(in crate::rules) const ALL: [ParamType; 5] = [
-        ParamType::String,
-        ParamType::Number,
-        ParamType::List,
-        ParamType::Json,
-        ParamType::Boolean,
-    ];
-}
-
 /// The parameter's definition, when it is a mapping (what Heat requires).
 pub(in crate::rules) fn definition(cx: &Context<'_>, param: &Named) -> Option<NodeId> {
     is_mapping(cx.doc, param.value).then(|| cx.doc.resolve(param.value))
 }
 
 /// The parameter's type, when it is one Heat knows.
-pub(in crate::rules) fn param_type(cx: &Context<'_>, param: &Named) -> Option<ParamType> {
+pub(in crate::rules) fn param_type(cx: &Context<'_>, param: &Named) -> Option<ParameterType> {
     let map = definition(cx, param)?;
-    ParamType::parse(cx.doc.str_value(cx.doc.get(map, "type")?)?)
-}
-
-/// Keys of a constraint item (`PARAM_CONSTRAINTS`).
-pub(super) const CONSTRAINT_KEYS: [&str; 7] = [
-    "description",
-    "length",
-    "range",
-    "modulo",
-    "allowed_values",
-    "allowed_pattern",
-    "custom_constraint",
-];
-
-/// A kind of constraint.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Kind {
-    Modulo,
-    Range,
-    Length,
-    AllowedValues,
-    AllowedPattern,
-    CustomConstraint,
-}
-
-impl Kind {
-    /// Heat's order of precedence within one item.
-    pub(super) const ORDER: [Kind; 6] = [
-        Kind::Modulo,
-        Kind::Range,
-        Kind::Length,
-        Kind::AllowedValues,
-        Kind::AllowedPattern,
-        Kind::CustomConstraint,
-    ];
-
-    pub(super) fn key(self) -> &'static str {
-        match self {
-            Kind::Modulo => "modulo",
-            Kind::Range => "range",
-            Kind::Length => "length",
-            Kind::AllowedValues => "allowed_values",
-            Kind::AllowedPattern => "allowed_pattern",
-            Kind::CustomConstraint => "custom_constraint",
-        }
-    }
-
-    /// The class name Heat prints (`AllowedPattern constraint invalid for number`).
-    pub(super) fn class_name(self) -> &'static str {
-        match self {
-            Kind::Modulo => "Modulo",
-            Kind::Range => "Range",
-            Kind::Length => "Length",
-            Kind::AllowedValues => "AllowedValues",
-            Kind::AllowedPattern => "AllowedPattern",
-            Kind::CustomConstraint => "CustomConstraint",
-        }
-    }
-
-    /// The applicability table (`valid_types` of each constraint class).
-    pub(super) fn applies(self, ty: ParamType) -> bool {
-        use ParamType::{Boolean, Json, List, Number, String};
-        match self {
-            Kind::Range | Kind::Modulo => ty == Number,
-            Kind::Length => matches!(ty, String | List | Json),
-            Kind::AllowedValues | Kind::CustomConstraint => {
-                matches!(ty, String | Number | List | Boolean)
-            }
-            Kind::AllowedPattern => ty == String,
-        }
-    }
-
-    /// Whether the version interprets this kind (`modulo` from 2017-02-24).
-    fn interpreted(self, version: Version) -> bool {
-        self != Kind::Modulo || version.has_modulo_constraint()
-    }
+    ParameterType::parse(cx.doc.str_value(cx.doc.get(map, "type")?)?)
 }
 
 /// The items of `constraints`, when it is a list.
@@ -149,7 +34,7 @@ pub(super) fn constraint_items(doc: &Document, definition: NodeId) -> Vec<NodeId
 /// A constraint kind found in an item: its key and value nodes.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Found {
-    pub(super) kind: Kind,
+    pub(super) kind: ConstraintKind,
     pub(super) key: NodeId,
     pub(super) value: NodeId,
 }
@@ -159,9 +44,9 @@ pub(super) fn kinds(doc: &Document, item: NodeId, version: Version) -> Vec<Found
     if !is_mapping(doc, item) {
         return Vec::new();
     }
-    Kind::ORDER
+    ConstraintKind::ORDER
         .iter()
-        .filter(|k| k.interpreted(version))
+        .filter(|k| k.read_by(version))
         .filter_map(|&kind| {
             Some(Found {
                 kind,
@@ -327,9 +212,9 @@ fn num_failure(failure: Option<Problem>) -> Outcome {
 /// constraint classes' constructors), or says why Heat refuses it.
 pub(super) fn build(cx: &Context<'_>, found: &Found) -> Outcome {
     match found.kind {
-        Kind::Range | Kind::Length => build_range(cx, found),
-        Kind::Modulo => build_modulo(cx, found),
-        Kind::AllowedValues => {
+        ConstraintKind::Range | ConstraintKind::Length => build_range(cx, found),
+        ConstraintKind::Modulo => build_modulo(cx, found),
+        ConstraintKind::AllowedValues => {
             let Some(items) = cx.doc.items(found.value) else {
                 return problem(
                     found.value,
@@ -353,7 +238,7 @@ pub(super) fn build(cx: &Context<'_>, found: &Found) -> Outcome {
             }
             Outcome::Built(Built::AllowedValues(values))
         }
-        Kind::AllowedPattern => {
+        ConstraintKind::AllowedPattern => {
             let Some(pattern) = cx.doc.str_value(found.value) else {
                 return problem(
                     found.value,
@@ -381,7 +266,7 @@ pub(super) fn build(cx: &Context<'_>, found: &Found) -> Outcome {
                 ),
             }
         }
-        Kind::CustomConstraint => Outcome::Built(Built::Custom),
+        ConstraintKind::CustomConstraint => Outcome::Built(Built::Custom),
     }
 }
 
@@ -407,7 +292,7 @@ fn build_range(cx: &Context<'_>, found: &Found) -> Outcome {
             format!("A {key} constraint must have a min value and/or a max value specified."),
         );
     }
-    if found.kind == Kind::Length {
+    if found.kind == ConstraintKind::Length {
         for bound in [&min, &max].into_iter().flatten() {
             if matches!(bound.num, Num::Float(_)) {
                 return problem(
@@ -518,7 +403,7 @@ fn bound_text(bound: Option<&Bound>) -> String {
 
 /// `Constraint.validate(value, schema)` for one built constraint, as `_validate_default`
 /// runs it (custom constraints skipped).
-pub(super) fn check(built: &Built, ty: ParamType, value: &Py) -> Check {
+pub(super) fn check(built: &Built, ty: ParameterType, value: &Py) -> Check {
     match built {
         Built::Range { min, max } => {
             let Parsed::Num(v) = py::to_num(value) else {
@@ -621,13 +506,13 @@ pub(super) fn check(built: &Built, ty: ParamType, value: &Py) -> Check {
 
 /// `schema.to_schema_type(value) in (schema.to_schema_type(a) for a in allowed)`; `None` when
 /// a conversion fails (another rule reports it) or is not modelled.
-fn allowed_match(ty: ParamType, value: &Py, allowed: &[(NodeId, Py)]) -> Option<bool> {
+fn allowed_match(ty: ParameterType, value: &Py, allowed: &[(NodeId, Py)]) -> Option<bool> {
     match ty {
-        ParamType::String => {
+        ParameterType::String => {
             let v = value.to_str();
             Some(allowed.iter().any(|(_, a)| a.to_str() == v))
         }
-        ParamType::Number => {
+        ParameterType::Number => {
             let convert = |p: &Py| match py::to_num(p) {
                 Parsed::Num(n) => Some(n),
                 _ => None,
@@ -642,7 +527,7 @@ fn allowed_match(ty: ParamType, value: &Py, allowed: &[(NodeId, Py)]) -> Option<
                     .any(|n| n.cmp_num(v) == Some(std::cmp::Ordering::Equal)),
             )
         }
-        ParamType::Boolean => {
+        ParameterType::Boolean => {
             let bools: Vec<bool> = allowed
                 .iter()
                 .map(|(_, a)| py::bool_from_string(&Py::Str(a.to_str())).ok())
@@ -650,15 +535,17 @@ fn allowed_match(ty: ParamType, value: &Py, allowed: &[(NodeId, Py)]) -> Option<
             let v = py::bool_from_string(&Py::Str(value.to_str())).ok()?;
             Some(bools.contains(&v))
         }
-        ParamType::List | ParamType::Json => Some(allowed.iter().any(|(_, a)| a.eq(value))),
+        ParameterType::CommaDelimitedList | ParameterType::Json => {
+            Some(allowed.iter().any(|(_, a)| a.eq(value)))
+        }
     }
 }
 
 /// The value `_validate_default` checks: a `comma_delimited_list` string is split on commas
 /// and list items are stringified; other types are checked as written. `None` when Heat
 /// cannot even prepare it (a list default that is neither a list nor a string).
-pub(super) fn default_for_constraints(ty: ParamType, raw: &Py) -> Option<Py> {
-    if ty != ParamType::List {
+pub(super) fn default_for_constraints(ty: ParameterType, raw: &Py) -> Option<Py> {
+    if ty != ParameterType::CommaDelimitedList {
         return Some(raw.clone());
     }
     match raw {

@@ -4,12 +4,12 @@ use hotfix_hot::resource_types::{PropertyType, RuleKind, Schema, TranslationRule
 use hotfix_yaml::NodeId;
 
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::parameters::shared::ParamType;
 use crate::rules::py::{self, Num, Parsed, Py};
 use crate::rules::resources::param_ref::{ParamRef, get_param};
 use crate::rules::resources::shared::{
     Registered, call_at, literal_properties, validated_resources,
 };
+use hotfix_hot::parameter_schema::ParameterType;
 
 declare_rule! {
     /// ## What it does
@@ -260,8 +260,8 @@ fn check_param(
 }
 
 /// Whether Heat's conversion fails for every value of the parameter type.
-fn never_converts(ty: ParamType, kind: PropertyType) -> bool {
-    use ParamType as T;
+fn never_converts(ty: ParameterType, kind: PropertyType) -> bool {
+    use ParameterType as T;
     use PropertyType as P;
     matches!(
         (ty, kind),
@@ -269,7 +269,7 @@ fn never_converts(ty: ParamType, kind: PropertyType) -> bool {
         // none of the others.
         (T::String | T::Number | T::Boolean, P::Map | P::List)
             | (
-                T::List,
+                T::CommaDelimitedList,
                 P::String | P::Integer | P::Number | P::Boolean | P::Map
             )
     )
@@ -327,13 +327,13 @@ impl Shown {
         }
     }
 
-    fn form(ty: ParamType) -> Shown {
+    fn form(ty: ParameterType) -> Shown {
         let (str, repr, class) = match ty {
-            ParamType::String => ("…", "'…'", "str"),
-            ParamType::Number => ("…", "…", "int"),
-            ParamType::Boolean => ("…", "…", "bool"),
-            ParamType::List => ("[…]", "[…]", "list"),
-            ParamType::Json => ("…", "…", "dict"),
+            ParameterType::String => ("…", "'…'", "str"),
+            ParameterType::Number => ("…", "…", "int"),
+            ParameterType::Boolean => ("…", "…", "bool"),
+            ParameterType::CommaDelimitedList => ("[…]", "[…]", "list"),
+            ParameterType::Json => ("…", "…", "dict"),
         };
         Shown {
             str: str.to_owned(),
@@ -378,8 +378,8 @@ fn suitable(schema: &Schema) -> &'static str {
     }
 }
 
-fn advice(ty: ParamType, schema: &Schema, name: &str) -> String {
-    if ty == ParamType::List && schema.kind == PropertyType::String {
+fn advice(ty: ParameterType, schema: &Schema, name: &str) -> String {
+    if ty == ParameterType::CommaDelimitedList && schema.kind == PropertyType::String {
         return format!(
             "join the items (`{{list_join: [',', {{get_param: {name}}}]}}`), or declare `{name}` as a string"
         );

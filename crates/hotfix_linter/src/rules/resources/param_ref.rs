@@ -6,15 +6,16 @@ use hotfix_hot::{CallStatus, Function, Named};
 use hotfix_yaml::{Document, NodeId};
 
 use crate::rule::Context;
-use crate::rules::parameters::shared::{ParamType, definition, param_type};
+use crate::rules::parameters::shared::{definition, param_type};
 use crate::rules::py::{self, Num, Parsed, Py};
 use crate::rules::resources::shared::call_at;
+use hotfix_hot::parameter_schema::ParameterType;
 
 /// A value written `{get_param: NAME}` or `{get_param: [NAME]}` (no path), naming a parameter
 /// the template declares with a type Heat knows.
 pub(super) struct ParamRef<'t> {
     pub(super) param: &'t Named,
-    pub(super) ty: ParamType,
+    pub(super) ty: ParameterType,
     /// The parameter's `type` value, to point at.
     pub(super) type_node: NodeId,
     /// What `get_param` returns when no value is given: the default as the parameter converts
@@ -48,7 +49,7 @@ pub(super) fn get_param<'t>(cx: &Context<'t>, node: NodeId) -> Option<ParamRef<'
     })
 }
 
-fn default_value(doc: &Document, map: NodeId, ty: ParamType) -> Option<(Py, NodeId)> {
+fn default_value(doc: &Document, map: NodeId, ty: ParameterType) -> Option<(Py, NodeId)> {
     let node = doc.get(map, "default")?;
     let raw = py::load(doc, node)?;
     if matches!(raw, Py::None) || !constraints_pass(doc, map, ty, &raw) {
@@ -58,15 +59,15 @@ fn default_value(doc: &Document, map: NodeId, ty: ParamType) -> Option<(Py, Node
 }
 
 /// `Parameter.value()` for a default (`raw`, as YAML loads it), when the parameter accepts it.
-fn heat_value(ty: ParamType, raw: &Py) -> Option<Py> {
+fn heat_value(ty: ParameterType, raw: &Py) -> Option<Py> {
     match ty {
         // `to_schema_type`: `str()`.
-        ParamType::String => match raw {
+        ParameterType::String => match raw {
             Py::Bytes => None,
             other => Some(Py::Str(other.to_str())),
         },
         // `str_to_num`: numbers (and booleans) as they are, strings parsed.
-        ParamType::Number => match raw {
+        ParameterType::Number => match raw {
             Py::Bool(_) | Py::Int(_) | Py::Float(_) => Some(raw.clone()),
             Py::Str(s) => match py::str_to_num(s) {
                 Parsed::Num(Num::Int(n)) => Some(Py::Int(n)),
@@ -75,9 +76,9 @@ fn heat_value(ty: ParamType, raw: &Py) -> Option<Py> {
             },
             _ => None,
         },
-        ParamType::Boolean => py::bool_from_string(raw).ok().map(Py::Bool),
+        ParameterType::Boolean => py::bool_from_string(raw).ok().map(Py::Bool),
         // A list's items as strings; a string split on commas (`''` is `[]`).
-        ParamType::List => match raw {
+        ParameterType::CommaDelimitedList => match raw {
             Py::List(items) => Some(Py::List(
                 items.iter().map(|i| Py::Str(i.to_str())).collect(),
             )),
@@ -88,7 +89,7 @@ fn heat_value(ty: ParamType, raw: &Py) -> Option<Py> {
             _ => None,
         },
         // `json.loads(json.dumps(default))`: the same data when it is plain JSON data.
-        ParamType::Json => {
+        ParameterType::Json => {
             (matches!(raw, Py::List(_) | Py::Dict(_)) && plain_json(raw)).then(|| raw.clone())
         }
     }
@@ -109,7 +110,7 @@ fn plain_json(value: &Py) -> bool {
 
 /// Whether Heat's check of the parameter certainly passes with its default: no constraints,
 /// or (for a string) only `allowed_values` that list it.
-fn constraints_pass(doc: &Document, map: NodeId, ty: ParamType, raw: &Py) -> bool {
+fn constraints_pass(doc: &Document, map: NodeId, ty: ParameterType, raw: &Py) -> bool {
     let Some(constraints) = doc.get(map, "constraints") else {
         return true;
     };
@@ -119,7 +120,7 @@ fn constraints_pass(doc: &Document, map: NodeId, ty: ParamType, raw: &Py) -> boo
     if items.is_empty() {
         return true;
     }
-    if ty != ParamType::String {
+    if ty != ParameterType::String {
         return false;
     }
     let value = raw.to_str();

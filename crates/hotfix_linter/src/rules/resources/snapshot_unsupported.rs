@@ -3,10 +3,10 @@ use hotfix_hot::{CallStatus, Function, Version};
 use hotfix_yaml::{NodeId, ScalarValue};
 
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::parameters::shared::ParamType;
 use crate::rules::py::Py;
 use crate::rules::resources::param_ref::{ParamRef, get_param};
 use crate::rules::resources::shared::{Registered, call_at, validated_resources};
+use hotfix_hot::parameter_schema::ParameterType;
 
 declare_rule! {
     /// ## What it does
@@ -144,12 +144,12 @@ fn check_param(
     // `deletion_policy not in deletion_policies`: a number or a boolean is never one of the
     // names, and a list or a map cannot be looked up at all.
     let never = match param.ty {
-        ParamType::Number | ParamType::Boolean => Some(format!(
+        ParameterType::Number | ParameterType::Boolean => Some(format!(
             "Invalid deletion policy \"{}\"",
             default.map_or_else(|| "…".to_owned(), |(d, _)| d.to_str())
         )),
-        ParamType::List => Some("unhashable type: 'list'".to_owned()),
-        ParamType::String | ParamType::Json => None,
+        ParameterType::CommaDelimitedList => Some("unhashable type: 'list'".to_owned()),
+        ParameterType::String | ParameterType::Json => None,
     };
     if let Some(heat) = never {
         sink.report(
