@@ -7,6 +7,8 @@
 //! evaluator's Python values, the linter's lengths, or nothing at all). Arrays and objects are
 //! read without recursion, so only the caller's depth bounds the nesting.
 
+use crate::document::Span;
+
 /// How a caller builds the values [`loads`] reads.
 pub trait Build {
     type Value;
@@ -25,6 +27,58 @@ pub trait Build {
     /// An object's entries, in the text's order (a repeated key is repeated here: a `dict`
     /// keeps its first place and its last value).
     fn object(&mut self, entries: Vec<(Vec<u32>, Self::Value)>) -> Self::Value;
+}
+
+/// What [`read`] meets, in the text's order, each with its byte span: the [`Build`] calls, and
+/// besides them the opening of each array and object (before its items) and each key (before
+/// its value), for a caller that numbers what it builds in the order of the text (a
+/// [`crate::Document`]'s nodes).
+pub trait Events {
+    type Value;
+    type Key;
+    /// An array (`array`) or object opens at byte `at`; its items follow, then [`Events::list`]
+    /// or [`Events::object`] closes it.
+    fn open(&mut self, at: usize, array: bool);
+    fn null(&mut self, span: Span) -> Self::Value;
+    fn boolean(&mut self, value: bool, span: Span) -> Self::Value;
+    /// A number's text (as [`Build::number`]).
+    fn number(&mut self, text: &str, float: bool, span: Span) -> Self::Value;
+    /// A string value, from its opening quote to after its closing one.
+    fn string(&mut self, code_points: &[u32], span: Span) -> Self::Value;
+    /// An object's key, before its value is read.
+    fn key(&mut self, code_points: Vec<u32>, span: Span) -> Self::Key;
+    fn list(&mut self, items: Vec<Self::Value>, span: Span) -> Self::Value;
+    fn object(&mut self, entries: Vec<(Self::Key, Self::Value)>, span: Span) -> Self::Value;
+}
+
+/// A [`Build`] seen as [`Events`]: spans and openings dropped.
+struct Plain<'b, B>(&'b mut B);
+
+impl<B: Build> Events for Plain<'_, B> {
+    type Value = B::Value;
+    type Key = Vec<u32>;
+    fn open(&mut self, _: usize, _: bool) {}
+    fn null(&mut self, _: Span) -> B::Value {
+        self.0.null()
+    }
+    fn boolean(&mut self, value: bool, _: Span) -> B::Value {
+        self.0.boolean(value)
+    }
+    fn number(&mut self, text: &str, float: bool, _: Span) -> B::Value {
+        self.0.number(text, float)
+    }
+    fn string(&mut self, code_points: &[u32], _: Span) -> B::Value {
+        self.0.string(code_points)
+    }
+    fn key(&mut self, code_points: Vec<u32>, _: Span) -> Vec<u32> {
+        code_points
+    }
+    fn list(&mut self, items: Vec<B::Value>, _: Span) -> B::Value {
+        self.0.list(items)
+    }
+    fn object(&mut self, entries: Vec<(Vec<u32>, B::Value)>, _: Span) -> B::Value {
+        self.0.object(entries)
+    }
 }
 
 /// Why a text does not decode.
@@ -47,19 +101,31 @@ pub fn loads<B: Build>(
     max_depth: usize,
     build: &mut B,
 ) -> Result<B::Value, LoadsError> {
-    let chars: Vec<char> = text.chars().collect();
+    read(text, max_depth, &mut Plain(build))
+}
+
+/// [`loads`], telling `events` what it meets with its place in the text.
+///
+/// # Errors
+/// Python's error for a text it refuses, or the depth reached.
+pub fn read<E: Events>(
+    text: &str,
+    max_depth: usize,
+    events: &mut E,
+) -> Result<E::Value, LoadsError> {
     let mut reader = Reader {
-        chars: &chars,
+        text,
+        bytes: text.as_bytes(),
         i: 0,
         max_depth,
     };
-    if chars.first() == Some(&'\u{feff}') {
+    if text.starts_with('\u{feff}') {
         return Err(reader.syntax("Unexpected UTF-8 BOM (decode using utf-8-sig)", 0));
     }
     reader.ws();
-    let value = reader.value(build)?;
+    let value = reader.value(events)?;
     reader.ws();
-    if reader.i < chars.len() {
+    if reader.i < reader.bytes.len() {
         return Err(reader.syntax("Extra data", reader.i));
     }
     Ok(value)
@@ -88,53 +154,60 @@ pub fn code_points_to_string(code_points: &[u32]) -> String {
         .collect()
 }
 
-/// An array or object being read: its items so far (and, for an object, the key whose value
-/// is read next).
-enum Open<V> {
-    List(Vec<V>),
-    Map(Vec<(Vec<u32>, V)>, Vec<u32>),
+/// An array or object being read: where it opened, its items so far (and, for an object, the
+/// key whose value is read next).
+enum Open<V, K> {
+    List(usize, Vec<V>),
+    Map(usize, Vec<(K, V)>, Option<K>),
 }
 
-struct Reader<'c> {
-    chars: &'c [char],
+/// The reader walks the text's bytes; Python counts characters, which only an error's place
+/// needs ([`Reader::syntax`]). Every byte the grammar looks at is ASCII, so a byte index at
+/// one of them is the start of a character.
+struct Reader<'t> {
+    text: &'t str,
+    bytes: &'t [u8],
+    /// A byte offset, at the start of a character.
     i: usize,
     max_depth: usize,
 }
 
 impl Reader<'_> {
-    fn at(&self, i: usize) -> Option<char> {
-        self.chars.get(i).copied()
+    fn at(&self, i: usize) -> Option<u8> {
+        self.bytes.get(i).copied()
     }
 
-    /// `JSONDecodeError`'s text for `what` at character `at`.
+    /// `JSONDecodeError`'s text for `what` at byte `at` (a character's start), placed in
+    /// characters as Python places it.
     fn syntax(&self, what: &str, at: usize) -> LoadsError {
-        let before = &self.chars[..at.min(self.chars.len())];
-        let line = before.iter().filter(|&&c| c == '\n').count() + 1;
-        let column = match before.iter().rposition(|&c| c == '\n') {
-            Some(newline) => at - newline,
-            None => at + 1,
+        let before = &self.text[..at.min(self.text.len())];
+        let char_at = before.chars().count();
+        let line = memchr::memchr_iter(b'\n', before.as_bytes()).count() + 1;
+        let column = match before.rfind('\n') {
+            Some(newline) => before[newline..].chars().count(),
+            None => char_at + 1,
         };
-        LoadsError::Syntax(format!("{what}: line {line} column {column} (char {at})"))
+        LoadsError::Syntax(format!(
+            "{what}: line {line} column {column} (char {char_at})"
+        ))
     }
 
     fn ws(&mut self) {
-        while matches!(self.at(self.i), Some(' ' | '\t' | '\n' | '\r')) {
+        while matches!(self.at(self.i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
             self.i += 1;
         }
     }
 
     fn starts(&self, word: &str) -> bool {
-        word.chars()
-            .enumerate()
-            .all(|(k, c)| self.at(self.i + k) == Some(c))
+        self.bytes[self.i..].starts_with(word.as_bytes())
     }
 
     /// `scan_once`: a value with the arrays and objects it holds, the containers still open
     /// kept in a list.
-    fn value<B: Build>(&mut self, build: &mut B) -> Result<B::Value, LoadsError> {
-        let mut open: Vec<Open<B::Value>> = Vec::new();
+    fn value<E: Events>(&mut self, events: &mut E) -> Result<E::Value, LoadsError> {
+        let mut open: Vec<Open<E::Value, E::Key>> = Vec::new();
         loop {
-            let Some(mut done) = self.start(&mut open, build)? else {
+            let Some(mut done) = self.start(&mut open, events)? else {
                 continue;
             };
             // Hand the value to the containers it closes.
@@ -143,31 +216,39 @@ impl Reader<'_> {
                     return Ok(done);
                 };
                 let closing = match container {
-                    Open::List(items) => {
+                    Open::List(_, items) => {
                         items.push(done);
-                        ']'
+                        b']'
                     }
-                    Open::Map(entries, key) => {
-                        entries.push((std::mem::take(key), done));
-                        '}'
+                    Open::Map(_, entries, key) => {
+                        let key = key
+                            .take()
+                            .expect("an object's key is read before its value");
+                        entries.push((key, done));
+                        b'}'
                     }
                 };
                 self.ws();
                 match self.at(self.i) {
-                    Some(',') => {
+                    Some(b',') => {
                         self.i += 1;
                         self.ws();
-                        if let Some(Open::Map(_, key)) = open.last_mut() {
-                            *key = self.key()?;
+                        if let Some(Open::Map(_, _, key)) = open.last_mut() {
+                            *key = Some(self.key(events)?);
                         }
                         break;
                     }
                     Some(c) if c == closing => {
                         self.i += 1;
+                        let end = self.i;
                         done = match open.pop() {
-                            Some(Open::List(items)) => build.list(items),
-                            Some(Open::Map(entries, _)) => build.object(entries),
-                            None => return Ok(build.null()),
+                            Some(Open::List(start, items)) => {
+                                events.list(items, Span::new(start, end))
+                            }
+                            Some(Open::Map(start, entries, _)) => {
+                                events.object(entries, Span::new(start, end))
+                            }
+                            None => unreachable!("a container was open"),
                         };
                     }
                     _ => return Err(self.syntax("Expecting ',' delimiter", self.i)),
@@ -178,84 +259,90 @@ impl Reader<'_> {
 
     /// Reads what starts at the current character: a whole value (`Some`), or the opening of a
     /// non-empty array or object, pushed onto `open` (`None`; an object's first key read).
-    fn start<B: Build>(
+    fn start<E: Events>(
         &mut self,
-        open: &mut Vec<Open<B::Value>>,
-        build: &mut B,
-    ) -> Result<Option<B::Value>, LoadsError> {
+        open: &mut Vec<Open<E::Value, E::Key>>,
+        events: &mut E,
+    ) -> Result<Option<E::Value>, LoadsError> {
         let Some(c) = self.at(self.i) else {
             return Err(self.syntax("Expecting value", self.i));
         };
+        let start = self.i;
         match c {
-            '{' | '[' if open.len() >= self.max_depth => {
-                Err(LoadsError::TooDeep { array: c == '[' })
+            b'{' | b'[' if open.len() >= self.max_depth => {
+                Err(LoadsError::TooDeep { array: c == b'[' })
             }
-            '[' => {
+            b'[' => {
+                events.open(start, true);
                 self.i += 1;
                 self.ws();
-                if self.at(self.i) == Some(']') {
+                if self.at(self.i) == Some(b']') {
                     self.i += 1;
-                    return Ok(Some(build.list(Vec::new())));
+                    return Ok(Some(events.list(Vec::new(), Span::new(start, self.i))));
                 }
-                open.push(Open::List(Vec::new()));
+                open.push(Open::List(start, Vec::new()));
                 Ok(None)
             }
-            '{' => {
+            b'{' => {
+                events.open(start, false);
                 self.i += 1;
                 self.ws();
-                if self.at(self.i) == Some('}') {
+                if self.at(self.i) == Some(b'}') {
                     self.i += 1;
-                    return Ok(Some(build.object(Vec::new())));
+                    return Ok(Some(events.object(Vec::new(), Span::new(start, self.i))));
                 }
-                let key = self.key()?;
-                open.push(Open::Map(Vec::new(), key));
+                let key = self.key(events)?;
+                open.push(Open::Map(start, Vec::new(), Some(key)));
                 Ok(None)
             }
-            '"' => {
+            b'"' => {
                 let string = self.string()?;
-                Ok(Some(build.string(&string)))
+                Ok(Some(events.string(&string, Span::new(start, self.i))))
             }
             _ => {
                 for (word, value) in [("null", None), ("true", Some(true)), ("false", Some(false))]
                 {
                     if self.starts(word) {
                         self.i += word.len();
+                        let span = Span::new(start, self.i);
                         return Ok(Some(match value {
-                            None => build.null(),
-                            Some(b) => build.boolean(b),
+                            None => events.null(span),
+                            Some(b) => events.boolean(b, span),
                         }));
                     }
                 }
                 for word in ["NaN", "Infinity", "-Infinity"] {
                     if self.starts(word) {
                         self.i += word.len();
-                        return Ok(Some(build.number(word, true)));
+                        return Ok(Some(events.number(word, true, Span::new(start, self.i))));
                     }
                 }
                 let (end, float) = self
                     .number()
                     .ok_or_else(|| self.syntax("Expecting value", self.i))?;
-                let text: String = self.chars[self.i..end].iter().collect();
+                let text = &self.text[self.i..end];
                 if !float {
                     // `int()` of the digits: Python's limit on their number.
                     crate::scalar::within_digit_limit(text.trim_start_matches('-'))
                         .map_err(LoadsError::Syntax)?;
                 }
                 self.i = end;
-                Ok(Some(build.number(&text, float)))
+                Ok(Some(events.number(text, float, Span::new(start, end))))
             }
         }
     }
 
     /// An object's key and the `:` after it (the value is read next).
-    fn key(&mut self) -> Result<Vec<u32>, LoadsError> {
+    fn key<E: Events>(&mut self, events: &mut E) -> Result<E::Key, LoadsError> {
         self.ws();
-        if self.at(self.i) != Some('"') {
+        if self.at(self.i) != Some(b'"') {
             return Err(self.syntax("Expecting property name enclosed in double quotes", self.i));
         }
+        let start = self.i;
         let key = self.string()?;
+        let key = events.key(key, Span::new(start, self.i));
         self.ws();
-        if self.at(self.i) != Some(':') {
+        if self.at(self.i) != Some(b':') {
             return Err(self.syntax("Expecting ':' delimiter", self.i));
         }
         self.i += 1;
@@ -268,12 +355,12 @@ impl Reader<'_> {
     fn number(&self) -> Option<(usize, bool)> {
         let digit = |i: usize| self.at(i).is_some_and(|c| c.is_ascii_digit());
         let mut j = self.i;
-        if self.at(j) == Some('-') {
+        if self.at(j) == Some(b'-') {
             j += 1;
         }
         match self.at(j) {
-            Some('0') => j += 1,
-            Some('1'..='9') => {
+            Some(b'0') => j += 1,
+            Some(b'1'..=b'9') => {
                 while digit(j) {
                     j += 1;
                 }
@@ -281,16 +368,16 @@ impl Reader<'_> {
             _ => return None,
         }
         let mut float = false;
-        if self.at(j) == Some('.') && digit(j + 1) {
+        if self.at(j) == Some(b'.') && digit(j + 1) {
             float = true;
             j += 1;
             while digit(j) {
                 j += 1;
             }
         }
-        if matches!(self.at(j), Some('e' | 'E')) {
+        if matches!(self.at(j), Some(b'e' | b'E')) {
             let mut k = j + 1;
-            if matches!(self.at(k), Some('+' | '-')) {
+            if matches!(self.at(k), Some(b'+' | b'-')) {
                 k += 1;
             }
             if digit(k) {
@@ -311,33 +398,44 @@ impl Reader<'_> {
         self.i += 1;
         let mut out = Vec::new();
         loop {
+            // A run of characters taken as they are.
+            let run = self.i;
+            while let Some(b) = self.at(self.i) {
+                if b == b'"' || b == b'\\' || b <= 0x1f {
+                    break;
+                }
+                self.i += 1;
+            }
+            out.extend(self.text[run..self.i].chars().map(u32::from));
             let Some(c) = self.at(self.i) else {
                 return Err(unterminated(self));
             };
             self.i += 1;
             match c {
-                '"' => return Ok(out),
-                '\\' => {
+                b'"' => return Ok(out),
+                b'\\' => {
                     let Some(escaped) = self.at(self.i) else {
                         return Err(unterminated(self));
                     };
-                    self.i += 1;
                     let unit = match escaped {
-                        '"' | '\\' | '/' => u32::from(escaped),
-                        'b' => 8,
-                        'f' => 12,
-                        'n' => 10,
-                        'r' => 13,
-                        't' => 9,
-                        'u' => self.escape()?,
-                        _ => return Err(self.syntax("Invalid \\escape", self.i - 2)),
+                        b'"' | b'\\' | b'/' => u32::from(escaped),
+                        b'b' => 8,
+                        b'f' => 12,
+                        b'n' => 10,
+                        b'r' => 13,
+                        b't' => 9,
+                        b'u' => {
+                            self.i += 1;
+                            self.escape()?
+                        }
+                        _ => return Err(self.syntax("Invalid \\escape", self.i - 1)),
                     };
+                    if escaped != b'u' {
+                        self.i += 1;
+                    }
                     out.push(unit);
                 }
-                c if u32::from(c) <= 0x1f => {
-                    return Err(self.syntax("Invalid control character at", self.i - 1));
-                }
-                c => out.push(u32::from(c)),
+                _ => return Err(self.syntax("Invalid control character at", self.i - 1)),
             }
         }
     }
@@ -348,17 +446,15 @@ impl Reader<'_> {
     /// characters and one after them remain.
     fn escape(&mut self) -> Result<u32, LoadsError> {
         let u = self.i - 1;
-        if u + 5 >= self.chars.len() {
-            return Err(self.syntax("Invalid \\uXXXX escape", u));
-        }
         let code = self
             .hex4(self.i)
+            .filter(|_| self.i + 4 < self.bytes.len())
             .ok_or_else(|| self.syntax("Invalid \\uXXXX escape", u))?;
         self.i += 4;
         if (0xd800..0xdc00).contains(&code)
-            && self.i + 6 < self.chars.len()
-            && self.at(self.i) == Some('\\')
-            && self.at(self.i + 1) == Some('u')
+            && self.text[self.i..].chars().nth(6).is_some()
+            && self.at(self.i) == Some(b'\\')
+            && self.at(self.i + 1) == Some(b'u')
         {
             let low = self
                 .hex4(self.i + 2)
@@ -371,12 +467,12 @@ impl Reader<'_> {
         Ok(code)
     }
 
-    /// Four hexadecimal digits at `at`.
+    /// Four hexadecimal digits at byte `at`.
     fn hex4(&self, at: usize) -> Option<u32> {
-        let digits = self.chars.get(at..at + 4)?;
+        let digits = self.bytes.get(at..at + 4)?;
         digits
             .iter()
-            .try_fold(0, |code, c| Some(code * 16 + c.to_digit(16)?))
+            .try_fold(0, |code, &c| Some(code * 16 + char::from(c).to_digit(16)?))
     }
 }
 
