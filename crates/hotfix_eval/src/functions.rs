@@ -339,24 +339,11 @@ pub(crate) fn py_int(v: &Value) -> Option<i64> {
         Value::Bool(b) => Some(i64::from(*b)),
         #[allow(clippy::cast_possible_truncation, reason = "int() truncates")]
         Value::Float(f) if f.is_finite() => Some(f.trunc() as i64),
-        Value::Str(s) => {
-            let t = s.trim();
-            let t = t.strip_prefix('+').unwrap_or(t);
-            let (neg, digits) = match t.strip_prefix('-') {
-                Some(d) => (true, d),
-                None => (false, t),
-            };
-            if digits.is_empty()
-                || digits.starts_with('_')
-                || digits.ends_with('_')
-                || digits.contains("__")
-                || !digits.chars().all(|c| c.is_ascii_digit() || c == '_')
-            {
-                return None;
-            }
-            let n: i64 = digits.replace('_', "").parse().ok()?;
-            Some(if neg { -n } else { n })
-        }
+        // Python's `int(str)`; an int outside `i64` is none here.
+        Value::Str(s) => match hotfix_hot::python::int_of_str(s) {
+            Ok(hotfix_hot::python::Int::Small(n)) => i64::try_from(n).ok(),
+            _ => None,
+        },
         _ => None,
     }
 }

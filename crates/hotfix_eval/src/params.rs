@@ -7,10 +7,11 @@ use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 use hotfix_hot::parameter_schema::{CONSTRAINT_KEYS, ConstraintKind, ParameterType};
+use hotfix_hot::python;
 use hotfix_hot::{Template, Version};
 use hotfix_yaml::{Document, NodeId};
 
-use crate::functions::{py_int, type_name};
+use crate::functions::type_name;
 use crate::value::{Value, get, str_repr};
 use crate::{Fail, Inputs};
 
@@ -740,21 +741,20 @@ fn convert(kind: ParameterType, raw: &Value) -> Result<Value, Fail> {
     }
 }
 
-/// `Schema.str_to_num`: numbers as they are, else `int()`, else `float()`.
+/// `Schema.str_to_num`: numbers as they are, else `int()`, else `float()`
+/// ([`hotfix_hot::python::str_to_num`]).
 pub(crate) fn str_to_num(v: &Value) -> Result<Value, Fail> {
     match v {
         Value::Int(_) | Value::BigInt(_) | Value::Float(_) | Value::Bool(_) => Ok(v.clone()),
-        Value::Str(s) => {
-            if let Some(n) = py_int(v) {
-                return Ok(Value::Int(n));
-            }
-            py_float(s).map(Value::Float).ok_or_else(|| {
-                Fail::value_error(format!(
-                    "could not convert string to float: {}",
-                    str_repr(s)
-                ))
-            })
-        }
+        Value::Str(s) => match python::str_to_num(s) {
+            Ok(python::Number::Int(n)) => Ok(int_value(n)),
+            Ok(python::Number::Float(f)) => Ok(Value::Float(f)),
+            Err(python::NotConverted::ValueError) => Err(Fail::value_error(python::float_error(s))),
+            Err(python::NotConverted::Unknown) => Err(Fail::not_evaluated(format!(
+                "int() of {} (Unicode digits) is not modelled",
+                str_repr(s)
+            ))),
+        },
         other => Err(Fail::type_error(format!(
             "int() argument must be a string, a bytes-like object or a real number, not '{}'",
             type_name(other)
@@ -762,42 +762,18 @@ pub(crate) fn str_to_num(v: &Value) -> Result<Value, Fail> {
     }
 }
 
-/// Python's `float(str)`.
-fn py_float(s: &str) -> Option<f64> {
-    let t = s.trim();
-    let lower = t.to_ascii_lowercase();
-    let unsigned = lower.trim_start_matches(['+', '-']);
-    if matches!(unsigned, "inf" | "infinity" | "nan") && lower.len() - unsigned.len() <= 1 {
-        let neg = lower.starts_with('-');
-        let v = if unsigned == "nan" {
-            f64::NAN
-        } else {
-            f64::INFINITY
-        };
-        return Some(if neg { -v } else { v });
+/// An `int` as a value: `Int` within `i64`, else its digits.
+pub(crate) fn int_value(n: python::Int) -> Value {
+    match n {
+        python::Int::Small(n) => {
+            i64::try_from(n).map_or_else(|_| Value::BigInt(n.to_string()), Value::Int)
+        }
+        python::Int::Big(digits) => Value::BigInt(digits),
     }
-    if t.contains("__") || t.starts_with('_') || t.ends_with('_') {
-        return None;
-    }
-    let cleaned: String = t.chars().filter(|&c| c != '_').collect();
-    if cleaned.is_empty()
-        || !cleaned
-            .chars()
-            .all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-'))
-    {
-        return None;
-    }
-    cleaned.parse::<f64>().ok()
 }
 
-/// `oslo_utils.strutils.bool_from_string(subject, strict=True)`.
+/// `oslo_utils.strutils.bool_from_string(subject, strict=True)`
+/// ([`hotfix_hot::python::bool_from_string`]).
 pub(crate) fn bool_from_string(subject: &str) -> Result<bool, Fail> {
-    let lowered = subject.trim().to_lowercase();
-    match lowered.as_str() {
-        "1" | "t" | "true" | "on" | "y" | "yes" => Ok(true),
-        "0" | "f" | "false" | "off" | "n" | "no" => Ok(false),
-        _ => Err(Fail::value_error(format!(
-            "Unrecognized value '{subject}', acceptable values are: '0', '1', 'f', 'false', 'n', 'no', 'off', 'on', 't', 'true', 'y', 'yes'"
-        ))),
-    }
+    python::bool_from_string(subject).map_err(Fail::value_error)
 }

@@ -7,6 +7,7 @@ pub mod environment;
 pub mod heat_release;
 pub mod parameter_schema;
 pub mod plugin_checks;
+pub mod python;
 pub mod resource_types;
 mod semantic;
 pub mod suggest;

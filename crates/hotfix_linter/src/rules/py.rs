@@ -7,6 +7,7 @@ mod view;
 
 use std::fmt::Write as _;
 
+use hotfix_hot::python;
 use hotfix_yaml::{Document, NodeId, python_float_repr};
 
 pub(in crate::rules) use view::{Arg, PyInt, View};
@@ -299,20 +300,6 @@ pub(in crate::rules) enum Parsed {
     Unknown,
 }
 
-/// Python's `str.strip()`: white space, and the separators `\x1c`..`\x1f`.
-fn py_strip(s: &str) -> &str {
-    s.trim_matches(|c: char| c.is_whitespace() || ('\x1c'..='\x1f').contains(&c))
-}
-
-/// Digits with single underscores between them (`1_000`), as `int()` and `float()` accept.
-fn digit_run(s: &str) -> bool {
-    !s.is_empty()
-        && !s.starts_with('_')
-        && !s.ends_with('_')
-        && !s.contains("__")
-        && s.chars().all(|c| c.is_ascii_digit() || c == '_')
-}
-
 /// What Python's `int(s)` makes of a `str`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(in crate::rules) enum StrInt {
@@ -323,81 +310,27 @@ pub(in crate::rules) enum StrInt {
     Unknown,
 }
 
-/// Python's `int(s)` for a `str`: surrounding white space (not `str.strip()`'s: `int()` keeps
-/// `\x1c`..`\x1f`), a sign, digits with single underscores between them.
+/// Python's `int(s)` for a `str` ([`hotfix_hot::python::int_of_str`]).
 pub(in crate::rules) fn str_int(s: &str) -> StrInt {
-    let t = s.trim();
-    if !t.is_ascii() {
-        // Python reads Unicode digits too; any other character fails for sure.
-        return if t.chars().any(|c| !c.is_ascii() && c.is_numeric()) {
-            StrInt::Unknown
-        } else {
-            StrInt::ValueError
-        };
+    match python::int_of_str(s) {
+        Ok(python::Int::Small(n)) => StrInt::Value(Some(n)),
+        Ok(python::Int::Big(_)) => StrInt::Value(None),
+        Err(python::NotConverted::ValueError) => StrInt::ValueError,
+        Err(python::NotConverted::Unknown) => StrInt::Unknown,
     }
-    let unsigned = t.strip_prefix(['+', '-']).unwrap_or(t);
-    if !digit_run(unsigned) {
-        return StrInt::ValueError;
-    }
-    let digits: String = unsigned.chars().filter(|&c| c != '_').collect();
-    let value = digits.parse::<i128>().ok();
-    StrInt::Value(value.map(|n| if t.starts_with('-') { -n } else { n }))
 }
 
-/// Heat's `Schema.str_to_num` for a string: `int(s)`, else `float(s)`.
+/// Heat's `Schema.str_to_num` for a string: `int(s)`, else `float(s)`
+/// ([`hotfix_hot::python::str_to_num`]).
 pub(in crate::rules) fn str_to_num(s: &str) -> Parsed {
-    match str_int(s) {
-        StrInt::Value(Some(n)) => return Parsed::Num(Num::Int(n)),
-        StrInt::Value(None) | StrInt::Unknown => return Parsed::Unknown,
-        StrInt::ValueError => {}
-    }
-    let error = || {
-        Parsed::Error(format!(
-            "could not convert string to float: {}",
-            str_repr(s)
-        ))
-    };
-    // `float()` strips as `int()` does, and fails on the other characters `int()` fails on.
-    let t = s.trim();
-    if !t.is_ascii() {
-        return error();
-    }
-    let unsigned = t.strip_prefix(['+', '-']).unwrap_or(t);
-    let negative = t.starts_with('-');
-    let lower = unsigned.to_ascii_lowercase();
-    let special = match lower.as_str() {
-        "inf" | "infinity" => Some(f64::INFINITY),
-        "nan" => Some(f64::NAN),
-        _ => None,
-    };
-    if let Some(f) = special {
-        return Parsed::Num(Num::Float(if negative { -f } else { f }));
-    }
-    if valid_float(unsigned) {
-        let clean: String = unsigned.chars().filter(|&c| c != '_').collect();
-        if let Ok(f) = clean.parse::<f64>() {
-            return Parsed::Num(Num::Float(if negative { -f } else { f }));
+    match python::str_to_num(s) {
+        Ok(python::Number::Int(python::Int::Small(n))) => Parsed::Num(Num::Int(n)),
+        Ok(python::Number::Float(f)) => Parsed::Num(Num::Float(f)),
+        Ok(python::Number::Int(python::Int::Big(_))) | Err(python::NotConverted::Unknown) => {
+            Parsed::Unknown
         }
+        Err(python::NotConverted::ValueError) => Parsed::Error(python::float_error(s)),
     }
-    error()
-}
-
-/// `digits [. digits] [e [sign] digits]` or `. digits …`, underscores between digits.
-fn valid_float(s: &str) -> bool {
-    let (mantissa, exponent) = match s.find(['e', 'E']) {
-        Some(i) => (&s[..i], Some(&s[i + 1..])),
-        None => (s, None),
-    };
-    let mantissa_ok = match mantissa.split_once('.') {
-        Some((int, frac)) => {
-            (int.is_empty() || digit_run(int))
-                && (frac.is_empty() || digit_run(frac))
-                && !(int.is_empty() && frac.is_empty())
-        }
-        None => digit_run(mantissa),
-    };
-    let exponent_ok = exponent.is_none_or(|e| digit_run(e.strip_prefix(['+', '-']).unwrap_or(e)));
-    mantissa_ok && exponent_ok
 }
 
 /// Heat's `Schema.str_to_num` for any value: numbers as they are, strings parsed, anything
@@ -427,19 +360,13 @@ pub(in crate::rules) fn num_str(original: &Py, num: Num) -> String {
     }
 }
 
-/// `oslo_utils.strutils.bool_from_string(value, strict=True)`.
+/// `oslo_utils.strutils.bool_from_string(value, strict=True)`
+/// ([`hotfix_hot::python::bool_from_string`] of its `str()`).
 pub(in crate::rules) fn bool_from_string(value: &Py) -> Result<bool, String> {
     if let Py::Bool(b) = value {
         return Ok(*b);
     }
-    let subject = value.to_str();
-    match py_strip(&subject).to_lowercase().as_str() {
-        "1" | "t" | "true" | "on" | "y" | "yes" => Ok(true),
-        "0" | "f" | "false" | "off" | "n" | "no" => Ok(false),
-        _ => Err(format!(
-            "Unrecognized value '{subject}', acceptable values are: '0', '1', 'f', 'false', 'n', 'no', 'off', 'on', 't', 'true', 'y', 'yes'"
-        )),
-    }
+    python::bool_from_string(&value.to_str())
 }
 
 /// A Python type name with its article: `an int`, `a str`, `a dict`.
