@@ -35,6 +35,7 @@ use hotfix_hot::heat_release::HeatRelease;
 use hotfix_linter::upgrade::{UpgradeOptions, UpgradeStatus, VersionStyle};
 use hotfix_linter::{Selector, Settings};
 use hotfix_stack::{LazyRegistry, MemorySource, StackPath};
+use hotfix_workspace::blueprint::{Blueprints, MemoryFiles};
 use hotfix_workspace::kind::{Kind, classify, named_kind};
 use hotfix_yaml::LineIndex;
 use serde_json::{Value, json};
@@ -115,6 +116,9 @@ struct Tree {
     given: Option<LazyRegistry>,
     /// The environments given: each is linted as an environment, whatever it holds.
     given_paths: Vec<StackPath>,
+    /// The Cloudify blueprints among the files, read for their local imports as `hotfix lint`
+    /// reads them on disk: a fragment is linted with what its importers declare.
+    blueprints: Blueprints,
 }
 
 /// What linting one file found.
@@ -144,6 +148,9 @@ impl Tree {
             &roots,
             &source,
         );
+        let blueprints = Blueprints::over(Box::new(MemoryFiles::new(
+            files.iter().map(|(p, t)| (p.as_str(), &**t)),
+        )));
         Ok(Tree {
             source,
             files,
@@ -151,6 +158,7 @@ impl Tree {
             registry: LazyRegistry::ready(registry),
             given: None,
             given_paths: Vec::new(),
+            blueprints,
         })
     }
 
@@ -220,14 +228,21 @@ impl Tree {
                 "environment",
                 hotfix_linter::lint_environment(path, bytes, settings, Some(&files)),
             ),
-            Kind::Template | Kind::Blueprint => (
-                if kind == Kind::Template {
-                    "template"
-                } else {
-                    "blueprint"
-                },
+            Kind::Template => (
+                "template",
                 hotfix_linter::lint_with_files(path, bytes, settings, Some(&files)),
             ),
+            Kind::Blueprint => {
+                // What its local imports (or, for a fragment, its importers) declare.
+                let mut settings = settings.clone();
+                settings.blueprint_imports =
+                    self.blueprints
+                        .local_imports(std::path::Path::new(path), bytes, &self.roots);
+                (
+                    "blueprint",
+                    hotfix_linter::lint_with_files(path, bytes, &settings, Some(&files)),
+                )
+            }
             _ => ("other", Vec::new()),
         };
         Linted {

@@ -342,3 +342,27 @@ fn lint_reads_the_environments_given_as_lint_dash_e_does() {
         "{prod2}"
     );
 }
+
+/// A Cloudify blueprint and the fragment it imports, as `hotfix lint` reads them on disk: the
+/// fragment uses an input its importer declares (not a finding) and one nobody declares.
+#[test]
+fn a_blueprint_fragment_is_linted_with_what_its_importer_declares() {
+    let files = json!({
+        "app/blueprint.yaml": "tosca_definitions_version: cloudify_dsl_1_3\nimports:\n  - parts/vm.yaml\ninputs:\n  size:\n    default: 1\n",
+        "app/parts/vm.yaml": "tosca_definitions_version: cloudify_dsl_1_3\nnode_templates:\n  vm:\n    type: cloudify.nodes.Root\n    properties:\n      size: {get_input: size}\n      other: {get_input: nope}\n",
+        "elsewhere/vm.yaml": "tosca_definitions_version: cloudify_dsl_1_3\nnode_templates:\n  vm:\n    type: cloudify.nodes.Root\n    properties:\n      size: {get_input: size}\n",
+    });
+    let lint = |path: &str| call(&json!({"op": "lint", "files": files, "path": path}));
+    let fragment = lint("app/parts/vm.yaml");
+    assert_eq!(fragment["kind"], "blueprint");
+    assert_eq!(codes(&fragment), ["C001"]);
+    assert!(
+        fragment["findings"][0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("`nope`")),
+        "{fragment}"
+    );
+    // The importer sees its fragment's names; a blueprint nobody imports has none of them.
+    assert_eq!(codes(&lint("app/blueprint.yaml")), Vec::<&str>::new());
+    assert_eq!(codes(&lint("elsewhere/vm.yaml")), ["C001"]);
+}

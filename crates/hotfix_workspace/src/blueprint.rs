@@ -18,10 +18,107 @@ const MAX_FILES: usize = 64;
 /// A run's roots as given and their canonical forms.
 type CanonicalRoots = (Vec<hotfix_stack::StackPath>, Arc<Vec<PathBuf>>);
 
+/// Where blueprints are read from: the disk (the command line, the editor) or the files of a
+/// request held in memory (the playground, [`MemoryFiles`]). Paths are compared by what
+/// [`BlueprintFiles::canonical`] makes of them.
+pub trait BlueprintFiles: Send + Sync + std::fmt::Debug {
+    /// The form in which a path is compared with others, when a file or folder is there (on
+    /// disk, its canonical path: symbolic links followed).
+    fn canonical(&self, path: &Path) -> Option<PathBuf>;
+    /// Whether a file is at `path`.
+    fn is_file(&self, path: &Path) -> bool;
+    /// The entries of the folder `dir`, as `dir` joined with each name.
+    fn files_in(&self, dir: &Path) -> Vec<PathBuf>;
+    /// The text of the file at `path`, read up to [`crate::read::BOUND`].
+    fn text(&self, path: &Path) -> Option<String>;
+}
+
+/// The disk.
+#[derive(Debug, Default)]
+struct Disk;
+
+impl BlueprintFiles for Disk {
+    fn canonical(&self, path: &Path) -> Option<PathBuf> {
+        path.canonicalize().ok()
+    }
+
+    fn is_file(&self, path: &Path) -> bool {
+        path.is_file()
+    }
+
+    fn files_in(&self, dir: &Path) -> Vec<PathBuf> {
+        std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|entry| entry.path())
+            .collect()
+    }
+
+    fn text(&self, path: &Path) -> Option<String> {
+        crate::read::text_within(path, crate::read::BOUND).ok()
+    }
+}
+
+/// Files held in memory, by their paths relative to the top of the tree (`a/b.yaml`): the
+/// playground's. A path's canonical form is the path made absolute from the top (`/a/b.yaml`),
+/// `.` and `..` resolved by their text.
+#[derive(Debug, Default)]
+pub struct MemoryFiles {
+    files: std::collections::BTreeMap<PathBuf, Arc<str>>,
+}
+
+impl MemoryFiles {
+    /// The files given as paths and texts.
+    pub fn new<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> MemoryFiles {
+        let mut memory = MemoryFiles::default();
+        for (path, text) in files {
+            let key = from_top(Path::new(path));
+            memory.files.insert(key, Arc::from(text));
+        }
+        memory
+    }
+}
+
+/// A path of the tree made absolute from its top (`a/../b.yaml` → `/b.yaml`).
+fn from_top(path: &Path) -> PathBuf {
+    crate::paths::normalize(&Path::new("/").join(path))
+}
+
+impl BlueprintFiles for MemoryFiles {
+    fn canonical(&self, path: &Path) -> Option<PathBuf> {
+        let path = from_top(path);
+        self.files
+            .keys()
+            .any(|file| file.starts_with(&path))
+            .then_some(path)
+    }
+
+    fn is_file(&self, path: &Path) -> bool {
+        self.files.contains_key(&from_top(path))
+    }
+
+    fn files_in(&self, dir: &Path) -> Vec<PathBuf> {
+        let dir = from_top(dir);
+        self.files
+            .keys()
+            .filter(|file| file.parent() == Some(dir.as_path()))
+            .cloned()
+            .collect()
+    }
+
+    fn text(&self, path: &Path) -> Option<String> {
+        let text = self.files.get(&from_top(path))?;
+        (text.len() <= crate::read::BOUND).then(|| text.to_string())
+    }
+}
+
 /// The blueprints a run has read for their local imports: each folder's importers and each
 /// file's summary, read once per run (a project's, not the process's).
 #[derive(Debug, Default)]
 pub struct Blueprints {
+    /// Where they are read from.
+    files: Box<dyn BlueprintFiles>,
     /// The run's roots and their canonical forms, worked out at the first blueprint (the
     /// same roots come with every file of a run).
     roots: Mutex<Option<CanonicalRoots>>,
@@ -31,7 +128,21 @@ pub struct Blueprints {
     summaries: Mutex<HashMap<PathBuf, Option<Arc<Summary>>>>,
 }
 
+impl Default for Box<dyn BlueprintFiles> {
+    fn default() -> Self {
+        Box::new(Disk)
+    }
+}
+
 impl Blueprints {
+    /// The blueprints of `files` (held in memory, say); [`Blueprints::default`] reads the disk.
+    pub fn over(files: Box<dyn BlueprintFiles>) -> Blueprints {
+        Blueprints {
+            files,
+            ..Blueprints::default()
+        }
+    }
+
     /// What the local imports of the blueprint at `path` declare; `None` when it has none (or is
     /// not a blueprint). An import that cannot be read or loaded leaves the result incomplete, and
     /// so does one outside the run's `roots` (the paths given and their projects): hotfix reads
@@ -44,7 +155,7 @@ impl Blueprints {
     ) -> Option<Arc<Imported>> {
         let roots = self.canonical(roots);
         let roots = roots.as_slice();
-        let target = path.canonicalize().ok();
+        let target = self.files.canonical(path);
         let importers = target
             .as_deref()
             .map(|t| self.importers_of(t, roots))
@@ -108,7 +219,7 @@ impl Blueprints {
         let canonical: Arc<Vec<PathBuf>> = Arc::new(
             roots
                 .iter()
-                .filter_map(|r| Path::new(r.as_str()).canonicalize().ok())
+                .filter_map(|r| self.files.canonical(Path::new(r.as_str())))
                 .collect(),
         );
         if let Ok(mut cache) = self.roots.lock() {
@@ -135,12 +246,12 @@ impl Blueprints {
             // Relative to the importing file, else to the blueprint's own folder.
             let Some(file) = [base.join(&import), root.join(&import)]
                 .into_iter()
-                .find(|p| p.is_file())
+                .find(|p| self.files.is_file(p))
             else {
                 imported.complete = false;
                 continue;
             };
-            let Some(file) = file.canonicalize().ok().filter(|f| inside(f, roots)) else {
+            let Some(file) = self.files.canonical(&file).filter(|f| inside(f, roots)) else {
                 imported.complete = false;
                 continue;
             };
@@ -186,15 +297,14 @@ impl Blueprints {
             return found;
         }
         let mut found = Vec::new();
-        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-            let file = entry.path();
+        for file in self.files.files_in(dir) {
             let is_yaml = file
                 .extension()
                 .is_some_and(|e| e.eq_ignore_ascii_case("yaml") || e.eq_ignore_ascii_case("yml"));
-            if !is_yaml || !file.is_file() {
+            if !is_yaml || !self.files.is_file(&file) {
                 continue;
             }
-            let Ok(text) = crate::read::text_within(&file, crate::read::BOUND) else {
+            let Some(text) = self.files.text(&file) else {
                 continue;
             };
             if !text.contains("cloudify_dsl_") || !text.contains("imports") {
@@ -208,10 +318,11 @@ impl Blueprints {
             };
             let imports: Vec<PathBuf> = locals
                 .iter()
-                .filter_map(|i| dir.join(i).canonicalize().ok())
+                .filter_map(|i| self.files.canonical(&dir.join(i)))
                 .collect();
             if !imports.is_empty() {
-                found.push((file.canonicalize().unwrap_or(file), imports));
+                let file = self.files.canonical(&file).unwrap_or(file);
+                found.push((file, imports));
             }
         }
         let found = Arc::new(found);
@@ -233,19 +344,17 @@ impl Blueprints {
         {
             return found;
         }
-        let found = crate::read::text_within(path, crate::read::BOUND)
-            .ok()
-            .and_then(|text| {
-                let doc = hotfix_yaml::parse_unlimited(&text).ok()?;
-                let mut adds = Imported::new();
-                let local = adds.add(&doc);
-                Some(Arc::new(Summary {
-                    adds,
-                    local,
-                    blueprint_locals: blueprint_locals(&doc),
-                    text_hash: text_hash(&text),
-                }))
-            });
+        let found = self.files.text(path).and_then(|text| {
+            let doc = hotfix_yaml::parse_unlimited(&text).ok()?;
+            let mut adds = Imported::new();
+            let local = adds.add(&doc);
+            Some(Arc::new(Summary {
+                adds,
+                local,
+                blueprint_locals: blueprint_locals(&doc),
+                text_hash: text_hash(&text),
+            }))
+        });
         if let Ok(mut cache) = self.summaries.lock() {
             if cache.len() >= SUMMARIES {
                 cache.clear();
@@ -351,5 +460,27 @@ mod tests {
         assert_eq!(blueprints.importers_of(&target, &[above]).len(), 1);
         let project = project.canonicalize().expect("canonical");
         assert!(blueprints.importers_of(&target, &[project]).is_empty());
+    }
+
+    #[test]
+    fn files_in_memory_are_found_as_on_disk() {
+        let files = MemoryFiles::new([("app/blueprint.yaml", "a"), ("app/parts/vm.yaml", "b")]);
+        assert_eq!(
+            files.canonical(Path::new("app/x/../parts/vm.yaml")),
+            Some(PathBuf::from("/app/parts/vm.yaml"))
+        );
+        // A folder is there when a file is in it; nothing else is.
+        assert_eq!(files.canonical(Path::new(".")), Some(PathBuf::from("/")));
+        assert_eq!(files.canonical(Path::new("app/parts/none.yaml")), None);
+        assert!(files.is_file(Path::new("./app/blueprint.yaml")));
+        assert!(!files.is_file(Path::new("app")));
+        assert_eq!(
+            files.files_in(Path::new("app")),
+            [PathBuf::from("/app/blueprint.yaml")]
+        );
+        assert_eq!(
+            files.text(Path::new("app/parts/vm.yaml")).as_deref(),
+            Some("b")
+        );
     }
 }
