@@ -500,7 +500,7 @@ impl Evaluator<'_> {
                 .at(section));
             }
             _ => {
-                let found = f::type_name(&Value::from_node(self.doc, section));
+                let found = Value::from_node(self.doc, section).type_name();
                 return Err(Fail::new(
                     "StackValidationFailed",
                     format!("Conditions validation error: Condition definitions must be a map. Found a {found} instead"),
@@ -514,7 +514,7 @@ impl Evaluator<'_> {
             if !matches!(key, Value::Str(_)) {
                 return Err(Fail::type_error(format!(
                     "sequence item 1: expected str instance, {} found",
-                    f::type_name(&key)
+                    key.type_name()
                 ))
                 .at(entry.key));
             }
@@ -666,9 +666,9 @@ impl Evaluator<'_> {
             Value::List(items) => items
                 .iter()
                 .find(|i| matches!(i, Value::List(_) | Value::Map(_)))
-                .and_then(|bad| fail(format!("unhashable type: '{}'", f::type_name(bad)))),
+                .and_then(|bad| fail(format!("unhashable type: '{}'", bad.type_name()))),
             v @ (Value::Int(_) | Value::BigInt(_) | Value::Float(_) | Value::Bool(true)) => {
-                fail(format!("'{}' object is not iterable", f::type_name(&v)))
+                fail(format!("'{}' object is not iterable", v.type_name()))
             }
             _ => None,
         }
@@ -684,7 +684,7 @@ impl Evaluator<'_> {
             v => Some(
                 Fail::new(
                     "AttributeError",
-                    format!("'{}' object has no attribute 'items'", f::type_name(&v)),
+                    format!("'{}' object has no attribute 'items'", v.type_name()),
                 )
                 .at(node),
             ),
@@ -709,7 +709,7 @@ impl Evaluator<'_> {
                 other => {
                     return Err(fail(format!(
                         "'{}' object is not iterable",
-                        f::type_name(&other)
+                        other.type_name()
                     )));
                 }
             };
@@ -717,7 +717,7 @@ impl Evaluator<'_> {
                 .iter()
                 .find(|m| matches!(m, Value::List(_) | Value::Map(_)))
             {
-                return Err(fail(format!("unhashable type: '{}'", f::type_name(bad))));
+                return Err(fail(format!("unhashable type: '{}'", bad.type_name())));
             }
             let valid = self.version.resource_keys();
             let mut invalid: Vec<String> = Vec::new();
@@ -794,7 +794,7 @@ impl Evaluator<'_> {
         {
             return Err(fail(format!(
                 "sequence item {i}: expected str instance, {} found",
-                f::type_name(bad)
+                bad.type_name()
             )));
         }
         let mut invalid: Vec<String> = invalid.iter().map(Value::py_str).collect();
@@ -895,7 +895,7 @@ impl Evaluator<'_> {
                     None
                 } else {
                     if let Value::List(_) | Value::Map(_) = v {
-                        return Err(fail(format!("unhashable type: '{}'", f::type_name(&v))));
+                        return Err(fail(format!("unhashable type: '{}'", v.type_name())));
                     }
                     let text = v.py_str();
                     let policies = self.version.deletion_policies();
@@ -1127,7 +1127,7 @@ impl Evaluator<'_> {
                 "StackValidationFailed",
                 format!(
                     "Output validation error: outputs.{name}: Output definitions must be a map. Found a {} instead",
-                    f::type_name(&Value::from_node(doc, node))
+                    Value::from_node(doc, node).type_name()
                 ),
             )
             .at(node));
@@ -1771,6 +1771,11 @@ impl Evaluator<'_> {
 
     fn resolve_nullable(&self, e: &Expr) -> Result<Value, Fail> {
         match e {
+            // What Heat makes of `bytes` (its JSON encoder's list of byte values in an output,
+            // the text of that list in a function) is not modelled.
+            Expr::Data(Value::Bytes) => Err(Fail::not_evaluated(
+                "a !!binary value (Python bytes) is not evaluated".to_owned(),
+            )),
             Expr::Data(v) => Ok(v.clone()),
             Expr::Ellipsis => Ok(Value::Ellipsis),
             Expr::List(items) => {
@@ -2130,7 +2135,7 @@ impl Evaluator<'_> {
         if let Value::List(_) | Value::Map(_) = r {
             return Err(Fail::type_error(format!(
                 "unhashable type: '{}'",
-                f::type_name(r)
+                r.type_name()
             )));
         }
         if let Some(fail) = &self.stack_error {
@@ -2472,13 +2477,13 @@ fn do_replacement(
                 let Value::Str(k) = k else {
                     return Err(Fail::type_error(format!(
                         "replace() argument 1 must be str, not {}",
-                        f::type_name(k)
+                        k.type_name()
                     )));
                 };
                 let Value::Str(v) = v else {
                     let type_name = match v {
                         Value::None => "None",
-                        other => f::type_name(other),
+                        other => other.type_name(),
                     };
                     return Err(Fail::type_error(format!(
                         "replace() argument 2 must be str, not {type_name}"

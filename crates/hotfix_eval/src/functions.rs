@@ -146,7 +146,7 @@ pub(crate) fn replace(
         if let Some((k, _)) = keys.iter().find(|(k, _)| k.as_str().is_none()) {
             return Err(Fail::type_error(format!(
                 "object of type '{}' has no len()",
-                type_name(k)
+                k.type_name()
             )));
         }
     }
@@ -311,7 +311,7 @@ pub(crate) fn str_split(name: &str, args: Value) -> Result<Value, Fail> {
         other => {
             return Err(Fail::type_error(format!(
                 "must be str or None, not {}",
-                type_name(other)
+                other.type_name()
             )));
         }
     };
@@ -542,7 +542,7 @@ pub(crate) fn contains(name: &str, value: &Value, sequence: &Value) -> Result<Va
             Some(b) => Ok(Value::Bool(b)),
             None => Err(Fail::type_error(format!(
                 "'in <string>' requires string as left operand, not {}",
-                type_name(value)
+                value.type_name()
             ))),
         },
         _ => Err(Fail::type_error(format!(
@@ -673,7 +673,7 @@ pub(crate) fn make_url(name: &str, args: Value) -> Result<Value, Fail> {
             Some(Value::Str(s)) => Ok(s.clone()),
             Some(other) => Err(Fail::type_error(format!(
                 "quote_from_bytes() expected bytes, not {}",
-                type_name(other)
+                other.type_name()
             ))),
         }
     };
@@ -828,19 +828,6 @@ fn urlencode(q: &[(Value, Value)]) -> String {
         .map(|(k, v)| format!("{}={}", plus(&k.py_str()), plus(&v.py_str())))
         .collect::<Vec<_>>()
         .join("&")
-}
-
-pub(crate) fn type_name(v: &Value) -> &'static str {
-    match v {
-        Value::None => "NoneType",
-        Value::Ellipsis => "ellipsis",
-        Value::Bool(_) => "bool",
-        Value::Int(_) | Value::BigInt(_) => "int",
-        Value::Float(_) => "float",
-        Value::Str(_) => "str",
-        Value::List(_) => "list",
-        Value::Map(_) => "dict",
-    }
 }
 
 pub(crate) fn truncate(s: &str, n: usize) -> String {

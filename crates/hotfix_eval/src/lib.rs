@@ -123,10 +123,7 @@ impl Fail {
     pub(crate) fn attribute_error(v: &Value, attribute: &str) -> Fail {
         Fail::new(
             "AttributeError",
-            format!(
-                "'{}' object has no attribute '{attribute}'",
-                functions::type_name(v)
-            ),
+            format!("'{}' object has no attribute '{attribute}'", v.type_name()),
         )
     }
 

@@ -11,7 +11,6 @@ use hotfix_hot::python;
 use hotfix_hot::{Template, Version};
 use hotfix_yaml::{Document, NodeId};
 
-use crate::functions::type_name;
 use crate::value::{Value, get, str_repr};
 use crate::{Fail, Inputs};
 
@@ -489,7 +488,7 @@ impl Param {
                 )),
                 (ParameterType::CommaDelimitedList, other) => Err(schema_error(format!(
                     "Default must be a comma-delimited list string: '{}' object has no attribute 'split'",
-                    type_name(other)
+                    other.type_name()
                 ))),
                 (_, v) => Ok(v.clone()),
             };
@@ -529,7 +528,7 @@ impl Param {
                     let Value::Str(s) = value else {
                         return Err(Fail::new(
                             "AttributeError",
-                            format!("'{}' object has no attribute 'strip'", type_name(value)),
+                            format!("'{}' object has no attribute 'strip'", value.type_name()),
                         ));
                     };
                     bool_from_string(s).map_err(stack_failed).map_err(wrap)?;
@@ -561,7 +560,7 @@ impl Param {
                     let Some(len) = value.py_len() else {
                         return Err(Fail::type_error(format!(
                             "object of type '{}' has no len()",
-                            type_name(value)
+                            value.type_name()
                         )));
                     };
                     #[allow(clippy::cast_possible_wrap, reason = "lengths are small")]
@@ -607,7 +606,7 @@ impl Param {
                     (Some(_), other) => {
                         return Err(Fail::type_error(format!(
                             "expected string or bytes-like object, got '{}'",
-                            type_name(other)
+                            other.type_name()
                         )));
                     }
                     (None, _) => true,
@@ -723,7 +722,7 @@ fn convert(kind: ParameterType, raw: &Value) -> Result<Value, Fail> {
             )),
             other => Err(Fail::value_error(format!(
                 "Value must be a comma-delimited list string: '{}' object has no attribute 'split'",
-                type_name(other)
+                other.type_name()
             ))),
         },
         ParameterType::Json => match raw {
@@ -757,7 +756,7 @@ pub(crate) fn str_to_num(v: &Value) -> Result<Value, Fail> {
         },
         other => Err(Fail::type_error(format!(
             "int() argument must be a string, a bytes-like object or a real number, not '{}'",
-            type_name(other)
+            other.type_name()
         ))),
     }
 }

@@ -1,6 +1,8 @@
 //! Python values as Heat's engine holds them after loading and resolving: `None`, `bool`,
-//! `int`, `float`, `str`, `list`, `dict` (insertion-ordered), with Python's equality, `str()`,
-//! `repr()` and `json.dumps` exactly where Heat's functions use them.
+//! `int`, `float`, `str`, `bytes`, `list`, `dict` (insertion-ordered), with Python's equality,
+//! `str()`, `repr()` and `json.dumps` exactly where Heat's functions use them. The one model
+//! of a Python value in hotfix: the evaluator computes with it and the linter's rules load
+//! literals into it.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -21,6 +23,9 @@ pub enum Value {
     BigInt(String),
     Float(f64),
     Str(String),
+    /// `bytes` (a `!!binary` scalar), kept opaque: taken as not empty, equal to nothing. The
+    /// evaluator refuses to compute with it (`NotEvaluated`).
+    Bytes,
     List(Vec<Value>),
     /// A `dict`: entries in insertion order, keys unique by Python equality.
     Map(Vec<(Value, Value)>),
@@ -33,6 +38,21 @@ pub enum Value {
 pub(crate) const ITEM_WEIGHT: usize = 32;
 
 impl Value {
+    /// An `int` of any size up to `i128`: [`Value::Int`] within `i64`, else [`Value::BigInt`].
+    pub fn int(n: i128) -> Value {
+        i64::try_from(n).map_or_else(|_| Value::BigInt(n.to_string()), Value::Int)
+    }
+
+    /// The value of an `int` (a `bool` included, as in Python) within `i128`.
+    pub fn as_i128(&self) -> Option<i128> {
+        match self {
+            Value::Bool(b) => Some(i128::from(*b)),
+            Value::Int(n) => Some(i128::from(*n)),
+            Value::BigInt(digits) => digits.parse().ok(),
+            _ => None,
+        }
+    }
+
     /// About how many bytes of memory the value takes: [`ITEM_WEIGHT`] per item (the value,
     /// each item of a list, each key and value of a map) plus the bytes of its strings.
     /// Counting stops once past `cap` (the answer is then only more than `cap`), so that
@@ -72,6 +92,7 @@ impl Value {
                 ScalarValue::Int(Int::Small(n)) => Value::Int(*n),
                 ScalarValue::Int(Int::Big(d)) => Value::BigInt(d.clone()),
                 ScalarValue::Float(f) => Value::Float(*f),
+                ScalarValue::Binary => Value::Bytes,
                 _ => Value::Str(s.text.as_str().to_owned()),
             },
             NodeKind::Sequence { items, .. } => {
@@ -116,7 +137,8 @@ impl Value {
     /// The value as the oracle prints it: `json.loads(json.dumps(value))` (keys become strings).
     pub fn to_json(&self) -> serde_json::Value {
         match self {
-            Value::None | Value::Ellipsis => serde_json::Value::Null,
+            // `json.dumps` cannot write `bytes`; the evaluator never returns them.
+            Value::None | Value::Ellipsis | Value::Bytes => serde_json::Value::Null,
             Value::Bool(b) => serde_json::Value::Bool(*b),
             Value::Int(n) => serde_json::Value::from(*n),
             Value::BigInt(d) => serde_json::from_str(d).unwrap_or(serde_json::Value::Null),
@@ -186,7 +208,7 @@ impl Value {
             Value::None | Value::Ellipsis => false,
             Value::Bool(b) => *b,
             Value::Int(n) => *n != 0,
-            Value::BigInt(_) => true,
+            Value::BigInt(_) | Value::Bytes => true,
             Value::Float(f) => *f != 0.0,
             Value::Str(s) => !s.is_empty(),
             Value::List(l) => !l.is_empty(),
@@ -288,6 +310,7 @@ impl Value {
             Value::BigInt(d) => out.push_str(d),
             Value::Float(f) => out.push_str(&python_float_str(*f)),
             Value::Str(s) => out.push_str(&str_repr(s)),
+            Value::Bytes => out.push_str("b'…'"),
             Value::List(items) => {
                 out.push('[');
                 for (i, item) in items.iter().enumerate() {
@@ -313,6 +336,21 @@ impl Value {
         }
     }
 
+    /// Python's type name: `NoneType`, `bool`, `int`, `float`, `str`, `bytes`, `list`, `dict`.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::None => "NoneType",
+            Value::Ellipsis => "ellipsis",
+            Value::Bool(_) => "bool",
+            Value::Int(_) | Value::BigInt(_) => "int",
+            Value::Float(_) => "float",
+            Value::Str(_) => "str",
+            Value::Bytes => "bytes",
+            Value::List(_) => "list",
+            Value::Map(_) => "dict",
+        }
+    }
+
     /// Python's `type(x)` as printed in messages: `<class 'list'>`.
     pub fn py_type(&self) -> &'static str {
         match self {
@@ -324,6 +362,7 @@ impl Value {
             // The oracle's attribute placeholder is a `str` subclass of its own.
             Value::Str(s) if is_attr_placeholder(s) => "<class '__main__.AttrPlaceholder'>",
             Value::Str(_) => "<class 'str'>",
+            Value::Bytes => "<class 'bytes'>",
             Value::List(_) => "<class 'list'>",
             Value::Map(_) => "<class 'dict'>",
         }
@@ -345,6 +384,8 @@ impl Value {
             Value::Float(f) => out.push_str(&python_float_repr(*f)),
             Value::Int(_) | Value::BigInt(_) => out.push_str(&self.py_repr()),
             Value::Str(s) => write_json_string(s, out),
+            // `json.dumps` fails on `bytes`; shown in messages as an opaque string.
+            Value::Bytes => out.push_str("\"…\""),
             Value::List(items) => {
                 out.push('[');
                 for (i, item) in items.iter().enumerate() {
@@ -521,6 +562,7 @@ fn key_hash(key: &Value) -> u64 {
             None => (4u8, f.to_bits()).hash(&mut h),
         },
         Value::Str(s) => (5u8, s).hash(&mut h),
+        Value::Bytes => 8u8.hash(&mut h),
         Value::List(items) => (6u8, items.len()).hash(&mut h),
         Value::Map(entries) => (7u8, entries.len()).hash(&mut h),
     }

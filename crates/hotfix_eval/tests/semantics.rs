@@ -127,3 +127,21 @@ outputs:
     assert_eq!(fold("broken"), None);
     assert_eq!(fold("attribute"), None);
 }
+
+#[test]
+fn a_binary_value_is_not_evaluated_rather_than_taken_as_its_text() {
+    // Heat (resolve.py): `a` is `[104, 101, 108, 108, 111]` (its JSON encoder writes bytes as
+    // a list of byte values) and `b` the text of that list; hotfix gave "hello" and "helloy".
+    let out = outputs(
+        "heat_template_version: 2018-08-31
+outputs:
+  a: {value: !!binary aGVsbG8=}
+  b: {value: {str_replace: {template: xy, params: {x: !!binary aGVsbG8=}}}}
+  c: {value: plain}
+",
+    );
+    for name in ["a", "b"] {
+        assert_eq!(out[name]["error_type"], "NotEvaluated", "{name}: {out}");
+    }
+    assert_eq!(out["c"]["value"], "plain");
+}

@@ -1,54 +1,39 @@
 //! How Python sees the values of a template once PyYAML has loaded them, for every rule
-//! family: a node as a literal or a call ([`View`], [`Arg`]), a whole value ([`Py`], loaded
+//! family: a node as a literal or a call ([`View`], [`Arg`]), a whole value ([`Value`], loaded
 //! or computed), and the Python operations Heat applies to them: `str()`, `repr()`,
 //! `json.dumps()`, `==`, truthiness, `int()`/`float()`, `len()` and `%`.
 
 mod view;
 
-use std::fmt::Write as _;
-
 use hotfix_hot::python;
-use hotfix_yaml::{Document, NodeId, python_float_repr};
+use hotfix_yaml::{Document, NodeId};
 
 pub(in crate::rules) use view::{Arg, PyInt, View};
 
-/// A loaded value. `Big` integers (outside `i128`) and `bytes` are kept opaque (a `bytes`
-/// value is taken as not empty).
-#[derive(Clone, Debug)]
-pub(in crate::rules) enum Py {
-    None,
-    Bool(bool),
-    Int(i128),
-    Big(String),
-    Float(f64),
-    Str(String),
-    Bytes,
-    List(Vec<Py>),
-    Dict(Vec<(Py, Py)>),
-}
+pub(in crate::rules) use hotfix_eval::Value;
 
 /// Nodes a value may expand to (through aliases) before it is not worth modelling.
 const MAX_NODES: usize = 10_000;
 
 /// The value of a node, or `None` when it is too large to model.
-pub(in crate::rules) fn load(doc: &Document, id: NodeId) -> Option<Py> {
+pub(in crate::rules) fn load(doc: &Document, id: NodeId) -> Option<Value> {
     let mut budget = MAX_NODES;
     load_inner(doc, id, &mut budget, 0)
 }
 
-fn load_inner(doc: &Document, id: NodeId, budget: &mut usize, depth: usize) -> Option<Py> {
+fn load_inner(doc: &Document, id: NodeId, budget: &mut usize, depth: usize) -> Option<Value> {
     *budget = budget.checked_sub(1)?;
     if depth > 100 {
         return None;
     }
     Some(match Arg::of(doc, id) {
-        Arg::List(items) => Py::List(
+        Arg::List(items) => Value::List(
             items
                 .iter()
                 .map(|&i| load_inner(doc, i, budget, depth + 1))
                 .collect::<Option<Vec<_>>>()?,
         ),
-        Arg::Map(map) => Py::Dict(
+        Arg::Map(map) => Value::Map(
             doc.entries(map)
                 .into_iter()
                 .map(|e| {
@@ -78,163 +63,20 @@ pub(in crate::rules) use hotfix_yaml::python_float_str as float_str;
 
 pub(in crate::rules) use hotfix_yaml::python_str_repr as str_repr;
 
-impl Py {
-    /// Python's type name (`int`, `str`, `list`, …).
-    pub(in crate::rules) fn type_name(&self) -> &'static str {
-        match self {
-            Py::None => "NoneType",
-            Py::Bool(_) => "bool",
-            Py::Int(_) | Py::Big(_) => "int",
-            Py::Float(_) => "float",
-            Py::Str(_) => "str",
-            Py::Bytes => "bytes",
-            Py::List(_) => "list",
-            Py::Dict(_) => "dict",
-        }
+/// The value as a number, if it is one (`bool` included, as in Python; an `int` within
+/// `i128`).
+pub(in crate::rules) fn as_num(value: &Value) -> Option<Num> {
+    match value {
+        Value::Float(f) => Some(Num::Float(*f)),
+        other => other.as_i128().map(Num::Int),
     }
+}
 
-    /// Python's `str()`.
-    pub(in crate::rules) fn to_str(&self) -> String {
-        match self {
-            Py::Str(s) => s.clone(),
-            other => other.repr(),
-        }
-    }
-
-    /// Python's `repr()`.
-    pub(in crate::rules) fn repr(&self) -> String {
-        match self {
-            Py::None => "None".to_owned(),
-            Py::Bool(true) => "True".to_owned(),
-            Py::Bool(false) => "False".to_owned(),
-            Py::Int(n) => n.to_string(),
-            Py::Big(digits) => digits.clone(),
-            Py::Float(f) => float_str(*f),
-            Py::Str(s) => str_repr(s),
-            Py::Bytes => "b'…'".to_owned(),
-            Py::List(items) => {
-                let inner: Vec<String> = items.iter().map(Py::repr).collect();
-                format!("[{}]", inner.join(", "))
-            }
-            Py::Dict(entries) => {
-                let inner: Vec<String> = entries
-                    .iter()
-                    .map(|(k, v)| format!("{}: {}", k.repr(), v.repr()))
-                    .collect();
-                format!("{{{}}}", inner.join(", "))
-            }
-        }
-    }
-
-    /// `json.dumps()` with the default separators.
-    pub(in crate::rules) fn json(&self) -> String {
-        let mut out = String::new();
-        self.write_json(&mut out);
-        out
-    }
-
-    fn write_json(&self, out: &mut String) {
-        match self {
-            Py::None => out.push_str("null"),
-            Py::Bool(true) => out.push_str("true"),
-            Py::Bool(false) => out.push_str("false"),
-            Py::Int(n) => {
-                let _ = write!(out, "{n}");
-            }
-            Py::Big(digits) => out.push_str(digits),
-            Py::Float(f) => out.push_str(&python_float_repr(*f)),
-            Py::Str(s) => hotfix_yaml::write_json_string(s, out),
-            Py::Bytes => out.push_str("\"…\""),
-            Py::List(items) => {
-                out.push('[');
-                for (i, item) in items.iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    item.write_json(out);
-                }
-                out.push(']');
-            }
-            Py::Dict(entries) => {
-                out.push('{');
-                for (i, (k, v)) in entries.iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    match k {
-                        Py::Str(s) => hotfix_yaml::write_json_string(s, out),
-                        Py::None => out.push_str("\"null\""),
-                        Py::Bool(b) => out.push_str(if *b { "\"true\"" } else { "\"false\"" }),
-                        other => {
-                            out.push('"');
-                            other.write_json(out);
-                            out.push('"');
-                        }
-                    }
-                    out.push_str(": ");
-                    v.write_json(out);
-                }
-                out.push('}');
-            }
-        }
-    }
-
-    /// Python truthiness.
-    pub(in crate::rules) fn truthy(&self) -> bool {
-        match self {
-            Py::None => false,
-            Py::Bool(b) => *b,
-            Py::Int(n) => *n != 0,
-            Py::Big(_) | Py::Bytes => true,
-            Py::Float(f) => *f != 0.0,
-            Py::Str(s) => !s.is_empty(),
-            Py::List(items) => !items.is_empty(),
-            Py::Dict(entries) => !entries.is_empty(),
-        }
-    }
-
-    /// The value as a number, if it is one (`bool` included, as in Python).
-    pub(in crate::rules) fn as_num(&self) -> Option<Num> {
-        match self {
-            Py::Bool(b) => Some(Num::Int(i128::from(*b))),
-            Py::Int(n) => Some(Num::Int(*n)),
-            Py::Float(f) => Some(Num::Float(*f)),
-            _ => None,
-        }
-    }
-
-    /// Python's `==`.
-    pub(in crate::rules) fn eq(&self, other: &Py) -> bool {
-        if let (Some(a), Some(b)) = (self.as_num(), other.as_num()) {
-            return a.cmp_num(b) == Some(std::cmp::Ordering::Equal);
-        }
-        match (self, other) {
-            (Py::None, Py::None) => true,
-            (Py::Big(a), Py::Big(b)) | (Py::Str(a), Py::Str(b)) => a == b,
-            (Py::List(a), Py::List(b)) => {
-                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.eq(y))
-            }
-            (Py::Dict(a), Py::Dict(b)) => {
-                a.len() == b.len()
-                    && a.iter()
-                        .all(|(k, v)| b.iter().any(|(k2, v2)| k.eq(k2) && v.eq(v2)))
-            }
-            _ => false,
-        }
-    }
-
-    /// Python's `len()`, or the `TypeError` text.
-    pub(in crate::rules) fn len(&self) -> Result<usize, String> {
-        match self {
-            Py::Str(s) => Ok(s.chars().count()),
-            Py::List(items) => Ok(items.len()),
-            Py::Dict(entries) => Ok(entries.len()),
-            other => Err(format!(
-                "object of type '{}' has no len()",
-                other.type_name()
-            )),
-        }
-    }
+/// Python's `len()`, or the `TypeError` text.
+pub(in crate::rules) fn py_len(value: &Value) -> Result<usize, String> {
+    value
+        .py_len()
+        .ok_or_else(|| format!("object of type '{}' has no len()", value.type_name()))
 }
 
 /// A Python number.
@@ -335,13 +177,13 @@ pub(in crate::rules) fn str_to_num(s: &str) -> Parsed {
 
 /// Heat's `Schema.str_to_num` for any value: numbers as they are, strings parsed, anything
 /// else the `TypeError` of `int()`.
-pub(in crate::rules) fn to_num(value: &Py) -> Parsed {
-    if let Some(n) = value.as_num() {
+pub(in crate::rules) fn to_num(value: &Value) -> Parsed {
+    if let Some(n) = as_num(value) {
         return Parsed::Num(n);
     }
     match value {
-        Py::Str(s) => str_to_num(s),
-        Py::Big(_) | Py::Bytes => Parsed::Unknown,
+        Value::Str(s) => str_to_num(s),
+        Value::BigInt(_) | Value::Bytes => Parsed::Unknown,
         other => Parsed::Error(format!(
             "int() argument must be a string, a bytes-like object or a real number, not '{}'",
             other.type_name()
@@ -350,9 +192,9 @@ pub(in crate::rules) fn to_num(value: &Py) -> Parsed {
 }
 
 /// The `str()` of what `str_to_num` returns (`"1.50"` → `1.5`; a number stays as printed).
-pub(in crate::rules) fn num_str(original: &Py, num: Num) -> String {
-    if original.as_num().is_some() {
-        return original.to_str();
+pub(in crate::rules) fn num_str(original: &Value, num: Num) -> String {
+    if as_num(original).is_some() {
+        return original.py_str();
     }
     match num {
         Num::Int(n) => n.to_string(),
@@ -362,11 +204,11 @@ pub(in crate::rules) fn num_str(original: &Py, num: Num) -> String {
 
 /// `oslo_utils.strutils.bool_from_string(value, strict=True)`
 /// ([`hotfix_hot::python::bool_from_string`] of its `str()`).
-pub(in crate::rules) fn bool_from_string(value: &Py) -> Result<bool, String> {
-    if let Py::Bool(b) = value {
+pub(in crate::rules) fn bool_from_string(value: &Value) -> Result<bool, String> {
+    if let Value::Bool(b) = value {
         return Ok(*b);
     }
-    python::bool_from_string(&value.to_str())
+    python::bool_from_string(&value.py_str())
 }
 
 /// A Python type name with its article: `an int`, `a str`, `a dict`.
@@ -443,9 +285,9 @@ mod tests {
         assert_eq!(str_repr("a'b\"c"), "'a\\'b\"c'");
         assert_eq!(str_repr("a\nb"), "'a\\nb'");
         assert_eq!(str_repr("tab\t\u{85}"), "'tab\\t\\x85'");
-        assert_eq!(Py::Float(1.5).repr(), "1.5");
-        assert_eq!(Py::Float(f64::NAN).repr(), "nan");
-        assert_eq!(Py::Float(f64::NEG_INFINITY).to_str(), "-inf");
+        assert_eq!(Value::Float(1.5).py_repr(), "1.5");
+        assert_eq!(Value::Float(f64::NAN).py_repr(), "nan");
+        assert_eq!(Value::Float(f64::NEG_INFINITY).py_str(), "-inf");
     }
 
     #[test]
@@ -459,20 +301,20 @@ mod tests {
         assert_eq!(m(7, 2), 1);
         assert_eq!(m(-4, -3), -1);
         assert_eq!(
-            Py::List(vec![
-                Py::Str("a".into()),
-                Py::Int(1),
-                Py::Bool(true),
-                Py::None
+            Value::List(vec![
+                Value::Str("a".into()),
+                Value::Int(1),
+                Value::Bool(true),
+                Value::None
             ])
-            .to_str(),
+            .py_str(),
             "['a', 1, True, None]"
         );
-        assert_eq!(Py::Str("é\n".into()).json(), "\"\\u00e9\\n\"");
+        assert_eq!(Value::Str("é\n".into()).json_dumps(false), "\"\\u00e9\\n\"");
         assert_eq!(
-            bool_from_string(&Py::Float(1.0)).map_err(|e| !e.is_empty()),
+            bool_from_string(&Value::Float(1.0)).map_err(|e| !e.is_empty()),
             Err(true)
         );
-        assert_eq!(bool_from_string(&Py::Str(" Yes ".into())), Ok(true));
+        assert_eq!(bool_from_string(&Value::Str(" Yes ".into())), Ok(true));
     }
 }

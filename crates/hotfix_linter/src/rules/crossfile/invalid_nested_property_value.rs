@@ -3,7 +3,7 @@ use hotfix_yaml::{NodeId, NodeKind};
 
 use crate::rule::{Context, Sink, declare_rule};
 use crate::rules::crossfile::{Nested, declared_in, nested_of, passed_properties};
-use crate::rules::py::{self, Py};
+use crate::rules::py::{self, Value};
 use crate::rules::resources::{Literal, literal};
 
 declare_rule! {
@@ -168,7 +168,7 @@ struct Refusal {
 fn refusal(
     at: &Given<'_, '_>,
     schema: &ParameterSchema,
-    value: Py,
+    value: Value,
     nested: &Nested,
 ) -> Option<Refusal> {
     let name = at.name;
@@ -205,11 +205,11 @@ fn refusal(
                 .and_then(|c| c.description.clone())
                 .unwrap_or(heat);
             let parameter = format!("a `{}` parameter of {}", kind.name(), nested.describe());
-            let message = if matches!(original, Py::None) {
+            let message = if matches!(original, Value::None) {
                 format!(
                     "Heat takes null as `{}` for `{name}` ({parameter}), and its constraints \
                      refuse that",
-                    value.json()
+                    value.json_dumps(false)
                 )
             } else {
                 format!("{message} ({parameter})")
@@ -236,8 +236,8 @@ fn refusal(
 /// A list Heat cannot join into the nested stack's comma-delimited string
 /// (`TemplateResource.child_params`): a first item that is a map makes every item one (each is
 /// flattened to `.member.N.key=value`); otherwise every item must be a string or null.
-fn unjoinable(at: &Given<'_, '_>, list: &Py, nested: &Nested) -> Option<Refusal> {
-    let Py::List(items) = list else {
+fn unjoinable(at: &Given<'_, '_>, list: &Value, nested: &Nested) -> Option<Refusal> {
+    let Value::List(items) = list else {
         return None;
     };
     let name = at.name;
@@ -246,11 +246,11 @@ fn unjoinable(at: &Given<'_, '_>, list: &Py, nested: &Nested) -> Option<Refusal>
         at.resource,
         nested.path.file_name()
     );
-    let (item, message, heat) = if let Some(Py::Dict(_)) = items.first() {
+    let (item, message, heat) = if let Some(Value::Map(_)) = items.first() {
         let (i, item) = items
             .iter()
             .enumerate()
-            .find(|(_, item)| !matches!(item, Py::Dict(_)))?;
+            .find(|(_, item)| !matches!(item, Value::Map(_)))?;
         (
             i,
             format!(
@@ -267,7 +267,7 @@ fn unjoinable(at: &Given<'_, '_>, list: &Py, nested: &Nested) -> Option<Refusal>
         let (i, item) = items
             .iter()
             .enumerate()
-            .find(|(_, item)| !matches!(item, Py::Str(_) | Py::None))?;
+            .find(|(_, item)| !matches!(item, Value::Str(_) | Value::None))?;
         (
             i,
             format!(
@@ -283,8 +283,8 @@ fn unjoinable(at: &Given<'_, '_>, list: &Py, nested: &Nested) -> Option<Refusal>
         )
     };
     let advice = match items.get(item) {
-        _ if matches!(items.first(), Some(Py::Dict(_))) => "make every item a map",
-        Some(Py::Int(_) | Py::Float(_) | Py::Bool(_)) => "quote it",
+        _ if matches!(items.first(), Some(Value::Map(_))) => "make every item a map",
+        Some(Value::Int(_) | Value::BigInt(_) | Value::Float(_) | Value::Bool(_)) => "quote it",
         _ => "make every item a string",
     };
     let doc = at.cx.doc;
@@ -301,8 +301,8 @@ fn unjoinable(at: &Given<'_, '_>, list: &Py, nested: &Nested) -> Option<Refusal>
 
 /// A string given for a `json` parameter that is not JSON: Heat passes it on as it is, and the
 /// nested stack's parameter refuses it (`JsonParam.parse`) when Heat creates the nested stack.
-fn not_json(at: &Given<'_, '_>, value: &Py, nested: &Nested) -> Option<Refusal> {
-    let Py::Str(text) = value else {
+fn not_json(at: &Given<'_, '_>, value: &Value, nested: &Nested) -> Option<Refusal> {
+    let Value::Str(text) = value else {
         return None;
     };
     if text.is_empty() {
@@ -336,7 +336,7 @@ fn takes(kind: ParameterType) -> &'static str {
 }
 
 /// `an int`, `a float`, … (Python's type name, with its article).
-fn a_python(value: &Py) -> String {
+fn a_python(value: &Value) -> String {
     let name = value.type_name();
     match name {
         "int" => "an int".to_owned(),

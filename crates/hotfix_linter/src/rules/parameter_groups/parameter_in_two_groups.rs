@@ -2,7 +2,7 @@ use hotfix_yaml::NodeId;
 
 use super::shared::{grouped, groups, heat_text, label, value};
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::py::Py;
+use crate::rules::py::Value;
 
 declare_rule! {
     /// ## What it does
@@ -54,7 +54,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     }
     let doc = cx.doc;
     // Every name grouped so far: its value, where it is, and its group.
-    let mut seen: Vec<(Py, NodeId, NodeId)> = Vec::new();
+    let mut seen: Vec<(Value, NodeId, NodeId)> = Vec::new();
     for group in groups(cx) {
         let Some(items) = grouped(doc, group) else {
             continue;
@@ -63,8 +63,8 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             let Some(name) = value(doc, item) else {
                 continue;
             };
-            let shown = name.to_str();
-            if let Some((_, first, first_group)) = seen.iter().find(|(v, _, _)| v.eq(&name)) {
+            let shown = name.py_str();
+            if let Some((_, first, first_group)) = seen.iter().find(|(v, _, _)| v.py_eq(&name)) {
                 let (first, first_group) = (*first, *first_group);
                 let message = if first_group == group {
                     format!("`{shown}` is listed twice in the same parameter group")

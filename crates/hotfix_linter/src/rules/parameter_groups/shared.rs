@@ -4,7 +4,7 @@
 use hotfix_yaml::{Document, NodeId};
 
 use crate::rule::Context;
-use crate::rules::py::{self, Py};
+use crate::rules::py::{self, Value};
 use crate::rules::util::{is_mapping, is_sequence};
 
 /// The items of `parameter_groups`, when it is a list Heat validates.
@@ -33,13 +33,13 @@ pub(super) fn grouped(doc: &Document, group: NodeId) -> Option<&[NodeId]> {
 /// int. Heat crashes on a label of another type: `Err` holds its message.
 pub(super) fn prefix(doc: &Document, group: NodeId) -> Result<String, String> {
     let label = match doc.get(group, "label") {
-        None => Py::Str(String::new()),
-        Some(node) => py::load(doc, node).unwrap_or(Py::None),
+        None => Value::Str(String::new()),
+        Some(node) => py::load(doc, node).unwrap_or(Value::None),
     };
     let path = match &label {
-        Py::Str(s) if !s.is_empty() && s.chars().all(|c| c.is_ascii_digit()) => format!("[{s}]"),
-        Py::Str(s) => format!(".{s}"),
-        Py::Int(_) | Py::Big(_) | Py::Bool(_) => format!("[{}]", label.to_str()),
+        Value::Str(s) if !s.is_empty() && s.chars().all(|c| c.is_ascii_digit()) => format!("[{s}]"),
+        Value::Str(s) => format!(".{s}"),
+        Value::Int(_) | Value::BigInt(_) | Value::Bool(_) => format!("[{}]", label.py_str()),
         other => {
             return Err(format!(
                 "'{}' object has no attribute 'isdigit'",
@@ -61,12 +61,12 @@ pub(super) fn heat_text(doc: &Document, group: NodeId, message: &str) -> String 
 }
 
 /// A grouped name as a Python value, for `in` comparisons.
-pub(super) fn value(doc: &Document, id: NodeId) -> Option<Py> {
+pub(super) fn value(doc: &Document, id: NodeId) -> Option<Value> {
     py::load(doc, id)
 }
 
 /// The group's label as written, for messages.
 pub(super) fn label(doc: &Document, group: NodeId) -> Option<String> {
     let node = doc.get(group, "label")?;
-    py::load(doc, node).map(|v| v.to_str())
+    py::load(doc, node).map(|v| v.py_str())
 }

@@ -2,7 +2,7 @@ use hotfix_hot::key_name;
 
 use super::shared::{grouped, groups, heat_text, label, value};
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::py::{self, Py};
+use crate::rules::py::{self, Value};
 use crate::rules::util::{did_you_mean, is_mapping, is_null};
 
 declare_rule! {
@@ -60,7 +60,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     {
         return;
     }
-    let mut valid: Vec<Py> = PSEUDO.iter().map(|p| Py::Str((*p).to_owned())).collect();
+    let mut valid: Vec<Value> = PSEUDO.iter().map(|p| Value::Str((*p).to_owned())).collect();
     for param in &cx.template.parameters {
         match value(doc, param.key) {
             Some(v) => valid.push(v),
@@ -82,10 +82,10 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             let Some(name) = value(doc, item) else {
                 continue;
             };
-            if valid.iter().any(|v| v.eq(&name)) {
+            if valid.iter().any(|v| v.py_eq(&name)) {
                 continue;
             }
-            let shown = name.to_str();
+            let shown = name.py_str();
             let heat = heat_text(
                 doc,
                 group,
@@ -97,7 +97,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                     .to_owned()
             } else if let Some(better) = did_you_mean(&shown, names.iter().map(String::as_str)) {
                 format!("did you mean `{better}`?")
-            } else if !matches!(name, Py::Str(_)) {
+            } else if !matches!(name, Value::Str(_)) {
                 let written = key_name(doc, item);
                 format!(
                     "`{written}` loads as {}, not a string; quote it",

@@ -3,7 +3,7 @@ use super::shared::{
     Built, Outcome, build, constraint_items, definition, kinds, param_type, shown_value, span_in,
 };
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::py::{self, Parsed, Py};
+use crate::rules::py::{self, Parsed, Value};
 use hotfix_hot::parameter_schema::{ConstraintKind, ParameterType};
 
 declare_rule! {
@@ -58,7 +58,7 @@ struct Mismatch {
     early: bool,
 }
 
-fn convert(ty: ParameterType, raw: &Py) -> Option<Mismatch> {
+fn convert(ty: ParameterType, raw: &Value) -> Option<Mismatch> {
     match ty {
         ParameterType::String => None,
         ParameterType::Number => match py::to_num(raw) {
@@ -75,7 +75,7 @@ fn convert(ty: ParameterType, raw: &Py) -> Option<Mismatch> {
             early: false,
         }),
         ParameterType::Json => {
-            let Py::Str(text) = raw else {
+            let Value::Str(text) = raw else {
                 return None;
             };
             if text.is_empty() {
@@ -91,7 +91,9 @@ fn convert(ty: ParameterType, raw: &Py) -> Option<Mismatch> {
             }
         }
         ParameterType::CommaDelimitedList => match raw {
-            Py::List(_) | Py::Str(_) | Py::Bytes | Py::Big(_) => None,
+            Value::List(_) | Value::Str(_) | Value::Bytes => None,
+            // An `int` beyond `i128` is not modelled.
+            Value::BigInt(_) if raw.as_i128().is_none() => None,
             other => Some(Mismatch {
                 message: format!(
                     "is {}, not a list or a comma-separated string",
@@ -110,17 +112,17 @@ fn convert(ty: ParameterType, raw: &Py) -> Option<Mismatch> {
 /// The text template-validate gives when a constraint converts the default first (the
 /// first applicable constraint of a `number` or the `allowed_values` of a `boolean`).
 /// The error of Heat's `to_schema_type` for a `number` or `boolean` value, if it fails.
-fn schema_type_error(ty: ParameterType, value: &Py) -> Option<String> {
-    let shown = value.to_str();
+fn schema_type_error(ty: ParameterType, value: &Value) -> Option<String> {
+    let shown = value.py_str();
     match ty {
         ParameterType::Number => match py::to_num(value) {
-            Parsed::Error(_) if matches!(value, Py::Str(_)) => Some(format!(
+            Parsed::Error(_) if matches!(value, Value::Str(_)) => Some(format!(
                 "Value \"{shown}\" is invalid for data type \"number\"."
             )),
             Parsed::Error(type_error) => Some(type_error),
             Parsed::Num(_) | Parsed::Unknown => None,
         },
-        ParameterType::Boolean => py::bool_from_string(&Py::Str(shown.clone()))
+        ParameterType::Boolean => py::bool_from_string(&Value::Str(shown.clone()))
             .err()
             .map(|_| format!("Value \"{shown}\" is invalid for data type \"boolean\".")),
         _ => None,
@@ -131,7 +133,7 @@ fn early_text(
     cx: &Context<'_>,
     map: hotfix_yaml::NodeId,
     ty: ParameterType,
-    raw: &Py,
+    raw: &Value,
 ) -> Option<String> {
     let version = cx.version()?;
     for item in constraint_items(cx.doc, map) {
@@ -144,7 +146,7 @@ fn early_text(
         let Outcome::Built(built) = build(cx, &first) else {
             continue;
         };
-        let shown = raw.to_str();
+        let shown = raw.py_str();
         let text = match (ty, &built) {
             (ParameterType::Number, Built::Range { .. } | Built::Modulo { .. }) => {
                 match py::to_num(raw) {
@@ -154,16 +156,20 @@ fn early_text(
             }
             // A list is compared item by item, unconverted.
             (ParameterType::Number | ParameterType::Boolean, Built::AllowedValues(allowed))
-                if matches!(raw, Py::List(_)) =>
+                if matches!(raw, Value::List(_)) =>
             {
-                let Py::List(items) = raw else { continue };
-                if items.iter().all(|v| allowed.iter().any(|(_, a)| v.eq(a))) {
+                let Value::List(items) = raw else { continue };
+                if items
+                    .iter()
+                    .all(|v| allowed.iter().any(|(_, a)| v.py_eq(a)))
+                {
                     continue;
                 }
-                let listed: Vec<String> = allowed.iter().map(|(_, a)| a.json()).collect();
+                let listed: Vec<String> =
+                    allowed.iter().map(|(_, a)| a.json_dumps(false)).collect();
                 format!(
                     "{} is not an allowed value [{}]",
-                    raw.json(),
+                    raw.json_dumps(false),
                     listed.join(", ")
                 )
             }
@@ -196,7 +202,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         let Some(raw) = py::load(doc, node) else {
             continue;
         };
-        if matches!(raw, Py::None) {
+        if matches!(raw, Value::None) {
             continue;
         }
         let Some(mismatch) = convert(ty, &raw) else {

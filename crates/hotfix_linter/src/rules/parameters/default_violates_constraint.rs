@@ -4,7 +4,7 @@ use super::shared::{
     definition, description, kinds, param_type, shown_value, span_in,
 };
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::py::{self, Py};
+use crate::rules::py::{self, Value};
 use hotfix_hot::parameter_schema::{ConstraintKind, ParameterType};
 
 declare_rule! {
@@ -81,7 +81,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         let Some(raw) = py::load(doc, default_node) else {
             continue;
         };
-        if matches!(raw, Py::None) {
+        if matches!(raw, Value::None) {
             continue;
         }
         let Some(value) = default_for_constraints(ty, &raw) else {
@@ -111,7 +111,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             let desc = description(doc, item);
             let one_line = |t: &str| t.replace('\n', "\\n");
             let reason = one_line(desc.as_deref().unwrap_or(&text));
-            let shown = one_line(&raw.to_str());
+            let shown = one_line(&raw.py_str());
             let message = format!(
                 "default {} of parameter `{}` violates its `{}` constraint",
                 shown_value(&raw),
@@ -139,13 +139,13 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
 /// The value stack create checks, when it differs from the one template validate checks:
 /// `''` is an empty `comma_delimited_list` (`[]`, not `['']`), and a `json` string is parsed
 /// (only its length matters: `length` is the one constraint a `json` parameter takes).
-fn create_value(ty: ParameterType, raw: &Py) -> Option<Py> {
+fn create_value(ty: ParameterType, raw: &Value) -> Option<Value> {
     match (ty, raw) {
-        (ParameterType::CommaDelimitedList, Py::Str(s)) if s.is_empty() => {
-            Some(Py::List(Vec::new()))
+        (ParameterType::CommaDelimitedList, Value::Str(s)) if s.is_empty() => {
+            Some(Value::List(Vec::new()))
         }
-        (ParameterType::Json, Py::Str(s)) if !s.is_empty() => {
-            pyjson::top_level_len(s).map(|n| Py::List(vec![Py::None; n]))
+        (ParameterType::Json, Value::Str(s)) if !s.is_empty() => {
+            pyjson::top_level_len(s).map(|n| Value::List(vec![Value::None; n]))
         }
         _ => None,
     }

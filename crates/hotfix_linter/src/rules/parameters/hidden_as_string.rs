@@ -2,7 +2,7 @@ use hotfix_diagnostics::{Applicability, Edit, Fix};
 
 use super::shared::{definition, span_in};
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::py::{self, Py};
+use crate::rules::py::{self, Value};
 
 declare_rule! {
     /// ## What it does
@@ -81,7 +81,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                     param.name,
                     doc.text(node)
                 );
-                match py::bool_from_string(&Py::Str(text.to_owned())) {
+                match py::bool_from_string(&Value::Str(text.to_owned())) {
                     Ok(false) => (
                         message,
                         format!(

@@ -3,7 +3,7 @@ use hotfix_yaml::NodeId;
 
 use super::shared::{Bound, Built, Outcome, build, definition, kinds, param_type};
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::py::{self, Parsed, Py};
+use crate::rules::py::{self, Parsed, Value};
 use crate::rules::util::{did_you_mean, is_mapping, is_null, python_type};
 use hotfix_hot::parameter_schema::CONSTRAINT_KEYS;
 use hotfix_hot::parameter_schema::ParameterType;
@@ -261,13 +261,13 @@ fn allowed_value(
     sink: &mut Sink<'_>,
     ty: ParameterType,
     node: NodeId,
-    allowed: &Py,
+    allowed: &Value,
 ) {
-    let shown = allowed.to_str();
+    let shown = allowed.py_str();
     match ty {
         ParameterType::Number => {
             let heat = match py::to_num(allowed) {
-                Parsed::Error(_) if matches!(allowed, Py::Str(_)) => {
+                Parsed::Error(_) if matches!(allowed, Value::Str(_)) => {
                     format!("Value \"{shown}\" is invalid for data type \"number\".")
                 }
                 Parsed::Error(type_error) => type_error,
@@ -279,7 +279,7 @@ fn allowed_value(
                 ));
         }
         ParameterType::Boolean => {
-            if py::bool_from_string(&Py::Str(shown.clone())).is_ok() {
+            if py::bool_from_string(&Value::Str(shown.clone())).is_ok() {
                 return;
             }
             sink.report(cx.span(node), format!("allowed value `{shown}` is not a boolean"))
@@ -288,7 +288,7 @@ fn allowed_value(
                 ));
         }
         ParameterType::CommaDelimitedList => {
-            if matches!(allowed, Py::Str(_)) {
+            if matches!(allowed, Value::Str(_)) {
                 return;
             }
             sink.report(

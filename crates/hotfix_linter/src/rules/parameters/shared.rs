@@ -9,7 +9,7 @@ use hotfix_yaml::{Document, NodeId, NodeKind, ScalarStyle};
 
 use super::regex::{self, Compiled, Regex};
 use crate::rule::Context;
-use crate::rules::py::{self, Num, Parsed, Py};
+use crate::rules::py::{self, Num, Parsed, Value};
 use crate::rules::util::{did_you_mean, is_mapping};
 
 /// The parameter's definition, when it is a mapping (what Heat requires).
@@ -80,7 +80,7 @@ pub(super) enum Built {
         step: Bound,
         offset: Bound,
     },
-    AllowedValues(Vec<(NodeId, Py)>),
+    AllowedValues(Vec<(NodeId, Value)>),
     /// `None`: a pattern this linter cannot evaluate.
     AllowedPattern(String, Option<Regex>),
     Custom,
@@ -184,7 +184,7 @@ fn get_num(cx: &Context<'_>, map: NodeId, key: &str) -> Result<Option<Bound>, Op
         return Ok(None);
     };
     let value = py::load(cx.doc, node).ok_or(None)?;
-    if matches!(value, Py::None) {
+    if matches!(value, Value::None) {
         return Ok(None);
     }
     match py::to_num(&value) {
@@ -195,7 +195,7 @@ fn get_num(cx: &Context<'_>, map: NodeId, key: &str) -> Result<Option<Bound>, Op
         })),
         Parsed::Error(heat) => Err(Some(Problem {
             node,
-            message: format!("`{key}` must be a number, not `{}`", value.to_str()),
+            message: format!("`{key}` must be a number, not `{}`", value.py_str()),
             advice: "write a number".to_owned(),
             heat,
         })),
@@ -403,7 +403,7 @@ fn bound_text(bound: Option<&Bound>) -> String {
 
 /// `Constraint.validate(value, schema)` for one built constraint, as `_validate_default`
 /// runs it (custom constraints skipped).
-pub(super) fn check(built: &Built, ty: ParameterType, value: &Py) -> Check {
+pub(super) fn check(built: &Built, ty: ParameterType, value: &Value) -> Check {
     match built {
         Built::Range { min, max } => {
             let Parsed::Num(v) = py::to_num(value) else {
@@ -418,7 +418,7 @@ pub(super) fn check(built: &Built, ty: ParameterType, value: &Py) -> Check {
             if below || above {
                 return Check::Fail(format!(
                     "{} is out of range (min: {}, max: {})",
-                    value.to_str(),
+                    value.py_str(),
                     bound_text(min.as_ref()),
                     bound_text(max.as_ref())
                 ));
@@ -426,7 +426,7 @@ pub(super) fn check(built: &Built, ty: ParameterType, value: &Py) -> Check {
             Check::Pass
         }
         Built::Length { min, max } => {
-            let length = match value.len() {
+            let length = match py::py_len(value) {
                 Ok(n) => n,
                 Err(type_error) => return Check::Fail(type_error),
             };
@@ -458,14 +458,16 @@ pub(super) fn check(built: &Built, ty: ParameterType, value: &Py) -> Check {
             }
             Check::Fail(format!(
                 "{} is not a multiple of {} with an offset of {}",
-                value.to_str(),
+                value.py_str(),
                 step.text,
                 offset.text
             ))
         }
         Built::AllowedValues(allowed) => {
-            let ok = if let Py::List(items) = value {
-                items.iter().all(|v| allowed.iter().any(|(_, a)| v.eq(a)))
+            let ok = if let Value::List(items) = value {
+                items
+                    .iter()
+                    .all(|v| allowed.iter().any(|(_, a)| v.py_eq(a)))
             } else {
                 match allowed_match(ty, value, allowed) {
                     Some(ok) => ok,
@@ -475,15 +477,15 @@ pub(super) fn check(built: &Built, ty: ParameterType, value: &Py) -> Check {
             if ok {
                 return Check::Pass;
             }
-            let listed: Vec<String> = allowed.iter().map(|(_, a)| a.json()).collect();
+            let listed: Vec<String> = allowed.iter().map(|(_, a)| a.json_dumps(false)).collect();
             Check::Fail(format!(
                 "{} is not an allowed value [{}]",
-                value.json(),
+                value.json_dumps(false),
                 listed.join(", ")
             ))
         }
         Built::AllowedPattern(pattern, regex) => {
-            let Py::Str(text) = value else {
+            let Value::Str(text) = value else {
                 return Check::Fail(format!(
                     "expected string or bytes-like object, got '{}'",
                     value.type_name()
@@ -506,14 +508,14 @@ pub(super) fn check(built: &Built, ty: ParameterType, value: &Py) -> Check {
 
 /// `schema.to_schema_type(value) in (schema.to_schema_type(a) for a in allowed)`; `None` when
 /// a conversion fails (another rule reports it) or is not modelled.
-fn allowed_match(ty: ParameterType, value: &Py, allowed: &[(NodeId, Py)]) -> Option<bool> {
+fn allowed_match(ty: ParameterType, value: &Value, allowed: &[(NodeId, Value)]) -> Option<bool> {
     match ty {
         ParameterType::String => {
-            let v = value.to_str();
-            Some(allowed.iter().any(|(_, a)| a.to_str() == v))
+            let v = value.py_str();
+            Some(allowed.iter().any(|(_, a)| a.py_str() == v))
         }
         ParameterType::Number => {
-            let convert = |p: &Py| match py::to_num(p) {
+            let convert = |p: &Value| match py::to_num(p) {
                 Parsed::Num(n) => Some(n),
                 _ => None,
             };
@@ -530,13 +532,13 @@ fn allowed_match(ty: ParameterType, value: &Py, allowed: &[(NodeId, Py)]) -> Opt
         ParameterType::Boolean => {
             let bools: Vec<bool> = allowed
                 .iter()
-                .map(|(_, a)| py::bool_from_string(&Py::Str(a.to_str())).ok())
+                .map(|(_, a)| py::bool_from_string(&Value::Str(a.py_str())).ok())
                 .collect::<Option<_>>()?;
-            let v = py::bool_from_string(&Py::Str(value.to_str())).ok()?;
+            let v = py::bool_from_string(&Value::Str(value.py_str())).ok()?;
             Some(bools.contains(&v))
         }
         ParameterType::CommaDelimitedList | ParameterType::Json => {
-            Some(allowed.iter().any(|(_, a)| a.eq(value)))
+            Some(allowed.iter().any(|(_, a)| a.py_eq(value)))
         }
     }
 }
@@ -544,16 +546,16 @@ fn allowed_match(ty: ParameterType, value: &Py, allowed: &[(NodeId, Py)]) -> Opt
 /// The value `_validate_default` checks: a `comma_delimited_list` string is split on commas
 /// and list items are stringified; other types are checked as written. `None` when Heat
 /// cannot even prepare it (a list default that is neither a list nor a string).
-pub(super) fn default_for_constraints(ty: ParameterType, raw: &Py) -> Option<Py> {
+pub(super) fn default_for_constraints(ty: ParameterType, raw: &Value) -> Option<Value> {
     if ty != ParameterType::CommaDelimitedList {
         return Some(raw.clone());
     }
     match raw {
-        Py::List(items) => Some(Py::List(
-            items.iter().map(|i| Py::Str(i.to_str())).collect(),
+        Value::List(items) => Some(Value::List(
+            items.iter().map(|i| Value::Str(i.py_str())).collect(),
         )),
-        Py::Str(s) => Some(Py::List(
-            s.split(',').map(|p| Py::Str(p.to_owned())).collect(),
+        Value::Str(s) => Some(Value::List(
+            s.split(',').map(|p| Value::Str(p.to_owned())).collect(),
         )),
         _ => None,
     }
@@ -563,13 +565,13 @@ pub(super) fn default_for_constraints(ty: ParameterType, raw: &Py) -> Option<Py>
 pub(super) fn description(doc: &Document, item: NodeId) -> Option<String> {
     let node = doc.get(item, "description")?;
     let value = py::load(doc, node)?;
-    value.truthy().then(|| value.to_str())
+    value.truthy().then(|| value.py_str())
 }
 
 /// Python's `str()` of a node's value (`True`, `['a', 1]`), or its source text when it is too
 /// large to model.
 pub(super) fn py_str(doc: &Document, id: NodeId) -> String {
-    py::load(doc, id).map_or_else(|| doc.text(id).to_owned(), |v| v.to_str())
+    py::load(doc, id).map_or_else(|| doc.text(id).to_owned(), |v| v.py_str())
 }
 
 /// `text` written with the quotes of the scalar it replaces (so that JSON stays JSON).
@@ -597,8 +599,8 @@ pub(super) fn span_in(cx: &Context<'_>, param: &Named, node: NodeId) -> Span {
 }
 
 /// The default as shown in a message: short values in backticks, long ones elided.
-pub(super) fn shown_value(raw: &Py) -> String {
-    let text = raw.to_str().replace('\n', "\\n");
+pub(super) fn shown_value(raw: &Value) -> String {
+    let text = raw.py_str().replace('\n', "\\n");
     if text.is_empty() {
         return "`''`".to_owned();
     }

@@ -4,7 +4,7 @@
 use hotfix_hot::{Function, Semantic};
 use hotfix_yaml::{Document, Int, NodeId, NodeKind, ScalarValue};
 
-use super::{Py, StrInt, str_int};
+use super::{StrInt, Value, str_int};
 
 /// A template's nodes with its calls (found once, by [`Semantic`]).
 #[derive(Clone, Copy, Debug)]
@@ -96,7 +96,7 @@ impl<'a> View<'a> {
             }
             leaf => {
                 if let Some(value) = leaf.to_py() {
-                    out.push_str(&value.repr());
+                    out.push_str(&value.py_repr());
                 }
             }
         }
@@ -174,20 +174,17 @@ impl<'a> Arg<'a> {
     }
 
     /// The value of a scalar (`None` for a call or a collection).
-    pub(super) fn to_py(self) -> Option<Py> {
+    pub(super) fn to_py(self) -> Option<Value> {
         Some(match self {
             // A too long integer is never in a document that loads, where it is used.
             Arg::Call(_) | Arg::List(_) | Arg::Map(_) | Arg::Int(Int::Huge) => return None,
-            Arg::Null => Py::None,
-            Arg::Bool(b) => Py::Bool(b),
-            Arg::Int(Int::Small(n)) => Py::Int(i128::from(*n)),
-            Arg::Int(Int::Big(digits)) => match digits.parse::<i128>() {
-                Ok(n) => Py::Int(n),
-                Err(_) => Py::Big(digits.clone()),
-            },
-            Arg::Float(f) => Py::Float(f),
-            Arg::Str(s) => Py::Str(s.to_owned()),
-            Arg::Bytes(_) => Py::Bytes,
+            Arg::Null => Value::None,
+            Arg::Bool(b) => Value::Bool(b),
+            Arg::Int(Int::Small(n)) => Value::Int(*n),
+            Arg::Int(Int::Big(digits)) => Value::BigInt(digits.clone()),
+            Arg::Float(f) => Value::Float(f),
+            Arg::Str(s) => Value::Str(s.to_owned()),
+            Arg::Bytes(_) => Value::Bytes,
         })
     }
 

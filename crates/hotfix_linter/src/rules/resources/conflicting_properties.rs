@@ -4,11 +4,11 @@ use hotfix_hot::plugin_checks::{self, Check, Lit, Says, Scope, Term};
 use hotfix_hot::resource_types::{PropertyType, ResourceType, RuleKind, Schema, TranslationRule};
 use hotfix_hot::{CallStatus, Function, Named};
 use hotfix_yaml::{NodeId, NodeKind};
-use serde_json::Value;
+use serde_json::Value as Json;
 
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::py::{self, Num, Py};
-use crate::rules::resources::property_values::{converted, from_json};
+use crate::rules::py::{self, Num, Value};
+use crate::rules::resources::property_values::converted;
 use crate::rules::resources::shared::{
     Registered, call_at, is_external, registered, validated_resources,
 };
@@ -164,7 +164,7 @@ fn properties_map<'a, 'c>(
                 .unwrap_or(type_node);
             match &cx.doc.node(resolved).kind {
                 NodeKind::Mapping { .. } => (Some(resolved), key),
-                NodeKind::Scalar(_) if matches!(py::load(cx.doc, resolved), Some(Py::None)) => {
+                NodeKind::Scalar(_) if matches!(py::load(cx.doc, resolved), Some(Value::None)) => {
                     (None, key)
                 }
                 // Anything else is `invalid-resource-field-type`'s.
@@ -217,14 +217,14 @@ enum Number {
 enum Added {
     /// Heat makes no such rule: the property it reads is false.
     Nothing,
-    Items(Vec<Py>),
+    Items(Vec<Value>),
 }
 
 /// What Heat reads for a property.
 #[derive(Clone, Debug)]
 enum Read {
     /// The value, converted to the property's type (`None` when there is none).
-    Value(Py),
+    Value(Value),
     /// Some value that is not `None` (a function's result), and whether it is true if known.
     Given(Option<bool>),
     /// Not known.
@@ -359,7 +359,7 @@ impl<'a, 'c> Map<'a, 'c> {
             Term::Is(name, lits) => self.is(name, lits),
             Term::IsNot(name, lits) => self.is(name, lits).map(|is| !is),
             Term::Differ(a, b) => match (self.read(a), self.read(b)) {
-                (Read::Value(a), Read::Value(b)) => Some(!a.eq(&b)),
+                (Read::Value(a), Read::Value(b)) => Some(!a.py_eq(&b)),
                 _ => None,
             },
             // Heat compares numbers only (`None` is guarded before, or is not greater).
@@ -376,8 +376,8 @@ impl<'a, 'c> Map<'a, 'c> {
                 Number::None => Some(false),
             },
             Term::LongerThan(name, n) => match self.read(name) {
-                Read::Value(Py::List(items)) => Some(items.len() > *n),
-                Read::Value(Py::None) => Some(false),
+                Read::Value(Value::List(items)) => Some(items.len() > *n),
+                Read::Value(Value::None) => Some(false),
                 _ => None,
             },
             Term::All(terms) => all(terms.iter().map(|t| self.eval(t))),
@@ -415,7 +415,9 @@ impl<'a, 'c> Map<'a, 'c> {
                     total = total.checked_add(self.sum(list, key)?)?;
                 }
                 match self.read(limit) {
-                    Read::Value(Py::Int(limit)) => Some(total > limit),
+                    Read::Value(limit @ (Value::Int(_) | Value::BigInt(_))) => {
+                        limit.as_i128().map(|limit| total > limit)
+                    }
                     _ => None,
                 }
             }
@@ -427,7 +429,7 @@ impl<'a, 'c> Map<'a, 'c> {
     fn read(&self, name: &str) -> Read {
         let Some(schema) = self.schema.get(name) else {
             return if self.other_names_none {
-                Read::Value(Py::None)
+                Read::Value(Value::None)
             } else {
                 Read::Unknown
             };
@@ -456,14 +458,14 @@ impl<'a, 'c> Map<'a, 'c> {
                         let mut items = match self.entry(name) {
                             None => Vec::new(),
                             Some((_, node)) => match self.read_node(schema, node) {
-                                Read::Value(Py::List(items)) => items,
-                                Read::Value(Py::None) => Vec::new(),
+                                Read::Value(Value::List(items)) => items,
+                                Read::Value(Value::None) => Vec::new(),
                                 Read::Given(_) => return Read::Given(Some(true)),
                                 _ => return Read::Unknown,
                             },
                         };
                         items.extend(added);
-                        return Read::Value(Py::List(items));
+                        return Read::Value(Value::List(items));
                     }
                     Some(Added::Nothing) => {}
                     None => return Read::Unknown,
@@ -485,13 +487,13 @@ impl<'a, 'c> Map<'a, 'c> {
         schema: &Schema,
     ) -> Option<Read> {
         let (_, node) = self.entry(source)?;
-        let null = |node| matches!(py::load(self.cx.doc, node), Some(Py::None));
+        let null = |node| matches!(py::load(self.cx.doc, node), Some(Value::None));
         let moved = if rule.value_path.is_some() {
             // A property's value, converted.
             self.read_node(schema, node)
         } else if null(node) {
             // A sibling's value as resolved: a null stays `None`.
-            Read::Value(Py::None)
+            Read::Value(Value::None)
         } else {
             match self.read_node(schema, node) {
                 // A function may give `None` (`get_attr` does, before the resource exists).
@@ -561,9 +563,9 @@ impl<'a, 'c> Map<'a, 'c> {
     fn is(&self, name: &str, lits: &[Lit]) -> Option<bool> {
         match self.read(name) {
             Read::Value(value) => Some(lits.iter().any(|lit| {
-                value.eq(&match lit {
-                    Lit::Str(s) => Py::Str((*s).to_owned()),
-                    Lit::Int(n) => Py::Int(i128::from(*n)),
+                value.py_eq(&match lit {
+                    Lit::Str(s) => Value::Str((*s).to_owned()),
+                    Lit::Int(n) => Value::Int(*n),
                 })
             })),
             _ => None,
@@ -573,8 +575,10 @@ impl<'a, 'c> Map<'a, 'c> {
     /// The value as a number, or `None` (Python's); not known: `None`.
     fn number(&self, name: &str) -> Option<Number> {
         match self.read(name) {
-            Read::Value(Py::None) => Some(Number::None),
-            Read::Value(value @ (Py::Int(_) | Py::Float(_))) => value.as_num().map(Number::Is),
+            Read::Value(Value::None) => Some(Number::None),
+            Read::Value(value @ (Value::Int(_) | Value::BigInt(_) | Value::Float(_))) => {
+                py::as_num(&value).map(Number::Is)
+            }
             _ => None,
         }
     }
@@ -608,7 +612,7 @@ impl<'a, 'c> Map<'a, 'c> {
 
     /// The items an Add rule appends; `None` when that is not known.
     fn added(&self, rule: &'static TranslationRule) -> Option<Added> {
-        let Some(Value::Array(values)) = &rule.value else {
+        let Some(Json::Array(values)) = &rule.value else {
             return None;
         };
         let mut sources = Vec::new();
@@ -685,16 +689,16 @@ impl<'a, 'c> Map<'a, 'c> {
         let schema = self.schema.get(name)?;
         let item_schema = schema.items.as_ref()?;
         let key_schema = item_schema.schema.get(key)?;
-        let default = match key_schema.default.as_ref().map(from_json) {
-            Some(Py::Int(n)) => n,
+        let default = match key_schema.default.as_ref().map(Value::from_json) {
+            Some(value @ (Value::Int(_) | Value::BigInt(_))) => value.as_i128()?,
             None => 0,
             Some(_) => return None,
         };
         let mut total: i128 = 0;
-        let mut add = |value: Option<Py>| -> Option<()> {
+        let mut add = |value: Option<Value>| -> Option<()> {
             let n = match value {
-                None | Some(Py::None) => default,
-                Some(Py::Int(n)) => n,
+                None | Some(Value::None) => default,
+                Some(value @ (Value::Int(_) | Value::BigInt(_))) => value.as_i128()?,
                 Some(_) => return None,
             };
             total = total.checked_add(n)?;
@@ -720,7 +724,7 @@ impl<'a, 'c> Map<'a, 'c> {
                 }
             }
             None if added.is_empty() => {
-                if let Some(Py::List(items)) = schema.default.as_ref().map(from_json) {
+                if let Some(Value::List(items)) = schema.default.as_ref().map(Value::from_json) {
                     for item in items {
                         add(dict_get(&item, key))?;
                     }
@@ -749,7 +753,7 @@ impl<'a, 'c> Map<'a, 'c> {
         let node = doc.resolve(node);
         let NodeKind::Sequence { items, .. } = &doc.node(node).kind else {
             // A null is no items; anything else is another finding.
-            return matches!(py::load(doc, node), Some(Py::None)).then(Vec::new);
+            return matches!(py::load(doc, node), Some(Value::None)).then(Vec::new);
         };
         let mut path = self.path.clone();
         path.push(name);
@@ -762,7 +766,7 @@ impl<'a, 'c> Map<'a, 'c> {
                 let resolved = doc.resolve(item);
                 let node = match &doc.node(resolved).kind {
                     NodeKind::Mapping { .. } => Some(resolved),
-                    _ if matches!(py::load(doc, resolved), Some(Py::None)) => None,
+                    _ if matches!(py::load(doc, resolved), Some(Value::None)) => None,
                     _ => return None,
                 };
                 Some(Map {
@@ -883,7 +887,7 @@ impl<'a, 'c> Map<'a, 'c> {
                 Some(found.resource.to_owned())
             } else if let Some(name) = field.strip_prefix("value:") {
                 match self.read(name) {
-                    Read::Value(value) => Some(value.to_str()),
+                    Read::Value(value) => Some(value.py_str()),
                     _ => None,
                 }
             } else if let Some(name) = field.strip_prefix("ref:") {
@@ -945,13 +949,18 @@ impl<'a, 'c> Map<'a, 'c> {
 
 /// What Heat reads for a property not written: its default, or `None`.
 fn default_read(schema: &Schema) -> Read {
-    Read::Value(schema.default.as_ref().map_or(Py::None, from_json))
+    Read::Value(
+        schema
+            .default
+            .as_ref()
+            .map_or(Value::None, Value::from_json),
+    )
 }
 
 /// Whether the read is not `None`.
 fn given(read: &Read) -> Option<bool> {
     match read {
-        Read::Value(value) => Some(!matches!(value, Py::None)),
+        Read::Value(value) => Some(!matches!(value, Value::None)),
         Read::Given(_) => Some(true),
         Read::Unknown => None,
     }
@@ -961,7 +970,7 @@ fn given(read: &Read) -> Option<bool> {
 /// every key.
 fn truthy(schema: &Schema, read: &Read) -> Option<bool> {
     match read {
-        Read::Value(Py::Dict(_)) if !schema.schema.is_empty() => Some(true),
+        Read::Value(Value::Map(_)) if !schema.schema.is_empty() => Some(true),
         Read::Value(value) => Some(value.truthy()),
         Read::Given(truthy) => *truthy,
         Read::Unknown => None,
@@ -982,50 +991,50 @@ fn all(values: impl Iterator<Item = Option<bool>>) -> Option<bool> {
 }
 
 /// The names a translation rule's value reads (`{"property": [name]}`).
-fn property_refs(value: &'static Value, out: &mut Vec<&'static str>) {
+fn property_refs(value: &'static Json, out: &mut Vec<&'static str>) {
     match value {
-        Value::Object(map) => match (map.len(), map.get("property")) {
-            (1, Some(Value::Array(path))) => {
-                if let [Value::String(name)] = path.as_slice() {
+        Json::Object(map) => match (map.len(), map.get("property")) {
+            (1, Some(Json::Array(path))) => {
+                if let [Json::String(name)] = path.as_slice() {
                     out.push(name);
                 }
             }
             _ => map.values().for_each(|v| property_refs(v, out)),
         },
-        Value::Array(items) => items.iter().for_each(|v| property_refs(v, out)),
+        Json::Array(items) => items.iter().for_each(|v| property_refs(v, out)),
         _ => {}
     }
 }
 
 /// A translation rule's value with the values it reads. A value that is not known (a
 /// function's) stands as an opaque true value: only counts and truthiness are read from it.
-fn substitute(value: &Value, reads: &BTreeMap<&str, Read>) -> Py {
+fn substitute(value: &Json, reads: &BTreeMap<&str, Read>) -> Value {
     match value {
-        Value::Object(map) => {
-            if let (1, Some(Value::Array(path))) = (map.len(), map.get("property"))
-                && let [Value::String(name)] = path.as_slice()
+        Json::Object(map) => {
+            if let (1, Some(Json::Array(path))) = (map.len(), map.get("property"))
+                && let [Json::String(name)] = path.as_slice()
             {
                 return match reads.get(name.as_str()) {
                     Some(Read::Value(value)) => value.clone(),
-                    _ => Py::Bytes,
+                    _ => Value::Bytes,
                 };
             }
-            Py::Dict(
+            Value::Map(
                 map.iter()
-                    .map(|(k, v)| (Py::Str(k.clone()), substitute(v, reads)))
+                    .map(|(k, v)| (Value::Str(k.clone()), substitute(v, reads)))
                     .collect(),
             )
         }
-        Value::Array(items) => Py::List(items.iter().map(|v| substitute(v, reads)).collect()),
-        other => from_json(other),
+        Json::Array(items) => Value::List(items.iter().map(|v| substitute(v, reads)).collect()),
+        other => Value::from_json(other),
     }
 }
 
-fn dict_get(item: &Py, key: &str) -> Option<Py> {
+fn dict_get(item: &Value, key: &str) -> Option<Value> {
     match item {
-        Py::Dict(entries) => entries
+        Value::Map(entries) => entries
             .iter()
-            .find(|(k, _)| matches!(k, Py::Str(s) if s == key))
+            .find(|(k, _)| matches!(k, Value::Str(s) if s == key))
             .map(|(_, v)| v.clone()),
         _ => None,
     }

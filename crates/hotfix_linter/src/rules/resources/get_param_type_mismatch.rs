@@ -4,7 +4,7 @@ use hotfix_hot::resource_types::{PropertyType, RuleKind, Schema, TranslationRule
 use hotfix_yaml::NodeId;
 
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::py::{self, Num, Parsed, Py};
+use crate::rules::py::{self, Num, Parsed, Value};
 use crate::rules::resources::param_ref::{ParamRef, get_param};
 use crate::rules::resources::shared::{
     Registered, call_at, literal_properties, validated_resources,
@@ -278,35 +278,35 @@ fn never_converts(ty: ParameterType, kind: PropertyType) -> bool {
 /// Whether `Property.get_value` fails for this value (`heat/engine/properties.py`: the
 /// `_get_string`, `_get_integer`, … of the property's type). `None` is the property's own
 /// default; `bytes`, integers too large to model and infinite floats are not judged.
-fn fails(kind: PropertyType, value: &Py) -> bool {
-    if matches!(value, Py::None | Py::Bytes) {
+fn fails(kind: PropertyType, value: &Value) -> bool {
+    if matches!(value, Value::None | Value::Bytes) {
         return false;
     }
     match kind {
         PropertyType::Any => false,
-        PropertyType::String => matches!(value, Py::Float(_) | Py::List(_) | Py::Dict(_)),
+        PropertyType::String => matches!(value, Value::Float(_) | Value::List(_) | Value::Map(_)),
         // `int(value)`: a float converts (`int(1.5)` is 1), a string must be an integer.
         PropertyType::Integer => match value {
-            Py::Str(s) => matches!(
+            Value::Str(s) => matches!(
                 py::str_to_num(s),
                 Parsed::Num(Num::Float(_)) | Parsed::Error(_)
             ),
-            Py::List(_) | Py::Dict(_) => true,
+            Value::List(_) | Value::Map(_) => true,
             _ => false,
         },
         // `str_to_num`: `int()`, then `float()`.
         PropertyType::Number => match value {
-            Py::Str(s) => matches!(py::str_to_num(s), Parsed::Error(_)),
-            Py::List(_) | Py::Dict(_) => true,
+            Value::Str(s) => matches!(py::str_to_num(s), Parsed::Error(_)),
+            Value::List(_) | Value::Map(_) => true,
             _ => false,
         },
         PropertyType::Boolean => match value {
-            Py::Bool(_) => false,
-            Py::Str(s) => !matches!(s.to_lowercase().as_str(), "true" | "false"),
+            Value::Bool(_) => false,
+            Value::Str(s) => !matches!(s.to_lowercase().as_str(), "true" | "false"),
             _ => true,
         },
-        PropertyType::Map => !matches!(value, Py::Dict(_)),
-        PropertyType::List => !matches!(value, Py::List(_)),
+        PropertyType::Map => !matches!(value, Value::Map(_)),
+        PropertyType::List => !matches!(value, Value::List(_)),
     }
 }
 
@@ -319,10 +319,10 @@ struct Shown {
 }
 
 impl Shown {
-    fn of(value: &Py) -> Shown {
+    fn of(value: &Value) -> Shown {
         Shown {
-            str: value.to_str(),
-            repr: value.repr(),
+            str: value.py_str(),
+            repr: value.py_repr(),
             class: value.type_name(),
         }
     }
@@ -388,8 +388,8 @@ fn advice(ty: ParameterType, schema: &Schema, name: &str) -> String {
 }
 
 /// A default as a message shows it: short values in backticks, long ones elided.
-fn shown_value(value: &Py) -> String {
-    let text = value.repr().replace('\n', "\\n");
+fn shown_value(value: &Value) -> String {
+    let text = value.py_repr().replace('\n', "\\n");
     if text.chars().count() > 40 {
         let head: String = text.chars().take(37).collect();
         format!("`{head}…`")

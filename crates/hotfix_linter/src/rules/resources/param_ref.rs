@@ -7,7 +7,7 @@ use hotfix_yaml::{Document, NodeId};
 
 use crate::rule::Context;
 use crate::rules::parameters::shared::{definition, param_type};
-use crate::rules::py::{self, Num, Parsed, Py};
+use crate::rules::py::{self, Num, Parsed, Value};
 use crate::rules::resources::shared::call_at;
 use hotfix_hot::parameter_schema::ParameterType;
 
@@ -23,7 +23,7 @@ pub(super) struct ParamRef<'t> {
     /// parameter could fail first (any constraint but an `allowed_values` that lists the
     /// default; a default of the wrong type, `default-type-mismatch`'s), or when the value is
     /// not modelled (a `json` default written as a string).
-    pub(super) default: Option<(Py, NodeId)>,
+    pub(super) default: Option<(Value, NodeId)>,
 }
 
 /// The parameter `node` reads, when it is exactly a one-name `get_param`.
@@ -49,68 +49,71 @@ pub(super) fn get_param<'t>(cx: &Context<'t>, node: NodeId) -> Option<ParamRef<'
     })
 }
 
-fn default_value(doc: &Document, map: NodeId, ty: ParameterType) -> Option<(Py, NodeId)> {
+fn default_value(doc: &Document, map: NodeId, ty: ParameterType) -> Option<(Value, NodeId)> {
     let node = doc.get(map, "default")?;
     let raw = py::load(doc, node)?;
-    if matches!(raw, Py::None) || !constraints_pass(doc, map, ty, &raw) {
+    if matches!(raw, Value::None) || !constraints_pass(doc, map, ty, &raw) {
         return None;
     }
     Some((heat_value(ty, &raw)?, node))
 }
 
 /// `Parameter.value()` for a default (`raw`, as YAML loads it), when the parameter accepts it.
-fn heat_value(ty: ParameterType, raw: &Py) -> Option<Py> {
+fn heat_value(ty: ParameterType, raw: &Value) -> Option<Value> {
     match ty {
         // `to_schema_type`: `str()`.
         ParameterType::String => match raw {
-            Py::Bytes => None,
-            other => Some(Py::Str(other.to_str())),
+            Value::Bytes => None,
+            other => Some(Value::Str(other.py_str())),
         },
         // `str_to_num`: numbers (and booleans) as they are, strings parsed.
         ParameterType::Number => match raw {
-            Py::Bool(_) | Py::Int(_) | Py::Float(_) => Some(raw.clone()),
-            Py::Str(s) => match py::str_to_num(s) {
-                Parsed::Num(Num::Int(n)) => Some(Py::Int(n)),
-                Parsed::Num(Num::Float(f)) => Some(Py::Float(f)),
+            Value::Bool(_) | Value::Int(_) | Value::Float(_) => Some(raw.clone()),
+            Value::BigInt(_) if raw.as_i128().is_some() => Some(raw.clone()),
+            Value::Str(s) => match py::str_to_num(s) {
+                Parsed::Num(Num::Int(n)) => Some(Value::int(n)),
+                Parsed::Num(Num::Float(f)) => Some(Value::Float(f)),
                 Parsed::Error(_) | Parsed::Unknown => None,
             },
             _ => None,
         },
-        ParameterType::Boolean => py::bool_from_string(raw).ok().map(Py::Bool),
+        ParameterType::Boolean => py::bool_from_string(raw).ok().map(Value::Bool),
         // A list's items as strings; a string split on commas (`''` is `[]`).
         ParameterType::CommaDelimitedList => match raw {
-            Py::List(items) => Some(Py::List(
-                items.iter().map(|i| Py::Str(i.to_str())).collect(),
+            Value::List(items) => Some(Value::List(
+                items.iter().map(|i| Value::Str(i.py_str())).collect(),
             )),
-            Py::Str(s) if s.is_empty() => Some(Py::List(Vec::new())),
-            Py::Str(s) => Some(Py::List(
-                s.split(',').map(|p| Py::Str(p.to_owned())).collect(),
+            Value::Str(s) if s.is_empty() => Some(Value::List(Vec::new())),
+            Value::Str(s) => Some(Value::List(
+                s.split(',').map(|p| Value::Str(p.to_owned())).collect(),
             )),
             _ => None,
         },
         // `json.loads(json.dumps(default))`: the same data when it is plain JSON data.
         ParameterType::Json => {
-            (matches!(raw, Py::List(_) | Py::Dict(_)) && plain_json(raw)).then(|| raw.clone())
+            (matches!(raw, Value::List(_) | Value::Map(_)) && plain_json(raw)).then(|| raw.clone())
         }
     }
 }
 
 /// Whether a value survives `json.dumps` then `json.loads` unchanged: string keys, and
 /// strings, numbers, booleans, nulls, lists and maps only.
-fn plain_json(value: &Py) -> bool {
+fn plain_json(value: &Value) -> bool {
     match value {
-        Py::None | Py::Bool(_) | Py::Int(_) | Py::Float(_) | Py::Str(_) => true,
-        Py::Big(_) | Py::Bytes => false,
-        Py::List(items) => items.iter().all(plain_json),
-        Py::Dict(entries) => entries
+        Value::None | Value::Bool(_) | Value::Int(_) | Value::Float(_) | Value::Str(_) => true,
+        // An `int` beyond `i128` and `bytes` are not modelled.
+        Value::BigInt(digits) => digits.parse::<i128>().is_ok(),
+        Value::Bytes | Value::Ellipsis => false,
+        Value::List(items) => items.iter().all(plain_json),
+        Value::Map(entries) => entries
             .iter()
-            .all(|(k, v)| matches!(k, Py::Str(_)) && plain_json(v)),
+            .all(|(k, v)| matches!(k, Value::Str(_)) && plain_json(v)),
     }
 }
 
 /// Whether Heat's check of the parameter certainly passes with its default: no constraints,
 /// or (for a string) only `allowed_values` that list it.
-fn constraints_pass(doc: &Document, map: NodeId, ty: ParameterType, raw: &Py) -> bool {
+fn constraints_pass(doc: &Document, map: NodeId, ty: ParameterType, raw: &Value) -> bool {
     let Some(constraints) = doc.get(map, "constraints") else {
         return true;
     };
@@ -123,7 +126,7 @@ fn constraints_pass(doc: &Document, map: NodeId, ty: ParameterType, raw: &Py) ->
     if ty != ParameterType::String {
         return false;
     }
-    let value = raw.to_str();
+    let value = raw.py_str();
     items.iter().all(|&item| {
         let entries = doc.entries(item);
         let only_allowed = !entries.is_empty()
@@ -137,7 +140,7 @@ fn constraints_pass(doc: &Document, map: NodeId, ty: ParameterType, raw: &Py) ->
                 .is_some_and(|allowed| {
                     allowed
                         .iter()
-                        .any(|&a| py::load(doc, a).is_some_and(|a| a.to_str() == value))
+                        .any(|&a| py::load(doc, a).is_some_and(|a| a.py_str() == value))
                 })
     })
 }

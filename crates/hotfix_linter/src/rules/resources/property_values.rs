@@ -23,11 +23,11 @@ use std::collections::BTreeMap;
 use hotfix_hot::key_name;
 use hotfix_hot::resource_types::{Constraint, PropertyType, RuleKind, Schema, TranslationRule};
 use hotfix_yaml::{NodeId, NodeKind};
-use serde_json::Value;
+use serde_json::Value as Json;
 
 use crate::rule::Context;
 use crate::rules::parameters::regex::{self, Compiled};
-use crate::rules::py::{self, Num, Parsed, Py};
+use crate::rules::py::{self, Num, Parsed, Value};
 use crate::rules::resources::shared::{
     Registered, call_at, property_arrives_later, validated_resources,
 };
@@ -141,7 +141,7 @@ fn problems<'c>(
                         true,
                     );
                 }
-                NodeKind::Scalar(_) if matches!(py::load(doc, resolved), Some(Py::None)) => {
+                NodeKind::Scalar(_) if matches!(py::load(doc, resolved), Some(Value::None)) => {
                     walk.missing_in(&schema.properties, &[], &path, at, None, &[]);
                 }
                 // Anything else is `invalid-resource-field-type`'s.
@@ -277,7 +277,7 @@ struct Walk<'a, 'c> {
 
 /// What Heat's conversion of a value gives.
 enum Converted {
-    Value(Py),
+    Value(Value),
     /// Heat's error text.
     Error(String),
     /// Not modelled here (a huge integer, `bytes`, Unicode digits): say nothing.
@@ -368,7 +368,7 @@ impl Walk<'_, '_> {
     /// it cannot convert (`Value must be a string; got 1.5`, with more or less of the path
     /// before it).
     fn translated_type(&mut self, schema: &Schema, node: NodeId, name: &str) {
-        let reads = |value: &Value| reads_property(value, name);
+        let reads = |value: &Json| reads_property(value, name);
         let Some(target) = self.rules.iter().find_map(|rule| {
             let read = match rule.rule {
                 RuleKind::Replace => rule.value_path.as_deref() == Some(&[name.to_owned()][..]),
@@ -384,7 +384,7 @@ impl Walk<'_, '_> {
             return;
         }
         let node = doc.resolve(node);
-        let Some(value) = py::load(doc, node).filter(|v| !matches!(v, Py::None)) else {
+        let Some(value) = py::load(doc, node).filter(|v| !matches!(v, Value::None)) else {
             return;
         };
         if let Converted::Error(heat) = convert(schema, &value) {
@@ -585,7 +585,7 @@ impl Walk<'_, '_> {
                 };
                 let value = match value {
                     // A null map is its default, or an empty map: its required keys are missing.
-                    Py::None if schema.kind == PropertyType::Map && schema.default.is_none() => {
+                    Value::None if schema.kind == PropertyType::Map && schema.default.is_none() => {
                         self.missing_in(
                             &schema.schema,
                             names,
@@ -596,7 +596,7 @@ impl Walk<'_, '_> {
                         );
                         return;
                     }
-                    Py::None => match null_value(schema) {
+                    Value::None => match null_value(schema) {
                         Some(v) => v,
                         None => return,
                     },
@@ -652,10 +652,11 @@ impl Walk<'_, '_> {
         if self.conditional && !folded.defaults.is_empty() {
             return;
         }
-        let Some(value) = from_eval(&folded.value) else {
+        if holds_ellipsis(&folded.value) {
             return;
-        };
-        if matches!(value, Py::None | Py::Big(_)) {
+        }
+        let value = folded.value;
+        if matches!(value, Value::None | Value::BigInt(_)) {
             return;
         }
         let origin = Origin {
@@ -683,13 +684,13 @@ impl Walk<'_, '_> {
     fn computed_value(
         &mut self,
         schema: &Schema,
-        value: &Py,
+        value: &Value,
         label: &str,
         path: &str,
         at: &Computed<'_>,
         depth: usize,
     ) {
-        if depth > MAX_DEPTH || matches!(value, Py::None | Py::Big(_)) {
+        if depth > MAX_DEPTH || matches!(value, Value::None | Value::BigInt(_)) {
             return;
         }
         let origin = at.origin;
@@ -710,7 +711,7 @@ impl Walk<'_, '_> {
                     message: format!(
                         "`{label}` takes {}, and Heat cannot convert `{}`{whose} to one",
                         a_kind(schema.kind),
-                        clip(&value.to_str()),
+                        clip(&value.py_str()),
                     ),
                     help: format!(
                         "{}{}: `Property error: {path}: {heat}`",
@@ -723,7 +724,7 @@ impl Walk<'_, '_> {
             Converted::Unknown => return,
         };
         let converted = match (&converted, &schema.items) {
-            (Py::List(items), Some(item_schema)) => {
+            (Value::List(items), Some(item_schema)) => {
                 let mut out = Vec::with_capacity(items.len());
                 let mut all = true;
                 for (i, item) in items.iter().enumerate() {
@@ -736,7 +737,7 @@ impl Walk<'_, '_> {
                         depth + 1,
                     );
                     let item = match item {
-                        Py::None => null_value(item_schema),
+                        Value::None => null_value(item_schema),
                         other => Some(other.clone()),
                     };
                     match item.map(|item| convert(item_schema, &item)) {
@@ -748,11 +749,11 @@ impl Walk<'_, '_> {
                 if !all {
                     return;
                 }
-                Py::List(out)
+                Value::List(out)
             }
-            (Py::Dict(entries), None) if at.follow_maps && !schema.schema.is_empty() => {
+            (Value::Map(entries), None) if at.follow_maps && !schema.schema.is_empty() => {
                 for (key, item) in entries {
-                    let Py::Str(key) = key else {
+                    let Value::Str(key) = key else {
                         continue;
                     };
                     // An unknown key is `unknown-property`'s; a null is the key's default.
@@ -921,11 +922,11 @@ impl Walk<'_, '_> {
         };
         // The items as Heat holds them after converting each to the item schema's type.
         let value = match (&value, &schema.items) {
-            (Py::List(items), Some(item_schema)) => {
+            (Value::List(items), Some(item_schema)) => {
                 let mut converted = Vec::with_capacity(items.len());
                 for item in items {
                     let item = match item {
-                        Py::None => match null_value(item_schema) {
+                        Value::None => match null_value(item_schema) {
                             Some(v) => v,
                             None => return,
                         },
@@ -936,7 +937,7 @@ impl Walk<'_, '_> {
                         Converted::Error(_) | Converted::Unknown => return,
                     }
                 }
-                Py::List(converted)
+                Value::List(converted)
             }
             _ => value,
         };
@@ -947,7 +948,7 @@ impl Walk<'_, '_> {
         &mut self,
         schema: &Schema,
         node: NodeId,
-        value: &Py,
+        value: &Value,
         names: &[String],
         path: &str,
     ) {
@@ -1023,50 +1024,41 @@ impl Origin {
 
 /// Whether a translation rule's value reads the top-level property `name` (`{"property":
 /// [name]}` somewhere in it).
-fn reads_property(value: &Value, name: &str) -> bool {
+fn reads_property(value: &Json, name: &str) -> bool {
     match value {
-        Value::Object(map) => {
+        Json::Object(map) => {
             map.get("property")
-                .and_then(Value::as_array)
+                .and_then(Json::as_array)
                 .is_some_and(|path| path.len() == 1 && path[0] == name)
                 || map.values().any(|v| reads_property(v, name))
         }
-        Value::Array(items) => items.iter().any(|v| reads_property(v, name)),
+        Json::Array(items) => items.iter().any(|v| reads_property(v, name)),
         _ => false,
     }
 }
 
-/// A value `hotfix_eval` computed, as the linter's Python model holds it; `None` for what has
-/// no Python value (the dropped item of a two-argument `if`).
-fn from_eval(value: &hotfix_eval::Value) -> Option<Py> {
-    use hotfix_eval::Value as V;
-    Some(match value {
-        V::None => Py::None,
-        V::Bool(b) => Py::Bool(*b),
-        V::Int(i) => Py::Int(i128::from(*i)),
-        V::BigInt(digits) => Py::Big(digits.clone()),
-        V::Float(f) => Py::Float(*f),
-        V::Str(s) => Py::Str(s.clone()),
-        V::List(items) => Py::List(items.iter().map(from_eval).collect::<Option<_>>()?),
-        V::Map(entries) => Py::Dict(
-            entries
-                .iter()
-                .map(|(k, v)| Some((from_eval(k)?, from_eval(v)?)))
-                .collect::<Option<_>>()?,
-        ),
-        V::Ellipsis => return None,
-    })
+/// Whether a value `hotfix_eval` computed holds the dropped item of a two-argument `if`,
+/// which has no Python value.
+fn holds_ellipsis(value: &Value) -> bool {
+    match value {
+        Value::Ellipsis => true,
+        Value::List(items) => items.iter().any(holds_ellipsis),
+        Value::Map(entries) => entries
+            .iter()
+            .any(|(k, v)| holds_ellipsis(k) || holds_ellipsis(v)),
+        _ => false,
+    }
 }
 
 /// The value Heat makes of a written value that is not a call: converted to the property's type,
 /// an explicit null to what Heat uses for it. `None` where that is not known, or where Heat
 /// refuses the value (another finding).
-pub(super) fn converted(cx: &Context<'_>, schema: &Schema, node: NodeId) -> Option<Py> {
+pub(super) fn converted(cx: &Context<'_>, schema: &Schema, node: NodeId) -> Option<Value> {
     if call_at(cx, node).is_some() {
         return None;
     }
     match py::load(cx.doc, node)? {
-        Py::None => null_value(schema),
+        Value::None => null_value(schema),
         value => match convert(schema, &value) {
             Converted::Value(v) => Some(v),
             Converted::Error(_) | Converted::Unknown => None,
@@ -1076,127 +1068,111 @@ pub(super) fn converted(cx: &Context<'_>, schema: &Schema, node: NodeId) -> Opti
 
 /// What Heat uses for an explicit null: the default when it is truthy (a map's default even
 /// when empty), else the type's empty value. `None` for `any`, which keeps the null.
-fn null_value(schema: &Schema) -> Option<Py> {
-    let default = schema.default.as_ref().map(from_json);
+fn null_value(schema: &Schema) -> Option<Value> {
+    let default = schema.default.as_ref().map(Value::from_json);
     match schema.kind {
-        PropertyType::String => Some(truthy_or(default, Py::Str(String::new()))),
-        PropertyType::Integer | PropertyType::Number => Some(truthy_or(default, Py::Int(0))),
-        PropertyType::Boolean => Some(truthy_or(default, Py::Bool(false))),
-        PropertyType::List => Some(truthy_or(default, Py::List(Vec::new()))),
-        PropertyType::Map => Some(default.unwrap_or(Py::Dict(Vec::new()))),
+        PropertyType::String => Some(truthy_or(default, Value::Str(String::new()))),
+        PropertyType::Integer | PropertyType::Number => Some(truthy_or(default, Value::Int(0))),
+        PropertyType::Boolean => Some(truthy_or(default, Value::Bool(false))),
+        PropertyType::List => Some(truthy_or(default, Value::List(Vec::new()))),
+        PropertyType::Map => Some(default.unwrap_or(Value::Map(Vec::new()))),
         PropertyType::Any => None,
     }
 }
 
-fn truthy_or(default: Option<Py>, empty: Py) -> Py {
-    default.filter(Py::truthy).unwrap_or(empty)
-}
-
-/// A JSON value (a default, an allowed value) as Python holds it.
-pub(super) fn from_json(value: &Value) -> Py {
-    match value {
-        Value::Null => Py::None,
-        Value::Bool(b) => Py::Bool(*b),
-        Value::Number(n) => match n.as_i64() {
-            Some(i) => Py::Int(i128::from(i)),
-            None => match n.as_u64() {
-                Some(u) => Py::Int(i128::from(u)),
-                None => Py::Float(n.as_f64().unwrap_or(f64::NAN)),
-            },
-        },
-        Value::String(s) => Py::Str(s.clone()),
-        Value::Array(items) => Py::List(items.iter().map(from_json).collect()),
-        Value::Object(entries) => Py::Dict(
-            entries
-                .iter()
-                .map(|(k, v)| (Py::Str(k.clone()), from_json(v)))
-                .collect(),
-        ),
-    }
+fn truthy_or(default: Option<Value>, empty: Value) -> Value {
+    default.filter(Value::truthy).unwrap_or(empty)
 }
 
 /// `Property.get_value` for a value that is not a call: the converted value, or Heat's error.
-fn convert(schema: &Schema, value: &Py) -> Converted {
+fn convert(schema: &Schema, value: &Value) -> Converted {
     match schema.kind {
         PropertyType::String => match value {
-            Py::Str(_) => Converted::Value(value.clone()),
-            Py::Bool(_) | Py::Int(_) | Py::Big(_) => Converted::Value(Py::Str(value.repr())),
-            Py::Bytes => Converted::Unknown,
-            other => Converted::Error(format!("Value must be a string; got {}", other.repr())),
+            Value::Str(_) => Converted::Value(value.clone()),
+            Value::Bool(_) | Value::Int(_) | Value::BigInt(_) => {
+                Converted::Value(Value::Str(value.py_repr()))
+            }
+            Value::Bytes => Converted::Unknown,
+            other => Converted::Error(format!("Value must be a string; got {}", other.py_repr())),
         },
         PropertyType::Integer => match value {
-            Py::Int(_) => Converted::Value(value.clone()),
-            Py::Bool(b) => Converted::Value(Py::Int(i128::from(*b))),
-            Py::Float(f) if f.is_nan() => {
+            Value::Int(_) => Converted::Value(value.clone()),
+            Value::BigInt(_) if value.as_i128().is_some() => Converted::Value(value.clone()),
+            Value::Bool(b) => Converted::Value(Value::Int(i64::from(*b))),
+            Value::Float(f) if f.is_nan() => {
                 Converted::Error("Value 'nan' is not an integer".to_owned())
             }
-            Py::Float(f) if f.is_infinite() => {
+            Value::Float(f) if f.is_infinite() => {
                 Converted::Error("cannot convert float infinity to integer".to_owned())
             }
             #[allow(
                 clippy::cast_possible_truncation,
                 reason = "Python's int() truncates a float; one too large is not checked"
             )]
-            Py::Float(f) if f.abs() < 1e30 => Converted::Value(Py::Int(f.trunc() as i128)),
-            Py::Str(s) => match py::str_to_num(s) {
-                Parsed::Num(Num::Int(n)) => Converted::Value(Py::Int(n)),
+            Value::Float(f) if f.abs() < 1e30 => Converted::Value(Value::int(f.trunc() as i128)),
+            Value::Str(s) => match py::str_to_num(s) {
+                Parsed::Num(Num::Int(n)) => Converted::Value(Value::int(n)),
                 Parsed::Num(Num::Float(_)) | Parsed::Error(_) => {
                     Converted::Error(format!("Value '{s}' is not an integer"))
                 }
                 Parsed::Unknown => Converted::Unknown,
             },
-            Py::List(_) | Py::Dict(_) => Converted::Error(not_a_number(value)),
-            Py::Float(_) | Py::Big(_) | Py::Bytes | Py::None => Converted::Unknown,
+            Value::List(_) | Value::Map(_) => Converted::Error(not_a_number(value)),
+            Value::Float(_) | Value::BigInt(_) | Value::Bytes | Value::None | Value::Ellipsis => {
+                Converted::Unknown
+            }
         },
         PropertyType::Number => match py::to_num(value) {
             Parsed::Num(Num::Int(n)) => Converted::Value(match value {
-                Py::Bool(_) => value.clone(),
-                _ => Py::Int(n),
+                Value::Bool(_) => value.clone(),
+                _ => Value::int(n),
             }),
-            Parsed::Num(Num::Float(f)) => Converted::Value(Py::Float(f)),
+            Parsed::Num(Num::Float(f)) => Converted::Value(Value::Float(f)),
             Parsed::Error(heat) => Converted::Error(heat),
             Parsed::Unknown => Converted::Unknown,
         },
         PropertyType::Boolean => match value {
-            Py::Bool(_) => Converted::Value(value.clone()),
-            Py::Str(s) => {
+            Value::Bool(_) => Converted::Value(value.clone()),
+            Value::Str(s) => {
                 let lower = s.to_lowercase();
                 match lower.as_str() {
-                    "true" => Converted::Value(Py::Bool(true)),
-                    "false" => Converted::Value(Py::Bool(false)),
+                    "true" => Converted::Value(Value::Bool(true)),
+                    "false" => Converted::Value(Value::Bool(false)),
                     _ => Converted::Error(format!("\"{lower}\" is not a valid boolean")),
                 }
             }
-            Py::Bytes | Py::None => Converted::Unknown,
-            other => Converted::Error(format!("\"{}\" is not a valid boolean", other.to_str())),
+            Value::Bytes | Value::None => Converted::Unknown,
+            other => Converted::Error(format!("\"{}\" is not a valid boolean", other.py_str())),
         },
         PropertyType::Map => match value {
-            Py::Dict(_) => Converted::Value(value.clone()),
-            Py::Str(_) if schema.allow_conversion => Converted::Value(value.clone()),
-            Py::List(_) if schema.allow_conversion => Converted::Value(Py::Str(value.json())),
-            Py::Bytes | Py::None => Converted::Unknown,
-            other => Converted::Error(format!("\"{}\" is not a map", other.to_str())),
+            Value::Map(_) => Converted::Value(value.clone()),
+            Value::Str(_) if schema.allow_conversion => Converted::Value(value.clone()),
+            Value::List(_) if schema.allow_conversion => {
+                Converted::Value(Value::Str(value.json_dumps(false)))
+            }
+            Value::Bytes | Value::None => Converted::Unknown,
+            other => Converted::Error(format!("\"{}\" is not a map", other.py_str())),
         },
         PropertyType::List => match value {
-            Py::List(_) => Converted::Value(value.clone()),
-            Py::Str(s) if schema.allow_conversion => Converted::Value(if s.is_empty() {
-                Py::List(Vec::new())
+            Value::List(_) => Converted::Value(value.clone()),
+            Value::Str(s) if schema.allow_conversion => Converted::Value(if s.is_empty() {
+                Value::List(Vec::new())
             } else {
-                Py::List(
+                Value::List(
                     s.split(',')
-                        .map(|part| Py::Str(part.trim().to_owned()))
+                        .map(|part| Value::Str(part.trim().to_owned()))
                         .collect(),
                 )
             }),
-            Py::Bytes | Py::None => Converted::Unknown,
-            other => Converted::Error(format!("\"{}\" is not a list", other.repr())),
+            Value::Bytes | Value::None => Converted::Unknown,
+            other => Converted::Error(format!("\"{}\" is not a list", other.py_repr())),
         },
         PropertyType::Any => Converted::Value(value.clone()),
     }
 }
 
 /// The `TypeError` of `int()` on a list or dict.
-fn not_a_number(value: &Py) -> String {
+fn not_a_number(value: &Value) -> String {
     format!(
         "int() argument must be a string, a bytes-like object or a real number, not '{}'",
         value.type_name()
@@ -1208,13 +1184,13 @@ fn not_a_number(value: &Py) -> String {
 /// with `validate=True` does before it creates the resource.
 pub(in crate::rules) enum Literal {
     /// The value, converted to the property's type, within every constraint.
-    Accepted(Py),
+    Accepted(Value),
     /// Heat cannot convert it: Heat's text.
     WrongType(String),
     /// The converted value breaks the constraint at `index` (the first it breaks): this
     /// linter's words for it, and Heat's own text (unless the constraint has a description).
     Breaks {
-        value: Py,
+        value: Value,
         index: usize,
         message: String,
         help: String,
@@ -1228,9 +1204,9 @@ pub(in crate::rules) enum Literal {
 /// explicit null becomes what Heat uses for it, the value is converted to the property's type
 /// as Heat converts it, then checked against each constraint in order. `property` names the
 /// property in the messages.
-pub(in crate::rules) fn literal(schema: &Schema, value: Py, property: &str) -> Literal {
+pub(in crate::rules) fn literal(schema: &Schema, value: Value, property: &str) -> Literal {
     let value = match value {
-        Py::None => match null_value(schema) {
+        Value::None => match null_value(schema) {
             Some(v) => v,
             None => return Literal::Unknown,
         },
@@ -1260,7 +1236,7 @@ pub(in crate::rules) fn literal(schema: &Schema, value: Py, property: &str) -> L
 }
 
 /// Heat's text for a value that breaks `constraint` (the constraint classes' `_err_msg`).
-fn heat_violation(constraint: &Constraint, value: &Py) -> Option<String> {
+fn heat_violation(constraint: &Constraint, value: &Value) -> Option<String> {
     let bound = |n: &Option<serde_json::Number>| match n {
         None => "None".to_owned(),
         Some(n) => match n.as_i64() {
@@ -1273,35 +1249,35 @@ fn heat_violation(constraint: &Constraint, value: &Py) -> Option<String> {
     Some(match constraint {
         Constraint::Range(b) => format!(
             "{} is out of range (min: {}, max: {})",
-            value.to_str(),
+            value.py_str(),
             bound(&b.min),
             bound(&b.max)
         ),
         Constraint::Length(b) => format!(
             "length ({}) is out of range (min: {}, max: {})",
-            value.len().ok()?,
+            py::py_len(value).ok()?,
             bound(&b.min),
             bound(&b.max)
         ),
         Constraint::Modulo(m) => format!(
             "{} is not a multiple of {} with an offset of {}",
-            value.to_str(),
+            value.py_str(),
             bound(&m.step),
             bound(&m.offset)
         ),
         Constraint::AllowedValues(allowed) => format!(
             "{} is not an allowed value [{}]",
-            value.json(),
+            value.json_dumps(false),
             allowed
                 .iter()
-                .map(|a| from_json(a).json())
+                .map(|a| Value::from_json(a).json_dumps(false))
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
         Constraint::AllowedPattern(pattern) => {
             format!(
                 "\"{}\" does not match pattern \"{pattern}\"",
-                value.to_str()
+                value.py_str()
             )
         }
         Constraint::CustomConstraint(_) => return None,
@@ -1312,7 +1288,7 @@ fn heat_violation(constraint: &Constraint, value: &Py) -> Option<String> {
 fn violation(
     schema: &Schema,
     constraint: &Constraint,
-    value: &Py,
+    value: &Value,
     property: &str,
 ) -> Option<(String, String)> {
     match constraint {
@@ -1321,7 +1297,7 @@ fn violation(
         Constraint::Length(bounds) => bad_length(bounds, value, property),
         Constraint::Modulo(modulo) => off_step(modulo, value, property),
         Constraint::AllowedPattern(pattern) => {
-            let Py::Str(text) = value else {
+            let Value::Str(text) = value else {
                 return None;
             };
             let Compiled::Regex(regex) = regex::compile(pattern) else {
@@ -1344,24 +1320,24 @@ fn violation(
 /// `allowed_values`: each item of a list among them, else the value in the schema's type.
 fn not_allowed(
     schema: &Schema,
-    allowed: &[Value],
-    value: &Py,
+    allowed: &[Json],
+    value: &Value,
     property: &str,
 ) -> Option<(String, String)> {
-    let allowed: Vec<Py> = allowed.iter().map(from_json).collect();
+    let allowed: Vec<Value> = allowed.iter().map(Value::from_json).collect();
     let listed = allowed
         .iter()
-        .map(|a| format!("`{}`", a.to_str()))
+        .map(|a| format!("`{}`", a.py_str()))
         .collect::<Vec<_>>()
         .join(", ");
-    if let Py::List(items) = value {
+    if let Value::List(items) = value {
         let bad = items
             .iter()
-            .find(|item| !allowed.iter().any(|a| a.eq(item)))?;
+            .find(|item| !allowed.iter().any(|a| a.py_eq(item)))?;
         return Some((
             format!(
                 "`{}` is not an allowed value of `{property}`",
-                clip(&bad.to_str())
+                clip(&bad.py_str())
             ),
             format!("its items must be among {listed}"),
         ));
@@ -1370,16 +1346,16 @@ fn not_allowed(
     let mut any_allowed = false;
     for a in &allowed {
         let a = schema_type(schema, a)?;
-        any_allowed |= a.eq(&wanted);
+        any_allowed |= a.py_eq(&wanted);
     }
     if any_allowed {
         return None;
     }
     let suggestion = match value {
-        Py::Str(s) => crate::rules::util::did_you_mean(
+        Value::Str(s) => crate::rules::util::did_you_mean(
             s,
             allowed.iter().filter_map(|a| match a {
-                Py::Str(s) => Some(s.as_str()),
+                Value::Str(s) => Some(s.as_str()),
                 _ => None,
             }),
         )
@@ -1390,7 +1366,7 @@ fn not_allowed(
     Some((
         format!(
             "`{}` is not an allowed value of `{property}`",
-            clip(&value.to_str())
+            clip(&value.py_str())
         ),
         format!("{suggestion}allowed: {listed}"),
     ))
@@ -1398,7 +1374,7 @@ fn not_allowed(
 
 fn out_of_range(
     bounds: &hotfix_hot::resource_types::Bounds,
-    value: &Py,
+    value: &Value,
     property: &str,
 ) -> Option<(String, String)> {
     let number = match py::to_num(value) {
@@ -1419,7 +1395,7 @@ fn out_of_range(
         (
             format!(
                 "`{}` is out of range for `{property}`",
-                clip(&value.to_str())
+                clip(&value.py_str())
             ),
             format!("it must be {}", bounds_text(bounds, "")),
         )
@@ -1428,10 +1404,10 @@ fn out_of_range(
 
 fn bad_length(
     bounds: &hotfix_hot::resource_types::Bounds,
-    value: &Py,
+    value: &Value,
     property: &str,
 ) -> Option<(String, String)> {
-    let length = value.len().ok()?;
+    let length = py::py_len(value).ok()?;
     let n = Num::Int(i128::try_from(length).ok()?);
     let below = bounds
         .min
@@ -1444,7 +1420,7 @@ fn bad_length(
         .and_then(json_num)
         .is_some_and(|max| n.cmp_num(max) == Some(std::cmp::Ordering::Greater));
     let unit = match value {
-        Py::Str(_) => " characters",
+        Value::Str(_) => " characters",
         _ => " items",
     };
     (below || above).then(|| {
@@ -1457,7 +1433,7 @@ fn bad_length(
 
 fn off_step(
     modulo: &hotfix_hot::resource_types::Modulo,
-    value: &Py,
+    value: &Value,
     property: &str,
 ) -> Option<(String, String)> {
     let number = match py::to_num(value) {
@@ -1471,7 +1447,7 @@ fn off_step(
         (
             format!(
                 "`{}` is not a valid value of `{property}`",
-                clip(&value.to_str())
+                clip(&value.py_str())
             ),
             format!(
                 "it must be a multiple of {} plus {}",
@@ -1490,24 +1466,24 @@ fn off_step(
 
 /// `Schema.to_schema_type`: how `allowed_values` compares a scalar. `None` when Heat would
 /// fail there or it is not modelled.
-fn schema_type(schema: &Schema, value: &Py) -> Option<Py> {
+fn schema_type(schema: &Schema, value: &Value) -> Option<Value> {
     match schema.kind {
         PropertyType::Integer => match py::to_num(value) {
-            Parsed::Num(Num::Int(n)) => Some(Py::Int(n)),
+            Parsed::Num(Num::Int(n)) => Some(Value::int(n)),
             _ => None,
         },
         PropertyType::Number => match py::to_num(value) {
-            Parsed::Num(Num::Int(n)) => Some(Py::Int(n)),
-            Parsed::Num(Num::Float(f)) => Some(Py::Float(f)),
+            Parsed::Num(Num::Int(n)) => Some(Value::int(n)),
+            Parsed::Num(Num::Float(f)) => Some(Value::Float(f)),
             _ => None,
         },
         PropertyType::String => match value {
-            Py::Bytes => None,
-            other => Some(Py::Str(other.to_str())),
+            Value::Bytes => None,
+            other => Some(Value::Str(other.py_str())),
         },
-        PropertyType::Boolean => py::bool_from_string(&Py::Str(value.to_str()))
+        PropertyType::Boolean => py::bool_from_string(&Value::Str(value.py_str()))
             .ok()
-            .map(Py::Bool),
+            .map(Value::Bool),
         PropertyType::Map | PropertyType::List | PropertyType::Any => Some(value.clone()),
     }
 }

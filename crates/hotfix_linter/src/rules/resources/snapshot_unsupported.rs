@@ -3,7 +3,7 @@ use hotfix_hot::{CallStatus, Function, Version};
 use hotfix_yaml::{NodeId, ScalarValue};
 
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::py::Py;
+use crate::rules::py::Value;
 use crate::rules::resources::param_ref::{ParamRef, get_param};
 use crate::rules::resources::shared::{Registered, call_at, validated_resources};
 use hotfix_hot::parameter_schema::ParameterType;
@@ -146,7 +146,7 @@ fn check_param(
     let never = match param.ty {
         ParameterType::Number | ParameterType::Boolean => Some(format!(
             "Invalid deletion policy \"{}\"",
-            default.map_or_else(|| "…".to_owned(), |(d, _)| d.to_str())
+            default.map_or_else(|| "…".to_owned(), |(d, _)| d.py_str())
         )),
         ParameterType::CommaDelimitedList => Some("unhashable type: 'list'".to_owned()),
         ParameterType::String | ParameterType::Json => None,
@@ -167,7 +167,7 @@ fn check_param(
         return;
     };
     let (message, heat) = match default {
-        Py::Str(text) if is_snapshot(version, text) => {
+        Value::Str(text) if is_snapshot(version, text) => {
             if registered.schema.snapshot {
                 return;
             }
@@ -179,14 +179,14 @@ fn check_param(
                 "\"Snapshot\" deletion policy not supported".to_owned(),
             )
         }
-        Py::Str(text) if version.deletion_policies().contains(&text.as_str()) => return,
-        Py::Str(text) => (
+        Value::Str(text) if version.deletion_policies().contains(&text.as_str()) => return,
+        Value::Str(text) => (
             format!(
                 "the default `{text}` of parameter `{name}` is not a deletion policy in {version}"
             ),
             format!("Invalid deletion policy \"{text}\""),
         ),
-        Py::List(_) | Py::Dict(_) => (
+        Value::List(_) | Value::Map(_) => (
             format!(
                 "the default of parameter `{name}` is a {}, not a deletion policy",
                 default.type_name()
