@@ -16,6 +16,7 @@
 //! constraints accept every value, and so does an `allowed_pattern` that [`regex`] does not
 //! model.
 
+pub mod constraints;
 mod digest;
 mod eval;
 mod expr;

@@ -11,6 +11,7 @@ use hotfix_hot::python;
 use hotfix_hot::{Template, Version};
 use hotfix_yaml::{Document, NodeId};
 
+use crate::constraints::Rule;
 use crate::value::{Value, get, str_repr};
 use crate::{Fail, Inputs};
 
@@ -50,41 +51,6 @@ struct Param {
 struct Constraint {
     rule: Rule,
     description: Option<String>,
-}
-
-#[derive(Debug)]
-enum Rule {
-    Range(Option<Value>, Option<Value>),
-    Length(Option<Value>, Option<Value>),
-    Modulo(Option<Value>, Option<Value>),
-    AllowedValues(Vec<Value>),
-    /// `allowed_pattern`: the pattern, and its compiled form (`None` when it uses syntax
-    /// [`crate::regex`] does not model: then it is not checked).
-    Pattern(String, Option<crate::regex::Regex>),
-    /// Needs a cloud; the oracle accepts every value.
-    Custom,
-}
-
-impl Rule {
-    /// Its kind, of the model every part of hotfix shares.
-    fn kind(&self) -> ConstraintKind {
-        match self {
-            Rule::Range(..) => ConstraintKind::Range,
-            Rule::Length(..) => ConstraintKind::Length,
-            Rule::Modulo(..) => ConstraintKind::Modulo,
-            Rule::AllowedValues(_) => ConstraintKind::AllowedValues,
-            Rule::Pattern(..) => ConstraintKind::AllowedPattern,
-            Rule::Custom => ConstraintKind::CustomConstraint,
-        }
-    }
-
-    fn class(&self) -> &'static str {
-        self.kind().class_name()
-    }
-
-    fn applies_to(&self, kind: ParameterType) -> bool {
-        self.kind().applies_to(kind)
-    }
 }
 
 fn schema_error(message: String) -> Fail {
@@ -372,7 +338,10 @@ fn constraint(version: Version, item: &Value) -> Result<Constraint, Fail> {
                 "step and offset must be both positive or both negative.".to_owned(),
             ));
         }
-        Rule::Modulo(Some(Value::Int(s)), Some(Value::Int(o)))
+        Rule::Modulo {
+            step: step_v.clone(),
+            offset: offset_v.clone(),
+        }
     } else if field("range").is_some() {
         let (min, max) = bounds("range", "range constraint", ["min", "max"])?;
         if min.is_none() && max.is_none() {
@@ -380,7 +349,7 @@ fn constraint(version: Version, item: &Value) -> Result<Constraint, Fail> {
                 "A range constraint must have a min value and/or a max value specified.".to_owned(),
             ));
         }
-        Rule::Range(min, max)
+        Rule::Range { min, max }
     } else if field("length").is_some() {
         let (min, max) = bounds("length", "length constraint", ["min", "max"])?;
         if min.is_none() && max.is_none() {
@@ -394,7 +363,7 @@ fn constraint(version: Version, item: &Value) -> Result<Constraint, Fail> {
                 return Err(schema_error("min/max length must be integral".to_owned()));
             }
         }
-        Rule::Length(min, max)
+        Rule::Length { min, max }
     } else if let Some(allowed) = field("allowed_values") {
         let Value::List(allowed) = allowed else {
             return Err(schema_error("AllowedValues must be a list".to_owned()));
@@ -470,10 +439,10 @@ impl Param {
         };
         // Schema.validate: applicability, then the template's default.
         for c in &self.constraints {
-            if !c.rule.applies_to(self.kind) {
+            if !c.rule.kind().applies_to(self.kind) {
                 return Err(wrap(schema_error(format!(
                     "{} constraint invalid for {}",
-                    c.rule.class(),
+                    c.rule.kind().class_name(),
                     self.kind.name()
                 ))));
             }
@@ -493,12 +462,16 @@ impl Param {
                 (_, v) => Ok(v.clone()),
             };
             let checked = checked.map_err(wrap)?;
-            if let Err(f) = self.check_constraints(&checked) {
-                return Err(wrap(schema_error(format!(
-                    "Invalid default {} ({})",
-                    default.py_str(),
-                    f.message
-                ))));
+            match self.check_constraints(&checked) {
+                Err(f) if f.class == "NotEvaluated" => return Err(f),
+                Err(f) => {
+                    return Err(wrap(schema_error(format!(
+                        "Invalid default {} ({})",
+                        default.py_str(),
+                        f.message
+                    ))));
+                }
+                Ok(()) => {}
             }
         }
         let Some(value) = self
@@ -510,9 +483,10 @@ impl Param {
             return Err(missing(&self.name));
         };
         // Heat turns the `ValueError`s of a value into `StackValidationFailed`; a
-        // `RecursionError` (a JSON value nested too deep) goes through as it is.
+        // `RecursionError` (a JSON value nested too deep) goes through as it is, and so does
+        // what hotfix does not evaluate.
         let stack_failed = |f: Fail| {
-            if f.class == "RecursionError" {
+            if matches!(f.class, "RecursionError" | "NotEvaluated") {
                 f
             } else {
                 Fail::new("StackValidationFailed", f.message)
@@ -547,162 +521,25 @@ impl Param {
             .map_err(wrap)
     }
 
-    /// `Schema.validate_constraints` (custom constraints accept everything, as in the oracle).
-    #[allow(clippy::too_many_lines, reason = "one arm per kind of constraint")]
+    /// `Schema.validate_constraints` (custom constraints accept everything, as in the oracle),
+    /// with the checks every part of hotfix shares ([`crate::constraints`]).
     fn check_constraints(&self, value: &Value) -> Result<(), Fail> {
         for c in &self.constraints {
-            let valid = match &c.rule {
-                Rule::Range(min, max) => {
-                    let n = str_to_num(value)?;
-                    within(&n, min.as_ref(), max.as_ref())
-                }
-                Rule::Length(min, max) => {
-                    let Some(len) = value.py_len() else {
-                        return Err(Fail::type_error(format!(
-                            "object of type '{}' has no len()",
-                            value.type_name()
-                        )));
-                    };
-                    #[allow(clippy::cast_possible_wrap, reason = "lengths are small")]
-                    within(&Value::Int(len as i64), min.as_ref(), max.as_ref())
-                }
-                Rule::Modulo(step, offset) => {
-                    let number = str_to_num(value)?;
-                    let (Some(Value::Int(step)), Some(Value::Int(offset))) = (step, offset) else {
-                        continue;
-                    };
-                    match number {
-                        Value::Int(n) => py_mod(n, *step) == *offset,
-                        Value::Bool(b) => py_mod(i64::from(b), *step) == *offset,
-                        #[allow(
-                            clippy::cast_precision_loss,
-                            clippy::float_cmp,
-                            reason = "Python's float `%` and `!=`"
-                        )]
-                        Value::Float(x) => {
-                            let divisor = *step as f64;
-                            x - divisor * (x / divisor).floor() == *offset as f64
-                        }
-                        _ => true,
-                    }
-                }
-                Rule::AllowedValues(allowed) => {
-                    if let Value::List(items) = value {
-                        items.iter().all(|v| allowed.iter().any(|a| a.py_eq(v)))
-                    } else {
-                        let to = |v: &Value| convert_scalar(self.kind, v);
-                        let v = to(value)?;
-                        let mut found = false;
-                        for a in allowed {
-                            if to(a)?.py_eq(&v) {
-                                found = true;
-                            }
-                        }
-                        found
-                    }
-                }
-                Rule::Pattern(_, regex) => match (regex, value) {
-                    (Some(regex), Value::Str(text)) => regex.full_match(text).unwrap_or(true),
-                    (Some(_), other) => {
-                        return Err(Fail::type_error(format!(
-                            "expected string or bytes-like object, got '{}'",
-                            other.type_name()
-                        )));
-                    }
-                    (None, _) => true,
-                },
-                Rule::Custom => true,
+            let valid = match c.rule.is_valid(self.kind, value) {
+                // A pattern in syntax hotfix does not model is taken as matching, as before
+                // there was one model of the checks (what Heat does with it is not known).
+                Err(f) if f.class == "NotEvaluated" && matches!(c.rule, Rule::Pattern(..)) => true,
+                other => other?,
             };
             if !valid {
                 let message = match &c.description {
                     Some(d) => d.clone(),
-                    None => match &c.rule {
-                        Rule::Range(min, max) => format!(
-                            "{} is out of range (min: {}, max: {})",
-                            value.py_str(),
-                            opt(min.as_ref()),
-                            opt(max.as_ref())
-                        ),
-                        Rule::Length(min, max) => format!(
-                            "length ({}) is out of range (min: {}, max: {})",
-                            value.py_len().unwrap_or(0),
-                            opt(min.as_ref()),
-                            opt(max.as_ref())
-                        ),
-                        Rule::Modulo(step, offset) => format!(
-                            "{} is not a multiple of {} with an offset of {}",
-                            value.py_str(),
-                            opt(step.as_ref()),
-                            opt(offset.as_ref())
-                        ),
-                        Rule::AllowedValues(allowed) => format!(
-                            "{} is not an allowed value [{}]",
-                            value.json_dumps(false),
-                            allowed
-                                .iter()
-                                .map(|a| a.json_dumps(false))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
-                        Rule::Pattern(pattern, _) => {
-                            format!(
-                                "\"{}\" does not match pattern \"{pattern}\"",
-                                value.py_str()
-                            )
-                        }
-                        Rule::Custom => String::new(),
-                    },
+                    None => c.rule.err_msg(value),
                 };
                 return Err(Fail::value_error(message));
             }
         }
         Ok(())
-    }
-}
-
-fn py_mod(n: i64, s: i64) -> i64 {
-    let r = n % s;
-    if r != 0 && ((r < 0) != (s < 0)) {
-        r + s
-    } else {
-        r
-    }
-}
-
-fn opt(v: Option<&Value>) -> String {
-    v.map_or_else(|| "None".to_owned(), Value::py_str)
-}
-
-fn within(n: &Value, min: Option<&Value>, max: Option<&Value>) -> bool {
-    let num = |v: &Value| -> f64 {
-        match v {
-            #[allow(clippy::cast_precision_loss, reason = "as Python compares")]
-            Value::Int(i) => *i as f64,
-            Value::Float(f) => *f,
-            Value::Bool(b) => f64::from(u8::from(*b)),
-            _ => f64::NAN,
-        }
-    };
-    let x = num(n);
-    min.is_none_or(|m| x >= num(m)) && max.is_none_or(|m| x <= num(m))
-}
-
-/// `to_schema_type`, for `allowed_values` comparisons.
-fn convert_scalar(kind: ParameterType, v: &Value) -> Result<Value, Fail> {
-    let bad = || {
-        Fail::value_error(format!(
-            "Value \"{}\" is invalid for data type \"{}\".",
-            v.py_str(),
-            kind.name()
-        ))
-    };
-    match kind {
-        ParameterType::Number => str_to_num(v).map_err(|_| bad()),
-        ParameterType::String => Ok(Value::Str(v.py_str())),
-        ParameterType::Boolean => bool_from_string(&v.py_str())
-            .map(Value::Bool)
-            .map_err(|_| bad()),
-        _ => Ok(v.clone()),
     }
 }
 

@@ -145,3 +145,44 @@ outputs:
     }
     assert_eq!(out["c"]["value"], "plain");
 }
+
+/// The `parameter_error` of a template's evaluation, as the oracle prints it.
+fn parameter_error(source: &str) -> serde_json::Value {
+    let doc = hotfix_yaml::parse(source).expect("loads");
+    hotfix_eval::evaluate(&doc, &Inputs::default()).json["parameter_error"].clone()
+}
+
+#[test]
+fn constraints_compare_numbers_exactly_and_print_bounds_as_heat_does() {
+    // Heat (resolve.py): a NaN passes a range (it compares false both ways); 2**53 + 1 is
+    // above the float 2.0**53; a float modulo's bounds print as floats.
+    let heat =
+        |error: &str| serde_json::json!({"error": error, "error_type": "InvalidSchemaError"});
+    let template = |default: &str, constraint: &str| {
+        format!(
+            "heat_template_version: 2017-02-24
+parameters:
+  a: {{type: number, default: {default}, constraints: [{constraint}]}}
+"
+        )
+    };
+    assert_eq!(
+        parameter_error(&template("\"nan\"", "range: {min: 0}")),
+        serde_json::Value::Null
+    );
+    assert_eq!(
+        parameter_error(&template(
+            "9007199254740993",
+            "range: {max: 9007199254740992.0}"
+        )),
+        heat(
+            "Parameter 'a' is invalid: Invalid default 9007199254740993 (9007199254740993 is out of range (min: None, max: 9007199254740992.0))"
+        )
+    );
+    assert_eq!(
+        parameter_error(&template("3", "modulo: {step: 2.0, offset: 0.0}")),
+        heat(
+            "Parameter 'a' is invalid: Invalid default 3 (3 is not a multiple of 2.0 with an offset of 0.0)"
+        )
+    );
+}

@@ -59,8 +59,6 @@ pub(in crate::rules) fn is_falsy(doc: &Document, id: NodeId) -> bool {
     Arg::of(doc, id).truthy(doc) == Some(false)
 }
 
-pub(in crate::rules) use hotfix_yaml::python_float_str as float_str;
-
 pub(in crate::rules) use hotfix_yaml::python_str_repr as str_repr;
 
 /// The value as a number, if it is one (`bool` included, as in Python; an `int` within
@@ -191,14 +189,15 @@ pub(in crate::rules) fn to_num(value: &Value) -> Parsed {
     }
 }
 
-/// The `str()` of what `str_to_num` returns (`"1.50"` → `1.5`; a number stays as printed).
-pub(in crate::rules) fn num_str(original: &Value, num: Num) -> String {
+/// What `str_to_num` returns for `original`, parsed as `num`: a number as it is (a `bool`
+/// stays one), a string's number.
+pub(in crate::rules) fn num_value(original: &Value, num: Num) -> Value {
     if as_num(original).is_some() {
-        return original.py_str();
+        return original.clone();
     }
     match num {
-        Num::Int(n) => n.to_string(),
-        Num::Float(f) => float_str(f),
+        Num::Int(n) => Value::int(n),
+        Num::Float(f) => Value::Float(f),
     }
 }
 
@@ -228,7 +227,7 @@ mod tests {
     fn num(s: &str) -> String {
         match str_to_num(s) {
             Parsed::Num(Num::Int(n)) => format!("int {n}"),
-            Parsed::Num(Num::Float(f)) => format!("float {}", float_str(f)),
+            Parsed::Num(Num::Float(f)) => format!("float {}", Value::Float(f).py_str()),
             Parsed::Error(e) => e,
             Parsed::Unknown => "unknown".to_owned(),
         }

@@ -1,6 +1,8 @@
+use hotfix_eval::constraints::{Rule, Verdict};
+
 use super::pyjson;
 use super::shared::{
-    Built, Outcome, build, constraint_items, definition, kinds, param_type, shown_value, span_in,
+    Outcome, build, constraint_items, definition, kinds, param_type, shown_value, span_in,
 };
 use crate::rule::{Context, Sink, declare_rule};
 use crate::rules::py::{self, Parsed, Value};
@@ -111,24 +113,6 @@ fn convert(ty: ParameterType, raw: &Value) -> Option<Mismatch> {
 
 /// The text template-validate gives when a constraint converts the default first (the
 /// first applicable constraint of a `number` or the `allowed_values` of a `boolean`).
-/// The error of Heat's `to_schema_type` for a `number` or `boolean` value, if it fails.
-fn schema_type_error(ty: ParameterType, value: &Value) -> Option<String> {
-    let shown = value.py_str();
-    match ty {
-        ParameterType::Number => match py::to_num(value) {
-            Parsed::Error(_) if matches!(value, Value::Str(_)) => Some(format!(
-                "Value \"{shown}\" is invalid for data type \"number\"."
-            )),
-            Parsed::Error(type_error) => Some(type_error),
-            Parsed::Num(_) | Parsed::Unknown => None,
-        },
-        ParameterType::Boolean => py::bool_from_string(&Value::Str(shown.clone()))
-            .err()
-            .map(|_| format!("Value \"{shown}\" is invalid for data type \"boolean\".")),
-        _ => None,
-    }
-}
-
 fn early_text(
     cx: &Context<'_>,
     map: hotfix_yaml::NodeId,
@@ -147,40 +131,25 @@ fn early_text(
             continue;
         };
         let shown = raw.py_str();
-        let text = match (ty, &built) {
-            (ParameterType::Number, Built::Range { .. } | Built::Modulo { .. }) => {
-                match py::to_num(raw) {
-                    Parsed::Error(e) => e,
-                    _ => return None,
-                }
+        let converts = match &built.rule {
+            Rule::Range { .. } | Rule::Modulo { .. } => ty == ParameterType::Number,
+            Rule::AllowedValues(_) => {
+                matches!(ty, ParameterType::Number | ParameterType::Boolean)
             }
-            // A list is compared item by item, unconverted.
-            (ParameterType::Number | ParameterType::Boolean, Built::AllowedValues(allowed))
-                if matches!(raw, Value::List(_)) =>
-            {
-                let Value::List(items) = raw else { continue };
-                if items
-                    .iter()
-                    .all(|v| allowed.iter().any(|(_, a)| v.py_eq(a)))
-                {
-                    continue;
-                }
-                let listed: Vec<String> =
-                    allowed.iter().map(|(_, a)| a.json_dumps(false)).collect();
-                format!(
-                    "{} is not an allowed value [{}]",
-                    raw.json_dumps(false),
-                    listed.join(", ")
-                )
-            }
-            // `to_schema_type` converts the allowed values first, then the default.
-            (ParameterType::Number | ParameterType::Boolean, Built::AllowedValues(allowed)) => {
-                allowed
-                    .iter()
-                    .find_map(|(_, a)| schema_type_error(ty, a))
-                    .or_else(|| schema_type_error(ty, raw))?
-            }
-            _ => continue,
+            _ => false,
+        };
+        if !converts {
+            continue;
+        }
+        // The number constraints convert the default with `str_to_num`; `allowed_values`
+        // converts the allowed values, then the default, with `to_schema_type` (a list is
+        // compared item by item, unconverted).
+        let list = matches!(raw, Value::List(_));
+        let text = match built.rule.check(ty, raw) {
+            Verdict::Raised { message, .. } => message,
+            Verdict::Violated(text) if list => text,
+            Verdict::Pass if list => continue,
+            Verdict::Pass | Verdict::Violated(_) | Verdict::Unknown => return None,
         };
         return Some(format!("Invalid default {shown} ({text})"));
     }

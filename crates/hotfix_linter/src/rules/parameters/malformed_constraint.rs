@@ -1,7 +1,8 @@
+use hotfix_eval::constraints::Rule;
 use hotfix_hot::{Version, key_name};
 use hotfix_yaml::NodeId;
 
-use super::shared::{Bound, Built, Outcome, build, definition, kinds, param_type};
+use super::shared::{Built, Outcome, build, definition, kinds, param_type};
 use crate::rule::{Context, Sink, declare_rule};
 use crate::rules::py::{self, Parsed, Value};
 use crate::rules::util::{did_you_mean, is_mapping, is_null, python_type};
@@ -208,18 +209,18 @@ fn check_built(
     built: &Built,
     value: NodeId,
 ) {
-    match built {
-        Built::Range {
+    match &built.rule {
+        Rule::Range {
             min: Some(min),
             max: Some(max),
         }
-        | Built::Length {
+        | Rule::Length {
             min: Some(min),
             max: Some(max),
         } => {
             inverted(cx, sink, built, min, max);
         }
-        Built::AllowedValues(allowed) => {
+        Rule::AllowedValues(allowed) => {
             if allowed.is_empty() {
                 sink.report(cx.span(value), "`allowed_values` is empty: no value is allowed")
                     .help("list the allowed values, or remove the constraint; Heat accepts the template but rejects every value");
@@ -228,31 +229,38 @@ fn check_built(
             let Some(ty) = ty else {
                 return;
             };
-            for (node, allowed) in allowed {
-                allowed_value(cx, sink, ty, *node, allowed);
+            for (&node, allowed) in built.allowed.iter().zip(allowed) {
+                allowed_value(cx, sink, ty, node, allowed);
             }
         }
         _ => {}
     }
 }
 
-fn inverted(cx: &Context<'_>, sink: &mut Sink<'_>, built: &Built, min: &Bound, max: &Bound) {
-    if min.num.cmp_num(max.num) != Some(std::cmp::Ordering::Greater) {
+fn inverted(cx: &Context<'_>, sink: &mut Sink<'_>, built: &Built, min: &Value, max: &Value) {
+    let (Some(low), Some(high)) = (py::as_num(min), py::as_num(max)) else {
+        return;
+    };
+    let [Some(min_node), Some(max_node)] = built.bounds else {
+        return;
+    };
+    if low.cmp_num(high) != Some(std::cmp::Ordering::Greater) {
         return;
     }
-    let kind = if matches!(built, Built::Length { .. }) {
+    let kind = if matches!(built.rule, Rule::Length { .. }) {
         "length"
     } else {
         "range"
     };
     sink.report(
-        cx.span(max.node),
+        cx.span(max_node),
         format!(
             "`{kind}` has `min` {} greater than `max` {}: no value satisfies it",
-            min.text, max.text
+            min.py_str(),
+            max.py_str()
         ),
     )
-    .label(cx.span(min.node), "min")
+    .label(cx.span(min_node), "min")
     .help("swap the bounds; Heat accepts the template but rejects every value");
 }
 

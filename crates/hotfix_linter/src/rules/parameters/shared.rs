@@ -7,7 +7,9 @@ use hotfix_hot::parameter_schema::{ConstraintKind, ParameterType};
 use hotfix_hot::{Named, Version};
 use hotfix_yaml::{Document, NodeId, NodeKind, ScalarStyle};
 
-use super::regex::{self, Compiled, Regex};
+use hotfix_eval::constraints::{Rule, Verdict};
+
+use super::regex::{self, Compiled};
 use crate::rule::Context;
 use crate::rules::py::{self, Num, Parsed, Value};
 use crate::rules::util::{did_you_mean, is_mapping};
@@ -57,33 +59,32 @@ pub(super) fn kinds(doc: &Document, item: NodeId, version: Version) -> Vec<Found
         .collect()
 }
 
-/// A number bound of a constraint, with how Python prints it.
+/// A number bound of a constraint: the value `Schema.str_to_num` returns, and its node.
 #[derive(Clone, Debug)]
-pub(super) struct Bound {
-    pub(super) num: Num,
-    pub(super) text: String,
-    pub(super) node: NodeId,
+struct Bound {
+    value: Value,
+    node: NodeId,
 }
 
-/// A constraint as Heat builds it.
+/// A constraint as Heat builds it (the model `hotfix_eval` checks values with), with the nodes
+/// its parts come from.
 #[derive(Debug)]
-pub(super) enum Built {
-    Range {
-        min: Option<Bound>,
-        max: Option<Bound>,
-    },
-    Length {
-        min: Option<Bound>,
-        max: Option<Bound>,
-    },
-    Modulo {
-        step: Bound,
-        offset: Bound,
-    },
-    AllowedValues(Vec<(NodeId, Value)>),
-    /// `None`: a pattern this linter cannot evaluate.
-    AllowedPattern(String, Option<Regex>),
-    Custom,
+pub(super) struct Built {
+    pub(super) rule: Rule,
+    /// The nodes of a range's or length's `min` and `max`, of a modulo's `step` and `offset`.
+    pub(super) bounds: [Option<NodeId>; 2],
+    /// The node of each of `allowed_values`.
+    pub(super) allowed: Vec<NodeId>,
+}
+
+impl Built {
+    fn of(rule: Rule) -> Built {
+        Built {
+            rule,
+            bounds: [None, None],
+            allowed: Vec::new(),
+        }
+    }
 }
 
 /// Why Heat cannot build a constraint: where, what, and Heat's text.
@@ -189,8 +190,7 @@ fn get_num(cx: &Context<'_>, map: NodeId, key: &str) -> Result<Option<Bound>, Op
     }
     match py::to_num(&value) {
         Parsed::Num(num) => Ok(Some(Bound {
-            num,
-            text: py::num_str(&value, num),
+            value: py::num_value(&value, num),
             node,
         })),
         Parsed::Error(heat) => Err(Some(Problem {
@@ -234,9 +234,12 @@ pub(super) fn build(cx: &Context<'_>, found: &Found) -> Outcome {
                 let Some(value) = py::load(cx.doc, item) else {
                     return Outcome::Unknown;
                 };
-                values.push((item, value));
+                values.push(value);
             }
-            Outcome::Built(Built::AllowedValues(values))
+            Outcome::Built(Built {
+                allowed: items.to_vec(),
+                ..Built::of(Rule::AllowedValues(values))
+            })
         }
         ConstraintKind::AllowedPattern => {
             let Some(pattern) = cx.doc.str_value(found.value) else {
@@ -249,10 +252,10 @@ pub(super) fn build(cx: &Context<'_>, found: &Found) -> Outcome {
             };
             match regex::compile(pattern) {
                 Compiled::Regex(r) => {
-                    Outcome::Built(Built::AllowedPattern(pattern.to_owned(), Some(r)))
+                    Outcome::Built(Built::of(Rule::Pattern(pattern.to_owned(), Some(r))))
                 }
                 Compiled::Unsupported => {
-                    Outcome::Built(Built::AllowedPattern(pattern.to_owned(), None))
+                    Outcome::Built(Built::of(Rule::Pattern(pattern.to_owned(), None)))
                 }
                 Compiled::Invalid(heat) => problem(
                     found.value,
@@ -266,7 +269,7 @@ pub(super) fn build(cx: &Context<'_>, found: &Found) -> Outcome {
                 ),
             }
         }
-        ConstraintKind::CustomConstraint => Outcome::Built(Built::Custom),
+        ConstraintKind::CustomConstraint => Outcome::Built(Built::of(Rule::Custom)),
     }
 }
 
@@ -294,18 +297,30 @@ fn build_range(cx: &Context<'_>, found: &Found) -> Outcome {
     }
     if found.kind == ConstraintKind::Length {
         for bound in [&min, &max].into_iter().flatten() {
-            if matches!(bound.num, Num::Float(_)) {
+            if matches!(bound.value, Value::Float(_)) {
                 return problem(
                     bound.node,
-                    format!("a `length` bound must be an integer, not `{}`", bound.text),
+                    format!(
+                        "a `length` bound must be an integer, not `{}`",
+                        bound.value.py_str()
+                    ),
                     "write a whole number",
                     "min/max length must be integral",
                 );
             }
         }
-        return Outcome::Built(Built::Length { min, max });
     }
-    Outcome::Built(Built::Range { min, max })
+    let bounds = [min.as_ref().map(|b| b.node), max.as_ref().map(|b| b.node)];
+    let (min, max) = (min.map(|b| b.value), max.map(|b| b.value));
+    let rule = if found.kind == ConstraintKind::Length {
+        Rule::Length { min, max }
+    } else {
+        Rule::Range { min, max }
+    };
+    Outcome::Built(Built {
+        bounds,
+        ..Built::of(rule)
+    })
 }
 
 fn build_modulo(cx: &Context<'_>, found: &Found) -> Outcome {
@@ -330,7 +345,10 @@ fn build_modulo(cx: &Context<'_>, found: &Found) -> Outcome {
     };
     let mut ints = [0i128; 2];
     for (slot, bound) in ints.iter_mut().zip([&step, &offset]) {
-        *slot = match bound.num {
+        let Some(num) = py::as_num(&bound.value) else {
+            return Outcome::Unknown;
+        };
+        *slot = match num {
             Num::Int(n) => n,
             Num::Float(f) if f.is_nan() => {
                 return problem(
@@ -351,7 +369,10 @@ fn build_modulo(cx: &Context<'_>, found: &Found) -> Outcome {
             Num::Float(f) if f.fract() != 0.0 => {
                 return problem(
                     bound.node,
-                    format!("`modulo` bounds must be integers, not `{}`", bound.text),
+                    format!(
+                        "`modulo` bounds must be integers, not `{}`",
+                        bound.value.py_str()
+                    ),
                     "write a whole number",
                     "step/offset must be integer",
                 );
@@ -385,7 +406,13 @@ fn build_modulo(cx: &Context<'_>, found: &Found) -> Outcome {
             "step and offset must be both positive or both negative.",
         );
     }
-    Outcome::Built(Built::Modulo { step, offset })
+    Outcome::Built(Built {
+        bounds: [Some(step.node), Some(offset.node)],
+        ..Built::of(Rule::Modulo {
+            step: step.value,
+            offset: offset.value,
+        })
+    })
 }
 
 /// The result of checking a value against a constraint.
@@ -397,149 +424,21 @@ pub(super) enum Check {
     Unknown,
 }
 
-fn bound_text(bound: Option<&Bound>) -> String {
-    bound.map_or_else(|| "None".to_owned(), |b| b.text.clone())
-}
-
 /// `Constraint.validate(value, schema)` for one built constraint, as `_validate_default`
-/// runs it (custom constraints skipped).
+/// runs it (custom constraints skipped), with `hotfix_eval`'s checks.
 pub(super) fn check(built: &Built, ty: ParameterType, value: &Value) -> Check {
-    match built {
-        Built::Range { min, max } => {
-            let Parsed::Num(v) = py::to_num(value) else {
-                return Check::Unknown;
-            };
-            let below = min
-                .as_ref()
-                .is_some_and(|m| v.cmp_num(m.num) == Some(std::cmp::Ordering::Less));
-            let above = max
-                .as_ref()
-                .is_some_and(|m| v.cmp_num(m.num) == Some(std::cmp::Ordering::Greater));
-            if below || above {
-                return Check::Fail(format!(
-                    "{} is out of range (min: {}, max: {})",
-                    value.py_str(),
-                    bound_text(min.as_ref()),
-                    bound_text(max.as_ref())
-                ));
-            }
-            Check::Pass
+    match built.rule.check(ty, value) {
+        Verdict::Pass => Check::Pass,
+        Verdict::Violated(text) => Check::Fail(text),
+        // `len()` and `re` raise on a value of the wrong type: the constraint fails there.
+        Verdict::Raised { message, .. }
+            if matches!(built.rule, Rule::Length { .. } | Rule::Pattern(..)) =>
+        {
+            Check::Fail(message)
         }
-        Built::Length { min, max } => {
-            let length = match py::py_len(value) {
-                Ok(n) => n,
-                Err(type_error) => return Check::Fail(type_error),
-            };
-            let n = Num::Int(i128::try_from(length).unwrap_or(i128::MAX));
-            let below = min
-                .as_ref()
-                .is_some_and(|m| n.cmp_num(m.num) == Some(std::cmp::Ordering::Less));
-            let above = max
-                .as_ref()
-                .is_some_and(|m| n.cmp_num(m.num) == Some(std::cmp::Ordering::Greater));
-            if below || above {
-                return Check::Fail(format!(
-                    "length ({length}) is out of range (min: {}, max: {})",
-                    bound_text(min.as_ref()),
-                    bound_text(max.as_ref())
-                ));
-            }
-            Check::Pass
-        }
-        Built::Modulo { step, offset } => {
-            let Parsed::Num(v) = py::to_num(value) else {
-                return Check::Unknown;
-            };
-            let Some(rest) = v.modulo(step.num) else {
-                return Check::Unknown;
-            };
-            if rest.cmp_num(offset.num) == Some(std::cmp::Ordering::Equal) {
-                return Check::Pass;
-            }
-            Check::Fail(format!(
-                "{} is not a multiple of {} with an offset of {}",
-                value.py_str(),
-                step.text,
-                offset.text
-            ))
-        }
-        Built::AllowedValues(allowed) => {
-            let ok = if let Value::List(items) = value {
-                items
-                    .iter()
-                    .all(|v| allowed.iter().any(|(_, a)| v.py_eq(a)))
-            } else {
-                match allowed_match(ty, value, allowed) {
-                    Some(ok) => ok,
-                    None => return Check::Unknown,
-                }
-            };
-            if ok {
-                return Check::Pass;
-            }
-            let listed: Vec<String> = allowed.iter().map(|(_, a)| a.json_dumps(false)).collect();
-            Check::Fail(format!(
-                "{} is not an allowed value [{}]",
-                value.json_dumps(false),
-                listed.join(", ")
-            ))
-        }
-        Built::AllowedPattern(pattern, regex) => {
-            let Value::Str(text) = value else {
-                return Check::Fail(format!(
-                    "expected string or bytes-like object, got '{}'",
-                    value.type_name()
-                ));
-            };
-            let Some(regex) = regex else {
-                return Check::Unknown;
-            };
-            match regex.full_match(text) {
-                Some(true) => Check::Pass,
-                Some(false) => {
-                    Check::Fail(format!("\"{text}\" does not match pattern \"{pattern}\""))
-                }
-                None => Check::Unknown,
-            }
-        }
-        Built::Custom => Check::Pass,
-    }
-}
-
-/// `schema.to_schema_type(value) in (schema.to_schema_type(a) for a in allowed)`; `None` when
-/// a conversion fails (another rule reports it) or is not modelled.
-fn allowed_match(ty: ParameterType, value: &Value, allowed: &[(NodeId, Value)]) -> Option<bool> {
-    match ty {
-        ParameterType::String => {
-            let v = value.py_str();
-            Some(allowed.iter().any(|(_, a)| a.py_str() == v))
-        }
-        ParameterType::Number => {
-            let convert = |p: &Value| match py::to_num(p) {
-                Parsed::Num(n) => Some(n),
-                _ => None,
-            };
-            let nums: Vec<Num> = allowed
-                .iter()
-                .map(|(_, a)| convert(a))
-                .collect::<Option<_>>()?;
-            let v = convert(value)?;
-            Some(
-                nums.iter()
-                    .any(|n| n.cmp_num(v) == Some(std::cmp::Ordering::Equal)),
-            )
-        }
-        ParameterType::Boolean => {
-            let bools: Vec<bool> = allowed
-                .iter()
-                .map(|(_, a)| py::bool_from_string(&Value::Str(a.py_str())).ok())
-                .collect::<Option<_>>()?;
-            let v = py::bool_from_string(&Value::Str(value.py_str())).ok()?;
-            Some(bools.contains(&v))
-        }
-        ParameterType::CommaDelimitedList | ParameterType::Json => {
-            Some(allowed.iter().any(|(_, a)| a.py_eq(value)))
-        }
+        // A value a number constraint or `allowed_values` cannot convert: the type rules
+        // report it.
+        Verdict::Raised { .. } | Verdict::Unknown => Check::Unknown,
     }
 }
 
