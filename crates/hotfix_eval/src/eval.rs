@@ -1259,7 +1259,7 @@ impl Evaluator<'_> {
         if func == Function::If && !removed {
             return self.parse_if(node, args_node, ctx, path);
         }
-        let args = self.parse(args_node, ctx, path)?;
+        let mut args = self.parse(args_node, ctx, path)?;
         let v = self.version;
         let mut class = Class::Plain;
         if !removed {
@@ -1370,24 +1370,25 @@ impl Evaluator<'_> {
                     let example = format!(
                         "{{\"{name}\": [ {{\"$var1\": \"foo\", \"%var2%\": \"bar\"}}, \"$var1 is %var2%\"]}}"
                     );
-                    match &args {
-                        Expr::Data(Value::Str(_)) | Expr::Map(_) => {
-                            return Err(Fail::type_error(format!(
-                                "Incorrect arguments to \"{name}\" should be: {example}"
-                            )));
-                        }
-                        Expr::List(items) if items.len() == 2 => {
+                    if matches!(args, Expr::Data(Value::Str(_)) | Expr::Map(_)) {
+                        return Err(Fail::type_error(format!(
+                            "Incorrect arguments to \"{name}\" should be: {example}"
+                        )));
+                    }
+                    match self.unpack(&args, 2) {
+                        Ok(items) => {
                             if !(items[0].is_map() || items[0].is_call()) {
                                 return Err(Fail::type_error(format!(
                                     "\"{name}\" parameters must be a mapping"
                                 )));
                             }
                         }
-                        _ => {
+                        Err(None) => {
                             return Err(Fail::value_error(format!(
                                 "Incorrect arguments to \"{name}\" should be: {example}"
                             )));
                         }
+                        Err(Some(fail)) => return Err(fail),
                     }
                 }
                 Function::Repeat => {
@@ -1430,35 +1431,36 @@ impl Evaluator<'_> {
                 }
                 Function::FnSplit => {
                     let example = format!("\"{name}\" : [ \",\", \"str1,str2\"]]");
-                    match &args {
-                        Expr::Data(Value::Str(_)) | Expr::Map(_) => {
-                            return Err(Fail::type_error(format!(
-                                "Incorrect arguments to \"{name}\" should be: {example}"
-                            )));
-                        }
-                        Expr::List(items) if items.len() == 2 => {}
-                        _ => {
+                    if matches!(args, Expr::Data(Value::Str(_)) | Expr::Map(_)) {
+                        return Err(Fail::type_error(format!(
+                            "Incorrect arguments to \"{name}\" should be: {example}"
+                        )));
+                    }
+                    match self.unpack(&args, 2) {
+                        Ok(_) => {}
+                        Err(None) => {
                             return Err(Fail::value_error(format!(
                                 "Incorrect arguments to \"{name}\" should be: {example}"
                             )));
                         }
+                        Err(Some(fail)) => return Err(fail),
                     }
                 }
-                Function::FnSelect => match &args {
-                    Expr::List(items) if items.len() == 2 => {}
-                    _ => {
+                Function::FnSelect => match self.unpack(&args, 2) {
+                    Ok(items) => args = Expr::List(items),
+                    Err(None) => {
                         return Err(Fail::value_error(format!(
                             "Arguments to \"{name}\" must be of the form [index, collection]"
                         )));
                     }
+                    Err(Some(fail)) => return Err(fail),
                 },
                 Function::FnMemberListToMap => {
-                    let Expr::List(items) = &args else {
-                        return Err(Fail::type_error(member_list_example()));
+                    let items = match self.unpack(&args, 3) {
+                        Ok(items) => items,
+                        Err(None) => return Err(Fail::type_error(member_list_example())),
+                        Err(Some(fail)) => return Err(fail),
                     };
-                    if items.len() != 3 {
-                        return Err(Fail::type_error(member_list_example()));
-                    }
                     if !items[0].is_str() {
                         return Err(Fail::type_error(format!(
                             "{name} Key Name must be a string"
@@ -1469,6 +1471,7 @@ impl Evaluator<'_> {
                             "{name} Value Name must be a string"
                         )));
                     }
+                    args = Expr::List(items);
                 }
                 Function::ResourceFacade | Function::FnResourceFacade => {
                     let allowed: &[&str] = if func == Function::ResourceFacade {
@@ -1570,17 +1573,16 @@ impl Evaluator<'_> {
             }
         }
         if func == Function::Ref && !removed {
-            // cfn.Ref: a resource if the stack has one by that name, else a parameter.
-            let Expr::Data(Value::Str(_)) = &args else {
-                return Err(Fail::type_error(format!(
-                    "unhashable type: '{}'",
-                    match &args {
-                        Expr::List(_) => "list",
-                        Expr::Map(_) => "dict",
-                        _ => "GetParam",
-                    }
-                )));
+            // cfn.Ref: `args in stack` (a resource, else a parameter) hashes the argument.
+            let unhashable = match &args {
+                Expr::List(_) => Some("list"),
+                Expr::Map(_) => Some("dict"),
+                Expr::Call(c) => Some(c.function.heat_class(v)),
+                Expr::Data(_) | Expr::Ellipsis => None,
             };
+            if let Some(class) = unhashable {
+                return Err(Fail::type_error(format!("unhashable type: '{class}'")));
+            }
         }
         Ok(Expr::Call(Box::new(Call {
             function: func,
@@ -1589,6 +1591,50 @@ impl Evaluator<'_> {
             node,
             class,
         })))
+    }
+
+    /// Python's `a, b = args` (`n` targets) on the parsed arguments of a call: their items (a
+    /// string's characters, a mapping's keys), `Err(None)` for a count other than `n` (the
+    /// `ValueError` each function words itself), or the `TypeError` of what is not iterable
+    /// (a call is the object of Heat's class for it).
+    fn unpack(&self, args: &Expr, n: usize) -> Result<Vec<Expr>, Option<Fail>> {
+        let not_iterable =
+            |type_name: &str| format!("cannot unpack non-iterable {type_name} object");
+        let items: Vec<Expr> = match args {
+            Expr::List(items) => items.clone(),
+            Expr::Data(Value::Str(s)) => s
+                .chars()
+                .map(|c| Expr::Data(Value::Str(c.to_string())))
+                .collect(),
+            Expr::Map(entries) => entries.iter().map(|(k, _)| Expr::Data(k.clone())).collect(),
+            Expr::Data(Value::Bytes) => {
+                return Err(Some(Fail::not_evaluated(
+                    "a !!binary value (Python bytes) is not evaluated".to_owned(),
+                )));
+            }
+            Expr::Data(value) => {
+                return Err(Some(Fail::type_error(not_iterable(value.type_name()))));
+            }
+            // `Ref` builds a `ParamRef` unless it names a resource.
+            Expr::Call(call)
+                if call.function == Function::Ref
+                    && !matches!(&call.args, Expr::Data(Value::Str(name))
+                        if self.template.resources.iter().any(|r| r.name == *name)) =>
+            {
+                return Err(Some(Fail::type_error(not_iterable("ParamRef"))));
+            }
+            Expr::Call(call) => {
+                return Err(Some(Fail::type_error(not_iterable(
+                    call.function.heat_class(self.version),
+                ))));
+            }
+            Expr::Ellipsis => return Err(Some(Fail::type_error(not_iterable("ellipsis")))),
+        };
+        if items.len() == n {
+            Ok(items)
+        } else {
+            Err(None)
+        }
     }
 
     /// `If.parse_args`: the condition resolved now, only the chosen branch parsed.
@@ -1895,6 +1941,13 @@ impl Evaluator<'_> {
             Function::Ref => {
                 let r = self.resolve(args)?;
                 let n = r.py_str();
+                // Resources and parameters are named by strings: `5` names neither.
+                if !matches!(r, Value::Str(_)) {
+                    return Err(Fail::new(
+                        "InvalidTemplateReference",
+                        format!("The specified reference \"{n}\" (in unknown) is incorrect."),
+                    ));
+                }
                 if self.template.resources.iter().any(|x| x.name == n) {
                     self.reference(&r)?;
                     return Ok(Value::Str(format!("<ref:{n}>")));
@@ -1988,20 +2041,32 @@ impl Evaluator<'_> {
                         "Function \"{name}\" usage: [\"<algorithm>\", \"<value>\"]"
                     )));
                 }
-                let algorithm = strings[0].py_str().to_lowercase();
+                let given = strings[0].py_str();
+                let algorithm = given.to_lowercase();
+                // `hashlib.new(name)` with the name as given: OpenSSL's digests take any case,
+                // the ones Python builds in only their own.
+                if given != algorithm
+                    && matches!(
+                        algorithm.as_str(),
+                        "sha3_224"
+                            | "sha3_256"
+                            | "sha3_384"
+                            | "sha3_512"
+                            | "shake_128"
+                            | "shake_256"
+                            | "blake2b"
+                            | "blake2s"
+                    )
+                {
+                    return Err(Fail::value_error(format!("unsupported hash type {given}")));
+                }
                 let text = strings[1].py_str();
-                let mut bytes = Vec::with_capacity(text.len());
-                for c in text.chars() {
-                    let Ok(b) = u8::try_from(u32::from(c)) else {
-                        return Err(Fail::new(
-                            "UnicodeEncodeError",
-                            format!(
-                                "'latin-1' codec can't encode character '\\u{:04x}'",
-                                u32::from(c)
-                            ),
-                        ));
-                    };
-                    bytes.push(b);
+                let bytes = latin_1(&text)?;
+                if matches!(algorithm.as_str(), "shake_128" | "shake_256") {
+                    // hashlib's SHAKE digests need a length, which Heat does not give.
+                    return Err(Fail::type_error(
+                        "hexdigest() missing required argument 'length' (pos 1)".to_owned(),
+                    ));
                 }
                 match crate::digest::hexdigest(&algorithm, &bytes) {
                     Some(hex) => Ok(Value::Str(hex)),
@@ -2371,6 +2436,41 @@ fn has_call(e: &Expr) -> bool {
         Expr::Map(entries) => entries.iter().any(|(_, v)| has_call(v)),
         Expr::Call(_) => true,
     }
+}
+
+/// `text.encode('latin-1')`, or Python's `UnicodeEncodeError` (consecutive characters it
+/// cannot encode are named together).
+fn latin_1(text: &str) -> Result<Vec<u8>, Fail> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut bytes = Vec::with_capacity(chars.len());
+    for (i, &c) in chars.iter().enumerate() {
+        if let Ok(b) = u8::try_from(u32::from(c)) {
+            bytes.push(b);
+            continue;
+        }
+        let end = i + chars[i..]
+            .iter()
+            .take_while(|&&c| u32::from(c) > 0xff)
+            .count();
+        let message = if end == i + 1 {
+            let code = u32::from(c);
+            let escaped = if code > 0xffff {
+                format!("\\U{code:08x}")
+            } else {
+                format!("\\u{code:04x}")
+            };
+            format!(
+                "'latin-1' codec can't encode character '{escaped}' in position {i}: ordinal not in range(256)"
+            )
+        } else {
+            format!(
+                "'latin-1' codec can't encode characters in position {i}-{}: ordinal not in range(256)",
+                end - 1
+            )
+        };
+        return Err(Fail::new("UnicodeEncodeError", message));
+    }
+    Ok(bytes)
 }
 
 /// The value of an unresolved snippet that holds no call.

@@ -134,34 +134,26 @@ pub(crate) fn replace(
     let Value::Map(mapping) = mapping else {
         return Err(Fail::type_error(format!("\"{name}\" params must be a map")));
     };
-    // sorted(sorted(mapping), key=len, reverse=True): sorting mixed key types fails in Python.
-    // The keys with their values (no lookup per key: a mapping may have many).
+    // sorted(sorted(mapping), key=len, reverse=True): sorting mixed key types fails in Python
+    // at the first pair it cannot compare, and `len()` of the first key in sorted order that
+    // is not a string fails after. The keys with their values (no lookup per key: a mapping
+    // may have many).
     let mut keys: Vec<(&Value, &Value)> = mapping.iter().map(|(k, v)| (k, v)).collect();
-    let all_str = keys.iter().all(|(k, _)| k.as_str().is_some());
-    let all_num = keys
-        .iter()
-        .all(|(k, _)| matches!(k, Value::Int(_) | Value::Bool(_) | Value::Float(_)));
-    if !all_str && (keys.len() == 1 || all_num) {
-        // sorted() succeeds; len() of a number fails.
-        if let Some((k, _)) = keys.iter().find(|(k, _)| k.as_str().is_none()) {
+    if keys.iter().any(|(k, _)| k.as_str().is_none()) {
+        let order = py_sorted(&keys.iter().map(|(k, _)| *k).collect::<Vec<_>>())?;
+        if let Some(&first) = order.iter().find(|&&i| keys[i].0.as_str().is_none()) {
             return Err(Fail::type_error(format!(
                 "object of type '{}' has no len()",
-                k.type_name()
+                keys[first].0.type_name()
             )));
         }
     }
-    if all_str {
-        keys.sort_by(|(a, _), (b, _)| a.as_str().cmp(&b.as_str()));
-        keys.sort_by(|(a, _), (b, _)| {
-            let la = a.as_str().map_or(0, |s| s.chars().count());
-            let lb = b.as_str().map_or(0, |s| s.chars().count());
-            lb.cmp(&la)
-        });
-    } else if keys.len() > 1 {
-        return Err(Fail::type_error(
-            "'<' not supported between instances of 'int' and 'str'".to_owned(),
-        ));
-    }
+    keys.sort_by(|(a, _), (b, _)| a.as_str().cmp(&b.as_str()));
+    keys.sort_by(|(a, _), (b, _)| {
+        let la = a.as_str().map_or(0, |s| s.chars().count());
+        let lb = b.as_str().map_or(0, |s| s.chars().count());
+        lb.cmp(&la)
+    });
     let mut unreplaced: Vec<String> = Vec::new();
     if strict {
         unreplaced = keys
@@ -188,6 +180,10 @@ pub(crate) fn replace(
             "maximum recursion depth exceeded".to_owned(),
         ));
     }
+    // The shortest placeholder comes last: its value is checked, then `str.split('')` fails.
+    if placeholders.last() == Some(&"") {
+        return Err(Fail::value_error("empty separator".to_owned()));
+    }
     let result = replace_rec(&template, &placeholders, &values, &mut unreplaced, limit)?;
     if strict && !unreplaced.is_empty() {
         unreplaced.sort();
@@ -198,6 +194,85 @@ pub(crate) fn replace(
         )));
     }
     Ok(Value::Str(result))
+}
+
+/// The order Python's `sorted()` puts `items` in (their indexes), or the `TypeError` of the
+/// first pair it cannot compare, by the comparisons of Python 3.11 for fewer than 64 items (a
+/// run, then a binary insertion sort); beyond, only items that all compare are sorted.
+fn py_sorted(items: &[&Value]) -> Result<Vec<usize>, Fail> {
+    /// Python's `a < b` for the keys of a mapping.
+    fn lt(a: &Value, b: &Value) -> Result<bool, Fail> {
+        let number = |v: &Value| match v {
+            Value::Float(f) => Some(*f),
+            #[allow(clippy::cast_precision_loss, reason = "ordering keys")]
+            other => other.as_i128().map(|n| n as f64),
+        };
+        match (a, b) {
+            (Value::Str(x), Value::Str(y)) => Ok(x < y),
+            (Value::Int(x), Value::Int(y)) => Ok(x < y),
+            _ => match (number(a), number(b)) {
+                (Some(x), Some(y)) => Ok(x < y),
+                _ => Err(Fail::type_error(format!(
+                    "'<' not supported between instances of '{}' and '{}'",
+                    a.type_name(),
+                    b.type_name()
+                ))),
+            },
+        }
+    }
+    let n = items.len();
+    let mut order: Vec<usize> = (0..n).collect();
+    if n >= 64 {
+        let mut failed = None;
+        order.sort_by(
+            |&i, &j| match (lt(items[i], items[j]), lt(items[j], items[i])) {
+                (Ok(true), _) => std::cmp::Ordering::Less,
+                (Ok(false), Ok(true)) => std::cmp::Ordering::Greater,
+                (Ok(false), Ok(false)) => std::cmp::Ordering::Equal,
+                (Err(f), _) | (_, Err(f)) => {
+                    failed.get_or_insert(f);
+                    std::cmp::Ordering::Equal
+                }
+            },
+        );
+        return match failed {
+            None => Ok(order),
+            Some(_) => Err(Fail::not_evaluated(
+                "sorting 64 or more keys of mixed types is not modelled".to_owned(),
+            )),
+        };
+    }
+    if n < 2 {
+        return Ok(order);
+    }
+    let at = |order: &[usize], i: usize| items[order[i]];
+    // count_run: the longest ascending (or strictly descending, reversed) run at the start.
+    let mut run = 2;
+    if lt(at(&order, 1), at(&order, 0))? {
+        while run < n && lt(at(&order, run), at(&order, run - 1))? {
+            run += 1;
+        }
+        order[..run].reverse();
+    } else {
+        while run < n && !lt(at(&order, run), at(&order, run - 1))? {
+            run += 1;
+        }
+    }
+    // binarysort of the rest into the run.
+    for start in run..n {
+        let pivot = order[start];
+        let (mut l, mut r) = (0, start);
+        while l < r {
+            let p = l + ((r - l) >> 1);
+            if lt(items[pivot], at(&order, p))? {
+                r = p;
+            } else {
+                l = p + 1;
+            }
+        }
+        order[l..=start].rotate_right(1);
+    }
+    Ok(order)
 }
 
 /// One level of Heat's `replace`: `s` split on the first key, each part replaced with the
@@ -318,16 +393,70 @@ pub(crate) fn str_split(name: &str, args: Value) -> Result<Value, Fail> {
     let Some(index) = rest.into_iter().next() else {
         return Ok(Value::List(parts.into_iter().map(Value::Str).collect()));
     };
-    let Some(index) = py_int(&index) else {
-        return Err(Fail::value_error(format!(
-            "Incorrect index to \"{name}\" should be: {example}"
-        )));
+    // `int(index)`: its `ValueError` is Heat's; a `TypeError` or `OverflowError` goes through.
+    let index = match int_of(&index) {
+        Ok(n) => n,
+        Err(fail) if fail.class == "ValueError" => {
+            return Err(Fail::value_error(format!(
+                "Incorrect index to \"{name}\" should be: {example}"
+            )));
+        }
+        Err(fail) => return Err(fail),
     };
-    match py_index(parts.len(), index) {
+    let index = index.as_i128().and_then(|n| i64::try_from(n).ok());
+    match index.and_then(|i| py_index(parts.len(), i)) {
         Some(i) => Ok(Value::Str(parts[i].clone())),
         None => Err(Fail::value_error(format!(
             "Incorrect index to \"{name}\" should be between 0 and {}",
             parts.len().saturating_sub(1)
+        ))),
+    }
+}
+
+/// Python's `int(x)`: an `Int` or `BigInt`, or the exception Python raises (`ValueError`,
+/// `TypeError`, `OverflowError`); `NotEvaluated` for what is not modelled (Unicode digits,
+/// `bytes`).
+pub(crate) fn int_of(v: &Value) -> Result<Value, Fail> {
+    match v {
+        Value::Int(_) | Value::BigInt(_) => Ok(v.clone()),
+        Value::Bool(b) => Ok(Value::Int(i64::from(*b))),
+        Value::Float(f) if f.is_nan() => Err(Fail::value_error(
+            "cannot convert float NaN to integer".to_owned(),
+        )),
+        Value::Float(f) if f.is_infinite() => Err(Fail::new(
+            "OverflowError",
+            "cannot convert float infinity to integer".to_owned(),
+        )),
+        Value::Float(f) => {
+            let whole = f.trunc();
+            // 2⁶³, exactly.
+            if (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&whole) {
+                #[allow(
+                    clippy::cast_possible_truncation,
+                    reason = "an integral float within i64's range converts exactly"
+                )]
+                return Ok(Value::Int(whole as i64));
+            }
+            // Rust writes a float's exact decimal value.
+            Ok(Value::BigInt(format!("{whole:.0}")))
+        }
+        Value::Str(s) => match hotfix_hot::python::int_of_str(s) {
+            Ok(n) => Ok(crate::params::int_value(n)),
+            Err(hotfix_hot::python::NotConverted::ValueError) => Err(Fail::value_error(format!(
+                "invalid literal for int() with base 10: {}",
+                crate::value::str_repr(s)
+            ))),
+            Err(hotfix_hot::python::NotConverted::Unknown) => Err(Fail::not_evaluated(format!(
+                "int() of {} (Unicode digits) is not modelled",
+                crate::value::str_repr(s)
+            ))),
+        },
+        Value::Bytes => Err(Fail::not_evaluated(
+            "int() of bytes is not modelled".to_owned(),
+        )),
+        other => Err(Fail::type_error(format!(
+            "int() argument must be a string, a bytes-like object or a real number, not '{}'",
+            other.type_name()
         ))),
     }
 }
@@ -407,8 +536,19 @@ pub(crate) fn map_replace(name: &str, args: Value) -> Result<Value, Fail> {
             "Incorrect arguments: to \"{name}\", arguments must be a list of maps. Example:  {example}"
         ))),
     };
-    let Value::List(args) = args else {
-        return Err(incorrect());
+    let args = match args {
+        Value::List(items) => items,
+        // `args.pop(0)` of a dict: a `KeyError` unless a key equals 0, and then the second
+        // `pop(0)` misses it.
+        Value::Map(entries) => {
+            let zero = Value::Int(0);
+            if let Some((_, first)) = entries.into_iter().find(|(k, _)| k.py_eq(&zero)) {
+                ensure_map(first)?;
+            }
+            return Err(Fail::new("KeyError", "0".to_owned()));
+        }
+        // No `pop`: an `AttributeError`, which Heat turns into this.
+        _ => return Err(incorrect()),
     };
     let mut args = args.into_iter();
     let Some(first) = args.next() else {
@@ -576,11 +716,11 @@ pub(crate) fn select(name: &str, index: Value, strings: Value) -> Result<Value, 
             .cloned()
             .unwrap_or(Value::Str(String::new())));
     }
-    let index = match &index {
-        Value::Str(_) | Value::Int(_) | Value::Bool(_) | Value::Float(_) => {
-            py_int(&index).map_or(index, Value::Int)
-        }
-        _ => index,
+    // `int(index)`, its `ValueError` and `TypeError` ignored (an `OverflowError` goes through).
+    let index = match int_of(&index) {
+        Ok(n) => n,
+        Err(fail) if matches!(fail.class, "ValueError" | "TypeError") => index,
+        Err(fail) => return Err(fail),
     };
     // An int beyond i64 is out of range of any list.
     if let (Value::BigInt(_), Value::List(_)) = (&index, &strings) {
@@ -608,22 +748,36 @@ pub(crate) fn member_list_to_map(
     valuename: &str,
     list: Value,
 ) -> Result<Value, Fail> {
-    let Value::List(items) = list else {
-        return Err(Fail::type_error("Member list must be a list".to_owned()));
+    // Any iterable: a string's characters, a mapping's keys.
+    let items: Vec<Value> = match list {
+        Value::List(items) => items,
+        Value::Str(s) => s.chars().map(|c| Value::Str(c.to_string())).collect(),
+        Value::Map(entries) => entries.into_iter().map(|(k, _)| k).collect(),
+        Value::Bytes => {
+            return Err(Fail::not_evaluated(
+                "a !!binary value (Python bytes) is not evaluated".to_owned(),
+            ));
+        }
+        _ => return Err(Fail::type_error("Member list must be a list".to_owned())),
     };
-    let mut members: Vec<(i64, Vec<(String, String)>)> = Vec::new();
+    // Each member by its index (`int()` of its digits: written without leading zeros, of any
+    // length), with its fields as written.
+    let mut members: Vec<(String, Vec<(String, String)>)> = Vec::new();
     // Where each index's member is in `members`.
-    let mut member_of: std::collections::HashMap<i64, usize> = std::collections::HashMap::new();
-    for s in items {
+    let mut member_of: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for (i, s) in items.into_iter().enumerate() {
         let Value::Str(s) = s else {
             return Err(Fail::type_error(
                 "Member list items must be strings".to_owned(),
             ));
         };
-        let (k, v) = match s.split_once('=') {
-            Some((k, v)) => (k.to_owned(), v.to_owned()),
-            None => (s.clone(), String::new()),
+        // `dict(s.split('=', 1) for s in member_list)`: an item without `=` is one long.
+        let Some((k, v)) = s.split_once('=') else {
+            return Err(Fail::value_error(format!(
+                "dictionary update sequence element #{i} has length 1; 2 is required"
+            )));
         };
+        let (k, v) = (k.to_owned(), v.to_owned());
         // ^\.member\.([0-9]+)\.(.*)
         let Some(rest) = k.strip_prefix(".member.") else {
             continue;
@@ -635,13 +789,20 @@ pub(crate) fn member_list_to_map(
         let Some(field) = rest[digits.len()..].strip_prefix('.') else {
             continue;
         };
-        let index: i64 = digits.parse().unwrap_or(0);
-        let m = *member_of.entry(index).or_insert_with(|| {
+        // `(.*)` stops at a line break.
+        let field = field.split('\n').next().unwrap_or_default();
+        let index = match digits.trim_start_matches('0') {
+            "" => "0".to_owned(),
+            significant => significant.to_owned(),
+        };
+        let m = *member_of.entry(index.clone()).or_insert_with(|| {
             members.push((index, Vec::new()));
             members.len() - 1
         });
         members[m].1.push((field.to_owned(), v));
     }
+    // `extract_param_list`: the members in the order of their indexes.
+    members.sort_by(|(a, _), (b, _)| a.len().cmp(&b.len()).then_with(|| a.cmp(b)));
     let mut out = Dict::with_capacity(members.len());
     for (_, fields) in members {
         let find = |name: &str| {
@@ -651,8 +812,9 @@ pub(crate) fn member_list_to_map(
                 .find(|(f, _)| f == name)
                 .map(|(_, v)| v.clone())
         };
+        // `extract_param_pairs` skips a member without the key or the value.
         let (Some(k), Some(v)) = (find(keyname), find(valuename)) else {
-            return Err(Fail::key_error(keyname));
+            continue;
         };
         out.insert(Value::Str(k), Value::Str(v));
     }
@@ -662,9 +824,7 @@ pub(crate) fn member_list_to_map(
 /// `MakeURL.result`.
 pub(crate) fn make_url(name: &str, args: Value) -> Result<Value, Fail> {
     let Value::Map(args) = args else {
-        return Err(Fail::type_error(format!(
-            "The arguments to \"{name}\" must be a map"
-        )));
+        return Err(make_url_of_no_map(&args));
     };
     check_url_args(name, &args)?;
     let text = |key: &str| -> Result<String, Fail> {
@@ -756,6 +916,47 @@ pub(crate) fn make_url(name: &str, args: Value) -> Result<Value, Fail> {
     Ok(Value::Str(url))
 }
 
+/// What `MakeURL.result` raises for arguments that are not a map (its `validate()` refused
+/// them already): `_check_args` tests `key in args` for each of its keys and reads `args[key]`
+/// for one found; else `args.get` fails.
+fn make_url_of_no_map(args: &Value) -> Fail {
+    const KEYS: [&str; 8] = [
+        "scheme", "username", "password", "host", "port", "path", "query", "fragment",
+    ];
+    let no_get = || {
+        Fail::new(
+            "AttributeError",
+            format!("'{}' object has no attribute 'get'", args.type_name()),
+        )
+    };
+    match args {
+        Value::List(items) => {
+            if KEYS
+                .iter()
+                .any(|k| items.iter().any(|i| i.py_eq(&Value::Str((*k).to_owned()))))
+            {
+                Fail::type_error("list indices must be integers or slices, not str".to_owned())
+            } else {
+                no_get()
+            }
+        }
+        Value::Str(s) => {
+            if KEYS.iter().any(|k| s.contains(k)) {
+                Fail::type_error("string indices must be integers, not 'str'".to_owned())
+            } else {
+                no_get()
+            }
+        }
+        Value::Bytes | Value::Ellipsis | Value::Map(_) => {
+            Fail::not_evaluated("make_url of these arguments is not modelled".to_owned())
+        }
+        other => Fail::type_error(format!(
+            "argument of type '{}' is not iterable",
+            other.type_name()
+        )),
+    }
+}
+
 /// `MakeURL._check_args` (it returns after `query`: later keys are not checked).
 pub(crate) fn check_url_args(name: &str, args: &[(Value, Value)]) -> Result<(), Fail> {
     for arg in [
@@ -774,24 +975,23 @@ pub(crate) fn check_url_args(name: &str, args: &[(Value, Value)]) -> Result<(), 
                 return Ok(());
             }
             "port" => {
-                let port = match value {
-                    Value::Int(n) => *n,
-                    Value::Bool(b) => i64::from(*b),
-                    other => match py_int(other) {
-                        Some(n) if !matches!(other, Value::Float(_)) => n,
-                        Some(n) => n,
-                        None => {
-                            return Err(Fail::value_error(format!(
-                                "Invalid URL port \"{}\" for {name} called with {}",
-                                other.py_str(),
-                                Value::Map(args.to_vec()).py_repr()
-                            )));
-                        }
-                    },
+                // `int(port)` unless it is an `int` (a `bool` is one): its `ValueError` is
+                // Heat's; a `TypeError` or `OverflowError` goes through.
+                let port = match int_of(value) {
+                    Ok(port) => port,
+                    Err(fail) if fail.class == "ValueError" => {
+                        return Err(Fail::value_error(format!(
+                            "Invalid URL port \"{}\" for {name} called with {}",
+                            value.py_str(),
+                            Value::Map(args.to_vec()).py_repr()
+                        )));
+                    }
+                    Err(fail) => return Err(fail),
                 };
-                if !(1..=65535).contains(&port) {
+                if !port.as_i128().is_some_and(|p| (1..=65535).contains(&p)) {
                     return Err(Fail::value_error(format!(
-                        "Invalid URL port {port}, must be in range 1-65535"
+                        "Invalid URL port {}, must be in range 1-65535",
+                        port.py_str()
                     )));
                 }
             }

@@ -186,3 +186,46 @@ parameters:
         )
     );
 }
+
+#[test]
+fn functions_fail_with_the_exception_heat_raises() {
+    // The keys of `str_replace` sorted as CPython sorts them (the first pair it cannot
+    // compare names the error), `str.split('')`, `dict.pop(0)`, `int()` of an index or a
+    // port, `_check_args` of a string, `hashlib.new` by the name as given, latin-1's
+    // error for consecutive characters.
+    check(
+        r#"heat_template_version: 2018-08-31
+outputs:
+  sorted_pair: {value: {str_replace: {template: a1, params: {1: x, a: b}}}}
+  sorted_run: {value: {str_replace: {template: a1, params: {b: x, a: y, 3: z, c: w}}}}
+  smallest_number_first: {value: {str_replace: {template: a1, params: {2: x, 1.5: y}}}}
+  empty_placeholder: {value: {str_replace: {template: a, params: {"": x}}}}
+  map_replace_of_a_dict: {value: {map_replace: {a: 1}}}
+  split_index_list: {value: {str_split: [",", "a,b", [0]]}}
+  split_index_inf: {value: {str_split: [",", "a,b", .inf]}}
+  split_index_big: {value: {str_split: [",", "a,b", 99999999999999999999]}}
+  url_of_a_string: {value: {make_url: "xportx"}}
+  url_port_list: {value: {make_url: {host: h, port: [1]}}}
+  url_port_big: {value: {make_url: {host: h, port: 99999999999999999999}}}
+  digest_case: {value: {digest: [SHA3_256, x]}}
+  digest_shake: {value: {digest: [shake_128, x]}}
+  digest_latin_1: {value: {digest: [md5, "a€€b"]}}
+"#,
+        r#"{"digest_case": {"error": "unsupported hash type SHA3_256", "error_type": "ValueError"}, "digest_latin_1": {"error": "'latin-1' codec can't encode characters in position 1-2: ordinal not in range(256)", "error_type": "UnicodeEncodeError"}, "digest_shake": {"error": "hexdigest() missing required argument 'length' (pos 1)", "error_type": "TypeError"}, "empty_placeholder": {"error": "empty separator", "error_type": "ValueError"}, "map_replace_of_a_dict": {"error": "0", "error_type": "KeyError"}, "smallest_number_first": {"error": "object of type 'float' has no len()", "error_type": "TypeError"}, "sorted_pair": {"error": "'<' not supported between instances of 'str' and 'int'", "error_type": "TypeError"}, "sorted_run": {"error": "'<' not supported between instances of 'int' and 'str'", "error_type": "TypeError"}, "split_index_big": {"error": "Incorrect index to \"str_split\" should be between 0 and 1", "error_type": "ValueError"}, "split_index_inf": {"error": "cannot convert float infinity to integer", "error_type": "OverflowError"}, "split_index_list": {"error": "int() argument must be a string, a bytes-like object or a real number, not 'list'", "error_type": "TypeError"}, "url_of_a_string": {"error": "string indices must be integers, not 'str'", "error_type": "TypeError", "validation_error": {"error": "Value.make_url: The arguments to \"make_url\" must be a map", "error_type": "StackValidationFailed"}}, "url_port_big": {"error": "Invalid URL port 99999999999999999999, must be in range 1-65535", "error_type": "ValueError", "validation_error": {"error": "Value.make_url: Invalid URL port 99999999999999999999, must be in range 1-65535", "error_type": "StackValidationFailed"}}, "url_port_list": {"error": "int() argument must be a string, a bytes-like object or a real number, not 'list'", "error_type": "TypeError", "validation_error": {"error": "Value.make_url: int() argument must be a string, a bytes-like object or a real number, not 'list'", "error_type": "StackValidationFailed"}}}"#,
+    );
+    // CloudFormation functions unpack their arguments as Python does: two characters are
+    // two arguments; `MemberListToMap` orders members by index, skips one without a value,
+    // and refuses an item without `=`; `Ref` of a number names nothing.
+    check(
+        r#"heat_template_version: 2013-05-23
+parameters:
+  list: {type: comma_delimited_list, default: "a,b"}
+outputs:
+  select_of_two_characters: {value: {"Fn::Select": "1b"}}
+  members_in_index_order: {value: {"Fn::MemberListToMap": [Name, Value, [".member.10.Name=b", ".member.10.Value=2", ".member.2.Name=a", ".member.2.Value=1", ".member.3.Name=c"]]}}
+  member_without_equals: {value: {"Fn::MemberListToMap": [Name, Value, [".member.0.Name=k", ".member.0.Value"]]}}
+  ref_of_a_number: {value: {Ref: 5}}
+"#,
+        r#"{"member_without_equals": {"error": "dictionary update sequence element #1 has length 1; 2 is required", "error_type": "ValueError"}, "members_in_index_order": {"value": {"a": "1", "b": "2"}}, "ref_of_a_number": {"error": "The specified reference \"5\" (in unknown) is incorrect.", "error_type": "InvalidTemplateReference"}, "select_of_two_characters": {"error": "\"Fn::Select\": Expecting value: line 1 column 1 (char 0)", "error_type": "ValueError"}}"#,
+    );
+}

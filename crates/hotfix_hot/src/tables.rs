@@ -286,6 +286,31 @@ impl Function {
         &FUNCTIONS[self as usize]
     }
 
+    /// The Python class Heat builds for a call in the versions that have the
+    /// CloudFormation-style functions (2013-05-23 to 2015-04-30), as Python names it in an
+    /// error (`cannot unpack non-iterable GetParam object`, `unhashable type: 'GetParam'`).
+    pub fn heat_class(self, version: Version) -> &'static str {
+        use Function as F;
+        match self {
+            F::GetParam => "GetParam",
+            F::GetResource | F::Ref => "GetResource",
+            F::GetFile => "GetFile",
+            F::ResourceFacade | F::FnResourceFacade => "ResourceFacade",
+            F::GetAttr if version == Version::V2013_05_23 => "GetAttThenSelect",
+            F::GetAttr => "GetAtt",
+            F::ListJoin | F::FnJoin => "Join",
+            F::StrReplace | F::FnReplace => "Replace",
+            F::Repeat => "Repeat",
+            F::Digest => "Digest",
+            F::FnSelect => "Select",
+            F::FnGetAzs => "GetAZs",
+            F::FnSplit => "Split",
+            F::FnBase64 => "Base64",
+            F::FnMemberListToMap => "MemberListToMap",
+            _ => "Function",
+        }
+    }
+
     /// The key Heat recognises, e.g. `get_param`, `Fn::Select`.
     pub fn name(self) -> &'static str {
         self.row().1

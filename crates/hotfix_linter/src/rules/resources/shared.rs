@@ -326,7 +326,10 @@ fn is_zero(cx: &Context<'_>, node: NodeId) -> bool {
 fn zero_size(cx: &Context<'_>, node: NodeId) -> bool {
     let zero = |value: &hotfix_eval::Value| match value {
         hotfix_eval::Value::Int(n) => *n == 0,
-        hotfix_eval::Value::Str(s) => s.trim().parse::<i64>() == Ok(0),
+        hotfix_eval::Value::Str(s) => matches!(
+            hotfix_hot::python::int_of_str(s),
+            Ok(hotfix_hot::python::Int::Small(0))
+        ),
         _ => false,
     };
     if call_at(cx, node).is_none() {

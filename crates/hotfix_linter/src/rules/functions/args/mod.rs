@@ -104,34 +104,11 @@ pub(super) fn check(view: &View<'_>, call: &Call) -> Option<Bad> {
 /// Heat gives a call in the versions that have the CloudFormation-style functions.
 fn unpack_error(arg: Arg<'_>, version: Version) -> Option<String> {
     let type_name = match arg {
-        Arg::Call(f) => heat_class(f, version),
+        Arg::Call(f) => f.heat_class(version),
         Arg::Null | Arg::Bool(_) | Arg::Int(_) | Arg::Float(_) => arg.py_type()?,
         _ => return None,
     };
     Some(format!("cannot unpack non-iterable {type_name} object"))
-}
-
-/// The Python class Heat builds for a call (2013-05-23 to 2015-04-30).
-fn heat_class(function: Function, version: Version) -> &'static str {
-    use Function as F;
-    match function {
-        F::GetParam => "GetParam",
-        F::GetResource | F::Ref => "GetResource",
-        F::GetFile => "GetFile",
-        F::ResourceFacade | F::FnResourceFacade => "ResourceFacade",
-        F::GetAttr if version == Version::V2013_05_23 => "GetAttThenSelect",
-        F::GetAttr => "GetAtt",
-        F::ListJoin | F::FnJoin => "Join",
-        F::StrReplace | F::FnReplace => "Replace",
-        F::Repeat => "Repeat",
-        F::Digest => "Digest",
-        F::FnSelect => "Select",
-        F::FnGetAzs => "GetAZs",
-        F::FnSplit => "Split",
-        F::FnBase64 => "Base64",
-        F::FnMemberListToMap => "MemberListToMap",
-        _ => "Function",
-    }
 }
 
 /// Python's `type(x)` as `%s` prints it: `<class 'int'>`.

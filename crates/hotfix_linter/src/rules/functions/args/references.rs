@@ -2,7 +2,7 @@
 
 use hotfix_hot::{Call, Function};
 
-use super::{Bad, Phase, bad, heat_class};
+use super::{Bad, Phase, bad};
 use crate::rules::functions::shared::{Arg, View, py_str};
 use crate::rules::util::did_you_mean;
 
@@ -159,7 +159,7 @@ pub(super) fn cfn_ref(v: &View<'_>, call: &Call) -> Option<Bad> {
     let (heat, when) = match arg {
         Arg::Str(_) | Arg::Bytes(_) => return None,
         Arg::Call(f) => (
-            format!("unhashable type: '{}'", heat_class(f, v.version)),
+            format!("unhashable type: '{}'", f.heat_class(v.version)),
             Phase::Parse,
         ),
         Arg::List(_) | Arg::Map(_) => (
