@@ -106,16 +106,32 @@ impl Rule {
                 Ok(compare(&rest, offset)? == Ordering::Equal)
             }
             Rule::AllowedValues(allowed) => {
+                // Heat's text names them with `json.dumps`, which fails on `bytes`.
+                if allowed.iter().any(Value::holds_bytes) {
+                    return Err(not_modelled("a !!binary allowed value"));
+                }
                 if let Value::List(items) = value {
                     return Ok(items.iter().all(|v| allowed.iter().any(|a| a.py_eq(v))));
                 }
-                // `to_schema_type` of every allowed value first, then of the value.
-                let allowed = allowed
-                    .iter()
-                    .map(|a| to_schema_type(kind, a))
-                    .collect::<Result<Vec<_>, _>>()?;
-                let value = to_schema_type(kind, value)?;
-                Ok(allowed.iter().any(|a| a.py_eq(&value)))
+                // `to_schema_type` of every allowed value first, then of the value: the first
+                // that raises decides; one not modelled (Unicode digits, which Python reads)
+                // is taken to convert, and the verdict is then not known.
+                let mut unknown = None;
+                let mut converted = Vec::with_capacity(allowed.len());
+                for a in allowed.iter().chain(std::iter::once(value)) {
+                    match to_schema_type(kind, a) {
+                        Ok(v) => converted.push(v),
+                        Err(fail) if fail.class == "NotEvaluated" => {
+                            unknown.get_or_insert(fail);
+                        }
+                        Err(fail) => return Err(fail),
+                    }
+                }
+                if let Some(fail) = unknown {
+                    return Err(fail);
+                }
+                let value = converted.pop().unwrap_or(Value::None);
+                Ok(converted.iter().any(|a| a.py_eq(&value)))
             }
             Rule::Pattern(_, regex) => {
                 let Value::Str(text) = value else {
@@ -284,6 +300,8 @@ fn int_cmp_float(n: i128, f: f64) -> Option<Ordering> {
 fn modulo(value: &Value, step: &Value) -> Result<Value, Fail> {
     Ok(match (number(value)?, number(step)?) {
         (Number::Int(_), Number::Int(0)) => return Err(not_modelled("a modulo by 0")),
+        // Every int is a multiple of -1 (and `i128::MIN % -1` overflows in Rust).
+        (Number::Int(_), Number::Int(-1)) => Value::Int(0),
         (Number::Int(a), Number::Int(b)) => {
             let r = a
                 .checked_rem(b)

@@ -322,18 +322,19 @@ fn constraint(version: Version, item: &Value) -> Result<Constraint, Fail> {
                     .to_owned(),
             ));
         };
-        let (Some(s), Some(o)) = (as_int(step_v), as_int(offset_v)) else {
+        // `int(param) == param` for each, then `int()` of each.
+        let (Some(s), Some(o)) = (modulo_int(step_v)?, modulo_int(offset_v)?) else {
             return Err(schema_error("step/offset must be integer".to_owned()));
         };
         if s == 0 {
             return Err(schema_error("step cannot be 0.".to_owned()));
         }
-        if o.abs() >= s.abs() {
+        if o.unsigned_abs() >= s.unsigned_abs() {
             return Err(schema_error(
                 "offset must be smaller (by absolute value) than step.".to_owned(),
             ));
         }
-        if s * o < 0 {
+        if (s < 0 && o > 0) || (s > 0 && o < 0) {
             return Err(schema_error(
                 "step and offset must be both positive or both negative.".to_owned(),
             ));
@@ -358,8 +359,9 @@ fn constraint(version: Version, item: &Value) -> Result<Constraint, Fail> {
                     .to_owned(),
             ));
         }
+        // `isinstance(param, int)`: a whole float is not one.
         for b in [&min, &max].into_iter().flatten() {
-            if as_int(b).is_none() {
+            if !matches!(b, Value::Int(_) | Value::BigInt(_) | Value::Bool(_)) {
                 return Err(schema_error("min/max length must be integral".to_owned()));
             }
         }
@@ -386,13 +388,26 @@ fn constraint(version: Version, item: &Value) -> Result<Constraint, Fail> {
     Ok(Constraint { rule, description })
 }
 
-fn as_int(v: &Value) -> Option<i64> {
+/// A modulo bound as `Modulo.__init__` takes it: `Some` when integral (`int(param) ==
+/// param`), `None` when not; `int()`'s own error for a NaN or an infinity.
+fn modulo_int(v: &Value) -> Result<Option<i128>, Fail> {
     match v {
-        Value::Int(n) => Some(*n),
-        Value::Bool(b) => Some(i64::from(*b)),
-        #[allow(clippy::cast_possible_truncation, reason = "checked integral")]
-        Value::Float(f) if f.fract() == 0.0 && f.is_finite() => Some(*f as i64),
-        _ => None,
+        Value::Float(f) if f.is_nan() => Err(Fail::value_error(
+            "cannot convert float NaN to integer".to_owned(),
+        )),
+        Value::Float(f) if f.is_infinite() => Err(Fail::new(
+            "OverflowError",
+            "cannot convert float infinity to integer".to_owned(),
+        )),
+        Value::Float(f) if f.fract() != 0.0 => Ok(None),
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "an integral float; one beyond i128 saturates, still out of any range"
+        )]
+        Value::Float(f) => Ok(Some(*f as i128)),
+        other => other.as_i128().map(Some).ok_or_else(|| {
+            Fail::not_evaluated("a modulo bound beyond 128 bits is not modelled".to_owned())
+        }),
     }
 }
 
@@ -405,6 +420,7 @@ impl Param {
     }
 
     fn value(&self) -> Result<Value, Fail> {
+        self.refuse_bytes()?;
         let raw = self.raw();
         if self.kind == ParameterType::Boolean {
             let raw = raw.cloned().unwrap_or(Value::None);
@@ -426,7 +442,23 @@ impl Param {
         clippy::too_many_lines,
         reason = "Parameter.validate and Schema.validate in Heat's order"
     )]
+    /// What Heat does with `bytes` in a parameter's value or default (`str()` of them, their
+    /// JSON, their `int()`, a pattern over them) is not modelled.
+    fn refuse_bytes(&self) -> Result<(), Fail> {
+        let mut values = [&self.user_value, &self.user_default, &self.default]
+            .into_iter()
+            .flatten();
+        if values.any(Value::holds_bytes) {
+            return Err(Fail::not_evaluated(format!(
+                "the parameter {}: a !!binary value (Python bytes) is not evaluated",
+                self.name
+            )));
+        }
+        Ok(())
+    }
+
     fn validate(&self) -> Result<(), Fail> {
+        self.refuse_bytes()?;
         let wrap = |f: Fail| -> Fail {
             if matches!(f.class, "StackValidationFailed" | "InvalidSchemaError") {
                 Fail::new(
@@ -498,14 +530,11 @@ impl Param {
                 value.clone()
             }
             ParameterType::Boolean => {
+                // oslo's `bool_from_string` takes the `str()` of what is not a string.
                 if !matches!(value, Value::Bool(_)) {
-                    let Value::Str(s) = value else {
-                        return Err(Fail::new(
-                            "AttributeError",
-                            format!("'{}' object has no attribute 'strip'", value.type_name()),
-                        ));
-                    };
-                    bool_from_string(s).map_err(stack_failed).map_err(wrap)?;
+                    bool_from_string(&value.py_str())
+                        .map_err(stack_failed)
+                        .map_err(wrap)?;
                 }
                 value.clone()
             }

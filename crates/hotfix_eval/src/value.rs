@@ -53,6 +53,18 @@ impl Value {
         }
     }
 
+    /// Whether `bytes` are in the value, at any depth.
+    pub(crate) fn holds_bytes(&self) -> bool {
+        match self {
+            Value::Bytes => true,
+            Value::List(items) => items.iter().any(Value::holds_bytes),
+            Value::Map(entries) => entries
+                .iter()
+                .any(|(k, v)| k.holds_bytes() || v.holds_bytes()),
+            _ => false,
+        }
+    }
+
     /// About how many bytes of memory the value takes: [`ITEM_WEIGHT`] per item (the value,
     /// each item of a list, each key and value of a map) plus the bytes of its strings.
     /// Counting stops once past `cap` (the answer is then only more than `cap`), so that

@@ -229,3 +229,60 @@ outputs:
         r#"{"member_without_equals": {"error": "dictionary update sequence element #1 has length 1; 2 is required", "error_type": "ValueError"}, "members_in_index_order": {"value": {"a": "1", "b": "2"}}, "ref_of_a_number": {"error": "The specified reference \"5\" (in unknown) is incorrect.", "error_type": "InvalidTemplateReference"}, "select_of_two_characters": {"error": "\"Fn::Select\": Expecting value: line 1 column 1 (char 0)", "error_type": "ValueError"}}"#,
     );
 }
+
+#[test]
+fn parameters_are_built_and_checked_as_heat_does() {
+    // Heat (resolve.py) for one parameter each: oslo's `bool_from_string` of `str()`, a
+    // `length` bound must be an `int` (a whole float is not), a modulo bound's `int()`
+    // errors, bounds beyond 64 bits, an allowed value hotfix cannot convert does not hide
+    // the default's error.
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            r"p: {type: boolean, default: 1}",
+            "parameter_error",
+            r"null",
+        ),
+        (
+            r"p: {type: boolean, default: [1]}",
+            "parameter_error",
+            r#"{"error": "Parameter 'p' is invalid: Unrecognized value '[1]', acceptable values are: '0', '1', 'f', 'false', 'n', 'no', 'off', 'on', 't', 'true', 'y', 'yes'", "error_type": "StackValidationFailed"}"#,
+        ),
+        (
+            r"p: {type: string, default: abc, constraints: [length: {min: 4.0}]}",
+            "error",
+            r#"{"error": "min/max length must be integral", "error_type": "InvalidSchemaError"}"#,
+        ),
+        (
+            r"p: {type: string, default: abc, constraints: [length: {min: 9223372036854775808}]}",
+            "parameter_error",
+            r#"{"error": "Parameter 'p' is invalid: Invalid default abc (length (3) is out of range (min: 9223372036854775808, max: None))", "error_type": "InvalidSchemaError"}"#,
+        ),
+        (
+            r"p: {type: number, default: 5, constraints: [modulo: {step: .nan, offset: 0}]}",
+            "error",
+            r#"{"error": "cannot convert float NaN to integer", "error_type": "ValueError"}"#,
+        ),
+        (
+            r"p: {type: number, default: 5, constraints: [modulo: {step: 9223372036854775807, offset: 2}]}",
+            "parameter_error",
+            r#"{"error": "Parameter 'p' is invalid: Invalid default 5 (5 is not a multiple of 9223372036854775807 with an offset of 2)", "error_type": "InvalidSchemaError"}"#,
+        ),
+        (
+            r"p: {type: number, default: -170141183460469231731687303715884105728, constraints: [modulo: {step: -1, offset: 0}]}",
+            "parameter_error",
+            r"null",
+        ),
+        (
+            r#"p: {type: number, default: x, constraints: [allowed_values: ["١", 2]]}"#,
+            "parameter_error",
+            r#"{"error": "Parameter 'p' is invalid: Invalid default x (Value \"x\" is invalid for data type \"number\".)", "error_type": "InvalidSchemaError"}"#,
+        ),
+    ];
+    for (parameter, key, heat) in cases {
+        let source = format!("heat_template_version: 2018-08-31\nparameters:\n  {parameter}\n");
+        let doc = hotfix_yaml::parse(&source).expect("loads");
+        let json = hotfix_eval::evaluate(&doc, &Inputs::default()).json;
+        let expected: serde_json::Value = serde_json::from_str(heat).expect("JSON");
+        assert_eq!(json[key], expected, "{parameter}");
+    }
+}

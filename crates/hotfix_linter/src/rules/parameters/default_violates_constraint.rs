@@ -101,14 +101,17 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             // Template validate checks the default as written (a list string split on
             // commas); stack create checks the parsed value, which differs for `''` lists and
             // JSON strings.
-            let (text, at_create) = match check_constraint(&built, ty, &value) {
-                Check::Fail(text) => (text, false),
+            let ((text, raised), at_create) = match check_constraint(&built, ty, &value) {
+                Check::Fail(text) => ((text, false), false),
+                Check::Raised(text) => ((text, true), false),
                 _ => match create.as_ref().map(|v| check_constraint(&built, ty, v)) {
-                    Some(Check::Fail(text)) => (text, true),
+                    Some(Check::Fail(text)) => ((text, false), true),
+                    Some(Check::Raised(text)) => ((text, true), true),
                     _ => continue,
                 },
             };
-            let desc = description(doc, item);
+            // A `description` replaces the constraint's own failure, not what Python raised.
+            let desc = description(doc, item).filter(|_| !raised);
             let one_line = |t: &str| t.replace('\n', "\\n");
             let reason = one_line(desc.as_deref().unwrap_or(&text));
             let shown = one_line(&raw.py_str());

@@ -420,6 +420,9 @@ pub(super) enum Check {
     Pass,
     /// Heat's failure text (before a `description` replaces it).
     Fail(String),
+    /// What Python raises while checking (`len()` of an `int`, a pattern over a number):
+    /// Heat's text as it is, which no `description` replaces.
+    Raised(String),
     /// Not decidable here, or a failure another rule reports (an unconvertible value).
     Unknown,
 }
@@ -434,7 +437,7 @@ pub(super) fn check(built: &Built, ty: ParameterType, value: &Value) -> Check {
         Verdict::Raised { message, .. }
             if matches!(built.rule, Rule::Length { .. } | Rule::Pattern(..)) =>
         {
-            Check::Fail(message)
+            Check::Raised(message)
         }
         // A value a number constraint or `allowed_values` cannot convert: the type rules
         // report it.
