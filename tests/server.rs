@@ -1346,6 +1346,55 @@ fn a_changed_configuration_or_environment_is_seen_on_the_next_diagnostics() {
 }
 
 #[test]
+fn saving_an_environment_of_a_stack_entry_lints_its_template_again_whatever_it_holds() {
+    // `env.yaml` is an environment because `[[stacks]]` says so: saved with a misspelt
+    // section, its text no longer looks like an environment's, and the template it goes with
+    // is linted again all the same (it kept the nested template's X003 before).
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    std::fs::create_dir_all(root.join(".git")).expect("mkdir");
+    std::fs::write(
+        root.join("a.yaml"),
+        "heat_template_version: rocky\nparameters:\n  flavor: {type: string}\n",
+    )
+    .expect("write");
+    std::fs::write(
+        root.join("hotfix.toml"),
+        "[[stacks]]\ntemplate = \"top.yaml\"\nenvironments = [\"env.yaml\"]\n",
+    )
+    .expect("write");
+    let env = root.join("env.yaml");
+    std::fs::write(&env, "resource_registry:\n  My::Server: a.yaml\n").expect("write");
+    let top = root.join("top.yaml");
+    std::fs::write(
+        &top,
+        "heat_template_version: rocky\nresources:\n  server:\n    type: My::Server\n    properties: {flavour: m1.small}\n",
+    )
+    .expect("write");
+    let (mut client, _) = Client::watching(root);
+    let x003 = |found: &[Finding]| found.iter().filter(|f| f.0 == "X003").count();
+    let first = client.lints_as(&top, &lint_findings(root, &top));
+    assert_eq!(x003(&first), 1, "{first:?}");
+    let env_uri = uri(&env);
+    client.open(&env_uri, &std::fs::read_to_string(&env).expect("read"));
+    client.diagnostics(&env_uri);
+    let misspelt = "resource_registy:\n  My::Server: a.yaml\n";
+    std::fs::write(&env, misspelt).expect("write");
+    client.notify(
+        "textDocument/didChange",
+        &json!({"textDocument": {"uri": env_uri, "version": 2},
+                "contentChanges": [{"text": misspelt}]}),
+    );
+    client.notify(
+        "textDocument/didSave",
+        &json!({"textDocument": {"uri": env_uri}}),
+    );
+    let again = client.next_as_lint(root, &top);
+    assert_eq!(x003(&again), 0, "{again:?}");
+    client.stop();
+}
+
+#[test]
 fn an_environment_of_any_name_is_watched_and_its_change_seen_on_the_next_diagnostics() {
     // The tree's environments are found by content: `registry.env` is one.
     let dir = tempfile::tempdir().expect("temp dir");

@@ -568,8 +568,15 @@ impl Server<'_> {
         let text = self.documents.get(uri).map(|doc| doc.text.as_str());
         self.project.changed(&path, text);
         self.pending.remove(uri);
-        let environment =
-            text.is_some_and(|text| self.project.kind(&path, text) == FileKind::Environment);
+        // What the lint makes of it (a `[[stacks]]` entry's environment is one whatever it
+        // holds), not what its text alone says.
+        let environment = text.is_some_and(|text| {
+            self.project
+                .context(&path, text, &self.workspace)
+                .ok()
+                .flatten()
+                .is_some_and(|context| context.kind == FileKind::Environment)
+        });
         if environment || path.file_name().is_some_and(|n| n == "hotfix.toml") {
             // What custom types stand for may have changed for every open template.
             self.publish_all()
