@@ -861,16 +861,7 @@ fn registry_mapped_types_are_checked_with_the_trees_environments() {
     let mapped = "resource_registry:\n  My::Server: nested/other.yaml\n";
     client.open(&env_uri, &std::fs::read_to_string(&env).expect("read"));
     client.diagnostics(&env_uri);
-    std::fs::write(&env, mapped).expect("write");
-    client.notify(
-        "textDocument/didChange",
-        &json!({"textDocument": {"uri": env_uri, "version": 2},
-                "contentChanges": [{"text": mapped}]}),
-    );
-    client.notify(
-        "textDocument/didSave",
-        &json!({"textDocument": {"uri": env_uri}}),
-    );
+    client.edit_and_save(&env, mapped);
     let diagnostics = client.diagnostics(&uri);
     assert!(
         diagnostics.iter().all(|d| d["code"] != "X003"),
@@ -993,6 +984,22 @@ impl Client {
         self.notify(
             "workspace/didChangeWatchedFiles",
             &json!({"changes": [{"uri": uri(file), "type": 2}]}),
+        );
+    }
+
+    /// The open `file` given `text` as the editor's second version, then saved (written to
+    /// disk first, as an editor saves).
+    fn edit_and_save(&mut self, file: &Path, text: &str) {
+        std::fs::write(file, text).expect("write");
+        let uri = uri(file);
+        self.notify(
+            "textDocument/didChange",
+            &json!({"textDocument": {"uri": uri, "version": 2},
+                    "contentChanges": [{"text": text}]}),
+        );
+        self.notify(
+            "textDocument/didSave",
+            &json!({"textDocument": {"uri": uri}}),
         );
     }
 
@@ -1379,16 +1386,7 @@ fn saving_an_environment_of_a_stack_entry_lints_its_template_again_whatever_it_h
     client.open(&env_uri, &std::fs::read_to_string(&env).expect("read"));
     client.diagnostics(&env_uri);
     let misspelt = "resource_registy:\n  My::Server: a.yaml\n";
-    std::fs::write(&env, misspelt).expect("write");
-    client.notify(
-        "textDocument/didChange",
-        &json!({"textDocument": {"uri": env_uri, "version": 2},
-                "contentChanges": [{"text": misspelt}]}),
-    );
-    client.notify(
-        "textDocument/didSave",
-        &json!({"textDocument": {"uri": env_uri}}),
-    );
+    client.edit_and_save(&env, misspelt);
     let again = client.next_as_lint(root, &top);
     assert_eq!(x003(&again), 0, "{again:?}");
     client.stop();

@@ -11,7 +11,7 @@ use hotfix_hot::parameter_schema::{ConstraintKind, ParameterType};
 use crate::Fail;
 use crate::params::{bool_from_string, str_to_num};
 use crate::regex::Regex;
-use crate::value::Value;
+use crate::value::{Num, Value};
 
 /// A constraint as Heat builds it.
 #[derive(Debug)]
@@ -224,7 +224,7 @@ fn within(n: &Value, min: Option<&Value>, max: Option<&Value>) -> Result<bool, F
         if let Some(bound) = bound {
             // `value < self.min` (or `> self.max`) refuses; a NaN compares false both ways,
             // so it passes.
-            if number(n)?.partial_cmp_with(number(bound)?) == Some(refused) {
+            if number(n)?.cmp_num(number(bound)?) == Some(refused) {
                 return Ok(false);
             }
         }
@@ -235,109 +235,20 @@ fn within(n: &Value, min: Option<&Value>, max: Option<&Value>) -> Result<bool, F
 /// Python's order of two numbers (`Less` when a NaN makes them unordered: they are not
 /// equal); `NotEvaluated` beyond `i128`.
 fn compare(a: &Value, b: &Value) -> Result<Ordering, Fail> {
-    Ok(number(a)?
-        .partial_cmp_with(number(b)?)
-        .unwrap_or(Ordering::Less))
+    Ok(number(a)?.cmp_num(number(b)?).unwrap_or(Ordering::Less))
 }
 
-/// A Python number, exact.
-#[derive(Clone, Copy, Debug)]
-enum Number {
-    Int(i128),
-    Float(f64),
+fn number(v: &Value) -> Result<Num, Fail> {
+    v.as_num()
+        .ok_or_else(|| not_modelled("an int beyond 128 bits"))
 }
 
-fn number(v: &Value) -> Result<Number, Fail> {
-    match v {
-        Value::Float(f) => Ok(Number::Float(*f)),
-        other => other
-            .as_i128()
-            .map(Number::Int)
-            .ok_or_else(|| not_modelled("an int beyond 128 bits")),
-    }
-}
-
-impl Number {
-    /// Python's comparison, exact between an `int` and a `float` (no rounding of the `int`);
-    /// `None` with a NaN.
-    fn partial_cmp_with(self, other: Number) -> Option<Ordering> {
-        match (self, other) {
-            (Number::Int(a), Number::Int(b)) => Some(a.cmp(&b)),
-            (Number::Float(a), Number::Float(b)) => a.partial_cmp(&b),
-            (Number::Int(n), Number::Float(f)) => int_cmp_float(n, f),
-            (Number::Float(f), Number::Int(n)) => int_cmp_float(n, f).map(Ordering::reverse),
-        }
-    }
-}
-
-/// `n` compared with `f`, exactly.
-fn int_cmp_float(n: i128, f: f64) -> Option<Ordering> {
-    // 2¹²⁷, exactly.
-    const LIMIT: f64 = 170_141_183_460_469_231_731_687_303_715_884_105_728.0;
-    if f.is_nan() {
-        return None;
-    }
-    let whole = f.trunc();
-    if whole >= LIMIT {
-        return Some(Ordering::Less);
-    }
-    if whole < -LIMIT {
-        return Some(Ordering::Greater);
-    }
-    #[allow(
-        clippy::cast_possible_truncation,
-        reason = "an integral float within i128's range converts exactly"
-    )]
-    let whole_int = whole as i128;
-    Some(n.cmp(&whole_int).then_with(|| {
-        // Equal whole parts: the fraction decides.
-        0.0_f64.partial_cmp(&f.fract()).unwrap_or(Ordering::Equal)
-    }))
-}
-
-/// Python's `value % step` (the result has the sign of the divisor); `ZeroDivisionError`
-/// never happens: a built `Modulo` has a step that is not 0.
+/// Python's `value % step`; a built `Modulo` has a step that is not 0.
 fn modulo(value: &Value, step: &Value) -> Result<Value, Fail> {
-    Ok(match (number(value)?, number(step)?) {
-        (Number::Int(_), Number::Int(0)) => return Err(not_modelled("a modulo by 0")),
-        // Every int is a multiple of -1 (and `i128::MIN % -1` overflows in Rust).
-        (Number::Int(_), Number::Int(-1)) => Value::Int(0),
-        (Number::Int(a), Number::Int(b)) => {
-            let r = a
-                .checked_rem(b)
-                .ok_or_else(|| not_modelled("this remainder"))?;
-            Value::int(if r != 0 && (r < 0) != (b < 0) {
-                r + b
-            } else {
-                r
-            })
-        }
-        (a, b) => {
-            let (a, b) = (a.as_f64(), b.as_f64());
-            if b == 0.0 {
-                return Err(not_modelled("a modulo by 0"));
-            }
-            let mut r = a % b;
-            if r != 0.0 && (r < 0.0) != (b < 0.0) {
-                r += b;
-            } else if r == 0.0 {
-                r = 0.0_f64.copysign(b);
-            }
-            Value::Float(r)
-        }
-    })
-}
-
-impl Number {
-    #[allow(
-        clippy::cast_precision_loss,
-        reason = "Python converts the int to a float for a float operation"
-    )]
-    fn as_f64(self) -> f64 {
-        match self {
-            Number::Int(n) => n as f64,
-            Number::Float(f) => f,
-        }
+    match number(value)?.modulo(number(step)?) {
+        Some(Num::Int(n)) => Ok(Value::int(n)),
+        Some(Num::Float(f)) => Ok(Value::Float(f)),
+        None => Err(not_modelled("a modulo by 0")),
     }
 }
 

@@ -1608,9 +1608,7 @@ impl Evaluator<'_> {
                 .collect(),
             Expr::Map(entries) => entries.iter().map(|(k, _)| Expr::Data(k.clone())).collect(),
             Expr::Data(Value::Bytes) => {
-                return Err(Some(Fail::not_evaluated(
-                    "a !!binary value (Python bytes) is not evaluated".to_owned(),
-                )));
+                return Err(Some(Fail::bytes()));
             }
             Expr::Data(value) => {
                 return Err(Some(Fail::type_error(not_iterable(value.type_name()))));
@@ -1819,9 +1817,7 @@ impl Evaluator<'_> {
         match e {
             // What Heat makes of `bytes` (its JSON encoder's list of byte values in an output,
             // the text of that list in a function) is not modelled.
-            Expr::Data(Value::Bytes) => Err(Fail::not_evaluated(
-                "a !!binary value (Python bytes) is not evaluated".to_owned(),
-            )),
+            Expr::Data(Value::Bytes) => Err(Fail::bytes()),
             Expr::Data(v) => Ok(v.clone()),
             Expr::Ellipsis => Ok(Value::Ellipsis),
             Expr::List(items) => {

@@ -202,16 +202,21 @@ pub(crate) fn replace(
 fn py_sorted(items: &[&Value]) -> Result<Vec<usize>, Fail> {
     /// Python's `a < b` for the keys of a mapping.
     fn lt(a: &Value, b: &Value) -> Result<bool, Fail> {
-        let number = |v: &Value| match v {
-            Value::Float(f) => Some(*f),
-            #[allow(clippy::cast_precision_loss, reason = "ordering keys")]
-            other => other.as_i128().map(|n| n as f64),
-        };
         match (a, b) {
             (Value::Str(x), Value::Str(y)) => Ok(x < y),
-            (Value::Int(x), Value::Int(y)) => Ok(x < y),
-            _ => match (number(a), number(b)) {
-                (Some(x), Some(y)) => Ok(x < y),
+            _ => match (a.as_num(), b.as_num()) {
+                (Some(x), Some(y)) => Ok(x.cmp_num(y) == Some(std::cmp::Ordering::Less)),
+                _ if [a, b].iter().all(|v| {
+                    matches!(
+                        v,
+                        Value::Int(_) | Value::BigInt(_) | Value::Bool(_) | Value::Float(_)
+                    )
+                }) =>
+                {
+                    Err(Fail::not_evaluated(
+                        "comparing an int beyond 128 bits is not modelled".to_owned(),
+                    ))
+                }
                 _ => Err(Fail::type_error(format!(
                     "'<' not supported between instances of '{}' and '{}'",
                     a.type_name(),
@@ -461,20 +466,12 @@ pub(crate) fn int_of(v: &Value) -> Result<Value, Fail> {
     }
 }
 
-/// Python's `int(x)` for what templates hold, `None` where it raises `ValueError`/`TypeError`.
+/// Python's `int(x)` within `i64` ([`int_of`]), `None` where it raises or is beyond.
 pub(crate) fn py_int(v: &Value) -> Option<i64> {
-    match v {
-        Value::Int(n) => Some(*n),
-        Value::Bool(b) => Some(i64::from(*b)),
-        #[allow(clippy::cast_possible_truncation, reason = "int() truncates")]
-        Value::Float(f) if f.is_finite() => Some(f.trunc() as i64),
-        // Python's `int(str)`; an int outside `i64` is none here.
-        Value::Str(s) => match hotfix_hot::python::int_of_str(s) {
-            Ok(hotfix_hot::python::Int::Small(n)) => i64::try_from(n).ok(),
-            _ => None,
-        },
-        _ => None,
-    }
+    int_of(v)
+        .ok()?
+        .as_i128()
+        .and_then(|n| i64::try_from(n).ok())
 }
 
 /// A Python index into a sequence of `len` items (negative from the end).
@@ -754,9 +751,7 @@ pub(crate) fn member_list_to_map(
         Value::Str(s) => s.chars().map(|c| Value::Str(c.to_string())).collect(),
         Value::Map(entries) => entries.into_iter().map(|(k, _)| k).collect(),
         Value::Bytes => {
-            return Err(Fail::not_evaluated(
-                "a !!binary value (Python bytes) is not evaluated".to_owned(),
-            ));
+            return Err(Fail::bytes());
         }
         _ => return Err(Fail::type_error("Member list must be a list".to_owned())),
     };
@@ -916,13 +911,15 @@ pub(crate) fn make_url(name: &str, args: Value) -> Result<Value, Fail> {
     Ok(Value::Str(url))
 }
 
+/// `MakeURL._ARG_KEYS`, in Heat's order (the order `_check_args` looks at them).
+const URL_KEYS: [&str; 8] = [
+    "scheme", "username", "password", "host", "port", "path", "query", "fragment",
+];
+
 /// What `MakeURL.result` raises for arguments that are not a map (its `validate()` refused
 /// them already): `_check_args` tests `key in args` for each of its keys and reads `args[key]`
 /// for one found; else `args.get` fails.
 fn make_url_of_no_map(args: &Value) -> Fail {
-    const KEYS: [&str; 8] = [
-        "scheme", "username", "password", "host", "port", "path", "query", "fragment",
-    ];
     let no_get = || {
         Fail::new(
             "AttributeError",
@@ -931,7 +928,7 @@ fn make_url_of_no_map(args: &Value) -> Fail {
     };
     match args {
         Value::List(items) => {
-            if KEYS
+            if URL_KEYS
                 .iter()
                 .any(|k| items.iter().any(|i| i.py_eq(&Value::Str((*k).to_owned()))))
             {
@@ -941,7 +938,7 @@ fn make_url_of_no_map(args: &Value) -> Fail {
             }
         }
         Value::Str(s) => {
-            if KEYS.iter().any(|k| s.contains(k)) {
+            if URL_KEYS.iter().any(|k| s.contains(k)) {
                 Fail::type_error("string indices must be integers, not 'str'".to_owned())
             } else {
                 no_get()
@@ -959,9 +956,7 @@ fn make_url_of_no_map(args: &Value) -> Fail {
 
 /// `MakeURL._check_args` (it returns after `query`: later keys are not checked).
 pub(crate) fn check_url_args(name: &str, args: &[(Value, Value)]) -> Result<(), Fail> {
-    for arg in [
-        "scheme", "username", "password", "host", "port", "path", "query", "fragment",
-    ] {
+    for arg in URL_KEYS {
         let Some(value) = get(args, &Value::Str(arg.into())) else {
             continue;
         };

@@ -31,7 +31,7 @@ mod yaml_out;
 pub use digest::ALGORITHMS as DIGEST_ALGORITHMS;
 pub use eval::{Evaluation, Folded, Folder, Problem, evaluate, fold, fold_condition};
 pub use params::{PROJECT_ID, STACK_ID, STACK_NAME};
-pub use value::Value;
+pub use value::{Num, Value};
 pub use yaml_out::to_yaml;
 
 use std::collections::BTreeMap;
@@ -130,6 +130,12 @@ impl Fail {
 
     pub(crate) fn not_evaluated(message: String) -> Fail {
         Fail::new("NotEvaluated", message)
+    }
+
+    /// `bytes` met where Heat would compute with them (what it makes of them is not
+    /// modelled).
+    pub(crate) fn bytes() -> Fail {
+        Fail::not_evaluated("a !!binary value (Python bytes) is not evaluated".to_owned())
     }
 
     /// The values of one evaluation would outweigh [`BUDGET`]: where Heat itself would run

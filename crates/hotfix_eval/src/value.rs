@@ -33,6 +33,95 @@ pub enum Value {
     Ellipsis,
 }
 
+/// A Python number (an `int` within `i128`, a `float`), as Heat's numeric checks compute with
+/// it: the evaluator's constraints and the linter's rules share it.
+#[derive(Clone, Copy, Debug)]
+pub enum Num {
+    Int(i128),
+    Float(f64),
+}
+
+impl Num {
+    #[allow(
+        clippy::cast_precision_loss,
+        reason = "Python converts the int to a float for a float operation"
+    )]
+    fn as_f64(self) -> f64 {
+        match self {
+            Num::Int(n) => n as f64,
+            Num::Float(f) => f,
+        }
+    }
+
+    /// Python's order, exact between an `int` and a `float` (no rounding of the `int`);
+    /// `None` with a NaN.
+    pub fn cmp_num(self, other: Num) -> Option<std::cmp::Ordering> {
+        match (self, other) {
+            (Num::Int(a), Num::Int(b)) => Some(a.cmp(&b)),
+            (Num::Float(a), Num::Float(b)) => a.partial_cmp(&b),
+            (Num::Int(n), Num::Float(f)) => int_cmp_float(n, f),
+            (Num::Float(f), Num::Int(n)) => int_cmp_float(n, f).map(std::cmp::Ordering::reverse),
+        }
+    }
+
+    /// Python's `%` (the result has the sign of the divisor); `None` for a division by zero.
+    pub fn modulo(self, step: Num) -> Option<Num> {
+        match (self, step) {
+            (Num::Int(_), Num::Int(0)) => None,
+            // Every int is a multiple of -1 (and `i128::MIN % -1` overflows in Rust).
+            (Num::Int(_), Num::Int(-1)) => Some(Num::Int(0)),
+            (Num::Int(a), Num::Int(b)) => {
+                let r = a % b;
+                Some(Num::Int(if r != 0 && (r < 0) != (b < 0) {
+                    r + b
+                } else {
+                    r
+                }))
+            }
+            (a, b) => {
+                let (a, b) = (a.as_f64(), b.as_f64());
+                if b == 0.0 {
+                    return None;
+                }
+                let mut r = a % b;
+                if r != 0.0 && (r < 0.0) != (b < 0.0) {
+                    r += b;
+                } else if r == 0.0 {
+                    r = 0.0_f64.copysign(b);
+                }
+                Some(Num::Float(r))
+            }
+        }
+    }
+}
+
+/// `n` compared with `f`, exactly.
+fn int_cmp_float(n: i128, f: f64) -> Option<std::cmp::Ordering> {
+    // 2¹²⁷, exactly.
+    const LIMIT: f64 = 170_141_183_460_469_231_731_687_303_715_884_105_728.0;
+    if f.is_nan() {
+        return None;
+    }
+    let whole = f.trunc();
+    if whole >= LIMIT {
+        return Some(std::cmp::Ordering::Less);
+    }
+    if whole < -LIMIT {
+        return Some(std::cmp::Ordering::Greater);
+    }
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "an integral float within i128's range converts exactly"
+    )]
+    let whole_int = whole as i128;
+    Some(n.cmp(&whole_int).then_with(|| {
+        // Equal whole parts: the fraction decides.
+        0.0_f64
+            .partial_cmp(&f.fract())
+            .unwrap_or(std::cmp::Ordering::Equal)
+    }))
+}
+
 /// What one item of a value weighs in [`Value::weight`] besides its text: about the memory a
 /// `Value` takes.
 pub(crate) const ITEM_WEIGHT: usize = 32;
@@ -62,6 +151,15 @@ impl Value {
                 .iter()
                 .any(|(k, v)| k.holds_bytes() || v.holds_bytes()),
             _ => false,
+        }
+    }
+
+    /// The value as a number, if it is one (`bool` included, as in Python; an `int` within
+    /// `i128`).
+    pub fn as_num(&self) -> Option<Num> {
+        match self {
+            Value::Float(f) => Some(Num::Float(*f)),
+            other => other.as_i128().map(Num::Int),
         }
     }
 

@@ -10,7 +10,7 @@ use hotfix_yaml::{Document, NodeId};
 
 pub(in crate::rules) use view::{Arg, PyInt, View};
 
-pub(in crate::rules) use hotfix_eval::Value;
+pub(in crate::rules) use hotfix_eval::{Num, Value};
 
 /// Nodes a value may expand to (through aliases) before it is not worth modelling.
 const MAX_NODES: usize = 10_000;
@@ -61,74 +61,11 @@ pub(in crate::rules) fn is_falsy(doc: &Document, id: NodeId) -> bool {
 
 pub(in crate::rules) use hotfix_yaml::python_str_repr as str_repr;
 
-/// The value as a number, if it is one (`bool` included, as in Python; an `int` within
-/// `i128`).
-pub(in crate::rules) fn as_num(value: &Value) -> Option<Num> {
-    match value {
-        Value::Float(f) => Some(Num::Float(*f)),
-        other => other.as_i128().map(Num::Int),
-    }
-}
-
 /// Python's `len()`, or the `TypeError` text.
 pub(in crate::rules) fn py_len(value: &Value) -> Result<usize, String> {
     value
         .py_len()
         .ok_or_else(|| format!("object of type '{}' has no len()", value.type_name()))
-}
-
-/// A Python number.
-#[derive(Clone, Copy, Debug)]
-pub(in crate::rules) enum Num {
-    Int(i128),
-    Float(f64),
-}
-
-impl Num {
-    #[allow(
-        clippy::cast_precision_loss,
-        reason = "Python compares int and float exactly; close enough here"
-    )]
-    fn as_f64(self) -> f64 {
-        match self {
-            Num::Int(n) => n as f64,
-            Num::Float(f) => f,
-        }
-    }
-
-    /// Python's ordering (`None` when a NaN is involved).
-    pub(in crate::rules) fn cmp_num(self, other: Num) -> Option<std::cmp::Ordering> {
-        match (self, other) {
-            (Num::Int(a), Num::Int(b)) => Some(a.cmp(&b)),
-            (a, b) => a.as_f64().partial_cmp(&b.as_f64()),
-        }
-    }
-
-    /// Python's `%` (the result has the sign of the divisor). `None` on division by zero.
-    pub(in crate::rules) fn modulo(self, step: Num) -> Option<Num> {
-        match (self, step) {
-            (Num::Int(_), Num::Int(0)) => None,
-            (Num::Int(a), Num::Int(b)) => {
-                let r = a.checked_rem(b)?;
-                Some(Num::Int(if r != 0 && (r < 0) != (b < 0) {
-                    r + b
-                } else {
-                    r
-                }))
-            }
-            (a, b) => {
-                let (a, b) = (a.as_f64(), b.as_f64());
-                if b == 0.0 {
-                    return None;
-                }
-                let mut r = a % b;
-                if r != 0.0 && (r < 0.0) != (b < 0.0) {
-                    r += b;
-                }
-                Some(Num::Float(r))
-            }
-        }
-    }
 }
 
 /// What Python's `int(s)` then `float(s)` (Heat's `str_to_num`) make of a string.
@@ -176,7 +113,7 @@ pub(in crate::rules) fn str_to_num(s: &str) -> Parsed {
 /// Heat's `Schema.str_to_num` for any value: numbers as they are, strings parsed, anything
 /// else the `TypeError` of `int()`.
 pub(in crate::rules) fn to_num(value: &Value) -> Parsed {
-    if let Some(n) = as_num(value) {
+    if let Some(n) = value.as_num() {
         return Parsed::Num(n);
     }
     match value {
@@ -192,7 +129,7 @@ pub(in crate::rules) fn to_num(value: &Value) -> Parsed {
 /// What `str_to_num` returns for `original`, parsed as `num`: a number as it is (a `bool`
 /// stays one), a string's number.
 pub(in crate::rules) fn num_value(original: &Value, num: Num) -> Value {
-    if as_num(original).is_some() {
+    if original.as_num().is_some() {
         return original.clone();
     }
     match num {

@@ -238,7 +238,7 @@ fn check_built(
 }
 
 fn inverted(cx: &Context<'_>, sink: &mut Sink<'_>, built: &Built, min: &Value, max: &Value) {
-    let (Some(low), Some(high)) = (py::as_num(min), py::as_num(max)) else {
+    let (Some(low), Some(high)) = (min.as_num(), max.as_num()) else {
         return;
     };
     let [Some(min_node), Some(max_node)] = built.bounds else {

@@ -345,7 +345,7 @@ fn build_modulo(cx: &Context<'_>, found: &Found) -> Outcome {
     };
     let mut ints = [0i128; 2];
     for (slot, bound) in ints.iter_mut().zip([&step, &offset]) {
-        let Some(num) = py::as_num(&bound.value) else {
+        let Some(num) = bound.value.as_num() else {
             return Outcome::Unknown;
         };
         *slot = match num {

@@ -577,7 +577,7 @@ impl<'a, 'c> Map<'a, 'c> {
         match self.read(name) {
             Read::Value(Value::None) => Some(Number::None),
             Read::Value(value @ (Value::Int(_) | Value::BigInt(_) | Value::Float(_))) => {
-                py::as_num(&value).map(Number::Is)
+                value.as_num().map(Number::Is)
             }
             _ => None,
         }
