@@ -31,7 +31,7 @@ mod yaml_out;
 pub use digest::ALGORITHMS as DIGEST_ALGORITHMS;
 pub use eval::{Evaluation, Folded, Folder, Problem, evaluate, fold, fold_condition};
 pub use params::{PROJECT_ID, STACK_ID, STACK_NAME};
-pub use value::{Num, Value};
+pub use value::{NotNumber, Num, Value};
 pub use yaml_out::to_yaml;
 
 use std::collections::BTreeMap;

@@ -12,7 +12,7 @@ use hotfix_hot::{Template, Version};
 use hotfix_yaml::{Document, NodeId};
 
 use crate::constraints::Rule;
-use crate::value::{Value, get, str_repr};
+use crate::value::{NotNumber, Value, get};
 use crate::{Fail, Inputs};
 
 /// The pseudo parameters of the oracle's stack (`OS::stack_id`, `OS::project_id`,
@@ -606,25 +606,12 @@ fn convert(kind: ParameterType, raw: &Value) -> Result<Value, Fail> {
     }
 }
 
-/// `Schema.str_to_num`: numbers as they are, else `int()`, else `float()`
-/// ([`hotfix_hot::python::str_to_num`]).
+/// `Schema.str_to_num` ([`Value::str_to_num`]), failing as the evaluator fails.
 pub(crate) fn str_to_num(v: &Value) -> Result<Value, Fail> {
-    match v {
-        Value::Int(_) | Value::BigInt(_) | Value::Float(_) | Value::Bool(_) => Ok(v.clone()),
-        Value::Str(s) => match python::str_to_num(s) {
-            Ok(python::Number::Int(n)) => Ok(int_value(n)),
-            Ok(python::Number::Float(f)) => Ok(Value::Float(f)),
-            Err(python::NotConverted::ValueError) => Err(Fail::value_error(python::float_error(s))),
-            Err(python::NotConverted::Unknown) => Err(Fail::not_evaluated(format!(
-                "int() of {} (Unicode digits) is not modelled",
-                str_repr(s)
-            ))),
-        },
-        other => Err(Fail::type_error(format!(
-            "int() argument must be a string, a bytes-like object or a real number, not '{}'",
-            other.type_name()
-        ))),
-    }
+    v.str_to_num().map_err(|not| match not {
+        NotNumber::Raised { class, message } => Fail::new(class, message),
+        NotNumber::Unknown(why) => Fail::not_evaluated(why),
+    })
 }
 
 /// An `int` as a value: `Int` within `i64`, else its digits.

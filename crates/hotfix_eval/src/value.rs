@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::hash::{Hash as _, Hasher as _};
 
+use hotfix_hot::python;
 use hotfix_yaml::{
     Document, Int, NodeId, NodeKind, ScalarValue, python_float_repr, python_float_str,
     write_json_string,
@@ -122,6 +123,28 @@ fn int_cmp_float(n: i128, f: f64) -> Option<std::cmp::Ordering> {
     }))
 }
 
+/// How much of a document [`Value::construct`] builds.
+struct Limit {
+    /// Nodes left (aliases expanded).
+    nodes: usize,
+    /// The deepest nesting built.
+    depth: usize,
+    /// What an integer too long to write becomes (`None`: nothing is built).
+    huge: Option<Value>,
+}
+
+/// Why [`Value::str_to_num`] gives no number.
+#[derive(Clone, Debug, PartialEq)]
+pub enum NotNumber {
+    /// What Python raises: its class (`ValueError`, `TypeError`) and text.
+    Raised {
+        class: &'static str,
+        message: String,
+    },
+    /// What Python makes of it is not modelled (Unicode digits, bytes): why.
+    Unknown(String),
+}
+
 /// What one item of a value weighs in [`Value::weight`] besides its text: about the memory a
 /// `Value` takes.
 pub(crate) const ITEM_WEIGHT: usize = 32;
@@ -190,31 +213,102 @@ impl Value {
         total
     }
 
-    /// The value PyYAML (Heat's loader) constructs for `id`.
+    /// The value PyYAML (Heat's loader) constructs for `id`. An integer too long to write in
+    /// decimal becomes `None`: it is never in a document that loads (`json.dumps` cannot write
+    /// it).
     pub fn from_node(doc: &Document, id: NodeId) -> Value {
+        let mut limit = Limit {
+            nodes: usize::MAX,
+            depth: usize::MAX,
+            huge: Some(Value::None),
+        };
+        Value::construct(doc, id, &mut limit, 0).unwrap_or(Value::None)
+    }
+
+    /// The value PyYAML constructs for `id`, when it takes at most `nodes` nodes (aliases
+    /// expanded), nests at most 100 deep and holds no integer too long to write; `None`
+    /// otherwise (too large to model).
+    pub fn load_within(doc: &Document, id: NodeId, nodes: usize) -> Option<Value> {
+        let mut limit = Limit {
+            nodes,
+            depth: 100,
+            huge: None,
+        };
+        Value::construct(doc, id, &mut limit, 0)
+    }
+
+    fn construct(doc: &Document, id: NodeId, limit: &mut Limit, depth: usize) -> Option<Value> {
+        limit.nodes = limit.nodes.checked_sub(1)?;
+        if depth > limit.depth {
+            return None;
+        }
         let id = doc.resolve(id);
-        match &doc.node(id).kind {
+        Some(match &doc.node(id).kind {
             NodeKind::Scalar(s) => match &s.value {
-                // An integer too long to write in decimal is never in a document that loads
-                // (`json.dumps` cannot write it).
-                ScalarValue::Null | ScalarValue::Int(Int::Huge) => Value::None,
+                ScalarValue::Null => Value::None,
+                ScalarValue::Int(Int::Huge) => limit.huge.clone()?,
                 ScalarValue::Bool(b) => Value::Bool(*b),
                 ScalarValue::Int(Int::Small(n)) => Value::Int(*n),
                 ScalarValue::Int(Int::Big(d)) => Value::BigInt(d.clone()),
                 ScalarValue::Float(f) => Value::Float(*f),
                 ScalarValue::Binary => Value::Bytes,
-                _ => Value::Str(s.text.as_str().to_owned()),
+                // `=` is the string "=" as a key; neither it nor `<<` loads as a value.
+                ScalarValue::Str | ScalarValue::ValueKey | ScalarValue::Merge => {
+                    Value::Str(s.text.as_str().to_owned())
+                }
             },
-            NodeKind::Sequence { items, .. } => {
-                Value::List(items.iter().map(|&i| Value::from_node(doc, i)).collect())
-            }
+            NodeKind::Sequence { items, .. } => Value::List(
+                items
+                    .iter()
+                    .map(|&i| Value::construct(doc, i, limit, depth + 1))
+                    .collect::<Option<_>>()?,
+            ),
             NodeKind::Mapping { .. } => Value::Map(
                 doc.entries(id)
                     .iter()
-                    .map(|e| (Value::from_node(doc, e.key), Value::from_node(doc, e.value)))
-                    .collect(),
+                    .map(|e| {
+                        Some((
+                            Value::construct(doc, e.key, limit, depth + 1)?,
+                            Value::construct(doc, e.value, limit, depth + 1)?,
+                        ))
+                    })
+                    .collect::<Option<_>>()?,
             ),
+            // `resolve` never returns an alias.
             NodeKind::Alias { .. } => Value::None,
+        })
+    }
+
+    /// Heat's `Schema.str_to_num`: a number as it is (a `bool` stays one), a string's `int()`,
+    /// else its `float()` ([`hotfix_hot::python::str_to_num`]); anything else raises `int()`'s
+    /// `TypeError`.
+    pub fn str_to_num(&self) -> Result<Value, NotNumber> {
+        match self {
+            Value::Int(_) | Value::BigInt(_) | Value::Float(_) | Value::Bool(_) => Ok(self.clone()),
+            Value::Str(s) => match python::str_to_num(s) {
+                Ok(python::Number::Int(python::Int::Small(n))) => Ok(Value::int(n)),
+                Ok(python::Number::Int(python::Int::Big(digits))) => Ok(Value::BigInt(digits)),
+                Ok(python::Number::Float(f)) => Ok(Value::Float(f)),
+                Err(python::NotConverted::ValueError) => Err(NotNumber::Raised {
+                    class: "ValueError",
+                    message: python::float_error(s),
+                }),
+                Err(python::NotConverted::Unknown) => Err(NotNumber::Unknown(format!(
+                    "int() of {} (Unicode digits) is not modelled",
+                    str_repr(s)
+                ))),
+            },
+            // `int()` takes bytes; what it makes of them is not modelled.
+            Value::Bytes => Err(NotNumber::Unknown(
+                "a !!binary value (Python bytes) is not evaluated".to_owned(),
+            )),
+            other => Err(NotNumber::Raised {
+                class: "TypeError",
+                message: format!(
+                    "int() argument must be a string, a bytes-like object or a real number, not '{}'",
+                    other.type_name()
+                ),
+            }),
         }
     }
 
@@ -722,6 +816,47 @@ pub(crate) fn is_attr_placeholder(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn str_to_num_is_heats_schema_str_to_num() {
+        let num = |v: Value| v.str_to_num().map(|n| n.py_repr());
+        assert_eq!(num(Value::Bool(true)), Ok("True".to_owned()));
+        assert_eq!(num(Value::Str(" 1_0 ".into())), Ok("10".to_owned()));
+        assert_eq!(num(Value::Str("1e3".into())), Ok("1000.0".to_owned()));
+        assert_eq!(
+            num(Value::Str("99999999999999999999".into())),
+            Ok("99999999999999999999".to_owned())
+        );
+        assert_eq!(
+            num(Value::Str("x".into())),
+            Err(NotNumber::Raised {
+                class: "ValueError",
+                message: "could not convert string to float: 'x'".to_owned()
+            })
+        );
+        assert!(matches!(
+            num(Value::List(vec![])),
+            Err(NotNumber::Raised {
+                class: "TypeError",
+                ..
+            })
+        ));
+        // `int(b'12')` is 12 in Python: bytes are not refused, only not modelled.
+        assert!(matches!(num(Value::Bytes), Err(NotNumber::Unknown(_))));
+    }
+
+    #[test]
+    fn a_bounded_load_refuses_what_is_too_large_to_model() {
+        let doc = hotfix_yaml::parse_unlimited("a: [1, 2, {b: c}]\nbig: 1.5\n").unwrap();
+        let root = doc.root();
+        let whole = Value::from_node(&doc, root);
+        assert_eq!(whole.py_str(), "{'a': [1, 2, {'b': 'c'}], 'big': 1.5}");
+        assert_eq!(
+            Value::load_within(&doc, root, 10).map(|v| v.py_str()),
+            whole.py_str().into()
+        );
+        assert!(Value::load_within(&doc, root, 9).is_none());
+    }
 
     fn keys(dict: &Dict) -> Vec<String> {
         dict.entries().iter().map(|(k, _)| k.py_repr()).collect()

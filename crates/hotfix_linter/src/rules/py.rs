@@ -10,42 +10,15 @@ use hotfix_yaml::{Document, NodeId};
 
 pub(in crate::rules) use view::{Arg, PyInt, View};
 
+use hotfix_eval::NotNumber;
 pub(in crate::rules) use hotfix_eval::{Num, Value};
 
 /// Nodes a value may expand to (through aliases) before it is not worth modelling.
 const MAX_NODES: usize = 10_000;
 
-/// The value of a node, or `None` when it is too large to model.
+/// The value of a node, or `None` when it is too large to model ([`Value::load_within`]).
 pub(in crate::rules) fn load(doc: &Document, id: NodeId) -> Option<Value> {
-    let mut budget = MAX_NODES;
-    load_inner(doc, id, &mut budget, 0)
-}
-
-fn load_inner(doc: &Document, id: NodeId, budget: &mut usize, depth: usize) -> Option<Value> {
-    *budget = budget.checked_sub(1)?;
-    if depth > 100 {
-        return None;
-    }
-    Some(match Arg::of(doc, id) {
-        Arg::List(items) => Value::List(
-            items
-                .iter()
-                .map(|&i| load_inner(doc, i, budget, depth + 1))
-                .collect::<Option<Vec<_>>>()?,
-        ),
-        Arg::Map(map) => Value::Map(
-            doc.entries(map)
-                .into_iter()
-                .map(|e| {
-                    Some((
-                        load_inner(doc, e.key, budget, depth + 1)?,
-                        load_inner(doc, e.value, budget, depth + 1)?,
-                    ))
-                })
-                .collect::<Option<Vec<_>>>()?,
-        ),
-        leaf => leaf.to_py()?,
-    })
+    Value::load_within(doc, id, MAX_NODES)
 }
 
 /// Python's type name of the value a node loads as (`str`, `int`, `list`, …).
@@ -97,32 +70,19 @@ pub(in crate::rules) fn str_int(s: &str) -> StrInt {
     }
 }
 
-/// Heat's `Schema.str_to_num` for a string: `int(s)`, else `float(s)`
-/// ([`hotfix_hot::python::str_to_num`]).
+/// Heat's `Schema.str_to_num` for a string ([`Value::str_to_num`]).
 pub(in crate::rules) fn str_to_num(s: &str) -> Parsed {
-    match python::str_to_num(s) {
-        Ok(python::Number::Int(python::Int::Small(n))) => Parsed::Num(Num::Int(n)),
-        Ok(python::Number::Float(f)) => Parsed::Num(Num::Float(f)),
-        Ok(python::Number::Int(python::Int::Big(_))) | Err(python::NotConverted::Unknown) => {
-            Parsed::Unknown
-        }
-        Err(python::NotConverted::ValueError) => Parsed::Error(python::float_error(s)),
-    }
+    to_num(&Value::Str(s.to_owned()))
 }
 
-/// Heat's `Schema.str_to_num` for any value: numbers as they are, strings parsed, anything
-/// else the `TypeError` of `int()`.
+/// Heat's `Schema.str_to_num` for any value ([`Value::str_to_num`]): numbers as they are,
+/// strings parsed, anything else the `TypeError` of `int()`; an integer beyond `i128` is not
+/// modelled.
 pub(in crate::rules) fn to_num(value: &Value) -> Parsed {
-    if let Some(n) = value.as_num() {
-        return Parsed::Num(n);
-    }
-    match value {
-        Value::Str(s) => str_to_num(s),
-        Value::BigInt(_) | Value::Bytes => Parsed::Unknown,
-        other => Parsed::Error(format!(
-            "int() argument must be a string, a bytes-like object or a real number, not '{}'",
-            other.type_name()
-        )),
+    match value.str_to_num() {
+        Ok(number) => number.as_num().map_or(Parsed::Unknown, Parsed::Num),
+        Err(NotNumber::Raised { message, .. }) => Parsed::Error(message),
+        Err(NotNumber::Unknown(_)) => Parsed::Unknown,
     }
 }
 
