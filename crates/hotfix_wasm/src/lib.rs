@@ -36,7 +36,7 @@ use hotfix_linter::upgrade::{UpgradeOptions, UpgradeStatus, VersionStyle};
 use hotfix_linter::{Selector, Settings};
 use hotfix_stack::{LazyRegistry, MemorySource, StackPath};
 use hotfix_workspace::blueprint::{Blueprints, MemoryFiles};
-use hotfix_workspace::kind::{Kind, classify, named_kind};
+use hotfix_workspace::{Asked, LintKind, lint_kind};
 use hotfix_yaml::LineIndex;
 use serde_json::{Value, json};
 
@@ -206,33 +206,27 @@ impl Tree {
     /// Lints the file as `hotfix lint PATH` lints a file named on its command line.
     fn lint(&self, path: &str, text: &str, settings: &Settings) -> Linted {
         let bytes = text.as_bytes();
-        if hotfix_linter::is_k2hr3(bytes) {
-            return Linted {
-                kind: "k2hr3",
-                diagnostics: hotfix_linter::lint_k2hr3(text, settings),
-            };
-        }
         let stack = StackPath::new(path);
-        // `hotfix lint PATH -e PATH`: a file given as an environment is one.
-        let kind = if self.given_paths.contains(&stack) {
-            Kind::Environment
-        } else {
-            match classify(std::path::Path::new(path), bytes) {
-                Kind::Jinja | Kind::Other => named_kind(bytes),
-                kind => kind,
-            }
+        let asked = Asked {
+            path: std::path::Path::new(path),
+            bytes,
+            named: true,
+            // `hotfix lint PATH -e PATH`: a file given as an environment is one.
+            given_environment: self.given_paths.contains(&stack),
+            templates_only: false,
         };
         let files = self.files(&stack);
-        let (name, diagnostics) = match kind {
-            Kind::Environment => (
+        let (name, diagnostics) = match lint_kind(None, &asked) {
+            LintKind::K2hr3 => ("k2hr3", hotfix_linter::lint_k2hr3(text, settings)),
+            LintKind::Environment => (
                 "environment",
                 hotfix_linter::lint_environment(path, bytes, settings, Some(&files)),
             ),
-            Kind::Template => (
+            LintKind::Template => (
                 "template",
                 hotfix_linter::lint_with_files(path, bytes, settings, Some(&files)),
             ),
-            Kind::Blueprint => {
+            LintKind::Blueprint => {
                 // What its local imports (or, for a fragment, its importers) declare.
                 let mut settings = settings.clone();
                 settings.blueprint_imports =
@@ -243,7 +237,7 @@ impl Tree {
                     hotfix_linter::lint_with_files(path, bytes, &settings, Some(&files)),
                 )
             }
-            _ => ("other", Vec::new()),
+            LintKind::Skip(_) => ("other", Vec::new()),
         };
         Linted {
             kind: name,

@@ -35,7 +35,7 @@ use std::path::Path;
 use hotfix_stack::StackPath;
 
 pub use disk::{DiskSource, Prefixes, list_folder};
-pub use plan::{Asked, Plan, kind_of};
+pub use plan::{Asked, LintKind, Plan, kind_of, lint_kind};
 pub use project::{Error, Project, StackEntry};
 pub use root::{CONFIG_FILE, Scope, is_version_control_root, root_of, scope};
 pub use tree::{Walked, memory_registry, tree_registry};

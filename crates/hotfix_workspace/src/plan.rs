@@ -63,47 +63,82 @@ impl Project {
         let path = asked.path;
         let bytes = asked.bytes;
         let mut settings = config.settings_for(path);
-        if config.is_k2hr3(path) || hotfix_linter::is_k2hr3(bytes) {
-            settings.k2hr3_variables = crate::k2hr3::given_variables(path)?;
-            return Ok(Plan::K2hr3(settings));
-        }
-        let stack_of = config.stack_of(path);
-        let kind = if asked.given_environment || matches!(stack_of, Some((_, false))) {
-            // Whatever it holds: its mistakes are an environment's (`environment has wrong
-            // section`), as Heat's client reads it.
-            Kind::Environment
-        } else {
-            let named = asked.named && !asked.templates_only;
-            match kind_of(config, path, bytes, !named) {
-                // A file named on the command line is a template unless its content says
-                // otherwise: nothing at its top level is a template's.
-                Kind::Jinja | Kind::Other if named => named_kind(bytes),
-                kind => kind,
+        match lint_kind(Some(config), asked) {
+            LintKind::K2hr3 => {
+                settings.k2hr3_variables = crate::k2hr3::given_variables(path)?;
+                Ok(Plan::K2hr3(settings))
             }
-        };
-        if kind == Kind::Environment && !asked.templates_only {
-            // The template of the `[[stacks]]` entry the file is an environment of.
-            let stack_template: Option<PathBuf> = match stack_of {
-                Some((index, false)) => Some(config.path_of(&config.stacks[index].template)),
-                _ => None,
-            };
-            return Ok(Plan::Environment {
-                settings,
-                registry: self
-                    .registry(path, &config.root, &config.stack_entries)
-                    .ok(),
-                stack_templates: self
-                    .templates_given_with(&stack_path(path), stack_template.as_deref()),
-            });
+            LintKind::Environment => {
+                // The template of the `[[stacks]]` entry the file is an environment of.
+                let stack_template: Option<PathBuf> = match config.stack_of(path) {
+                    Some((index, false)) => Some(config.path_of(&config.stacks[index].template)),
+                    _ => None,
+                };
+                Ok(Plan::Environment {
+                    settings,
+                    registry: self
+                        .registry(path, &config.root, &config.stack_entries)
+                        .ok(),
+                    stack_templates: self
+                        .templates_given_with(&stack_path(path), stack_template.as_deref()),
+                })
+            }
+            LintKind::Skip(kind) => Ok(Plan::Skip(kind)),
+            kind @ (LintKind::Template | LintKind::Blueprint) => {
+                if kind == LintKind::Blueprint {
+                    settings.blueprint_imports = self.blueprint_imports(path, bytes);
+                }
+                let registry = self.registry(path, &config.root, &config.stack_entries)?;
+                Ok(Plan::Template { settings, registry })
+            }
         }
-        if kind != Kind::Template && kind != Kind::Blueprint {
-            return Ok(Plan::Skip(kind));
+    }
+}
+
+/// What a file is to the lint: the one answer of every front end (the playground, which has no
+/// configuration, included).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LintKind {
+    /// A K2HR3 template: an engine header, or `k2hr3-templates` names it.
+    K2hr3,
+    /// An environment file (given with `-e` or by a `[[stacks]]` entry, whatever it holds).
+    Environment,
+    /// A Heat template.
+    Template,
+    /// A Cloudify blueprint.
+    Blueprint,
+    /// Not a file hotfix lints: what it is.
+    Skip(Kind),
+}
+
+/// What the file `asked` is to the lint, under the configuration `config` that applies to it
+/// (when there is one).
+pub fn lint_kind(config: Option<&Config>, asked: &Asked<'_>) -> LintKind {
+    let (path, bytes) = (asked.path, asked.bytes);
+    if config.is_some_and(|c| c.is_k2hr3(path)) || hotfix_linter::is_k2hr3(bytes) {
+        return LintKind::K2hr3;
+    }
+    let stack_environment = config
+        .and_then(|c| c.stack_of(path))
+        .is_some_and(|(_, template)| !template);
+    let kind = if asked.given_environment || stack_environment {
+        // Whatever it holds: its mistakes are an environment's (`environment has wrong
+        // section`), as Heat's client reads it.
+        Kind::Environment
+    } else {
+        let named = asked.named && !asked.templates_only;
+        match kind_of(config, path, bytes, !named) {
+            // A file named on the command line is a template unless its content says
+            // otherwise: nothing at its top level is a template's.
+            Kind::Jinja | Kind::Other if named => named_kind(bytes),
+            kind => kind,
         }
-        if kind == Kind::Blueprint {
-            settings.blueprint_imports = self.blueprint_imports(path, bytes);
-        }
-        let registry = self.registry(path, &config.root, &config.stack_entries)?;
-        Ok(Plan::Template { settings, registry })
+    };
+    match kind {
+        Kind::Environment if !asked.templates_only => LintKind::Environment,
+        Kind::Template => LintKind::Template,
+        Kind::Blueprint => LintKind::Blueprint,
+        kind => LintKind::Skip(kind),
     }
 }
 
@@ -112,11 +147,11 @@ impl Project {
 /// shell script or a README may hold a template at the start of its lines, inside a string or
 /// a code block). Walked files are proved; files named on the command line are when they are
 /// told by content (`--templates-only`, `upgrade`), not when named as templates to lint.
-pub fn kind_of(config: &Config, path: &Path, bytes: &[u8], prove: bool) -> Kind {
+pub fn kind_of(config: Option<&Config>, path: &Path, bytes: &[u8], prove: bool) -> Kind {
     let kind = classify(path, bytes);
     if !prove
         || has_template_extension(path)
-        || config.is_k2hr3(path)
+        || config.is_some_and(|c| c.is_k2hr3(path))
         || !matches!(kind, Kind::Template | Kind::Environment | Kind::Blueprint)
         || hotfix_linter::is_k2hr3(bytes)
     {

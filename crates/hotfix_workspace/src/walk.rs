@@ -28,7 +28,7 @@ impl Candidate {
     /// What it is by content ([`crate::kind_of`]): with `prove`, a file of another extension
     /// than a template's must load as a YAML mapping.
     pub fn kind(&self, bytes: &[u8], prove: bool) -> Kind {
-        crate::kind_of(&self.config, &self.path, bytes, prove)
+        crate::kind_of(Some(&self.config), &self.path, bytes, prove)
     }
 }
 
