@@ -363,10 +363,12 @@ pub(crate) fn check(doc: &mut Document) -> Result<(), LoadError> {
     };
     let written = doc.nodes.len() as u64;
     let limit = EXPANSION_ALLOWANCE + 10 * written;
-    let constructed = Construction::run(doc, root)?;
-    doc.flat = constructed.flat;
-    for (id, scalar) in constructed.scalars {
-        doc.nodes[id.index()].kind = NodeKind::Scalar(scalar);
+    if !constructs_as_written(doc) {
+        let constructed = Construction::run(doc, root)?;
+        doc.flat = constructed.flat;
+        for (id, scalar) in constructed.scalars {
+            doc.nodes[id.index()].kind = NodeKind::Scalar(scalar);
+        }
     }
     if !doc.merge_aliases.is_empty() {
         // A merge reached a mapping that contains it: the value may now be a graph with
@@ -406,6 +408,28 @@ pub(crate) fn check(doc: &mut Document) -> Result<(), LoadError> {
         ));
     }
     Ok(())
+}
+
+/// Whether PyYAML's constructor takes the tree as it is written, changing and refusing
+/// nothing, which one look at each node tells (most templates): no explicit tag, no `<<` or
+/// `=` scalar (no merge, no value key), no scalar the builder refused, and every mapping key a
+/// scalar (through aliases). [`Construction`] is then skipped: it would flatten nothing, make
+/// no scalar of a collection and raise nothing.
+fn constructs_as_written(doc: &Document) -> bool {
+    doc.refused.is_empty()
+        && doc.merge_aliases.is_empty()
+        && doc.nodes.iter().all(|node| {
+            node.tag.is_none()
+                && match &node.kind {
+                    NodeKind::Scalar(s) => {
+                        !matches!(s.value, ScalarValue::Merge | ScalarValue::ValueKey)
+                    }
+                    NodeKind::Mapping { entries, .. } => entries.iter().all(|e| {
+                        matches!(doc.node(doc.resolve(e.key)).kind, NodeKind::Scalar(_))
+                    }),
+                    NodeKind::Sequence { .. } | NodeKind::Alias { .. } => true,
+                }
+        })
 }
 
 /// Computes every node's expanded size (saturating) and depth, without recursion: an alias
