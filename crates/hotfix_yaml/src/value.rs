@@ -424,9 +424,9 @@ fn constructs_as_written(doc: &Document) -> bool {
                     NodeKind::Scalar(s) => {
                         !matches!(s.value, ScalarValue::Merge | ScalarValue::ValueKey)
                     }
-                    NodeKind::Mapping { entries, .. } => entries.iter().all(|e| {
-                        matches!(doc.node(doc.resolve(e.key)).kind, NodeKind::Scalar(_))
-                    }),
+                    NodeKind::Mapping { entries, .. } => entries
+                        .iter()
+                        .all(|e| matches!(doc.node(doc.resolve(e.key)).kind, NodeKind::Scalar(_))),
                     NodeKind::Sequence { .. } | NodeKind::Alias { .. } => true,
                 }
         })
