@@ -620,6 +620,8 @@ fn lint_walk(
     // The templates of a folder nearly all ask for the registry of the tree's environments.
     if paths.iter().any(|path| path.is_dir()) {
         project.prepare_tree();
+    } else {
+        project.prefetch_tree();
     }
     let candidates = discover::Walker::new(paths, configs)?
         .map_while(|found| match found {

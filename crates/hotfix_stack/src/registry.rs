@@ -20,6 +20,7 @@
 //!   when every answer makes it.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use hotfix_hot::environment::{EntryKind, Environment};
@@ -695,6 +696,9 @@ fn folders(path: &StackPath) -> impl Iterator<Item = &str> {
 pub struct LazyRegistry {
     cell: OnceLock<Registry>,
     build: Box<dyn Fn() -> Registry + Send + Sync>,
+    /// Whether [`LazyRegistry::get`] was called: a registry built ahead
+    /// ([`LazyRegistry::prefetch`]) that no check asked for is not reported as read.
+    asked: AtomicBool,
 }
 
 impl LazyRegistry {
@@ -702,6 +706,7 @@ impl LazyRegistry {
         LazyRegistry {
             cell: OnceLock::new(),
             build: Box::new(build),
+            asked: AtomicBool::new(false),
         }
     }
 
@@ -712,11 +717,24 @@ impl LazyRegistry {
         LazyRegistry {
             cell,
             build: Box::new(Registry::default),
+            asked: AtomicBool::new(true),
         }
     }
 
     pub fn get(&self) -> &Registry {
+        self.asked.store(true, Ordering::Relaxed);
         self.cell.get_or_init(|| (self.build)())
+    }
+
+    /// Builds it now, before any check asks (on a thread of its own, while the run does
+    /// other work): a check that asks later waits for this build or finds it done.
+    pub fn prefetch(&self) {
+        self.cell.get_or_init(|| (self.build)());
+    }
+
+    /// Whether a check asked for it ([`LazyRegistry::get`]).
+    pub fn asked(&self) -> bool {
+        self.asked.load(Ordering::Relaxed)
     }
 
     /// The registry, when it is built: nothing is read to answer.
@@ -850,6 +868,17 @@ pub fn stack_templates(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_registry_built_ahead_is_asked_for_only_when_a_check_gets_it() {
+        let lazy = LazyRegistry::new(Registry::default);
+        lazy.prefetch();
+        assert!(lazy.built().is_some());
+        assert!(!lazy.asked());
+        lazy.get();
+        assert!(lazy.asked());
+        assert!(LazyRegistry::ready(Registry::default()).asked());
+    }
     use crate::MemorySource;
 
     fn env(source: &MemorySource, path: &str) -> EnvironmentFacts {

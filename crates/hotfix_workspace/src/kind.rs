@@ -67,9 +67,34 @@ pub const SNIFF: usize = 64 * 1024;
 
 /// Whether the file's extension is one of a template's or an environment's ([`EXTENSIONS`]).
 pub fn has_template_extension(path: &Path) -> bool {
+    let known = |e: &[u8]| {
+        EXTENSIONS
+            .iter()
+            .any(|k| e.eq_ignore_ascii_case(k.as_bytes()))
+    };
+    // A walk asks for every file it lists: told from the name's bytes where they are plain
+    // (`Path::extension` parses every component first).
+    if let Some(name) = plain_file_name(path) {
+        return match name.iter().rposition(|&b| b == b'.') {
+            // `.yaml` alone is a hidden file's name, without extension.
+            Some(0) | None => false,
+            Some(dot) => known(&name[dot + 1..]),
+        };
+    }
     path.extension()
         .and_then(|e| e.to_str())
-        .is_some_and(|e| EXTENSIONS.iter().any(|known| e.eq_ignore_ascii_case(known)))
+        .is_some_and(|e| known(e.as_bytes()))
+}
+
+/// The last component of `path` as bytes, when `Path::file_name` would give it unchanged: a
+/// Unix path that does not end with a separator, `.` or `..`.
+pub(crate) fn plain_file_name(path: &Path) -> Option<&[u8]> {
+    if cfg!(windows) {
+        return None;
+    }
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let name = bytes.rsplit(|&b| b == b'/').next()?;
+    (!matches!(name, b"" | b"." | b"..")).then_some(name)
 }
 
 /// What the first bytes of a file of another extension than a template's say: `Some(kind)`
@@ -503,6 +528,42 @@ fn top_level_key(line: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_template_extension_is_told_from_the_name_as_path_extension_tells_it() {
+        let slow = |path: &Path| {
+            path.extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| EXTENSIONS.iter().any(|k| e.eq_ignore_ascii_case(k)))
+        };
+        for path in [
+            "a.yaml",
+            "a.YML",
+            "dir/a.json",
+            "/x/y/a.template",
+            "a.hot",
+            "a.env",
+            ".yaml",
+            "dir/.yaml",
+            "a.yaml.j2",
+            "a.",
+            "a",
+            "dir.yaml/",
+            "dir.yaml/.",
+            "x/..",
+            "..",
+            ".",
+            "",
+            "a.b.yaml",
+            "a.yamlx",
+            "dir/a.Hot",
+            "./a.yaml",
+            "a/./b.yml",
+        ] {
+            let path = Path::new(path);
+            assert_eq!(has_template_extension(path), slow(path), "{path:?}");
+        }
+    }
 
     #[test]
     fn lines_are_split_at_every_line_end_as_split_splits_them() {

@@ -199,6 +199,22 @@ impl Project {
         }
     }
 
+    /// Starts building the registry of the tree's environments on a thread of its own, unless
+    /// the environments given with `-e` stand for it: for a run over files named one by one
+    /// (a pre-commit hook), whose templates mostly ask for it once read and parsed, so that the
+    /// walk overlaps the reading, the parsing and the loading of Heat's resource types instead
+    /// of following them. A run that never asks for it reports no walk
+    /// ([`Project::walked`]).
+    pub fn prefetch_tree(&self) {
+        if self.given.is_none() && self.tree.built().is_none() {
+            let tree = Arc::clone(&self.tree);
+            // Detached: the process may end before it does, when nothing asks for it.
+            let _ = std::thread::Builder::new()
+                .name("hotfix-tree".to_owned())
+                .spawn(move || tree.prefetch());
+        }
+    }
+
     /// The folders the run spans.
     pub fn scope(&self) -> &Scope {
         &self.scope
@@ -233,7 +249,7 @@ impl Project {
     /// What the walk for the tree's environments did, when it ran (a run whose templates need
     /// no environment does not walk).
     pub fn walked(&self) -> Option<Walked> {
-        self.walked.get().copied()
+        self.walked.get().copied().filter(|_| self.tree.asked())
     }
 
     /// What the local imports of the Cloudify blueprint at `path` (whose text is `bytes`)

@@ -466,8 +466,12 @@ fn environment_in(
 /// deployment tool renders into `env.yaml` (`*.j2.yaml`, TripleO's convention, is a YAML file
 /// by its extension).
 fn is_jinja_source(path: &Path) -> bool {
-    let name = path.file_name().map(|n| n.to_string_lossy());
-    name.is_some_and(|n| [".yaml.j2", ".yml.j2"].iter().any(|s| n.ends_with(s)))
+    let ends = |name: &[u8]| name.ends_with(b".yaml.j2") || name.ends_with(b".yml.j2");
+    if let Some(name) = crate::kind::plain_file_name(path) {
+        return ends(name);
+    }
+    path.file_name()
+        .is_some_and(|n| ends(n.to_string_lossy().as_bytes()))
 }
 
 /// Reads the file at `path` into the start of `buffer`, and says how many bytes it has: one
