@@ -10,8 +10,8 @@ What it prints, every time figure the median of RUNS runs (5 by default) made in
 - the files `hotfix lint` checks in TREE (from its JUnit report: a test suite per file:
   templates, environment files, blueprints), their count and size;
 - `hotfix lint TREE` as a whole process (start-up, the walk over every file of the tree, every
-  rule, the report): wall time on every core, on one thread (RAYON_NUM_THREADS=1: the walk for
-  environments still lists and reads on threads of its own) and on one core (the process held to
+  rule, the report): wall time on every core, on one thread (RAYON_NUM_THREADS=1, which the walk for
+  environments follows too; the calling thread still finds the files and prints beside it) and on one core (the process held to
   one CPU, with RAYON_NUM_THREADS=1: nothing runs beside), the speed-ups, templates per second
   and peak memory (the largest resident set of a run);
 - PyYAML merely loading the same templates as Heat's loader does (`json.loads` first, then

@@ -103,8 +103,9 @@ pub fn tree_registry(scope: &Scope, source: &dyn FileSource) -> (hotfix_stack::R
         // Folders listed and files read on threads of the walk's own, each reading what it
         // lists: the linting threads that asked for the registry wait for it (they cannot help
         // a parallel iterator while they wait), and a listing on one thread before the reading
-        // would leave the other cores idle.
-        let threads = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
+        // would leave the other cores idle. As many as the lint has (`RAYON_NUM_THREADS` limits
+        // both): a run held to one thread uses one.
+        let threads = rayon::current_num_threads().max(1);
         builder
             .threads(threads)
             .build_parallel()
