@@ -128,8 +128,10 @@ pub fn lint_environment(
     diagnostics
 }
 
-/// Lints a loaded file: what the enabled rules find, less what inline comments suppress.
-pub(crate) fn lint_document(
+/// Lints a loaded file: what the enabled rules find, less what inline comments suppress
+/// ([`lint_with_files`] once the bytes are loaded; a front end that loaded them already gives
+/// the document).
+pub fn lint_document(
     path: &str,
     doc: &hotfix_yaml::Document,
     settings: &Settings,

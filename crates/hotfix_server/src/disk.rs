@@ -176,7 +176,9 @@ impl crate::Project for DiskProject {
                 stack_templates,
                 ..context(crate::FileKind::Environment, false, settings)
             }),
-            Plan::Template { settings, registry } => Some(Context {
+            Plan::Template {
+                settings, registry, ..
+            } => Some(Context {
                 registry: Some(registry),
                 ..context(crate::FileKind::Template, false, settings)
             }),

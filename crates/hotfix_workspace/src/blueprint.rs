@@ -332,6 +332,33 @@ impl Blueprints {
         found
     }
 
+    /// Remembers what the blueprint at `path`, whose text `text` a front end loaded as `doc`
+    /// for its own checks, declares and imports: its [`Summary`], as reading it again would
+    /// make it (when its importers or its own imports are looked for, it is not loaded twice).
+    pub fn remember(&self, path: &Path, text: &str, doc: &hotfix_yaml::Document) {
+        let Some(target) = self.files.canonical(path) else {
+            return;
+        };
+        let Ok(mut cache) = self.summaries.lock() else {
+            return;
+        };
+        if cache.contains_key(&target) {
+            return;
+        }
+        let mut adds = Imported::new();
+        let local = adds.add(doc);
+        let summary = Summary {
+            adds,
+            local,
+            blueprint_locals: blueprint_locals(doc),
+            text_hash: text_hash(text),
+        };
+        if cache.len() >= SUMMARIES {
+            cache.clear();
+        }
+        cache.insert(target, Some(Arc::new(summary)));
+    }
+
     /// The [`Summary`] of the file at `path`, from what was read before when it was; `None` when
     /// it cannot be read or loaded. A file imported by many blueprints (a shared `includes/`) is
     /// then loaded once, not once per blueprint and per fragment beside it.

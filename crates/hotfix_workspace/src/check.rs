@@ -178,7 +178,7 @@ impl Project {
             Ok(plan) => plan,
             Err(message) => return Outcome::Failed(message),
         };
-        let (settings, registry) = match plan {
+        let (settings, registry, document) = match plan {
             Plan::Skip(kind) => return Outcome::Skipped(kind),
             Plan::K2hr3(settings) => {
                 // Text that cannot be read as a template is reported as any template's would be.
@@ -207,7 +207,11 @@ impl Project {
                 let source = String::from_utf8_lossy(bytes).into_owned();
                 return Outcome::Checked(Box::new(checked(source, diagnostics, true)));
             }
-            Plan::Template { settings, registry } => (settings, registry),
+            Plan::Template {
+                settings,
+                registry,
+                document,
+            } => (settings, registry, document),
         };
         let others = hotfix_linter::Files {
             source: self.source(),
@@ -216,6 +220,14 @@ impl Project {
             registry: Some(&registry),
             stack_templates: &[],
         };
+        if let Some(doc) = document.filter(|_| options.fixing == Fixing::No) {
+            // Loaded once already (a blueprint, for what it imports).
+            let diagnostics =
+                hotfix_linter::lint_document(&display, &doc, &settings, Some(&others));
+            drop(doc);
+            let source = String::from_utf8_lossy(bytes).into_owned();
+            return Outcome::Checked(Box::new(checked(source, diagnostics, false)));
+        }
         match fix_template(&display, bytes, &settings, &others, options.fixing) {
             Ok((source, diagnostics, fixed)) => Outcome::Checked(Box::new(Checked {
                 path: candidate.path.clone(),

@@ -51,6 +51,9 @@ pub enum Plan {
     Template {
         settings: Settings,
         registry: Arc<LazyRegistry>,
+        /// The file loaded, when planning it loaded it (a blueprint, for what it imports): its
+        /// checks need not load it again.
+        document: Option<Box<hotfix_yaml::Document>>,
     },
 }
 
@@ -85,13 +88,35 @@ impl Project {
             }
             LintKind::Skip(kind) => Ok(Plan::Skip(kind)),
             kind @ (LintKind::Template | LintKind::Blueprint) => {
+                let mut document = None;
                 if kind == LintKind::Blueprint {
+                    document = self.load_blueprint(path, bytes).map(Box::new);
                     settings.blueprint_imports = self.blueprint_imports(path, bytes);
                 }
                 let registry = self.registry(path, &config.root, &config.stack_entries)?;
-                Ok(Plan::Template { settings, registry })
+                Ok(Plan::Template {
+                    settings,
+                    registry,
+                    document,
+                })
             }
         }
+    }
+}
+
+impl Project {
+    /// A blueprint loaded as its checks load it ([`hotfix_linter::lint_with_files`]), its
+    /// imports remembered; `None` when it does not load, or its text is not its bytes as they
+    /// are (then its checks and its importers read it themselves, as before).
+    fn load_blueprint(&self, path: &Path, bytes: &[u8]) -> Option<hotfix_yaml::Document> {
+        let text = hotfix_yaml::check_bytes(bytes).ok()?;
+        if text.len() != bytes.len() {
+            return None;
+        }
+        hotfix_yaml::check_size(text).ok()?;
+        let doc = hotfix_yaml::parse_unlimited(text).ok()?;
+        self.blueprints.remember(path, text, &doc);
+        Some(doc)
     }
 }
 

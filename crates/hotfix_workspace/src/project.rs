@@ -56,7 +56,7 @@ pub struct Project {
     /// What the walk for the tree's environments did, once it ran.
     walked: Arc<OnceLock<Walked>>,
     /// The Cloudify blueprints read for their local imports.
-    blueprints: Blueprints,
+    pub(crate) blueprints: Blueprints,
 }
 
 /// A configuration's `[[stacks]]` entries, each read on first use (`None`: not yet, or to be
