@@ -146,24 +146,16 @@ pub struct Folder<'a> {
     version: Version,
     template: Template<'a>,
     inputs: Inputs,
-    /// The parameters with no input given, and the names of those whose value is their own
-    /// valid default; `None` when Heat refuses the parameters' schemas.
-    params: Option<(Parameters, Vec<String>)>,
+    /// The parameters, with no input given; `None` when Heat refuses their schemas. Which of
+    /// them takes its own valid default is asked of those a snippet uses, when it uses them.
+    params: Option<Parameters>,
 }
 
 impl<'a> Folder<'a> {
     pub fn new(doc: &'a Document, version: Version) -> Folder<'a> {
         let template = Template::new(doc);
         let inputs = Inputs::default();
-        let params = Parameters::new(doc, &template, &inputs).ok().map(|params| {
-            let defaulted = template
-                .parameters
-                .iter()
-                .map(|p| p.name.clone())
-                .filter(|name| params.defaulted(name))
-                .collect();
-            (params, defaulted)
-        });
+        let params = Parameters::new(doc, &template, &inputs).ok();
         Folder {
             doc,
             version,
@@ -179,7 +171,7 @@ impl<'a> Folder<'a> {
     /// needed (a parameter without a default, a pseudo parameter, a resource, a file, a
     /// condition), or Heat would raise.
     pub fn fold_with_defaults(&self, node: NodeId) -> Option<Folded> {
-        let (params, defaulted) = self.params.as_ref()?;
+        let params = self.params.as_ref()?;
         let eval = Evaluator::folding(
             self.doc,
             &self.template,
@@ -189,7 +181,7 @@ impl<'a> Folder<'a> {
         );
         let expr = eval.parse(node, Ctx::Value, "").ok()?;
         let mut defaults = Vec::new();
-        if !eval.constant_with_defaults(&expr, defaulted, &mut defaults)
+        if !eval.constant_with_defaults(&expr, &|name| params.defaulted(name), &mut defaults)
             || holds_function_objects(&expr)
         {
             return None;
@@ -285,7 +277,7 @@ impl Evaluator<'_> {
     fn constant_with_defaults(
         &self,
         e: &Expr,
-        defaulted: &[String],
+        defaulted: &dyn Fn(&str) -> bool,
         used: &mut Vec<String>,
     ) -> bool {
         match e {
@@ -309,7 +301,7 @@ impl Evaluator<'_> {
                     },
                     _ => return false,
                 };
-                if !defaulted.contains(&name) {
+                if !defaulted(&name) {
                     return false;
                 }
                 if !used.contains(&name) {
