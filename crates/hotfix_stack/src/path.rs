@@ -24,6 +24,14 @@ impl StackPath {
         if is_canonical(text) {
             return StackPath(Arc::from(text));
         }
+        // A walk of `.` names every file `./a/b.yaml`: canonical once its `./` is gone.
+        let mut rest = text;
+        while let Some(after) = rest.strip_prefix("./") {
+            rest = after.trim_start_matches('/');
+        }
+        if rest.len() < text.len() && !rest.is_empty() && is_canonical(rest) {
+            return StackPath(Arc::from(rest));
+        }
         StackPath::normalized(text)
     }
 
