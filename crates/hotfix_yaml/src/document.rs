@@ -181,6 +181,14 @@ pub struct Document {
     /// the Python type's name: their text is the one the command line sends
     /// ([`crate::timestamp`]), and as a mapping's key they end the request.
     pub(crate) dates: Vec<(NodeId, &'static str)>,
+    /// Set by [`crate::value`]'s check when PyYAML constructs the tree as it is written: no
+    /// tag, no `<<` or `=` scalar, so no mapping has a merge key (a lookup need not look for
+    /// one).
+    pub(crate) as_written: bool,
+    /// One bit per node, set for a mapping whose written entries are its `dict`'s (no merge,
+    /// no two keys one key of a `dict`), found once by the check of a document constructed as
+    /// written; empty otherwise (then [`Document::entries`] works it out at each call).
+    pub(crate) plain_maps: Vec<u64>,
 }
 
 thread_local! {
@@ -230,6 +238,8 @@ impl Document {
             lines: std::sync::OnceLock::new(),
             flat: foldhash::HashMap::default(),
             merge_aliases: Vec::new(),
+            as_written: false,
+            plain_maps: Vec::new(),
             refused: Vec::new(),
             surrogates: Vec::new(),
             dates: Vec::new(),

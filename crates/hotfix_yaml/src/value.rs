@@ -116,7 +116,7 @@ impl Document {
         // written ones, found without building the merged list and comparing keys as `dict`,
         // and lent, not copied.
         if let Some(raw) = self.raw_entries(id)
-            && self.distinct_text_keys(raw)
+            && (self.plain_map(self.resolve(id)) || self.distinct_text_keys(raw))
         {
             return Entries(std::borrow::Cow::Borrowed(raw));
         }
@@ -138,6 +138,15 @@ impl Document {
             return Entries(std::borrow::Cow::Owned(out));
         }
         Entries(std::borrow::Cow::Owned(self.distinct(flat, out)))
+    }
+
+    /// Whether the check of the document found the mapping `id` (not an alias) plain: its
+    /// written entries are its entries.
+    fn plain_map(&self, id: NodeId) -> bool {
+        let i = id.index();
+        self.plain_maps
+            .get(i / 64)
+            .is_some_and(|word| word >> (i % 64) & 1 == 1)
     }
 
     /// Whether `raw` has at most [`SMALL_MAPPING`] entries whose keys are plain strings (not `<<`
@@ -184,7 +193,7 @@ impl Document {
     /// merged keys included.
     pub fn get(&self, mapping: NodeId, key: &str) -> Option<NodeId> {
         let entries = self.raw_entries(mapping)?;
-        let has_merge = entries.iter().any(|e| self.is_merge_key(e.key));
+        let has_merge = !self.as_written && entries.iter().any(|e| self.is_merge_key(e.key));
         if has_merge {
             return self
                 .entries(mapping)
@@ -363,7 +372,10 @@ pub(crate) fn check(doc: &mut Document) -> Result<(), LoadError> {
     };
     let written = doc.nodes.len() as u64;
     let limit = EXPANSION_ALLOWANCE + 10 * written;
-    if !constructs_as_written(doc) {
+    doc.as_written = constructs_as_written(doc);
+    if doc.as_written {
+        doc.plain_maps = plain_maps(doc);
+    } else {
         let constructed = Construction::run(doc, root)?;
         doc.flat = constructed.flat;
         for (id, scalar) in constructed.scalars {
@@ -408,6 +420,21 @@ pub(crate) fn check(doc: &mut Document) -> Result<(), LoadError> {
         ));
     }
     Ok(())
+}
+
+/// The mappings of a document constructed as written whose written entries are their `dict`'s
+/// (no two keys one key), one bit per node: asked once here, not at each [`Document::entries`].
+fn plain_maps(doc: &Document) -> Vec<u64> {
+    let mut bits = vec![0u64; doc.nodes.len().div_ceil(64)];
+    for (i, node) in doc.nodes.iter().enumerate() {
+        if let NodeKind::Mapping { entries, .. } = &node.kind {
+            let id = NodeId(u32::try_from(i).unwrap_or(u32::MAX));
+            if doc.entries(id).len() == entries.len() {
+                bits[i / 64] |= 1 << (i % 64);
+            }
+        }
+    }
+    bits
 }
 
 /// Whether PyYAML's constructor takes the tree as it is written, changing and refusing
