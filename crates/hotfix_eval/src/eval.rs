@@ -7,6 +7,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
+use hotfix_hot::function_args::{self, Kind, Refusal, Shape};
 use hotfix_hot::{Availability, ConditionAvailability, Function, Template, Version};
 use hotfix_yaml::{Document, NodeId, NodeKind, Span};
 use serde_json::{Map, Value as Json, json};
@@ -86,6 +87,40 @@ pub fn fold(doc: &Document, version: Version, node: NodeId) -> Option<Value> {
         return None;
     }
     eval.resolve(&expr).ok()
+}
+
+/// The error Heat raises when it parses a snippet (a field's value, or with `condition` a
+/// condition's definition), if any: the constructor of one of its calls refuses its arguments
+/// (Heat parses a call's arguments before it builds the call, so an inner call's error comes
+/// first). Its `message` has the path from the snippet (`.list_join: Incorrect arguments …`),
+/// its `span` is the refused call's.
+pub fn parse_error(
+    doc: &Document,
+    version: Version,
+    node: NodeId,
+    condition: bool,
+) -> Option<Problem> {
+    let template = Template::new(doc);
+    let inputs = Inputs::default();
+    let eval = Evaluator::folding(
+        doc,
+        &template,
+        version,
+        &inputs,
+        Params::Owned(Parameters::default()),
+    );
+    let ctx = if condition {
+        Ctx::Condition
+    } else {
+        Ctx::Value
+    };
+    let fail = eval.parse(node, ctx, "").err()?;
+    Some(Problem {
+        path: String::new(),
+        message: fail.message,
+        class: fail.class.to_owned(),
+        span: fail.node.map(|n| doc.node(n).span),
+    })
 }
 
 /// The value of a condition (a resource's `condition`, or a definition of the `conditions`
@@ -1233,11 +1268,8 @@ impl Evaluator<'_> {
         }
     }
 
-    /// One call: the arguments parsed (except for `if`), then the constructor's checks.
-    #[allow(
-        clippy::too_many_lines,
-        reason = "one arm per function's constructor, as in Heat"
-    )]
+    /// One call: the arguments parsed (except for `if`), then the constructor's checks
+    /// ([`function_args::constructor_refusal`]).
     fn parse_call(
         &self,
         node: NodeId,
@@ -1247,7 +1279,6 @@ impl Evaluator<'_> {
         ctx: Ctx,
         path: &str,
     ) -> Result<Expr, Fail> {
-        let name = func.name();
         if func == Function::If && !removed {
             return self.parse_if(node, args_node, ctx, path);
         }
@@ -1255,325 +1286,36 @@ impl Evaluator<'_> {
         let v = self.version;
         let mut class = Class::Plain;
         if !removed {
-            match func {
-                Function::GetAttr => {
-                    class = if v >= Version::V2015_10_15 {
-                        Class::GetAttAll
-                    } else if v >= Version::V2014_10_16 {
-                        Class::GetAtt
-                    } else {
-                        Class::GetAttThenSelect
-                    };
-                    if class == Class::GetAttAll {
-                        if !args.truthy() {
-                            return Err(Fail::value_error(format!(
-                                "Arguments to \"{name}\" can be of the next forms: [resource_name] or [resource_name, attribute, (path), ...]"
-                            )));
-                        }
-                        if !(args.is_list() || args.is_str()) {
-                            return Err(Fail::type_error(format!(
-                                "Argument to \"{name}\" must be a list"
-                            )));
-                        }
-                        if let Expr::List(items) = &args
-                            && items.len() == 1
-                        {
-                            // [resource] alone
-                        } else if let Expr::Data(Value::Str(s)) = &args
-                            && s.chars().count() == 1
-                        {
-                        } else if !args.is_list() {
-                            return Err(Fail::type_error(format!(
-                                "Argument to \"{name}\" must be a list"
-                            )));
-                        } else if let Expr::List(items) = &args
-                            && items.len() < 2
-                        {
-                            return Err(Fail::value_error(format!(
-                                "Arguments to \"{name}\" must be of the form [resource_name, attribute, (path), ...]"
-                            )));
-                        }
-                    } else {
-                        if !args.is_list() {
-                            return Err(Fail::type_error(format!(
-                                "Argument to \"{name}\" must be a list"
-                            )));
-                        }
-                        if let Expr::List(items) = &args
-                            && items.len() < 2
-                        {
-                            return Err(Fail::value_error(format!(
-                                "Arguments to \"{name}\" must be of the form [resource_name, attribute, (path), ...]"
-                            )));
-                        }
-                    }
-                }
-                Function::ListJoin | Function::FnJoin => {
-                    let multiple = func == Function::ListJoin && v >= Version::V2015_10_15;
-                    class = if multiple {
-                        Class::JoinMultiple
-                    } else {
-                        Class::Join
-                    };
-                    let example = if multiple {
-                        format!("\"{name}\" : [ \" \", [ \"str1\", \"str2\"] ...]")
-                    } else {
-                        format!("\"{name}\" : [ \" \", [ \"str1\", \"str2\"]]")
-                    };
-                    let Expr::List(items) = &args else {
-                        return Err(Fail::type_error(format!(
-                            "Incorrect arguments to \"{name}\" should be: {example}"
-                        )));
-                    };
-                    if (multiple && items.len() < 2) || (!multiple && items.len() != 2) {
-                        return Err(Fail::value_error(format!(
-                            "Incorrect arguments to \"{name}\" should be: {example}"
-                        )));
-                    }
-                }
-                Function::StrReplace | Function::StrReplaceStrict | Function::StrReplaceVstrict => {
-                    class = match func {
-                        Function::StrReplaceStrict => Class::ReplaceJsonStrict,
-                        Function::StrReplaceVstrict => Class::ReplaceJsonVeryStrict,
-                        _ if v >= Version::V2015_10_15 => Class::ReplaceJson,
-                        _ => Class::Replace,
-                    };
-                    if !args.is_map() {
-                        return Err(Fail::type_error(format!(
-                            "Arguments to \"{name}\" must be a map"
-                        )));
-                    }
-                    let (Some(params), Some(_)) = (args.get("params"), args.get("template")) else {
-                        let example = format!(
-                            "{name}:\n              template: This is var1 template var2\n              params:\n                var1: a\n                var2: string"
-                        );
-                        return Err(Fail::key_error(&format!(
-                            "\"{name}\" syntax should be {example}"
-                        )));
-                    };
-                    if !(params.is_map() || params.is_call()) {
-                        return Err(Fail::type_error(format!(
-                            "\"{name}\" parameters must be a mapping"
-                        )));
-                    }
-                }
-                Function::FnReplace => {
-                    class = Class::Replace;
-                    let example = format!(
-                        "{{\"{name}\": [ {{\"$var1\": \"foo\", \"%var2%\": \"bar\"}}, \"$var1 is %var2%\"]}}"
-                    );
-                    if matches!(args, Expr::Data(Value::Str(_)) | Expr::Map(_)) {
-                        return Err(Fail::type_error(format!(
-                            "Incorrect arguments to \"{name}\" should be: {example}"
-                        )));
-                    }
-                    match self.unpack(&args, 2) {
-                        Ok(items) => {
-                            if !(items[0].is_map() || items[0].is_call()) {
-                                return Err(Fail::type_error(format!(
-                                    "\"{name}\" parameters must be a mapping"
-                                )));
-                            }
-                        }
-                        Err(None) => {
-                            return Err(Fail::value_error(format!(
-                                "Incorrect arguments to \"{name}\" should be: {example}"
-                            )));
-                        }
-                        Err(Some(fail)) => return Err(fail),
-                    }
-                }
-                Function::Repeat => {
-                    class = if v >= Version::V2017_09_01 {
-                        Class::RepeatNested { permutations: true }
-                    } else if v >= Version::V2016_10_14 {
-                        Class::RepeatWithMap
-                    } else {
-                        Class::Repeat
-                    };
-                    if !args.is_map() {
-                        return Err(Fail::type_error(format!(
-                            "Arguments to \"{name}\" must be a map"
-                        )));
-                    }
-                    if args.get("for_each").is_none() || args.get("template").is_none() {
-                        return Err(Fail::key_error(
-                            "\"repeat\" syntax should be repeat:\n              template: This is %var%\n              for_each:\n                %var%: ['a', 'b', 'c']",
-                        ));
-                    }
-                    if let Class::RepeatNested { .. } = class {
-                        let permutations = match args.get("permutations") {
-                            None => true,
-                            Some(Expr::Data(Value::Bool(b))) => *b,
-                            Some(_) => {
-                                return Err(Fail::type_error(format!(
-                                    "\"permutations\" should be boolean type for {name} function."
-                                )));
-                            }
-                        };
-                        class = Class::RepeatNested { permutations };
-                    }
-                }
-                Function::StrSplit => {
-                    if matches!(args, Expr::Data(Value::Str(_)) | Expr::Map(_)) {
-                        return Err(Fail::type_error(format!(
-                            "Incorrect arguments to \"{name}\" should be: \"{name}\" : [ \",\", \"apples,pears\", <index>]"
-                        )));
-                    }
-                }
-                Function::FnSplit => {
-                    let example = format!("\"{name}\" : [ \",\", \"str1,str2\"]]");
-                    if matches!(args, Expr::Data(Value::Str(_)) | Expr::Map(_)) {
-                        return Err(Fail::type_error(format!(
-                            "Incorrect arguments to \"{name}\" should be: {example}"
-                        )));
-                    }
-                    match self.unpack(&args, 2) {
-                        Ok(_) => {}
-                        Err(None) => {
-                            return Err(Fail::value_error(format!(
-                                "Incorrect arguments to \"{name}\" should be: {example}"
-                            )));
-                        }
-                        Err(Some(fail)) => return Err(fail),
-                    }
-                }
-                Function::FnSelect => match self.unpack(&args, 2) {
-                    Ok(items) => args = Expr::List(items),
-                    Err(None) => {
-                        return Err(Fail::value_error(format!(
-                            "Arguments to \"{name}\" must be of the form [index, collection]"
-                        )));
-                    }
-                    Err(Some(fail)) => return Err(fail),
-                },
-                Function::FnMemberListToMap => {
-                    let items = match self.unpack(&args, 3) {
-                        Ok(items) => items,
-                        Err(None) => return Err(Fail::type_error(member_list_example())),
-                        Err(Some(fail)) => return Err(fail),
-                    };
-                    if !items[0].is_str() {
-                        return Err(Fail::type_error(format!(
-                            "{name} Key Name must be a string"
-                        )));
-                    }
-                    if !items[1].is_str() {
-                        return Err(Fail::type_error(format!(
-                            "{name} Value Name must be a string"
-                        )));
-                    }
-                    args = Expr::List(items);
-                }
-                Function::ResourceFacade | Function::FnResourceFacade => {
-                    let allowed: &[&str] = if func == Function::ResourceFacade {
-                        &["metadata", "deletion_policy", "update_policy"]
-                    } else {
-                        &["Metadata", "DeletionPolicy", "UpdatePolicy"]
-                    };
-                    // `args in (...)`: a call compares by its result (`Function.__eq__`).
-                    let value = match &args {
-                        Expr::Call(_) => self.resolve(&args).ok(),
-                        other => Some(expr_value(self.doc, other)),
-                    };
-                    let ok = value
-                        .as_ref()
-                        .and_then(Value::as_str)
-                        .is_some_and(|s| allowed.contains(&s));
-                    if !ok {
-                        return Err(Fail::value_error(format!(
-                            "Incorrect arguments to \"{name}\" should be one of: {}",
-                            allowed.join(", ")
-                        )));
-                    }
-                }
-                Function::Equals => {
-                    let ok = matches!(&args, Expr::List(items) if items.len() == 2);
-                    if !ok {
-                        return Err(Fail::value_error(format!(
-                            "Arguments to \"{name}\" must be of the form: [value_1, value_2]"
-                        )));
-                    }
-                }
-                Function::Not => {
-                    if matches!(args, Expr::Data(Value::None)) {
-                        return Err(Fail::value_error(format!(
-                            "Argument to \"{name}\" must be a condition"
-                        )));
-                    }
-                }
-                Function::And | Function::Or => {
-                    let Expr::List(items) = &args else {
-                        return Err(Fail::value_error(format!(
-                            "Arguments to \"{name}\" must be a list of conditions"
-                        )));
-                    };
-                    if items.len() < 2 {
-                        return Err(Fail::value_error(format!(
-                            "The minimum number of condition arguments to \"{name}\" is 2."
-                        )));
-                    }
-                }
-                Function::Filter => {
-                    let Expr::List(items) = &args else {
-                        return Err(Fail::type_error(format!(
-                            "Argument to \"{name}\" must be a list"
-                        )));
-                    };
-                    if items.len() != 2 {
-                        return Err(Fail::value_error(format!(
-                            "\"{name}\" expected 2 arguments of the form [values, sequence] but got {} arguments instead",
-                            items.len()
-                        )));
-                    }
-                }
-                Function::Contains => {
-                    let example = format!("\"{name}\" : [ \"value1\", [ \"value1\", \"value2\"]]");
-                    let Expr::List(items) = &args else {
-                        return Err(Fail::type_error(format!(
-                            "Incorrect arguments to \"{name}\" should be: {example}"
-                        )));
-                    };
-                    if items.is_empty() {
-                        return Err(Fail::type_error(format!(
-                            "Incorrect arguments to \"{name}\" should be: {example}"
-                        )));
-                    }
-                    if items.len() != 2 {
-                        return Err(Fail::value_error(format!(
-                            "Arguments to \"{name}\" must be of the form: [value1, [value1, value2]]"
-                        )));
-                    }
-                }
-                Function::Yaql => {
-                    let Expr::Map(entries) = &args else {
-                        return Err(Fail::type_error(format!(
-                            "Arguments to \"{name}\" must be a map."
-                        )));
-                    };
-                    let ok = args.get("expression").is_some()
-                        && entries
-                            .iter()
-                            .all(|(k, _)| matches!(k.as_str(), Some("expression" | "data")));
-                    if !ok {
-                        return Err(Fail::key_error(&format!(
-                            "\"{name}\" syntax should be {name}:\n              expression: $.data.var1.sum()\n              data:\n                var1: [3, 2, 1]"
-                        )));
-                    }
-                }
-                _ => {}
-            }
-        }
-        if func == Function::Ref && !removed {
-            // cfn.Ref: `args in stack` (a resource, else a parameter) hashes the argument.
-            let unhashable = match &args {
-                Expr::List(_) => Some("list"),
-                Expr::Map(_) => Some("dict"),
-                Expr::Call(c) => Some(c.function.heat_class(v)),
-                Expr::Data(_) | Expr::Ellipsis => None,
+            let parsed = Parsed {
+                ev: self,
+                part: Part::Expr(&args),
             };
-            if let Some(class) = unhashable {
-                return Err(Fail::type_error(format!("unhashable type: '{class}'")));
+            if let Some(refusal) = function_args::constructor_refusal(func, v, &parsed) {
+                return Err(refused(refusal));
+            }
+            class = match func {
+                Function::GetAttr if v >= Version::V2015_10_15 => Class::GetAttAll,
+                Function::GetAttr if v >= Version::V2014_10_16 => Class::GetAtt,
+                Function::GetAttr => Class::GetAttThenSelect,
+                Function::ListJoin if v.has_join_multiple() => Class::JoinMultiple,
+                Function::ListJoin | Function::FnJoin => Class::Join,
+                Function::StrReplaceStrict => Class::ReplaceJsonStrict,
+                Function::StrReplaceVstrict => Class::ReplaceJsonVeryStrict,
+                Function::StrReplace if v >= Version::V2015_10_15 => Class::ReplaceJson,
+                Function::StrReplace | Function::FnReplace => Class::Replace,
+                Function::Repeat if v.has_repeat_permutations() => Class::RepeatNested {
+                    permutations: !matches!(
+                        args.get("permutations"),
+                        Some(Expr::Data(Value::Bool(false)))
+                    ),
+                },
+                Function::Repeat if v >= Version::V2016_10_14 => Class::RepeatWithMap,
+                Function::Repeat => Class::Repeat,
+                _ => Class::Plain,
+            };
+            // `Fn::Select` and `Fn::MemberListToMap` keep their arguments unpacked.
+            if let Function::FnSelect | Function::FnMemberListToMap = func {
+                args = Expr::List(unpacked(&args));
             }
         }
         Ok(Expr::Call(Box::new(Call {
@@ -1583,48 +1325,6 @@ impl Evaluator<'_> {
             node,
             class,
         })))
-    }
-
-    /// Python's `a, b = args` (`n` targets) on the parsed arguments of a call: their items (a
-    /// string's characters, a mapping's keys), `Err(None)` for a count other than `n` (the
-    /// `ValueError` each function words itself), or the `TypeError` of what is not iterable
-    /// (a call is the object of Heat's class for it).
-    fn unpack(&self, args: &Expr, n: usize) -> Result<Vec<Expr>, Option<Fail>> {
-        let not_iterable =
-            |type_name: &str| format!("cannot unpack non-iterable {type_name} object");
-        let items: Vec<Expr> = match args {
-            Expr::List(items) => items.clone(),
-            Expr::Data(Value::Str(s)) => s
-                .chars()
-                .map(|c| Expr::Data(Value::Str(c.to_string())))
-                .collect(),
-            Expr::Map(entries) => entries.iter().map(|(k, _)| Expr::Data(k.clone())).collect(),
-            Expr::Data(Value::Bytes) => {
-                return Err(Some(Fail::bytes()));
-            }
-            Expr::Data(value) => {
-                return Err(Some(Fail::type_error(not_iterable(value.type_name()))));
-            }
-            // `Ref` builds a `ParamRef` unless it names a resource.
-            Expr::Call(call)
-                if call.function == Function::Ref
-                    && !matches!(&call.args, Expr::Data(Value::Str(name))
-                        if self.template.resources.iter().any(|r| r.name == *name)) =>
-            {
-                return Err(Some(Fail::type_error(not_iterable("ParamRef"))));
-            }
-            Expr::Call(call) => {
-                return Err(Some(Fail::type_error(not_iterable(
-                    call.function.heat_class(self.version),
-                ))));
-            }
-            Expr::Ellipsis => return Err(Some(Fail::type_error(not_iterable("ellipsis")))),
-        };
-        if items.len() == n {
-            Ok(items)
-        } else {
-            Err(None)
-        }
     }
 
     /// `If.parse_args`: the condition resolved now, only the chosen branch parsed.
@@ -1724,6 +1424,13 @@ impl Evaluator<'_> {
             ));
         }
         self.validate(&call.args, &[])?;
+        let parsed = Parsed {
+            ev: self,
+            part: Part::Expr(&call.args),
+        };
+        if let Some(refusal) = function_args::validate_refusal(call.function, &parsed) {
+            return Err(refused(refusal));
+        }
         match call.function {
             Function::GetAttr => {
                 let resource = match &call.args {
@@ -2094,9 +1801,22 @@ impl Evaluator<'_> {
             }
             Function::MapMerge => f::map_merge(name, self.resolve(args)?),
             Function::MapReplace => f::map_replace(name, self.resolve(args)?),
-            Function::Yaql => Err(Fail::not_evaluated(
-                "yaql is not evaluated offline (it needs Heat's YAQL engine)".to_owned(),
-            )),
+            Function::Yaql => {
+                // `_parse(resolve(expression))` comes first.
+                if let Some(expression) = args.get("expression") {
+                    let expression = self.resolve(expression)?;
+                    let parsed = Parsed {
+                        ev: self,
+                        part: Part::Value(&expression),
+                    };
+                    if let Some(refusal) = function_args::yaql_expression_refusal(parsed) {
+                        return Err(refused(refusal));
+                    }
+                }
+                Err(Fail::not_evaluated(
+                    "yaql is not evaluated offline (it needs Heat's YAQL engine)".to_owned(),
+                ))
+            }
             Function::If => self.resolve_nullable(args),
             Function::Filter => {
                 let items = items(args);
@@ -2400,10 +2120,6 @@ struct ResourceDef {
     description: Option<Value>,
 }
 
-fn member_list_example() -> String {
-    "Wrong Arguments try: \"\n            {'Fn::MemberListToMap': ['Name', 'Value',\n                                     ['.member.0.Name=key',\n                                      '.member.0.Value=door']]}\n            \"".to_owned()
-}
-
 /// Whether a snippet holds (at any depth, through calls) a call of a removed function whose
 /// own arguments hold calls: its result (`{name: args}`) then holds Python function objects.
 fn holds_function_objects(e: &Expr) -> bool {
@@ -2651,5 +2367,138 @@ mod fold_condition_tests {
         assert_eq!(folded("2016-10-14", "{equals: [{get_param: p}, b]}"), None);
         // `contains` is Pike's: Newton has no such condition function.
         assert_eq!(folded("2016-10-14", "{contains: [a, [b, c]]}"), None);
+    }
+}
+
+/// A parsed argument, or a part of it, as Heat's constructor sees it.
+#[derive(Clone, Copy)]
+struct Parsed<'e, 'a> {
+    ev: &'e Evaluator<'a>,
+    part: Part<'e>,
+}
+
+#[derive(Clone, Copy)]
+enum Part<'e> {
+    Expr(&'e Expr),
+    /// A key of a mapping, or a value inside one.
+    Value(&'e Value),
+}
+
+impl<'e> Parsed<'e, '_> {
+    fn with(&self, part: Part<'e>) -> Self {
+        Parsed { ev: self.ev, part }
+    }
+}
+
+impl function_args::Arg for Parsed<'_, '_> {
+    fn shape(&self) -> Shape<'_> {
+        let value = match self.part {
+            Part::Expr(Expr::Data(v)) | Part::Value(v) => v,
+            Part::Expr(Expr::List(_)) => return Shape::List,
+            Part::Expr(Expr::Map(_)) => return Shape::Map,
+            Part::Expr(Expr::Call(call)) => return Shape::Call(call.function),
+            Part::Expr(Expr::Ellipsis) => return Shape::Unknown,
+        };
+        match value {
+            Value::None => Shape::Null,
+            Value::Bool(b) => Shape::Bool(*b),
+            Value::Int(_) | Value::BigInt(_) => Shape::Int,
+            Value::Float(_) => Shape::Float,
+            Value::Str(s) => Shape::Str(s),
+            Value::Bytes => Shape::Bytes,
+            Value::List(_) => Shape::List,
+            Value::Map(_) => Shape::Map,
+            Value::Ellipsis => Shape::Unknown,
+        }
+    }
+
+    fn truthy(&self) -> Option<bool> {
+        Some(match self.part {
+            Part::Expr(e) => e.truthy(),
+            Part::Value(v) => v.truthy(),
+        })
+    }
+
+    fn items(&self) -> Vec<Self> {
+        match self.part {
+            Part::Expr(Expr::List(items)) => {
+                items.iter().map(|i| self.with(Part::Expr(i))).collect()
+            }
+            Part::Expr(Expr::Data(Value::List(items))) | Part::Value(Value::List(items)) => {
+                items.iter().map(|i| self.with(Part::Value(i))).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn entries(&self) -> Vec<(Self, Self)> {
+        match self.part {
+            Part::Expr(Expr::Map(entries)) => entries
+                .iter()
+                .map(|(k, v)| (self.with(Part::Value(k)), self.with(Part::Expr(v))))
+                .collect(),
+            Part::Expr(Expr::Data(Value::Map(entries))) | Part::Value(Value::Map(entries)) => {
+                entries
+                    .iter()
+                    .map(|(k, v)| (self.with(Part::Value(k)), self.with(Part::Value(v))))
+                    .collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn get(&self, key: &str) -> Option<Self> {
+        match self.part {
+            Part::Expr(e @ Expr::Map(_)) => e.get(key).map(|v| self.with(Part::Expr(v))),
+            _ => self
+                .entries()
+                .into_iter()
+                .find(|(k, _)| k.shape() == Shape::Str(key))
+                .map(|(_, v)| v),
+        }
+    }
+
+    fn names_resource(&self) -> bool {
+        let Part::Expr(Expr::Call(call)) = self.part else {
+            return false;
+        };
+        let resources = &self.ev.template.resources;
+        matches!(&call.args, Expr::Data(Value::Str(name)) if resources.iter().any(|r| r.name == *name))
+    }
+
+    fn result_str(&self) -> Option<Option<String>> {
+        let Part::Expr(e @ Expr::Call(_)) = self.part else {
+            return None;
+        };
+        let value = self.ev.resolve(e).ok();
+        Some(
+            value
+                .as_ref()
+                .and_then(Value::as_str)
+                .map(ToOwned::to_owned),
+        )
+    }
+}
+
+/// The exception of a refusal.
+fn refused(refusal: Refusal<Parsed<'_, '_>>) -> Fail {
+    match (refusal.kind, refusal.class) {
+        (Kind::Bytes, _) => Fail::bytes(),
+        (_, "KeyError") => Fail::key_error(&refusal.text),
+        (_, class) => Fail::new(class, refusal.text),
+    }
+}
+
+/// The items of arguments that unpack (a list's items, a string's characters, a mapping's
+/// keys), as Python's `a, b = args` gives them.
+fn unpacked(args: &Expr) -> Vec<Expr> {
+    match args {
+        Expr::List(items) => items.clone(),
+        Expr::Data(Value::Str(s)) => s
+            .chars()
+            .map(|c| Expr::Data(Value::Str(c.to_string())))
+            .collect(),
+        Expr::Map(entries) => entries.iter().map(|(k, _)| Expr::Data(k.clone())).collect(),
+        _ => Vec::new(),
     }
 }

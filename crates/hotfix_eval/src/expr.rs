@@ -71,12 +71,6 @@ pub(crate) enum Class {
 }
 
 impl Expr {
-    /// Whether the parsed snippet is, to Python, a `collections.abc.Sequence` that is not a
-    /// `str` (a list).
-    pub(crate) fn is_list(&self) -> bool {
-        matches!(self, Expr::List(_))
-    }
-
     pub(crate) fn is_map(&self) -> bool {
         matches!(self, Expr::Map(_))
     }

@@ -29,7 +29,7 @@ mod value;
 mod yaml_out;
 
 pub use digest::ALGORITHMS as DIGEST_ALGORITHMS;
-pub use eval::{Evaluation, Folded, Folder, Problem, evaluate, fold, fold_condition};
+pub use eval::{Evaluation, Folded, Folder, Problem, evaluate, fold, fold_condition, parse_error};
 pub use params::{PROJECT_ID, STACK_ID, STACK_NAME};
 pub use value::{NotNumber, Num, Value};
 pub use yaml_out::to_yaml;

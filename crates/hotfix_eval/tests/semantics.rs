@@ -286,3 +286,32 @@ fn parameters_are_built_and_checked_as_heat_does() {
         assert_eq!(json[key], expected, "{parameter}");
     }
 }
+
+#[test]
+fn constructors_refuse_arguments_as_heat_does() {
+    // A `Ref` of a parameter is a `ParamRef` (of a resource, a `GetResource`) to the checks of
+    // the function around it; the keys of a mapping unpack as `Fn::MemberListToMap`'s names.
+    check(
+        r#"heat_template_version: 2013-05-23
+parameters:
+  p: {type: string, default: "ab"}
+resources:
+  r: {type: OS::Heat::None}
+outputs:
+  select_of_a_parameter_ref: {value: {"Fn::Select": {Ref: p}}}
+  select_of_a_resource_ref: {value: {"Fn::Select": {Ref: r}}}
+  ref_of_a_parameter_ref: {value: {Ref: {Ref: p}}}
+  member_key_not_a_string: {value: {"Fn::MemberListToMap": {1: a, b: c, d: e}}}
+"#,
+        r#"{"member_key_not_a_string": {"parse_error": {"error": "outputs.member_key_not_a_string.value.Fn::MemberListToMap: Fn::MemberListToMap Key Name must be a string", "error_type": "StackValidationFailed"}}, "ref_of_a_parameter_ref": {"parse_error": {"error": "outputs.ref_of_a_parameter_ref.value.Ref: unhashable type: 'ParamRef'", "error_type": "StackValidationFailed"}}, "select_of_a_parameter_ref": {"parse_error": {"error": "outputs.select_of_a_parameter_ref.value.Fn::Select: cannot unpack non-iterable ParamRef object", "error_type": "StackValidationFailed"}}, "select_of_a_resource_ref": {"parse_error": {"error": "outputs.select_of_a_resource_ref.value.Fn::Select: cannot unpack non-iterable GetResource object", "error_type": "StackValidationFailed"}}}"#,
+    );
+    // `yaql` validates a literal expression (a call there is not checked).
+    check(
+        r"heat_template_version: 2016-10-14
+outputs:
+  yaql_of_a_number: {value: {yaql: {expression: 5}}}
+  join_of_nothing: {value: {list_join: []}}
+",
+        r#"{"join_of_nothing": {"parse_error": {"error": "outputs.join_of_nothing.value.list_join: Incorrect arguments to \"list_join\" should be: \"list_join\" : [ \" \", [ \"str1\", \"str2\"] ...]", "error_type": "StackValidationFailed"}}, "yaql_of_a_number": {"error": "The \"expression\" argument to yaql must contain a string.", "error_type": "TypeError", "validation_error": {"error": "Value.yaql: The \"expression\" argument to yaql must contain a string.", "error_type": "StackValidationFailed"}}}"#,
+    );
+}

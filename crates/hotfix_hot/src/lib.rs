@@ -4,6 +4,7 @@
 //! (`heat/engine/hot/template.py`, `setup.cfg`) and confirmed by running Heat.
 
 pub mod environment;
+pub mod function_args;
 pub mod heat_release;
 pub mod parameter_schema;
 pub mod plugin_checks;

@@ -79,7 +79,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     let Some(version) = cx.version() else {
         return;
     };
-    let view = View::new(cx.doc, version, cx.semantic);
+    let view = View::new(cx.doc, version, cx.semantic, &cx.template.resources);
     let mut used = None;
     for call in unique_calls(cx.semantic, is_active) {
         let Some(found) = args::check(&view, call) else {

@@ -51,7 +51,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     let Some(version) = cx.version() else {
         return;
     };
-    let view = View::new(cx.doc, version, cx.semantic);
+    let view = View::new(cx.doc, version, cx.semantic, &cx.template.resources);
     let get_file = |c: &hotfix_hot::Call| is_active(c) && c.status.function() == Function::GetFile;
     for call in unique_calls(cx.semantic, get_file) {
         let arg = view.arg(call.args);

@@ -2,7 +2,7 @@
 //! the arguments of a call as Python sees them ([`crate::rules::py`]).
 
 use foldhash::{HashSet, HashSetExt as _};
-use hotfix_hot::{Call, CallStatus, DataMap, Owner, Semantic, Version};
+use hotfix_hot::{Call, CallStatus, DataMap, Named, Owner, Semantic, Version};
 
 use crate::rule::Context;
 use hotfix_yaml::{Document, NodeId};
@@ -17,14 +17,33 @@ const SHOWN: usize = 200;
 pub(super) struct View<'a> {
     py: crate::rules::py::View<'a>,
     pub(super) version: Version,
+    semantic: &'a Semantic,
+    /// The template's resources, which a `Ref` may name.
+    resources: &'a [Named],
 }
 
 impl<'a> View<'a> {
-    pub(super) fn new(doc: &'a Document, version: Version, semantic: &'a Semantic) -> View<'a> {
+    pub(super) fn new(
+        doc: &'a Document,
+        version: Version,
+        semantic: &'a Semantic,
+        resources: &'a [Named],
+    ) -> View<'a> {
         View {
             py: crate::rules::py::View::new(doc, semantic),
             version,
+            semantic,
+            resources,
         }
+    }
+
+    /// Whether a `Ref` call's argument is the literal name of a resource of the template.
+    pub(super) fn names_resource(&self, call: NodeId) -> bool {
+        let Some(call) = self.semantic.call_at(self.doc.resolve(call)) else {
+            return false;
+        };
+        self.str(call.args)
+            .is_some_and(|name| self.resources.iter().any(|r| r.name == name))
     }
 
     /// Python's `repr()` of a literal node, cut to 200 characters as Heat cuts it; `None` when

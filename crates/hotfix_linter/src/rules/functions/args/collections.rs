@@ -1,11 +1,10 @@
 //! Functions on lists and maps: `map_merge`, `map_replace`, `list_concat`, `filter`,
-//! `contains`, `equals`, `Fn::Select`, `Fn::MemberListToMap`.
+//! `contains`, `Fn::Select`, `Fn::MemberListToMap`.
 
 use hotfix_hot::Call;
 use hotfix_yaml::NodeId;
 
-use super::references::whole_list_advice;
-use super::{Bad, Phase, bad, class_of, unpack_error};
+use super::{Bad, Phase, bad, class_of};
 use crate::rules::functions::shared::{Arg, PyInt, View, str_repr};
 
 pub(super) fn map_merge(v: &View<'_>, call: &Call) -> Option<Bad> {
@@ -236,39 +235,9 @@ pub(super) fn list_concat(v: &View<'_>, call: &Call) -> Option<Bad> {
 }
 
 pub(super) fn filter(v: &View<'_>, call: &Call) -> Option<Bad> {
-    let arg = v.arg(call.args);
-    let items = match arg {
-        Arg::List(items) => items,
-        Arg::Bytes(_) => return None,
-        other => {
-            let message = format!(
-                "`filter` takes a list `[values, list]`, not {}",
-                other.describe()
-            );
-            let advice = whole_list_advice(other, "filter: [[values to remove], list]");
-            return bad(
-                Phase::Parse,
-                call.args,
-                message,
-                advice,
-                r#"Argument to "filter" must be a list"#,
-            );
-        }
-    };
-    let [values, sequence] = items else {
-        return bad(
-            Phase::Parse,
-            call.args,
-            format!(
-                "`filter` takes two items, `[values, list]`, not {}",
-                arg.describe()
-            ),
-            "write `filter: [[values to remove], list]`",
-            format!(
-                r#""filter" expected 2 arguments of the form [values, sequence] but got {} arguments instead"#,
-                items.len()
-            ),
-        );
+    // Its constructor has checked the rest: two items.
+    let Arg::List([values, sequence]) = v.arg(call.args) else {
+        return None;
     };
     let is_bad =
         |a: Arg<'_>| a.is_known() && a.truthy(v.doc) == Some(true) && !matches!(a, Arg::List(_));
@@ -303,38 +272,9 @@ pub(super) fn filter(v: &View<'_>, call: &Call) -> Option<Bad> {
 }
 
 pub(super) fn contains(v: &View<'_>, call: &Call) -> Option<Bad> {
-    let arg = v.arg(call.args);
-    let items = match arg {
-        Arg::List(items) if !items.is_empty() => items,
-        Arg::Bytes(_) => return None,
-        other => {
-            let message = format!(
-                "`contains` takes a list `[value, sequence]`, not {}",
-                other.describe()
-            );
-            let heat = r#"Incorrect arguments to "contains" should be: "contains" : [ "value1", [ "value1", "value2"]]"#;
-            return bad(
-                Phase::Parse,
-                call.args,
-                message,
-                whole_list_advice(other, "contains: [value, [a, b]]"),
-                heat,
-            );
-        }
-    };
-    let [_, sequence] = items else {
-        let message = format!(
-            "`contains` takes two items, `[value, sequence]`, not {}",
-            arg.describe()
-        );
-        let heat = r#"Arguments to "contains" must be of the form: [value1, [value1, value2]]"#;
-        return bad(
-            Phase::Parse,
-            call.args,
-            message,
-            "write `contains: [value, [a, b]]`",
-            heat,
-        );
+    // Its constructor has checked the rest: two items.
+    let Arg::List([_, sequence]) = v.arg(call.args) else {
+        return None;
     };
     let sequence_arg = v.arg(*sequence);
     if !sequence_arg.is_known() || sequence_arg.is_sequence() {
@@ -352,48 +292,12 @@ pub(super) fn contains(v: &View<'_>, call: &Call) -> Option<Bad> {
     )
 }
 
-pub(super) fn equals(v: &View<'_>, call: &Call) -> Option<Bad> {
-    let arg = v.arg(call.args);
-    if matches!(arg, Arg::Bytes(_) | Arg::List([_, _])) {
-        return None;
-    }
-    bad(
-        Phase::Parse,
-        call.args,
-        format!(
-            "`equals` takes a list of two values, not {}",
-            arg.describe()
-        ),
-        whole_list_advice(arg, "equals: [value_1, value_2]"),
-        r#"Arguments to "equals" must be of the form: [value_1, value_2]"#,
-    )
-}
-
 pub(super) fn fn_select(v: &View<'_>, call: &Call) -> Option<Bad> {
-    let arg = v.arg(call.args);
-    let message = format!(
-        "`Fn::Select` takes a list `[index, collection]`, not {}",
-        arg.describe()
-    );
-    let advice = whole_list_advice(arg, "Fn::Select: [index, collection]");
-    let form = r#"Arguments to "Fn::Select" must be of the form [index, collection]"#;
-    match arg {
-        Arg::List([index, collection]) => select_value(v, *index, *collection),
-        // A two-character string or two-key map unpacks (into nonsense Heat reports later).
-        Arg::Str(s) if s.chars().count() == 2 => None,
-        Arg::Map(map) if v.doc.entries(map).len() == 2 => None,
-        Arg::List(_) | Arg::Str(_) | Arg::Map(_) => {
-            bad(Phase::Parse, call.args, message, advice, form)
-        }
-        Arg::Bytes(_) => None,
-        other => bad(
-            Phase::Parse,
-            call.args,
-            message,
-            advice,
-            unpack_error(other, v.version)?,
-        ),
-    }
+    // Its constructor has checked the rest: two items (or what unpacks into two).
+    let Arg::List([index, collection]) = v.arg(call.args) else {
+        return None;
+    };
+    select_value(v, *index, *collection)
 }
 
 fn select_value(v: &View<'_>, index: NodeId, collection: NodeId) -> Option<Bad> {
@@ -434,55 +338,11 @@ fn select_value(v: &View<'_>, index: NodeId, collection: NodeId) -> Option<Bad> 
 }
 
 pub(super) fn member_list_to_map(v: &View<'_>, call: &Call) -> Option<Bad> {
-    let arg = v.arg(call.args);
-    let message = format!(
-        "`Fn::MemberListToMap` takes `[key name, value name, list]`, not {}",
-        arg.describe()
-    );
-    let advice = "write `Fn::MemberListToMap: [Name, Value, ['.member.0.Name=key', '.member.0.Value=value']]`";
-    let wrong = "Wrong Arguments try: \"{'Fn::MemberListToMap': ['Name', 'Value', ['.member.0.Name=key', '.member.0.Value=door']]}\"";
-    let [key_name, value_name, list] = (match arg {
-        Arg::List(items) => items,
-        Arg::Str(s) if s.chars().count() != 3 => {
-            return bad(Phase::Parse, call.args, message, advice, wrong);
-        }
-        Arg::Map(map) if v.doc.entries(map).len() != 3 => {
-            return bad(Phase::Parse, call.args, message, advice, wrong);
-        }
-        Arg::Str(_) | Arg::Map(_) | Arg::Bytes(_) => return None,
-        other => {
-            return bad(
-                Phase::Parse,
-                call.args,
-                message,
-                advice,
-                unpack_error(other, v.version)?,
-            );
-        }
-    }) else {
-        return bad(Phase::Parse, call.args, message, advice, wrong);
-    };
-    member_name(v, *key_name, "Key")
-        .or_else(|| member_name(v, *value_name, "Value"))
-        .or_else(|| member_list(v, *list))
-}
-
-fn member_name(v: &View<'_>, node: NodeId, which: &str) -> Option<Bad> {
-    let arg = v.arg(node);
-    if arg.is_str() || matches!(arg, Arg::Bytes(_)) {
+    // Its constructor has checked the rest: three items, two names.
+    let Arg::List([_, _, list]) = v.arg(call.args) else {
         return None;
-    }
-    bad(
-        Phase::Parse,
-        node,
-        format!(
-            "the {} name of `Fn::MemberListToMap` is {}, not a literal string",
-            which.to_lowercase(),
-            arg.describe()
-        ),
-        "write the name literally: Heat does not resolve functions here",
-        format!("Fn::MemberListToMap {which} Name must be a string"),
-    )
+    };
+    member_list(v, *list)
 }
 
 fn member_list(v: &View<'_>, list: NodeId) -> Option<Bad> {

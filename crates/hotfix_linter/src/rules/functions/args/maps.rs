@@ -1,14 +1,14 @@
-//! Functions whose argument is a mapping: `yaql`, `make_url`.
+//! `make_url`, whose argument is a mapping.
 
 use hotfix_hot::Call;
 use hotfix_yaml::NodeId;
 
-use super::references::whole_mapping_advice;
+use super::parse::whole_mapping_advice;
 use super::{Bad, Phase, bad};
 use crate::rules::functions::shared::{Arg, PyInt, View, py_str};
 use crate::rules::util::did_you_mean;
 
-/// The mapping argument of a function that needs one, or the finding when it is not.
+/// The mapping argument of `make_url`, or the finding when it is not.
 fn mapping(v: &View<'_>, call: &Call, form: &str, heat: &str) -> Result<NodeId, Option<Bad>> {
     let name = call.status.function().name();
     match v.arg(call.args) {
@@ -22,55 +22,6 @@ fn mapping(v: &View<'_>, call: &Call, form: &str, heat: &str) -> Result<NodeId, 
             heat,
         )),
     }
-}
-
-pub(super) fn yaql(v: &View<'_>, call: &Call) -> Option<Bad> {
-    let form = "yaql: {expression: $.data.x, data: {x: …}}";
-    let map = match mapping(v, call, form, r#"Arguments to "yaql" must be a map."#) {
-        Ok(map) => map,
-        Err(found) => return found,
-    };
-    let syntax = r#""yaql" syntax should be yaql: expression: … data: …"#;
-    let entries = v.doc.entries(map);
-    if let Some(odd) = entries
-        .iter()
-        .find(|e| !matches!(v.str(e.key), Some("expression" | "data")))
-    {
-        let message = format!(
-            "`yaql` takes only `expression` and `data`, not `{}`",
-            v.doc.text(odd.key)
-        );
-        return bad(
-            Phase::Parse,
-            odd.key,
-            message,
-            format!("write `{form}`"),
-            syntax,
-        );
-    }
-    let Some(expression) = v.doc.get(map, "expression") else {
-        return bad(
-            Phase::Parse,
-            call.args,
-            "`yaql` has no `expression`",
-            format!("write `{form}`"),
-            syntax,
-        );
-    };
-    let arg = v.arg(expression);
-    if !arg.is_known() || arg.is_str() {
-        return None;
-    }
-    bad(
-        Phase::Parse,
-        expression,
-        format!(
-            "the `expression` of `yaql` is {}, not a string",
-            arg.describe()
-        ),
-        "write the YAQL expression as a string",
-        r#"The "expression" argument to yaql must contain a string."#,
-    )
 }
 
 const URL_KEYS: [&str; 8] = [

@@ -3,107 +3,22 @@
 use hotfix_hot::{Call, Function, Version};
 use hotfix_yaml::{Entry, NodeId};
 
-use super::references::{whole_list_advice, whole_mapping_advice};
-use super::{Bad, Phase, bad, unpack_error};
+use super::{Bad, Phase, bad};
 use crate::rules::functions::shared::{Arg, View};
 
 pub(super) fn str_replace(v: &View<'_>, call: &Call) -> Option<Bad> {
     let function = call.status.function();
-    let shape = if function == Function::FnReplace {
-        fn_replace_shape(v, call)
-    } else {
-        map_shape(v, call)
+    // Its constructor has checked the rest: a mapping with `template` and `params` (a list
+    // `[params, template]` for `Fn::Replace`), the params a mapping.
+    let (params, template) = match v.arg(call.args) {
+        Arg::List(&[params, template]) if function == Function::FnReplace => (params, template),
+        Arg::Map(map) if function != Function::FnReplace => {
+            (v.doc.get(map, "params")?, v.doc.get(map, "template")?)
+        }
+        _ => return None,
     };
-    let (params, template) = match shape {
-        Ok(parts) => parts,
-        Err(found) => return found,
-    };
-    let name = function.name();
-    params_type(v, name, params)
-        .or_else(|| template_type(v, name, template))
+    template_type(v, function.name(), template)
         .or_else(|| params_content(v, function, params, template))
-}
-
-/// `{template: …, params: …}`: `(params, template)`.
-fn map_shape(v: &View<'_>, call: &Call) -> Result<(NodeId, NodeId), Option<Bad>> {
-    let name = call.status.function().name();
-    let arg = v.arg(call.args);
-    let map = match arg {
-        Arg::Map(map) => map,
-        Arg::Bytes(_) => return Err(None),
-        other => {
-            let form = format!("{name}: {{template: …, params: …}}");
-            return Err(bad(
-                Phase::Parse,
-                call.args,
-                format!(
-                    "`{name}` takes a mapping with `template` and `params`, not {}",
-                    other.describe()
-                ),
-                whole_mapping_advice(other, &form),
-                format!(r#"Arguments to "{name}" must be a map"#),
-            ));
-        }
-    };
-    match (v.doc.get(map, "params"), v.doc.get(map, "template")) {
-        (Some(params), Some(template)) => Ok((params, template)),
-        (params, _) => {
-            let missing = if params.is_none() {
-                "params"
-            } else {
-                "template"
-            };
-            Err(bad(
-                Phase::Parse,
-                call.args,
-                format!("`{name}` has no `{missing}`"),
-                format!("write `{name}: {{template: …, params: …}}`"),
-                format!(r#""{name}" syntax should be {name}: template: … params: …"#),
-            ))
-        }
-    }
-}
-
-const FN_REPLACE_ARGS: &str = r#"Incorrect arguments to "Fn::Replace" should be: {"Fn::Replace": [ {"$var1": "foo", "%var2%": "bar"}, "$var1 is %var2%"]}"#;
-
-/// `[params, template]`.
-fn fn_replace_shape(v: &View<'_>, call: &Call) -> Result<(NodeId, NodeId), Option<Bad>> {
-    let arg = v.arg(call.args);
-    let message = format!(
-        "`Fn::Replace` takes a list `[params, template]`, not {}",
-        arg.describe()
-    );
-    let advice = whole_list_advice(arg, "Fn::Replace: [{$x: value}, 'text with $x']");
-    match arg {
-        Arg::List([params, template]) => Ok((*params, *template)),
-        Arg::Bytes(_) => Err(None),
-        Arg::List(_) | Arg::Str(_) | Arg::Map(_) => Err(bad(
-            Phase::Parse,
-            call.args,
-            message,
-            advice,
-            FN_REPLACE_ARGS,
-        )),
-        other => Err(unpack_error(other, v.version)
-            .and_then(|heat| bad(Phase::Parse, call.args, message, advice, heat))),
-    }
-}
-
-fn params_type(v: &View<'_>, name: &str, params: NodeId) -> Option<Bad> {
-    let arg = v.arg(params);
-    if !arg.is_known() || matches!(arg, Arg::Map(_)) {
-        return None;
-    }
-    bad(
-        Phase::Parse,
-        params,
-        format!(
-            "the `params` of `{name}` is {}, not a mapping",
-            arg.describe()
-        ),
-        "map each placeholder to its value: `{$x: value}`",
-        format!(r#""{name}" parameters must be a mapping"#),
-    )
 }
 
 fn template_type(v: &View<'_>, name: &str, template: NodeId) -> Option<Bad> {

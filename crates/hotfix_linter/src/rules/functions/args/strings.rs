@@ -3,61 +3,21 @@
 use hotfix_hot::{Call, Function};
 use hotfix_yaml::NodeId;
 
-use super::references::whole_list_advice;
-use super::{Bad, Phase, bad, class_of, unpack_error};
+use super::{Bad, Phase, bad, class_of};
 use crate::rules::functions::shared::{Arg, PyInt, View};
 
 pub(super) fn list_join(v: &View<'_>, call: &Call) -> Option<Bad> {
     let name = call.status.function().name();
     let multiple = call.status.function() == Function::ListJoin && v.version.has_join_multiple();
-    let example = if multiple {
-        format!(r#""{name}" : [ " ", [ "str1", "str2"] ...]"#)
-    } else {
-        format!(r#""{name}" : [ " ", [ "str1", "str2"]]"#)
+    // Its constructor has checked the rest: a delimiter and lists.
+    let Arg::List([delimiter, lists @ ..]) = v.arg(call.args) else {
+        return None;
     };
-    let heat = format!(r#"Incorrect arguments to "{name}" should be: {example}"#);
-    let arg = v.arg(call.args);
-    let Arg::List(items) = arg else {
-        if matches!(arg, Arg::Bytes(_)) {
-            return None;
-        }
-        let message = format!(
-            "`{name}` takes a list `[delimiter, list]`, not {}",
-            arg.describe()
-        );
-        return bad(
-            Phase::Parse,
-            call.args,
-            message,
-            whole_list_advice(arg, &format!("{name}: [', ', [a, b]]")),
-            heat,
-        );
-    };
-    let (&delimiter, lists) = items.split_first()?;
-    if lists.is_empty() || (lists.len() > 1 && !multiple) {
-        let more = if multiple {
-            "a delimiter and at least one list"
-        } else {
-            "exactly two items, a delimiter and a list"
-        };
-        let advice = if multiple || call.status.function() == Function::FnJoin {
-            format!("write `{name}: [', ', [a, b]]`")
-        } else {
-            "write `list_join: [', ', [a, b]]`; joining several lists needs heat_template_version 2015-10-15 or later".to_owned()
-        };
-        return bad(
-            Phase::Parse,
-            call.args,
-            format!("`{name}` needs {more}, not {}", arg.describe()),
-            advice,
-            heat,
-        );
-    }
     let list_error = lists
         .iter()
         .find_map(|&list| join_list(v, name, multiple, list));
     list_error
-        .or_else(|| join_delimiter(v, name, delimiter))
+        .or_else(|| join_delimiter(v, name, *delimiter))
         .or_else(|| {
             lists
                 .iter()
@@ -143,28 +103,23 @@ const STR_SPLIT_ARGS: &str = r#"Incorrect arguments to "str_split" should be: "s
 
 pub(super) fn str_split(v: &View<'_>, call: &Call) -> Option<Bad> {
     let arg = v.arg(call.args);
+    // Its constructor refuses a string or mapping; anything else fails when resolved.
     let items = match arg {
         Arg::List(items) => items,
-        Arg::Call(_) | Arg::Bytes(_) => return None,
-        other => {
+        Arg::Null | Arg::Bool(_) | Arg::Int(_) | Arg::Float(_) => {
             let message = format!(
                 "`str_split` takes a list `[delimiter, string, index]`, not {}",
-                other.describe()
+                arg.describe()
             );
-            // Heat's constructor refuses a string or mapping; anything else fails when resolved.
-            let when = if matches!(other, Arg::Str(_) | Arg::Map(_)) {
-                Phase::Parse
-            } else {
-                Phase::Resolve
-            };
             return bad(
-                when,
+                Phase::Resolve,
                 call.args,
                 message,
                 "write `str_split: [',', 'a,b', 0]`",
                 STR_SPLIT_ARGS,
             );
         }
+        _ => return None,
     };
     let [delimiter, string, rest @ ..] = items else {
         let message = format!(
@@ -319,33 +274,11 @@ fn split_count(text: &str, delimiter: Delimiter<'_>) -> Option<usize> {
     }
 }
 
-const FN_SPLIT_ARGS: &str =
-    r#"Incorrect arguments to "Fn::Split" should be: "Fn::Split" : [ ",", "str1,str2"]]"#;
-
 pub(super) fn fn_split(v: &View<'_>, call: &Call) -> Option<Bad> {
-    let arg = v.arg(call.args);
-    let message = format!(
-        "`Fn::Split` takes a list `[delimiter, string]`, not {}",
-        arg.describe()
-    );
-    let advice = whole_list_advice(arg, "Fn::Split: [',', 'a,b']");
-    let items = match arg {
-        Arg::List(items) if items.len() == 2 => items,
-        Arg::Bytes(_) => return None,
-        Arg::List(_) | Arg::Str(_) | Arg::Map(_) => {
-            return bad(Phase::Parse, call.args, message, advice, FN_SPLIT_ARGS);
-        }
-        other => {
-            return bad(
-                Phase::Parse,
-                call.args,
-                message,
-                advice,
-                unpack_error(other, v.version)?,
-            );
-        }
+    // Its constructor has checked the rest: two items.
+    let Arg::List(&[delimiter, string]) = v.arg(call.args) else {
+        return None;
     };
-    let (&delimiter, &string) = (items.first()?, items.get(1)?);
     let delimiter_arg = v.arg(delimiter);
     if !delimiter_arg.is_str() && !matches!(delimiter_arg, Arg::Bytes(_)) {
         let message = format!(

@@ -1,0 +1,656 @@
+//! The checks Heat's function classes make of their arguments before anything is resolved:
+//! in their constructors, when the template is parsed (the `__init__` of each class of
+//! `heat/engine/hot/functions.py` and `heat/engine/cfn/functions.py`), and in `validate()`.
+//! Heat refuses such a template wherever the call is.
+//!
+//! One model for the linter (which sees a call's arguments as nodes, a call inside them being
+//! of unknown value) and the evaluator (which sees them parsed): each describes an argument
+//! through [`Arg`], and both get the same [`Refusal`], with Heat's exception.
+//!
+//! ```
+//! use hotfix_hot::function_args::{Arg, Kind, Shape, constructor_refusal};
+//! use hotfix_hot::{Function, Version};
+//!
+//! /// A literal string, or a list of them.
+//! #[derive(Clone)]
+//! enum Lit {
+//!     Str(&'static str),
+//!     List(Vec<Lit>),
+//! }
+//!
+//! impl Arg for Lit {
+//!     fn shape(&self) -> Shape<'_> {
+//!         match self {
+//!             Lit::Str(s) => Shape::Str(s),
+//!             Lit::List(_) => Shape::List,
+//!         }
+//!     }
+//!     fn truthy(&self) -> Option<bool> {
+//!         Some(match self {
+//!             Lit::Str(s) => !s.is_empty(),
+//!             Lit::List(items) => !items.is_empty(),
+//!         })
+//!     }
+//!     fn items(&self) -> Vec<Self> {
+//!         match self {
+//!             Lit::List(items) => items.clone(),
+//!             Lit::Str(_) => Vec::new(),
+//!         }
+//!     }
+//!     fn entries(&self) -> Vec<(Self, Self)> {
+//!         Vec::new()
+//!     }
+//!     fn get(&self, _: &str) -> Option<Self> {
+//!         None
+//!     }
+//! }
+//!
+//! let args = Lit::List(vec![Lit::Str("a")]);
+//! let refusal = constructor_refusal(Function::Filter, Version::V2018_08_31, &args)
+//!     .expect("refused");
+//! assert_eq!(refusal.kind, Kind::Count);
+//! assert_eq!(refusal.class, "ValueError");
+//! assert_eq!(
+//!     refusal.text,
+//!     r#""filter" expected 2 arguments of the form [values, sequence] but got 1 arguments instead"#
+//! );
+//! let args = Lit::List(vec![Lit::Str("a"), Lit::Str("b")]);
+//! assert!(constructor_refusal(Function::Filter, Version::V2018_08_31, &args).is_none());
+//! ```
+
+use crate::{Function, Version};
+
+/// What an argument is to Heat's constructor, before anything is resolved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape<'s> {
+    Null,
+    Bool(bool),
+    Int,
+    Float,
+    Str(&'s str),
+    /// `bytes` (a `!!binary` scalar).
+    Bytes,
+    List,
+    Map,
+    /// A function call: an object of Heat's class for it.
+    Call(Function),
+    /// What the front end does not judge: no check refuses it.
+    Unknown,
+}
+
+/// An argument of a call (or a part of it), as a front end sees it.
+pub trait Arg: Sized {
+    /// What it is.
+    fn shape(&self) -> Shape<'_>;
+    /// Python's truthiness, when known (a call is an object, always true).
+    fn truthy(&self) -> Option<bool>;
+    /// The items of a list.
+    fn items(&self) -> Vec<Self>;
+    /// The keys and values of a mapping.
+    fn entries(&self) -> Vec<(Self, Self)>;
+    /// The value of a mapping's entry, by its string key.
+    fn get(&self, key: &str) -> Option<Self>;
+    /// For a `Ref` call: whether it names a resource of the template (Heat then builds a
+    /// `GetResource`, else a `ParamRef`).
+    fn names_resource(&self) -> bool {
+        false
+    }
+    /// For a call: what it resolves to, where Heat compares the call by its result
+    /// (`resource_facade`'s `args in (...)`): `Some(Some(text))` for a string, `Some(None)`
+    /// for anything else or an error, `None` when the front end does not resolve calls.
+    fn result_str(&self) -> Option<Option<String>> {
+        None
+    }
+}
+
+/// What is wrong with a call's arguments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// The argument should be a list.
+    NotList,
+    /// The argument should be a mapping.
+    NotMap,
+    /// The argument (a CloudFormation-style function's) does not unpack into its parts: not
+    /// iterable, a string or mapping where a list is needed, or the wrong number of items.
+    NotUnpacked,
+    /// `get_attr` names no resource: its argument is empty (false to Python).
+    Empty,
+    /// A list with the wrong number of items.
+    Count,
+    /// A mapping without this key.
+    Missing(&'static str),
+    /// A key of the mapping that the function does not know (`at` is the key).
+    UnknownKey,
+    /// The `params` of `str_replace` (or the first item of `Fn::Replace`) is not a mapping.
+    Params,
+    /// The key name of `Fn::MemberListToMap` is not a string.
+    KeyName,
+    /// The value name of `Fn::MemberListToMap` is not a string.
+    ValueName,
+    /// `permutations` of `repeat` is not a boolean.
+    Permutations,
+    /// `expression` of `yaql` is not a string.
+    Expression,
+    /// Not one of the values the function takes (`resource_facade`).
+    NotAllowed,
+    /// `not` of `null`.
+    NotCondition,
+    /// `Ref` of what Python cannot hash (it looks the argument up in the stack).
+    Unhashable,
+    /// Python would iterate a `bytes` here, which is not modelled: no text.
+    Bytes,
+}
+
+/// A refusal: what is wrong, where, and the exception Heat raises.
+#[derive(Clone, Debug)]
+pub struct Refusal<A> {
+    pub kind: Kind,
+    /// The argument, or the part of it, that is wrong.
+    pub at: A,
+    /// The exception's class: `TypeError`, `ValueError`, `KeyError`.
+    pub class: &'static str,
+    /// The exception's argument (the `str()` of a `KeyError` is its `repr()`).
+    pub text: String,
+}
+
+/// The error a function's constructor raises for its (parsed, unresolved) arguments, if any.
+/// A removed function has no checks; `if` (a macro, parsed by the evaluator) and `get_file`
+/// are not judged here.
+#[allow(
+    clippy::too_many_lines,
+    reason = "one arm per function's constructor, as in Heat"
+)]
+pub fn constructor_refusal<A: Arg + Clone>(
+    function: Function,
+    version: Version,
+    args: &A,
+) -> Option<Refusal<A>> {
+    use Function as F;
+    let name = function.name();
+    let refuse = |kind, class, text: String| {
+        Some(Refusal {
+            kind,
+            at: args.clone(),
+            class,
+            text,
+        })
+    };
+    match function {
+        F::GetAttr => get_attr(version, args),
+        F::ListJoin | F::FnJoin => {
+            let multiple = function == F::ListJoin && version.has_join_multiple();
+            let more = if multiple { " ..." } else { "" };
+            let text = format!(
+                r#"Incorrect arguments to "{name}" should be: "{name}" : [ " ", [ "str1", "str2"]{more}]"#
+            );
+            match args.shape() {
+                Shape::Unknown => None,
+                Shape::List => {
+                    let n = args.items().len();
+                    let fine = if multiple { n >= 2 } else { n == 2 };
+                    if fine {
+                        None
+                    } else {
+                        refuse(Kind::Count, VALUE_ERROR, text)
+                    }
+                }
+                _ => refuse(Kind::NotList, TYPE_ERROR, text),
+            }
+        }
+        F::StrReplace | F::StrReplaceStrict | F::StrReplaceVstrict => str_replace(name, args),
+        F::FnReplace => fn_replace(version, args),
+        F::Repeat => repeat(version, args),
+        F::StrSplit => match args.shape() {
+            Shape::Str(_) | Shape::Map => refuse(
+                Kind::NotList,
+                TYPE_ERROR,
+                format!(
+                    r#"Incorrect arguments to "{name}" should be: "{name}" : [ ",", "apples,pears", <index>]"#
+                ),
+            ),
+            _ => None,
+        },
+        F::FnSplit => {
+            let text = format!(
+                r#"Incorrect arguments to "{name}" should be: "{name}" : [ ",", "str1,str2"]]"#
+            );
+            if let Shape::Str(_) | Shape::Map = args.shape() {
+                return refuse(Kind::NotUnpacked, TYPE_ERROR, text);
+            }
+            unpack(version, args, 2, VALUE_ERROR, text).err()
+        }
+        F::FnSelect => {
+            let text = format!(r#"Arguments to "{name}" must be of the form [index, collection]"#);
+            unpack(version, args, 2, VALUE_ERROR, text).err()
+        }
+        F::FnMemberListToMap => member_list_to_map(version, args),
+        F::ResourceFacade | F::FnResourceFacade => {
+            let allowed = if function == F::ResourceFacade {
+                ["metadata", "deletion_policy", "update_policy"]
+            } else {
+                ["Metadata", "DeletionPolicy", "UpdatePolicy"]
+            };
+            // `args in (...)`: a call compares by its result (`Function.__eq__`).
+            let fine = match args.shape() {
+                Shape::Unknown => return None,
+                Shape::Str(s) => allowed.contains(&s),
+                Shape::Call(_) => args.result_str()?.is_some_and(|s| allowed.contains(&&*s)),
+                _ => false,
+            };
+            if fine {
+                return None;
+            }
+            let text = format!(
+                r#"Incorrect arguments to "{name}" should be one of: {}"#,
+                allowed.join(", ")
+            );
+            refuse(Kind::NotAllowed, VALUE_ERROR, text)
+        }
+        F::Equals => match args.shape() {
+            Shape::Unknown => None,
+            Shape::List if args.items().len() == 2 => None,
+            _ => refuse(
+                Kind::Count,
+                VALUE_ERROR,
+                format!(r#"Arguments to "{name}" must be of the form: [value_1, value_2]"#),
+            ),
+        },
+        F::Not => match args.shape() {
+            Shape::Null => refuse(
+                Kind::NotCondition,
+                VALUE_ERROR,
+                format!(r#"Argument to "{name}" must be a condition"#),
+            ),
+            _ => None,
+        },
+        F::And | F::Or => match args.shape() {
+            Shape::Unknown => None,
+            Shape::List if args.items().len() >= 2 => None,
+            Shape::List => refuse(
+                Kind::Count,
+                VALUE_ERROR,
+                format!(r#"The minimum number of condition arguments to "{name}" is 2."#),
+            ),
+            _ => refuse(
+                Kind::NotList,
+                VALUE_ERROR,
+                format!(r#"Arguments to "{name}" must be a list of conditions"#),
+            ),
+        },
+        F::Filter => match args.shape() {
+            Shape::Unknown => None,
+            Shape::List => {
+                let n = args.items().len();
+                if n == 2 {
+                    return None;
+                }
+                refuse(
+                    Kind::Count,
+                    VALUE_ERROR,
+                    format!(
+                        r#""{name}" expected 2 arguments of the form [values, sequence] but got {n} arguments instead"#
+                    ),
+                )
+            }
+            _ => refuse(
+                Kind::NotList,
+                TYPE_ERROR,
+                format!(r#"Argument to "{name}" must be a list"#),
+            ),
+        },
+        F::Contains => {
+            let n = match args.shape() {
+                Shape::Unknown => return None,
+                Shape::List => args.items().len(),
+                _ => 0,
+            };
+            if n == 0 {
+                let text = format!(
+                    r#"Incorrect arguments to "{name}" should be: "{name}" : [ "value1", [ "value1", "value2"]]"#
+                );
+                return refuse(Kind::NotList, TYPE_ERROR, text);
+            }
+            if n == 2 {
+                return None;
+            }
+            let text =
+                format!(r#"Arguments to "{name}" must be of the form: [value1, [value1, value2]]"#);
+            refuse(Kind::Count, VALUE_ERROR, text)
+        }
+        F::Yaql => yaql(args),
+        F::Ref => {
+            // `args in stack` (a resource, else a parameter) hashes the argument.
+            let class = match args.shape() {
+                Shape::List => "list",
+                Shape::Map => "dict",
+                Shape::Call(f) => class_of_call(f, version, args),
+                _ => return None,
+            };
+            refuse(
+                Kind::Unhashable,
+                TYPE_ERROR,
+                format!("unhashable type: '{class}'"),
+            )
+        }
+        F::GetParam
+        | F::GetResource
+        | F::GetFile
+        | F::If
+        | F::Digest
+        | F::MapMerge
+        | F::MapReplace
+        | F::ListConcat
+        | F::ListConcatUnique
+        | F::MakeUrl
+        | F::FnBase64
+        | F::FnGetAzs => None,
+    }
+}
+
+/// The error a function's `validate()` raises for its unresolved arguments beyond those of its
+/// constructor, where hotfix shares the check: `yaql`'s expression must be a string (a call
+/// there is not checked).
+pub fn validate_refusal<A: Arg + Clone>(function: Function, args: &A) -> Option<Refusal<A>> {
+    if function != Function::Yaql {
+        return None;
+    }
+    yaql_expression_refusal(args.get("expression")?)
+}
+
+/// `Yaql._parse`: the expression, unresolved (in `validate()`) or resolved (in `result()`),
+/// must be a string; a call is not checked before it is resolved.
+pub fn yaql_expression_refusal<A: Arg>(expression: A) -> Option<Refusal<A>> {
+    if let Shape::Str(_) | Shape::Call(_) | Shape::Unknown = expression.shape() {
+        return None;
+    }
+    Some(Refusal {
+        kind: Kind::Expression,
+        at: expression,
+        class: TYPE_ERROR,
+        text: r#"The "expression" argument to yaql must contain a string."#.to_owned(),
+    })
+}
+
+/// The Python class of the object Heat builds for a call, as an error names it (`cannot
+/// unpack non-iterable GetParam object`): a `Ref` is a `ParamRef` unless it names a resource.
+pub fn class_of_call<A: Arg>(function: Function, version: Version, call: &A) -> &'static str {
+    if function == Function::Ref && !call.names_resource() {
+        return "ParamRef";
+    }
+    function.heat_class(version)
+}
+
+const TYPE_ERROR: &str = "TypeError";
+const VALUE_ERROR: &str = "ValueError";
+const KEY_ERROR: &str = "KeyError";
+
+fn get_attr<A: Arg + Clone>(version: Version, args: &A) -> Option<Refusal<A>> {
+    let name = Function::GetAttr.name();
+    let all = version.has_get_attr_all_attributes();
+    let refuse = |kind, class, text: String| {
+        Some(Refusal {
+            kind,
+            at: args.clone(),
+            class,
+            text,
+        })
+    };
+    if all && args.truthy() == Some(false) {
+        return refuse(
+            Kind::Empty,
+            VALUE_ERROR,
+            format!(
+                r#"Arguments to "{name}" can be of the next forms: [resource_name] or [resource_name, attribute, (path), ...]"#
+            ),
+        );
+    }
+    match args.shape() {
+        Shape::Unknown => None,
+        Shape::List => {
+            let n = args.items().len();
+            if n >= 2 || (all && n == 1) {
+                return None;
+            }
+            refuse(
+                Kind::Count,
+                VALUE_ERROR,
+                format!(
+                    r#"Arguments to "{name}" must be of the form [resource_name, attribute, (path), ...]"#
+                ),
+            )
+        }
+        // A one-character string passes as `[resource]`.
+        Shape::Str(s) if all && s.chars().count() == 1 => None,
+        _ => refuse(
+            Kind::NotList,
+            TYPE_ERROR,
+            format!(r#"Argument to "{name}" must be a list"#),
+        ),
+    }
+}
+
+/// `str_replace` and its strict variants: `{template: …, params: {…}}`.
+fn str_replace<A: Arg + Clone>(name: &str, args: &A) -> Option<Refusal<A>> {
+    match args.shape() {
+        Shape::Unknown => return None,
+        Shape::Map => {}
+        _ => {
+            return Some(Refusal {
+                kind: Kind::NotMap,
+                at: args.clone(),
+                class: TYPE_ERROR,
+                text: format!(r#"Arguments to "{name}" must be a map"#),
+            });
+        }
+    }
+    let params = args.get("params");
+    let missing = match (&params, args.get("template")) {
+        (None, _) => "params",
+        (Some(_), None) => "template",
+        (Some(_), Some(_)) => return params.and_then(|p| params_refusal(name, p)),
+    };
+    Some(Refusal {
+        kind: Kind::Missing(missing),
+        at: args.clone(),
+        class: KEY_ERROR,
+        text: format!(
+            "\"{name}\" syntax should be {name}:\n              template: This is var1 template var2\n              params:\n                var1: a\n                var2: string"
+        ),
+    })
+}
+
+/// `Fn::Replace`: `[{placeholder: value}, template]`.
+fn fn_replace<A: Arg + Clone>(version: Version, args: &A) -> Option<Refusal<A>> {
+    let name = Function::FnReplace.name();
+    let text = format!(
+        r#"Incorrect arguments to "{name}" should be: {{"{name}": [ {{"$var1": "foo", "%var2%": "bar"}}, "$var1 is %var2%"]}}"#
+    );
+    if let Shape::Str(_) | Shape::Map = args.shape() {
+        return Some(Refusal {
+            kind: Kind::NotUnpacked,
+            at: args.clone(),
+            class: TYPE_ERROR,
+            text,
+        });
+    }
+    match unpack(version, args, 2, VALUE_ERROR, text) {
+        Ok(Some(items)) => items
+            .into_iter()
+            .next()
+            .and_then(|p| params_refusal(name, p)),
+        Ok(None) => None,
+        Err(refusal) => Some(refusal),
+    }
+}
+
+/// The placeholders of `str_replace` and `Fn::Replace` must be a mapping (or a call).
+fn params_refusal<A: Arg>(name: &str, params: A) -> Option<Refusal<A>> {
+    if let Shape::Map | Shape::Call(_) | Shape::Unknown = params.shape() {
+        return None;
+    }
+    Some(Refusal {
+        kind: Kind::Params,
+        at: params,
+        class: TYPE_ERROR,
+        text: format!(r#""{name}" parameters must be a mapping"#),
+    })
+}
+
+fn repeat<A: Arg + Clone>(version: Version, args: &A) -> Option<Refusal<A>> {
+    let name = Function::Repeat.name();
+    match args.shape() {
+        Shape::Unknown => return None,
+        Shape::Map => {}
+        _ => {
+            return Some(Refusal {
+                kind: Kind::NotMap,
+                at: args.clone(),
+                class: TYPE_ERROR,
+                text: format!(r#"Arguments to "{name}" must be a map"#),
+            });
+        }
+    }
+    let missing = if args.get("for_each").is_none() {
+        Some("for_each")
+    } else if args.get("template").is_none() {
+        Some("template")
+    } else {
+        None
+    };
+    if let Some(missing) = missing {
+        return Some(Refusal {
+            kind: Kind::Missing(missing),
+            at: args.clone(),
+            class: KEY_ERROR,
+            text: "\"repeat\" syntax should be repeat:\n              template: This is %var%\n              for_each:\n                %var%: ['a', 'b', 'c']".to_owned(),
+        });
+    }
+    if !version.has_repeat_permutations() {
+        return None;
+    }
+    let permutations = args.get("permutations")?;
+    if let Shape::Bool(_) | Shape::Unknown = permutations.shape() {
+        return None;
+    }
+    Some(Refusal {
+        kind: Kind::Permutations,
+        at: permutations,
+        class: TYPE_ERROR,
+        text: format!(r#""permutations" should be boolean type for {name} function."#),
+    })
+}
+
+fn member_list_to_map<A: Arg + Clone>(version: Version, args: &A) -> Option<Refusal<A>> {
+    let name = Function::FnMemberListToMap.name();
+    let text = "Wrong Arguments try: \"\n            {'Fn::MemberListToMap': ['Name', 'Value',\n                                     ['.member.0.Name=key',\n                                      '.member.0.Value=door']]}\n            \"".to_owned();
+    // A string's characters are strings.
+    let items = match unpack(version, args, 3, TYPE_ERROR, text) {
+        Ok(items) => items?,
+        Err(refusal) => return Some(refusal),
+    };
+    let mut items = items.into_iter();
+    for (kind, which) in [(Kind::KeyName, "Key"), (Kind::ValueName, "Value")] {
+        let item = items.next()?;
+        if let Shape::Str(_) | Shape::Unknown = item.shape() {
+            continue;
+        }
+        return Some(Refusal {
+            kind,
+            at: item,
+            class: TYPE_ERROR,
+            text: format!("{name} {which} Name must be a string"),
+        });
+    }
+    None
+}
+
+fn yaql<A: Arg + Clone>(args: &A) -> Option<Refusal<A>> {
+    let name = Function::Yaql.name();
+    match args.shape() {
+        Shape::Unknown => return None,
+        Shape::Map => {}
+        _ => {
+            return Some(Refusal {
+                kind: Kind::NotMap,
+                at: args.clone(),
+                class: TYPE_ERROR,
+                text: format!(r#"Arguments to "{name}" must be a map."#),
+            });
+        }
+    }
+    let odd = args
+        .entries()
+        .into_iter()
+        .map(|(key, _)| key)
+        .find(|key| !matches!(key.shape(), Shape::Str("expression" | "data")));
+    let (kind, at) = match odd {
+        Some(key) => (Kind::UnknownKey, key),
+        None if args.get("expression").is_none() => (Kind::Missing("expression"), args.clone()),
+        None => return None,
+    };
+    Some(Refusal {
+        kind,
+        at,
+        class: KEY_ERROR,
+        text: format!(
+            "\"{name}\" syntax should be {name}:\n              expression: $.data.var1.sum()\n              data:\n                var1: [3, 2, 1]"
+        ),
+    })
+}
+
+/// Python's `a, b = args` (`n` targets): the items when there are `n` (`None` for a string's
+/// characters, all strings, or what the front end does not judge), else the refusal: `class`
+/// and `text` for another count (the error each function words itself), or the `TypeError`
+/// of what is not iterable.
+fn unpack<A: Arg + Clone>(
+    version: Version,
+    args: &A,
+    n: usize,
+    class: &'static str,
+    text: String,
+) -> Result<Option<Vec<A>>, Refusal<A>> {
+    let (count, items) = match args.shape() {
+        Shape::Unknown => return Ok(None),
+        Shape::List => {
+            let items = args.items();
+            (items.len(), Some(items))
+        }
+        Shape::Str(s) => (s.chars().count(), None),
+        Shape::Map => {
+            let keys: Vec<A> = args.entries().into_iter().map(|(key, _)| key).collect();
+            (keys.len(), Some(keys))
+        }
+        shape => {
+            let (kind, type_name) = match shape {
+                Shape::Bytes => (Kind::Bytes, ""),
+                Shape::Call(f) => (Kind::NotUnpacked, class_of_call(f, version, args)),
+                Shape::Null => (Kind::NotUnpacked, "NoneType"),
+                Shape::Bool(_) => (Kind::NotUnpacked, "bool"),
+                Shape::Float => (Kind::NotUnpacked, "float"),
+                _ => (Kind::NotUnpacked, "int"),
+            };
+            let (class, text) = match kind {
+                Kind::Bytes => ("", String::new()),
+                _ => (
+                    TYPE_ERROR,
+                    format!("cannot unpack non-iterable {type_name} object"),
+                ),
+            };
+            return Err(Refusal {
+                kind,
+                at: args.clone(),
+                class,
+                text,
+            });
+        }
+    };
+    if count == n {
+        return Ok(items);
+    }
+    Err(Refusal {
+        kind: Kind::NotUnpacked,
+        at: args.clone(),
+        class,
+        text,
+    })
+}
