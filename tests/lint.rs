@@ -1042,3 +1042,40 @@ fn a_file_the_tree_holds_elsewhere_is_a_warning_that_says_where() {
     );
     assert_eq!(output.status.code(), Some(1));
 }
+
+#[test]
+fn an_empty_environment_given_with_e_is_an_empty_environment_as_heat_reads_it() {
+    // Heat's client reads an empty or null environment as `{}` (stack.py: valid), and a list
+    // as no environment: `The environment is not a valid YAML mapping data type.`
+    let dir = hotfix_testkit::tree(&[
+        (
+            "t.yaml",
+            "heat_template_version: 2018-08-31\nparameters:\n  p: {type: string, default: x}\nresources: {}\n",
+        ),
+        ("comments.yaml", "# to be filled in\n"),
+        ("empty.yaml", ""),
+        ("null.yaml", "~\n"),
+        ("list.yaml", "- a\n"),
+    ]);
+    let run = |env: &str| {
+        Command::new(env!("CARGO_BIN_EXE_hotfix"))
+            .current_dir(dir.path())
+            .args(["lint", "t.yaml", "-e", env, "--no-config", "--format", "concise"])
+            .env("NO_COLOR", "1")
+            .env_remove("GITHUB_ACTIONS")
+            .output()
+            .expect("run hotfix")
+    };
+    for env in ["comments.yaml", "empty.yaml", "null.yaml"] {
+        let output = run(env);
+        assert_eq!(output.status.code(), Some(0), "{env}: {}", text(&output.stderr));
+        assert_eq!(text(&output.stdout), "", "{env}");
+    }
+    let output = run("list.yaml");
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        text(&output.stderr),
+        "hotfix: error: list.yaml: not an environment that loads: The environment is not a valid \
+         YAML mapping data type.\n"
+    );
+}

@@ -167,14 +167,7 @@ pub fn constructor_refusal<A: Arg + Clone>(
 ) -> Option<Refusal<A>> {
     use Function as F;
     let name = function.name();
-    let refuse = |kind, class, text: String| {
-        Some(Refusal {
-            kind,
-            at: args.clone(),
-            class,
-            text,
-        })
-    };
+    let refuse = |kind, class, text: String| refusal(kind, args.clone(), class, text);
     match function {
         F::GetAttr => get_attr(version, args),
         F::ListJoin | F::FnJoin => {
@@ -363,12 +356,12 @@ pub fn yaql_expression_refusal<A: Arg>(expression: A) -> Option<Refusal<A>> {
     if let Shape::Str(_) | Shape::Call(_) | Shape::Unknown = expression.shape() {
         return None;
     }
-    Some(Refusal {
-        kind: Kind::Expression,
-        at: expression,
-        class: TYPE_ERROR,
-        text: r#"The "expression" argument to yaql must contain a string."#.to_owned(),
-    })
+    refusal(
+        Kind::Expression,
+        expression,
+        TYPE_ERROR,
+        r#"The "expression" argument to yaql must contain a string."#.to_owned(),
+    )
 }
 
 /// The Python class of the object Heat builds for a call, as an error names it (`cannot
@@ -380,6 +373,20 @@ pub fn class_of_call<A: Arg>(function: Function, version: Version, call: &A) -> 
     function.heat_class(version)
 }
 
+/// A refusal, as the `Option` every check returns.
+#[allow(
+    clippy::unnecessary_wraps,
+    reason = "every check returns `Option<Refusal>`"
+)]
+fn refusal<A>(kind: Kind, at: A, class: &'static str, text: String) -> Option<Refusal<A>> {
+    Some(Refusal {
+        kind,
+        at,
+        class,
+        text,
+    })
+}
+
 const TYPE_ERROR: &str = "TypeError";
 const VALUE_ERROR: &str = "ValueError";
 const KEY_ERROR: &str = "KeyError";
@@ -387,14 +394,7 @@ const KEY_ERROR: &str = "KeyError";
 fn get_attr<A: Arg + Clone>(version: Version, args: &A) -> Option<Refusal<A>> {
     let name = Function::GetAttr.name();
     let all = version.has_get_attr_all_attributes();
-    let refuse = |kind, class, text: String| {
-        Some(Refusal {
-            kind,
-            at: args.clone(),
-            class,
-            text,
-        })
-    };
+    let refuse = |kind, class, text: String| refusal(kind, args.clone(), class, text);
     if all && args.truthy() == Some(false) {
         return refuse(
             Kind::Empty,
@@ -435,12 +435,12 @@ fn str_replace<A: Arg + Clone>(name: &str, args: &A) -> Option<Refusal<A>> {
         Shape::Unknown => return None,
         Shape::Map => {}
         _ => {
-            return Some(Refusal {
-                kind: Kind::NotMap,
-                at: args.clone(),
-                class: TYPE_ERROR,
-                text: format!(r#"Arguments to "{name}" must be a map"#),
-            });
+            return refusal(
+                Kind::NotMap,
+                args.clone(),
+                TYPE_ERROR,
+                format!(r#"Arguments to "{name}" must be a map"#),
+            );
         }
     }
     let params = args.get("params");
@@ -449,14 +449,14 @@ fn str_replace<A: Arg + Clone>(name: &str, args: &A) -> Option<Refusal<A>> {
         (Some(_), None) => "template",
         (Some(_), Some(_)) => return params.and_then(|p| params_refusal(name, p)),
     };
-    Some(Refusal {
-        kind: Kind::Missing(missing),
-        at: args.clone(),
-        class: KEY_ERROR,
-        text: format!(
+    refusal(
+        Kind::Missing(missing),
+        args.clone(),
+        KEY_ERROR,
+        format!(
             "\"{name}\" syntax should be {name}:\n              template: This is var1 template var2\n              params:\n                var1: a\n                var2: string"
         ),
-    })
+    )
 }
 
 /// `Fn::Replace`: `[{placeholder: value}, template]`.
@@ -466,12 +466,7 @@ fn fn_replace<A: Arg + Clone>(version: Version, args: &A) -> Option<Refusal<A>> 
         r#"Incorrect arguments to "{name}" should be: {{"{name}": [ {{"$var1": "foo", "%var2%": "bar"}}, "$var1 is %var2%"]}}"#
     );
     if let Shape::Str(_) | Shape::Map = args.shape() {
-        return Some(Refusal {
-            kind: Kind::NotUnpacked,
-            at: args.clone(),
-            class: TYPE_ERROR,
-            text,
-        });
+        return refusal(Kind::NotUnpacked, args.clone(), TYPE_ERROR, text);
     }
     match unpack(version, args, 2, VALUE_ERROR, text) {
         Ok(Some(items)) => items
@@ -488,12 +483,12 @@ fn params_refusal<A: Arg>(name: &str, params: A) -> Option<Refusal<A>> {
     if let Shape::Map | Shape::Call(_) | Shape::Unknown = params.shape() {
         return None;
     }
-    Some(Refusal {
-        kind: Kind::Params,
-        at: params,
-        class: TYPE_ERROR,
-        text: format!(r#""{name}" parameters must be a mapping"#),
-    })
+    refusal(
+        Kind::Params,
+        params,
+        TYPE_ERROR,
+        format!(r#""{name}" parameters must be a mapping"#),
+    )
 }
 
 fn repeat<A: Arg + Clone>(version: Version, args: &A) -> Option<Refusal<A>> {
@@ -502,12 +497,12 @@ fn repeat<A: Arg + Clone>(version: Version, args: &A) -> Option<Refusal<A>> {
         Shape::Unknown => return None,
         Shape::Map => {}
         _ => {
-            return Some(Refusal {
-                kind: Kind::NotMap,
-                at: args.clone(),
-                class: TYPE_ERROR,
-                text: format!(r#"Arguments to "{name}" must be a map"#),
-            });
+            return refusal(
+                Kind::NotMap,
+                args.clone(),
+                TYPE_ERROR,
+                format!(r#"Arguments to "{name}" must be a map"#),
+            );
         }
     }
     let missing = if args.get("for_each").is_none() {
@@ -518,12 +513,7 @@ fn repeat<A: Arg + Clone>(version: Version, args: &A) -> Option<Refusal<A>> {
         None
     };
     if let Some(missing) = missing {
-        return Some(Refusal {
-            kind: Kind::Missing(missing),
-            at: args.clone(),
-            class: KEY_ERROR,
-            text: "\"repeat\" syntax should be repeat:\n              template: This is %var%\n              for_each:\n                %var%: ['a', 'b', 'c']".to_owned(),
-        });
+        return refusal(Kind::Missing(missing), args.clone(), KEY_ERROR, "\"repeat\" syntax should be repeat:\n              template: This is %var%\n              for_each:\n                %var%: ['a', 'b', 'c']".to_owned());
     }
     if !version.has_repeat_permutations() {
         return None;
@@ -532,12 +522,12 @@ fn repeat<A: Arg + Clone>(version: Version, args: &A) -> Option<Refusal<A>> {
     if let Shape::Bool(_) | Shape::Unknown = permutations.shape() {
         return None;
     }
-    Some(Refusal {
-        kind: Kind::Permutations,
-        at: permutations,
-        class: TYPE_ERROR,
-        text: format!(r#""permutations" should be boolean type for {name} function."#),
-    })
+    refusal(
+        Kind::Permutations,
+        permutations,
+        TYPE_ERROR,
+        format!(r#""permutations" should be boolean type for {name} function."#),
+    )
 }
 
 fn member_list_to_map<A: Arg + Clone>(version: Version, args: &A) -> Option<Refusal<A>> {
@@ -554,12 +544,12 @@ fn member_list_to_map<A: Arg + Clone>(version: Version, args: &A) -> Option<Refu
         if let Shape::Str(_) | Shape::Unknown = item.shape() {
             continue;
         }
-        return Some(Refusal {
+        return refusal(
             kind,
-            at: item,
-            class: TYPE_ERROR,
-            text: format!("{name} {which} Name must be a string"),
-        });
+            item,
+            TYPE_ERROR,
+            format!("{name} {which} Name must be a string"),
+        );
     }
     None
 }
@@ -570,12 +560,12 @@ fn yaql<A: Arg + Clone>(args: &A) -> Option<Refusal<A>> {
         Shape::Unknown => return None,
         Shape::Map => {}
         _ => {
-            return Some(Refusal {
-                kind: Kind::NotMap,
-                at: args.clone(),
-                class: TYPE_ERROR,
-                text: format!(r#"Arguments to "{name}" must be a map."#),
-            });
+            return refusal(
+                Kind::NotMap,
+                args.clone(),
+                TYPE_ERROR,
+                format!(r#"Arguments to "{name}" must be a map."#),
+            );
         }
     }
     let odd = args
@@ -588,14 +578,14 @@ fn yaql<A: Arg + Clone>(args: &A) -> Option<Refusal<A>> {
         None if args.get("expression").is_none() => (Kind::Missing("expression"), args.clone()),
         None => return None,
     };
-    Some(Refusal {
+    refusal(
         kind,
         at,
-        class: KEY_ERROR,
-        text: format!(
+        KEY_ERROR,
+        format!(
             "\"{name}\" syntax should be {name}:\n              expression: $.data.var1.sum()\n              data:\n                var1: [3, 2, 1]"
         ),
-    })
+    )
 }
 
 /// Python's `a, b = args` (`n` targets): the items when there are `n` (`None` for a string's

@@ -188,8 +188,19 @@ impl EnvironmentFacts {
         path: &StackPath,
         text: &str,
     ) -> Result<EnvironmentFacts, String> {
-        let doc = hotfix_yaml::parse_unlimited(text)
-            .map_err(|err| format!("{path}: not an environment that loads: {}", err.message))?;
+        // Read as Heat's `environment_format.parse` reads it: an empty (or null) document is an
+        // empty environment, which Heat accepts.
+        let doc = match hotfix_yaml::parse_environment(text) {
+            Ok(Some(doc)) => doc,
+            Ok(None) => hotfix_yaml::parse_unlimited("{}")
+                .map_err(|err| format!("{path}: {}", err.message))?,
+            Err(err) => {
+                return Err(format!(
+                    "{path}: not an environment that loads: {}",
+                    err.message
+                ));
+            }
+        };
         if crate::FileFacts::of_document(&doc).kind == crate::FileKind::Template {
             // Heat's client names the first key that is not an environment's section.
             let wrong = doc
