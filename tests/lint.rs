@@ -1060,7 +1060,15 @@ fn an_empty_environment_given_with_e_is_an_empty_environment_as_heat_reads_it() 
     let run = |env: &str| {
         Command::new(env!("CARGO_BIN_EXE_hotfix"))
             .current_dir(dir.path())
-            .args(["lint", "t.yaml", "-e", env, "--no-config", "--format", "concise"])
+            .args([
+                "lint",
+                "t.yaml",
+                "-e",
+                env,
+                "--no-config",
+                "--format",
+                "concise",
+            ])
             .env("NO_COLOR", "1")
             .env_remove("GITHUB_ACTIONS")
             .output()
@@ -1068,7 +1076,12 @@ fn an_empty_environment_given_with_e_is_an_empty_environment_as_heat_reads_it() 
     };
     for env in ["comments.yaml", "empty.yaml", "null.yaml"] {
         let output = run(env);
-        assert_eq!(output.status.code(), Some(0), "{env}: {}", text(&output.stderr));
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{env}: {}",
+            text(&output.stderr)
+        );
         assert_eq!(text(&output.stdout), "", "{env}");
     }
     let output = run("list.yaml");
