@@ -30,6 +30,7 @@ mod pyjson;
 pub mod reader;
 mod scalar;
 mod timestamp;
+mod unprintable;
 mod value;
 
 pub use document::{

@@ -320,9 +320,29 @@ fn write_json_string_with_surrogates(text: &str, out: &mut String) {
     out.push_str(&written);
 }
 
+/// Whether Python's `str.isprintable()` refuses the character, so that `repr()` escapes it
+/// (the table of the Python Heat runs: [`crate::unprintable`]).
+fn unprintable(c: char) -> bool {
+    let n = u32::from(c);
+    if (0x20..0x7f).contains(&n) {
+        return false;
+    }
+    crate::unprintable::UNPRINTABLE
+        .binary_search_by(|&(first, last)| {
+            if last < n {
+                std::cmp::Ordering::Less
+            } else if first > n {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        })
+        .is_ok()
+}
+
 /// Python's `repr()` of a `str`: single quotes unless the text has a `'` and no `"`;
-/// backslash escapes for the quote, `\\`, `\n`, `\r`, `\t`, and `\xNN` for the other
-/// non-printable characters below U+00A0.
+/// backslash escapes for the quote, `\\`, `\n`, `\r`, `\t`, and `\xhh`, `\uhhhh` or
+/// `\Uhhhhhhhh` for every other character Python calls not printable.
 pub fn python_str_repr(text: &str) -> String {
     let quote = if text.contains('\'') && !text.contains('"') {
         '"'
@@ -341,8 +361,12 @@ pub fn python_str_repr(text: &str) -> String {
                 out.push('\\');
                 out.push(c);
             }
-            c if (c as u32) < 0x20 || (0x7f..0xa0).contains(&(c as u32)) => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
+            c if unprintable(c) => {
+                let _ = match u32::from(c) {
+                    n if n < 0x100 => write!(out, "\\x{n:02x}"),
+                    n if n < 0x1_0000 => write!(out, "\\u{n:04x}"),
+                    n => write!(out, "\\U{n:08x}"),
+                };
             }
             c => out.push(c),
         }

@@ -181,6 +181,10 @@ mod tests {
         assert_eq!(str_repr("a'b\"c"), "'a\\'b\"c'");
         assert_eq!(str_repr("a\nb"), "'a\\nb'");
         assert_eq!(str_repr("tab\t\u{85}"), "'tab\\t\\x85'");
+        // Every character Python calls not printable, as Python 3.11 (Heat's) escapes it.
+        assert_eq!(str_repr("\u{a0}get_param"), "'\\xa0get_param'");
+        assert_eq!(str_repr("a\u{2028}b\u{feff}"), "'a\\u2028b\\ufeff'");
+        assert_eq!(str_repr("\u{e0001}é😀"), "'\\U000e0001é😀'");
         assert_eq!(Value::Float(1.5).py_repr(), "1.5");
         assert_eq!(Value::Float(f64::NAN).py_repr(), "nan");
         assert_eq!(Value::Float(f64::NEG_INFINITY).py_str(), "-inf");
