@@ -105,7 +105,7 @@ pub fn tree_registry(scope: &Scope, source: &dyn FileSource) -> (hotfix_stack::R
         // a parallel iterator while they wait), and a listing on one thread before the reading
         // would leave the other cores idle. As many as the lint has (`RAYON_NUM_THREADS` limits
         // both): a run held to one thread uses one.
-        let threads = rayon::current_num_threads().max(1);
+        let threads = walk_threads();
         builder
             .threads(threads)
             .build_parallel()
@@ -461,6 +461,18 @@ fn environment_in(
         ));
     }
     found
+}
+
+/// As many threads as the lint's pool has (`RAYON_NUM_THREADS`, else one per core, as rayon
+/// reads them), asked without starting that pool: started before the walk, its idle threads
+/// would take the C allocator's first arenas and the walk's threads others, each keeping what
+/// it freed (a lint of ten copies of the corpus peaked 4 MB higher).
+fn walk_threads() -> usize {
+    std::env::var("RAYON_NUM_THREADS")
+        .ok()
+        .and_then(|n| n.trim().parse::<usize>().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, std::num::NonZero::get))
 }
 
 /// Whether the file at `path` is a Jinja source of a YAML file (`env.yaml.j2`), which a
