@@ -1452,49 +1452,6 @@ impl Evaluator<'_> {
                     )));
                 }
             }
-            Function::MakeUrl => {
-                let Expr::Map(entries) = &call.args else {
-                    return Err(Fail::type_error(format!(
-                        "The arguments to \"{name}\" must be a map"
-                    )));
-                };
-                let keys = [
-                    "scheme", "username", "password", "host", "port", "path", "query", "fragment",
-                ];
-                let invalid: Vec<String> = entries
-                    .iter()
-                    .map(|(k, _)| k.py_str())
-                    .filter(|k| !keys.contains(&k.as_str()))
-                    .collect();
-                if !invalid.is_empty() {
-                    return Err(Fail::value_error(format!(
-                        "Invalid arguments to \"{name}\": {}",
-                        invalid.join(", ")
-                    )));
-                }
-                // _check_args on the unresolved arguments: calls pass.
-                let literal: Vec<(Value, Value)> = entries
-                    .iter()
-                    .filter_map(|(k, v)| match v {
-                        Expr::Call(_) => None,
-                        other => Some((k.clone(), expr_value(self.doc, other))),
-                    })
-                    .collect();
-                let mut checked = literal;
-                // A call in `query` passes the map check.
-                if let Some((_, Expr::Call(_))) =
-                    entries.iter().find(|(k, _)| k.as_str() == Some("query"))
-                {
-                    checked.push((Value::Str("query".into()), Value::Map(Vec::new())));
-                }
-                let order = |k: &Value| {
-                    keys.iter()
-                        .position(|x| Some(*x) == k.as_str())
-                        .unwrap_or(9)
-                };
-                checked.sort_by_key(|(k, _)| order(k));
-                f::check_url_args(name, &checked)?;
-            }
             _ => {}
         }
         Ok(())
@@ -1823,7 +1780,19 @@ impl Evaluator<'_> {
                 let sequence = self.resolve(&items[1])?;
                 f::filter(name, sequence, || self.resolve(&items[0]))
             }
-            Function::MakeUrl => f::make_url(name, self.resolve(args)?),
+            Function::MakeUrl => {
+                let resolved = self.resolve(args)?;
+                // `_check_args` again, on the resolved arguments.
+                if let Value::Map(_) = resolved
+                    && let Some(refusal) = function_args::url_args_refusal(&Parsed {
+                        ev: self,
+                        part: Part::Value(&resolved),
+                    })
+                {
+                    return Err(refused(refusal));
+                }
+                f::make_url(resolved)
+            }
             Function::ListConcat => f::list_concat(name, &self.resolve(args)?, false),
             Function::ListConcatUnique => f::list_concat(name, &self.resolve(args)?, true),
             Function::Contains => {
@@ -2444,6 +2413,32 @@ impl function_args::Arg for Parsed<'_, '_> {
                     .collect()
             }
             _ => Vec::new(),
+        }
+    }
+
+    fn py_str(&self) -> Option<String> {
+        match self.part {
+            Part::Value(v) | Part::Expr(Expr::Data(v)) => Some(v.py_str()),
+            // A call prints as the object it is (`<…GetParam object at 0x…>`): not modelled.
+            Part::Expr(e) if has_call(e) => None,
+            Part::Expr(e) => Some(expr_value(self.ev.doc, e).py_str()),
+        }
+    }
+
+    fn int(&self) -> function_args::IntOf {
+        use function_args::IntOf;
+        let value = match self.part {
+            Part::Value(v) | Part::Expr(Expr::Data(v)) => v.clone(),
+            Part::Expr(Expr::Call(_) | Expr::Ellipsis) => return IntOf::Unknown,
+            Part::Expr(e) => expr_value(self.ev.doc, e),
+        };
+        match f::int_of(&value) {
+            Ok(n) => IntOf::Value(n.as_i128(), n.py_str()),
+            Err(fail) => match fail.class {
+                "ValueError" => IntOf::ValueError,
+                "NotEvaluated" => IntOf::Unknown,
+                class => IntOf::Raised(class, fail.message),
+            },
         }
     }
 

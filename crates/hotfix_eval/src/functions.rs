@@ -817,11 +817,11 @@ pub(crate) fn member_list_to_map(
 }
 
 /// `MakeURL.result`.
-pub(crate) fn make_url(name: &str, args: Value) -> Result<Value, Fail> {
+pub(crate) fn make_url(args: Value) -> Result<Value, Fail> {
+    // Its `_check_args` is the caller's (`hotfix_hot::function_args::url_args_refusal`).
     let Value::Map(args) = args else {
         return Err(make_url_of_no_map(&args));
     };
-    check_url_args(name, &args)?;
     let text = |key: &str| -> Result<String, Fail> {
         match get(&args, &Value::Str(key.into())) {
             None => Ok(String::new()),
@@ -911,11 +911,6 @@ pub(crate) fn make_url(name: &str, args: Value) -> Result<Value, Fail> {
     Ok(Value::Str(url))
 }
 
-/// `MakeURL._ARG_KEYS`, in Heat's order (the order `_check_args` looks at them).
-const URL_KEYS: [&str; 8] = [
-    "scheme", "username", "password", "host", "port", "path", "query", "fragment",
-];
-
 /// What `MakeURL.result` raises for arguments that are not a map (its `validate()` refused
 /// them already): `_check_args` tests `key in args` for each of its keys and reads `args[key]`
 /// for one found; else `args.get` fails.
@@ -928,7 +923,7 @@ fn make_url_of_no_map(args: &Value) -> Fail {
     };
     match args {
         Value::List(items) => {
-            if URL_KEYS
+            if hotfix_hot::function_args::URL_KEYS
                 .iter()
                 .any(|k| items.iter().any(|i| i.py_eq(&Value::Str((*k).to_owned()))))
             {
@@ -938,7 +933,10 @@ fn make_url_of_no_map(args: &Value) -> Fail {
             }
         }
         Value::Str(s) => {
-            if URL_KEYS.iter().any(|k| s.contains(k)) {
+            if hotfix_hot::function_args::URL_KEYS
+                .iter()
+                .any(|k| s.contains(k))
+            {
                 Fail::type_error("string indices must be integers, not 'str'".to_owned())
             } else {
                 no_get()
@@ -952,54 +950,6 @@ fn make_url_of_no_map(args: &Value) -> Fail {
             other.type_name()
         )),
     }
-}
-
-/// `MakeURL._check_args` (it returns after `query`: later keys are not checked).
-pub(crate) fn check_url_args(name: &str, args: &[(Value, Value)]) -> Result<(), Fail> {
-    for arg in URL_KEYS {
-        let Some(value) = get(args, &Value::Str(arg.into())) else {
-            continue;
-        };
-        match arg {
-            "query" => {
-                if !matches!(value, Value::Map(_)) {
-                    return Err(Fail::type_error(format!(
-                        "The \"{arg}\" argument to \"{name}\" must be a map"
-                    )));
-                }
-                return Ok(());
-            }
-            "port" => {
-                // `int(port)` unless it is an `int` (a `bool` is one): its `ValueError` is
-                // Heat's; a `TypeError` or `OverflowError` goes through.
-                let port = match int_of(value) {
-                    Ok(port) => port,
-                    Err(fail) if fail.class == "ValueError" => {
-                        return Err(Fail::value_error(format!(
-                            "Invalid URL port \"{}\" for {name} called with {}",
-                            value.py_str(),
-                            Value::Map(args.to_vec()).py_repr()
-                        )));
-                    }
-                    Err(fail) => return Err(fail),
-                };
-                if !port.as_i128().is_some_and(|p| (1..=65535).contains(&p)) {
-                    return Err(Fail::value_error(format!(
-                        "Invalid URL port {}, must be in range 1-65535",
-                        port.py_str()
-                    )));
-                }
-            }
-            _ => {
-                if !matches!(value, Value::Str(_)) {
-                    return Err(Fail::type_error(format!(
-                        "The \"{arg}\" argument to \"{name}\" must be a string"
-                    )));
-                }
-            }
-        }
-    }
-    Ok(())
 }
 
 /// `urllib.parse.quote(s, safe)`.

@@ -101,6 +101,28 @@ pub trait Arg: Sized {
     fn result_str(&self) -> Option<Option<String>> {
         None
     }
+    /// Python's `str()` of it, when known (Heat formats it into a message).
+    fn py_str(&self) -> Option<String> {
+        None
+    }
+    /// Python's `int()` of it (an `int`, a `bool` included, as it is).
+    fn int(&self) -> IntOf {
+        IntOf::Unknown
+    }
+}
+
+/// What Python's `int(x)` gives.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IntOf {
+    /// The number (`None` beyond `i128`) and its digits, as `%d` prints it.
+    Value(Option<i128>, String),
+    /// A `ValueError` (`int('x')`, `int(float('nan'))`).
+    ValueError,
+    /// Another exception: its class and text (`TypeError` of a list, `OverflowError` of an
+    /// infinite float).
+    Raised(&'static str, String),
+    /// Not known (a call, a value the front end does not model).
+    Unknown,
 }
 
 /// What is wrong with a call's arguments.
@@ -139,6 +161,16 @@ pub enum Kind {
     Unhashable,
     /// Python would iterate a `bytes` here, which is not modelled: no text.
     Bytes,
+    /// `make_url`'s `query` is not a mapping.
+    QueryNotMap,
+    /// A `make_url` argument other than `query` and `port` (this one) is not a string.
+    NotString(&'static str),
+    /// `make_url`'s `port` is not a number (`int()` raises a `ValueError`).
+    PortNotNumber,
+    /// `make_url`'s `port` is a value `int()` refuses with another exception.
+    PortRaised,
+    /// `make_url`'s `port` is out of range 1-65535.
+    PortRange,
 }
 
 /// A refusal: what is wrong, where, and the exception Heat raises.
@@ -344,10 +376,119 @@ pub fn constructor_refusal<A: Arg + Clone>(
 /// constructor, where hotfix shares the check: `yaql`'s expression must be a string (a call
 /// there is not checked).
 pub fn validate_refusal<A: Arg + Clone>(function: Function, args: &A) -> Option<Refusal<A>> {
-    if function != Function::Yaql {
-        return None;
+    match function {
+        Function::Yaql => yaql_expression_refusal(args.get("expression")?),
+        Function::MakeUrl => make_url(args),
+        _ => None,
     }
-    yaql_expression_refusal(args.get("expression")?)
+}
+
+/// `MakeURL._ARG_KEYS`, in Heat's order (the order `_check_args` looks at them).
+pub const URL_KEYS: [&str; 8] = [
+    "scheme", "username", "password", "host", "port", "path", "query", "fragment",
+];
+
+/// `MakeURL.validate()`: a mapping of [`URL_KEYS`] only, then [`url_args_refusal`].
+fn make_url<A: Arg + Clone>(args: &A) -> Option<Refusal<A>> {
+    let name = Function::MakeUrl.name();
+    match args.shape() {
+        Shape::Unknown => return None,
+        Shape::Map => {}
+        _ => {
+            return refusal(
+                Kind::NotMap,
+                args.clone(),
+                TYPE_ERROR,
+                format!(r#"The arguments to "{name}" must be a map"#),
+            );
+        }
+    }
+    // Heat joins the keys it does not know (a set: here in the order written); `join` fails
+    // on the first that is not a string.
+    let odd: Vec<A> = args
+        .entries()
+        .into_iter()
+        .map(|(key, _)| key)
+        .filter(|key| !matches!(key.shape(), Shape::Str(k) if URL_KEYS.contains(&k)))
+        .collect();
+    let Some(first) = odd.first().cloned() else {
+        return url_args_refusal(args);
+    };
+    let mut names = Vec::new();
+    for (i, key) in odd.iter().enumerate() {
+        let type_name = match key.shape() {
+            Shape::Str(k) => {
+                names.push(k.to_owned());
+                continue;
+            }
+            Shape::Unknown | Shape::Call(_) => return None,
+            Shape::Null => "NoneType",
+            Shape::Bool(_) => "bool",
+            Shape::Int => "int",
+            Shape::Float => "float",
+            Shape::Bytes => "bytes",
+            Shape::List => "list",
+            Shape::Map => "dict",
+        };
+        let text = format!("sequence item {i}: expected str instance, {type_name} found");
+        return refusal(Kind::UnknownKey, key.clone(), TYPE_ERROR, text);
+    }
+    let text = format!(r#"Invalid arguments to "{name}": {}"#, names.join(", "));
+    refusal(Kind::UnknownKey, first, VALUE_ERROR, text)
+}
+
+/// `MakeURL._check_args`, on the unresolved arguments (`validate()`) or the resolved ones
+/// (`result()`): in [`URL_KEYS`]' order, `query` a mapping (nothing after it is looked at),
+/// `port` a number from 1 to 65535, the others strings; a call passes.
+pub fn url_args_refusal<A: Arg + Clone>(args: &A) -> Option<Refusal<A>> {
+    let name = Function::MakeUrl.name();
+    for key in URL_KEYS {
+        let Some(value) = args.get(key) else {
+            continue;
+        };
+        let shape = value.shape();
+        if matches!(shape, Shape::Call(_) | Shape::Unknown) {
+            if key == "query" {
+                return None;
+            }
+            continue;
+        }
+        match key {
+            "query" => {
+                if shape == Shape::Map {
+                    return None;
+                }
+                let text = format!(r#"The "{key}" argument to "{name}" must be a map"#);
+                return refusal(Kind::QueryNotMap, value, TYPE_ERROR, text);
+            }
+            "port" => match value.int() {
+                IntOf::Unknown => {}
+                IntOf::Value(Some(port), _) if (1..=65535).contains(&port) => {}
+                IntOf::Value(_, digits) => {
+                    let text = format!("Invalid URL port {digits}, must be in range 1-65535");
+                    return refusal(Kind::PortRange, value, VALUE_ERROR, text);
+                }
+                IntOf::ValueError => {
+                    let text = format!(
+                        r#"Invalid URL port "{}" for {name} called with {}"#,
+                        value.py_str().unwrap_or_default(),
+                        args.py_str().unwrap_or_else(|| "{…}".to_owned())
+                    );
+                    return refusal(Kind::PortNotNumber, value, VALUE_ERROR, text);
+                }
+                IntOf::Raised(class, text) => {
+                    return refusal(Kind::PortRaised, value, class, text);
+                }
+            },
+            _ => {
+                if !matches!(shape, Shape::Str(_)) {
+                    let text = format!(r#"The "{key}" argument to "{name}" must be a string"#);
+                    return refusal(Kind::NotString(key), value, TYPE_ERROR, text);
+                }
+            }
+        }
+    }
+    None
 }
 
 /// `Yaql._parse`: the expression, unresolved (in `validate()`) or resolved (in `result()`),

@@ -14,11 +14,11 @@ mod references;
 mod replace;
 mod strings;
 
-use hotfix_hot::function_args::{self, Shape};
+use hotfix_hot::function_args::{self, IntOf, Shape};
 use hotfix_hot::{Call, Function};
 use hotfix_yaml::NodeId;
 
-use super::shared::{Arg, View};
+use super::shared::{Arg, PyInt, View};
 
 /// When Heat raises a finding's error.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -187,6 +187,38 @@ impl function_args::Arg for Node<'_, '_> {
 
     fn names_resource(&self) -> bool {
         self.view.names_resource(self.id)
+    }
+
+    fn py_str(&self) -> Option<String> {
+        super::shared::py_str(self.view, self.id)
+    }
+
+    fn int(&self) -> IntOf {
+        let arg = self.view.arg(self.id);
+        match arg.to_int() {
+            PyInt::Unknown => IntOf::Unknown,
+            PyInt::ValueError => IntOf::ValueError,
+            PyInt::TypeError => IntOf::Raised(
+                "TypeError",
+                format!(
+                    "int() argument must be a string, a bytes-like object or a real number, not '{}'",
+                    arg.py_type().unwrap_or("object")
+                ),
+            ),
+            PyInt::Value(Some(n)) => IntOf::Value(Some(i128::from(n)), n.to_string()),
+            // Beyond `i64`: its digits, as `%d` prints them.
+            PyInt::Value(None) => match arg {
+                Arg::Int(hotfix_yaml::Int::Big(digits)) => {
+                    IntOf::Value(digits.parse().ok(), digits.clone())
+                }
+                Arg::Str(s) => match hotfix_hot::python::int_of_str(s) {
+                    Ok(hotfix_hot::python::Int::Small(n)) => IntOf::Value(Some(n), n.to_string()),
+                    Ok(hotfix_hot::python::Int::Big(digits)) => IntOf::Value(None, digits),
+                    Err(_) => IntOf::Unknown,
+                },
+                _ => IntOf::Unknown,
+            },
+        }
     }
 }
 

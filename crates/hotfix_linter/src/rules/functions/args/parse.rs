@@ -1,7 +1,7 @@
 //! The findings of the errors Heat raises when it parses a call (its function's constructor,
 //! or `validate()`): what [`function_args`] finds, in this rule's words.
 
-use hotfix_hot::function_args::{Kind, Refusal};
+use hotfix_hot::function_args::{Kind, Refusal, URL_KEYS};
 use hotfix_hot::{Call, Function};
 
 use super::{Bad, Node, Phase};
@@ -148,6 +148,34 @@ pub(super) fn bad(
             format!("`Ref` takes the literal name of a parameter or resource, not {given}"),
             "write `get_param: name` for a parameter or `get_resource: name` for a resource".to_owned(),
         ),
+        (F::MakeUrl, Kind::UnknownKey) => {
+            let key = view.doc.text(node);
+            let advice = match did_you_mean(key, URL_KEYS) {
+                Some(suggestion) => format!("did you mean `{suggestion}`?"),
+                None => format!("the arguments are {}", URL_KEYS.join(", ")),
+            };
+            (format!("`make_url` has no argument `{key}`"), advice)
+        }
+        (F::MakeUrl, Kind::QueryNotMap) => (
+            format!("the `query` of `make_url` is {given}, not a mapping"),
+            "give the query parameters as a mapping: `query: {a: b}`".to_owned(),
+        ),
+        (F::MakeUrl, Kind::NotString(key)) => (
+            format!("the `{key}` of `make_url` is {given}, not a string"),
+            "quote it to make it a string".to_owned(),
+        ),
+        (F::MakeUrl, Kind::PortRange) => (
+            format!("port `{}` of `make_url` is out of range", view.doc.text(node)),
+            "give a port number from 1 to 65535".to_owned(),
+        ),
+        (F::MakeUrl, Kind::PortNotNumber | Kind::PortRaised) => (
+            format!("the `port` of `make_url` is {given}, not a number"),
+            "give a port number from 1 to 65535".to_owned(),
+        ),
+        (F::MakeUrl, _) => (
+            format!("`make_url` takes a mapping, not {given}"),
+            whole_mapping_advice(arg, URL_FORM),
+        ),
         // The rule leaves `repeat` and the conditions' functions to other rules.
         _ => return None,
     };
@@ -159,6 +187,8 @@ pub(super) fn bad(
         heat: one_line(&refusal.text),
     })
 }
+
+const URL_FORM: &str = "make_url: {scheme: https, host: …, port: 443, path: /}";
 
 const YAQL_FORM: &str = "yaql: {expression: $.data.x, data: {x: …}}";
 
