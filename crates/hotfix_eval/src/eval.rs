@@ -1431,28 +1431,16 @@ impl Evaluator<'_> {
         if let Some(refusal) = function_args::validate_refusal(call.function, &parsed) {
             return Err(refused(refusal));
         }
-        match call.function {
-            Function::GetAttr => {
-                let resource = match &call.args {
-                    Expr::List(items) => items.first(),
-                    e @ Expr::Data(_) => Some(e),
-                    _ => None,
-                };
-                if let Some(r) = resource {
-                    let r = self.resolve(r)?;
-                    self.reference(&r)?;
-                }
+        if call.function == Function::GetAttr {
+            let resource = match &call.args {
+                Expr::List(items) => items.first(),
+                e @ Expr::Data(_) => Some(e),
+                _ => None,
+            };
+            if let Some(r) = resource {
+                let r = self.resolve(r)?;
+                self.reference(&r)?;
             }
-            Function::Repeat => {
-                if let Some(fe) = call.args.get("for_each")
-                    && !(fe.is_map() || fe.is_call())
-                {
-                    return Err(Fail::type_error(format!(
-                        "The \"for_each\" argument to \"{name}\" must contain a map"
-                    )));
-                }
-            }
-            _ => {}
         }
         Ok(())
     }

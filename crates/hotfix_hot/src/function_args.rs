@@ -151,6 +151,8 @@ pub enum Kind {
     ValueName,
     /// `permutations` of `repeat` is not a boolean.
     Permutations,
+    /// `for_each` of `repeat` is not a mapping.
+    ForEachNotMap,
     /// `expression` of `yaql` is not a string.
     Expression,
     /// Not one of the values the function takes (`resource_facade`).
@@ -374,11 +376,23 @@ pub fn constructor_refusal<A: Arg + Clone>(
 
 /// The error a function's `validate()` raises for its unresolved arguments beyond those of its
 /// constructor, where hotfix shares the check: `yaql`'s expression must be a string (a call
-/// there is not checked).
+/// there is not checked), `make_url`'s arguments, `repeat`'s `for_each` a mapping.
 pub fn validate_refusal<A: Arg + Clone>(function: Function, args: &A) -> Option<Refusal<A>> {
     match function {
         Function::Yaql => yaql_expression_refusal(args.get("expression")?),
         Function::MakeUrl => make_url(args),
+        Function::Repeat => {
+            // `Repeat.validate()`: `for_each` a mapping (or a call).
+            let for_each = args.get("for_each")?;
+            if let Shape::Map | Shape::Call(_) | Shape::Unknown = for_each.shape() {
+                return None;
+            }
+            let text = format!(
+                r#"The "for_each" argument to "{}" must contain a map"#,
+                function.name()
+            );
+            refusal(Kind::ForEachNotMap, for_each, TYPE_ERROR, text)
+        }
         _ => None,
     }
 }

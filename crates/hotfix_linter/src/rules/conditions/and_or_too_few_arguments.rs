@@ -1,7 +1,10 @@
 use hotfix_hot::{CallStatus, Context as CallContext, Function, Owner};
 
+use hotfix_hot::function_args::Kind;
+
 use crate::rule::{Context, Sink, declare_rule};
 use crate::rules::conditions::shared::{kind_name, span_or};
+use crate::rules::functions::refusal;
 
 declare_rule! {
     /// ## What it does
@@ -75,7 +78,12 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                 )
             }
         };
-        let Some(items) = doc.items(call.args) else {
+        // What Heat's constructor refuses (`hotfix_hot::function_args`), in this rule's words.
+        let Some(refused) = refusal(cx, call.status.function(), call.args) else {
+            continue;
+        };
+        let heat = &refused.text;
+        let Some(items) = doc.items(call.args).filter(|_| refused.kind == Kind::Count) else {
             let what = kind_name(cx.doc, call.args);
             let advice = if let Some(condition) = doc.str_value(call.args) {
                 direct(condition)
@@ -86,9 +94,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                 span,
                 format!("`{name}` takes a list of conditions, not {what}"),
             )
-            .help(format!(
-                "{advice}; Heat: `Arguments to \"{name}\" must be a list of conditions`"
-            ));
+            .help(format!("{advice}; Heat: `{heat}`"));
             continue;
         };
         let advice = match items.len() {
@@ -110,8 +116,6 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             span,
             format!("`{name}` has {n} condition{plural}; it needs at least 2"),
         )
-        .help(format!(
-            "{advice}; Heat: `The minimum number of condition arguments to \"{name}\" is 2.`"
-        ));
+        .help(format!("{advice}; Heat: `{heat}`"));
     }
 }

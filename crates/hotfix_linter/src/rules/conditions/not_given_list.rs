@@ -4,7 +4,7 @@ use hotfix_yaml::{NodeKind, ScalarValue, Style};
 
 use crate::rule::{Context, Sink, declare_rule};
 use crate::rules::conditions::shared::{py_str, span_or};
-use crate::rules::util::is_null;
+use crate::rules::functions::refusal;
 
 declare_rule! {
     /// ## What it does
@@ -61,9 +61,13 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         {
             continue;
         }
-        if is_null(doc, call.args) {
+        // What Heat's constructor refuses (`hotfix_hot::function_args`): `not` of `null`.
+        if let Some(refused) = refusal(cx, Function::Not, call.args) {
             sink.report(span_or(cx, call.args, call.key), "`not` has no condition")
-                .help("give `not` the condition to negate, e.g. `not: production`; Heat: `Argument to \"not\" must be a condition`");
+                .help(format!(
+                    "give `not` the condition to negate, e.g. `not: production`; Heat: `{}`",
+                    refused.text
+                ));
             continue;
         }
         let Some(items) = doc.items(call.args) else {

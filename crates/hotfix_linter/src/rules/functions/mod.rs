@@ -14,6 +14,8 @@ mod non_literal_get_file;
 mod removed_function;
 mod shared;
 
+pub(in crate::rules) use args::{Refused, refusal};
+
 pub(crate) const RULES: &[&Rule] = &[
     &removed_function::RULE,
     &function_not_available_yet::RULE,

@@ -1,5 +1,9 @@
+use hotfix_hot::Function;
+use hotfix_hot::function_args::Kind;
+
 use super::shared::{a_type, repeats, span};
 use crate::rule::{Context, Sink, declare_rule};
+use crate::rules::functions::{Refused, refusal};
 use crate::rules::util::call_at;
 
 declare_rule! {
@@ -52,54 +56,59 @@ declare_rule! {
     };
 }
 
-const NOT_A_MAP: &str = "Heat: `The \"for_each\" argument to \"repeat\" must contain a map`";
-const SYNTAX: &str = "Heat: `\"repeat\" syntax should be repeat: template: This is %var% for_each: %var%: ['a', 'b', 'c']`";
-
 fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     let doc = cx.doc;
     for repeat in repeats(cx) {
-        if repeat.args.is_none() {
-            let what = match call_at(cx, repeat.call.args) {
-                Some(call) => format!("a `{}` call", cx.text(call.key)),
-                None => a_type(doc, repeat.call.args).to_owned(),
-            };
-            sink.report(
-                cx.span(repeat.call.args),
-                format!("the arguments to `repeat` are {what}, not a map"),
-            )
-            .help(
-                "write `repeat: {for_each: {<%x%>: [...]}, template: ...}`; Heat: `Arguments to \"repeat\" must be a map`",
-            );
-            continue;
-        }
-        let missing: Vec<&str> = [
-            ("for_each", repeat.for_each.is_none()),
-            ("template", repeat.template.is_none()),
-        ]
-        .into_iter()
-        .filter_map(|(name, missing)| missing.then_some(name))
-        .collect();
-        if !missing.is_empty() {
-            let names = missing
-                .iter()
-                .map(|m| format!("`{m}`"))
+        // What Heat's constructor and `validate()` refuse (`hotfix_hot::function_args`), in
+        // this rule's words.
+        let refused = refusal(cx, Function::Repeat, repeat.call.args);
+        // Heat's text on one line (its example of the syntax is indented on several).
+        let heat = |r: &Refused| {
+            let words: Vec<&str> = r.text.split_whitespace().collect();
+            format!("Heat: `{}`", words.join(" "))
+        };
+        match &refused {
+            Some(r) if r.kind == Kind::NotMap => {
+                let what = match call_at(cx, repeat.call.args) {
+                    Some(call) => format!("a `{}` call", cx.text(call.key)),
+                    None => a_type(doc, repeat.call.args).to_owned(),
+                };
+                sink.report(
+                    cx.span(repeat.call.args),
+                    format!("the arguments to `repeat` are {what}, not a map"),
+                )
+                .help(format!(
+                    "write `repeat: {{for_each: {{<%x%>: [...]}}, template: ...}}`; {}",
+                    heat(r)
+                ));
+                continue;
+            }
+            Some(r) if matches!(r.kind, Kind::Missing(_)) => {
+                // Heat names the syntax; both missing keys are named here.
+                let names = [
+                    ("for_each", repeat.for_each.is_none()),
+                    ("template", repeat.template.is_none()),
+                ]
+                .into_iter()
+                .filter(|(_, missing)| *missing)
+                .map(|(name, _)| format!("`{name}`"))
                 .collect::<Vec<_>>()
                 .join(" and ");
-            sink.report(
-                cx.span(repeat.call.key),
-                format!("`repeat` without {names}"),
-            )
-            .help(format!(
-                "`repeat` needs both `for_each` and `template`; {SYNTAX}"
-            ));
+                sink.report(
+                    cx.span(repeat.call.key),
+                    format!("`repeat` without {names}"),
+                )
+                .help(format!(
+                    "`repeat` needs both `for_each` and `template`; {}",
+                    heat(r)
+                ));
+            }
+            _ => {}
         }
         let Some(for_each) = repeat.for_each else {
             continue;
         };
-        if call_at(cx, for_each.value).is_some() {
-            continue;
-        }
-        if !crate::rules::util::is_mapping(doc, for_each.value) {
+        if let Some(r) = refused.as_ref().filter(|r| r.kind == Kind::ForEachNotMap) {
             sink.report(
                 span(cx, for_each.value),
                 format!(
@@ -108,9 +117,17 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                 ),
             )
             .help(format!(
-                "map each placeholder to its values: `for_each: {{<%x%>: [a, b]}}`; {NOT_A_MAP}"
+                "map each placeholder to its values: `for_each: {{<%x%>: [a, b]}}`; {}",
+                heat(r)
             ));
-        } else if doc.entries(for_each.value).is_empty() {
+            continue;
+        }
+        if call_at(cx, for_each.value).is_some()
+            || !crate::rules::util::is_mapping(doc, for_each.value)
+        {
+            continue;
+        }
+        if doc.entries(for_each.value).is_empty() {
             sink.report(cx.span(for_each.value), "`for_each` is an empty map")
                     .help(
                     "give at least one placeholder and its values; Heat fails when it resolves the value: `not enough values to unpack (expected 2, got 0)`",

@@ -1,8 +1,11 @@
 use hotfix_diagnostics::{Applicability, Edit, Fix};
+use hotfix_hot::Function;
+use hotfix_hot::function_args::Kind;
 use hotfix_yaml::{NodeKind, ScalarValue};
 
 use super::shared::{a_type, repeats, span};
 use crate::rule::{Context, Sink, declare_rule};
+use crate::rules::functions::refusal;
 use crate::rules::util::call_at;
 
 declare_rule! {
@@ -62,8 +65,6 @@ declare_rule! {
     };
 }
 
-const HEAT: &str = "Heat: `\"permutations\" should be boolean type for repeat function.`";
-
 fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     let Some(version) = cx.version() else {
         return;
@@ -73,16 +74,14 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     }
     let doc = cx.doc;
     for repeat in repeats(cx) {
-        let Some(permutations) = repeat.permutations else {
+        // What Heat's constructor refuses (`hotfix_hot::function_args`), when it is this.
+        let Some(refused) = refusal(cx, Function::Repeat, repeat.call.args)
+            .filter(|r| r.kind == Kind::Permutations)
+        else {
             continue;
         };
-        let value = permutations.value;
-        if doc
-            .scalar(value)
-            .is_some_and(|s| matches!(s.value, ScalarValue::Bool(_)))
-        {
-            continue;
-        }
+        let heat = format!("Heat: `{}`", refused.text);
+        let value = refused.at;
         if let Some(call) = call_at(cx, value) {
             sink.report(
                 span(cx, value),
@@ -92,7 +91,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                 ),
             )
             .help(format!(
-                "Heat checks the type before resolving any function: write `true` or `false`; {HEAT}"
+                "Heat checks the type before resolving any function: write `true` or `false`; {heat}"
             ));
             continue;
         }
@@ -110,7 +109,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         match word {
             Some(word) => {
                 diagnostic
-                    .help(format!("write `{word}` without quotes; {HEAT}"))
+                    .help(format!("write `{word}` without quotes; {heat}"))
                     .fix(Fix {
                         message: format!("Replace `{}` with `{word}`", cx.text(value)),
                         edits: vec![Edit::replace(span(cx, value), word)],
@@ -119,7 +118,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             }
             None => {
                 diagnostic.help(format!(
-                    "write `true` (nest the loops) or `false` (pair the lists); {HEAT}"
+                    "write `true` (nest the loops) or `false` (pair the lists); {heat}"
                 ));
             }
         }

@@ -122,6 +122,39 @@ pub(super) fn check(view: &View<'_>, call: &Call) -> Option<Bad> {
     }
 }
 
+/// What Heat's constructor of a function refuses in its arguments, for the rules of other
+/// families that word it themselves (`repeat`'s, the conditions'): what is wrong, where, and
+/// Heat's text.
+#[derive(Debug)]
+pub(in crate::rules) struct Refused {
+    pub(in crate::rules) kind: function_args::Kind,
+    pub(in crate::rules) at: NodeId,
+    pub(in crate::rules) text: String,
+}
+
+/// The error Heat's constructor (or `validate()`) of `function` raises for the arguments at
+/// `args` in the template's version, if any ([`function_args::constructor_refusal`],
+/// [`function_args::validate_refusal`]).
+pub(in crate::rules) fn refusal(
+    cx: &crate::rule::Context<'_>,
+    function: Function,
+    args: NodeId,
+) -> Option<Refused> {
+    let version = cx.version()?;
+    let view = View::new(cx.doc, version, cx.semantic, &cx.template.resources);
+    let args = Node {
+        view: &view,
+        id: args,
+    };
+    let found = function_args::constructor_refusal(function, version, &args)
+        .or_else(|| function_args::validate_refusal(function, &args))?;
+    Some(Refused {
+        kind: found.kind,
+        at: found.at.id,
+        text: found.text,
+    })
+}
+
 /// A node of a call's arguments as Heat's constructor sees it ([`function_args::Arg`]): a
 /// call is of unknown value, and so is `bytes`, which Heat is never sent.
 #[derive(Clone, Copy)]
