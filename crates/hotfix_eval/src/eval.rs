@@ -73,6 +73,22 @@ pub fn evaluate(doc: &Document, inputs: &Inputs) -> Evaluation {
 /// Rules use it to see through calls without guessing: a value folded here is what Heat
 /// computes whatever the stack's inputs.
 pub fn fold(doc: &Document, version: Version, node: NodeId) -> Option<Value> {
+    with_folding(doc, version, |eval| {
+        let expr = eval.parse(node, Ctx::Value, "").ok()?;
+        if !constant(&expr) || holds_function_objects(&expr) {
+            return None;
+        }
+        eval.resolve(&expr).ok()
+    })
+}
+
+/// `f` with an evaluator of the template `doc` in `version` that folds: no inputs, no
+/// parameters.
+fn with_folding<R>(
+    doc: &Document,
+    version: Version,
+    f: impl FnOnce(&Evaluator<'_>) -> Option<R>,
+) -> Option<R> {
     let template = Template::new(doc);
     let inputs = Inputs::default();
     let eval = Evaluator::folding(
@@ -82,11 +98,7 @@ pub fn fold(doc: &Document, version: Version, node: NodeId) -> Option<Value> {
         &inputs,
         Params::Owned(Parameters::default()),
     );
-    let expr = eval.parse(node, Ctx::Value, "").ok()?;
-    if !constant(&expr) || holds_function_objects(&expr) {
-        return None;
-    }
-    eval.resolve(&expr).ok()
+    f(&eval)
 }
 
 /// The error Heat raises when it parses a snippet (a field's value, or with `condition` a
@@ -100,21 +112,12 @@ pub fn parse_error(
     node: NodeId,
     condition: bool,
 ) -> Option<Problem> {
-    let template = Template::new(doc);
-    let inputs = Inputs::default();
-    let eval = Evaluator::folding(
-        doc,
-        &template,
-        version,
-        &inputs,
-        Params::Owned(Parameters::default()),
-    );
     let ctx = if condition {
         Ctx::Condition
     } else {
         Ctx::Value
     };
-    let fail = eval.parse(node, ctx, "").err()?;
+    let fail = with_folding(doc, version, |eval| eval.parse(node, ctx, "").err())?;
     Some(Problem {
         path: String::new(),
         message: fail.message,

@@ -405,17 +405,10 @@ pub const URL_KEYS: [&str; 8] = [
 /// `MakeURL.validate()`: a mapping of [`URL_KEYS`] only, then [`url_args_refusal`].
 fn make_url<A: Arg + Clone>(args: &A) -> Option<Refusal<A>> {
     let name = Function::MakeUrl.name();
-    match args.shape() {
-        Shape::Unknown => return None,
-        Shape::Map => {}
-        _ => {
-            return refusal(
-                Kind::NotMap,
-                args.clone(),
-                TYPE_ERROR,
-                format!(r#"The arguments to "{name}" must be a map"#),
-            );
-        }
+    if let Err(found) = mapping(args, || {
+        format!(r#"The arguments to "{name}" must be a map"#)
+    }) {
+        return found;
     }
     // Heat joins the keys it does not know (a set: here in the order written); `join` fails
     // on the first that is not a string.
@@ -584,19 +577,23 @@ fn get_attr<A: Arg + Clone>(version: Version, args: &A) -> Option<Refusal<A>> {
     }
 }
 
+/// Heat's check that a function's arguments are a mapping: `Err(None)` when the front end does
+/// not judge them, `Err(Some(..))` with Heat's `TypeError` (`text`) when they are not one.
+fn mapping<A: Arg + Clone>(
+    args: &A,
+    text: impl FnOnce() -> String,
+) -> Result<(), Option<Refusal<A>>> {
+    match args.shape() {
+        Shape::Unknown => Err(None),
+        Shape::Map => Ok(()),
+        _ => Err(refusal(Kind::NotMap, args.clone(), TYPE_ERROR, text())),
+    }
+}
+
 /// `str_replace` and its strict variants: `{template: …, params: {…}}`.
 fn str_replace<A: Arg + Clone>(name: &str, args: &A) -> Option<Refusal<A>> {
-    match args.shape() {
-        Shape::Unknown => return None,
-        Shape::Map => {}
-        _ => {
-            return refusal(
-                Kind::NotMap,
-                args.clone(),
-                TYPE_ERROR,
-                format!(r#"Arguments to "{name}" must be a map"#),
-            );
-        }
+    if let Err(found) = mapping(args, || format!(r#"Arguments to "{name}" must be a map"#)) {
+        return found;
     }
     let params = args.get("params");
     let missing = match (&params, args.get("template")) {
@@ -648,17 +645,8 @@ fn params_refusal<A: Arg>(name: &str, params: A) -> Option<Refusal<A>> {
 
 fn repeat<A: Arg + Clone>(version: Version, args: &A) -> Option<Refusal<A>> {
     let name = Function::Repeat.name();
-    match args.shape() {
-        Shape::Unknown => return None,
-        Shape::Map => {}
-        _ => {
-            return refusal(
-                Kind::NotMap,
-                args.clone(),
-                TYPE_ERROR,
-                format!(r#"Arguments to "{name}" must be a map"#),
-            );
-        }
+    if let Err(found) = mapping(args, || format!(r#"Arguments to "{name}" must be a map"#)) {
+        return found;
     }
     let missing = if args.get("for_each").is_none() {
         Some("for_each")
@@ -711,17 +699,8 @@ fn member_list_to_map<A: Arg + Clone>(version: Version, args: &A) -> Option<Refu
 
 fn yaql<A: Arg + Clone>(args: &A) -> Option<Refusal<A>> {
     let name = Function::Yaql.name();
-    match args.shape() {
-        Shape::Unknown => return None,
-        Shape::Map => {}
-        _ => {
-            return refusal(
-                Kind::NotMap,
-                args.clone(),
-                TYPE_ERROR,
-                format!(r#"Arguments to "{name}" must be a map."#),
-            );
-        }
+    if let Err(found) = mapping(args, || format!(r#"Arguments to "{name}" must be a map."#)) {
+        return found;
     }
     let odd = args
         .entries()

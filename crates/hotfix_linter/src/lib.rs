@@ -65,10 +65,7 @@ pub fn lint_with_files(
     {
         return lint_k2hr3(text, settings);
     }
-    let loaded = hotfix_yaml::check_bytes(bytes).and_then(|text| {
-        hotfix_yaml::check_size(text)?;
-        hotfix_yaml::parse_unlimited(text)
-    });
+    let loaded = hotfix_yaml::check_bytes(bytes).and_then(hotfix_yaml::parse);
     match loaded {
         Ok(doc) => lint_document(path, &doc, settings, files),
         Err(err) => {
