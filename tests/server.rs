@@ -1357,27 +1357,26 @@ fn saving_an_environment_of_a_stack_entry_lints_its_template_again_whatever_it_h
     // `env.yaml` is an environment because `[[stacks]]` says so: saved with a misspelt
     // section, its text no longer looks like an environment's, and the template it goes with
     // is linted again all the same (it kept the nested template's X003 before).
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = hotfix_testkit::repository();
     let root = dir.path();
-    std::fs::create_dir_all(root.join(".git")).expect("mkdir");
-    std::fs::write(
-        root.join("a.yaml"),
-        "heat_template_version: rocky\nparameters:\n  flavor: {type: string}\n",
-    )
-    .expect("write");
-    std::fs::write(
-        root.join("hotfix.toml"),
-        "[[stacks]]\ntemplate = \"top.yaml\"\nenvironments = [\"env.yaml\"]\n",
-    )
-    .expect("write");
-    let env = root.join("env.yaml");
-    std::fs::write(&env, "resource_registry:\n  My::Server: a.yaml\n").expect("write");
-    let top = root.join("top.yaml");
-    std::fs::write(
-        &top,
-        "heat_template_version: rocky\nresources:\n  server:\n    type: My::Server\n    properties: {flavour: m1.small}\n",
-    )
-    .expect("write");
+    let (env, top) = (root.join("env.yaml"), root.join("top.yaml"));
+    for (path, text) in [
+        (
+            root.join("a.yaml"),
+            "heat_template_version: rocky\nparameters:\n  flavor: {type: string}\n",
+        ),
+        (
+            root.join("hotfix.toml"),
+            "[[stacks]]\ntemplate = \"top.yaml\"\nenvironments = [\"env.yaml\"]\n",
+        ),
+        (env.clone(), "resource_registry:\n  My::Server: a.yaml\n"),
+        (
+            top.clone(),
+            "heat_template_version: rocky\nresources:\n  server:\n    type: My::Server\n    properties: {flavour: m1.small}\n",
+        ),
+    ] {
+        hotfix_testkit::write(&path, text);
+    }
     let (mut client, _) = Client::watching(root);
     let x003 = |found: &[Finding]| found.iter().filter(|f| f.0 == "X003").count();
     let first = client.lints_as(&top, &lint_findings(root, &top));
