@@ -162,13 +162,14 @@ impl Project {
         };
         let display = candidate.display();
         let path = stack_path(&candidate.path);
-        let checked = |source: String, diagnostics: Vec<Diagnostic>, environment: bool| Checked {
+        // The text is copied only for a file with findings, which are placed in it.
+        let checked = |diagnostics: Vec<Diagnostic>, environment: bool| Checked {
             path: candidate.path.clone(),
             display: display.clone(),
             source: if diagnostics.is_empty() {
                 String::new()
             } else {
-                source
+                text_of(bytes)
             },
             diagnostics,
             fixed: None,
@@ -183,10 +184,14 @@ impl Project {
             Plan::K2hr3(settings) => {
                 // Text that cannot be read as a template is reported as any template's would be.
                 let (source, diagnostics) = match hotfix_yaml::check_bytes(bytes) {
-                    Ok(text) => (text.to_owned(), hotfix_linter::lint_k2hr3(text, &settings)),
-                    Err(err) => (String::new(), hotfix_linter::load_failure(err, &settings)),
+                    Ok(text) => (Some(text), hotfix_linter::lint_k2hr3(text, &settings)),
+                    Err(err) => (None, hotfix_linter::load_failure(err, &settings)),
                 };
-                return Outcome::Checked(Box::new(checked(source, diagnostics, false)));
+                let mut checked = checked(diagnostics, false);
+                if source.is_none() {
+                    checked.source = String::new();
+                }
+                return Outcome::Checked(Box::new(checked));
             }
             Plan::Environment {
                 settings,
@@ -204,8 +209,7 @@ impl Project {
                 };
                 let diagnostics =
                     hotfix_linter::lint_environment(&display, bytes, &settings, Some(&files));
-                let source = String::from_utf8_lossy(bytes).into_owned();
-                return Outcome::Checked(Box::new(checked(source, diagnostics, true)));
+                return Outcome::Checked(Box::new(checked(diagnostics, true)));
             }
             Plan::Template {
                 settings,
@@ -225,8 +229,7 @@ impl Project {
             let diagnostics =
                 hotfix_linter::lint_document(&display, &doc, &settings, Some(&others));
             drop(doc);
-            let source = String::from_utf8_lossy(bytes).into_owned();
-            return Outcome::Checked(Box::new(checked(source, diagnostics, false)));
+            return Outcome::Checked(Box::new(checked(diagnostics, false)));
         }
         match fix_template(&display, bytes, &settings, &others, options.fixing) {
             Ok((source, diagnostics, fixed)) => Outcome::Checked(Box::new(Checked {
@@ -257,7 +260,7 @@ fn fix_template(
         let source = if diagnostics.is_empty() {
             String::new()
         } else {
-            String::from_utf8_lossy(bytes).into_owned()
+            text_of(bytes)
         };
         (source, diagnostics, None)
     };
@@ -286,6 +289,16 @@ fn fix_template(
         segments: outcome.segments,
     };
     Ok((outcome.text, outcome.diagnostics, Some(fixed)))
+}
+
+/// The text of a file's bytes, for placing its findings: the bytes themselves when they are
+/// UTF-8 (checked by the standard library's fast validation, not the slower one of
+/// `from_utf8_lossy`), each invalid sequence replaced by U+FFFD when not.
+fn text_of(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.to_owned(),
+        Err(_) => String::from_utf8_lossy(bytes).into_owned(),
+    }
 }
 
 /// Whether the file is one of the environments given with `-e` (its configuration's

@@ -264,6 +264,7 @@ impl<'s> ignore::ParallelVisitorBuilder<'s> for &'s Readers<'s> {
         Box::new(Reader {
             shared: self,
             buffer: Vec::new(),
+            head: Vec::new(),
             texts: Texts::default(),
             mine: Gathered::default(),
         })
@@ -275,6 +276,9 @@ impl<'s> ignore::ParallelVisitorBuilder<'s> for &'s Readers<'s> {
 struct Reader<'r> {
     shared: &'r Readers<'r>,
     buffer: Vec<u8>,
+    /// The first bytes of a file of another extension, apart from `buffer`, which keeps its
+    /// length between files (cut short here, it would be grown and zeroed again).
+    head: Vec<u8>,
     /// The texts of the environments this thread read, one copy of each.
     texts: Texts,
     mine: Gathered,
@@ -297,7 +301,7 @@ impl ignore::ParallelVisitor for Reader<'_> {
         // tells them).
         let wanted = crate::kind::has_template_extension(entry.path())
             || is_jinja_source(entry.path())
-            || shows_template_or_environment(entry.path(), &mut self.buffer);
+            || shows_template_or_environment(entry.path(), &mut self.head);
         if !wanted {
             return ignore::WalkState::Continue;
         }
@@ -411,22 +415,12 @@ fn environment_in(
         nested: nested_types(stack, text),
         ..Found::default()
     };
-    let holds = |word: &str| memchr::memmem::find(text.as_bytes(), word.as_bytes()).is_some();
-    if !(holds("resource_registry") || holds("parameter_defaults")) {
-        return found;
-    }
     // Only a file with one of them as a key (or in flow style) is loaded: a template that
     // merely mentions `parameter_defaults` in a description is not parsed for nothing.
-    let keyed = |line: &str| {
-        let line = line.trim_start().trim_start_matches(['"', '\'']);
-        ["resource_registry", "parameter_defaults"]
-            .iter()
-            .any(|key| {
-                line.strip_prefix(key)
-                    .is_some_and(|rest| rest.trim_start_matches(['"', '\'', ' ']).starts_with(':'))
-            })
-    };
-    if !text.trim_start().starts_with('{') && !text.lines().any(keyed) {
+    if !(text.trim_start().starts_with('{')
+        || keyed(text, "resource_registry")
+        || keyed(text, "parameter_defaults"))
+    {
         return found;
     }
     if path
@@ -461,6 +455,36 @@ fn environment_in(
         ));
     }
     found
+}
+
+/// Whether `key` is written as a mapping key at the start of a line of `text` (after blanks
+/// and an opening quote; a quote, blanks and a `:` after it). Found by searching the whole text
+/// for the word, then looking at its line around each place: most texts hold the word nowhere.
+fn keyed(text: &str, key: &str) -> bool {
+    let bytes = text.as_bytes();
+    // Lines as `str::lines` ends them: at `\n` (a `\r` before it is a blank). The start of
+    // the line of each place is looked for from the place before, not from the text's start:
+    // a long line with the word many times is not searched again for each.
+    // Only the first place of a line can be at its start: the line of a place is checked once.
+    let (mut line_start, mut searched, mut checked) = (0, 0, None);
+    memchr::memmem::find_iter(bytes, key.as_bytes()).any(|at| {
+        if let Some(i) = memchr::memrchr(b'\n', &bytes[searched..at]) {
+            line_start = searched + i + 1;
+        }
+        searched = at;
+        if checked == Some(line_start) {
+            return false;
+        }
+        checked = Some(line_start);
+        // What precedes it on its line: blanks, then at most opening quotes.
+        let before = text[line_start..at]
+            .trim_start()
+            .trim_start_matches(['"', '\'']);
+        before.is_empty()
+            && text[at + key.len()..]
+                .trim_start_matches(['"', '\'', ' '])
+                .starts_with(':')
+    })
 }
 
 /// As many threads as the lint's pool has (`RAYON_NUM_THREADS`, else one per core, as rayon
@@ -529,10 +553,10 @@ fn nested_types(file: &StackPath, text: &str) -> Vec<StackPath> {
     }
     let folder = file.parent();
     for at in at_each {
-        let rest = &text[at + 5..];
-        let line = &rest[..rest.find(['\n', '\r']).unwrap_or(rest.len())];
-        let value = line
-            .trim_start()
+        // The first word after it on its line, read no further than the word: the end of a
+        // long line is not looked for at each `type:` on it.
+        let value = text[at + 5..]
+            .trim_start_matches(|c: char| c.is_whitespace() && !matches!(c, '\n' | '\r'))
             .split(|c: char| c.is_whitespace() || matches!(c, ',' | '}' | '#'))
             .next()
             .unwrap_or("")
@@ -542,4 +566,77 @@ fn nested_types(file: &StackPath, text: &str) -> Vec<StackPath> {
         }
     }
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `keyed` answered when it read the text line by line: the reference it must agree
+    /// with.
+    fn keyed_by_lines(text: &str, key: &str) -> bool {
+        text.lines().any(|line| {
+            line.trim_start()
+                .trim_start_matches(['"', '\''])
+                .strip_prefix(key)
+                .is_some_and(|rest| rest.trim_start_matches(['"', '\'', ' ']).starts_with(':'))
+        })
+    }
+
+    #[test]
+    fn a_key_is_found_at_the_start_of_a_line_as_line_by_line_reading_finds_it() {
+        let pieces = [
+            "resource_registry",
+            ":",
+            " ",
+            "\t",
+            "\"",
+            "'",
+            "\n",
+            "\r",
+            "\r\n",
+            "x",
+            "\u{a0}",
+            "\u{2028}",
+            "#",
+        ];
+        // Every text of up to five pieces.
+        let mut texts = vec![String::new()];
+        for _ in 0..5 {
+            let longer: Vec<String> = texts
+                .iter()
+                .flat_map(|t| pieces.iter().map(move |p| format!("{t}{p}")))
+                .collect();
+            texts.extend(longer);
+            texts.sort();
+            texts.dedup();
+        }
+        assert!(texts.len() > 100_000);
+        for text in &texts {
+            assert_eq!(
+                keyed(text, "resource_registry"),
+                keyed_by_lines(text, "resource_registry"),
+                "{text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_long_line_naming_many_types_is_read_once() {
+        let text = format!(
+            "a: {}\n  type: b.yaml\ntype:\n  c.yaml\n",
+            "type: x.yaml ".repeat(20_000)
+        );
+        let found = nested_types(&StackPath::new("t/top.yaml"), &text);
+        assert_eq!(found.len(), 20_001);
+        assert_eq!(found[0].as_str(), "t/x.yaml");
+        assert_eq!(found[20_000].as_str(), "t/b.yaml");
+        // On its own line, a key without a value names nothing.
+        let line = "x: \"y\"\n  type: \u{a0}'n.yaml'}\n  type:\t# z.yaml\n";
+        let names: Vec<String> = nested_types(&StackPath::new("top.yaml"), line)
+            .iter()
+            .map(|p| p.as_str().to_owned())
+            .collect();
+        assert_eq!(names, ["n.yaml"]);
+    }
 }
