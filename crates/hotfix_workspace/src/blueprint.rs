@@ -415,10 +415,10 @@ struct Summary {
 
 /// A hash of a file's text, to tell whether what is linted is what was read.
 fn text_hash(text: &str) -> u64 {
-    use std::hash::{Hash as _, Hasher as _};
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    text.hash(&mut hasher);
-    hasher.finish()
+    use std::hash::BuildHasher as _;
+    // Compared within one run only: a fast hash of fixed seed, not SipHash's defence against
+    // chosen keys (nothing is kept in a table by it).
+    foldhash::fast::FixedState::with_seed(0).hash_one(text)
 }
 
 /// A blueprint's local imports as written; `None` when the document is not a blueprint.

@@ -32,14 +32,11 @@ impl LineIndex {
     pub fn new(text: &str) -> Self {
         let bytes = text.as_bytes();
         let mut starts = vec![0];
-        let mut i = 0;
-        while i < bytes.len() {
-            match bytes[i] {
-                b'\n' => starts.push(i + 1),
-                b'\r' if bytes.get(i + 1) != Some(&b'\n') => starts.push(i + 1),
-                _ => {}
+        // A line starts after `\n`, and after a `\r` not followed by one.
+        for i in memchr::memchr2_iter(b'\n', b'\r', bytes) {
+            if bytes[i] == b'\n' || bytes.get(i + 1) != Some(&b'\n') {
+                starts.push(i + 1);
             }
-            i += 1;
         }
         let ascii = text.is_ascii();
         let mut blocks = Vec::new();
