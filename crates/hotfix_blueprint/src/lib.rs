@@ -18,6 +18,37 @@ pub use model::{
     Scope, Where, input_uses,
 };
 
+/// The top-level keys Cloudify's parser takes in a blueprint (and in every file it imports),
+/// in its order: the keys of `dsl_parser.elements.blueprint.Blueprint.schema` in
+/// cloudify-common 7.0.5. Any other key is refused on upload (`'KEY' is not in schema`); a
+/// test of the blueprint oracle compares this list with the parser's.
+pub const SECTIONS: [&str; 24] = [
+    "tosca_definitions_version",
+    "description",
+    "imports",
+    "dsl_definitions",
+    "metadata",
+    "inputs",
+    "plugins",
+    "node_types",
+    "relationships",
+    "node_templates",
+    "policy_types",
+    "policy_triggers",
+    "groups",
+    "policies",
+    "workflows",
+    "outputs",
+    "data_types",
+    "capabilities",
+    "imported_blueprints",
+    "namespaces_mapping",
+    "labels",
+    "blueprint_labels",
+    "deployment_settings",
+    "resource_tags",
+];
+
 /// The DSL version a `tosca_definitions_version` value names: `cloudify_dsl_1_4` is `(1, 4)`.
 pub fn parse_dsl_version(text: &str) -> Option<(u32, u32)> {
     let rest = text.strip_prefix("cloudify_dsl_")?;

@@ -149,6 +149,7 @@ fn shared_blueprint_mutants_cloudify_rejects_are_reported_with_the_expected_code
         "bad-arity",
         "version-gated",
         "nested-runtime",
+        "unknown-section",
     ] {
         let rejected = tally.get(kind).map_or(0, |c| c[1]);
         assert!(
@@ -167,7 +168,7 @@ fn shared_blueprint_mutants_cloudify_rejects_are_reported_with_the_expected_code
 fn shared_blueprint_rule_fixtures_agree_with_cloudify() {
     // code -> (command, a piece of Cloudify's message for the invalid fixtures; none: Cloudify
     // accepts them, the rule is a warning about something else)
-    let rules: [(&str, &str, Option<&str>); 10] = [
+    let rules: [(&str, &str, Option<&str>); 11] = [
         ("C001", "parse", Some("unknown input")),
         ("C002", "parse", Some("does not exist")),
         ("C003", "parse", Some("can only be used")),
@@ -190,6 +191,7 @@ fn shared_blueprint_rule_fixtures_agree_with_cloudify() {
             "parse",
             Some("Unable to evaluate get_property function: Node template property"),
         ),
+        ("C013", "parse", Some("is not in schema")),
     ];
     let python = common::workspace().join(".venv-cfy/bin/python");
     let mut oracle = Oracle::start(&python);
@@ -249,6 +251,30 @@ fn shared_blueprint_rule_fixtures_agree_with_cloudify() {
     }
     println!("blueprint rule fixtures checked against Cloudify: {checked}");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `hotfix_blueprint::SECTIONS` is the list of the top-level keys Cloudify's parser takes
+/// (`Blueprint.schema` of `dsl_parser.elements.blueprint`, in its order), read from the parser
+/// in .venv-cfy: the list `unknown-blueprint-section` (C013) checks against.
+#[test]
+#[ignore = "needs .venv-cfy (scripts/setup-cfy-oracle.sh)"]
+fn shared_blueprint_sections_are_the_parser_s() {
+    let python = common::workspace().join(".venv-cfy/bin/python");
+    let out = Command::new(&python)
+        .args([
+            "-c",
+            "import json; from dsl_parser.elements.blueprint import Blueprint; \
+             print(json.dumps(list(Blueprint.schema)))",
+        ])
+        .output()
+        .expect("run .venv-cfy's python");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let parser: Vec<String> = serde_json::from_slice(&out.stdout).expect("a JSON list");
+    assert_eq!(parser, hotfix_blueprint::SECTIONS);
 }
 
 /// Whether all of a blueprint's imports are Cloudify's types, plugins or local files.
@@ -468,6 +494,16 @@ fn mutate(path: &Path, text: &str) -> Vec<Mutant> {
             "C006",
             "found an unresolved argument",
             "plan",
+        );
+    }
+    // A section misspelt: `node_templates` as `node_template`.
+    if let Some(key) = doc.get_key(doc.root(), "node_templates") {
+        mutant(
+            "unknown-section",
+            replace(key, "node_template"),
+            "C013",
+            "'node_template' is not in schema",
+            "parse",
         );
     }
     out

@@ -17,6 +17,7 @@ mod undefined_input;
 mod undefined_node_template;
 mod undefined_property;
 mod unknowable_property;
+mod unknown_section;
 mod unknown_sys_entity;
 mod unresolved_runtime_argument;
 mod unused_input;
@@ -34,6 +35,7 @@ pub(crate) const RULES: &[&Rule] = &[
     &undefined_property::RULE,
     &unknowable_property::RULE,
     &ambiguous_node_instance::RULE,
+    &unknown_section::RULE,
 ];
 
 impl BlueprintContext<'_> {
