@@ -214,6 +214,37 @@ pub(crate) fn nested_of(
     })
 }
 
+/// The nested templates the member of the group `group` stands for (its definition's type
+/// `member.type_name`), as [`nested_of`] finds a resource's. Empty (nothing known) when an
+/// environment's `resources` section names the group (or a pattern that may match it): what
+/// it says under the group's name is the registry of the group's nested stack, and may give
+/// its members (`0`, `1`, …, or an autoscaling group's random names) an implementation of
+/// their own.
+pub(crate) fn nested_of_member(
+    cx: &crate::rule::Context<'_>,
+    files: &Files<'_>,
+    group: &hotfix_hot::Named,
+    member: &crate::rules::resources::shared::GroupMember,
+) -> std::rc::Rc<Vec<Nested>> {
+    cx.memo(member.type_node, || {
+        let per_resource = files.registry.is_some_and(|registry| {
+            registry.get().environments().iter().any(|env| {
+                env.entries.iter().any(|e| match e.path.as_slice() {
+                    [section, name, ..] if &**section == "resources" => {
+                        **name == *group.name || name.contains(['*', '?', '['])
+                    }
+                    _ => false,
+                })
+            })
+        });
+        std::rc::Rc::new(if per_resource {
+            Vec::new()
+        } else {
+            nested_templates(files, &member.type_name, &group.name)
+        })
+    })
+}
+
 /// [`nested_of`]'s answer, worked out.
 fn nested_templates(files: &Files<'_>, type_name: &str, name: &str) -> Vec<Nested> {
     if is_template_path(type_name) {

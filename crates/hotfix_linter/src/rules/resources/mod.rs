@@ -17,7 +17,7 @@ mod missing_resource_type;
 mod param_ref;
 mod property_values;
 mod resource_not_mapping;
-mod shared;
+pub(crate) mod shared;
 mod slash_in_resource_name;
 mod snapshot_unsupported;
 mod unavailable_in_release;

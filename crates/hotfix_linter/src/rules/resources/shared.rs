@@ -202,7 +202,7 @@ pub(super) fn literal_properties(cx: &Context<'_>, resource: &Named) -> Option<N
 
 /// The groups whose members are defined by a resource definition of their own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Group {
+pub(crate) enum Group {
     /// `OS::Heat::ResourceGroup`: `resource_def`, members named `0`, `1`, …
     Resource,
     /// `OS::Heat::AutoScalingGroup`: `resource`, members named at random.
@@ -213,13 +213,13 @@ pub(super) enum Group {
 /// `OS::Heat::AutoScalingGroup` (`properties.resource`), as written: Heat checks its type and
 /// its property names when it validates the group before a stack create, in a nested stack of
 /// one member (`resources.group<nested_stack>.resources[0]`).
-pub(super) struct GroupMember {
-    pub(super) group: Group,
+pub(crate) struct GroupMember {
+    pub(crate) group: Group,
     /// The `type` value, when it is a string.
-    pub(super) type_node: NodeId,
-    pub(super) type_name: String,
+    pub(crate) type_node: NodeId,
+    pub(crate) type_name: String,
     /// The member's `properties`, when a written mapping.
-    pub(super) properties: Option<NodeId>,
+    pub(crate) properties: Option<NodeId>,
     /// The name of the member Heat validates, as its messages show it: `0` for a resource
     /// group (unless `removal_policies` may skip that name), else `<member>`.
     pub(super) heat_name: &'static str,
@@ -228,7 +228,7 @@ pub(super) struct GroupMember {
 impl GroupMember {
     /// Where Heat's messages put the member: `resources.group<nested_stack>.resources[0]`, or
     /// `….resources.<member>` for an autoscaling group (its members' names are random).
-    pub(super) fn heat_path(&self, group: &str) -> String {
+    pub(crate) fn heat_path(&self, group: &str) -> String {
         match self.group {
             Group::Resource => format!("resources.{group}<nested_stack>.resources[0]"),
             Group::AutoScaling => format!("resources.{group}<nested_stack>.resources.<member>"),
@@ -240,7 +240,7 @@ impl GroupMember {
 /// validates a member: not for a group never created, an external one, nor one whose size is
 /// zero (a `count` of 0; `desired_capacity`, else `min_size`, of 0), whose member Heat does
 /// not validate.
-pub(super) fn group_member(cx: &Context<'_>, resource: &Named) -> Option<GroupMember> {
+pub(crate) fn group_member(cx: &Context<'_>, resource: &Named) -> Option<GroupMember> {
     let doc = cx.doc;
     let ty = cx.template.field(resource, "type")?;
     let group = match doc.str_value(ty)? {
