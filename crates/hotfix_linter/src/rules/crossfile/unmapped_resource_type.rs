@@ -1,7 +1,8 @@
 use hotfix_stack::Knowledge;
 
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::crossfile::{heat_has, is_template_path};
+use crate::rules::crossfile::{heat_has, is_template_path, names_resource};
+use crate::rules::resources::shared::group_member;
 
 declare_rule! {
     /// ## What it does
@@ -9,7 +10,10 @@ declare_rule! {
     /// `OS::TripleO::Compute`) is mapped by an environment's `resource_registry`: by the
     /// environments given with `-e` or a `[[stacks]]` entry, as Heat merges them; without them,
     /// by some environment of the tree (or named in a `*.j2.yaml` environment source, which a
-    /// deployment renders).
+    /// deployment renders). So is the type of the member of an `OS::Heat::ResourceGroup`
+    /// (`resource_def`) or an `OS::Heat::AutoScalingGroup` (`resource`), which Heat looks up
+    /// when it creates the stack (unless the group has no member, or an environment's
+    /// `resources` section names the group).
     ///
     /// `unknown-resource-type` (H608) checks the types of Heat's own namespaces. Not checked: a
     /// resource with a `condition`; a run that found no environment file in the tree (its
@@ -49,17 +53,13 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     let Some(registry) = cx.files.and_then(|f| f.registry) else {
         return;
     };
-    let doc = cx.doc;
     let mut registry_built = None;
-    for resource in &cx.template.resources {
-        let Some(type_name) = cx.template.resource_type(resource) else {
-            continue;
-        };
+    for (type_name, at, resource, member) in &written_types(cx) {
+        let (type_name, at) = (type_name.as_str(), *at);
         if type_name.is_empty()
             || is_template_path(type_name)
             || heat_has(type_name)
             || in_heats_namespace(type_name)
-            || doc.get(resource.value, "condition").is_some()
         {
             continue;
         }
@@ -70,15 +70,19 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         {
             return;
         }
-        if !registry
-            .lookup(type_name, Some(&resource.name), &heat_has)
-            .is_empty()
-        {
+        // A member is looked up in the group's nested stack, under its own name: what the
+        // `resources` section says of the group is that stack's registry.
+        let mapped = if *member {
+            names_resource(registry, &resource.name)
+                || !registry.lookup(type_name, None, &heat_has).is_empty()
+        } else {
+            !registry
+                .lookup(type_name, Some(&resource.name), &heat_has)
+                .is_empty()
+        };
+        if mapped {
             continue;
         }
-        let Some(at) = cx.template.field(resource, "type") else {
-            continue;
-        };
         // The entry that maps it (to a type that leads nowhere), when one does: its own, else
         // a glob's (`"OS::Networking::*": "OS::Heat::*"` maps `OS::Networking::Port` to
         // `OS::Heat::Port`).
@@ -128,7 +132,12 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             None => format!("`{type_name}` is not a type Heat has, and {by}"),
         };
         let diagnostic = sink.report(cx.span(at), message);
-        let heat = format!("Heat: `The Resource Type ({type_name}) could not be found.`");
+        let when = if *member {
+            " (for a group's member, when it creates the stack)"
+        } else {
+            ""
+        };
+        let heat = format!("Heat{when}: `The Resource Type ({type_name}) could not be found.`");
         match crate::rules::util::did_you_mean(type_name, mapped.map(|name| &**name)) {
             Some(suggestion) => diagnostic.help(format!("did you mean `{suggestion}`? {heat}")),
             None => diagnostic.help(format!(
@@ -140,6 +149,30 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
 
 /// Whether the type is in a namespace of Heat's own types (`OS::Nova` of `OS::Nova::Servr`),
 /// which `unknown-resource-type` checks.
+/// Each resource's type, and the type of each group's member (which Heat looks up when it
+/// creates the stack, in the group's nested stack), but those of a resource with a
+/// `condition`: the type, the node it is written at, the resource (whose name the registry's
+/// `resources` section may name), and whether it is a member's.
+fn written_types<'c>(
+    cx: &'c Context<'_>,
+) -> Vec<(String, hotfix_yaml::NodeId, &'c hotfix_hot::Named, bool)> {
+    let mut written = Vec::new();
+    for resource in &cx.template.resources {
+        if cx.doc.get(resource.value, "condition").is_some() {
+            continue;
+        }
+        if let Some(type_name) = cx.template.resource_type(resource)
+            && let Some(at) = cx.template.field(resource, "type")
+        {
+            written.push((type_name.to_owned(), at, resource, false));
+        }
+        if let Some(member) = group_member(cx, resource) {
+            written.push((member.type_name, member.type_node, resource, true));
+        }
+    }
+    written
+}
+
 fn in_heats_namespace(name: &str) -> bool {
     static NAMESPACES: std::sync::OnceLock<std::collections::HashSet<&'static str>> =
         std::sync::OnceLock::new();
