@@ -17,7 +17,9 @@ declare_rule! {
     /// stack the text `a-{"get_parm": "flavor"}`; a property or an output gets the mapping
     /// itself. Only the functions whose names have an underscore (`get_param`, `str_replace`,
     /// `list_join`, …) are looked for: a key one letter from `if`, `not` or `and` is more often
-    /// data.
+    /// data. A key that is a function's exact name but for invisible characters around it (a
+    /// no-break space, U+00A0, as a word processor or a web page leaves it; a zero-width space)
+    /// is reported too, whatever the function.
     ///
     /// ## Fix safety
     /// The fix renames the key to the function's name. It is unsafe: Heat then calls the
@@ -70,8 +72,9 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             .filter(|f| f.name().contains('_'))
             .collect()
     };
-    let values = underscored(version.functions());
-    let conditions = underscored(version.condition_functions());
+    let (all_values, all_conditions) = (version.functions(), version.condition_functions());
+    let values = underscored(all_values.clone());
+    let conditions = underscored(all_conditions.clone());
     for data in unique_data_maps(cx) {
         let entries = cx.doc.entries(data.map);
         let [entry] = entries.as_slice() else {
@@ -80,21 +83,34 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         let Some(key) = cx.doc.str_value(entry.key) else {
             continue;
         };
-        let functions = match data.context {
-            FieldContext::Value => &values,
-            FieldContext::Condition => &conditions,
+        let (functions, all) = match data.context {
+            FieldContext::Value => (&values, &all_values),
+            FieldContext::Condition => (&conditions, &all_conditions),
         };
-        let Some(function) = near_function(functions, key) else {
-            continue;
+        // A key with invisible characters is shown as Python's `repr()` shows it
+        // (`'\xa0get_param'`), which makes them visible.
+        let (function, label, shown) = match invisible_around(all, key) {
+            Some((function, around)) => (function, around, hotfix_yaml::python_str_repr(key)),
+            None => match near_function(functions, key) {
+                Some(function) => (
+                    function,
+                    format!("one edit from `{}`", function.name()),
+                    key.to_owned(),
+                ),
+                None => continue,
+            },
         };
         let name = function.name();
+        // The key as `json.dumps` writes it where Heat builds a string of the mapping.
+        let mut json = String::new();
+        hotfix_yaml::write_json_string(key, &mut json);
         let diagnostic = sink.report(
             cx.span(entry.key),
-            format!("`{key}` is not a function: Heat takes this mapping as data"),
+            format!("`{shown}` is not a function: Heat takes this mapping as data"),
         );
-        diagnostic.primary_label(format!("one edit from `{name}`"));
+        diagnostic.primary_label(label);
         diagnostic.help(format!(
-            "write `{name}`: Heat calls a function only by its exact name, and passes `{{{key}: …}}` on as it is (as the text `{{\"{key}\": …}}` where a string is built)"
+            "write `{name}`: Heat calls a function only by its exact name, and passes `{{{shown}: …}}` on as it is (as the text `{{{json}: …}}` where a string is built)"
         ));
         let plain = matches!(
             &cx.doc.node(entry.key).kind,
@@ -102,7 +118,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         );
         if plain {
             diagnostic.fix(Fix {
-                message: format!("Rename `{key}` to `{name}`"),
+                message: format!("Rename `{shown}` to `{name}`"),
                 edits: vec![Edit::replace(cx.span(entry.key), name.to_owned())],
                 applicability: Applicability::Unsafe,
             });
@@ -112,6 +128,30 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
 
 /// The one function of `functions` whose name is one edit from `key`, when exactly one is (a
 /// function of another version is `removed-function` or `function-not-available-yet`).
+/// The function whose exact name `key` is but for invisible characters before or after it
+/// (white space Rust's `char::is_whitespace` knows, which YAML does not take as blanks: a
+/// no-break space; zero-width characters), and a label naming them by code point.
+fn invisible_around(functions: &[Function], key: &str) -> Option<(Function, String)> {
+    let invisible = |c: char| {
+        c.is_whitespace() || matches!(c, '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}')
+    };
+    let name = key.trim_matches(invisible);
+    if name.len() == key.len() || name.is_empty() {
+        return None;
+    }
+    let function = *functions.iter().find(|f| f.name() == name)?;
+    let mut points: Vec<String> = key
+        .chars()
+        .filter(|&c| invisible(c))
+        .map(|c| format!("U+{:04X}", u32::from(c)))
+        .collect();
+    points.dedup();
+    Some((
+        function,
+        format!("`{name}` with {} around it", points.join(", ")),
+    ))
+}
+
 fn near_function(functions: &[Function], key: &str) -> Option<Function> {
     let mut near = functions
         .iter()
