@@ -358,6 +358,9 @@ pub struct Files<'a> {
         hotfix_stack::StackPath,
         std::sync::Arc<hotfix_stack::FileFacts>,
     )],
+    /// For an environment file given to the run: every environment given with it, in the
+    /// order Heat merges them (itself included); empty when not known.
+    pub stack_environments: &'a [hotfix_stack::StackPath],
 }
 
 impl std::fmt::Debug for Files<'_> {

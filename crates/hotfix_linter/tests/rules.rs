@@ -82,6 +82,7 @@ fn lint_as(
             roots: &roots,
             registry: registry.as_ref(),
             stack_templates: &stack,
+            stack_environments: &[],
         });
     }
     let mut memory = MemorySource::new();
@@ -102,13 +103,14 @@ fn lint_as(
         StackPath::new("example.yaml")
     };
     memory.insert(path.as_str(), source);
-    let example_template = "heat_template_version: rocky\nparameters:\n  flavor: {type: string}\n";
+    let example_template = "heat_template_version: rocky\nparameters:\n  flavor: {type: string}\n  \
+                            count: {type: number, default: 1}\n";
     if environment {
         memory.insert("example.yaml", example_template);
     }
     let roots = [StackPath::new(".")];
     // The stack of a doc example: the registry above, and for an environment a template
-    // that declares `flavor`.
+    // that declares `flavor` and `count`.
     let registry = hotfix_stack::Registry::given_files(
         &memory,
         &roots,
@@ -130,6 +132,7 @@ fn lint_as(
         roots: &roots,
         registry: Some(&registry),
         stack_templates: &stack,
+        stack_environments: &[],
     })
 }
 

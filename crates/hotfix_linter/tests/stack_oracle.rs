@@ -48,13 +48,23 @@ const AT_RUN_TIME: &[(&str, &str, &str, &str)] = &[
     ),
 ];
 
+/// The environment rules about what Heat checks only when it creates the stack (the values
+/// of parameters): their fixtures are sent with the checks of a stack create.
+const AT_CREATE: &[&str] = &["E010"];
+
 /// Fixtures that name paths of a deployment layout: valid to hotfix, absent on this machine.
 const LAYOUT_ONLY: &str = "valid_deployment_layout";
 
 /// Heat's verdict on a stack of the minimal template and the environment `fixture`, or of the
 /// template `fixture` (with the checks of a stack create, no cloud). `plain` answers the first
 /// kind, `strict` the second (a process that ran `--no-cloud` answers only that kind).
-fn heat(plain: &mut Heat, strict: &mut Heat, fixture: &Path, environment: bool) -> Value {
+fn heat(
+    plain: &mut Heat,
+    strict: &mut Heat,
+    fixture: &Path,
+    environment: bool,
+    at_create: bool,
+) -> Value {
     let workspace = common::workspace();
     let mut args: Vec<String> = Vec::new();
     let heat = if environment {
@@ -66,7 +76,12 @@ fn heat(plain: &mut Heat, strict: &mut Heat, fixture: &Path, environment: bool) 
             "-e".into(),
             fixture.display().to_string(),
         ]);
-        plain
+        if at_create {
+            args.extend(["--strict".into(), "--no-cloud".into()]);
+            strict
+        } else {
+            plain
+        }
     } else {
         args.extend([
             fixture.display().to_string(),
@@ -117,7 +132,8 @@ fn shared_environment_and_cross_file_rules_agree_with_heats_client_and_engine() 
             if !invalid && (!name.starts_with("valid") || name.starts_with(LAYOUT_ONLY)) {
                 continue;
             }
-            let answer = heat(&mut plain, &mut strict, &fixture, environment);
+            let at_create = AT_CREATE.contains(&rule.code);
+            let answer = heat(&mut plain, &mut strict, &fixture, environment, at_create);
             checked += 1;
             let accepted = answer["valid"] == Value::Bool(true);
             let error = answer["error"].as_str().unwrap_or_default().to_owned();

@@ -155,6 +155,7 @@ impl crate::Project for DiskProject {
             roots: project.roots().to_vec(),
             registry: None,
             stack_templates: Vec::new(),
+            stack_environments: Vec::new(),
         };
         // What `hotfix lint` makes of the file, met by its walk of the project.
         let asked = Asked {
@@ -171,9 +172,11 @@ impl crate::Project for DiskProject {
                 settings,
                 registry,
                 stack_templates,
+                stack_environments,
             } => Some(Context {
                 registry,
                 stack_templates,
+                stack_environments,
                 ..context(crate::FileKind::Environment, false, settings)
             }),
             Plan::Template {

@@ -76,6 +76,7 @@ pub trait Project {
             roots: vec![StackPath::new(&path.to_string_lossy()).parent()],
             registry: None,
             stack_templates: Vec::new(),
+            stack_environments: Vec::new(),
         }))
     }
 
@@ -106,6 +107,9 @@ pub struct Context {
     /// For an environment file given with a template (by a `[[stacks]]` entry): the templates
     /// it is given with, to check its `parameters` against.
     pub stack_templates: Vec<(StackPath, Arc<FileFacts>)>,
+    /// For such an environment file: the environments of its `[[stacks]]` entry (itself
+    /// included), in order.
+    pub stack_environments: Vec<StackPath>,
 }
 
 impl std::fmt::Debug for Context {
@@ -691,6 +695,7 @@ impl Server<'_> {
             roots: &context.roots,
             registry: context.registry.as_deref(),
             stack_templates: &context.stack_templates,
+            stack_environments: &context.stack_environments,
         });
         let settings = &context.settings;
         let diagnostics = if context.kind == FileKind::Environment {

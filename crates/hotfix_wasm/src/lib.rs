@@ -200,6 +200,7 @@ impl Tree {
             roots: &self.roots,
             registry: Some(self.given.as_ref().unwrap_or(&self.registry)),
             stack_templates: &[],
+            stack_environments: &[],
         }
     }
 

@@ -197,6 +197,7 @@ impl Project {
                 settings,
                 registry,
                 stack_templates,
+                stack_environments,
             } => {
                 // The `E` rules and the rules that check any YAML document, with the files beside
                 // it read from disk.
@@ -206,6 +207,7 @@ impl Project {
                     roots: self.roots(),
                     registry: registry.as_deref(),
                     stack_templates: &stack_templates,
+                    stack_environments: &stack_environments,
                 };
                 let diagnostics =
                     hotfix_linter::lint_environment(&display, bytes, &settings, Some(&files));
@@ -223,6 +225,7 @@ impl Project {
             roots: self.roots(),
             registry: Some(&registry),
             stack_templates: &[],
+            stack_environments: &[],
         };
         if let Some(doc) = document.filter(|_| options.fixing == Fixing::No) {
             // Loaded once already (a blueprint, for what it imports).

@@ -45,6 +45,8 @@ pub enum Plan {
         registry: Option<Arc<LazyRegistry>>,
         /// The templates it is given with (`-e`, or its `[[stacks]]` entry's).
         stack_templates: Vec<(StackPath, Arc<FileFacts>)>,
+        /// The environments given with it (itself included), in order.
+        stack_environments: Vec<StackPath>,
     },
     /// A Heat template or a Cloudify blueprint (its settings then hold what its imports
     /// declare).
@@ -73,10 +75,12 @@ impl Project {
             }
             LintKind::Environment => {
                 // The template of the `[[stacks]]` entry the file is an environment of.
-                let stack_template: Option<PathBuf> = match config.stack_of(path) {
-                    Some((index, false)) => Some(config.path_of(&config.stacks[index].template)),
+                let index = match config.stack_of(path) {
+                    Some((index, false)) => Some(index),
                     _ => None,
                 };
+                let stack_template: Option<PathBuf> =
+                    index.map(|i| config.path_of(&config.stacks[i].template));
                 Ok(Plan::Environment {
                     settings,
                     registry: self
@@ -84,6 +88,10 @@ impl Project {
                         .ok(),
                     stack_templates: self
                         .templates_given_with(&stack_path(path), stack_template.as_deref()),
+                    stack_environments: self.environments_given_with(
+                        &stack_path(path),
+                        index.and_then(|i| config.stack_entries.get(i)),
+                    ),
                 })
             }
             LintKind::Skip(kind) => Ok(Plan::Skip(kind)),

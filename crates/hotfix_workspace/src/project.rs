@@ -436,6 +436,37 @@ impl Project {
         found
     }
 
+    /// The environments the environment `env` is given with, itself included, in order: those
+    /// given with `-e` when it is one of them, else those of its `[[stacks]]` entry
+    /// (`stack`), named as the run names files, else none.
+    pub fn environments_given_with(
+        &self,
+        env: &StackPath,
+        stack: Option<&StackEntry>,
+    ) -> Vec<StackPath> {
+        // The file itself is named as the run names it, whatever its entry's spelling.
+        let same = |path: &StackPath| {
+            let whole =
+                |p: &StackPath| crate::paths::normalize(Path::new(self.absolute(p).as_str()));
+            whole(path) == whole(env)
+        };
+        let named = |paths: Vec<StackPath>| -> Vec<StackPath> {
+            paths
+                .into_iter()
+                .map(|p| if same(&p) { env.clone() } else { p })
+                .collect()
+        };
+        if self.environments.iter().any(|e| &stack_path(e) == env) {
+            return named(self.environments.iter().map(|e| stack_path(e)).collect());
+        }
+        match stack {
+            Some(entry) if self.environments.is_empty() => {
+                named(self.named_as_run(entry).environments)
+            }
+            _ => Vec::new(),
+        }
+    }
+
     /// The templates among `files` (by content), with their facts: the top templates of a
     /// stack.
     fn templates_among(&self, files: &[PathBuf]) -> Vec<(StackPath, Arc<FileFacts>)> {

@@ -104,6 +104,7 @@ pub(crate) fn said(
         roots: &roots,
         registry: registry.as_ref(),
         stack_templates: &stack,
+        stack_environments: &[],
     };
     let settings = hotfix_linter::Settings {
         select: vec![hotfix_linter::Selector::parse(code).expect("a code")],

@@ -11,6 +11,7 @@ use crate::settings::Settings;
 mod invalid_environment;
 mod invalid_event_sink;
 mod invalid_merge_strategy;
+mod invalid_parameter_value;
 mod invalid_registry_entry;
 mod invalid_section;
 mod missing_registry_target;
@@ -30,6 +31,7 @@ pub(crate) const RULES: &[&Rule] = &[
     &missing_registry_target::RULE,
     &undeclared_parameter::RULE,
     &unknown_parameter_default::RULE,
+    &invalid_parameter_value::RULE,
 ];
 
 /// The finding for an environment file Heat cannot load at all (`E001`), when enabled.
