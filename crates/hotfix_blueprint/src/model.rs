@@ -1,5 +1,7 @@
 //! The blueprint model: sections, named items, and the function calls found in them.
 
+use std::collections::HashMap;
+
 use hotfix_yaml::{Document, NodeId};
 
 use crate::functions::{Function, as_call};
@@ -137,6 +139,12 @@ pub struct Blueprint<'d> {
     pub labels: Vec<(String, NodeId)>,
     pub dsl_definitions: Option<NodeId>,
     pub calls: Vec<Call>,
+    /// The index in `inputs` of the first input of each name, so that [`Blueprint::input`]
+    /// does not scan every input.
+    input_index: HashMap<String, usize>,
+    /// The index in `node_templates` of the first node template of each name, so that
+    /// [`Blueprint::node_template`] does not scan every node template.
+    node_index: HashMap<String, usize>,
 }
 
 impl<'d> Blueprint<'d> {
@@ -145,6 +153,7 @@ impl<'d> Blueprint<'d> {
         let mut bp = Blueprint::imports_only(doc)?;
         bp.load_inputs();
         bp.load_node_templates();
+        bp.index_names();
         let root = doc.root();
         bp.outputs = named(doc, doc.get(root, "outputs"));
         bp.capabilities = named(doc, doc.get(root, "capabilities"));
@@ -192,18 +201,31 @@ impl<'d> Blueprint<'d> {
             labels: Vec::new(),
             dsl_definitions: doc.get(root, "dsl_definitions"),
             calls: Vec::new(),
+            input_index: HashMap::new(),
+            node_index: HashMap::new(),
         };
         bp.load_imports();
         Some(bp)
     }
 
-    /// The index of the node template of this name.
-    pub fn node_template(&self, name: &str) -> Option<usize> {
-        self.node_templates.iter().position(|n| n.name == name)
+    /// Records where the first input and node template of each name is.
+    fn index_names(&mut self) {
+        for (i, input) in self.inputs.iter().enumerate() {
+            self.input_index.entry(input.name.clone()).or_insert(i);
+        }
+        for (i, node) in self.node_templates.iter().enumerate() {
+            self.node_index.entry(node.name.clone()).or_insert(i);
+        }
     }
 
+    /// The index of the node template of this name.
+    pub fn node_template(&self, name: &str) -> Option<usize> {
+        self.node_index.get(name).copied()
+    }
+
+    /// The input of this name (the first, if it is repeated).
     pub fn input(&self, name: &str) -> Option<&Input> {
-        self.inputs.iter().find(|i| i.name == name)
+        self.input_index.get(name).map(|&i| &self.inputs[i])
     }
 
     /// Whether every input and node template is declared in this file or in imports whose
@@ -599,4 +621,33 @@ fn is_cloudify_types_url(lower: &str) -> bool {
     (rest.starts_with("cloudify.co/spec/cloudify/")
         || rest.starts_with("getcloudify.org/spec/cloudify/"))
         && rest.ends_with("/types.yaml")
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fmt::Write as _;
+
+    use super::*;
+
+    #[test]
+    fn inputs_and_node_templates_are_found_by_name_among_thousands() {
+        let mut text = String::from("tosca_definitions_version: cloudify_dsl_1_3\ninputs:\n");
+        for i in 0..2000 {
+            let _ = writeln!(text, "  i{i}: {{default: d{i}}}");
+        }
+        text.push_str("node_templates:\n");
+        for i in 0..2000 {
+            let _ = writeln!(text, "  n{i}: {{type: cloudify.nodes.Root}}");
+        }
+        let doc = hotfix_yaml::parse_unlimited(&text).expect("parses");
+        let bp = Blueprint::new(&doc).expect("a blueprint");
+        for i in [0, 1, 999, 1999] {
+            let input = bp.input(&format!("i{i}")).expect("the input");
+            assert_eq!(input.name, format!("i{i}"));
+            let node = bp.node_template(&format!("n{i}")).expect("the node");
+            assert_eq!(bp.node_templates[node].name, format!("n{i}"));
+        }
+        assert!(bp.input("i2000").is_none());
+        assert!(bp.node_template("n2000").is_none());
+    }
 }

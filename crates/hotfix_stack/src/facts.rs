@@ -1,6 +1,8 @@
 //! What one file says about other files, read from its text alone (so it can be cached by
 //! content and computed in parallel).
 
+use std::collections::HashMap;
+
 use hotfix_hot::environment::{EntryKind, Environment};
 use hotfix_hot::key_name;
 use hotfix_hot::parameter_schema::ParameterSchema;
@@ -274,6 +276,14 @@ pub fn environment_links(doc: &Document) -> Vec<RawLink> {
         .get(section.value, "base_url")
         .and_then(|n| doc.str_value(n))
         .map(str::to_owned);
+    // The resources' mappings by name, found in one pass: looking each up with `get` would scan
+    // the `resources` mapping once per entry.
+    let resources = doc
+        .get(section.value, "resources")
+        .map(|r| doc.str_key_values(r))
+        .unwrap_or_default();
+    // Each resource's own `base_url`, looked up once per resource name.
+    let mut own_bases: HashMap<&str, Option<String>> = HashMap::new();
     let mut links = Vec::new();
     for entry in &env.registry {
         if entry.kind != EntryKind::Mapping {
@@ -281,13 +291,18 @@ pub fn environment_links(doc: &Document) -> Vec<RawLink> {
         }
         let (type_name, resource, base_url) = match entry.path.as_slice() {
             [name] => (name, None, top_base.clone()),
-            [resources, resource, name] if resources == "resources" => {
-                let own = doc
-                    .get(section.value, "resources")
-                    .and_then(|r| doc.get(r, resource))
-                    .and_then(|r| doc.get(r, "base_url"))
-                    .and_then(|n| doc.str_value(n))
-                    .map(str::to_owned);
+            [resources_key, resource, name] if resources_key == "resources" => {
+                let own = own_bases
+                    .entry(resource.as_str())
+                    .or_insert_with(|| {
+                        resources
+                            .get(resource.as_str())
+                            .copied()
+                            .and_then(|r| doc.get(r, "base_url"))
+                            .and_then(|n| doc.str_value(n))
+                            .map(str::to_owned)
+                    })
+                    .clone();
                 (
                     name,
                     Some(resource.clone()),
@@ -410,5 +425,29 @@ mod tests {
         assert_eq!(refs("a: 1\n"), (FileKind::Other, vec![]));
         assert_eq!(refs(""), (FileKind::Other, vec![]));
         assert!(matches!(refs("a: [\n").0, FileKind::Unloadable(_)));
+    }
+
+    #[test]
+    fn every_resource_of_a_long_registry_keeps_its_own_base_url() {
+        use std::fmt::Write as _;
+
+        let mut text = String::from("resource_registry:\n  base_url: top/\n  resources:\n");
+        for i in 0..500 {
+            let _ = write!(text, "    r{i}:\n      My::T: t{i}.yaml\n");
+            if i % 2 == 0 {
+                let _ = writeln!(text, "      base_url: own{i}/");
+            }
+        }
+        let links = environment_links(&hotfix_yaml::parse(&text).expect("parses"));
+        assert_eq!(links.len(), 500);
+        for (i, link) in links.iter().enumerate() {
+            let expected = if i % 2 == 0 {
+                format!("own{i}/")
+            } else {
+                "top/".to_owned()
+            };
+            assert_eq!(link.base_url.as_deref(), Some(expected.as_str()));
+            assert_eq!(link.reference, format!("t{i}.yaml"));
+        }
     }
 }

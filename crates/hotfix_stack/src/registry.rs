@@ -130,6 +130,13 @@ impl EnvironmentFacts {
                 .map(str::to_owned)
         };
         let top_base = env.section("resource_registry").and_then(|s| base(s.value));
+        // The resources' mappings by name, found in one pass: looking each up with `get` would
+        // scan the `resources` mapping once per entry.
+        let resources = env
+            .section("resource_registry")
+            .and_then(|s| doc.get(s.value, "resources"))
+            .map(|r| doc.str_key_values(r))
+            .unwrap_or_default();
         let mut entries = Vec::new();
         for entry in &env.registry {
             let value = match entry.kind {
@@ -143,10 +150,9 @@ impl EnvironmentFacts {
             }
             let base_url = match entry.path.as_slice() {
                 [_] => top_base.clone(),
-                [resources, resource, _] if resources == "resources" => env
-                    .section("resource_registry")
-                    .and_then(|s| doc.get(s.value, "resources"))
-                    .and_then(|r| doc.get(r, resource))
+                [resources_key, resource, _] if resources_key == "resources" => resources
+                    .get(resource.as_str())
+                    .copied()
                     .and_then(base)
                     .or_else(|| top_base.clone()),
                 _ => continue,

@@ -208,6 +208,38 @@ impl Document {
             .map(|e| e.value)
     }
 
+    /// A table answering [`Self::get`] for every string key of `mapping` at once (empty when
+    /// `mapping` is no mapping): for a caller that looks up many keys of one large mapping, where
+    /// calling `get` for each would scan the mapping once per key.
+    pub fn str_key_values(&self, mapping: NodeId) -> std::collections::HashMap<&str, NodeId> {
+        let mut table = std::collections::HashMap::new();
+        let Some(entries) = self.raw_entries(mapping) else {
+            return table;
+        };
+        let has_merge = !self.as_written && entries.iter().any(|e| self.is_merge_key(e.key));
+        let mut record = |entry: &Entry, first_wins: bool| {
+            if let Some(s) = self.scalar(entry.key)
+                && matches!(s.value, ScalarValue::Str | ScalarValue::ValueKey)
+            {
+                if first_wins {
+                    table.entry(s.text.as_str()).or_insert(entry.value);
+                } else {
+                    table.insert(s.text.as_str(), entry.value);
+                }
+            }
+        };
+        if has_merge {
+            for entry in self.entries(mapping) {
+                record(&entry, true);
+            }
+        } else {
+            for entry in entries {
+                record(entry, false);
+            }
+        }
+        table
+    }
+
     /// The node of the key `key` as it first appears (the span a diagnostic should point at).
     pub fn get_key(&self, mapping: NodeId, key: &str) -> Option<NodeId> {
         self.entries(mapping)
@@ -1067,6 +1099,30 @@ mod tests {
             doc.flatten(root, &mut flat);
             let hashed = doc.distinct(flat, Vec::new());
             assert_eq!(doc.entries(root).as_slice(), hashed, "{text}");
+        }
+    }
+
+    #[test]
+    fn the_table_of_string_keys_answers_as_get_does() {
+        let mut text = String::from("base: &b {a: 1, z: 2}\nplain:\n");
+        for i in 0..300 {
+            let _ = writeln!(text, "  k{}: {i}", i % 100);
+        }
+        text.push_str("  1: one\n  '2': two\nmerged: {<<: *b, a: 3, k: 4, k: 5}\n");
+        let doc = crate::parse_unlimited(&text).expect("parses");
+        let root = doc.root();
+        for section in ["plain", "merged"] {
+            let mapping = doc.get(root, section).expect("the section");
+            let table = doc.str_key_values(mapping);
+            let mut keys: Vec<String> = (0..100).map(|i| format!("k{i}")).collect();
+            keys.extend(["1", "2", "a", "z", "k", "<<", "missing"].map(str::to_owned));
+            for key in &keys {
+                assert_eq!(
+                    table.get(key.as_str()).copied(),
+                    doc.get(mapping, key),
+                    "{key}"
+                );
+            }
         }
     }
 }

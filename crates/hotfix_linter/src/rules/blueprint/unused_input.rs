@@ -1,3 +1,5 @@
+use std::collections::HashSet;
+
 use hotfix_blueprint::input_uses;
 
 use crate::rule::{Sink, declare_rule};
@@ -55,12 +57,13 @@ fn check(cx: &BlueprintContext<'_>, sink: &mut Sink<'_>) {
     if uses.dynamic || cx.imported.is_some_and(|i| i.dynamic_input_use) {
         return;
     }
-    let is_used = |name: &str| {
-        uses.names.iter().any(|(n, _)| n == name)
-            || cx
-                .imported
-                .is_some_and(|i| i.used_inputs.iter().any(|n| n == name))
-    };
+    // Sets of the names used, so that each input is not compared with every use.
+    let named: HashSet<&str> = uses.names.iter().map(|(n, _)| n.as_str()).collect();
+    let used_by_imports: HashSet<&str> = cx
+        .imported
+        .map(|i| i.used_inputs.iter().map(String::as_str).collect())
+        .unwrap_or_default();
+    let is_used = |name: &str| named.contains(name) || used_by_imports.contains(name);
     for input in &cx.blueprint.inputs {
         if is_used(&input.name) {
             continue;
