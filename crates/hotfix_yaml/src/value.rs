@@ -405,9 +405,29 @@ pub(crate) fn check(doc: &mut Document) -> Result<(), LoadError> {
     let written = doc.nodes.len() as u64;
     let limit = EXPANSION_ALLOWANCE + 10 * written;
     doc.as_written = constructs_as_written(doc);
+    // Without aliases the expansion is the tree itself: its size is the node count, and its
+    // depth is bounded by the parsers' nesting limits, which are below `MAX_DEPTH`.
+    let aliases = doc
+        .nodes
+        .iter()
+        .any(|n| matches!(n.kind, NodeKind::Alias { .. }));
+    let mut expansion_checked = false;
     if doc.as_written {
         doc.plain_maps = plain_maps(doc);
     } else {
+        // Construction copies each merged mapping's entries into the mapping that merges it: a
+        // thousand mappings merging one of a thousand keys would take gigabytes before the
+        // expansion below refused them. Measured first when construction cannot change what
+        // it measures (no merge reaches a mapping containing it, no mapping is tagged as a
+        // scalar): the same answer, before the memory is taken.
+        let tagged_mapping = doc
+            .nodes
+            .iter()
+            .any(|n| n.tag.is_some() && matches!(n.kind, NodeKind::Mapping { .. }));
+        if aliases && doc.merge_aliases.is_empty() && !tagged_mapping {
+            check_expansion(doc, root, limit)?;
+            expansion_checked = true;
+        }
         let constructed = Construction::run(doc, root)?;
         doc.flat = constructed.flat;
         for (id, scalar) in constructed.scalars {
@@ -419,15 +439,15 @@ pub(crate) fn check(doc: &mut Document) -> Result<(), LoadError> {
         // cycles (which `json.dumps` refuses) or share what it merged many times.
         check_value_graph(doc, root, limit)?;
     }
-    // Without aliases the expansion is the tree itself: its size is the node count, and its
-    // depth is bounded by the parsers' nesting limits, which are below `MAX_DEPTH`.
-    if !doc
-        .nodes
-        .iter()
-        .any(|n| matches!(n.kind, NodeKind::Alias { .. }))
-    {
-        return Ok(());
+    if aliases && !expansion_checked {
+        check_expansion(doc, root, limit)?;
     }
+    Ok(())
+}
+
+/// Refuses a tree whose aliases expand it to more than `limit` nodes (an alias bomb), or
+/// deeper than [`crate::MAX_DEPTH`] levels.
+fn check_expansion(doc: &Document, root: NodeId, limit: u64) -> Result<(), LoadError> {
     let mut size = vec![0u64; doc.nodes.len()];
     let mut depth = vec![0usize; doc.nodes.len()];
     settle(doc, &mut size, &mut depth);
@@ -1124,5 +1144,26 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn many_mappings_merging_one_large_mapping_are_an_alias_bomb() {
+        // 1,100 mappings each merging one of 1,000 keys: 2.2 million nodes once expanded.
+        let mut text = String::from("base: &b\n");
+        for i in 0..1000 {
+            let _ = writeln!(text, "  k{i}: {i}");
+        }
+        text.push_str("all:\n");
+        for _ in 0..1100 {
+            text.push_str("- {<<: *b}\n");
+        }
+        let err = crate::parse_unlimited(&text).expect_err("an alias bomb");
+        assert_eq!(err.kind, LoadErrorKind::AliasBomb, "{}", err.message);
+        // A few of them merge as PyYAML merges.
+        let few: String = text.lines().take(1010).collect::<Vec<_>>().join("\n");
+        let doc = crate::parse_unlimited(&few).expect("a few merges load");
+        let all = doc.get(doc.root(), "all").expect("all");
+        let first = doc.items(all).expect("a list")[0];
+        assert_eq!(doc.entries(first).len(), 1000);
     }
 }
