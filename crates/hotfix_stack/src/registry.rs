@@ -271,6 +271,17 @@ pub struct Registry {
     /// The names some environment sets in `parameter_defaults`, moved out of each
     /// environment's facts: one copy of a name however many environments set it.
     parameter_defaults: std::collections::HashSet<Box<str>>,
+    /// The resource names (or patterns) the environments' `resources` sections name, found on
+    /// first use ([`Registry::names_resource`]).
+    resource_names: std::sync::OnceLock<ResourceNames>,
+}
+
+/// The names under the environments' `resources` sections.
+#[derive(Debug, Default)]
+struct ResourceNames {
+    names: std::collections::HashSet<Arc<str>>,
+    /// Whether one is a pattern (`*`, `?`, `[`), which may match any name.
+    pattern: bool,
 }
 
 /// The `parameter_defaults` names of `environments`, moved out of them into one set.
@@ -418,6 +429,25 @@ impl Registry {
     /// The environments, in order.
     pub fn environments(&self) -> &[EnvironmentFacts] {
         &self.environments
+    }
+
+    /// Whether an environment's `resources` section names the resource `name` (or a pattern
+    /// that may match it): what it says under that name is the registry of the resource's
+    /// nested stack (a group's members' implementations).
+    pub fn names_resource(&self, name: &str) -> bool {
+        let known = self.resource_names.get_or_init(|| {
+            let mut known = ResourceNames::default();
+            for entry in self.environments.iter().flat_map(|env| &env.entries) {
+                if let [section, key, ..] = entry.path.as_slice()
+                    && &**section == "resources"
+                {
+                    known.pattern |= key.contains(['*', '?', '[']);
+                    known.names.insert(Arc::clone(key));
+                }
+            }
+            known
+        });
+        known.pattern || known.names.contains(name)
     }
 
     /// Whether the tree registry may miss mappings (a walk cut short).

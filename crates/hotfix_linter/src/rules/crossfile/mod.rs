@@ -229,25 +229,11 @@ pub(crate) fn nested_of_member(
     cx.memo(member.type_node, || {
         let per_resource = files
             .registry
-            .is_some_and(|registry| names_resource(registry.get(), &group.name));
+            .is_some_and(|registry| registry.get().names_resource(&group.name));
         std::rc::Rc::new(if per_resource {
             Vec::new()
         } else {
             nested_templates(files, &member.type_name, &group.name)
-        })
-    })
-}
-
-/// Whether an environment's `resources` section names the resource `name` (or a pattern that
-/// may match it): what it says under that name is the registry of the resource's nested stack
-/// (a group's members' implementations).
-pub(crate) fn names_resource(registry: &hotfix_stack::Registry, name: &str) -> bool {
-    registry.environments().iter().any(|env| {
-        env.entries.iter().any(|e| match e.path.as_slice() {
-            [section, key, ..] if &**section == "resources" => {
-                **key == *name || key.contains(['*', '?', '['])
-            }
-            _ => false,
         })
     })
 }

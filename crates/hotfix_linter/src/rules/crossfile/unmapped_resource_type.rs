@@ -1,7 +1,7 @@
 use hotfix_stack::Knowledge;
 
 use crate::rule::{Context, Sink, declare_rule};
-use crate::rules::crossfile::{heat_has, is_template_path, names_resource};
+use crate::rules::crossfile::{heat_has, is_template_path};
 use crate::rules::resources::shared::group_member;
 
 declare_rule! {
@@ -73,7 +73,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         // A member is looked up in the group's nested stack, under its own name: what the
         // `resources` section says of the group is that stack's registry.
         let mapped = if *member {
-            names_resource(registry, &resource.name)
+            registry.names_resource(&resource.name)
                 || !registry.lookup(type_name, None, &heat_has).is_empty()
         } else {
             !registry
