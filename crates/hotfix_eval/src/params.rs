@@ -9,10 +9,10 @@ use std::sync::OnceLock;
 use hotfix_hot::parameter_schema::{CONSTRAINT_KEYS, ConstraintKind, ParameterType};
 use hotfix_hot::python;
 use hotfix_hot::{Template, Version};
-use hotfix_yaml::{Document, NodeId};
+use hotfix_yaml::{Document, NodeId, NodeKind};
 
 use crate::constraints::Rule;
-use crate::value::{NotNumber, Value, get};
+use crate::value::{NotNumber, Value, get_str};
 use crate::{Fail, Inputs};
 
 /// The pseudo parameters of the oracle's stack (`OS::stack_id`, `OS::project_id`,
@@ -209,29 +209,39 @@ fn pseudo(name: &str, value: &str) -> Param {
     }
 }
 
-/// `HOTParamSchema.from_dict`.
+/// `HOTParamSchema.from_dict`. Only what it reads of the definition is loaded (the
+/// constraints, the default); the other fields are checked for their keys alone, as Heat
+/// checks them.
 fn schema(doc: &Document, version: Version, name: &str, node: NodeId) -> Result<Param, Fail> {
-    let value = Value::from_node(doc, node);
-    let Value::Map(entries) = &value else {
+    let mapping = doc.resolve(node);
+    if !matches!(doc.node(mapping).kind, NodeKind::Mapping { .. }) {
         return Err(
             schema_error(format!("Invalid parameter ({name}), expected a mapping")).at(node),
         );
-    };
+    }
+    // The entries of the loaded `dict`, in its order (as `Value::from_node` builds it).
+    let entries = doc.entries(mapping);
     let keys = version.parameter_keys();
-    for (k, _) in entries {
-        let key = k.py_str();
-        if !keys.contains(&key.as_str()) || !matches!(k, Value::Str(_)) {
+    for e in &entries {
+        if !Value::node_str(doc, e.key).is_some_and(|k| keys.contains(&k)) {
+            let key = Value::from_node(doc, e.key).py_str();
             return Err(
                 schema_error(format!("Invalid key '{key}' for parameter ({name})")).at(node),
             );
         }
     }
-    let field = |key: &str| get(entries, &Value::Str(key.to_owned()));
+    // Every key is a `str` by now: the first entry of that text is the one `dict.get` finds.
+    let field = |key: &str| {
+        entries
+            .iter()
+            .find(|e| Value::node_str(doc, e.key) == Some(key))
+            .map(|e| e.value)
+    };
     let Some(ty) = field("type") else {
         return Err(schema_error(format!("Missing parameter type for parameter: {name}")).at(node));
     };
     if let Some(tags) = field("tags")
-        && !matches!(tags, Value::List(_))
+        && doc.items(tags).is_none()
     {
         return Err(schema_error(format!(
             "Tags property should be a list for parameter: {name}"
@@ -239,24 +249,30 @@ fn schema(doc: &Document, version: Version, name: &str, node: NodeId) -> Result<
         .at(node));
     }
     let mut constraints = Vec::new();
-    if let Some(list) = field("constraints").filter(|c| !c.is_none()) {
+    if let Some(list) = field("constraints")
+        .map(|c| Value::from_node(doc, c))
+        .filter(|c| !c.is_none())
+    {
         let Value::List(items) = list else {
             return Err(schema_error(format!(
                 "Invalid parameter constraints for parameter {name}, expected a list"
             ))
             .at(node));
         };
-        for item in items {
+        for item in &items {
             constraints.push(constraint(version, item).map_err(|f| f.at(node))?);
         }
     }
-    let Some(kind) = ty.as_str().and_then(ParameterType::parse) else {
-        return Err(schema_error(format!("Invalid type ({})", ty.py_str())).at(node));
+    let Some(kind) = Value::node_str(doc, ty).and_then(ParameterType::parse) else {
+        let ty = Value::from_node(doc, ty).py_str();
+        return Err(schema_error(format!("Invalid type ({ty})")).at(node));
     };
     Ok(Param {
         name: name.to_owned(),
         kind,
-        default: field("default").cloned().filter(|v| !v.is_none()),
+        default: field("default")
+            .map(|d| Value::from_node(doc, d))
+            .filter(|v| !v.is_none()),
         user_default: None,
         user_value: None,
         constraints,
@@ -279,27 +295,26 @@ fn constraint(version: Version, item: &Value) -> Result<Constraint, Fail> {
         ));
     };
     for (k, _) in entries {
-        if !CONSTRAINT_KEYS.contains(&k.py_str().as_str()) {
+        if !py_str_in(k, &CONSTRAINT_KEYS) {
             return Err(schema_error(format!(
                 "Invalid key '{}' for parameter constraints",
                 k.py_str()
             )));
         }
     }
-    let field = |key: &str| get(entries, &Value::Str(key.to_owned()));
+    let field = |key: &str| get_str(entries, key);
     let description = field("description").map(Value::py_str);
     let bounds = |key: &str,
                   entity: &str,
                   names: [&str; 2]|
      -> Result<(Option<Value>, Option<Value>), Fail> {
-        let cdef = field(key).cloned().unwrap_or(Value::None);
-        let Value::Map(cdef) = cdef else {
+        let Some(Value::Map(cdef)) = field(key) else {
             return Err(schema_error(format!(
                 "Invalid {entity}, expected a mapping"
             )));
         };
-        for (k, _) in &cdef {
-            if !names.contains(&k.py_str().as_str()) {
+        for (k, _) in cdef {
+            if !py_str_in(k, &names) {
                 return Err(schema_error(format!(
                     "Invalid key '{}' for {entity}",
                     k.py_str()
@@ -307,7 +322,7 @@ fn constraint(version: Version, item: &Value) -> Result<Constraint, Fail> {
             }
         }
         let num = |k: &str| -> Result<Option<Value>, Fail> {
-            match get(&cdef, &Value::Str(k.to_owned())) {
+            match get_str(cdef, k) {
                 None | Some(Value::None) => Ok(None),
                 Some(v) => str_to_num(v).map(Some),
             }
@@ -386,6 +401,14 @@ fn constraint(version: Version, item: &Value) -> Result<Constraint, Fail> {
         return Err(schema_error("No constraint expressed".to_owned()));
     };
     Ok(Constraint { rule, description })
+}
+
+/// Whether `str(key)` is one of `names`, with no `str()` built for a key that is a `str`.
+fn py_str_in(key: &Value, names: &[&str]) -> bool {
+    match key {
+        Value::Str(s) => names.contains(&s.as_str()),
+        other => names.contains(&other.py_str().as_str()),
+    }
 }
 
 /// A modulo bound as `Modulo.__init__` takes it: `Some` when integral (`int(param) ==
