@@ -3,7 +3,7 @@
 //! value (user value, else `parameter_defaults`, else the template's default) converted to the
 //! type, and `Parameters.validate(validate_value=True)`.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use hotfix_hot::parameter_schema::{CONSTRAINT_KEYS, ConstraintKind, ParameterType};
@@ -24,8 +24,9 @@ pub const STACK_NAME: &str = "oracle";
 #[derive(Debug, Default)]
 pub(crate) struct Parameters {
     params: Vec<Param>,
-    /// Where each parameter is in `params`, by name.
-    by_name: HashMap<String, usize>,
+    /// The places in `params`, in the order of the parameters' names (one parameter a
+    /// name), for a binary search by name.
+    by_name: Vec<usize>,
     /// User values naming no parameter of the template.
     unknown: Vec<String>,
 }
@@ -40,8 +41,9 @@ struct Param {
     constraints: Vec<Constraint>,
     node: Option<NodeId>,
     pseudo: bool,
-    /// The name as the oracle prints it (a YAML `true:` key is `"true"`).
-    json_name: String,
+    /// The name as the oracle prints it (a YAML `true:` key is `"true"`), when it is not
+    /// `name` (a key that loads as a `str`).
+    json_name: Option<String>,
     /// The raw value converted to the parameter's type, once (as Heat's `ParsedParameter`
     /// parses its value once): a `json` parameter is not parsed again for each `get_param`.
     converted: OnceLock<Result<Value, Fail>>,
@@ -74,7 +76,9 @@ impl Parameters {
             inputs.params.iter().map(|(n, v)| (n.as_str(), v)).collect();
         for p in &template.parameters {
             let mut param = schema(doc, version, &p.name, p.value)?;
-            param.json_name = Value::from_node(doc, p.key).json_name();
+            if Value::node_str(doc, p.key).is_none() {
+                param.json_name = Some(Value::from_node(doc, p.key).json_name());
+            }
             param.user_value = given
                 .get(p.name.as_str())
                 .map(|&v| v.clone())
@@ -82,22 +86,24 @@ impl Parameters {
             params.push(param);
         }
         // A parameter named like one before it (a pseudo parameter) replaces it, last.
-        let mut last: HashMap<&str, usize> = HashMap::with_capacity(params.len());
-        for (i, p) in params.iter().enumerate() {
-            last.insert(&p.name, i);
+        let mut by_name = name_order(&params);
+        if by_name
+            .windows(2)
+            .any(|w| params[w[0]].name == params[w[1]].name)
+        {
+            // Of the places of one name (in order, next to each other), the last is kept.
+            let mut keep = vec![true; params.len()];
+            for w in by_name.windows(2) {
+                if params[w[0]].name == params[w[1]].name {
+                    keep[w[0]] = false;
+                }
+            }
+            let mut kept = keep.iter();
+            params.retain(|_| kept.next().copied().unwrap_or(false));
+            by_name = name_order(&params);
         }
-        let keep: Vec<bool> = (0..params.len())
-            .map(|i| last.get(params[i].name.as_str()) == Some(&i))
-            .collect();
-        let mut kept = keep.iter();
-        params.retain(|_| kept.next().copied().unwrap_or(false));
-        let by_name: HashMap<String, usize> = params
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (p.name.clone(), i))
-            .collect();
         for (name, value) in &inputs.parameter_defaults {
-            if let Some(&i) = by_name.get(name) {
+            if let Some(i) = find(&params, &by_name, name) {
                 let p = &mut params[i];
                 if p.pseudo {
                     p.default = Some(value.clone());
@@ -106,16 +112,13 @@ impl Parameters {
                 }
             }
         }
-        let declared: HashSet<&str> = template
-            .parameters
-            .iter()
-            .map(|p| p.name.as_str())
-            .collect();
+        // A name is declared by the template when its parameter is not a pseudo one (a
+        // template parameter named like a pseudo parameter replaced it).
         let unknown = inputs
             .params
             .iter()
+            .filter(|(n, _)| find(&params, &by_name, n).is_none_or(|i| params[i].pseudo))
             .map(|(n, _)| n.clone())
-            .filter(|n| !declared.contains(n.as_str()))
             .collect();
         Ok(Parameters {
             params,
@@ -136,13 +139,16 @@ impl Parameters {
                     && !hotfix_hot::PSEUDO_PARAMETERS.contains(&p.name.as_str())
                     && p.name != "OS::region"
             })
-            .map(|p| (p.json_name.clone(), p.value()))
+            .map(|p| {
+                let name = p.json_name.as_ref().unwrap_or(&p.name);
+                (name.clone(), p.value())
+            })
             .collect()
     }
 
     /// `parameters[name]`: the converted value.
     pub(crate) fn value(&self, name: &str) -> Result<Value, Fail> {
-        let Some(&i) = self.by_name.get(name) else {
+        let Some(i) = find(&self.params, &self.by_name, name) else {
             return Err(missing(name));
         };
         self.params[i].value()
@@ -156,7 +162,7 @@ impl Parameters {
     /// Whether `name` is a parameter of the template (not a pseudo parameter) whose value,
     /// with no user input, is its own valid default.
     pub(crate) fn defaulted(&self, name: &str) -> bool {
-        self.by_name.get(name).is_some_and(|&i| {
+        find(&self.params, &self.by_name, name).is_some_and(|i| {
             let p = &self.params[i];
             !p.pseudo
                 && !hotfix_hot::PSEUDO_PARAMETERS.contains(&name)
@@ -187,6 +193,22 @@ impl Parameters {
     }
 }
 
+/// The places of `params` in the order of their names, a name's places in their order.
+fn name_order(params: &[Param]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..params.len()).collect();
+    order.sort_by(|&a, &b| params[a].name.cmp(&params[b].name).then(a.cmp(&b)));
+    order
+}
+
+/// The place in `params` of the parameter named `name`, by a binary search of `by_name`
+/// ([`name_order`] of `params`, one place a name).
+fn find(params: &[Param], by_name: &[usize], name: &str) -> Option<usize> {
+    by_name
+        .binary_search_by(|&i| params[i].name.as_str().cmp(name))
+        .ok()
+        .map(|k| by_name[k])
+}
+
 fn missing(name: &str) -> Fail {
     Fail::new(
         "UserParameterMissing",
@@ -204,7 +226,7 @@ fn pseudo(name: &str, value: &str) -> Param {
         constraints: Vec::new(),
         node: None,
         pseudo: true,
-        json_name: name.to_owned(),
+        json_name: None,
         converted: OnceLock::new(),
     }
 }
@@ -278,7 +300,7 @@ fn schema(doc: &Document, version: Version, name: &str, node: NodeId) -> Result<
         constraints,
         node: Some(node),
         pseudo: false,
-        json_name: name.to_owned(),
+        json_name: None,
         converted: OnceLock::new(),
     })
 }
