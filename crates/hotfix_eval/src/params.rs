@@ -66,11 +66,12 @@ impl Parameters {
         inputs: &Inputs,
     ) -> Result<Parameters, Fail> {
         let version = template.version().unwrap_or(Version::LATEST);
-        let mut params = vec![
+        let mut params = Vec::with_capacity(3 + template.parameters.len());
+        params.extend([
             pseudo("OS::stack_id", STACK_ID),
             pseudo("OS::project_id", PROJECT_ID),
             pseudo("OS::stack_name", STACK_NAME),
-        ];
+        ]);
         // The user's values by name, the last of a name winning.
         let given: HashMap<&str, &Value> =
             inputs.params.iter().map(|(n, v)| (n.as_str(), v)).collect();
@@ -196,7 +197,8 @@ impl Parameters {
 /// The places of `params` in the order of their names, a name's places in their order.
 fn name_order(params: &[Param]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..params.len()).collect();
-    order.sort_by(|&a, &b| params[a].name.cmp(&params[b].name).then(a.cmp(&b)));
+    // Places are distinct: the order is total, and an unstable sort gives the stable one.
+    order.sort_unstable_by(|&a, &b| params[a].name.cmp(&params[b].name).then(a.cmp(&b)));
     order
 }
 
