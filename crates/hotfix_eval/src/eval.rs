@@ -182,7 +182,7 @@ pub struct Folded {
 pub struct Folder<'a> {
     doc: &'a Document,
     version: Version,
-    template: Template<'a>,
+    template: Model<'a>,
     inputs: Inputs,
     /// The parameters, with no input given; `None` when Heat refuses their schemas. Which of
     /// them takes its own valid default is asked of those a snippet uses, when it uses them.
@@ -190,8 +190,20 @@ pub struct Folder<'a> {
 }
 
 impl<'a> Folder<'a> {
+    /// A folder for the template `doc` holds, read as `version`.
     pub fn new(doc: &'a Document, version: Version) -> Folder<'a> {
-        let template = Template::new(doc);
+        Folder::of(doc, Model::Owned(Template::new(doc)), version)
+    }
+
+    /// [`Folder::new`] for a template whose model the caller has built already
+    /// (`Template::new` of its document). A version assumed for it
+    /// ([`Template::assume_version`]) changes nothing: the evaluator reads the declared one,
+    /// as Heat does.
+    pub fn with_template(template: &'a Template<'a>, version: Version) -> Folder<'a> {
+        Folder::of(template.doc, Model::Borrowed(template), version)
+    }
+
+    fn of(doc: &'a Document, template: Model<'a>, version: Version) -> Folder<'a> {
         let inputs = Inputs::default();
         let params = Parameters::new(doc, &template, &inputs).ok();
         Folder {
@@ -234,6 +246,23 @@ impl std::fmt::Debug for Folder<'_> {
         f.debug_struct("Folder")
             .field("version", &self.version)
             .finish_non_exhaustive()
+    }
+}
+
+/// A [`Folder`]'s template model: its own, or its caller's.
+enum Model<'a> {
+    Owned(Template<'a>),
+    Borrowed(&'a Template<'a>),
+}
+
+impl<'a> std::ops::Deref for Model<'a> {
+    type Target = Template<'a>;
+
+    fn deref(&self) -> &Template<'a> {
+        match self {
+            Model::Owned(t) => t,
+            Model::Borrowed(t) => t,
+        }
     }
 }
 

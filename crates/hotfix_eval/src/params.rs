@@ -3,16 +3,16 @@
 //! value (user value, else `parameter_defaults`, else the template's default) converted to the
 //! type, and `Parameters.validate(validate_value=True)`.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use hotfix_hot::parameter_schema::{CONSTRAINT_KEYS, ConstraintKind, ParameterType};
 use hotfix_hot::python;
 use hotfix_hot::{Template, Version};
-use hotfix_yaml::{Document, NodeId};
+use hotfix_yaml::{Document, NodeId, NodeKind};
 
 use crate::constraints::Rule;
-use crate::value::{NotNumber, Value, get};
+use crate::value::{NotNumber, Value, get_str};
 use crate::{Fail, Inputs};
 
 /// The pseudo parameters of the oracle's stack (`OS::stack_id`, `OS::project_id`,
@@ -24,8 +24,9 @@ pub const STACK_NAME: &str = "oracle";
 #[derive(Debug, Default)]
 pub(crate) struct Parameters {
     params: Vec<Param>,
-    /// Where each parameter is in `params`, by name.
-    by_name: HashMap<String, usize>,
+    /// The places in `params`, in the order of the parameters' names (one parameter a
+    /// name), for a binary search by name.
+    by_name: Vec<usize>,
     /// User values naming no parameter of the template.
     unknown: Vec<String>,
 }
@@ -40,8 +41,9 @@ struct Param {
     constraints: Vec<Constraint>,
     node: Option<NodeId>,
     pseudo: bool,
-    /// The name as the oracle prints it (a YAML `true:` key is `"true"`).
-    json_name: String,
+    /// The name as the oracle prints it (a YAML `true:` key is `"true"`), when it is not
+    /// `name` (a key that loads as a `str`).
+    json_name: Option<String>,
     /// The raw value converted to the parameter's type, once (as Heat's `ParsedParameter`
     /// parses its value once): a `json` parameter is not parsed again for each `get_param`.
     converted: OnceLock<Result<Value, Fail>>,
@@ -64,17 +66,20 @@ impl Parameters {
         inputs: &Inputs,
     ) -> Result<Parameters, Fail> {
         let version = template.version().unwrap_or(Version::LATEST);
-        let mut params = vec![
+        let mut params = Vec::with_capacity(3 + template.parameters.len());
+        params.extend([
             pseudo("OS::stack_id", STACK_ID),
             pseudo("OS::project_id", PROJECT_ID),
             pseudo("OS::stack_name", STACK_NAME),
-        ];
+        ]);
         // The user's values by name, the last of a name winning.
         let given: HashMap<&str, &Value> =
             inputs.params.iter().map(|(n, v)| (n.as_str(), v)).collect();
         for p in &template.parameters {
             let mut param = schema(doc, version, &p.name, p.value)?;
-            param.json_name = Value::from_node(doc, p.key).json_name();
+            if Value::node_str(doc, p.key).is_none() {
+                param.json_name = Some(Value::from_node(doc, p.key).json_name());
+            }
             param.user_value = given
                 .get(p.name.as_str())
                 .map(|&v| v.clone())
@@ -82,22 +87,24 @@ impl Parameters {
             params.push(param);
         }
         // A parameter named like one before it (a pseudo parameter) replaces it, last.
-        let mut last: HashMap<&str, usize> = HashMap::with_capacity(params.len());
-        for (i, p) in params.iter().enumerate() {
-            last.insert(&p.name, i);
+        let mut by_name = name_order(&params);
+        if by_name
+            .windows(2)
+            .any(|w| params[w[0]].name == params[w[1]].name)
+        {
+            // Of the places of one name (in order, next to each other), the last is kept.
+            let mut keep = vec![true; params.len()];
+            for w in by_name.windows(2) {
+                if params[w[0]].name == params[w[1]].name {
+                    keep[w[0]] = false;
+                }
+            }
+            let mut kept = keep.iter();
+            params.retain(|_| kept.next().copied().unwrap_or(false));
+            by_name = name_order(&params);
         }
-        let keep: Vec<bool> = (0..params.len())
-            .map(|i| last.get(params[i].name.as_str()) == Some(&i))
-            .collect();
-        let mut kept = keep.iter();
-        params.retain(|_| kept.next().copied().unwrap_or(false));
-        let by_name: HashMap<String, usize> = params
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (p.name.clone(), i))
-            .collect();
         for (name, value) in &inputs.parameter_defaults {
-            if let Some(&i) = by_name.get(name) {
+            if let Some(i) = find(&params, &by_name, name) {
                 let p = &mut params[i];
                 if p.pseudo {
                     p.default = Some(value.clone());
@@ -106,16 +113,13 @@ impl Parameters {
                 }
             }
         }
-        let declared: HashSet<&str> = template
-            .parameters
-            .iter()
-            .map(|p| p.name.as_str())
-            .collect();
+        // A name is declared by the template when its parameter is not a pseudo one (a
+        // template parameter named like a pseudo parameter replaced it).
         let unknown = inputs
             .params
             .iter()
+            .filter(|(n, _)| find(&params, &by_name, n).is_none_or(|i| params[i].pseudo))
             .map(|(n, _)| n.clone())
-            .filter(|n| !declared.contains(n.as_str()))
             .collect();
         Ok(Parameters {
             params,
@@ -136,13 +140,16 @@ impl Parameters {
                     && !hotfix_hot::PSEUDO_PARAMETERS.contains(&p.name.as_str())
                     && p.name != "OS::region"
             })
-            .map(|p| (p.json_name.clone(), p.value()))
+            .map(|p| {
+                let name = p.json_name.as_ref().unwrap_or(&p.name);
+                (name.clone(), p.value())
+            })
             .collect()
     }
 
     /// `parameters[name]`: the converted value.
     pub(crate) fn value(&self, name: &str) -> Result<Value, Fail> {
-        let Some(&i) = self.by_name.get(name) else {
+        let Some(i) = find(&self.params, &self.by_name, name) else {
             return Err(missing(name));
         };
         self.params[i].value()
@@ -156,7 +163,7 @@ impl Parameters {
     /// Whether `name` is a parameter of the template (not a pseudo parameter) whose value,
     /// with no user input, is its own valid default.
     pub(crate) fn defaulted(&self, name: &str) -> bool {
-        self.by_name.get(name).is_some_and(|&i| {
+        find(&self.params, &self.by_name, name).is_some_and(|i| {
             let p = &self.params[i];
             !p.pseudo
                 && !hotfix_hot::PSEUDO_PARAMETERS.contains(&name)
@@ -187,6 +194,23 @@ impl Parameters {
     }
 }
 
+/// The places of `params` in the order of their names, a name's places in their order.
+fn name_order(params: &[Param]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..params.len()).collect();
+    // Places are distinct: the order is total, and an unstable sort gives the stable one.
+    order.sort_unstable_by(|&a, &b| params[a].name.cmp(&params[b].name).then(a.cmp(&b)));
+    order
+}
+
+/// The place in `params` of the parameter named `name`, by a binary search of `by_name`
+/// ([`name_order`] of `params`, one place a name).
+fn find(params: &[Param], by_name: &[usize], name: &str) -> Option<usize> {
+    by_name
+        .binary_search_by(|&i| params[i].name.as_str().cmp(name))
+        .ok()
+        .map(|k| by_name[k])
+}
+
 fn missing(name: &str) -> Fail {
     Fail::new(
         "UserParameterMissing",
@@ -204,34 +228,44 @@ fn pseudo(name: &str, value: &str) -> Param {
         constraints: Vec::new(),
         node: None,
         pseudo: true,
-        json_name: name.to_owned(),
+        json_name: None,
         converted: OnceLock::new(),
     }
 }
 
-/// `HOTParamSchema.from_dict`.
+/// `HOTParamSchema.from_dict`. Only what it reads of the definition is loaded (the
+/// constraints, the default); the other fields are checked for their keys alone, as Heat
+/// checks them.
 fn schema(doc: &Document, version: Version, name: &str, node: NodeId) -> Result<Param, Fail> {
-    let value = Value::from_node(doc, node);
-    let Value::Map(entries) = &value else {
+    let mapping = doc.resolve(node);
+    if !matches!(doc.node(mapping).kind, NodeKind::Mapping { .. }) {
         return Err(
             schema_error(format!("Invalid parameter ({name}), expected a mapping")).at(node),
         );
-    };
+    }
+    // The entries of the loaded `dict`, in its order (as `Value::from_node` builds it).
+    let entries = doc.entries(mapping);
     let keys = version.parameter_keys();
-    for (k, _) in entries {
-        let key = k.py_str();
-        if !keys.contains(&key.as_str()) || !matches!(k, Value::Str(_)) {
+    for e in &entries {
+        if !Value::node_str(doc, e.key).is_some_and(|k| keys.contains(&k)) {
+            let key = Value::from_node(doc, e.key).py_str();
             return Err(
                 schema_error(format!("Invalid key '{key}' for parameter ({name})")).at(node),
             );
         }
     }
-    let field = |key: &str| get(entries, &Value::Str(key.to_owned()));
+    // Every key is a `str` by now: the first entry of that text is the one `dict.get` finds.
+    let field = |key: &str| {
+        entries
+            .iter()
+            .find(|e| Value::node_str(doc, e.key) == Some(key))
+            .map(|e| e.value)
+    };
     let Some(ty) = field("type") else {
         return Err(schema_error(format!("Missing parameter type for parameter: {name}")).at(node));
     };
     if let Some(tags) = field("tags")
-        && !matches!(tags, Value::List(_))
+        && doc.items(tags).is_none()
     {
         return Err(schema_error(format!(
             "Tags property should be a list for parameter: {name}"
@@ -239,30 +273,36 @@ fn schema(doc: &Document, version: Version, name: &str, node: NodeId) -> Result<
         .at(node));
     }
     let mut constraints = Vec::new();
-    if let Some(list) = field("constraints").filter(|c| !c.is_none()) {
+    if let Some(list) = field("constraints")
+        .map(|c| Value::from_node(doc, c))
+        .filter(|c| !c.is_none())
+    {
         let Value::List(items) = list else {
             return Err(schema_error(format!(
                 "Invalid parameter constraints for parameter {name}, expected a list"
             ))
             .at(node));
         };
-        for item in items {
+        for item in &items {
             constraints.push(constraint(version, item).map_err(|f| f.at(node))?);
         }
     }
-    let Some(kind) = ty.as_str().and_then(ParameterType::parse) else {
-        return Err(schema_error(format!("Invalid type ({})", ty.py_str())).at(node));
+    let Some(kind) = Value::node_str(doc, ty).and_then(ParameterType::parse) else {
+        let ty = Value::from_node(doc, ty).py_str();
+        return Err(schema_error(format!("Invalid type ({ty})")).at(node));
     };
     Ok(Param {
         name: name.to_owned(),
         kind,
-        default: field("default").cloned().filter(|v| !v.is_none()),
+        default: field("default")
+            .map(|d| Value::from_node(doc, d))
+            .filter(|v| !v.is_none()),
         user_default: None,
         user_value: None,
         constraints,
         node: Some(node),
         pseudo: false,
-        json_name: name.to_owned(),
+        json_name: None,
         converted: OnceLock::new(),
     })
 }
@@ -279,27 +319,26 @@ fn constraint(version: Version, item: &Value) -> Result<Constraint, Fail> {
         ));
     };
     for (k, _) in entries {
-        if !CONSTRAINT_KEYS.contains(&k.py_str().as_str()) {
+        if !py_str_in(k, &CONSTRAINT_KEYS) {
             return Err(schema_error(format!(
                 "Invalid key '{}' for parameter constraints",
                 k.py_str()
             )));
         }
     }
-    let field = |key: &str| get(entries, &Value::Str(key.to_owned()));
+    let field = |key: &str| get_str(entries, key);
     let description = field("description").map(Value::py_str);
     let bounds = |key: &str,
                   entity: &str,
                   names: [&str; 2]|
      -> Result<(Option<Value>, Option<Value>), Fail> {
-        let cdef = field(key).cloned().unwrap_or(Value::None);
-        let Value::Map(cdef) = cdef else {
+        let Some(Value::Map(cdef)) = field(key) else {
             return Err(schema_error(format!(
                 "Invalid {entity}, expected a mapping"
             )));
         };
-        for (k, _) in &cdef {
-            if !names.contains(&k.py_str().as_str()) {
+        for (k, _) in cdef {
+            if !py_str_in(k, &names) {
                 return Err(schema_error(format!(
                     "Invalid key '{}' for {entity}",
                     k.py_str()
@@ -307,7 +346,7 @@ fn constraint(version: Version, item: &Value) -> Result<Constraint, Fail> {
             }
         }
         let num = |k: &str| -> Result<Option<Value>, Fail> {
-            match get(&cdef, &Value::Str(k.to_owned())) {
+            match get_str(cdef, k) {
                 None | Some(Value::None) => Ok(None),
                 Some(v) => str_to_num(v).map(Some),
             }
@@ -386,6 +425,14 @@ fn constraint(version: Version, item: &Value) -> Result<Constraint, Fail> {
         return Err(schema_error("No constraint expressed".to_owned()));
     };
     Ok(Constraint { rule, description })
+}
+
+/// Whether `str(key)` is one of `names`, with no `str()` built for a key that is a `str`.
+fn py_str_in(key: &Value, names: &[&str]) -> bool {
+    match key {
+        Value::Str(s) => names.contains(&s.as_str()),
+        other => names.contains(&other.py_str().as_str()),
+    }
 }
 
 /// A modulo bound as `Modulo.__init__` takes it: `Some` when integral (`int(param) ==

@@ -237,6 +237,23 @@ impl Value {
         Value::construct(doc, id, &mut limit, 0)
     }
 
+    /// The `str` PyYAML constructs for `id`, when it constructs one: what
+    /// `Value::from_node(doc, id).as_str()` gives, without building the value.
+    pub(crate) fn node_str(doc: &Document, id: NodeId) -> Option<&str> {
+        match &doc.node(doc.resolve(id)).kind {
+            // The scalars `construct` turns into `Value::Str`.
+            NodeKind::Scalar(s)
+                if matches!(
+                    s.value,
+                    ScalarValue::Str | ScalarValue::ValueKey | ScalarValue::Merge
+                ) =>
+            {
+                Some(s.text.as_str())
+            }
+            _ => None,
+        }
+    }
+
     fn construct(doc: &Document, id: NodeId, limit: &mut Limit, depth: usize) -> Option<Value> {
         limit.nodes = limit.nodes.checked_sub(1)?;
         if depth > limit.depth {
@@ -626,6 +643,15 @@ pub(crate) fn get<'v>(entries: &'v [(Value, Value)], key: &Value) -> Option<&'v 
     entries.iter().find(|(k, _)| k.py_eq(key)).map(|(_, v)| v)
 }
 
+/// `dict.get` with a `str` key, as [`get`] finds it without building the key: in Python
+/// only a `str` equals a `str` ([`Value::py_eq`]), so other keys are passed over.
+pub(crate) fn get_str<'v>(entries: &'v [(Value, Value)], key: &str) -> Option<&'v Value> {
+    entries
+        .iter()
+        .find(|(k, _)| matches!(k, Value::Str(s) if s == key))
+        .map(|(_, v)| v)
+}
+
 /// Whether two `dict`s of as many entries hold equal keys with equal values: by looking each
 /// key of `a` up in `b`, through an index of `b` when it is not small.
 fn maps_equal(a: &[(Value, Value)], b: &[(Value, Value)]) -> bool {
@@ -897,6 +923,57 @@ mod tests {
             dict.into_value().py_repr(),
             "{False: 2, 2.5: 4, 1e+20: 6, '1': 7, None: 9, nan: 10, nan: 11}"
         );
+    }
+
+    #[test]
+    fn a_str_lookup_finds_what_a_lookup_by_a_str_value_finds() {
+        // Python: {1: 'a', True: 'b', None: 'c', 1.0: 'd', '1': 'e', 'x': 'f'}.get('1') is 'e':
+        // no other kind of key equals a str.
+        let entries = vec![
+            (Value::Int(1), Value::Str("a".into())),
+            (Value::Bool(true), Value::Str("b".into())),
+            (Value::None, Value::Str("c".into())),
+            (Value::Float(1.0), Value::Str("d".into())),
+            (Value::BigInt("1".into()), Value::Str("g".into())),
+            (
+                Value::List(vec![Value::Str("1".into())]),
+                Value::Str("h".into()),
+            ),
+            (Value::Bytes, Value::Str("i".into())),
+            (Value::Str("1".into()), Value::Str("e".into())),
+            (Value::Str("x".into()), Value::Str("f".into())),
+        ];
+        for key in ["1", "x", "True", "None", "1.0", "missing", ""] {
+            let by_value = get(&entries, &Value::Str(key.to_owned())).map(Value::py_repr);
+            assert_eq!(
+                get_str(&entries, key).map(Value::py_repr),
+                by_value,
+                "{key}"
+            );
+        }
+        assert_eq!(
+            get_str(&entries, "1").map(Value::py_repr),
+            Some("'e'".into())
+        );
+    }
+
+    #[test]
+    fn a_node_str_is_the_str_the_node_loads_as() {
+        let doc = hotfix_yaml::parse_unlimited(
+            "a: x\nb: 1\nc: true\nd: '1'\ne: &s y\nf: *s\ng: [x]\nh: ~\n=: v\n",
+        )
+        .unwrap();
+        for entry in &doc.entries(doc.root()) {
+            for id in [entry.key, entry.value] {
+                let value = Value::from_node(&doc, id);
+                assert_eq!(
+                    Value::node_str(&doc, id),
+                    value.as_str(),
+                    "{}",
+                    doc.text(id)
+                );
+            }
+        }
     }
 
     #[test]

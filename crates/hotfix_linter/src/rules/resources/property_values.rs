@@ -643,9 +643,10 @@ impl Walk<'_, '_> {
         path: &str,
     ) {
         let cx = self.cx;
-        let evaluator = self
-            .folder
-            .get_or_init(|| cx.version().map(|v| hotfix_eval::Folder::new(cx.doc, v)));
+        let evaluator = self.folder.get_or_init(|| {
+            cx.version()
+                .map(|v| hotfix_eval::Folder::with_template(cx.template, v))
+        });
         let Some(folded) = evaluator.as_ref().and_then(|f| f.fold_with_defaults(node)) else {
             return;
         };

@@ -338,7 +338,7 @@ fn zero_size(cx: &Context<'_>, node: NodeId) -> bool {
     let Some(version) = cx.version() else {
         return false;
     };
-    hotfix_eval::Folder::new(cx.doc, version)
+    hotfix_eval::Folder::with_template(cx.template, version)
         .fold_with_defaults(node)
         .is_some_and(|folded| zero(&folded.value))
 }
