@@ -44,15 +44,7 @@ pub fn closest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) ->
                 .zip(candidate.bytes())
                 .take_while(|(a, b)| *a == b.to_ascii_lowercase())
                 .count();
-            let rank = (distance, prefix);
-            match best {
-                Some((d, p)) if (d, p) == rank => found.push(candidate),
-                Some((d, p)) if d < distance || (d == distance && p > prefix) => {}
-                _ => {
-                    best = Some(rank);
-                    found = vec![candidate];
-                }
-            }
+            rank(&mut best, &mut found, (distance, prefix), candidate);
             continue;
         }
         candidate_lower.clear();
@@ -70,19 +62,30 @@ pub fn closest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) ->
             .zip(candidate_lower.chars())
             .take_while(|(a, b)| a == b)
             .count();
-        let rank = (distance, prefix);
-        match best {
-            Some((d, p)) if (d, p) == rank => found.push(candidate),
-            Some((d, p)) if d < distance || (d == distance && p > prefix) => {}
-            _ => {
-                best = Some(rank);
-                found = vec![candidate];
-            }
-        }
+        rank(&mut best, &mut found, (distance, prefix), candidate);
     }
     match best {
         Some((distance, _)) if distance <= 2 && distance * 2 < word.chars().count().max(2) => found,
         _ => Vec::new(),
+    }
+}
+
+/// Keeps `candidate` among the closest found so far (`found`, at `best`: distance, shared
+/// prefix) when its `rank` is as good, in their place when better.
+fn rank<'c>(
+    best: &mut Option<(usize, usize)>,
+    found: &mut Vec<&'c str>,
+    rank: (usize, usize),
+    candidate: &'c str,
+) {
+    let (distance, prefix) = rank;
+    match *best {
+        Some(known) if known == rank => found.push(candidate),
+        Some((d, p)) if d < distance || (d == distance && p > prefix) => {}
+        _ => {
+            *best = Some(rank);
+            *found = vec![candidate];
+        }
     }
 }
 

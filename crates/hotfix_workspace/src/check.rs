@@ -162,15 +162,10 @@ impl Project {
         };
         let display = candidate.display();
         let path = stack_path(&candidate.path);
-        // The text is copied only for a file with findings, which are placed in it.
-        let checked = |diagnostics: Vec<Diagnostic>, environment: bool| Checked {
+        let checked = |source: String, diagnostics: Vec<Diagnostic>, environment: bool| Checked {
             path: candidate.path.clone(),
             display: display.clone(),
-            source: if diagnostics.is_empty() {
-                String::new()
-            } else {
-                text_of(bytes)
-            },
+            source,
             diagnostics,
             fixed: None,
             environment,
@@ -184,14 +179,13 @@ impl Project {
             Plan::K2hr3(settings) => {
                 // Text that cannot be read as a template is reported as any template's would be.
                 let (source, diagnostics) = match hotfix_yaml::check_bytes(bytes) {
-                    Ok(text) => (Some(text), hotfix_linter::lint_k2hr3(text, &settings)),
-                    Err(err) => (None, hotfix_linter::load_failure(err, &settings)),
+                    Ok(text) => {
+                        let diagnostics = hotfix_linter::lint_k2hr3(text, &settings);
+                        (findings_text(bytes, &diagnostics), diagnostics)
+                    }
+                    Err(err) => (String::new(), hotfix_linter::load_failure(err, &settings)),
                 };
-                let mut checked = checked(diagnostics, false);
-                if source.is_none() {
-                    checked.source = String::new();
-                }
-                return Outcome::Checked(Box::new(checked));
+                return Outcome::Checked(Box::new(checked(source, diagnostics, false)));
             }
             Plan::Environment {
                 settings,
@@ -211,7 +205,8 @@ impl Project {
                 };
                 let diagnostics =
                     hotfix_linter::lint_environment(&display, bytes, &settings, Some(&files));
-                return Outcome::Checked(Box::new(checked(diagnostics, true)));
+                let source = findings_text(bytes, &diagnostics);
+                return Outcome::Checked(Box::new(checked(source, diagnostics, true)));
             }
             Plan::Template {
                 settings,
@@ -232,7 +227,8 @@ impl Project {
             let diagnostics =
                 hotfix_linter::lint_document(&display, &doc, &settings, Some(&others));
             drop(doc);
-            return Outcome::Checked(Box::new(checked(diagnostics, false)));
+            let source = findings_text(bytes, &diagnostics);
+            return Outcome::Checked(Box::new(checked(source, diagnostics, false)));
         }
         match fix_template(&display, bytes, &settings, &others, options.fixing) {
             Ok((source, diagnostics, fixed)) => Outcome::Checked(Box::new(Checked {
@@ -260,11 +256,7 @@ fn fix_template(
 ) -> Result<(String, Vec<Diagnostic>, Option<Fixed>), String> {
     let as_is = || {
         let diagnostics = hotfix_linter::lint_with_files(display, bytes, settings, Some(others));
-        let source = if diagnostics.is_empty() {
-            String::new()
-        } else {
-            text_of(bytes)
-        };
+        let source = findings_text(bytes, &diagnostics);
         (source, diagnostics, None)
     };
     if fixing == Fixing::No {
@@ -294,10 +286,13 @@ fn fix_template(
     Ok((outcome.text, outcome.diagnostics, Some(fixed)))
 }
 
-/// The text of a file's bytes, for placing its findings: the bytes themselves when they are
-/// UTF-8 (checked by the standard library's fast validation, not the slower one of
-/// `from_utf8_lossy`), each invalid sequence replaced by U+FFFD when not.
-fn text_of(bytes: &[u8]) -> String {
+/// The text a file's findings are placed in: none for a file without findings; else its
+/// bytes, when they are UTF-8 (checked by the standard library's fast validation, not the
+/// slower one of `from_utf8_lossy`), each invalid sequence replaced by U+FFFD when not.
+fn findings_text(bytes: &[u8], diagnostics: &[Diagnostic]) -> String {
+    if diagnostics.is_empty() {
+        return String::new();
+    }
     match std::str::from_utf8(bytes) {
         Ok(text) => text.to_owned(),
         Err(_) => String::from_utf8_lossy(bytes).into_owned(),

@@ -66,15 +66,16 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     };
     // The names looked for, in each context: worked out once (a large template has thousands
     // of data maps).
-    let underscored = |functions: Vec<Function>| -> Vec<Function> {
+    let underscored = |functions: &[Function]| -> Vec<Function> {
         functions
-            .into_iter()
+            .iter()
+            .copied()
             .filter(|f| f.name().contains('_'))
             .collect()
     };
     let (all_values, all_conditions) = (version.functions(), version.condition_functions());
-    let values = underscored(all_values.clone());
-    let conditions = underscored(all_conditions.clone());
+    let values = underscored(&all_values);
+    let conditions = underscored(&all_conditions);
     for data in unique_data_maps(cx) {
         let entries = cx.doc.entries(data.map);
         let [entry] = entries.as_slice() else {
