@@ -126,6 +126,18 @@ pub struct Blueprints {
     folders: Mutex<HashMap<PathBuf, Arc<FolderImports>>>,
     /// Each file's [`Summary`] (at most [`SUMMARIES`]).
     summaries: Mutex<HashMap<PathBuf, Option<Arc<Summary>>>>,
+    /// The documents [`Blueprints::summary`] loaded for files not yet linted (a blueprint's
+    /// siblings, read to find its importers), by canonical path, until the lint of each takes
+    /// its own ([`Blueprints::take_loaded`]): a sibling is then loaded once, not twice. At
+    /// most [`LOADED_BYTES`] of their texts are held.
+    loaded: Mutex<Loaded>,
+}
+
+/// The documents [`Blueprints::summary`] keeps for the lint, and the bytes of their texts.
+#[derive(Debug, Default)]
+struct Loaded {
+    documents: HashMap<PathBuf, hotfix_yaml::Document>,
+    bytes: usize,
 }
 
 impl Default for Box<dyn BlueprintFiles> {
@@ -345,6 +357,8 @@ impl Blueprints {
         if cache.contains_key(&target) {
             return;
         }
+        // Linted: no document loaded for it before is wanted any more.
+        self.take(&target);
         let mut adds = Imported::new();
         let local = adds.add(doc);
         let summary = Summary {
@@ -375,12 +389,16 @@ impl Blueprints {
             let doc = hotfix_yaml::parse_unlimited(&text).ok()?;
             let mut adds = Imported::new();
             let local = adds.add(&doc);
-            Some(Arc::new(Summary {
+            let summary = Arc::new(Summary {
                 adds,
                 local,
                 blueprint_locals: blueprint_locals(&doc),
                 text_hash: text_hash(&text),
-            }))
+            });
+            if summary.blueprint_locals.is_some() {
+                self.keep(path, doc);
+            }
+            Some(summary)
         });
         if let Ok(mut cache) = self.summaries.lock() {
             if cache.len() >= SUMMARIES {
@@ -391,6 +409,45 @@ impl Blueprints {
         found
     }
 }
+
+impl Blueprints {
+    /// The document of the blueprint at `path` as [`Blueprints::summary`] loaded it, when its
+    /// text is `text` (the file did not change in between): the lint's load of it, done.
+    /// Taken once: the next caller loads the file itself.
+    pub fn take_loaded(&self, path: &Path, text: &str) -> Option<hotfix_yaml::Document> {
+        if self.loaded.lock().ok()?.documents.is_empty() {
+            return None;
+        }
+        let doc = self.take(&self.files.canonical(path)?)?;
+        (doc.source() == text).then_some(doc)
+    }
+
+    /// Removes the document kept for the canonical `path`.
+    fn take(&self, path: &Path) -> Option<hotfix_yaml::Document> {
+        let mut loaded = self.loaded.lock().ok()?;
+        let doc = loaded.documents.remove(path)?;
+        loaded.bytes -= doc.source().len();
+        Some(doc)
+    }
+
+    /// Keeps the document `doc` of the blueprint at the canonical `path` for its lint, while
+    /// [`LOADED_BYTES`] allows.
+    fn keep(&self, path: &Path, doc: hotfix_yaml::Document) {
+        let Ok(mut loaded) = self.loaded.lock() else {
+            return;
+        };
+        let bytes = doc.source().len();
+        if loaded.bytes + bytes <= LOADED_BYTES && !loaded.documents.contains_key(path) {
+            loaded.bytes += bytes;
+            loaded.documents.insert(path.to_path_buf(), doc);
+        }
+    }
+}
+
+/// The most text, in bytes, of the documents kept for the lint ([`Blueprints::take_loaded`]):
+/// a blueprint's siblings are linted soon after it, by the same walk; those a run never lints
+/// (a folder above the paths given) must not hold much.
+const LOADED_BYTES: usize = 1 << 20;
 
 /// Whether the canonical `path` lies in one of the canonical `roots`.
 fn inside(path: &Path, roots: &[PathBuf]) -> bool {
@@ -487,6 +544,48 @@ mod tests {
         assert_eq!(blueprints.importers_of(&target, &[above]).len(), 1);
         let project = project.canonicalize().expect("canonical");
         assert!(blueprints.importers_of(&target, &[project]).is_empty());
+    }
+
+    #[test]
+    fn a_sibling_loaded_to_find_importers_is_handed_to_its_lint_once_and_only_as_read() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path().canonicalize().expect("canonical");
+        let fragment = root.join("fragment.yaml");
+        std::fs::write(&fragment, "node_templates: {}\n").expect("write");
+        let importer_text = BLUEPRINT.replace("IMPORT", "fragment.yaml");
+        std::fs::write(root.join("importer.yaml"), &importer_text).expect("write");
+        let roots = [hotfix_stack::StackPath::new(&root.to_string_lossy())];
+        let blueprints = Blueprints::default();
+        // The fragment's lint reads its importer, which is kept for the importer's lint.
+        let imported = blueprints
+            .local_imports(&fragment, b"node_templates: {}\n", &roots)
+            .expect("imports");
+        assert!(imported.complete);
+        let doc = blueprints
+            .take_loaded(&root.join("importer.yaml"), &importer_text)
+            .expect("kept");
+        assert_eq!(doc.source(), importer_text);
+        // Taken once.
+        assert!(
+            blueprints
+                .take_loaded(&root.join("importer.yaml"), &importer_text)
+                .is_none()
+        );
+        // A text that changed since is loaded again by its lint.
+        let blueprints = Blueprints::default();
+        blueprints.local_imports(&fragment, b"node_templates: {}\n", &roots);
+        let changed = format!("{importer_text}# changed\n");
+        assert!(
+            blueprints
+                .take_loaded(&root.join("importer.yaml"), &changed)
+                .is_none()
+        );
+        // A file linted before its siblings are read keeps nothing for itself.
+        let blueprints = Blueprints::default();
+        let doc = hotfix_yaml::parse(&importer_text).expect("parse");
+        blueprints.remember(&root.join("importer.yaml"), &importer_text, &doc);
+        blueprints.local_imports(&fragment, b"node_templates: {}\n", &roots);
+        assert!(blueprints.loaded.lock().expect("lock").documents.is_empty());
     }
 
     #[test]

@@ -121,7 +121,14 @@ impl Project {
         if text.len() != bytes.len() {
             return None;
         }
-        let doc = hotfix_yaml::parse(text).ok()?;
+        let doc = match self.blueprints.take_loaded(path, text) {
+            // Loaded without Heat's size limit, which `parse` applies first.
+            Some(doc) => {
+                hotfix_yaml::check_size(text).ok()?;
+                doc
+            }
+            None => hotfix_yaml::parse(text).ok()?,
+        };
         self.blueprints.remember(path, text, &doc);
         Some(doc)
     }
