@@ -598,6 +598,10 @@ impl Sink<'_, '_> {
     }
 }
 
+/// How many files the walk of the paths finds, at most, while the registry of the tree's
+/// environments is being built ([`lint_walk`]).
+const WALKED_AHEAD: usize = 4096;
+
 /// Lints (or fixes) every file the paths lead to, on every core, a chunk at a time as the walk
 /// finds them, each result taken by `sink` in order; returns the walk's errors.
 fn lint_walk(
@@ -617,13 +621,11 @@ fn lint_walk(
     let mut walk_errors = Vec::new();
     let mut fatal = None;
     let reports = discover::Reports::new(&report_paths(args));
-    // The templates of a folder nearly all ask for the registry of the tree's environments.
-    if paths.iter().any(|path| path.is_dir()) {
-        project.prepare_tree();
-    } else {
-        project.prefetch_tree();
-    }
-    let candidates = discover::Walker::new(paths, configs)?
+    // The templates of a folder nearly all ask for the registry of the tree's environments:
+    // it is built on threads of its own from the start.
+    let folders = paths.iter().any(|path| path.is_dir());
+    project.prefetch_tree();
+    let mut candidates = discover::Walker::new(paths, configs)?
         .map_while(|found| match found {
             Ok(Found::Candidate(candidate)) => match reports.check(&candidate) {
                 Ok(()) => Some(Some(candidate)),
@@ -642,9 +644,22 @@ fn lint_walk(
             }
         })
         .flatten();
+    // Meanwhile this thread walks the paths: the walk for the environments leaves a core idle
+    // at times (between folders, at its end), which the listing fills. The files found are
+    // linted once the registry is built (at most WALKED_AHEAD of them are held).
+    let mut ahead = Vec::new();
+    if folders {
+        while ahead.len() < WALKED_AHEAD && !project.tree_ready() {
+            match candidates.next() {
+                Some(candidate) => ahead.push(candidate),
+                None => break,
+            }
+        }
+        project.prepare_tree();
+    }
     let options = sink.options;
     project.check_all(
-        candidates,
+        ahead.into_iter().chain(candidates),
         &options,
         &|| interrupt.is_set(),
         |candidate, outcome| {

@@ -199,6 +199,12 @@ impl Project {
         }
     }
 
+    /// Whether the registry of the tree's environments is built (or not needed: the
+    /// environments given with `-e` stand for it).
+    pub fn tree_ready(&self) -> bool {
+        self.given.is_some() || self.tree.built().is_some()
+    }
+
     /// Starts building the registry of the tree's environments on a thread of its own, unless
     /// the environments given with `-e` stand for it: for a run over files named one by one
     /// (a pre-commit hook), whose templates mostly ask for it once read and parsed, so that the
