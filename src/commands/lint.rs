@@ -655,6 +655,9 @@ fn lint_walk(
                 None => break,
             }
         }
+        // Heat's resource types are parsed once, on first use: here while the registry is
+        // built, not by the first linting thread while the others wait for it.
+        hotfix_hot::resource_types::all();
         project.prepare_tree();
     }
     let options = sink.options;
