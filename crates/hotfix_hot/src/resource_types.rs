@@ -36,7 +36,7 @@ static TYPES: LazyLock<ResourceTypes> = LazyLock::new(|| {
         data.format, FORMAT,
         "the embedded resource-type data has the format this module reads"
     );
-    ResourceTypes(data)
+    ResourceTypes::new(data)
 });
 
 /// Heat's registered resource types, parsed on first use.
@@ -102,7 +102,7 @@ pub fn for_release(release: Option<HeatRelease>) -> &'static ResourceTypes {
     RELEASES[index].get_or_init(|| {
         let data: Data = serde_json::from_value(release_document(index))
             .expect("the embedded data of every release parses (a unit test proves it)");
-        ResourceTypes(data)
+        ResourceTypes::new(data)
     })
 }
 
@@ -159,32 +159,51 @@ fn merge_patch(target: &mut Value, patch: Value, depth: usize) {
 
 /// Every resource type of one Heat release, by name.
 #[derive(Debug)]
-pub struct ResourceTypes(Data);
+pub struct ResourceTypes {
+    /// The data read, its `types` moved to `types` below.
+    data: Data,
+    /// Every type, sorted by name.
+    types: Vec<(String, ResourceType)>,
+    /// Where each name is in `types`: a lint asks for a type by name tens of thousands of
+    /// times (each a dozen string comparisons in a sorted map of two hundred names).
+    index: foldhash::HashMap<String, usize>,
+}
 
 impl ResourceTypes {
+    fn new(mut data: Data) -> ResourceTypes {
+        let types: Vec<(String, ResourceType)> =
+            std::mem::take(&mut data.types).into_iter().collect();
+        let index = types
+            .iter()
+            .enumerate()
+            .map(|(at, (name, _))| (name.clone(), at))
+            .collect();
+        ResourceTypes { data, types, index }
+    }
+
     /// The `openstack-heat` release the data was read from, e.g. `27.0.1`.
     pub fn heat_version(&self) -> &str {
-        &self.0.heat.version
+        &self.data.heat.version
     }
 
     /// The registered type of that name (names are case-sensitive, as in Heat).
     pub fn get(&self, name: &str) -> Option<&ResourceType> {
-        self.0.types.get(name)
+        self.index.get(name).map(|&at| &self.types[at].1)
     }
 
     /// Every registered type, sorted by name; hidden ones included.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = (&str, &ResourceType)> {
-        self.0.types.iter().map(|(name, t)| (name.as_str(), t))
+        self.types.iter().map(|(name, t)| (name.as_str(), t))
     }
 
     /// The number of registered types.
     pub fn len(&self) -> usize {
-        self.0.types.len()
+        self.types.len()
     }
 
     /// Whether there are none (never, for real data).
     pub fn is_empty(&self) -> bool {
-        self.0.types.is_empty()
+        self.types.is_empty()
     }
 
     /// The `resource_registry` of the default environment file the package ships
@@ -193,7 +212,7 @@ impl ResourceTypes {
     /// deployment installs it in its `environment_dir`, so these names may or may not work on a
     /// given cloud; the registered types never depend on it.
     pub fn default_environment(&self) -> impl ExactSizeIterator<Item = (&str, &str)> {
-        self.0
+        self.data
             .default_environment
             .iter()
             .map(|(from, to)| (from.as_str(), to.as_str()))
@@ -203,7 +222,7 @@ impl ResourceTypes {
     /// first, else a wildcard entry (`OS::Quantum*`) whose prefix `name` starts with, the rest of
     /// the name carried over when the target ends in `*` too. A target may be a template URL.
     pub fn default_environment_target(&self, name: &str) -> Option<Cow<'_, str>> {
-        let environment = &self.0.default_environment;
+        let environment = &self.data.default_environment;
         if let Some(target) = environment.get(name) {
             return Some(Cow::Borrowed(target));
         }
