@@ -73,7 +73,22 @@ impl Rule {
 
     /// `Constraint.validate(value, schema)` for a parameter of type `kind`.
     pub fn check(&self, kind: ParameterType, value: &Value) -> Verdict {
-        match self.is_valid(kind, value) {
+        self.check_within(
+            kind,
+            value,
+            &std::sync::atomic::AtomicUsize::new(crate::regex::MAX_STEPS),
+        )
+    }
+
+    /// [`Rule::check`], a pattern matched within the steps left of `steps`: a budget the
+    /// checks of one file share ([`crate::regex::FILE_STEPS`]).
+    pub fn check_within(
+        &self,
+        kind: ParameterType,
+        value: &Value,
+        steps: &std::sync::atomic::AtomicUsize,
+    ) -> Verdict {
+        match self.is_valid_within(kind, value, steps) {
             Ok(true) => Verdict::Pass,
             Ok(false) => Verdict::Violated(self.err_msg(value)),
             Err(fail) if fail.class == "NotEvaluated" => Verdict::Unknown,
@@ -85,7 +100,12 @@ impl Rule {
     }
 
     /// `_is_valid`; `NotEvaluated` for what is not modelled.
-    pub(crate) fn is_valid(&self, kind: ParameterType, value: &Value) -> Result<bool, Fail> {
+    pub(crate) fn is_valid_within(
+        &self,
+        kind: ParameterType,
+        value: &Value,
+        steps: &std::sync::atomic::AtomicUsize,
+    ) -> Result<bool, Fail> {
         match self {
             Rule::Range { min, max } => within(&str_to_num(value)?, min.as_ref(), max.as_ref()),
             Rule::Length { min, max } => {
@@ -142,7 +162,7 @@ impl Rule {
                 };
                 regex
                     .as_ref()
-                    .and_then(|r| r.full_match(text))
+                    .and_then(|r| r.full_match_within(text, steps))
                     .ok_or_else(|| not_modelled("the pattern's syntax"))
             }
             Rule::Custom => Ok(true),

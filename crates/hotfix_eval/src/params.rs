@@ -24,6 +24,9 @@ pub const STACK_NAME: &str = "oracle";
 #[derive(Debug, Default)]
 pub(crate) struct Parameters {
     params: Vec<Param>,
+    /// What is left of the steps the parameters' patterns may take in all
+    /// ([`crate::regex::FILE_STEPS`]).
+    steps: std::sync::atomic::AtomicUsize,
     /// The places in `params`, in the order of the parameters' names (one parameter a
     /// name), for a binary search by name.
     by_name: Vec<usize>,
@@ -123,6 +126,7 @@ impl Parameters {
             .collect();
         Ok(Parameters {
             params,
+            steps: std::sync::atomic::AtomicUsize::new(crate::regex::FILE_STEPS),
             by_name,
             unknown,
         })
@@ -171,7 +175,7 @@ impl Parameters {
                 && p.default.is_some()
                 && p.user_value.is_none()
                 && p.user_default.is_none()
-                && p.validate().is_ok()
+                && p.validate(&self.steps).is_ok()
                 && p.value().is_ok()
         })
     }
@@ -185,7 +189,7 @@ impl Parameters {
             ));
         }
         for p in &self.params {
-            p.validate().map_err(|f| match p.node {
+            p.validate(&self.steps).map_err(|f| match p.node {
                 Some(n) => f.at(n),
                 None => f,
             })?;
@@ -504,7 +508,7 @@ impl Param {
         Ok(())
     }
 
-    fn validate(&self) -> Result<(), Fail> {
+    fn validate(&self, steps: &std::sync::atomic::AtomicUsize) -> Result<(), Fail> {
         self.refuse_bytes()?;
         let wrap = |f: Fail| -> Fail {
             if matches!(f.class, "StackValidationFailed" | "InvalidSchemaError") {
@@ -541,7 +545,7 @@ impl Param {
                 (_, v) => Ok(v.clone()),
             };
             let checked = checked.map_err(wrap)?;
-            match self.check_constraints(&checked) {
+            match self.check_constraints(&checked, steps) {
                 Err(f) if f.class == "NotEvaluated" => return Err(f),
                 Err(f) => {
                     return Err(wrap(schema_error(format!(
@@ -592,16 +596,20 @@ impl Param {
                 .map_err(wrap)?,
             ParameterType::String => value.clone(),
         };
-        self.check_constraints(&checked)
+        self.check_constraints(&checked, steps)
             .map_err(stack_failed)
             .map_err(wrap)
     }
 
     /// `Schema.validate_constraints` (custom constraints accept everything, as in the oracle),
     /// with the checks every part of hotfix shares ([`crate::constraints`]).
-    fn check_constraints(&self, value: &Value) -> Result<(), Fail> {
+    fn check_constraints(
+        &self,
+        value: &Value,
+        steps: &std::sync::atomic::AtomicUsize,
+    ) -> Result<(), Fail> {
         for c in &self.constraints {
-            let valid = match c.rule.is_valid(self.kind, value) {
+            let valid = match c.rule.is_valid_within(self.kind, value, steps) {
                 // A pattern in syntax hotfix does not model is taken as matching, as before
                 // there was one model of the checks (what Heat does with it is not known).
                 Err(f) if f.class == "NotEvaluated" && matches!(c.rule, Rule::Pattern(..)) => true,

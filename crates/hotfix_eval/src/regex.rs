@@ -561,7 +561,13 @@ enum ClassAtom {
 }
 
 /// Steps (node visits) a match may take before the answer is declared unknown.
-const MAX_STEPS: usize = 200_000;
+pub const MAX_STEPS: usize = 200_000;
+/// Steps the matches of one file may take in all ([`Regex::full_match_within`]), as many as
+/// twenty matches that each reach [`MAX_STEPS`]: a template of thousands of patterns that
+/// backtrack for long (`(a+)+$` against `aaa…a!`, which Python's `re` takes exponential time
+/// over: Heat does not answer either) is given up on after them, not after thousands of
+/// matches of that cost (3,500 took 6.8 s).
+pub const FILE_STEPS: usize = 20 * MAX_STEPS;
 /// Nesting of the matcher's recursion before the answer is declared unknown.
 const MAX_DEPTH: usize = 1_000;
 /// Values longer than this (in characters) are not matched.
@@ -586,6 +592,8 @@ enum Next<'a> {
 struct Matcher<'t> {
     text: &'t [char],
     steps: usize,
+    /// The steps it may take.
+    limit: usize,
     depth: usize,
     unknown: bool,
     end: Option<usize>,
@@ -595,6 +603,21 @@ impl Regex {
     /// Whether `re.match(pattern, text)` matches and its match covers all of `text`.
     /// `None` when that cannot be decided here.
     pub fn full_match(&self, text: &str) -> Option<bool> {
+        self.full_match_within(text, &std::sync::atomic::AtomicUsize::new(MAX_STEPS))
+    }
+
+    /// [`Regex::full_match`], taking at most `steps` steps (and at most [`MAX_STEPS`]), which
+    /// it lessens by those it took: a budget shared by the matches of one file
+    /// ([`FILE_STEPS`]). `None` once it is spent.
+    pub fn full_match_within(
+        &self,
+        text: &str,
+        steps: &std::sync::atomic::AtomicUsize,
+    ) -> Option<bool> {
+        let left = steps.load(std::sync::atomic::Ordering::Relaxed);
+        if left == 0 {
+            return None;
+        }
         let chars: Vec<char> = text.chars().collect();
         if chars.len() > MAX_TEXT {
             return None;
@@ -602,11 +625,18 @@ impl Regex {
         let mut matcher = Matcher {
             text: &chars,
             steps: 0,
+            limit: left.min(MAX_STEPS),
             depth: 0,
             unknown: false,
             end: None,
         };
         let found = matcher.node(&self.root, 0, &Next::Done);
+        let taken = matcher.steps;
+        let _ = steps.fetch_update(
+            std::sync::atomic::Ordering::Relaxed,
+            std::sync::atomic::Ordering::Relaxed,
+            |left| Some(left.saturating_sub(taken)),
+        );
         if matcher.unknown {
             return None;
         }
@@ -690,7 +720,7 @@ impl Matcher<'_> {
 
     fn node(&mut self, node: &Node, pos: usize, next: &Next<'_>) -> bool {
         self.steps += 1;
-        if self.unknown || self.steps > MAX_STEPS || self.depth > MAX_DEPTH {
+        if self.unknown || self.steps > self.limit || self.depth > MAX_DEPTH {
             return self.give_up();
         }
         self.depth += 1;
@@ -766,6 +796,34 @@ mod tests {
             Compiled::Invalid(m) => m,
             other => panic!("{pattern}: {other:?}"),
         }
+    }
+
+    #[test]
+    fn the_matches_of_one_file_share_one_budget_of_steps() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let Compiled::Regex(backtracks) = compile("(a+)+$") else {
+            panic!("compiles");
+        };
+        let Compiled::Regex(simple) = compile("a+") else {
+            panic!("compiles");
+        };
+        let text = format!("{}!", "a".repeat(40));
+        let steps = AtomicUsize::new(FILE_STEPS);
+        // Each match gives up at its own limit, and spends it.
+        for spent in 1..=FILE_STEPS / MAX_STEPS {
+            assert_eq!(backtracks.full_match_within(&text, &steps), None);
+            assert!(steps.load(Ordering::Relaxed) <= FILE_STEPS - spent * MAX_STEPS);
+        }
+        assert_eq!(steps.load(Ordering::Relaxed), 0);
+        // Once spent, no match is tried: the answer is unknown, never a guess.
+        assert_eq!(simple.full_match_within("aaa", &steps), None);
+        // A match that ends takes only the steps it took.
+        let fresh = AtomicUsize::new(FILE_STEPS);
+        assert_eq!(simple.full_match_within("aaa", &fresh), Some(true));
+        let left = fresh.load(Ordering::Relaxed);
+        assert!(left < FILE_STEPS && left > FILE_STEPS - 100, "{left}");
+        // Without a shared budget, each match has its own.
+        assert_eq!(simple.full_match("aaa"), Some(true));
     }
 
     #[test]

@@ -71,6 +71,9 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         return;
     };
     let doc = cx.doc;
+    // One budget for every pattern of the template: thousands that backtrack for long are not
+    // each matched to their own limit.
+    let steps = std::sync::atomic::AtomicUsize::new(hotfix_eval::regex::FILE_STEPS);
     for param in &cx.template.parameters {
         let (Some(map), Some(ty)) = (definition(cx, param), param_type(cx, param)) else {
             continue;
@@ -101,10 +104,13 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             // Template validate checks the default as written (a list string split on
             // commas); stack create checks the parsed value, which differs for `''` lists and
             // JSON strings.
-            let ((text, raised), at_create) = match check_constraint(&built, ty, &value) {
+            let ((text, raised), at_create) = match check_constraint(&built, ty, &value, &steps) {
                 Check::Fail(text) => ((text, false), false),
                 Check::Raised(text) => ((text, true), false),
-                _ => match create.as_ref().map(|v| check_constraint(&built, ty, v)) {
+                _ => match create
+                    .as_ref()
+                    .map(|v| check_constraint(&built, ty, v, &steps))
+                {
                     Some(Check::Fail(text)) => ((text, false), true),
                     Some(Check::Raised(text)) => ((text, true), true),
                     _ => continue,
@@ -151,5 +157,43 @@ fn create_value(ty: ParameterType, raw: &Value) -> Option<Value> {
             pyjson::top_level_len(s).map(|n| Value::List(vec![Value::None; n]))
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The codes `lint` reports for `text`, a template.
+    fn codes(text: &str) -> Vec<String> {
+        crate::lint("t.yaml", text.as_bytes(), &crate::Settings::default())
+            .into_iter()
+            .map(|d| d.code.to_string())
+            .collect()
+    }
+
+    /// A template of `hostile` parameters whose pattern backtracks for long on their default
+    /// (Python's `re` too), then one whose default breaks a plain pattern.
+    fn template(hostile: usize) -> String {
+        let mut text = String::from("heat_template_version: 2018-08-31\nparameters:\n");
+        let default = "a".repeat(40);
+        for i in 0..hostile {
+            text.push_str(&["  p", &i.to_string(), ":\n    type: string\n"].concat());
+            text.push_str(&["    default: ", &default, "!\n"].concat());
+            text.push_str("    constraints: [{allowed_pattern: '(a+)+$'}]\n");
+        }
+        text.push_str(
+            "  last:\n    type: string\n    default: B\n    constraints: [{allowed_pattern: '[a-z]+'}]\nresources: {}\n",
+        );
+        text
+    }
+
+    #[test]
+    fn the_patterns_of_a_template_share_one_budget_of_steps() {
+        let code = super::RULE.code;
+        // Within the budget, the plain pattern's failure is found.
+        assert!(codes(&template(3)).iter().any(|c| c == code));
+        // Past it (as many backtracking patterns as the budget has matches), it is not looked
+        // for: the lint of thousands of such parameters ends, and guesses nothing.
+        let spent = hotfix_eval::regex::FILE_STEPS / hotfix_eval::regex::MAX_STEPS;
+        assert!(!codes(&template(spent)).iter().any(|c| c == code));
     }
 }

@@ -428,9 +428,16 @@ pub(super) enum Check {
 }
 
 /// `Constraint.validate(value, schema)` for one built constraint, as `_validate_default`
-/// runs it (custom constraints skipped), with `hotfix_eval`'s checks.
-pub(super) fn check(built: &Built, ty: ParameterType, value: &Value) -> Check {
-    match built.rule.check(ty, value) {
+/// runs it (custom constraints skipped), with `hotfix_eval`'s checks; a pattern matched within
+/// what is left of `steps`, the budget of the file's checks
+/// ([`hotfix_eval::regex::FILE_STEPS`]).
+pub(super) fn check(
+    built: &Built,
+    ty: ParameterType,
+    value: &Value,
+    steps: &std::sync::atomic::AtomicUsize,
+) -> Check {
+    match built.rule.check_within(ty, value, steps) {
         Verdict::Pass => Check::Pass,
         Verdict::Violated(text) => Check::Fail(text),
         // `len()` and `re` raise on a value of the wrong type: the constraint fails there.
