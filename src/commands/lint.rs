@@ -428,6 +428,9 @@ pub(crate) fn run(args: &LintArgs, out: &mut impl Write) -> anyhow::Result<ExitC
     if !args.quiet && !args.silent {
         report_baseline(baseline.map(|b| b.outcome(&root, &tally.linted_paths)))?;
     }
+    // The project's caches (the facts of every file read, the registries) are freed with the
+    // process, which ends now: freeing them one by one took the last millisecond of a run.
+    std::mem::forget(project);
     Ok(exit_code(args, &tally))
 }
 
