@@ -180,7 +180,11 @@ fn same_schema(old: &ResourceType, new: Option<&ResourceType>) -> bool {
             serde_json::to_value(&t.update_policy).ok(),
         )
     };
-    !new.none_resource && json(old) == json(new) && json(old).0.is_some()
+    if new.none_resource {
+        return false;
+    }
+    let old = json(old);
+    old.0.is_some() && old == json(new)
 }
 
 /// What to do with a resource of the deprecated type `schema`, with Heat's own message where
