@@ -260,11 +260,11 @@ pub struct Registry {
     rendered: Vec<StackPath>,
     /// Tree: each word of the rendered sources' texts, with the sources (indices into
     /// `rendered`, ascending) that hold it.
-    rendered_words: std::collections::HashMap<String, Vec<usize>>,
+    rendered_words: foldhash::HashMap<String, Vec<usize>>,
     /// Tree: the walk stopped early, so a type may be mapped where it did not look.
     incomplete: bool,
     /// Tree: the entries by the type they map (the last part of their path), and the globs.
-    by_type: std::collections::HashMap<Arc<str>, Vec<(usize, usize)>>,
+    by_type: foldhash::HashMap<Arc<str>, Vec<(usize, usize)>>,
     globs: Vec<(usize, usize)>,
     /// Tree: the files some template names as a nested template (`type:` paths).
     nested: BTreeSet<StackPath>,
@@ -358,8 +358,8 @@ impl Registry {
     ) -> Registry {
         let parameter_defaults = take_parameter_defaults(&mut environments);
         let mut sources = Vec::new();
-        let mut rendered_words: std::collections::HashMap<String, Vec<usize>> =
-            std::collections::HashMap::new();
+        let mut rendered_words: foldhash::HashMap<String, Vec<usize>> =
+            foldhash::HashMap::default();
         for (n, (path, text)) in rendered.iter().enumerate() {
             for word in text.split(|c: char| {
                 !(c.is_ascii_alphanumeric() || matches!(c, ':' | '_' | '-' | '.' | '*'))
@@ -378,8 +378,8 @@ impl Registry {
             }
             sources.push(path.clone());
         }
-        let mut by_type: std::collections::HashMap<Arc<str>, Vec<(usize, usize)>> =
-            std::collections::HashMap::new();
+        let mut by_type: foldhash::HashMap<Arc<str>, Vec<(usize, usize)>> =
+            foldhash::HashMap::default();
         let mut globs = Vec::new();
         for (e, env) in environments.iter().enumerate() {
             for (i, entry) in env.entries.iter().enumerate() {
