@@ -222,3 +222,49 @@ fn lint_blueprint(
     in_order(&mut diagnostics);
     diagnostics
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The codes `lint` reports for `text`, a template.
+    fn codes(text: &str) -> Vec<String> {
+        lint("t.yaml", text.as_bytes(), &Settings::default())
+            .into_iter()
+            .map(|d| d.code.to_string())
+            .collect()
+    }
+
+    /// A template of `hostile` parameters whose pattern backtracks for long on their default
+    /// (Python's `re` too), then one whose default breaks a plain pattern.
+    fn template(hostile: usize) -> String {
+        let mut text = String::from("heat_template_version: 2018-08-31\nparameters:\n");
+        let default = "a".repeat(40);
+        for i in 0..hostile {
+            text.push_str(&["  p", &i.to_string(), ":\n    type: string\n"].concat());
+            text.push_str(&["    default: ", &default, "!\n"].concat());
+            text.push_str("    constraints: [{allowed_pattern: '(a+)+$'}]\n");
+        }
+        text.push_str(
+            "  last:\n    type: string\n    default: B\n    constraints: [{allowed_pattern: '[a-z]+'}]\nresources: {}\n",
+        );
+        text
+    }
+
+    /// `default-violates-constraint`'s patterns (its own test, here: a rule's file imports no
+    /// more than what a rule is).
+    #[test]
+    fn the_patterns_of_a_template_share_one_budget_of_steps() {
+        let code = all_rules()
+            .iter()
+            .find(|rule| rule.name == "default-violates-constraint")
+            .expect("a rule")
+            .code;
+        // Within the budget, the plain pattern's failure is found.
+        assert!(codes(&template(3)).iter().any(|c| c == code));
+        // Past it (as many backtracking patterns as the budget has matches), it is not looked
+        // for: the lint of thousands of such parameters ends, and guesses nothing.
+        let spent = hotfix_eval::regex::FILE_STEPS / hotfix_eval::regex::MAX_STEPS;
+        assert!(!codes(&template(spent)).iter().any(|c| c == code));
+    }
+}
