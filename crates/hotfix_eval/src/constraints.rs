@@ -160,10 +160,15 @@ impl Rule {
                         value.type_name()
                     )));
                 };
-                regex
-                    .as_ref()
-                    .and_then(|r| r.full_match_within(text, steps))
-                    .ok_or_else(|| not_modelled("the pattern's syntax"))
+                let Some(regex) = regex else {
+                    return Err(not_modelled("the pattern's syntax"));
+                };
+                regex.full_match_within(text, steps).ok_or_else(|| {
+                    Fail::not_evaluated(
+                        "the match of the pattern is not evaluated: a value over 4,096 characters, or too many steps"
+                            .to_owned(),
+                    )
+                })
             }
             Rule::Custom => Ok(true),
         }

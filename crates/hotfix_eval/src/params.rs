@@ -50,6 +50,10 @@ struct Param {
     /// The raw value converted to the parameter's type, once (as Heat's `ParsedParameter`
     /// parses its value once): a `json` parameter is not parsed again for each `get_param`.
     converted: OnceLock<Result<Value, Fail>>,
+    /// What [`Param::validate`] found, once: each `get_param` of a parameter asks whether its
+    /// default is valid ([`Parameters::defaulted`]), and its patterns are matched once, not
+    /// once per question (which would spend the parameters' budget of steps on repeats).
+    validated: OnceLock<Result<(), Fail>>,
 }
 
 #[derive(Debug)]
@@ -234,6 +238,7 @@ fn pseudo(name: &str, value: &str) -> Param {
         pseudo: true,
         json_name: None,
         converted: OnceLock::new(),
+        validated: OnceLock::new(),
     }
 }
 
@@ -308,6 +313,7 @@ fn schema(doc: &Document, version: Version, name: &str, node: NodeId) -> Result<
         pseudo: false,
         json_name: None,
         converted: OnceLock::new(),
+        validated: OnceLock::new(),
     })
 }
 
@@ -509,6 +515,13 @@ impl Param {
     }
 
     fn validate(&self, steps: &std::sync::atomic::AtomicUsize) -> Result<(), Fail> {
+        self.validated
+            .get_or_init(|| self.validate_once(steps))
+            .clone()
+    }
+
+    /// [`Param::validate`], worked out.
+    fn validate_once(&self, steps: &std::sync::atomic::AtomicUsize) -> Result<(), Fail> {
         self.refuse_bytes()?;
         let wrap = |f: Fail| -> Fail {
             if matches!(f.class, "StackValidationFailed" | "InvalidSchemaError") {
@@ -611,8 +624,12 @@ impl Param {
         for c in &self.constraints {
             let valid = match c.rule.is_valid_within(self.kind, value, steps) {
                 // A pattern in syntax hotfix does not model is taken as matching, as before
-                // there was one model of the checks (what Heat does with it is not known).
-                Err(f) if f.class == "NotEvaluated" && matches!(c.rule, Rule::Pattern(..)) => true,
+                // there was one model of the checks (what Heat does with it is not known). A
+                // match given up on (too long, or the parameters' budget of steps spent) is
+                // not: its answer is unknown, and so is the parameter's value.
+                Err(f) if f.class == "NotEvaluated" && matches!(c.rule, Rule::Pattern(_, None)) => {
+                    true
+                }
                 other => other?,
             };
             if !valid {

@@ -128,6 +128,71 @@ outputs:
     assert_eq!(fold("attribute"), None);
 }
 
+/// Once the parameters' budget of pattern steps is spent (here by twenty parameters whose
+/// `allowed_pattern` backtracks for long, as Python's `re` does), a pattern's answer is unknown:
+/// a default that breaks a plain pattern after them is not taken as valid (a value folded from it
+/// would be checked where Heat refuses the parameter first), nor is one that matches.
+#[test]
+fn a_spent_budget_of_pattern_steps_leaves_defaults_unknown_not_valid() {
+    let hostile = hotfix_eval::regex::FILE_STEPS / hotfix_eval::regex::MAX_STEPS;
+    let mut source = String::from("heat_template_version: 2018-08-31\nparameters:\n");
+    let mut uses = String::new();
+    let long = "a".repeat(40);
+    for i in 0..hostile {
+        source.push_str(&["  h", &i.to_string(), ": {type: string, default: ", &long].concat());
+        source.push_str("!, constraints: [{allowed_pattern: '(a+)+$'}]}\n");
+        uses.push_str(
+            &[
+                "  o",
+                &i.to_string(),
+                ": {value: {get_param: h",
+                &i.to_string(),
+                "}}\n",
+            ]
+            .concat(),
+        );
+    }
+    source.push_str(concat!(
+        "  breaks: {type: string, default: B, constraints: [{allowed_pattern: '[a-z]+'}]}\n",
+        "  keeps: {type: string, default: b, constraints: [{allowed_pattern: '[a-z]+'}]}\n",
+        "outputs:\n",
+        "  breaks: {value: {list_join: [-, [{get_param: breaks}, {get_param: breaks}]]}}\n",
+        "  keeps: {value: {list_join: [-, [{get_param: keeps}]]}}\n",
+    ));
+    source.push_str(&uses);
+    // Each answer in order, by one folder (one set of parameters, one budget).
+    let folds = |source: &str, names: &[&str]| -> Vec<Option<String>> {
+        let doc = hotfix_yaml::parse(source).expect("loads");
+        let version = hotfix_hot::Template::new(&doc)
+            .version()
+            .expect("a version");
+        let outputs = doc.get(doc.root(), "outputs").expect("outputs");
+        let folder = hotfix_eval::Folder::new(&doc, version);
+        names
+            .iter()
+            .map(|name| {
+                let value = doc
+                    .get(doc.get(outputs, name).expect("output"), "value")
+                    .expect("value");
+                folder
+                    .fold_with_defaults(value)
+                    .map(|f| f.value.to_json().to_string())
+            })
+            .collect()
+    };
+    // Within the budget, the answers are known: `B` breaks the pattern, `b` keeps it.
+    assert_eq!(
+        folds(&source, &["breaks", "keeps"]),
+        [None, Some("\"b\"".to_owned())]
+    );
+    // The hostile parameters asked about first spend it: both are unknown (a value folded
+    // from `B` was the wrong answer there: Heat refuses the parameter).
+    let mut names: Vec<String> = (0..hostile).map(|i| format!("o{i}")).collect();
+    names.extend(["breaks", "keeps", "keeps"].map(str::to_owned));
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    assert!(folds(&source, &names).iter().all(Option::is_none));
+}
+
 #[test]
 fn a_binary_value_is_not_evaluated_rather_than_taken_as_its_text() {
     // Heat (resolve.py): `a` is `[104, 101, 108, 108, 111]` (its JSON encoder writes bytes as

@@ -250,18 +250,27 @@ mod tests {
     fn findings_are_matched_with_their_lines_and_the_files_suppressions_as_with_every_one() {
         // Suppressions on a finding's line, the line above, two lines above (too far), for the
         // whole file, by code and by name, of several codes, and of codes that are no rule's.
-        let text = "\
+        // A finding matched by two selectors at once (`c`'s H101: its line's and the line
+        // above's; H301: two file selectors), and selectors by name.
+        let name = |code: &str| crate::rule_by_code(code).expect("a rule").name;
+        let text = format!(
+            "\
 heat_template_version: 2018-08-31 # hotfix: ignore-file[H301]
 parameters: # hotfix: ignore[H101, W9999]
-  a: {type: string}
-  # hotfix: ignore[unused-parameter]
-  b: {type: string}
-  c: {type: string} # hotfix: ignore[H101]
+  a: {{type: string}}
+  # hotfix: ignore[unused-parameter, {h302}]
+  b: {{type: string}}
+  # hotfix: ignore[H1]
+  c: {{type: string}} # hotfix: ignore[H101]
 
-  d: {type: string}
-# hotfix: ignore-file[H302, H9999]
-resources: {}
-";
+  d: {{type: string}}
+# hotfix: ignore-file[H302, H9999, {h301}]
+resources: {{}}
+",
+            h302 = name("H302"),
+            h301 = name("H301"),
+        );
+        let text = text.as_str();
         let doc = hotfix_yaml::parse(text).expect("loads");
         let codes = ["H101", "H301", "H302", "W201", "H001"];
         let mut diagnostics = Vec::new();

@@ -205,12 +205,14 @@ impl Project {
         self.given.is_some() || self.tree.built().is_some()
     }
 
-    /// Starts building the registry of the tree's environments on a thread of its own, unless
-    /// the environments given with `-e` stand for it: for a run over files named one by one
-    /// (a pre-commit hook), whose templates mostly ask for it once read and parsed, so that the
-    /// walk overlaps the reading, the parsing and the loading of Heat's resource types instead
-    /// of following them. A run that never asks for it reports no walk
-    /// ([`Project::walked`]).
+    /// Starts building the registry of the tree's environments on a thread of its own (which
+    /// walks the tree on as many threads as the lint has), unless the environments given with
+    /// `-e` stand for it: for a run over files named one by one (a pre-commit hook), whose
+    /// templates mostly ask for it once read and parsed, so that the walk overlaps the reading,
+    /// the parsing and the loading of Heat's resource types instead of following them; for a
+    /// run over folders, so that the files to lint are listed meanwhile
+    /// ([`Project::prepare_tree`] then waits for it). A run that never asks for it reports no
+    /// walk ([`Project::walked`]).
     pub fn prefetch_tree(&self) {
         if self.given.is_none() && self.tree.built().is_none() {
             let tree = Arc::clone(&self.tree);
