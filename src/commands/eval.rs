@@ -28,9 +28,11 @@ Not evaluated offline (each reported as an error of type `NotEvaluated`): `yaql`
 function given the result of a function the version removed whose arguments hold calls.
 `resource_facade` fails as in a stack that has no parent. `custom_constraint`s accept every
 value (they ask a cloud), and so does an `allowed_pattern` that uses regular-expression
-syntax hotfix does not model (look-around, back-references, flags). Evaluation stops with a
-`NotEvaluated` error where the values computed would take more than 64 MiB (a `repeat` over
-the product of long lists, say): Heat would run out of memory or time there.
+syntax hotfix does not model (look-around, back-references, flags); a parameter whose
+`allowed_pattern` match takes too many steps (Python's `re` backtracking for long) is
+`NotEvaluated`, as are the template's other patterns after twenty such matches. Evaluation
+stops with a `NotEvaluated` error where the values computed would take more than 64 MiB (a
+`repeat` over the product of long lists, say): Heat would run out of memory or time there.
 
 Inputs are taken as `openstack stack create` takes them. `get_file` paths are read
 relative to the template, as the client does; only regular files are read, and none larger

@@ -15,7 +15,9 @@ declare_rule! {
     /// `allowed_pattern` (Python's `re.match`, which must cover the whole default). Custom
     /// constraints need the cloud and are not checked (template validate skips them for
     /// defaults too). Patterns that use regular expression features beyond the common ones
-    /// (flags, named groups, look-around, back-references) are skipped.
+    /// (flags, named groups, look-around, back-references) are skipped, and so is a match that
+    /// takes too many steps (Python's `re` backtracking for long, where Heat does not answer
+    /// either); after twenty such matches in a template, its other patterns are not checked.
     ///
     /// Template validate checks the default as written; stack create checks the parsed value
     /// too, which differs for a `comma_delimited_list` default `''` (no items, not one empty
