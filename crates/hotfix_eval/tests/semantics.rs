@@ -76,6 +76,28 @@ outputs:
     );
 }
 
+/// What `Folder::fold_with_defaults` gives for the `value` of each output of `source` named, in
+/// order, by one folder (one set of parameters): the value as JSON and the defaults it used.
+fn folds(source: &str, names: &[&str]) -> Vec<Option<(String, Vec<String>)>> {
+    let doc = hotfix_yaml::parse(source).expect("loads");
+    let version = hotfix_hot::Template::new(&doc)
+        .version()
+        .expect("a version");
+    let outputs = doc.get(doc.root(), "outputs").expect("outputs");
+    let folder = hotfix_eval::Folder::new(&doc, version);
+    names
+        .iter()
+        .map(|name| {
+            let value = doc
+                .get(doc.get(outputs, name).expect("output"), "value")
+                .expect("value");
+            folder
+                .fold_with_defaults(value)
+                .map(|f| (f.value.to_json().to_string(), f.defaults))
+        })
+        .collect()
+}
+
 /// `Folder::fold_with_defaults` computes a value from literals and the defaults of parameters given
 /// by a literal name, naming those parameters; it gives nothing for a parameter without a
 /// default, a pseudo parameter, a parameter whose default breaks its own constraint (Heat
@@ -99,20 +121,17 @@ outputs:
   broken: {value: {get_param: broken}}
   attribute: {value: {list_join: ["-", [{get_attr: [r, a]}]]}}
 "#;
-    let doc = hotfix_yaml::parse(source).expect("loads");
-    let version = hotfix_hot::Template::new(&doc)
-        .version()
-        .expect("a version");
-    let outputs = doc.get(doc.root(), "outputs").expect("outputs");
-    let folder = hotfix_eval::Folder::new(&doc, version);
-    let fold = |name: &str| {
-        let value = doc
-            .get(doc.get(outputs, name).expect("output"), "value")
-            .expect("value");
-        folder
-            .fold_with_defaults(value)
-            .map(|f| (f.value.to_json().to_string(), f.defaults))
-    };
+    let names = [
+        "literals",
+        "defaults",
+        "join_of_number",
+        "no_default",
+        "pseudo",
+        "broken",
+        "attribute",
+    ];
+    let folded = folds(source, &names);
+    let fold = |name: &str| folded[names.iter().position(|n| *n == name).expect("named")].clone();
     assert_eq!(fold("literals"), Some(("\"a-b\"".to_owned(), vec![])));
     assert_eq!(
         fold("defaults"),
@@ -160,30 +179,10 @@ fn a_spent_budget_of_pattern_steps_leaves_defaults_unknown_not_valid() {
         "  keeps: {value: {list_join: [-, [{get_param: keeps}]]}}\n",
     ));
     source.push_str(&uses);
-    // Each answer in order, by one folder (one set of parameters, one budget).
-    let folds = |source: &str, names: &[&str]| -> Vec<Option<String>> {
-        let doc = hotfix_yaml::parse(source).expect("loads");
-        let version = hotfix_hot::Template::new(&doc)
-            .version()
-            .expect("a version");
-        let outputs = doc.get(doc.root(), "outputs").expect("outputs");
-        let folder = hotfix_eval::Folder::new(&doc, version);
-        names
-            .iter()
-            .map(|name| {
-                let value = doc
-                    .get(doc.get(outputs, name).expect("output"), "value")
-                    .expect("value");
-                folder
-                    .fold_with_defaults(value)
-                    .map(|f| f.value.to_json().to_string())
-            })
-            .collect()
-    };
     // Within the budget, the answers are known: `B` breaks the pattern, `b` keeps it.
     assert_eq!(
         folds(&source, &["breaks", "keeps"]),
-        [None, Some("\"b\"".to_owned())]
+        [None, Some(("\"b\"".to_owned(), vec!["keeps".to_owned()]))]
     );
     // The hostile parameters asked about first spend it: both are unknown (a value folded
     // from `B` was the wrong answer there: Heat refuses the parameter).
