@@ -96,11 +96,27 @@ impl Project {
                 if stop() {
                     Outcome::NotStarted
                 } else {
-                    self.check(candidate, options)
+                    self.check_walked(candidate, options)
                 }
             },
             handle,
         )
+    }
+
+    /// [`Project::check`] for a file of the run's walk: one that the walk for the tree's
+    /// environments read and found the lint skips whatever it holds ([`crate::tree::Told`])
+    /// is skipped as that, not opened again, unless it is named, its configuration says what
+    /// it is (a K2HR3 template, a `[[stacks]]` environment), or `-e` gives it.
+    fn check_walked(&self, candidate: &Candidate, options: &Options<'_>) -> Outcome {
+        if !candidate.explicit
+            && let Some(kind) = self.told_kind(&candidate.path)
+            && !candidate.config.is_k2hr3(&candidate.path)
+            && candidate.config.stack_of(&candidate.path).is_none()
+            && !given_environment(options.environments, &candidate.path)
+        {
+            return Outcome::Skipped(kind);
+        }
+        self.check(candidate, options)
     }
 
     /// Reads and checks one candidate.
@@ -312,5 +328,114 @@ fn given_environment(environments: &[PathBuf], path: &Path) -> bool {
     !environments.is_empty() && {
         let path = absolute(path);
         path.is_some() && environments.iter().any(|env| absolute(env) == path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    use crate::DiskSource;
+    use crate::config::{Configs, Overrides};
+    use crate::walk::{Found, Walker};
+
+    /// What became of a file, as the run reports it.
+    fn summary(outcome: &Outcome) -> String {
+        match outcome {
+            Outcome::Checked(checked) => format!(
+                "checked {} (environment: {}) with {} findings",
+                checked.display,
+                checked.environment,
+                checked.diagnostics.len()
+            ),
+            Outcome::Skipped(kind) => format!("skipped as {kind:?}"),
+            Outcome::Failed(why) => format!("failed: {why}"),
+            Outcome::NotStarted => "not started".to_owned(),
+        }
+    }
+
+    #[test]
+    fn a_file_the_walk_for_environments_read_is_skipped_as_reading_it_again_would_skip_it() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path();
+        let write = |name: &str, text: &[u8]| {
+            let path = root.join(name);
+            std::fs::create_dir_all(path.parent().expect("a folder")).expect("mkdir");
+            std::fs::write(path, text).expect("write");
+        };
+        std::fs::create_dir_all(root.join(".git")).expect("mkdir");
+        write(
+            "hotfix.toml",
+            b"k2hr3-templates = [\"k2hr3/**\"]\n\n[[stacks]]\ntemplate = \"top.yaml\"\n\
+              environments = [\"stack/env.yaml\"]\n",
+        );
+        write("top.yaml", b"heat_template_version: rocky\n");
+        write("env.yaml", b"parameter_defaults: {}\n");
+        write("playbook.yaml", b"- hosts: all\n  tasks: []\n");
+        write("roles.yaml", b"roles:\n  - name: x\n");
+        write(
+            "macro.j2.yaml",
+            b"{% if x %}\nheat_template_version: rocky\n{% endif %}\n",
+        );
+        write("engine.j2.yaml", b"{{#!k2hr3template }}\n{{ x = 1 }}\n");
+        write("k2hr3/plain.yaml", b"a: 1\n");
+        write("stack/env.yaml", b"a: 1\n");
+        write("run.sh", b"#!/bin/sh\necho hi\n");
+        write("notes.md", b"heat_template_version: rocky\n");
+        write("image.bin", b"\0\x01\x02");
+
+        let disk = Arc::new(DiskSource::default());
+        let mut configs = Configs::new(false, None, root, Overrides::default(), disk.prefixes())
+            .expect("configs");
+        let paths = [root.to_path_buf()];
+        let project = Project::resolve(&paths, &[], root, &[], disk).expect("project");
+        project.prepare_tree();
+        let candidates: Vec<Candidate> = Walker::new(&paths, &mut configs)
+            .expect("walker")
+            .map(|found| match found.expect("walk") {
+                Found::Candidate(candidate) => candidate,
+                Found::Error(error) => panic!("{error}"),
+            })
+            .collect();
+        assert_eq!(candidates.len(), 12);
+        let given = [root.join("playbook.yaml")];
+        for environments in [&[][..], &given[..]] {
+            let options = Options {
+                fixing: Fixing::No,
+                templates_only: false,
+                environments,
+            };
+            for candidate in &candidates {
+                assert_eq!(
+                    summary(&project.check_walked(candidate, &options)),
+                    summary(&project.check(candidate, &options)),
+                    "{}",
+                    candidate.display()
+                );
+            }
+        }
+        // What the walk told: other YAML, a Jinja source, and files of other extensions whose
+        // first bytes show what they are (what the configuration names among them is not
+        // skipped, as compared above).
+        let mut told: Vec<(String, Kind)> = candidates
+            .iter()
+            .filter_map(|c| {
+                let name = c.path.strip_prefix(root).expect("under the root");
+                Some((name.display().to_string(), project.told_kind(&c.path)?))
+            })
+            .collect();
+        told.sort_by(|a, b| a.0.cmp(&b.0));
+        let expected = [
+            ("hotfix.toml", Kind::Other),
+            ("image.bin", Kind::Binary),
+            ("k2hr3/plain.yaml", Kind::Other),
+            ("macro.j2.yaml", Kind::Jinja),
+            ("playbook.yaml", Kind::Other),
+            ("roles.yaml", Kind::Other),
+            ("run.sh", Kind::Other),
+            ("stack/env.yaml", Kind::Other),
+        ];
+        assert_eq!(told, expected.map(|(name, kind)| (name.to_owned(), kind)),);
     }
 }

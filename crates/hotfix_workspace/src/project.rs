@@ -55,6 +55,8 @@ pub struct Project {
     tree: Arc<LazyRegistry>,
     /// What the walk for the tree's environments did, once it ran.
     walked: Arc<OnceLock<Walked>>,
+    /// What that walk learnt of the files the lint skips, once it ran.
+    told: Arc<OnceLock<crate::tree::Told>>,
     /// The Cloudify blueprints read for their local imports.
     pub(crate) blueprints: Blueprints,
 }
@@ -93,11 +95,18 @@ impl Project {
     ) -> Result<Project, Error> {
         let scope = crate::root::scope(paths, cwd, workspace);
         let walked = Arc::new(OnceLock::new());
+        let told = Arc::new(OnceLock::new());
         let tree = {
-            let (scope, disk, walked) = (scope.clone(), Arc::clone(&disk), Arc::clone(&walked));
+            let (scope, disk, walked, told) = (
+                scope.clone(),
+                Arc::clone(&disk),
+                Arc::clone(&walked),
+                Arc::clone(&told),
+            );
             Arc::new(LazyRegistry::new(move || {
-                let (registry, done) = crate::tree::tree_registry(&scope, &*disk);
+                let (registry, done, skipped) = crate::tree::tree_registry(&scope, &*disk);
                 let _ = walked.set(done);
+                let _ = told.set(skipped);
                 registry
             }))
         };
@@ -111,6 +120,7 @@ impl Project {
             stacks: Mutex::new(Vec::new()),
             tree,
             walked,
+            told,
             blueprints: Blueprints::default(),
         };
         project.give()?;
@@ -221,6 +231,12 @@ impl Project {
                 .name("hotfix-tree".to_owned())
                 .spawn(move || tree.prefetch());
         }
+    }
+
+    /// What the walk for the tree's environments found the file at `path` to be, when it is
+    /// one the lint skips whatever it holds ([`crate::tree::Told`]).
+    pub(crate) fn told_kind(&self, path: &Path) -> Option<crate::kind::Kind> {
+        self.told.get()?.kind(&self.scope, path)
     }
 
     /// The folders the run spans.

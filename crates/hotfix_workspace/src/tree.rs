@@ -19,6 +19,43 @@ const TREE_BOUND: usize = 100_000;
 /// would cost more than the lint. Past it the registry is incomplete, as past [`TREE_BOUND`].
 const SHALLOW_BOUND: usize = 10_000;
 
+/// What the walk for the tree's environments learnt of the files it read that the lint skips
+/// whatever it finds in them: a file of a template's extension that is neither a template, an
+/// environment nor a blueprint by its content ([`crate::kind::classify`]: other YAML, a Jinja
+/// source), and a file of another extension whose first bytes show it is not one either
+/// ([`crate::kind::sniff`]). The lint of a folder then does not open them a second time
+/// ([`Told::kind`]). Each file is known by a 128-bit hash of its absolute path, under a seed
+/// drawn for the run: a tree of 100,000 files holds no path.
+#[derive(Debug, Default)]
+pub struct Told {
+    seed: foldhash::quality::RandomState,
+    kinds: foldhash::HashMap<u128, crate::kind::Kind>,
+}
+
+impl Told {
+    /// What the walk found the file at `path` to be (named as the run names files; a relative
+    /// path from `scope`'s working folder), when it was one the lint skips.
+    pub fn kind(&self, scope: &Scope, path: &Path) -> Option<crate::kind::Kind> {
+        if self.kinds.is_empty() {
+            return None;
+        }
+        self.kinds.get(&self.key(scope, path)).copied()
+    }
+
+    fn key(&self, scope: &Scope, path: &Path) -> u128 {
+        use std::hash::BuildHasher as _;
+        let path = crate::stack_path(path);
+        let absolute = if path.is_absolute() {
+            path
+        } else {
+            scope.cwd.join(path.as_str())
+        };
+        let text = absolute.as_str();
+        (u128::from(self.seed.hash_one((0u8, text))) << 64)
+            | u128::from(self.seed.hash_one((1u8, text)))
+    }
+}
+
 /// What a walk for the tree's environments did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Walked {
@@ -77,7 +114,10 @@ fn places(scope: &Scope) -> String {
 /// shallow roots (folders outside any project) are read one level deep, and only their files
 /// of a template's extension, at most [`SHALLOW_BOUND`] of each ([`read_shallow`]); at most
 /// [`TREE_BOUND`] files are met in all.
-pub fn tree_registry(scope: &Scope, source: &dyn FileSource) -> (hotfix_stack::Registry, Walked) {
+pub fn tree_registry(
+    scope: &Scope,
+    source: &dyn FileSource,
+) -> (hotfix_stack::Registry, Walked, Told) {
     let folders = |shallow: bool| -> Vec<PathBuf> {
         scope
             .roots
@@ -88,6 +128,8 @@ pub fn tree_registry(scope: &Scope, source: &dyn FileSource) -> (hotfix_stack::R
             .collect()
     };
     let readers = Readers {
+        scope,
+        told: Told::default(),
         roots: &scope.roots,
         source,
         seen: AtomicUsize::new(0),
@@ -118,13 +160,16 @@ pub fn tree_registry(scope: &Scope, source: &dyn FileSource) -> (hotfix_stack::R
         found,
         incomplete,
         seen,
+        mut told,
         ..
     } = readers;
     let Gathered {
         mut environments,
         mut rendered,
         mut nested,
+        skipped,
     } = found.into_inner().unwrap_or_else(PoisonError::into_inner);
+    told.kinds = skipped.into_iter().collect();
     let incomplete = incomplete.into_inner();
     let walked = Walked {
         visited: seen.into_inner().min(TREE_BOUND),
@@ -149,7 +194,7 @@ pub fn tree_registry(scope: &Scope, source: &dyn FileSource) -> (hotfix_stack::R
     rendered.sort_by(|a: &(StackPath, Arc<str>), b| a.0.cmp(&b.0));
     let registry =
         hotfix_stack::Registry::tree(environments, &rendered, incomplete).with_nested(nested);
-    (registry, walked)
+    (registry, walked, told)
 }
 
 /// The registry of the environments among files held in memory (`files`: each file's path
@@ -250,6 +295,9 @@ fn read_shallow(folder: &Path, readers: &Readers<'_>) {
 
 /// What the threads of the walk for the tree's environments share.
 struct Readers<'r> {
+    scope: &'r Scope,
+    /// The seed of the keys of the files the lint skips (filled once the walk is done).
+    told: Told,
     roots: &'r [StackPath],
     /// Where registry targets are looked for.
     source: &'r dyn FileSource,
@@ -299,15 +347,24 @@ impl ignore::ParallelVisitor for Reader<'_> {
         // A file of a template's extension, a Jinja source of one, or a file of another
         // extension whose first bytes show a template or an environment (as the lint's walk
         // tells them).
-        let wanted = crate::kind::has_template_extension(entry.path())
+        let templated = crate::kind::has_template_extension(entry.path());
+        let wanted = templated
             || is_jinja_source(entry.path())
-            || shows_template_or_environment(entry.path(), &mut self.head);
+            || match sniffed(entry.path(), &mut self.head) {
+                Sniffed::Not(kind) => {
+                    self.skip(entry.path(), kind);
+                    false
+                }
+                Sniffed::Maybe => true,
+                Sniffed::Unreadable => false,
+            };
         if !wanted {
             return ignore::WalkState::Continue;
         }
         // Only what a file gives is kept: most files give nothing, and a tree of tens of
-        // thousands of files must not hold a record of each.
-        if let Some(found) = environment_of(
+        // thousands of files must not hold a record of each (a file the lint skips leaves
+        // 16 bytes, not its path: see `Told`).
+        if let Some((found, kind)) = environment_and_kind(
             entry.path(),
             self.shared.roots,
             self.shared.source,
@@ -315,8 +372,19 @@ impl ignore::ParallelVisitor for Reader<'_> {
             &mut self.texts,
         ) {
             self.mine.take(found);
+            if templated && let Some(kind) = kind {
+                self.skip(entry.path(), kind);
+            }
         }
         ignore::WalkState::Continue
+    }
+}
+
+impl Reader<'_> {
+    /// Remembers that the lint skips the file at `path`, as `kind`.
+    fn skip(&mut self, path: &Path, kind: crate::kind::Kind) {
+        let key = self.shared.told.key(self.shared.scope, path);
+        self.mine.skipped.push((key, kind));
     }
 }
 
@@ -330,19 +398,34 @@ impl Drop for Reader<'_> {
     }
 }
 
-/// Whether the first bytes of the file at `path` show a template, an environment or a
-/// blueprint ([`crate::kind::sniff`]), read into `buffer`.
-fn shows_template_or_environment(path: &Path, buffer: &mut Vec<u8>) -> bool {
+/// What the first bytes of a file of another extension than a template's say.
+enum Sniffed {
+    /// It cannot be read.
+    Unreadable,
+    /// They may show a template, an environment or a blueprint: the file is read whole.
+    Maybe,
+    /// They show it is none of them, but this ([`crate::kind::sniff`]).
+    Not(crate::kind::Kind),
+}
+
+/// What the first bytes of the file at `path` say, read into `buffer`.
+fn sniffed(path: &Path, buffer: &mut Vec<u8>) -> Sniffed {
     use std::io::Read as _;
     let Ok((file, _)) = crate::read::open_regular(path) else {
-        return false;
+        return Sniffed::Unreadable;
     };
     buffer.clear();
-    let read = file
+    if file
         .take(crate::kind::SNIFF as u64)
         .read_to_end(buffer)
-        .is_ok();
-    read && crate::kind::sniff(path, buffer).is_none()
+        .is_err()
+    {
+        return Sniffed::Unreadable;
+    }
+    match crate::kind::sniff(path, buffer) {
+        Some(kind) => Sniffed::Not(kind),
+        None => Sniffed::Maybe,
+    }
 }
 
 /// What the walk for the tree's environments finds in one file.
@@ -362,6 +445,8 @@ struct Gathered {
     environments: Vec<hotfix_stack::EnvironmentFacts>,
     rendered: Vec<(StackPath, Arc<str>)>,
     nested: Vec<StackPath>,
+    /// The files the lint skips ([`Told`]).
+    skipped: Vec<(u128, crate::kind::Kind)>,
 }
 
 impl Gathered {
@@ -377,7 +462,28 @@ impl Gathered {
         self.environments.append(&mut other.environments);
         self.rendered.append(&mut other.rendered);
         self.nested.append(&mut other.nested);
+        self.skipped.append(&mut other.skipped);
     }
+}
+
+/// What [`environment_of`] finds, and, for a file the lint skips whatever it holds (walked, of
+/// a template's extension), what it is: by its content ([`crate::kind::classify`]) other YAML
+/// or a Jinja source, and no K2HR3 template (which [`crate::lint_kind`] tells first).
+fn environment_and_kind(
+    path: &Path,
+    roots: &[StackPath],
+    source: &dyn FileSource,
+    buffer: &mut Vec<u8>,
+    texts: &mut Texts,
+) -> Option<(Found, Option<crate::kind::Kind>)> {
+    use crate::kind::Kind;
+    let length = read_into(path, buffer).ok()?;
+    let text = std::str::from_utf8(&buffer[..length]).ok()?;
+    let found = environment_in(&crate::stack_path(path), text, roots, source, texts);
+    let kind = (!hotfix_linter::is_k2hr3(text.as_bytes()))
+        .then(|| crate::kind::classify(path, text.as_bytes()))
+        .filter(|kind| matches!(kind, Kind::Other | Kind::Jinja));
+    Some((found, kind))
 }
 
 /// The facts of the environment file at `path`, the text of a `*.j2.yaml` or `*.yaml.j2`
