@@ -35,11 +35,41 @@ pub trait BlueprintFiles: Send + Sync + std::fmt::Debug {
 
 /// The disk.
 #[derive(Debug, Default)]
-struct Disk;
+struct Disk {
+    /// The canonical form of each folder asked about (a blueprint's, its siblings', its
+    /// imports'): the system resolves a path a part at a time (a question per part, for each
+    /// of a folder's files), where a file's is its folder's and its name, once the file is
+    /// known to be no symbolic link.
+    folders: Mutex<HashMap<PathBuf, Option<PathBuf>>>,
+}
 
 impl BlueprintFiles for Disk {
     fn canonical(&self, path: &Path) -> Option<PathBuf> {
-        path.canonicalize().ok()
+        let (Some(folder), Some(name)) = (path.parent(), path.file_name()) else {
+            return path.canonicalize().ok();
+        };
+        // `a/..` and `a/.` end in no name; a bare name's folder is the working folder.
+        let folder = if folder.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            folder
+        };
+        if std::fs::symlink_metadata(path).ok()?.is_symlink() {
+            return path.canonicalize().ok();
+        }
+        let known = self.folders.lock().ok()?.get(folder).cloned();
+        let canonical = match known {
+            Some(canonical) => canonical,
+            None => {
+                let canonical = folder.canonicalize().ok();
+                self.folders
+                    .lock()
+                    .ok()?
+                    .insert(folder.to_path_buf(), canonical.clone());
+                canonical
+            }
+        };
+        Some(canonical?.join(name))
     }
 
     fn is_file(&self, path: &Path) -> bool {
@@ -142,7 +172,7 @@ struct Loaded {
 
 impl Default for Box<dyn BlueprintFiles> {
     fn default() -> Self {
-        Box::new(Disk)
+        Box::new(Disk::default())
     }
 }
 
