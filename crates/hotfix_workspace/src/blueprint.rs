@@ -58,17 +58,13 @@ impl BlueprintFiles for Disk {
             return path.canonicalize().ok();
         }
         let known = self.folders.lock().ok()?.get(folder).cloned();
-        let canonical = match known {
-            Some(canonical) => canonical,
-            None => {
-                let canonical = folder.canonicalize().ok();
-                self.folders
-                    .lock()
-                    .ok()?
-                    .insert(folder.to_path_buf(), canonical.clone());
-                canonical
+        let canonical = known.unwrap_or_else(|| {
+            let canonical = folder.canonicalize().ok();
+            if let Ok(mut folders) = self.folders.lock() {
+                folders.insert(folder.to_path_buf(), canonical.clone());
             }
-        };
+            canonical
+        });
         Some(canonical?.join(name))
     }
 
