@@ -24,5 +24,5 @@ pub use tables::{
     Availability, ConditionAvailability, Function, NEVER_HOT_FUNCTIONS, PARAMETER_TYPES,
     PSEUDO_PARAMETERS,
 };
-pub use template::{Named, Section, Template, VersionDecl, key_name};
+pub use template::{Named, Section, Template, VersionDecl, key_name, key_text};
 pub use version::Version;

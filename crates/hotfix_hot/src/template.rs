@@ -180,16 +180,23 @@ impl<'d> Template<'d> {
 
 /// A mapping key as Heat sees it: strings as they are, other scalars as Python prints them.
 pub fn key_name(doc: &Document, key: NodeId) -> String {
+    key_text(doc, key).into_owned()
+}
+
+/// [`key_name`], borrowed from the document where it is written as it is (a string key, the
+/// usual): for a key only looked at, not kept.
+pub fn key_text(doc: &Document, key: NodeId) -> std::borrow::Cow<'_, str> {
+    use std::borrow::Cow;
     match doc.scalar(key) {
         Some(s) => match &s.value {
-            ScalarValue::Null => "None".to_owned(),
-            ScalarValue::Bool(true) => "True".to_owned(),
-            ScalarValue::Bool(false) => "False".to_owned(),
-            ScalarValue::Int(n) => n.to_string(),
-            ScalarValue::Float(f) => hotfix_yaml::python_float_repr(*f),
-            _ => s.text.as_str().to_owned(),
+            ScalarValue::Null => Cow::Borrowed("None"),
+            ScalarValue::Bool(true) => Cow::Borrowed("True"),
+            ScalarValue::Bool(false) => Cow::Borrowed("False"),
+            ScalarValue::Int(n) => Cow::Owned(n.to_string()),
+            ScalarValue::Float(f) => Cow::Owned(hotfix_yaml::python_float_repr(*f)),
+            _ => Cow::Borrowed(s.text.as_str()),
         },
-        None => doc.text(key).to_owned(),
+        None => Cow::Borrowed(doc.text(key)),
     }
 }
 

@@ -1,4 +1,3 @@
-use hotfix_hot::key_name;
 use hotfix_stack::StackPath;
 
 use crate::rule::{Context, Sink, declare_rule};
@@ -108,7 +107,7 @@ fn report(
     // reported (rare), once for the resource.
     let mut declared: Vec<(StackPath, Option<Declared>)> = Vec::new();
     for entry in doc.entries(properties) {
-        let name = key_name(doc, entry.key);
+        let name = hotfix_hot::key_text(doc, entry.key);
         // With several candidate templates (environments of the tree as close to this file
         // that map the type differently), a mistake only when none declares it.
         let takes_it = |n: &Nested| n.facts.parameters.iter().any(|p| p.name == name);

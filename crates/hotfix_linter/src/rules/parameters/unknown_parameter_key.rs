@@ -1,4 +1,4 @@
-use hotfix_hot::{Version, key_name};
+use hotfix_hot::Version;
 
 use super::shared::{definition, span_in};
 use crate::rule::{Context, Sink, declare_rule};
@@ -79,7 +79,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         };
         let name = &param.name;
         for entry in doc.entries(map) {
-            let key = key_name(doc, entry.key);
+            let key = hotfix_hot::key_text(doc, entry.key);
             let written = doc.str_value(entry.key);
             if written.is_some_and(|k| keys.contains(&k)) {
                 if key == "tags" && !is_sequence(doc, entry.value) {

@@ -187,8 +187,8 @@ fn update_policy<'c>(
         out: Vec::new(),
     };
     for entry in doc.entries(policy) {
-        let key = key_name(doc, entry.key);
-        if doc.str_value(entry.key).is_some() && schema.contains_key(&key) {
+        let key = hotfix_hot::key_text(doc, entry.key);
+        if doc.str_value(entry.key).is_some() && schema.contains_key(key.as_ref()) {
             continue;
         }
         let heat = format!(
@@ -469,20 +469,20 @@ impl Walk<'_, '_> {
         let entries = doc.entries(node);
         let mut present = Vec::with_capacity(entries.len());
         for entry in &entries {
-            let key = key_name(doc, entry.key);
-            let known = doc.str_value(entry.key).is_some() && schema.contains_key(&key);
+            let key = hotfix_hot::key_text(doc, entry.key);
+            let known = doc.str_value(entry.key).is_some() && schema.contains_key(key.as_ref());
             if !known {
                 if !top {
                     self.unknown_key(schema, entry.key, &key, names, path);
                 }
                 continue;
             }
-            present.push(key);
+            present.push(key.into_owned());
         }
         for entry in entries {
-            let key = key_name(doc, entry.key);
+            let key = hotfix_hot::key_text(doc, entry.key);
             let Some(property) = schema
-                .get(&key)
+                .get(key.as_ref())
                 .filter(|_| doc.str_value(entry.key).is_some())
             else {
                 continue;
@@ -511,7 +511,7 @@ impl Walk<'_, '_> {
                     }
                     continue;
                 }
-                None => (key.clone(), property),
+                None => (key.clone().into_owned(), property),
             };
             let child = format!("{path}.{checked_as}");
             names.push(checked_as);

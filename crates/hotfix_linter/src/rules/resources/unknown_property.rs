@@ -1,4 +1,3 @@
-use hotfix_hot::key_name;
 use hotfix_hot::resource_types::{self, ResourceType};
 use hotfix_yaml::NodeId;
 
@@ -138,9 +137,9 @@ fn unknown_keys(
 ) {
     let doc = cx.doc;
     for entry in doc.entries(properties) {
-        let key = key_name(doc, entry.key);
+        let key = hotfix_hot::key_text(doc, entry.key);
         if doc.str_value(entry.key).is_some()
-            && (schema.properties.contains_key(&key)
+            && (schema.properties.contains_key(key.as_ref())
                 || property_arrives_later(cx, type_name, &[&key]))
         {
             continue;
