@@ -24,12 +24,14 @@ const SHALLOW_BOUND: usize = 10_000;
 /// environment nor a blueprint by its content ([`crate::kind::classify`]: other YAML, a Jinja
 /// source), and a file of another extension whose first bytes show it is not one either
 /// ([`crate::kind::sniff`]). The lint of a folder then does not open them a second time
-/// ([`Told::kind`]). Each file is known by a 128-bit hash of its absolute path, under a seed
-/// drawn for the run: a tree of 100,000 files holds no path.
+/// ([`Told::kind`]). Each file is known by a 64-bit hash of its absolute path, under a seed
+/// drawn for the run (two paths of a tree of 100,000 files share one with a chance of one in
+/// 10^9, and no file can be named to match another's): a tree's files hold 16 bytes each,
+/// not their paths, in a list sorted by hash.
 #[derive(Debug, Default)]
 pub struct Told {
     seed: foldhash::quality::RandomState,
-    kinds: foldhash::HashMap<u128, crate::kind::Kind>,
+    kinds: Vec<(u64, crate::kind::Kind)>,
 }
 
 impl Told {
@@ -39,10 +41,12 @@ impl Told {
         if self.kinds.is_empty() {
             return None;
         }
-        self.kinds.get(&self.key(scope, path)).copied()
+        let key = self.key(scope, path);
+        let at = self.kinds.binary_search_by_key(&key, |&(k, _)| k).ok()?;
+        Some(self.kinds[at].1)
     }
 
-    fn key(&self, scope: &Scope, path: &Path) -> u128 {
+    fn key(&self, scope: &Scope, path: &Path) -> u64 {
         use std::hash::BuildHasher as _;
         let path = crate::stack_path(path);
         let absolute = if path.is_absolute() {
@@ -50,9 +54,7 @@ impl Told {
         } else {
             scope.cwd.join(path.as_str())
         };
-        let text = absolute.as_str();
-        (u128::from(self.seed.hash_one((0u8, text))) << 64)
-            | u128::from(self.seed.hash_one((1u8, text)))
+        self.seed.hash_one(absolute.as_str())
     }
 }
 
@@ -169,7 +171,9 @@ pub fn tree_registry(
         mut nested,
         skipped,
     } = found.into_inner().unwrap_or_else(PoisonError::into_inner);
-    told.kinds = skipped.into_iter().collect();
+    told.kinds = skipped;
+    told.kinds.sort_unstable_by_key(|&(key, _)| key);
+    told.kinds.shrink_to_fit();
     let incomplete = incomplete.into_inner();
     let walked = Walked {
         visited: seen.into_inner().min(TREE_BOUND),
@@ -446,7 +450,7 @@ struct Gathered {
     rendered: Vec<(StackPath, Arc<str>)>,
     nested: Vec<StackPath>,
     /// The files the lint skips ([`Told`]).
-    skipped: Vec<(u128, crate::kind::Kind)>,
+    skipped: Vec<(u64, crate::kind::Kind)>,
 }
 
 impl Gathered {
