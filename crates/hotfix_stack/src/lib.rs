@@ -22,8 +22,8 @@ pub use facts::{
 };
 pub use path::StackPath;
 pub use registry::{
-    Entry, EnvironmentFacts, Knowledge, LazyRegistry, Mapped, Registry, StackTemplates, Texts,
-    is_template_name, stack_parameters, stack_templates,
+    Entry, EnvironmentFacts, Knowledge, LazyRegistry, Mapped, Registry, Rendered, StackTemplates,
+    Texts, is_template_name, stack_parameters, stack_templates,
 };
 pub use source::{FileSource, MemorySource};
 pub use tree::{Link, Target, Tree, found_elsewhere, resolve_reference};

@@ -349,34 +349,28 @@ impl Registry {
         Ok(Registry::given(environments))
     }
 
-    /// The registry of every environment of a tree (`rendered`: the path and text of each
-    /// `*.j2.yaml` environment source; `incomplete`: the tree was not read whole).
+    /// The registry of every environment of a tree (`rendered`: each `*.j2.yaml` environment
+    /// source, in the order of their paths; `incomplete`: the tree was not read whole).
     pub fn tree(
         mut environments: Vec<EnvironmentFacts>,
-        rendered: &[(StackPath, Arc<str>)],
+        rendered: &[Rendered],
         incomplete: bool,
     ) -> Registry {
         let parameter_defaults = take_parameter_defaults(&mut environments);
         let mut sources = Vec::new();
         let mut rendered_words: foldhash::HashMap<String, Vec<usize>> =
             foldhash::HashMap::default();
-        for (n, (path, text)) in rendered.iter().enumerate() {
-            for word in text.split(|c: char| {
-                !(c.is_ascii_alphanumeric() || matches!(c, ':' | '_' | '-' | '.' | '*'))
-            }) {
-                let word = word.trim_matches(|c| matches!(c, ':' | '.' | '-'));
-                if word.is_empty() {
-                    continue;
-                }
-                match rendered_words.get_mut(word) {
-                    Some(holders) if holders.last() == Some(&n) => {}
+        for (n, source) in rendered.iter().enumerate() {
+            // Each word once per source: the holders of a word are ascending.
+            for word in &source.words {
+                match rendered_words.get_mut(&**word) {
                     Some(holders) => holders.push(n),
                     None => {
-                        rendered_words.insert(word.to_owned(), vec![n]);
+                        rendered_words.insert(word.to_string(), vec![n]);
                     }
                 }
             }
-            sources.push(path.clone());
+            sources.push(source.path.clone());
         }
         let mut by_type: foldhash::HashMap<Arc<str>, Vec<(usize, usize)>> =
             foldhash::HashMap::default();
@@ -738,6 +732,31 @@ fn folders(path: &StackPath) -> impl Iterator<Item = &str> {
     folder.split('/').filter(|c| !c.is_empty() && *c != ".")
 }
 
+/// An environment source rendered at deployment (`*.j2.yaml`, `*.yaml.j2`): its path, and
+/// each word of its text once (what [`Registry::tree`] indexes), found where it was read (on
+/// the threads of the walk for the tree's environments) and not where the registry is built.
+#[derive(Clone, Debug)]
+pub struct Rendered {
+    pub path: StackPath,
+    words: Vec<Box<str>>,
+}
+
+impl Rendered {
+    pub fn new(path: StackPath, text: &str) -> Rendered {
+        let mut seen: foldhash::HashSet<&str> = foldhash::HashSet::default();
+        let mut words = Vec::new();
+        for word in text.split(|c: char| {
+            !(c.is_ascii_alphanumeric() || matches!(c, ':' | '_' | '-' | '.' | '*'))
+        }) {
+            let word = word.trim_matches(|c| matches!(c, ':' | '.' | '-'));
+            if !word.is_empty() && seen.insert(word) {
+                words.push(Box::from(word));
+            }
+        }
+        Rendered { path, words }
+    }
+}
+
 /// A registry built on first use (the tree's: the walk for environment files is paid only by
 /// runs that meet a type no file path names).
 pub struct LazyRegistry {
@@ -1025,11 +1044,9 @@ mod tests {
                 env(&source, "repo/env/a.yaml"),
                 env(&source, "repo/env/b.yaml"),
             ],
-            &[(
+            &[Rendered::new(
                 StackPath::new("repo/env/rendered.j2.yaml"),
-                Arc::from(
-                    "resource_registry:\n  OS::TripleO::{{role}}::Net: x.yaml\n  My::Rendered: y.yaml\n",
-                ),
+                "resource_registry:\n  OS::TripleO::{{role}}::Net: x.yaml\n  My::Rendered: y.yaml\n",
             )],
             false,
         );
@@ -1151,9 +1168,9 @@ mod tests {
         let environments = vec![env(&source, "repo/one/registry.yaml")];
         let tree = Registry::tree(
             environments,
-            &[(
+            &[Rendered::new(
                 StackPath::new("repo/one/registry.j2.yaml"),
-                Arc::from("resource_registry:\n  My::LB: {{ lb }}\n"),
+                "resource_registry:\n  My::LB: {{ lb }}\n",
             )],
             false,
         );

@@ -355,6 +355,74 @@ mod tests {
         }
     }
 
+    /// Every candidate of a lint of `paths` (in the project at `root`) checked as the walk for
+    /// the tree's environments tells it and by reading it again: the same outcome.
+    fn walked_as_read(root: &Path, paths: &[PathBuf]) -> Vec<Candidate> {
+        let disk = Arc::new(DiskSource::default());
+        let mut configs = Configs::new(false, None, root, Overrides::default(), disk.prefixes())
+            .expect("configs");
+        let project = Project::resolve(paths, &[], root, &[], disk).expect("project");
+        project.prepare_tree();
+        let candidates: Vec<Candidate> = Walker::new(paths, &mut configs)
+            .expect("walker")
+            .map(|found| match found.expect("walk") {
+                Found::Candidate(candidate) => candidate,
+                Found::Error(error) => panic!("{error}"),
+            })
+            .collect();
+        let options = Options {
+            fixing: Fixing::No,
+            templates_only: false,
+            environments: &[],
+        };
+        for candidate in &candidates {
+            assert_eq!(
+                summary(&project.check_walked(candidate, &options)),
+                summary(&project.check(candidate, &options)),
+                "{}",
+                candidate.display()
+            );
+        }
+        candidates
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn no_two_files_share_what_the_walk_told_of_one() {
+        use std::os::unix::ffi::OsStrExt as _;
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path();
+        let write = |name: &Path, text: &[u8]| {
+            let path = root.join(name);
+            std::fs::create_dir_all(path.parent().expect("a folder")).expect("mkdir");
+            std::fs::write(path, text).expect("write");
+        };
+        std::fs::create_dir_all(root.join(".git")).expect("mkdir");
+        let template = b"heat_template_version: 2018-08-31\nresources: {}\n";
+        let other = b"a: 1\n";
+        // A name with `\\` is itself, not a path (`x\\..\\t.yaml` is not `t.yaml`).
+        write(Path::new("x\\..\\t.yaml"), other);
+        write(Path::new("t.yaml"), template);
+        write(Path::new("sub\\u.yaml"), other);
+        write(Path::new("sub/u.yaml"), template);
+        // Names that are not UTF-8 are themselves, not one replacement character.
+        write(Path::new(std::ffi::OsStr::from_bytes(b"\xff.yaml")), other);
+        write(
+            Path::new(std::ffi::OsStr::from_bytes(b"\xfe.yaml")),
+            template,
+        );
+        // `link/..` is where the link leads's parent, not the folder holding the link.
+        write(Path::new("sub/a.yaml"), other);
+        write(Path::new("releases/sub/a.yaml"), template);
+        std::fs::create_dir_all(root.join("releases/v2")).expect("mkdir");
+        std::os::unix::fs::symlink("releases/v2", root.join("link")).expect("symlink");
+
+        let candidates = walked_as_read(root, &[root.to_path_buf()]);
+        assert_eq!(candidates.len(), 8);
+        let candidates = walked_as_read(root, &[root.join("link/../sub")]);
+        assert_eq!(candidates.len(), 1);
+    }
+
     #[test]
     fn a_file_the_walk_for_environments_read_is_skipped_as_reading_it_again_would_skip_it() {
         let dir = tempfile::tempdir().expect("temp dir");

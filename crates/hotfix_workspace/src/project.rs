@@ -236,7 +236,7 @@ impl Project {
     /// What the walk for the tree's environments found the file at `path` to be, when it is
     /// one the lint skips whatever it holds ([`crate::tree::Told`]).
     pub(crate) fn told_kind(&self, path: &Path) -> Option<crate::kind::Kind> {
-        self.told.get()?.kind(&self.scope, path)
+        self.told.get()?.kind(path)
     }
 
     /// The folders the run spans.

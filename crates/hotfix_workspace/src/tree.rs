@@ -3,9 +3,9 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Mutex, PoisonError};
 
-use hotfix_stack::{FileSource, StackPath, Texts};
+use hotfix_stack::{FileSource, Rendered, StackPath, Texts};
 
 use crate::root::Scope;
 
@@ -24,37 +24,79 @@ const SHALLOW_BOUND: usize = 10_000;
 /// environment nor a blueprint by its content ([`crate::kind::classify`]: other YAML, a Jinja
 /// source), and a file of another extension whose first bytes show it is not one either
 /// ([`crate::kind::sniff`]). The lint of a folder then does not open them a second time
-/// ([`Told::kind`]). Each file is known by a 64-bit hash of its absolute path, under a seed
-/// drawn for the run (two paths of a tree of 100,000 files share one with a chance of one in
-/// 10^9, and no file can be named to match another's): a tree's files hold 16 bytes each,
-/// not their paths, in a list sorted by hash.
-#[derive(Debug, Default)]
+/// ([`Told::kind`]).
+///
+/// Each file is known by a 64-bit hash of its path as the system resolves it, under a seed
+/// drawn for the run (two paths of a tree of 100,000 files share one with a chance of about
+/// one in 10^9, and no file can be named to match another's): the path's parts as they are
+/// (bytes, not text: a name with `\` or one that is not UTF-8 is itself), a relative path's
+/// after the working folder's (the system's, symbolic links resolved, so that a leading `..`
+/// is its parent). A path with `..` after a name (`link/../a.yaml`, which the system resolves
+/// through the link) has no key. A tree's files hold 16 bytes each, not their paths, in a list
+/// sorted by hash.
+#[derive(Debug)]
 pub struct Told {
     seed: foldhash::quality::RandomState,
+    /// The working folder, as the system resolves relative paths from it.
+    cwd: Option<PathBuf>,
     kinds: Vec<(u64, crate::kind::Kind)>,
 }
 
+impl Default for Told {
+    fn default() -> Told {
+        Told {
+            seed: foldhash::quality::RandomState::default(),
+            cwd: std::env::current_dir().ok(),
+            kinds: Vec::new(),
+        }
+    }
+}
+
 impl Told {
-    /// What the walk found the file at `path` to be (named as the run names files; a relative
-    /// path from `scope`'s working folder), when it was one the lint skips.
-    pub fn kind(&self, scope: &Scope, path: &Path) -> Option<crate::kind::Kind> {
+    /// What the walk found the file at `path` to be, when it was one the lint skips.
+    pub fn kind(&self, path: &Path) -> Option<crate::kind::Kind> {
         if self.kinds.is_empty() {
             return None;
         }
-        let key = self.key(scope, path);
+        let key = self.key(path)?;
         let at = self.kinds.binary_search_by_key(&key, |&(k, _)| k).ok()?;
         Some(self.kinds[at].1)
     }
 
-    fn key(&self, scope: &Scope, path: &Path) -> u64 {
-        use std::hash::BuildHasher as _;
-        let path = crate::stack_path(path);
-        let absolute = if path.is_absolute() {
-            path
-        } else {
-            scope.cwd.join(path.as_str())
-        };
-        self.seed.hash_one(absolute.as_str())
+    fn key(&self, path: &Path) -> Option<u64> {
+        use std::hash::{BuildHasher as _, Hasher as _};
+        use std::path::Component;
+        let mut parts: Vec<&std::ffi::OsStr> = Vec::new();
+        if path.is_relative() {
+            let cwd = self.cwd.as_deref()?;
+            parts.extend(cwd.components().filter_map(|c| match c {
+                Component::Prefix(prefix) => Some(prefix.as_os_str()),
+                Component::Normal(name) => Some(name),
+                _ => None,
+            }));
+        }
+        let mut named = false;
+        for component in path.components() {
+            match component {
+                Component::Prefix(prefix) => parts.push(prefix.as_os_str()),
+                Component::RootDir | Component::CurDir => {}
+                // Only before any name: the working folder's parent, as the system has it.
+                Component::ParentDir if !named => {
+                    parts.pop()?;
+                }
+                Component::ParentDir => return None,
+                Component::Normal(name) => {
+                    named = true;
+                    parts.push(name);
+                }
+            }
+        }
+        let mut hasher = self.seed.build_hasher();
+        for part in parts {
+            hasher.write(part.as_encoded_bytes());
+            hasher.write_u8(0);
+        }
+        Some(hasher.finish())
     }
 }
 
@@ -110,7 +152,7 @@ fn places(scope: &Scope) -> String {
         .join(", ")
 }
 
-/// Every environment file under the scope's roots (and the text of each `*.j2.yaml` or
+/// Every environment file under the scope's roots (and the words of each `*.j2.yaml` or
 /// `*.yaml.j2` environment source, which a deployment renders), found by content: a file of any
 /// extension whose text names one of Heat's environment sections, read as Heat reads it. The
 /// shallow roots (folders outside any project) are read one level deep, and only their files
@@ -130,7 +172,6 @@ pub fn tree_registry(
             .collect()
     };
     let readers = Readers {
-        scope,
         told: Told::default(),
         roots: &scope.roots,
         source,
@@ -185,8 +226,8 @@ pub fn tree_registry(
         for environment in &mut environments {
             rename_environment(scope, environment);
         }
-        for (path, _) in &mut rendered {
-            *path = scope.name(path.clone());
+        for source in &mut rendered {
+            source.path = scope.name(source.path.clone());
         }
         for path in &mut nested {
             *path = scope.name(path.clone());
@@ -195,7 +236,7 @@ pub fn tree_registry(
     // In path order, whatever order the folders were listed in: the findings that name an
     // environment name the first.
     environments.sort_by(|a, b| a.path.cmp(&b.path));
-    rendered.sort_by(|a: &(StackPath, Arc<str>), b| a.0.cmp(&b.0));
+    rendered.sort_by(|a: &Rendered, b| a.path.cmp(&b.path));
     let registry =
         hotfix_stack::Registry::tree(environments, &rendered, incomplete).with_nested(nested);
     (registry, walked, told)
@@ -220,7 +261,7 @@ pub fn memory_registry<'a>(
         nested.extend(found.nested);
     }
     environments.sort_by(|a, b| a.path.cmp(&b.path));
-    rendered.sort_by(|a: &(StackPath, Arc<str>), b| a.0.cmp(&b.0));
+    rendered.sort_by(|a: &Rendered, b| a.path.cmp(&b.path));
     hotfix_stack::Registry::tree(environments, &rendered, false).with_nested(nested)
 }
 
@@ -299,7 +340,6 @@ fn read_shallow(folder: &Path, readers: &Readers<'_>) {
 
 /// What the threads of the walk for the tree's environments share.
 struct Readers<'r> {
-    scope: &'r Scope,
     /// The seed of the keys of the files the lint skips (filled once the walk is done).
     told: Told,
     roots: &'r [StackPath],
@@ -387,8 +427,9 @@ impl ignore::ParallelVisitor for Reader<'_> {
 impl Reader<'_> {
     /// Remembers that the lint skips the file at `path`, as `kind`.
     fn skip(&mut self, path: &Path, kind: crate::kind::Kind) {
-        let key = self.shared.told.key(self.shared.scope, path);
-        self.mine.skipped.push((key, kind));
+        if let Some(key) = self.shared.told.key(path) {
+            self.mine.skipped.push((key, kind));
+        }
     }
 }
 
@@ -436,8 +477,8 @@ fn sniffed(path: &Path, buffer: &mut Vec<u8>) -> Sniffed {
 #[derive(Default)]
 struct Found {
     environment: Option<hotfix_stack::EnvironmentFacts>,
-    /// The path and text of a `*.j2.yaml` or `*.yaml.j2` environment source.
-    rendered: Option<(StackPath, Arc<str>)>,
+    /// A `*.j2.yaml` or `*.yaml.j2` environment source: its path and the words of its text.
+    rendered: Option<Rendered>,
     /// The nested templates it names in a `type:` (read from the text, line by line).
     nested: Vec<StackPath>,
 }
@@ -447,7 +488,7 @@ struct Found {
 #[derive(Default)]
 struct Gathered {
     environments: Vec<hotfix_stack::EnvironmentFacts>,
-    rendered: Vec<(StackPath, Arc<str>)>,
+    rendered: Vec<Rendered>,
     nested: Vec<StackPath>,
     /// The files the lint skips ([`Told`]).
     skipped: Vec<(u64, crate::kind::Kind)>,
@@ -553,7 +594,7 @@ fn environment_in(
                 found.nested.push(folder.join(value));
             }
         }
-        found.rendered = Some((stack.clone(), Arc::from(text)));
+        found.rendered = Some(Rendered::new(stack.clone(), text));
         return found;
     }
     let Ok(doc) = hotfix_yaml::parse_unlimited(text) else {
