@@ -1233,13 +1233,19 @@ impl Evaluator<'_> {
     // ---------------------------------------------------------------------------------------
 
     fn parse(&self, node: NodeId, ctx: Ctx, path: &str) -> Result<Expr, Fail> {
+        self.parse_at(node, ctx, Where::Text(path))
+    }
+
+    /// [`Evaluator::parse`] of the snippet at `path`, whose text is worked out only for a
+    /// message (not for each node of each property value).
+    fn parse_at(&self, node: NodeId, ctx: Ctx, path: Where<'_>) -> Result<Expr, Fail> {
         let doc = self.doc;
         let node = doc.resolve(node);
         match &doc.node(node).kind {
             NodeKind::Sequence { items, .. } => {
                 let mut out = Vec::with_capacity(items.len());
                 for (i, &item) in items.iter().enumerate() {
-                    out.push(self.parse(item, ctx, &format!("{path}[{i}]"))?);
+                    out.push(self.parse_at(item, ctx, Where::Index(&path, i))?);
                 }
                 Ok(Expr::List(out))
             }
@@ -1270,9 +1276,9 @@ impl Evaluator<'_> {
                         },
                     };
                     if let Some((func, removed)) = status {
-                        let path = format!("{path}.{name}");
+                        let path = Where::Key(&path, name);
                         return self
-                            .parse_call(node, func, removed, entry.value, ctx, &path)
+                            .parse_call(node, func, removed, entry.value, ctx, path)
                             .map_err(|fail| {
                                 if matches!(fail.class, "TypeError" | "ValueError" | "KeyError") {
                                     Fail::new(
@@ -1289,8 +1295,8 @@ impl Evaluator<'_> {
                 let mut out = Vec::with_capacity(entries.len());
                 for entry in entries {
                     let key = Value::from_node(doc, entry.key);
-                    let sub = format!("{path}.{}", key.py_str());
-                    out.push((key, self.parse(entry.value, ctx, &sub)?));
+                    let parsed = self.parse_at(entry.value, ctx, Where::Value(&path, &key))?;
+                    out.push((key, parsed));
                 }
                 Ok(Expr::Map(out))
             }
@@ -1309,12 +1315,12 @@ impl Evaluator<'_> {
         removed: bool,
         args_node: NodeId,
         ctx: Ctx,
-        path: &str,
+        path: Where<'_>,
     ) -> Result<Expr, Fail> {
         if func == Function::If && !removed {
             return self.parse_if(node, args_node, ctx, path);
         }
-        let mut args = self.parse(args_node, ctx, path)?;
+        let mut args = self.parse_at(args_node, ctx, path)?;
         let v = self.version;
         let mut class = Class::Plain;
         if !removed {
@@ -1365,7 +1371,7 @@ impl Evaluator<'_> {
         node: NodeId,
         args_node: NodeId,
         ctx: Ctx,
-        path: &str,
+        path: Where<'_>,
     ) -> Result<Expr, Fail> {
         let doc = self.doc;
         let nullable = self.version >= Version::V2021_04_16;
@@ -1390,9 +1396,9 @@ impl Evaluator<'_> {
         };
         let _ = ctx;
         let parsed = if chosen {
-            self.parse(items[1], Ctx::Value, path)?
+            self.parse_at(items[1], Ctx::Value, path)?
         } else if let Some(&branch) = items.get(2) {
-            self.parse(branch, Ctx::Value, path)?
+            self.parse_at(branch, Ctx::Value, path)?
         } else {
             Expr::Ellipsis
         };
@@ -2515,5 +2521,29 @@ fn unpacked(args: &Expr) -> Vec<Expr> {
             .collect(),
         Expr::Map(entries) => entries.iter().map(|(k, _)| Expr::Data(k.clone())).collect(),
         _ => Vec::new(),
+    }
+}
+
+/// Where a snippet is, as Heat's messages name it (`resources.r.properties.p[0].a`): the
+/// text is written only when a message needs it.
+#[derive(Clone, Copy)]
+enum Where<'a> {
+    Text(&'a str),
+    /// An item of the sequence at the first.
+    Index(&'a Where<'a>, usize),
+    /// A function's name, or a key, under the first.
+    Key(&'a Where<'a>, &'a str),
+    /// A key of the mapping at the first, as Python prints it.
+    Value(&'a Where<'a>, &'a Value),
+}
+
+impl std::fmt::Display for Where<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Where::Text(text) => f.write_str(text),
+            Where::Index(within, i) => write!(f, "{within}[{i}]"),
+            Where::Key(within, key) => write!(f, "{within}.{key}"),
+            Where::Value(within, key) => write!(f, "{within}.{}", key.py_str()),
+        }
     }
 }
