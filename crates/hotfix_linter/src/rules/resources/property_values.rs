@@ -19,6 +19,7 @@
 //! fills from another one counts as given.
 
 use std::collections::BTreeMap;
+use std::fmt::Display;
 
 use hotfix_hot::key_name;
 use hotfix_hot::resource_types::{Constraint, PropertyType, RuleKind, Schema, TranslationRule};
@@ -309,7 +310,7 @@ impl Walk<'_, '_> {
         &mut self,
         schema: &BTreeMap<String, Schema>,
         names: &[String],
-        path: &str,
+        path: &dyn Display,
         at: NodeId,
         parent: Option<&str>,
         present: &[String],
@@ -458,7 +459,7 @@ impl Walk<'_, '_> {
         schema: &'static BTreeMap<String, Schema>,
         node: NodeId,
         names: &mut Vec<String>,
-        path: &str,
+        path: &dyn Display,
         at: NodeId,
         top: bool,
     ) {
@@ -513,9 +514,14 @@ impl Walk<'_, '_> {
                 }
                 None => (key.clone().into_owned(), property),
             };
-            let child = format!("{path}.{checked_as}");
-            names.push(checked_as);
-            self.value(property, entry.value, entry.key, names, &child);
+            names.push(checked_as.clone());
+            self.value(
+                property,
+                entry.value,
+                entry.key,
+                names,
+                &Child::Key(path, &checked_as),
+            );
             names.pop();
         }
         let parent = (!top).then(|| names.last().map_or("", String::as_str));
@@ -528,7 +534,7 @@ impl Walk<'_, '_> {
         key_node: NodeId,
         key: &str,
         names: &[String],
-        path: &str,
+        path: &dyn Display,
     ) {
         let mut arriving: Vec<&str> = names.iter().map(String::as_str).collect();
         arriving.push(key);
@@ -569,7 +575,7 @@ impl Walk<'_, '_> {
         node: NodeId,
         at: NodeId,
         names: &mut Vec<String>,
-        path: &str,
+        path: &dyn Display,
     ) {
         let cx = self.cx;
         let doc = cx.doc;
@@ -640,7 +646,7 @@ impl Walk<'_, '_> {
         node: NodeId,
         function: NodeId,
         names: &[String],
-        path: &str,
+        path: &dyn Display,
     ) {
         let cx = self.cx;
         let evaluator = self.folder.get_or_init(|| {
@@ -687,7 +693,7 @@ impl Walk<'_, '_> {
         schema: &Schema,
         value: &Value,
         label: &str,
-        path: &str,
+        path: &dyn Display,
         at: &Computed<'_>,
         depth: usize,
     ) {
@@ -733,7 +739,7 @@ impl Walk<'_, '_> {
                         item_schema,
                         item,
                         &format!("{label}[{i}]"),
-                        &format!("{path}[{i}]"),
+                        &Child::Index(path, i),
                         at,
                         depth + 1,
                     );
@@ -765,7 +771,7 @@ impl Walk<'_, '_> {
                         key_schema,
                         item,
                         key,
-                        &format!("{path}.{key}"),
+                        &Child::Key(path, key),
                         at,
                         depth + 1,
                     );
@@ -802,7 +808,7 @@ impl Walk<'_, '_> {
         node: NodeId,
         items: &[NodeId],
         names: &mut Vec<String>,
-        path: &str,
+        path: &dyn Display,
     ) {
         if let Some(item_schema) = &schema.items {
             if !item_schema.implemented
@@ -824,7 +830,7 @@ impl Walk<'_, '_> {
                 });
             }
             for (i, &item) in items.iter().enumerate() {
-                self.value(item_schema, item, item, names, &format!("{path}[{i}]"));
+                self.value(item_schema, item, item, names, &Child::Index(path, i));
             }
         }
         self.collection_constraints(schema, node, names, path);
@@ -832,7 +838,13 @@ impl Walk<'_, '_> {
 
     /// A list or map value whose type is not the property's: Heat's error, with the value as
     /// Python prints it when it holds no call.
-    fn collection_type(&mut self, schema: &Schema, node: NodeId, names: &[String], path: &str) {
+    fn collection_type(
+        &mut self,
+        schema: &Schema,
+        node: NodeId,
+        names: &[String],
+        path: &dyn Display,
+    ) {
         let doc = self.cx.doc;
         let value = if self.holds_call(node, 0) {
             None
@@ -870,7 +882,7 @@ impl Walk<'_, '_> {
         schema: &Schema,
         node: NodeId,
         names: &[String],
-        path: &str,
+        path: &dyn Display,
         heat: &str,
     ) {
         let property = names.last().map_or("", String::as_str);
@@ -913,7 +925,7 @@ impl Walk<'_, '_> {
         schema: &'static Schema,
         node: NodeId,
         names: &[String],
-        path: &str,
+        path: &dyn Display,
     ) {
         if schema.constraints.is_empty() || self.holds_call(node, 0) {
             return;
@@ -951,7 +963,7 @@ impl Walk<'_, '_> {
         node: NodeId,
         value: &Value,
         names: &[String],
-        path: &str,
+        path: &dyn Display,
     ) {
         let property = names.last().map_or("", String::as_str);
         for constraint in &schema.constraints {
@@ -1536,4 +1548,20 @@ fn clip(text: &str) -> String {
         out.push('…');
     }
     out
+}
+
+/// Where a property value is, under the path of its parent, as Heat's messages name it
+/// (`resources.r.properties.p[0]`, `….p.key`): written out only for a message.
+enum Child<'a> {
+    Index(&'a dyn Display, usize),
+    Key(&'a dyn Display, &'a str),
+}
+
+impl Display for Child<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Child::Index(parent, i) => write!(f, "{parent}[{i}]"),
+            Child::Key(parent, key) => write!(f, "{parent}.{key}"),
+        }
+    }
 }
