@@ -1,6 +1,7 @@
 //! The tree's environments: every environment file under the folders a run spans, found by
 //! content, and the registry they make.
 
+use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
@@ -254,8 +255,17 @@ pub fn memory_registry<'a>(
     let mut rendered = Vec::new();
     let mut nested = Vec::new();
     let mut texts = Texts::default();
+    let searches = Searches::new();
     for (path, text) in files {
-        let found = environment_in(path, text, roots, source, &mut texts);
+        let found = environment_in(
+            Path::new(path.as_str()),
+            &path.clone().into(),
+            text,
+            roots,
+            source,
+            &mut texts,
+            &searches,
+        );
         environments.extend(found.environment);
         rendered.extend(found.rendered);
         nested.extend(found.nested);
@@ -300,6 +310,7 @@ fn read_shallow(folder: &Path, readers: &Readers<'_>) {
     };
     let mut buffer = Vec::new();
     let mut texts = Texts::default();
+    let searches = Searches::new();
     let mut mine = Gathered::default();
     let mut listed = 0;
     for entry in entries.flatten() {
@@ -327,6 +338,7 @@ fn read_shallow(folder: &Path, readers: &Readers<'_>) {
             readers.source,
             &mut buffer,
             &mut texts,
+            &searches,
         ) {
             mine.take(found);
         }
@@ -358,6 +370,7 @@ impl<'s> ignore::ParallelVisitorBuilder<'s> for &'s Readers<'s> {
             buffer: Vec::new(),
             head: Vec::new(),
             texts: Texts::default(),
+            searches: Searches::new(),
             mine: Gathered::default(),
         })
     }
@@ -373,6 +386,7 @@ struct Reader<'r> {
     head: Vec<u8>,
     /// The texts of the environments this thread read, one copy of each.
     texts: Texts,
+    searches: Searches,
     mine: Gathered,
 }
 
@@ -414,6 +428,7 @@ impl ignore::ParallelVisitor for Reader<'_> {
             self.shared.source,
             &mut self.buffer,
             &mut self.texts,
+            &self.searches,
         ) {
             self.mine.take(found);
             if templated && let Some(kind) = kind {
@@ -520,11 +535,12 @@ fn environment_and_kind(
     source: &dyn FileSource,
     buffer: &mut Vec<u8>,
     texts: &mut Texts,
+    searches: &Searches,
 ) -> Option<(Found, Option<crate::kind::Kind>)> {
     use crate::kind::Kind;
     let length = read_into(path, buffer).ok()?;
     let text = std::str::from_utf8(&buffer[..length]).ok()?;
-    let found = environment_in(&crate::stack_path(path), text, roots, source, texts);
+    let found = environment_in(path, &OnceCell::new(), text, roots, source, texts, searches);
     let kind = (!hotfix_linter::is_k2hr3(text.as_bytes()))
         .then(|| crate::kind::classify(path, text.as_bytes()))
         .filter(|kind| matches!(kind, Kind::Other | Kind::Jinja));
@@ -539,41 +555,49 @@ fn environment_of(
     source: &dyn FileSource,
     buffer: &mut Vec<u8>,
     texts: &mut Texts,
+    searches: &Searches,
 ) -> Option<Found> {
     // One buffer a thread, no size asked first: most files are read by one `read`.
     let length = read_into(path, buffer).ok()?;
     let text = std::str::from_utf8(&buffer[..length]).ok()?;
     Some(environment_in(
-        &crate::stack_path(path),
+        path,
+        &OnceCell::new(),
         text,
         roots,
         source,
         texts,
+        searches,
     ))
 }
 
-/// What the text of the file at `stack` gives the tree's registry ([`environment_of`] once
-/// read; [`memory_registry`] for files held in memory).
+/// What the text of the file at `path` gives the tree's registry ([`environment_of`] once
+/// read; [`memory_registry`] for files held in memory). `stack` holds the path as the tree
+/// names it, when it is known; else it is made when needed (most files name no nested
+/// template and are no environment).
 fn environment_in(
-    stack: &StackPath,
+    path: &Path,
+    stack: &OnceCell<StackPath>,
     text: &str,
     roots: &[StackPath],
     source: &dyn FileSource,
     texts: &mut Texts,
+    searches: &Searches,
 ) -> Found {
-    let path = Path::new(stack.as_str());
+    let stack = || stack.get_or_init(|| crate::stack_path(path));
     let mut found = Found {
-        nested: nested_types(stack, text),
+        nested: nested_types_with(stack, text, &searches.types),
         ..Found::default()
     };
     // Only a file with one of them as a key (or in flow style) is loaded: a template that
     // merely mentions `parameter_defaults` in a description is not parsed for nothing.
     if !(text.trim_start().starts_with('{')
-        || keyed(text, "resource_registry")
-        || keyed(text, "parameter_defaults"))
+        || keyed_with(text, &searches.registry)
+        || keyed_with(text, &searches.defaults))
     {
         return found;
     }
+    let stack = stack();
     if path
         .file_name()
         .is_some_and(|n| n.to_string_lossy().ends_with(".j2.yaml"))
@@ -608,17 +632,44 @@ fn environment_in(
     found
 }
 
-/// Whether `key` is written as a mapping key at the start of a line of `text` (after blanks
-/// and an opening quote; a quote, blanks and a `:` after it). Found by searching the whole text
-/// for the word, then looking at its line around each place: most texts hold the word nowhere.
+/// The searches each file of the walk is read with, set up once per thread: a `memmem`
+/// searcher costs more to set up than to run over most files.
+struct Searches {
+    registry: memchr::memmem::Finder<'static>,
+    defaults: memchr::memmem::Finder<'static>,
+    types: memchr::memmem::Finder<'static>,
+}
+
+impl Searches {
+    fn new() -> Searches {
+        Searches {
+            registry: memchr::memmem::Finder::new("resource_registry"),
+            defaults: memchr::memmem::Finder::new("parameter_defaults"),
+            types: memchr::memmem::Finder::new("type:"),
+        }
+    }
+}
+
+/// Whether `key` is written as a mapping key at the start of a line of `text`
+/// ([`keyed_with`]).
+#[cfg(test)]
 fn keyed(text: &str, key: &str) -> bool {
+    keyed_with(text, &memchr::memmem::Finder::new(key))
+}
+
+/// Whether the key `finder` searches for is written as a mapping key at the start of a line
+/// of `text` (after blanks and an opening quote; a quote, blanks and a `:` after it). Found by
+/// searching the whole text for the word, then looking at its line around each place: most
+/// texts hold the word nowhere.
+fn keyed_with(text: &str, finder: &memchr::memmem::Finder<'_>) -> bool {
+    let key_length = finder.needle().len();
     let bytes = text.as_bytes();
     // Lines as `str::lines` ends them: at `\n` (a `\r` before it is a blank). The start of
     // the line of each place is looked for from the place before, not from the text's start:
     // a long line with the word many times is not searched again for each.
     // Only the first place of a line can be at its start: the line of a place is checked once.
     let (mut line_start, mut searched, mut checked) = (0, 0, None);
-    memchr::memmem::find_iter(bytes, key.as_bytes()).any(|at| {
+    finder.find_iter(bytes).any(|at| {
         if let Some(i) = memchr::memrchr(b'\n', &bytes[searched..at]) {
             line_start = searched + i + 1;
         }
@@ -632,7 +683,7 @@ fn keyed(text: &str, key: &str) -> bool {
             .trim_start()
             .trim_start_matches(['"', '\'']);
         before.is_empty()
-            && text[at + key.len()..]
+            && text[at + key_length..]
                 .trim_start_matches(['"', '\'', ' '])
                 .starts_with(':')
     })
@@ -691,18 +742,29 @@ fn read_into(path: &Path, buffer: &mut Vec<u8>) -> std::io::Result<usize> {
     }
 }
 
-/// The template paths a file's text names after `type:` (block or flow style), relative to
-/// the file: what tells a nested template from a top-level one, for `unused-parameter`. Read
-/// from the text, not parsed: it may take a comment for a `type:`, which only makes
-/// `unused-parameter` quieter.
+/// [`nested_types_with`] a searcher of its own.
+#[cfg(test)]
 fn nested_types(file: &StackPath, text: &str) -> Vec<StackPath> {
+    nested_types_with(|| file, text, &memchr::memmem::Finder::new("type:"))
+}
+
+/// The template paths a file's text names after `type:` (block or flow style; `finder`
+/// searches for it), relative to the file (whose path `file` gives, asked only when there is
+/// one): what tells a nested template from a top-level one, for `unused-parameter`. Read from
+/// the text, not parsed: it may take a comment for a `type:`, which only makes
+/// `unused-parameter` quieter.
+fn nested_types_with<'s>(
+    file: impl FnOnce() -> &'s StackPath,
+    text: &str,
+    finder: &memchr::memmem::Finder<'_>,
+) -> Vec<StackPath> {
     let mut found = Vec::new();
     // One search of the whole text (not one per line): the value is what follows on its line.
-    let mut at_each = memchr::memmem::find_iter(text.as_bytes(), b"type:").peekable();
+    let mut at_each = finder.find_iter(text.as_bytes()).peekable();
     if at_each.peek().is_none() {
         return found;
     }
-    let folder = file.parent();
+    let folder = file().parent();
     for at in at_each {
         // The first word after it on its line, read no further than the word: the end of a
         // long line is not looked for at each `type:` on it.
