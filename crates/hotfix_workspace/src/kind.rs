@@ -213,15 +213,18 @@ enum ByLines {
 }
 
 fn by_lines(path: &Path, bytes: &[u8]) -> ByLines {
+    // The name as text (none when it is not UTF-8), compared without regard to case.
     let name = path
         .file_name()
         .and_then(|n| n.to_str())
-        .unwrap_or_default()
-        .to_ascii_lowercase();
+        .unwrap_or_default();
     if path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("j2"))
-        || name.contains(".j2.")
+        || name
+            .as_bytes()
+            .windows(4)
+            .any(|w| w.eq_ignore_ascii_case(b".j2."))
     {
         return ByLines::Kind(Kind::Jinja);
     }
@@ -243,7 +246,7 @@ fn by_lines(path: &Path, bytes: &[u8]) -> ByLines {
             ByLines::Kind(Kind::Environment)
         } else if !keys.is_empty()
             && keys.iter().all(|k| k == "parameters")
-            && named_as_environment(&name)
+            && named_as_environment(&name.to_ascii_lowercase())
         {
             ByLines::NamedParameters
         } else {
@@ -255,6 +258,13 @@ fn by_lines(path: &Path, bytes: &[u8]) -> ByLines {
     let mut only_parameters: Option<bool> = None;
     // Line ends as YAML knows them: LF, CRLF, and a lone CR.
     for line in lines(text) {
+        // Most lines are indented, comments or items: none has a top-level key.
+        if matches!(
+            line.as_bytes().first(),
+            None | Some(b' ' | b'\t' | b'#' | b'-')
+        ) {
+            continue;
+        }
         let key = top_level_key(line);
         if let Some(key) = key {
             only_parameters = Some(only_parameters.unwrap_or(true) && key == "parameters");
@@ -276,7 +286,7 @@ fn by_lines(path: &Path, bytes: &[u8]) -> ByLines {
     }
     if environment {
         ByLines::Kind(Kind::Environment)
-    } else if only_parameters == Some(true) && named_as_environment(&name) {
+    } else if only_parameters == Some(true) && named_as_environment(&name.to_ascii_lowercase()) {
         ByLines::NamedParameters
     } else {
         ByLines::Kind(Kind::Other)
