@@ -110,6 +110,7 @@ impl hotfix_server::Project for Everything {
             roots: vec![StackPath::new(ROOT)],
             registry: Some(Arc::clone(&self.registry)),
             stack_templates,
+            stack_environments: Vec::new(),
         }))
     }
 }

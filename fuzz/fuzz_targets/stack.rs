@@ -73,6 +73,7 @@ fuzz_target!(|data: &[u8]| {
             roots: &roots,
             registry: registry.as_ref(),
             stack_templates: &stack,
+            stack_environments: &[],
         };
         let settings = hotfix_linter::Settings {
             select: vec![hotfix_linter::Selector::All],
@@ -96,6 +97,7 @@ fuzz_target!(|data: &[u8]| {
             roots: &roots,
             registry: Some(registry.as_ref().unwrap_or(&lazy_tree)),
             stack_templates: &[],
+            stack_environments: &[],
         };
         let settings = hotfix_linter::Settings {
             select: vec![hotfix_linter::Selector::All],
