@@ -332,7 +332,7 @@ fn read_shallow(folder: &Path, readers: &Readers<'_>) {
             continue;
         }
         let path = entry.path();
-        if let Some(found) = environment_of(
+        if let Some((found, _)) = environment_of(
             &path,
             readers.roots,
             readers.source,
@@ -422,7 +422,7 @@ impl ignore::ParallelVisitor for Reader<'_> {
         // Only what a file gives is kept: most files give nothing, and a tree of tens of
         // thousands of files must not hold a record of each (a file the lint skips leaves
         // 16 bytes, not its path: see `Told`).
-        if let Some((found, kind)) = environment_and_kind(
+        if let Some((found, text)) = environment_of(
             entry.path(),
             self.shared.roots,
             self.shared.source,
@@ -430,8 +430,13 @@ impl ignore::ParallelVisitor for Reader<'_> {
             &mut self.texts,
             &self.searches,
         ) {
+            let skipped = if templated {
+                skipped_kind(entry.path(), text)
+            } else {
+                None
+            };
             self.mine.take(found);
-            if templated && let Some(kind) = kind {
+            if let Some(kind) = skipped {
                 self.skip(entry.path(), kind);
             }
         }
@@ -526,49 +531,34 @@ impl Gathered {
     }
 }
 
-/// What [`environment_of`] finds, and, for a file the lint skips whatever it holds (walked, of
-/// a template's extension), what it is: by its content ([`crate::kind::classify`]) other YAML
-/// or a Jinja source, and no K2HR3 template (which [`crate::lint_kind`] tells first).
-fn environment_and_kind(
-    path: &Path,
-    roots: &[StackPath],
-    source: &dyn FileSource,
-    buffer: &mut Vec<u8>,
-    texts: &mut Texts,
-    searches: &Searches,
-) -> Option<(Found, Option<crate::kind::Kind>)> {
+/// What the lint skips the walked file of a template's extension at `path`, whose text is
+/// `text`, as, whatever it holds: by its content ([`crate::kind::classify`]) other YAML or a
+/// Jinja source, and no K2HR3 template (which [`crate::lint_kind`] tells first).
+fn skipped_kind(path: &Path, text: &str) -> Option<crate::kind::Kind> {
     use crate::kind::Kind;
-    let length = read_into(path, buffer).ok()?;
-    let text = std::str::from_utf8(&buffer[..length]).ok()?;
-    let found = environment_in(path, &OnceCell::new(), text, roots, source, texts, searches);
-    let kind = (!hotfix_linter::is_k2hr3(text.as_bytes()))
-        .then(|| crate::kind::classify(path, text.as_bytes()))
-        .filter(|kind| matches!(kind, Kind::Other | Kind::Jinja));
-    Some((found, kind))
+    if hotfix_linter::is_k2hr3(text.as_bytes()) {
+        return None;
+    }
+    Some(crate::kind::classify(path, text.as_bytes()))
+        .filter(|kind| matches!(kind, Kind::Other | Kind::Jinja))
 }
 
 /// The facts of the environment file at `path`, the text of a `*.j2.yaml` or `*.yaml.j2`
-/// environment source, and the nested templates any file names.
-fn environment_of(
+/// environment source, and the nested templates any file names; with the file's text, read
+/// into `buffer`.
+fn environment_of<'b>(
     path: &Path,
     roots: &[StackPath],
     source: &dyn FileSource,
-    buffer: &mut Vec<u8>,
+    buffer: &'b mut Vec<u8>,
     texts: &mut Texts,
     searches: &Searches,
-) -> Option<Found> {
+) -> Option<(Found, &'b str)> {
     // One buffer a thread, no size asked first: most files are read by one `read`.
     let length = read_into(path, buffer).ok()?;
     let text = std::str::from_utf8(&buffer[..length]).ok()?;
-    Some(environment_in(
-        path,
-        &OnceCell::new(),
-        text,
-        roots,
-        source,
-        texts,
-        searches,
-    ))
+    let found = environment_in(path, &OnceCell::new(), text, roots, source, texts, searches);
+    Some((found, text))
 }
 
 /// What the text of the file at `path` gives the tree's registry ([`environment_of`] once
