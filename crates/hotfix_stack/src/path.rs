@@ -165,17 +165,16 @@ fn is_canonical(text: &str) -> bool {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_canonical_text_is_kept_and_any_other_normalized_alike() {
-        // Every path of up to four parts drawn from these, with and without a leading `/`.
-        let parts = ["a", "b.yaml", ".", "..", "", "c\\d", "..."];
+    /// The texts of `rounds` rounds of joining every text so far with each of `parts` (from
+    /// the empty text), each with and without a leading `/`.
+    fn paths_of(parts: &[&str], rounds: usize) -> Vec<String> {
         let mut texts = vec![String::new()];
-        for _ in 0..4 {
+        for _ in 0..rounds {
             let mut longer = Vec::new();
             for text in &texts {
                 for part in parts {
                     longer.push(if text.is_empty() {
-                        part.to_owned()
+                        (*part).to_owned()
                     } else {
                         format!("{text}/{part}")
                     });
@@ -183,8 +182,18 @@ mod tests {
             }
             texts.extend(longer);
         }
+        texts
+            .iter()
+            .flat_map(|t| [t.clone(), format!("/{t}")])
+            .collect()
+    }
+
+    #[test]
+    fn a_canonical_text_is_kept_and_any_other_normalized_alike() {
+        // Every path of up to four parts drawn from these, with and without a leading `/`.
+        let texts = paths_of(&["a", "b.yaml", ".", "..", "", "c\\d", "..."], 4);
         let mut canonical = 0;
-        for text in texts.iter().flat_map(|t| [t.clone(), format!("/{t}")]) {
+        for text in texts {
             let slow = StackPath::normalized(&text);
             assert_eq!(StackPath::new(&text), slow, "{text:?}");
             assert_eq!(is_canonical(&text), text == slow.as_str(), "{text:?}");
@@ -197,25 +206,7 @@ mod tests {
     fn a_join_is_the_normalized_text_of_both() {
         // Every folder and reference of up to three parts drawn from these, with and without a
         // leading `/`: the quick join of a plain reference agrees with normalizing the text.
-        let parts = ["a", ".", "..", "", "c\\d", "..."];
-        let mut texts = vec![String::new()];
-        for _ in 0..3 {
-            let mut longer = Vec::new();
-            for text in &texts {
-                for part in parts {
-                    longer.push(if text.is_empty() {
-                        part.to_owned()
-                    } else {
-                        format!("{text}/{part}")
-                    });
-                }
-            }
-            texts.extend(longer);
-        }
-        let texts: Vec<String> = texts
-            .iter()
-            .flat_map(|t| [t.clone(), format!("/{t}")])
-            .collect();
+        let texts = paths_of(&["a", ".", "..", "", "c\\d", "..."], 3);
         for folder in &texts {
             let folder = StackPath::new(folder);
             for reference in &texts {

@@ -355,9 +355,21 @@ mod tests {
         }
     }
 
+    /// Writes `text` to the file `name` under `root`, its folders made.
+    fn write(root: &Path, name: impl AsRef<Path>, text: &[u8]) {
+        let path = root.join(name);
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    }
+
     /// Every candidate of a lint of `paths` (in the project at `root`) checked as the walk for
-    /// the tree's environments tells it and by reading it again: the same outcome.
-    fn walked_as_read(root: &Path, paths: &[PathBuf]) -> Vec<Candidate> {
+    /// the tree's environments tells it and by reading it again, with each list of
+    /// `environments` given with `-e`: the same outcome. The project and the candidates.
+    fn walked_as_read(
+        root: &Path,
+        paths: &[PathBuf],
+        environments: &[&[PathBuf]],
+    ) -> (Project, Vec<Candidate>) {
         let disk = Arc::new(DiskSource::default());
         let mut configs = Configs::new(false, None, root, Overrides::default(), disk.prefixes())
             .expect("configs");
@@ -370,20 +382,22 @@ mod tests {
                 Found::Error(error) => panic!("{error}"),
             })
             .collect();
-        let options = Options {
-            fixing: Fixing::No,
-            templates_only: false,
-            environments: &[],
-        };
-        for candidate in &candidates {
-            assert_eq!(
-                summary(&project.check_walked(candidate, &options)),
-                summary(&project.check(candidate, &options)),
-                "{}",
-                candidate.display()
-            );
+        for &environments in environments {
+            let options = Options {
+                fixing: Fixing::No,
+                templates_only: false,
+                environments,
+            };
+            for candidate in &candidates {
+                assert_eq!(
+                    summary(&project.check_walked(candidate, &options)),
+                    summary(&project.check(candidate, &options)),
+                    "{}",
+                    candidate.display()
+                );
+            }
         }
-        candidates
+        (project, candidates)
     }
 
     #[cfg(unix)]
@@ -392,11 +406,7 @@ mod tests {
         use std::os::unix::ffi::OsStrExt as _;
         let dir = tempfile::tempdir().expect("temp dir");
         let root = dir.path();
-        let write = |name: &Path, text: &[u8]| {
-            let path = root.join(name);
-            std::fs::create_dir_all(path.parent().expect("a folder")).expect("mkdir");
-            std::fs::write(path, text).expect("write");
-        };
+        let write = |name: &Path, text: &[u8]| write(root, name, text);
         std::fs::create_dir_all(root.join(".git")).expect("mkdir");
         let template = b"heat_template_version: 2018-08-31\nresources: {}\n";
         let other = b"a: 1\n";
@@ -417,9 +427,9 @@ mod tests {
         std::fs::create_dir_all(root.join("releases/v2")).expect("mkdir");
         std::os::unix::fs::symlink("releases/v2", root.join("link")).expect("symlink");
 
-        let candidates = walked_as_read(root, &[root.to_path_buf()]);
+        let (_, candidates) = walked_as_read(root, &[root.to_path_buf()], &[&[]]);
         assert_eq!(candidates.len(), 8);
-        let candidates = walked_as_read(root, &[root.join("link/../sub")]);
+        let (_, candidates) = walked_as_read(root, &[root.join("link/../sub")], &[&[]]);
         assert_eq!(candidates.len(), 1);
     }
 
@@ -427,11 +437,7 @@ mod tests {
     fn a_file_the_walk_for_environments_read_is_skipped_as_reading_it_again_would_skip_it() {
         let dir = tempfile::tempdir().expect("temp dir");
         let root = dir.path();
-        let write = |name: &str, text: &[u8]| {
-            let path = root.join(name);
-            std::fs::create_dir_all(path.parent().expect("a folder")).expect("mkdir");
-            std::fs::write(path, text).expect("write");
-        };
+        let write = |name: &str, text: &[u8]| write(root, name, text);
         std::fs::create_dir_all(root.join(".git")).expect("mkdir");
         write(
             "hotfix.toml",
@@ -453,36 +459,9 @@ mod tests {
         write("notes.md", b"heat_template_version: rocky\n");
         write("image.bin", b"\0\x01\x02");
 
-        let disk = Arc::new(DiskSource::default());
-        let mut configs = Configs::new(false, None, root, Overrides::default(), disk.prefixes())
-            .expect("configs");
-        let paths = [root.to_path_buf()];
-        let project = Project::resolve(&paths, &[], root, &[], disk).expect("project");
-        project.prepare_tree();
-        let candidates: Vec<Candidate> = Walker::new(&paths, &mut configs)
-            .expect("walker")
-            .map(|found| match found.expect("walk") {
-                Found::Candidate(candidate) => candidate,
-                Found::Error(error) => panic!("{error}"),
-            })
-            .collect();
-        assert_eq!(candidates.len(), 12);
         let given = [root.join("playbook.yaml")];
-        for environments in [&[][..], &given[..]] {
-            let options = Options {
-                fixing: Fixing::No,
-                templates_only: false,
-                environments,
-            };
-            for candidate in &candidates {
-                assert_eq!(
-                    summary(&project.check_walked(candidate, &options)),
-                    summary(&project.check(candidate, &options)),
-                    "{}",
-                    candidate.display()
-                );
-            }
-        }
+        let (project, candidates) = walked_as_read(root, &[root.to_path_buf()], &[&[], &given]);
+        assert_eq!(candidates.len(), 12);
         // What the walk told: other YAML, a Jinja source, and files of other extensions whose
         // first bytes show what they are (what the configuration names among them is not
         // skipped, as compared above).
