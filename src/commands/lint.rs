@@ -627,8 +627,21 @@ fn lint_walk(
     // The templates of a folder nearly all ask for the registry of the tree's environments:
     // it is built on threads of its own from the start.
     let folders = paths.iter().any(|path| path.is_dir());
+    // One folder: the walk for the environments lists its files too, and this thread waits for
+    // it (loading Heat's resource types meanwhile) instead of walking the folder a second time.
+    let listed = folders && paths.len() == 1;
+    if listed {
+        project.want_listing();
+    }
     project.prefetch_tree();
-    let mut candidates = discover::Walker::new(paths, configs)?
+    let listing = if listed {
+        hotfix_hot::resource_types::all();
+        project.prepare_tree();
+        project.listing()
+    } else {
+        None
+    };
+    let mut candidates = discover::Walker::listed(paths, configs, listing)?
         .map_while(|found| match found {
             Ok(Found::Candidate(candidate)) => match reports.check(&candidate) {
                 Ok(()) => Some(Some(candidate)),
@@ -651,7 +664,7 @@ fn lint_walk(
     // at times (between folders, at its end), which the listing fills. The files found are
     // linted once the registry is built (at most WALKED_AHEAD of them are held).
     let mut ahead = Vec::new();
-    if folders {
+    if folders && !listed {
         while ahead.len() < WALKED_AHEAD && !project.tree_ready() {
             match candidates.next() {
                 Some(candidate) => ahead.push(candidate),

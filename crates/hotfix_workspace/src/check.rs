@@ -373,15 +373,28 @@ mod tests {
         let disk = Arc::new(DiskSource::default());
         let mut configs = Configs::new(false, None, root, Overrides::default(), disk.prefixes())
             .expect("configs");
-        let project = Project::resolve(paths, &[], root, &[], disk).expect("project");
+        let project = Project::resolve(paths, &[], root, &[], Arc::clone(&disk)).expect("project");
+        project.want_listing();
         project.prepare_tree();
-        let candidates: Vec<Candidate> = Walker::new(paths, &mut configs)
+        let candidates: Vec<Candidate> = Walker::listed(paths, &mut configs, project.listing())
             .expect("walker")
             .map(|found| match found.expect("walk") {
                 Found::Candidate(candidate) => candidate,
                 Found::Error(error) => panic!("{error}"),
             })
             .collect();
+        // The files the walk for the environments listed are those a walk of the folder finds.
+        let mut configs = Configs::new(false, None, root, Overrides::default(), disk.prefixes())
+            .expect("configs");
+        let walked: Vec<PathBuf> = Walker::new(paths, &mut configs)
+            .expect("walker")
+            .map(|found| match found.expect("walk") {
+                Found::Candidate(candidate) => candidate.path,
+                Found::Error(error) => panic!("{error}"),
+            })
+            .collect();
+        let listed: Vec<&PathBuf> = candidates.iter().map(|c| &c.path).collect();
+        assert_eq!(listed, walked.iter().collect::<Vec<_>>());
         for &environments in environments {
             let options = Options {
                 fixing: Fixing::No,
@@ -398,6 +411,84 @@ mod tests {
             }
         }
         (project, candidates)
+    }
+
+    #[test]
+    fn the_walk_for_environments_lists_the_files_a_walk_of_the_folder_finds() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path();
+        let write = |name: &str| write(root, name, b"heat_template_version: rocky\n");
+        // Names that sort differently as paths and as text (`a/b` before `a-b`, `a b`, `a.b`),
+        // hidden files, and a `.gitignore` outside any git repository, which both honour.
+        for name in [
+            "a/b.yaml",
+            "a-b/c.yaml",
+            "a b/c.yaml",
+            "a.b/c.yaml",
+            "a.yaml",
+            "a/b/c/d.yaml",
+            "a/b-c.yaml",
+            "A/z.yaml",
+            "_/z.yaml",
+            "0/z.yaml",
+            ".hidden/x.yaml",
+            "z/.x.yaml",
+            "built/out.yaml",
+            "z/kept.yaml",
+            "z/skip.tmp",
+        ] {
+            write(name);
+        }
+        std::fs::write(root.join(".gitignore"), "built/\n*.tmp\n").expect("write");
+        let (project, candidates) = walked_as_read(root, &[root.to_path_buf()], &[&[]]);
+        let names: Vec<String> = candidates
+            .iter()
+            .map(|c| {
+                c.path
+                    .strip_prefix(root)
+                    .expect("inside")
+                    .display()
+                    .to_string()
+            })
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "0/z.yaml",
+                "A/z.yaml",
+                "_/z.yaml",
+                "a/b/c/d.yaml",
+                "a/b-c.yaml",
+                "a/b.yaml",
+                "a b/c.yaml",
+                "a-b/c.yaml",
+                "a.b/c.yaml",
+                "a.yaml",
+                "z/kept.yaml"
+            ]
+        );
+        // Taken once: a second walk lists the folder itself.
+        assert!(project.listing().is_none());
+    }
+
+    #[test]
+    fn a_tree_of_more_files_than_the_listing_holds_is_not_listed() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path();
+        std::fs::create_dir_all(root.join(".git")).expect("mkdir");
+        for i in 0..=crate::tree::LISTING_BOUND / 100 {
+            let folder = root.join(format!("f{i:03}"));
+            std::fs::create_dir(&folder).expect("mkdir");
+            for j in 0..100 {
+                std::fs::write(folder.join(format!("{j:02}")), "").expect("write");
+            }
+        }
+        let disk = Arc::new(DiskSource::default());
+        let project =
+            Project::resolve(&[root.to_path_buf()], &[], root, &[], disk).expect("project");
+        project.want_listing();
+        project.prepare_tree();
+        assert!(project.listing().is_none());
     }
 
     #[cfg(unix)]

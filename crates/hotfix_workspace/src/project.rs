@@ -4,6 +4,7 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use hotfix_stack::{FileFacts, FileKind, FileSource, LazyRegistry, Registry, StackPath};
@@ -59,6 +60,16 @@ pub struct Project {
     told: Arc<OnceLock<crate::tree::Told>>,
     /// The Cloudify blueprints read for their local imports.
     pub(crate) blueprints: Blueprints,
+    /// The files the walk for the tree's environments listed for the lint.
+    listing: Arc<Listed>,
+}
+
+/// Whether the walk for the tree's environments is to list the tree's files for the lint, and
+/// what it listed (taken by the lint).
+#[derive(Debug, Default)]
+struct Listed {
+    wanted: AtomicBool,
+    files: Mutex<Option<crate::tree::Listing>>,
 }
 
 /// A configuration's `[[stacks]]` entries, each read on first use (`None`: not yet, or to be
@@ -96,17 +107,22 @@ impl Project {
         let scope = crate::root::scope(paths, cwd, workspace);
         let walked = Arc::new(OnceLock::new());
         let told = Arc::new(OnceLock::new());
+        let listing = Arc::new(Listed::default());
         let tree = {
-            let (scope, disk, walked, told) = (
+            let (scope, disk, walked, told, listing) = (
                 scope.clone(),
                 Arc::clone(&disk),
                 Arc::clone(&walked),
                 Arc::clone(&told),
+                Arc::clone(&listing),
             );
             Arc::new(LazyRegistry::new(move || {
-                let (registry, done, skipped) = crate::tree::tree_registry(&scope, &*disk);
+                let list = listing.wanted.load(Ordering::Relaxed);
+                let (registry, done, skipped, listed) =
+                    crate::tree::tree_registry(&scope, &*disk, list);
                 let _ = walked.set(done);
                 let _ = told.set(skipped);
+                *listing.files.lock().unwrap_or_else(PoisonError::into_inner) = listed;
                 registry
             }))
         };
@@ -121,6 +137,7 @@ impl Project {
             tree,
             walked,
             told,
+            listing,
             blueprints: Blueprints::default(),
         };
         project.give()?;
@@ -220,8 +237,9 @@ impl Project {
     /// `-e` stand for it: for a run over files named one by one (a pre-commit hook), whose
     /// templates mostly ask for it once read and parsed, so that the walk overlaps the reading,
     /// the parsing and the loading of Heat's resource types instead of following them; for a
-    /// run over folders, so that the files to lint are listed meanwhile
-    /// ([`Project::prepare_tree`] then waits for it). A run that never asks for it reports no
+    /// run over folders, so that the files to lint are listed meanwhile (by the walk itself
+    /// for one folder: [`Project::want_listing`]), and [`Project::prepare_tree`] then waits
+    /// for it. A run that never asks for it reports no
     /// walk ([`Project::walked`]).
     pub fn prefetch_tree(&self) {
         if self.given.is_none() && self.tree.built().is_none() {
@@ -231,6 +249,22 @@ impl Project {
                 .name("hotfix-tree".to_owned())
                 .spawn(move || tree.prefetch());
         }
+    }
+
+    /// Asks the walk for the tree's environments, when it is yet to start, to list the files of
+    /// the tree for the lint too ([`Project::listing`]).
+    pub fn want_listing(&self) {
+        self.listing.wanted.store(true, Ordering::Relaxed);
+    }
+
+    /// The files of the tree, in the order of their paths, as the walk for its environments
+    /// listed them when asked to ([`Project::want_listing`]): once, to the first to ask.
+    pub fn listing(&self) -> Option<crate::tree::Listing> {
+        self.listing
+            .files
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
     }
 
     /// What the walk for the tree's environments found the file at `path` to be, when it is

@@ -20,6 +20,11 @@ const TREE_BOUND: usize = 100_000;
 /// would cost more than the lint. Past it the registry is incomplete, as past [`TREE_BOUND`].
 const SHALLOW_BOUND: usize = 10_000;
 
+/// How many files the walk for the tree's environments lists for the lint at most ([`Listing`]):
+/// about 1.5 MB of paths. A larger tree is walked again by the lint, a folder at a time, so
+/// that its memory does not grow with the number of its files.
+pub(crate) const LISTING_BOUND: usize = 10_000;
+
 /// What the walk for the tree's environments learnt of the files it read that the lint skips
 /// whatever it finds in them: a file of a template's extension that is neither a template, an
 /// environment nor a blueprint by its content ([`crate::kind::classify`]: other YAML, a Jinja
@@ -101,6 +106,64 @@ impl Told {
     }
 }
 
+/// The files the walk for the tree's environments met under its one folder (when a run spans
+/// one), in the order of their paths: the lint's list of the files of that folder, so that the
+/// tree is walked once, not a second time to list what to lint ([`crate::walk::Walker`]).
+#[derive(Debug)]
+pub struct Listing {
+    /// The folder, as the walk named it (each file's path begins with it).
+    root: PathBuf,
+    files: Vec<PathBuf>,
+}
+
+impl Listing {
+    /// A listing of `files` (in the order of their paths) under `root`.
+    #[cfg(test)]
+    pub(crate) fn new(root: PathBuf, files: Vec<PathBuf>) -> Listing {
+        Listing { root, files }
+    }
+
+    /// The folder listed, as the walk named it.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Its files, in the order of their paths.
+    pub fn into_files(self) -> Vec<PathBuf> {
+        self.files
+    }
+}
+
+/// Paths in the order of their parts (a folder's files follow it, before the names that sort
+/// after its own), as a walk sorted by name meets them: byte order, with a separator before any
+/// byte of a name.
+fn path_order(a: &Path, b: &Path) -> std::cmp::Ordering {
+    let (a, b) = (
+        a.as_os_str().as_encoded_bytes(),
+        b.as_os_str().as_encoded_bytes(),
+    );
+    // The common beginning, eight bytes at a time: paths of one tree share long ones.
+    let shorter = a.len().min(b.len());
+    let mut same = 0;
+    while same + 8 <= shorter && a[same..same + 8] == b[same..same + 8] {
+        same += 8;
+    }
+    while same < shorter && a[same] == b[same] {
+        same += 1;
+    }
+    let part = |byte: u8| {
+        if std::path::is_separator(char::from(byte)) {
+            0
+        } else {
+            byte
+        }
+    };
+    match (a.get(same), b.get(same)) {
+        (Some(&x), Some(&y)) => part(x).cmp(&part(y)),
+        _ => a.len().cmp(&b.len()),
+    }
+}
+
 /// What a walk for the tree's environments did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Walked {
@@ -159,10 +222,16 @@ fn places(scope: &Scope) -> String {
 /// shallow roots (folders outside any project) are read one level deep, and only their files
 /// of a template's extension, at most [`SHALLOW_BOUND`] of each ([`read_shallow`]); at most
 /// [`TREE_BOUND`] files are met in all.
+///
+/// With `list`, and when the scope is one folder, the walk also keeps the path of every file
+/// it meets, for the lint ([`Listing`]): none when it met a folder it could not read, stopped
+/// at its bound, or met more than [`LISTING_BOUND`] files (the lint then walks the folder
+/// itself, and says what it could not read).
 pub fn tree_registry(
     scope: &Scope,
     source: &dyn FileSource,
-) -> (hotfix_stack::Registry, Walked, Told) {
+    list: bool,
+) -> (hotfix_stack::Registry, Walked, Told, Option<Listing>) {
     let folders = |shallow: bool| -> Vec<PathBuf> {
         scope
             .roots
@@ -179,8 +248,12 @@ pub fn tree_registry(
         seen: AtomicUsize::new(0),
         incomplete: AtomicBool::new(false),
         found: Mutex::new(Gathered::default()),
+        list: list && folders(false).len() == 1,
+        unlisted: AtomicBool::new(false),
+        listed: AtomicUsize::new(0),
     };
     let mut whole = folders(false).into_iter();
+    let listed_root = readers.list.then(|| folders(false).remove(0));
     if let Some(first) = whole.next() {
         let mut builder = ignore::WalkBuilder::new(first);
         for root in whole {
@@ -191,8 +264,13 @@ pub fn tree_registry(
         // a parallel iterator while they wait), and a listing on one thread before the reading
         // would leave the other cores idle. As many as the lint has (`RAYON_NUM_THREADS` limits
         // both): a run held to one thread uses one.
+        // The lint's walk's rules: hidden files skipped, `.gitignore` honoured even outside a
+        // git repository.
         let threads = walk_threads();
         builder
+            .hidden(true)
+            .git_ignore(true)
+            .require_git(false)
             .threads(threads)
             .build_parallel()
             .visit(&mut &readers);
@@ -205,6 +283,7 @@ pub fn tree_registry(
         incomplete,
         seen,
         mut told,
+        unlisted,
         ..
     } = readers;
     let Gathered {
@@ -212,11 +291,21 @@ pub fn tree_registry(
         mut rendered,
         mut nested,
         skipped,
+        mut listed,
     } = found.into_inner().unwrap_or_else(PoisonError::into_inner);
     told.kinds = skipped;
     told.kinds.sort_unstable_by_key(|&(key, _)| key);
     told.kinds.shrink_to_fit();
     let incomplete = incomplete.into_inner();
+    let listing = listed_root
+        .filter(|_| !incomplete && !unlisted.into_inner())
+        .map(|root| {
+            listed.sort_unstable_by(|a, b| path_order(a, b));
+            Listing {
+                root,
+                files: listed,
+            }
+        });
     let walked = Walked {
         visited: seen.into_inner().min(TREE_BOUND),
         stopped: incomplete,
@@ -240,7 +329,7 @@ pub fn tree_registry(
     rendered.sort_by(|a: &Rendered, b| a.path.cmp(&b.path));
     let registry =
         hotfix_stack::Registry::tree(environments, &rendered, incomplete).with_nested(nested);
-    (registry, walked, told)
+    (registry, walked, told, listing)
 }
 
 /// The registry of the environments among files held in memory (`files`: each file's path
@@ -361,6 +450,14 @@ struct Readers<'r> {
     seen: AtomicUsize,
     incomplete: AtomicBool,
     found: Mutex<Gathered>,
+    /// Whether every file met is kept for the lint ([`Listing`]).
+    list: bool,
+    /// Whether the listing is given up: the walk met a folder it could not read (or an
+    /// ignore file it could not parse; the lint then walks the tree itself, and reports it as
+    /// its own walk does), or more than [`LISTING_BOUND`] files.
+    unlisted: AtomicBool,
+    /// The files listed so far.
+    listed: AtomicUsize,
 }
 
 impl<'s> ignore::ParallelVisitorBuilder<'s> for &'s Readers<'s> {
@@ -393,6 +490,7 @@ struct Reader<'r> {
 impl ignore::ParallelVisitor for Reader<'_> {
     fn visit(&mut self, entry: Result<ignore::DirEntry, ignore::Error>) -> ignore::WalkState {
         let Ok(entry) = entry else {
+            self.shared.unlisted.store(true, Ordering::Relaxed);
             return ignore::WalkState::Continue;
         };
         if !entry.file_type().is_some_and(|t| t.is_file()) {
@@ -402,28 +500,40 @@ impl ignore::ParallelVisitor for Reader<'_> {
             self.shared.incomplete.store(true, Ordering::Relaxed);
             return ignore::WalkState::Quit;
         }
+        self.read(entry.path());
+        if self.shared.list {
+            self.list(entry.into_path());
+        }
+        ignore::WalkState::Continue
+    }
+}
+
+impl Reader<'_> {
+    /// Reads the walked file at `path`, when it may be an environment (or a Jinja source of
+    /// one), and keeps what it gives.
+    fn read(&mut self, path: &Path) {
         // A file of a template's extension, a Jinja source of one, or a file of another
         // extension whose first bytes show a template or an environment (as the lint's walk
         // tells them).
-        let templated = crate::kind::has_template_extension(entry.path());
+        let templated = crate::kind::has_template_extension(path);
         let wanted = templated
-            || is_jinja_source(entry.path())
-            || match sniffed(entry.path(), &mut self.head) {
+            || is_jinja_source(path)
+            || match sniffed(path, &mut self.head) {
                 Sniffed::Not(kind) => {
-                    self.skip(entry.path(), kind);
+                    self.skip(path, kind);
                     false
                 }
                 Sniffed::Maybe => true,
                 Sniffed::Unreadable => false,
             };
         if !wanted {
-            return ignore::WalkState::Continue;
+            return;
         }
         // Only what a file gives is kept: most files give nothing, and a tree of tens of
         // thousands of files must not hold a record of each (a file the lint skips leaves
-        // 16 bytes, not its path: see `Told`).
+        // 16 bytes, not its path: see `Told`), beyond the lint's listing when it asked for one.
         if let Some((found, text)) = environment_of(
-            entry.path(),
+            path,
             self.shared.roots,
             self.shared.source,
             &mut self.buffer,
@@ -431,20 +541,32 @@ impl ignore::ParallelVisitor for Reader<'_> {
             &self.searches,
         ) {
             let skipped = if templated {
-                skipped_kind(entry.path(), text)
+                skipped_kind(path, text)
             } else {
                 None
             };
             self.mine.take(found);
             if let Some(kind) = skipped {
-                self.skip(entry.path(), kind);
+                self.skip(path, kind);
             }
         }
-        ignore::WalkState::Continue
     }
-}
 
-impl Reader<'_> {
+    /// Keeps the path of a file met for the lint's listing, unless the listing is given up
+    /// (past [`LISTING_BOUND`], or a folder that could not be read): then what this thread
+    /// kept is let go.
+    fn list(&mut self, path: PathBuf) {
+        let shared = self.shared;
+        if !shared.unlisted.load(Ordering::Relaxed)
+            && shared.listed.fetch_add(1, Ordering::Relaxed) < LISTING_BOUND
+        {
+            self.mine.listed.push(path);
+        } else {
+            shared.unlisted.store(true, Ordering::Relaxed);
+            self.mine.listed = Vec::new();
+        }
+    }
+
     /// Remembers that the lint skips the file at `path`, as `kind`.
     fn skip(&mut self, path: &Path, kind: crate::kind::Kind) {
         if let Some(key) = self.shared.told.key(path) {
@@ -512,6 +634,8 @@ struct Gathered {
     nested: Vec<StackPath>,
     /// The files the lint skips ([`Told`]).
     skipped: Vec<(u64, crate::kind::Kind)>,
+    /// Every file met, when the walk lists them ([`Listing`]).
+    listed: Vec<PathBuf>,
 }
 
 impl Gathered {
@@ -528,6 +652,7 @@ impl Gathered {
         self.rendered.append(&mut other.rendered);
         self.nested.append(&mut other.nested);
         self.skipped.append(&mut other.skipped);
+        self.listed.append(&mut other.listed);
     }
 }
 
@@ -774,6 +899,35 @@ fn nested_types_with<'s>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paths_are_ordered_part_by_part_as_a_sorted_walk_meets_them() {
+        let names = [
+            "a",
+            "a/b",
+            "a/b/c",
+            "a-b",
+            "a.b",
+            "a b",
+            "a/b-c",
+            "a/bc",
+            "ab",
+            "a\u{e9}",
+            "b",
+            "a/b/c/d/e/f/g/h/i",
+            "a/b/c/d/e/f/g/h-i",
+            "a/b/c/d/e/f/g/h/j",
+            "long/same/start/x",
+            "long/same/start-x",
+            "",
+        ];
+        for x in names {
+            for y in names {
+                let (x, y) = (Path::new(x), Path::new(y));
+                assert_eq!(path_order(x, y), x.cmp(y), "{x:?} {y:?}");
+            }
+        }
+    }
 
     /// What `keyed` answered when it read the text line by line: the reference it must agree
     /// with.

@@ -84,6 +84,12 @@ pub struct Walker<'c> {
     roots: std::vec::IntoIter<PathBuf>,
     /// The walk of the current folder.
     folder: Option<ignore::Walk>,
+    /// The files of a folder as the walk for the tree's environments listed them, for the
+    /// folder it listed ([`Walker::listed`]).
+    listing: Option<crate::tree::Listing>,
+    /// The files of the current folder, so listed: the folder as the run names it, the
+    /// folder as the listing names it, and the files still to consider.
+    listed: Option<(PathBuf, PathBuf, std::vec::IntoIter<PathBuf>)>,
     /// What a collected walk found, in order.
     collected: std::vec::IntoIter<Found>,
     /// The folder of the last file walked, and its configuration: a walk meets a folder's
@@ -103,6 +109,19 @@ impl std::fmt::Debug for Walker<'_> {
 impl<'c> Walker<'c> {
     /// Walks `paths` (as the command line's paths gives them: existing, without duplicates).
     pub fn new(paths: &[PathBuf], configs: &'c mut Configs) -> Result<Walker<'c>> {
+        Walker::listed(paths, configs, None)
+    }
+
+    /// [`Walker::new`], with the files of a folder as the walk for the tree's environments
+    /// listed them: the walk of that folder (named by any of the paths, as the system resolves
+    /// it) takes them instead of listing the folder again. It walks with the same rules (hidden
+    /// files skipped, `.gitignore` honoured even outside a git repository) and lists only when
+    /// it read every folder, so the files and their order are those of a walk.
+    pub fn listed(
+        paths: &[PathBuf],
+        configs: &'c mut Configs,
+        listing: Option<crate::tree::Listing>,
+    ) -> Result<Walker<'c>> {
         let mut roots = paths.to_vec();
         roots.sort_by_cached_key(|root| crate::paths::normalize(root));
         if overlap(&roots) {
@@ -112,6 +131,8 @@ impl<'c> Walker<'c> {
             configs,
             roots: roots.into_iter(),
             folder: None,
+            listing,
+            listed: None,
             collected: Vec::new().into_iter(),
             last: None,
         })
@@ -124,6 +145,8 @@ impl<'c> Walker<'c> {
             configs,
             roots: roots.into_iter(),
             folder: None,
+            listing: None,
+            listed: None,
             collected: Vec::new().into_iter(),
             last: None,
         };
@@ -175,16 +198,34 @@ impl<'c> Walker<'c> {
 
     /// The next entry of the current folder's walk that is a file to consider.
     fn next_in_folder(&mut self) -> Option<Result<Found>> {
-        let folder = self.folder.as_mut()?;
-        for entry in folder.by_ref() {
-            let entry = match entry {
-                Ok(entry) => entry,
-                Err(err) => return Some(Ok(Found::Error(walk_error(&err)))),
+        loop {
+            let path = if let Some((named, as_listed, files)) = self.listed.as_mut() {
+                match files.next() {
+                    Some(file) if named.as_os_str() == as_listed.as_os_str() => file,
+                    Some(file) => match file.strip_prefix(&*as_listed) {
+                        Ok(inside) => named.join(inside),
+                        Err(_) => file,
+                    },
+                    None => {
+                        self.listed = None;
+                        return None;
+                    }
+                }
+            } else {
+                let folder = self.folder.as_mut()?;
+                match folder.next() {
+                    Some(Ok(entry)) if entry.file_type().is_some_and(|t| t.is_file()) => {
+                        entry.into_path()
+                    }
+                    Some(Ok(_)) => continue,
+                    Some(Err(err)) => return Some(Ok(Found::Error(walk_error(&err)))),
+                    None => {
+                        self.folder = None;
+                        return None;
+                    }
+                }
             };
-            if !entry.file_type().is_some_and(|t| t.is_file()) {
-                continue;
-            }
-            let file = entry.path();
+            let file = path.as_path();
             let folder_of = file.parent().unwrap_or(Path::new(""));
             let config = match Walker::folder_config(&mut self.last, self.configs, folder_of) {
                 Ok(config) => config,
@@ -195,14 +236,12 @@ impl<'c> Walker<'c> {
             let wanted = config.is_k2hr3(file) || config.included(file);
             if wanted && !config.excluded(file) {
                 return Some(Ok(Found::Candidate(Candidate {
-                    path: entry.into_path(),
+                    path,
                     explicit: false,
                     config,
                 })));
             }
         }
-        self.folder = None;
-        None
     }
 }
 
@@ -219,6 +258,11 @@ impl Iterator for Walker<'_> {
             }
             let path = self.roots.next()?;
             if path.is_dir() {
+                if let Some(listing) = self.listing.take_if(|listing| lists(listing, &path)) {
+                    let as_listed = listing.root().to_path_buf();
+                    self.listed = Some((path, as_listed, listing.into_files().into_iter()));
+                    continue;
+                }
                 self.folder = Some(
                     ignore::WalkBuilder::new(&path)
                         .hidden(true)
@@ -242,6 +286,14 @@ impl Iterator for Walker<'_> {
             }
         }
     }
+}
+
+/// Whether `listing` lists the folder at `path`: the same folder, as the system resolves both.
+fn lists(listing: &crate::tree::Listing, path: &Path) -> bool {
+    let Ok(cwd) = std::env::current_dir() else {
+        return false;
+    };
+    crate::paths::absolute(&cwd, listing.root()) == crate::paths::absolute(&cwd, path)
 }
 
 /// Whether one of these paths is inside another (sorted by their normalized form).
@@ -385,6 +437,56 @@ mod tests {
         let (overlapping, did_stream) = found(&[a.join("x.yaml"), root.to_path_buf(), a]);
         assert!(!did_stream);
         assert_eq!(overlapping, all);
+    }
+
+    #[test]
+    fn a_folder_listed_by_the_walk_for_environments_is_not_walked_again() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        std::fs::write(root.join("on-disk.yaml"), "a: 1\n").expect("write");
+        let mut configs = Configs::new(
+            true,
+            None,
+            root,
+            crate::config::Overrides::default(),
+            Arc::default(),
+        )
+        .expect("configs");
+        // What the listing holds is what the walk finds (here a file not on disk, to tell).
+        let listing = |files: &[&str]| {
+            Some(crate::tree::Listing::new(
+                root.to_path_buf(),
+                files.iter().map(|f| root.join(f)).collect(),
+            ))
+        };
+        let paths_of = |walker: Walker<'_>| -> Vec<PathBuf> {
+            walker
+                .map(|found| match found.expect("found") {
+                    Found::Candidate(candidate) => candidate.path,
+                    Found::Error(error) => panic!("{error}"),
+                })
+                .collect()
+        };
+        let walker = Walker::listed(&[root.to_path_buf()], &mut configs, listing(&["x.yaml"]));
+        assert_eq!(paths_of(walker.expect("walker")), [root.join("x.yaml")]);
+        // The folder named otherwise: its files named as the walk of that name would.
+        let named = root.join(".");
+        let walker = Walker::listed(
+            std::slice::from_ref(&named),
+            &mut configs,
+            listing(&["s/x.yaml"]),
+        );
+        assert_eq!(paths_of(walker.expect("walker")), [named.join("s/x.yaml")]);
+        // Another folder: walked.
+        let other = root.join("sub");
+        std::fs::create_dir(&other).expect("mkdir");
+        std::fs::write(other.join("y.yaml"), "a: 1\n").expect("write");
+        let walker = Walker::listed(
+            std::slice::from_ref(&other),
+            &mut configs,
+            listing(&["x.yaml"]),
+        );
+        assert_eq!(paths_of(walker.expect("walker")), [other.join("y.yaml")]);
     }
 
     #[test]
