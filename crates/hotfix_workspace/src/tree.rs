@@ -2,6 +2,7 @@
 //! content, and the registry they make.
 
 use std::cell::OnceCell;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
@@ -43,8 +44,9 @@ pub(crate) const LISTING_BOUND: usize = 10_000;
 #[derive(Debug)]
 pub struct Told {
     seed: foldhash::quality::RandomState,
-    /// The working folder, as the system resolves relative paths from it.
-    cwd: Option<PathBuf>,
+    /// The parts of the working folder (its drive and names), as the system resolves
+    /// relative paths from it.
+    cwd: Option<Vec<OsString>>,
     kinds: Vec<(u64, crate::kind::Kind)>,
 }
 
@@ -52,7 +54,15 @@ impl Default for Told {
     fn default() -> Told {
         Told {
             seed: foldhash::quality::RandomState::default(),
-            cwd: std::env::current_dir().ok(),
+            cwd: std::env::current_dir().ok().map(|cwd| {
+                cwd.components()
+                    .filter_map(|c| match c {
+                        std::path::Component::Prefix(prefix) => Some(prefix.as_os_str().to_owned()),
+                        std::path::Component::Normal(name) => Some(name.to_owned()),
+                        _ => None,
+                    })
+                    .collect()
+            }),
             kinds: Vec::new(),
         }
     }
@@ -69,17 +79,57 @@ impl Told {
         Some(self.kinds[at].1)
     }
 
+    #[cfg(unix)]
     fn key(&self, path: &Path) -> Option<u64> {
+        use std::hash::{BuildHasher as _, Hasher as _};
+        // The parts of a path are its bytes between separators, as the system reads them
+        // (an empty part or `.` is none).
+        let bytes = path.as_os_str().as_encoded_bytes();
+        let parts = || {
+            bytes
+                .split(|&b| b == b'/')
+                .filter(|part| !part.is_empty() && *part != b".")
+        };
+        // The working folder's parts kept: a `..` before any name is its parent.
+        let base = if bytes.first() == Some(&b'/') {
+            &[]
+        } else {
+            self.cwd.as_deref()?
+        };
+        let mut kept = base.len();
+        let mut named = false;
+        for part in parts() {
+            if part != b".." {
+                named = true;
+            } else if named {
+                return None;
+            } else {
+                kept = kept.checked_sub(1)?;
+            }
+        }
+        let mut hasher = self.seed.build_hasher();
+        let base = base[..kept].iter().map(|p| p.as_encoded_bytes());
+        for part in base.chain(parts().filter(|part| *part != b"..")) {
+            hasher.write(part);
+            hasher.write_u8(0);
+        }
+        Some(hasher.finish())
+    }
+
+    #[cfg(not(unix))]
+    fn key(&self, path: &Path) -> Option<u64> {
+        self.key_by_parts(path)
+    }
+
+    /// [`Told::key`] by the system's own reading of a path's parts (a drive included),
+    /// gathered one by one: the key where a path is not bytes between `/`.
+    #[cfg(any(not(unix), test))]
+    fn key_by_parts(&self, path: &Path) -> Option<u64> {
         use std::hash::{BuildHasher as _, Hasher as _};
         use std::path::Component;
         let mut parts: Vec<&std::ffi::OsStr> = Vec::new();
         if path.is_relative() {
-            let cwd = self.cwd.as_deref()?;
-            parts.extend(cwd.components().filter_map(|c| match c {
-                Component::Prefix(prefix) => Some(prefix.as_os_str()),
-                Component::Normal(name) => Some(name),
-                _ => None,
-            }));
+            parts.extend(self.cwd.as_deref()?.iter().map(OsString::as_os_str));
         }
         let mut named = false;
         for component in path.components() {
@@ -899,6 +949,39 @@ fn nested_types_with<'s>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_path_s_key_is_that_of_its_parts_gathered_one_by_one() {
+        let told = Told::default();
+        let depth = told.cwd.as_ref().map_or(0, Vec::len);
+        let up = "../".repeat(depth + 1);
+        for path in [
+            "a.yaml",
+            "./a.yaml",
+            "sub/./a.yaml",
+            "sub//a.yaml",
+            "sub/a.yaml/",
+            "sub/.",
+            ".//../a.yaml",
+            "..//..",
+            "../a.yaml",
+            "../../x/a.yaml",
+            "./../a.yaml",
+            "link/../a.yaml",
+            "/abs/a.yaml",
+            "/../a.yaml",
+            "/abs/../a.yaml",
+            ".",
+            "..",
+            "",
+            &up,
+        ] {
+            let path = Path::new(path);
+            assert_eq!(told.key(path), told.key_by_parts(path), "{path:?}");
+        }
+        assert_eq!(told.key(Path::new(&up)), None);
+        assert_ne!(told.key(Path::new("a.yaml")), told.key(Path::new("b.yaml")));
+    }
 
     #[test]
     fn paths_are_ordered_part_by_part_as_a_sorted_walk_meets_them() {

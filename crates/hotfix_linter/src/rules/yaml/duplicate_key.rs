@@ -48,20 +48,45 @@ declare_rule! {
 /// Whether a mapping may repeat a key: false when every key is a string (the common case) and
 /// no two are equal, which is found without building a [`KeyRepr`] for each.
 fn may_repeat(cx: &Context<'_>, entries: &[Entry]) -> bool {
+    // The text of each string key; `None` for a merge key, which repeats nothing. Any other
+    // key is compared as Python compares it.
+    let text = |entry: &Entry| match cx.doc.scalar(entry.key) {
+        Some(scalar) if matches!(scalar.value, ScalarValue::Str | ScalarValue::ValueKey) => {
+            Ok(Some(scalar.text.as_str()))
+        }
+        Some(scalar) if matches!(scalar.value, ScalarValue::Merge) => Ok(None),
+        _ => Err(()),
+    };
+    // Most mappings are small: each key compared with the ones after it, with nothing built.
+    if entries.len() <= SMALL {
+        for (i, entry) in entries.iter().enumerate() {
+            let Ok(this) = text(entry) else {
+                return true;
+            };
+            for later in &entries[i + 1..] {
+                match text(later) {
+                    Ok(that) if this.is_some() && that == this => return true,
+                    Ok(_) => {}
+                    Err(()) => return true,
+                }
+            }
+        }
+        return false;
+    }
     let mut texts: Vec<&str> = Vec::with_capacity(entries.len());
     for entry in entries {
-        match cx.doc.scalar(entry.key) {
-            Some(scalar) if matches!(scalar.value, ScalarValue::Str | ScalarValue::ValueKey) => {
-                texts.push(&scalar.text);
-            }
-            // A merge key repeats nothing; any other key is compared as Python compares it.
-            Some(scalar) if matches!(scalar.value, ScalarValue::Merge) => {}
-            _ => return true,
+        match text(entry) {
+            Ok(Some(text)) => texts.push(text),
+            Ok(None) => {}
+            Err(()) => return true,
         }
     }
     texts.sort_unstable();
     texts.windows(2).any(|pair| pair[0] == pair[1])
 }
+
+/// How many entries a mapping has at most for its keys to be compared pair by pair.
+const SMALL: usize = 8;
 
 /// The key as Python's `dict` compares it (`None` for a merge key: several merges in one
 /// mapping are all applied).
