@@ -9,8 +9,8 @@
 use std::collections::HashMap;
 
 use crate::document::{
-    Document, Entry, Node, NodeId, NodeKind, Scalar, ScalarStyle, SourceFormat, Span, Style, Tag,
-    Text,
+    Children, Document, Entry, Node, NodeId, NodeKind, Scalar, ScalarStyle, SourceFormat, Span,
+    Style, Tag, Text,
 };
 use crate::error::{LoadError, LoadErrorKind};
 use crate::reader::{ErrorKind, Event, EventKind, Parser, Property, ReadError};
@@ -351,12 +351,12 @@ impl<'s> Builder<'s> {
                 let style = if flow { Style::Flow } else { Style::Block };
                 let kind = if mapping {
                     NodeKind::Mapping {
-                        entries: Vec::new(),
+                        entries: Children::new(),
                         style,
                     }
                 } else {
                     NodeKind::Sequence {
-                        items: Vec::new(),
+                        items: Children::new(),
                         style,
                     }
                 };
@@ -498,7 +498,7 @@ impl<'s> Builder<'s> {
                     let id = self.doc.push(Node {
                         span,
                         kind: NodeKind::Mapping {
-                            entries: Vec::new(),
+                            entries: Children::new(),
                             style: Style::Flow,
                         },
                         anchor: None,
@@ -625,7 +625,7 @@ impl<'s> Builder<'s> {
         };
         let last_child = if frame.mapping {
             // A copy of the slice, then the stack cut back: cheaper than collecting a drain.
-            let entries = self.entries[frame.start..].to_vec();
+            let entries = Children::from_slice(&self.entries[frame.start..]);
             self.entries.truncate(frame.start);
             let last = entries.last().map(|e| e.value);
             if let NodeKind::Mapping { entries: slot, .. } = &mut self.doc.node_mut(frame.id).kind {
@@ -633,7 +633,7 @@ impl<'s> Builder<'s> {
             }
             last
         } else {
-            let items = self.items[frame.start..].to_vec();
+            let items = Children::from_slice(&self.items[frame.start..]);
             self.items.truncate(frame.start);
             let last = items.last().copied();
             if let NodeKind::Sequence { items: slot, .. } = &mut self.doc.node_mut(frame.id).kind {

@@ -122,12 +122,12 @@ pub struct Entry {
 pub enum NodeKind {
     Scalar(Scalar),
     Sequence {
-        items: Vec<NodeId>,
+        items: Children<NodeId, 8>,
         style: Style,
     },
     /// Entries in document order, repeated keys included.
     Mapping {
-        entries: Vec<Entry>,
+        entries: Children<Entry, 4>,
         style: Style,
     },
     /// `*name`: the same node as `target` (PyYAML shares the object).
@@ -389,6 +389,189 @@ impl Document {
                 "The template is not a JSON object or YAML mapping.".to_owned(),
                 Some(self.node(root).span),
             )),
+        }
+    }
+}
+
+/// The children of a collection: up to `N` held in place, more in a list of their own. Most
+/// mappings of a template have one to four entries (`{get_param: x}`, a resource's `type` and
+/// `properties`) and most sequences a few items, and a list for each would be most of the
+/// allocations of a load; in place they cost nothing more, a scalar being larger. Read as a
+/// slice.
+#[derive(Clone)]
+pub struct Children<T: Child, const N: usize>(Held<T, N>);
+
+#[derive(Clone)]
+enum Held<T: Child, const N: usize> {
+    InPlace { len: u8, items: [T; N] },
+    Listed(Vec<T>),
+}
+
+impl<T: Child, const N: usize> Children<T, N> {
+    /// None.
+    pub fn new() -> Self {
+        Children(Held::InPlace {
+            len: 0,
+            items: [T::NONE; N],
+        })
+    }
+
+    /// A copy of `items`.
+    pub fn from_slice(items: &[T]) -> Self {
+        if items.len() <= N {
+            let mut held = [T::NONE; N];
+            held[..items.len()].copy_from_slice(items);
+            // At most N, which is far below 256.
+            let len = u8::try_from(items.len()).unwrap_or(u8::MAX);
+            Children(Held::InPlace { len, items: held })
+        } else {
+            Children(Held::Listed(items.to_vec()))
+        }
+    }
+
+    /// Them as a slice.
+    pub fn as_slice(&self) -> &[T] {
+        self
+    }
+
+    /// Adds `item` at the end.
+    pub fn push(&mut self, item: T) {
+        match &mut self.0 {
+            Held::InPlace { len, items } if usize::from(*len) < N => {
+                items[usize::from(*len)] = item;
+                *len += 1;
+            }
+            Held::InPlace { len, items } => {
+                let mut listed = Vec::with_capacity(N * 2);
+                listed.extend_from_slice(&items[..usize::from(*len)]);
+                listed.push(item);
+                self.0 = Held::Listed(listed);
+            }
+            Held::Listed(listed) => listed.push(item),
+        }
+    }
+}
+
+impl<T: Child, const N: usize> Default for Children<T, N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: Child, const N: usize> std::ops::Deref for Children<T, N> {
+    type Target = [T];
+
+    fn deref(&self) -> &[T] {
+        match &self.0 {
+            Held::InPlace { len, items } => &items[..usize::from(*len)],
+            Held::Listed(listed) => listed,
+        }
+    }
+}
+
+impl<T: Child, const N: usize> std::ops::DerefMut for Children<T, N> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        match &mut self.0 {
+            Held::InPlace { len, items } => &mut items[..usize::from(*len)],
+            Held::Listed(listed) => listed,
+        }
+    }
+}
+
+impl<T: Child, const N: usize> From<Vec<T>> for Children<T, N> {
+    fn from(items: Vec<T>) -> Self {
+        if items.len() <= N {
+            Self::from_slice(&items)
+        } else {
+            Children(Held::Listed(items))
+        }
+    }
+}
+
+impl<T: Child, const N: usize> FromIterator<T> for Children<T, N> {
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
+        let mut children = Self::new();
+        for item in iter {
+            children.push(item);
+        }
+        children
+    }
+}
+
+impl<'c, T: Child, const N: usize> IntoIterator for &'c Children<T, N> {
+    type Item = &'c T;
+    type IntoIter = std::slice::Iter<'c, T>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<T: Child + PartialEq, const N: usize> PartialEq for Children<T, N> {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl<T: Child + Eq, const N: usize> Eq for Children<T, N> {}
+
+impl<T: Child + std::fmt::Debug, const N: usize> std::fmt::Debug for Children<T, N> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// What [`Children`] holds: a node of a sequence, an entry of a mapping.
+pub trait Child: Copy + sealed::Sealed {
+    /// What fills the places not taken.
+    #[doc(hidden)]
+    const NONE: Self;
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for super::NodeId {}
+    impl Sealed for super::Entry {}
+}
+
+impl Child for NodeId {
+    const NONE: Self = NodeId(u32::MAX);
+}
+
+impl Child for Entry {
+    const NONE: Self = Entry {
+        key: NodeId::NONE,
+        value: NodeId::NONE,
+    };
+}
+
+#[cfg(test)]
+mod children_tests {
+    use super::*;
+
+    #[test]
+    fn children_read_as_the_list_they_were_made_from_in_place_or_not() {
+        let ids: Vec<NodeId> = (0..20).map(NodeId).collect();
+        for n in 0..ids.len() {
+            let made = &ids[..n];
+            let copied: Children<NodeId, 8> = Children::from_slice(made);
+            let moved: Children<NodeId, 8> = made.to_vec().into();
+            let collected: Children<NodeId, 8> = made.iter().copied().collect();
+            let mut pushed: Children<NodeId, 8> = Children::new();
+            for &id in made {
+                pushed.push(id);
+            }
+            for children in [&copied, &moved, &collected, &pushed] {
+                assert_eq!(children.as_slice(), made);
+                assert_eq!(children.len(), n);
+                assert_eq!(format!("{children:?}"), format!("{made:?}"));
+            }
+            assert_eq!(copied, pushed);
+            let mut changed = copied.clone();
+            if let Some(first) = changed.first_mut() {
+                *first = NodeId(99);
+                assert_ne!(changed, copied);
+            }
         }
     }
 }

@@ -7,7 +7,8 @@
 //! of `json.loads` every part of hotfix uses; this module numbers its nodes in the text's order.
 
 use crate::document::{
-    Document, Entry, Node, NodeId, NodeKind, Scalar, ScalarStyle, SourceFormat, Span, Style,
+    Children, Document, Entry, Node, NodeId, NodeKind, Scalar, ScalarStyle, SourceFormat, Span,
+    Style,
 };
 use crate::json_loads::Events;
 use crate::scalar::{Int, ScalarValue};
@@ -110,12 +111,12 @@ impl Events for Nodes {
     fn open(&mut self, at: usize, array: bool) {
         let kind = if array {
             NodeKind::Sequence {
-                items: Vec::new(),
+                items: Children::new(),
                 style: Style::Flow,
             }
         } else {
             NodeKind::Mapping {
-                entries: Vec::new(),
+                entries: Children::new(),
                 style: Style::Flow,
             }
         };
@@ -168,7 +169,7 @@ impl Events for Nodes {
 
     fn list(&mut self, items: Vec<NodeId>, span: Span) -> NodeId {
         let kind = NodeKind::Sequence {
-            items,
+            items: items.into(),
             style: Style::Flow,
         };
         self.close(kind, span)

@@ -34,8 +34,8 @@ mod unprintable;
 mod value;
 
 pub use document::{
-    Comment, Document, Entry, Node, NodeId, NodeKind, Scalar, ScalarStyle, SourceFormat, Span,
-    Style, Tag, Text,
+    Child, Children, Comment, Document, Entry, Node, NodeId, NodeKind, Scalar, ScalarStyle,
+    SourceFormat, Span, Style, Tag, Text,
 };
 pub use error::{LoadError, LoadErrorKind};
 pub use lines::{LineCol, LineIndex};

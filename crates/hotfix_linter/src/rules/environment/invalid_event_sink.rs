@@ -54,7 +54,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     let doc = cx.doc;
     let value = doc.resolve(section.value);
     let items = match &doc.node(value).kind {
-        NodeKind::Sequence { items, .. } => items.clone(),
+        NodeKind::Sequence { items, .. } => items.to_vec(),
         // Empty: E003. An empty mapping iterates as an empty list.
         NodeKind::Scalar(s) if s.value == ScalarValue::Null => return,
         NodeKind::Mapping { entries, .. } if entries.is_empty() => return,

@@ -191,7 +191,7 @@ pub(super) fn has_yaml_references(doc: &Document, root: NodeId) -> bool {
 
 fn children(doc: &Document, id: NodeId) -> Vec<NodeId> {
     match &doc.node(id).kind {
-        NodeKind::Sequence { items, .. } => items.clone(),
+        NodeKind::Sequence { items, .. } => items.to_vec(),
         NodeKind::Mapping { entries, .. } => {
             entries.iter().flat_map(|e| [e.key, e.value]).collect()
         }
