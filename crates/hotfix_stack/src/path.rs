@@ -91,7 +91,11 @@ impl StackPath {
         }
         // This path is canonical: so is it joined with a canonical reference that climbs no
         // folder (`a.yaml`, `sub/b.yaml`, the usual), without splitting and joining again.
-        let plain = is_canonical(reference) && reference != "." && !reference.starts_with("..");
+        let canonical = is_canonical(reference) && reference != ".";
+        if canonical && reference.starts_with("..") {
+            return self.climb(reference);
+        }
+        let plain = canonical && !reference.starts_with("..");
         let separator = if self.0.ends_with('/') { "" } else { "/" };
         let mut text = String::with_capacity(self.0.len() + separator.len() + reference.len());
         text.push_str(&self.0);
@@ -101,6 +105,58 @@ impl StackPath {
             return StackPath(Arc::from(text));
         }
         StackPath::new(&text)
+    }
+
+    /// [`StackPath::join`] of a canonical `reference` that climbs (`../a.yaml`): a folder of
+    /// this path dropped for each leading `..` (none above `/`; kept as `..` where a relative
+    /// path has no folder left), then the rest added, as normalizing the joined text does,
+    /// without splitting and joining it.
+    fn climb(&self, reference: &str) -> StackPath {
+        let mut base: &str = &self.0;
+        let mut above = 0;
+        let mut rest = reference;
+        while let Some(after) = rest.strip_prefix("..") {
+            if !(after.is_empty() || after.starts_with('/')) {
+                break;
+            }
+            rest = after.strip_prefix('/').unwrap_or(after);
+            base = match base.rsplit_once('/') {
+                // Nothing above the root.
+                _ if base == "/" => base,
+                // Nothing left to drop of a relative path: it climbs above where it starts.
+                _ if base == "." || base == ".." => {
+                    above += 1;
+                    base
+                }
+                Some((_, "..")) => {
+                    above += 1;
+                    base
+                }
+                Some(("", _)) => "/",
+                Some((folder, _)) => folder,
+                None => ".",
+            };
+        }
+        let mut text = String::with_capacity(base.len() + 3 * above + 1 + rest.len());
+        let mut add = |part: &str| {
+            if !(text.is_empty() || text.ends_with('/')) {
+                text.push('/');
+            }
+            text.push_str(part);
+        };
+        if base != "." {
+            add(base);
+        }
+        for _ in 0..above {
+            add("..");
+        }
+        if !rest.is_empty() {
+            add(rest);
+        }
+        if text.is_empty() {
+            text.push('.');
+        }
+        StackPath(Arc::from(text))
     }
 
     /// Whether this path is `folder` or inside it (lexically). A relative folder of `..` only
