@@ -412,7 +412,7 @@ pub fn registry_of(
     };
     match environments {
         Some(given) => Registry::given(given.iter().filter_map(facts).collect()),
-        None => Registry::tree(shapes.keys().filter_map(facts).collect(), &[], false),
+        None => Registry::tree(shapes.keys().filter_map(facts).collect(), Vec::new(), false),
     }
 }
 

@@ -21,7 +21,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use hotfix_hot::environment::{EntryKind, Environment};
 use hotfix_yaml::{Document, Span};
@@ -259,8 +259,11 @@ pub struct Registry {
     /// Tree: each `*.j2.yaml` environment source.
     rendered: Vec<StackPath>,
     /// Tree: each word of the rendered sources' texts, with the sources (indices into
-    /// `rendered`, ascending) that hold it.
-    rendered_words: foldhash::HashMap<String, Vec<usize>>,
+    /// `rendered`, ascending) that hold it; indexed on first use ([`Registry::rendered_words`]),
+    /// by a linting thread, not while every thread waits for the registry.
+    rendered_words: OnceLock<foldhash::HashMap<String, Vec<usize>>>,
+    /// Tree: the words of each rendered source, until they are indexed.
+    rendered_pending: Mutex<Vec<Vec<Box<str>>>>,
     /// Tree: the walk stopped early, so a type may be mapped where it did not look.
     incomplete: bool,
     /// Tree: the entries by the type they map (the last part of their path), and the globs.
@@ -353,25 +356,14 @@ impl Registry {
     /// source, in the order of their paths; `incomplete`: the tree was not read whole).
     pub fn tree(
         mut environments: Vec<EnvironmentFacts>,
-        rendered: &[Rendered],
+        rendered: Vec<Rendered>,
         incomplete: bool,
     ) -> Registry {
         let parameter_defaults = take_parameter_defaults(&mut environments);
-        let mut sources = Vec::new();
-        let mut rendered_words: foldhash::HashMap<String, Vec<usize>> =
-            foldhash::HashMap::default();
-        for (n, source) in rendered.iter().enumerate() {
-            // Each word once per source: the holders of a word are ascending.
-            for word in &source.words {
-                match rendered_words.get_mut(&**word) {
-                    Some(holders) => holders.push(n),
-                    None => {
-                        rendered_words.insert(word.to_string(), vec![n]);
-                    }
-                }
-            }
-            sources.push(source.path.clone());
-        }
+        let (sources, words) = rendered
+            .into_iter()
+            .map(|source| (source.path, source.words))
+            .unzip();
         let mut by_type: foldhash::HashMap<Arc<str>, Vec<(usize, usize)>> =
             foldhash::HashMap::default();
         let mut globs = Vec::new();
@@ -389,7 +381,7 @@ impl Registry {
             environments,
             parameter_defaults,
             rendered: sources,
-            rendered_words,
+            rendered_pending: Mutex::new(words),
             incomplete,
             by_type,
             globs,
@@ -451,7 +443,32 @@ impl Registry {
 
     /// Whether a word is written in an environment source rendered at deployment.
     pub fn rendered_mentions(&self, word: &str) -> bool {
-        self.rendered_words.contains_key(word)
+        self.rendered_words().contains_key(word)
+    }
+
+    /// The index of the words of the rendered sources, made on first use.
+    fn rendered_words(&self) -> &foldhash::HashMap<String, Vec<usize>> {
+        self.rendered_words.get_or_init(|| {
+            let pending = std::mem::take(
+                &mut *self
+                    .rendered_pending
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner),
+            );
+            let mut index: foldhash::HashMap<String, Vec<usize>> = foldhash::HashMap::default();
+            for (n, words) in pending.into_iter().enumerate() {
+                // Each word once per source: the holders of a word are ascending.
+                for word in words {
+                    match index.get_mut(&*word) {
+                        Some(holders) => holders.push(n),
+                        None => {
+                            index.insert(String::from(word), vec![n]);
+                        }
+                    }
+                }
+            }
+            index
+        })
     }
 
     /// Whether some environment sets `name` in `parameter_defaults` (given: the merged ones;
@@ -600,7 +617,7 @@ impl Registry {
             found.push((origin, Mapped::Type(type_name.to_owned())));
         }
         for &n in self
-            .rendered_words
+            .rendered_words()
             .get(type_name)
             .map_or(&[][..], Vec::as_slice)
         {
@@ -1044,7 +1061,7 @@ mod tests {
                 env(&source, "repo/env/a.yaml"),
                 env(&source, "repo/env/b.yaml"),
             ],
-            &[Rendered::new(
+            vec![Rendered::new(
                 StackPath::new("repo/env/rendered.j2.yaml"),
                 "resource_registry:\n  OS::TripleO::{{role}}::Net: x.yaml\n  My::Rendered: y.yaml\n",
             )],
@@ -1104,7 +1121,11 @@ mod tests {
             "repo/three/deeper/c.yaml",
             "repo/two/env/registry.yaml",
         ];
-        Registry::tree(paths.iter().map(|p| env(source, p)).collect(), &[], false)
+        Registry::tree(
+            paths.iter().map(|p| env(source, p)).collect(),
+            Vec::new(),
+            false,
+        )
     }
 
     #[test]
@@ -1168,7 +1189,7 @@ mod tests {
         let environments = vec![env(&source, "repo/one/registry.yaml")];
         let tree = Registry::tree(
             environments,
-            &[Rendered::new(
+            vec![Rendered::new(
                 StackPath::new("repo/one/registry.j2.yaml"),
                 "resource_registry:\n  My::LB: {{ lb }}\n",
             )],
@@ -1219,7 +1240,7 @@ mod tests {
                 env(&source, "repo/site/a.yaml"),
                 env(&source, "repo/site/b.yaml"),
             ],
-            &[],
+            Vec::new(),
             false,
         );
         assert_eq!(
@@ -1231,7 +1252,7 @@ mod tests {
                 env(&source, "repo/site/a.yaml"),
                 env(&source, "repo/site/c.yaml"),
             ],
-            &[],
+            Vec::new(),
             false,
         );
         assert_eq!(

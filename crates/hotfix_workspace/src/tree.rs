@@ -350,7 +350,8 @@ pub fn tree_registry(
     let listing = listed_root
         .filter(|_| !incomplete && !unlisted.into_inner())
         .map(|root| {
-            listed.sort_unstable_by(|a, b| path_order(a, b));
+            // Sorted runs, one a thread, which the stable sort finds and merges.
+            listed.sort_by(|a, b| path_order(a, b));
             Listing {
                 root,
                 files: listed,
@@ -378,7 +379,7 @@ pub fn tree_registry(
     environments.sort_by(|a, b| a.path.cmp(&b.path));
     rendered.sort_by(|a: &Rendered, b| a.path.cmp(&b.path));
     let registry =
-        hotfix_stack::Registry::tree(environments, &rendered, incomplete).with_nested(nested);
+        hotfix_stack::Registry::tree(environments, rendered, incomplete).with_nested(nested);
     (registry, walked, told, listing)
 }
 
@@ -411,7 +412,7 @@ pub fn memory_registry<'a>(
     }
     environments.sort_by(|a, b| a.path.cmp(&b.path));
     rendered.sort_by(|a: &Rendered, b| a.path.cmp(&b.path));
-    hotfix_stack::Registry::tree(environments, &rendered, false).with_nested(nested)
+    hotfix_stack::Registry::tree(environments, rendered, false).with_nested(nested)
 }
 
 /// An environment found under a root above the working folder, with its path and the files its
@@ -627,6 +628,8 @@ impl Reader<'_> {
 
 impl Drop for Reader<'_> {
     fn drop(&mut self) {
+        // Each thread orders what it listed, on its own: what is left is a merge of sorted runs.
+        self.mine.listed.sort_unstable_by(|a, b| path_order(a, b));
         self.shared
             .found
             .lock()
