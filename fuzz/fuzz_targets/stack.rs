@@ -46,7 +46,7 @@ fuzz_target!(|data: &[u8]| {
         let doc = hotfix_yaml::parse_unlimited(&text).ok()?;
         Some(hotfix_stack::EnvironmentFacts::of(&source, &roots, &env_path, &doc))
     });
-    let tree_registry = hotfix_stack::Registry::tree(env_facts.into_iter().collect(), &[], false);
+    let tree_registry = hotfix_stack::Registry::tree(env_facts.into_iter().collect(), Vec::new(), false);
     let top_facts = source
         .read(&StackPath::new(NAMES[0]))
         .map(|text| std::sync::Arc::new(hotfix_stack::FileFacts::of(&text)));
@@ -88,7 +88,7 @@ fuzz_target!(|data: &[u8]| {
         let roots = [StackPath::new("repo")];
         let lazy_tree = hotfix_stack::LazyRegistry::ready(hotfix_stack::Registry::tree(
             Vec::new(),
-            &[],
+            Vec::new(),
             false,
         ));
         let files = hotfix_linter::Files {
