@@ -627,12 +627,10 @@ fn lint_walk(
     // The templates of a folder nearly all ask for the registry of the tree's environments:
     // it is built on threads of its own from the start.
     let folders = paths.iter().any(|path| path.is_dir());
-    // One folder: the walk for the environments lists its files too, and this thread waits for
-    // it (loading Heat's resource types meanwhile) instead of walking the folder a second time.
-    let listed = folders && paths.len() == 1;
-    if listed {
-        project.want_listing();
-    }
+    // One folder, the project's: the walk for the environments lists its files too, and this
+    // thread waits for it (loading Heat's resource types meanwhile) instead of walking the
+    // folder a second time.
+    let listed = folders && paths.len() == 1 && project.want_listing(&paths[0]);
     project.prefetch_tree();
     let listing = if listed {
         hotfix_hot::resource_types::all();

@@ -374,9 +374,12 @@ mod tests {
         let mut configs = Configs::new(false, None, root, Overrides::default(), disk.prefixes())
             .expect("configs");
         let project = Project::resolve(paths, &[], root, &[], Arc::clone(&disk)).expect("project");
-        project.want_listing();
+        // Listed when the one folder linted is the project's (as a lint of it lists it).
+        let wanted = matches!(paths, [folder] if project.want_listing(folder));
         project.prepare_tree();
-        let candidates: Vec<Candidate> = Walker::listed(paths, &mut configs, project.listing())
+        let listing = project.listing();
+        assert_eq!(listing.is_some(), wanted, "{paths:?}");
+        let candidates: Vec<Candidate> = Walker::listed(paths, &mut configs, listing)
             .expect("walker")
             .map(|found| match found.expect("walk") {
                 Found::Candidate(candidate) => candidate,
@@ -486,7 +489,7 @@ mod tests {
         let disk = Arc::new(DiskSource::default());
         let project =
             Project::resolve(&[root.to_path_buf()], &[], root, &[], disk).expect("project");
-        project.want_listing();
+        assert!(project.want_listing(root));
         project.prepare_tree();
         assert!(project.listing().is_none());
     }

@@ -252,9 +252,20 @@ impl Project {
     }
 
     /// Asks the walk for the tree's environments, when it is yet to start, to list the files of
-    /// the tree for the lint too ([`Project::listing`]).
-    pub fn want_listing(&self) {
-        self.listing.wanted.store(true, Ordering::Relaxed);
+    /// the tree for the lint too ([`Project::listing`]), when the folder `folder` the lint walks
+    /// is the one folder that walk spans (not a folder inside a project, whose walk lists the
+    /// whole project): whether it asked.
+    pub fn want_listing(&self, folder: &Path) -> bool {
+        let spans_only = self.scope.shallow.is_empty()
+            && self.scope.roots.len() == 1
+            && std::env::current_dir().is_ok_and(|cwd| {
+                crate::paths::absolute(&cwd, Path::new(self.scope.roots[0].as_str()))
+                    == crate::paths::absolute(&cwd, folder)
+            });
+        if spans_only {
+            self.listing.wanted.store(true, Ordering::Relaxed);
+        }
+        spans_only
     }
 
     /// The files of the tree, in the order of their paths, as the walk for its environments

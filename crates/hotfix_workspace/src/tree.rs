@@ -184,6 +184,16 @@ impl Listing {
     }
 }
 
+/// The path a walk is given for the folder `root`: a folder named `-` as `./-`, which the walk
+/// would read as standard input (meeting no file, and saying nothing).
+fn walk_root(root: &str) -> PathBuf {
+    if root == "-" {
+        PathBuf::from("./-")
+    } else {
+        PathBuf::from(root)
+    }
+}
+
 /// Paths in the order of their parts (a folder's files follow it, before the names that sort
 /// after its own), as a walk sorted by name meets them: byte order, with a separator before any
 /// byte of a name.
@@ -288,7 +298,7 @@ pub fn tree_registry(
             .iter()
             .filter(|r| scope.shallow.contains(r) == shallow)
             .filter(|r| Path::new(r.as_str()).is_dir())
-            .map(|r| PathBuf::from(r.as_str()))
+            .map(|r| walk_root(r.as_str()))
             .collect()
     };
     let readers = Readers {
@@ -503,9 +513,9 @@ struct Readers<'r> {
     found: Mutex<Gathered>,
     /// Whether every file met is kept for the lint ([`Listing`]).
     list: bool,
-    /// Whether the listing is given up: the walk met a folder it could not read (or an
-    /// ignore file it could not parse; the lint then walks the tree itself, and reports it as
-    /// its own walk does), or more than [`LISTING_BOUND`] files.
+    /// Whether the listing is given up: the walk met an error (a folder it could not read; the
+    /// lint then walks the tree itself, and reports it as its own walk does), or more than
+    /// [`LISTING_BOUND`] files.
     unlisted: AtomicBool,
     /// The files listed so far.
     listed: AtomicUsize,
@@ -984,6 +994,14 @@ mod tests {
         }
         assert_eq!(told.key(Path::new(&up)), None);
         assert_ne!(told.key(Path::new("a.yaml")), told.key(Path::new("b.yaml")));
+    }
+
+    #[test]
+    fn a_folder_named_dash_is_walked_as_a_folder_not_standard_input() {
+        assert_eq!(walk_root("-"), Path::new("./-"));
+        assert_eq!(walk_root("./-"), Path::new("./-"));
+        assert_eq!(walk_root("a/-"), Path::new("a/-"));
+        assert_eq!(walk_root("."), Path::new("."));
     }
 
     #[test]
