@@ -379,25 +379,25 @@ mod tests {
         project.prepare_tree();
         let listing = project.listing();
         assert_eq!(listing.is_some(), wanted, "{paths:?}");
-        let candidates: Vec<Candidate> = Walker::listed(paths, &mut configs, listing)
-            .expect("walker")
-            .map(|found| match found.expect("walk") {
-                Found::Candidate(candidate) => candidate,
-                Found::Error(error) => panic!("{error}"),
-            })
-            .collect();
+        let candidates_of = |walker: Walker<'_>| -> Vec<Candidate> {
+            walker
+                .map(|found| match found.expect("walk") {
+                    Found::Candidate(candidate) => candidate,
+                    Found::Error(error) => panic!("{error}"),
+                })
+                .collect()
+        };
+        let candidates =
+            candidates_of(Walker::listed(paths, &mut configs, listing).expect("walker"));
         // The files the walk for the environments listed are those a walk of the folder finds.
         let mut configs = Configs::new(false, None, root, Overrides::default(), disk.prefixes())
             .expect("configs");
-        let walked: Vec<PathBuf> = Walker::new(paths, &mut configs)
-            .expect("walker")
-            .map(|found| match found.expect("walk") {
-                Found::Candidate(candidate) => candidate.path,
-                Found::Error(error) => panic!("{error}"),
-            })
-            .collect();
-        let listed: Vec<&PathBuf> = candidates.iter().map(|c| &c.path).collect();
-        assert_eq!(listed, walked.iter().collect::<Vec<_>>());
+        let walked = candidates_of(Walker::new(paths, &mut configs).expect("walker"));
+        let path = |c: &Candidate| c.path.clone();
+        assert_eq!(
+            candidates.iter().map(path).collect::<Vec<_>>(),
+            walked.iter().map(path).collect::<Vec<_>>()
+        );
         for &environments in environments {
             let options = Options {
                 fixing: Fixing::No,

@@ -301,6 +301,11 @@ pub fn tree_registry(
             .map(|r| walk_root(r.as_str()))
             .collect()
     };
+    let whole = folders(false);
+    let listed_root = match whole.as_slice() {
+        [root] if list => Some(root.clone()),
+        _ => None,
+    };
     let readers = Readers {
         told: Told::default(),
         roots: &scope.roots,
@@ -308,12 +313,11 @@ pub fn tree_registry(
         seen: AtomicUsize::new(0),
         incomplete: AtomicBool::new(false),
         found: Mutex::new(Gathered::default()),
-        list: list && folders(false).len() == 1,
+        list: listed_root.is_some(),
         unlisted: AtomicBool::new(false),
         listed: AtomicUsize::new(0),
     };
-    let mut whole = folders(false).into_iter();
-    let listed_root = readers.list.then(|| folders(false).remove(0));
+    let mut whole = whole.into_iter();
     if let Some(first) = whole.next() {
         let mut builder = ignore::WalkBuilder::new(first);
         for root in whole {

@@ -348,26 +348,34 @@ mod tests {
         Ok(candidates)
     }
 
-    /// The paths of what a walk finds, and whether it streamed (did not collect first).
-    fn found(paths: &[PathBuf]) -> (Vec<PathBuf>, bool) {
-        let cwd = std::env::current_dir().expect("cwd");
-        let mut configs = Configs::new(
+    /// The configurations of a run with `--no-config` from `cwd`.
+    fn no_config(cwd: &Path) -> Configs {
+        Configs::new(
             true,
             None,
-            &cwd,
+            cwd,
             crate::config::Overrides::default(),
             Arc::default(),
         )
-        .expect("configs");
-        let walker = Walker::new(paths, &mut configs).expect("walker");
-        let streamed = walker.collected.len() == 0;
-        let found = walker
+        .expect("configs")
+    }
+
+    /// The paths of the files `walker` finds (none of its folders failing).
+    fn paths_of(walker: Walker<'_>) -> Vec<PathBuf> {
+        walker
             .map(|found| match found.expect("found") {
                 Found::Candidate(candidate) => candidate.path,
                 Found::Error(error) => panic!("{error}"),
             })
-            .collect();
-        (found, streamed)
+            .collect()
+    }
+
+    /// The paths of what a walk finds, and whether it streamed (did not collect first).
+    fn found(paths: &[PathBuf]) -> (Vec<PathBuf>, bool) {
+        let mut configs = no_config(&std::env::current_dir().expect("cwd"));
+        let walker = Walker::new(paths, &mut configs).expect("walker");
+        let streamed = walker.collected.len() == 0;
+        (paths_of(walker), streamed)
     }
 
     #[test]
@@ -401,14 +409,7 @@ mod tests {
         ] {
             let (streamed, did_stream) = found(&paths);
             assert!(did_stream, "{paths:?}");
-            let mut configs = Configs::new(
-                true,
-                None,
-                root,
-                crate::config::Overrides::default(),
-                Arc::default(),
-            )
-            .expect("configs");
+            let mut configs = no_config(root);
             let collected: Vec<PathBuf> = walk(&paths, &mut configs)
                 .expect("walk")
                 .into_iter()
@@ -444,28 +445,13 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let root = dir.path();
         std::fs::write(root.join("on-disk.yaml"), "a: 1\n").expect("write");
-        let mut configs = Configs::new(
-            true,
-            None,
-            root,
-            crate::config::Overrides::default(),
-            Arc::default(),
-        )
-        .expect("configs");
+        let mut configs = no_config(root);
         // What the listing holds is what the walk finds (here a file not on disk, to tell).
         let listing = |files: &[&str]| {
             Some(crate::tree::Listing::new(
                 root.to_path_buf(),
                 files.iter().map(|f| root.join(f)).collect(),
             ))
-        };
-        let paths_of = |walker: Walker<'_>| -> Vec<PathBuf> {
-            walker
-                .map(|found| match found.expect("found") {
-                    Found::Candidate(candidate) => candidate.path,
-                    Found::Error(error) => panic!("{error}"),
-                })
-                .collect()
         };
         let walker = Walker::listed(&[root.to_path_buf()], &mut configs, listing(&["x.yaml"]));
         assert_eq!(paths_of(walker.expect("walker")), [root.join("x.yaml")]);
