@@ -579,4 +579,71 @@ mod tests {
         ];
         assert_eq!(told, expected.map(|(name, kind)| (name.to_owned(), kind)),);
     }
+
+    /// The codes of what a lint of `paths` (from `cwd`, each walked) finds, by file.
+    fn codes_of(cwd: &Path, paths: &[PathBuf]) -> Vec<(PathBuf, Vec<&'static str>)> {
+        let disk = Arc::new(DiskSource::default());
+        let mut configs =
+            Configs::new(false, None, cwd, Overrides::default(), disk.prefixes()).expect("configs");
+        let project = Project::resolve(paths, &[], cwd, &[], disk).expect("project");
+        project.prepare_tree();
+        let options = Options {
+            fixing: Fixing::No,
+            templates_only: false,
+            environments: &[],
+        };
+        Walker::new(paths, &mut configs)
+            .expect("walker")
+            .filter_map(|found| match found.expect("walk") {
+                Found::Candidate(candidate) => match project.check(&candidate, &options) {
+                    Outcome::Checked(checked) => Some((
+                        candidate.path,
+                        checked.diagnostics.iter().map(|d| d.code).collect(),
+                    )),
+                    _ => None,
+                },
+                Found::Error(error) => panic!("{error}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn each_root_s_templates_are_read_against_its_own_environments_as_alone() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path();
+        let write = |name: &str, text: &str| write(root, name, text.as_bytes());
+        let uses = "heat_template_version: rocky\nresources:\n  r:\n    type: Vendor::Thing\n    \
+                    properties: {size: 1}\n";
+        // `a` has environments of its own, which leave `Vendor::Thing` unmapped.
+        write("a/top.yaml", uses);
+        write(
+            "a/env.yaml",
+            "resource_registry:\n  Other::Type: other.yaml\n",
+        );
+        write("a/other.yaml", "heat_template_version: rocky\n");
+        // `b` maps it, to a template with no `size`.
+        write(
+            "b/env.yaml",
+            "resource_registry:\n  Vendor::Thing: thing.yaml\n",
+        );
+        write("b/thing.yaml", "heat_template_version: rocky\n");
+        // `c` has no environment: its own are elsewhere.
+        write("c/top.yaml", uses);
+        let folders: Vec<PathBuf> = ["a", "b", "c"].iter().map(|f| root.join(f)).collect();
+        let alone: Vec<_> = folders
+            .iter()
+            .flat_map(|folder| codes_of(root, std::slice::from_ref(folder)))
+            .collect();
+        let together = codes_of(root, &folders);
+        assert_eq!(together, alone);
+        let codes = |name: &str| {
+            together
+                .iter()
+                .find(|(path, _)| path.ends_with(name))
+                .map(|(_, codes)| codes.clone())
+        };
+        // Unmapped in its own tree, and not checked against `b`'s template.
+        assert_eq!(codes("a/top.yaml"), Some(vec!["X007"]));
+        assert_eq!(codes("c/top.yaml"), Some(vec![]));
+    }
 }

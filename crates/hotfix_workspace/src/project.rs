@@ -54,6 +54,9 @@ pub struct Project {
     stacks: Mutex<Vec<(PathBuf, Stacks)>>,
     /// The registry of the tree's environments, built on first use.
     tree: Arc<LazyRegistry>,
+    /// For a run over several roots, the registry of each root's environments alone, by root
+    /// (taken from the walk that builds `tree`): what a template of that root is read against.
+    tree_by_root: Vec<Arc<LazyRegistry>>,
     /// What the walk for the tree's environments did, once it ran.
     walked: Arc<OnceLock<Walked>>,
     /// What that walk learnt of the files the lint skips, once it ran.
@@ -108,23 +111,45 @@ impl Project {
         let walked = Arc::new(OnceLock::new());
         let told = Arc::new(OnceLock::new());
         let listing = Arc::new(Listed::default());
+        // Each root's registry, once the walk made them (a run over several roots).
+        let made: Arc<Mutex<Vec<Option<Registry>>>> = Arc::default();
         let tree = {
-            let (scope, disk, walked, told, listing) = (
+            let (scope, disk, walked, told, listing, made) = (
                 scope.clone(),
                 Arc::clone(&disk),
                 Arc::clone(&walked),
                 Arc::clone(&told),
                 Arc::clone(&listing),
+                Arc::clone(&made),
             );
             Arc::new(LazyRegistry::new(move || {
                 let list = listing.wanted.load(Ordering::Relaxed);
-                let (registry, done, skipped, listed) =
+                let (registry, by_root, done, skipped, listed) =
                     crate::tree::tree_registry(&scope, &*disk, list);
                 let _ = walked.set(done);
                 let _ = told.set(skipped);
                 *listing.files.lock().unwrap_or_else(PoisonError::into_inner) = listed;
+                *made.lock().unwrap_or_else(PoisonError::into_inner) =
+                    by_root.into_iter().map(Some).collect();
                 registry
             }))
+        };
+        let tree_by_root = if scope.roots.len() > 1 {
+            (0..scope.roots.len())
+                .map(|root| {
+                    let (tree, made) = (Arc::clone(&tree), Arc::clone(&made));
+                    Arc::new(LazyRegistry::new(move || {
+                        tree.get();
+                        made.lock()
+                            .unwrap_or_else(PoisonError::into_inner)
+                            .get_mut(root)
+                            .and_then(Option::take)
+                            .unwrap_or_default()
+                    }))
+                })
+                .collect()
+        } else {
+            Vec::new()
         };
         let mut project = Project {
             scope,
@@ -135,6 +160,7 @@ impl Project {
             given_stack: None,
             stacks: Mutex::new(Vec::new()),
             tree,
+            tree_by_root,
             walked,
             told,
             listing,
@@ -347,9 +373,9 @@ impl Project {
     /// What custom resource types stand for where the file `path` is linted: by the
     /// environments given with `-e`; else, for a template of a `[[stacks]]` entry of its
     /// configuration (whose folder is `config`), by that entry's environments; else by the
-    /// environments of the tree (read on first use), those closest to the template deciding
-    /// ([`hotfix_stack::Registry::lookup_for`]). An `Err` says why the environments of its
-    /// `[[stacks]]` entry cannot be read.
+    /// environments of the tree (read on first use; of its own root in a run over several
+    /// roots), those closest to the template deciding ([`hotfix_stack::Registry::lookup_for`]).
+    /// An `Err` says why the environments of its `[[stacks]]` entry cannot be read.
     pub fn registry(
         &self,
         path: &Path,
@@ -366,7 +392,7 @@ impl Project {
             if of_the_stack {
                 return Ok(Arc::clone(given));
             }
-            return Ok(Arc::clone(&self.tree));
+            return Ok(self.tree_for(path));
         }
         if !stacks.is_empty() {
             let stacks = self.configured_stacks(config, stacks)?;
@@ -376,7 +402,16 @@ impl Project {
                 return stack.registry.clone();
             }
         }
-        Ok(Arc::clone(&self.tree))
+        Ok(self.tree_for(path))
+    }
+
+    /// The registry of the tree's environments a file at `path` is read against: in a run over
+    /// several roots, its own root's ([`crate::tree::tree_registry`]); else the tree's.
+    fn tree_for(&self, path: &Path) -> Arc<LazyRegistry> {
+        self.scope
+            .root_index(&stack_path(path))
+            .and_then(|root| self.tree_by_root.get(root))
+            .map_or_else(|| Arc::clone(&self.tree), Arc::clone)
     }
 
     /// The `[[stacks]]` of the configuration whose folder is `config`, each entry read once

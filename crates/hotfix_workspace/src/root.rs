@@ -114,6 +114,22 @@ pub fn scope(paths: &[PathBuf], cwd: &Path, workspace: &[PathBuf]) -> Scope {
 }
 
 impl Scope {
+    /// The index of the root `path` (named as the run names files) lies under, when one holds
+    /// it (roots lie none inside another: at most one does).
+    pub fn root_index(&self, path: &StackPath) -> Option<usize> {
+        let absolute = |p: &StackPath| {
+            if p.is_absolute() {
+                p.clone()
+            } else {
+                self.cwd.join(p.as_str())
+            }
+        };
+        let path = absolute(path);
+        self.roots
+            .iter()
+            .position(|root| path.starts_with(&absolute(root)))
+    }
+
     /// A path found under a root as the run names it: one that climbs out of the working
     /// folder and back into it (`../w/env.yaml`, found under the root `..`) without the climb.
     pub fn name(&self, path: StackPath) -> StackPath {

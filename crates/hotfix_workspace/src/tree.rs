@@ -286,12 +286,19 @@ fn places(scope: &Scope) -> String {
 /// With `list`, and when the scope is one folder, the walk also keeps the path of every file
 /// it meets, for the lint ([`Listing`]): none when it met a folder it could not read, stopped
 /// at its bound, or met more than [`LISTING_BOUND`] files (the lint then walks the folder
-/// itself, and says what it could not read).
+/// itself, and says what it could not read). With it, the registry of each root's environments
+/// alone, for a run over several roots ([`by_root`]).
 pub fn tree_registry(
     scope: &Scope,
     source: &dyn FileSource,
     list: bool,
-) -> (hotfix_stack::Registry, Walked, Told, Option<Listing>) {
+) -> (
+    hotfix_stack::Registry,
+    Vec<hotfix_stack::Registry>,
+    Walked,
+    Told,
+    Option<Listing>,
+) {
     let folders = |shallow: bool| -> Vec<PathBuf> {
         scope
             .roots
@@ -392,9 +399,47 @@ pub fn tree_registry(
     // environment name the first.
     environments.sort_by(|a, b| a.path.cmp(&b.path));
     rendered.sort_by(|a: &Rendered, b| a.path.cmp(&b.path));
+    let by_root = by_root(scope, &environments, &rendered, &nested, incomplete);
     let registry =
         hotfix_stack::Registry::tree(environments, rendered, incomplete).with_nested(nested);
-    (registry, walked, told, listing)
+    (registry, by_root, walked, told, listing)
+}
+
+/// In a run over several roots (folders outside one project), the registry of each root's
+/// environments alone, in the order of the roots: a template is read against those of its own
+/// root, as a run over that folder alone reads it (another folder's environments neither map
+/// its types nor make a type they leave unmapped an error). None for a run over one root.
+fn by_root(
+    scope: &Scope,
+    environments: &[hotfix_stack::EnvironmentFacts],
+    rendered: &[Rendered],
+    nested: &[StackPath],
+    incomplete: bool,
+) -> Vec<hotfix_stack::Registry> {
+    if scope.roots.len() < 2 {
+        return Vec::new();
+    }
+    (0..scope.roots.len())
+        .map(|root| {
+            let under = |path: &StackPath| scope.root_index(path) == Some(root);
+            hotfix_stack::Registry::tree(
+                environments
+                    .iter()
+                    .filter(|e| e.path.as_ref().is_some_and(under))
+                    .cloned()
+                    .collect(),
+                rendered
+                    .iter()
+                    .filter(|r| under(&r.path))
+                    .cloned()
+                    .collect(),
+                incomplete,
+            )
+            // A nested template is known as one by the registry of its own root, the one
+            // its lint reads.
+            .with_nested(nested.iter().filter(|p| under(p)).cloned())
+        })
+        .collect()
 }
 
 /// The registry of the environments among files held in memory (`files`: each file's path

@@ -16,8 +16,9 @@ declare_rule! {
     /// `resources` section names the group).
     ///
     /// `unknown-resource-type` (H608) checks the types of Heat's own namespaces. Not checked: a
-    /// resource with a `condition`; a run that found no environment file in the tree (its
-    /// environments are elsewhere); a tree too large to read whole.
+    /// resource with a `condition`; a template of a tree where the run found no environment
+    /// file (its environments are elsewhere); a tree too large to read whole. In a run over
+    /// several folders outside one project, each is its own tree, as when linted alone.
     ///
     /// ## Why is this bad?
     /// Heat refuses the stack: `The Resource Type (My::Server) could not be found.`
