@@ -14,6 +14,9 @@ What it prints, every time figure the median of RUNS runs (5 by default) made in
   environments follows too; the calling thread still finds the files and prints beside it) and on one core (the process held to
   one CPU, with RAYON_NUM_THREADS=1: nothing runs beside), the speed-ups, templates per second
   and peak memory (the largest resident set of a run);
+- the CPU time (user and system, every thread's) of a run on every core and of one held to one
+  core: the work grows on several cores (threads share caches and the kernel's locks), and
+  the speed-up on N cores is at most N times the ratio of the two, however busy they are kept;
 - PyYAML merely loading the same templates as Heat's loader does (`json.loads` first, then
   `yaml.load` with a CSafeLoader whose timestamps stay strings), timed inside one Python process
   (interpreter start-up and the file walk not counted): its wall time and MB/s;
@@ -46,10 +49,12 @@ HeatLoader.add_constructor(
 
 
 def run_hotfix(hotfix, tree, threads=None, fmt="concise", one_cpu=False):
-    """One `hotfix lint` run: (wall seconds, peak RSS in MB or None, standard output).
+    """One `hotfix lint` run: (wall seconds, peak RSS in MB or None, standard output, CPU
+    seconds as (user, system)).
 
     The peak comes from GNU time (`/usr/bin/time`) when it is there: the resident-set figure
-    this process would get from wait4 counts the Python process it was forked from.
+    this process would get from wait4 counts the Python process it was forked from. The CPU
+    time is the kernel's account of the finished process (wait4), its threads' added up.
     """
     env = dict(os.environ)
     env.pop("RAYON_NUM_THREADS", None)
@@ -61,18 +66,22 @@ def run_hotfix(hotfix, tree, threads=None, fmt="concise", one_cpu=False):
         start = time.monotonic()
         # Held to the first CPU it may use (inherited by its threads) when one_cpu.
         pin = (lambda: os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})) if one_cpu else None
-        proc = subprocess.run(timed + args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
-                              preexec_fn=pin)
+        proc = subprocess.Popen(timed + args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                env=env, preexec_fn=pin)
+        stdout = proc.stdout.read()
+        _, status, usage = os.wait4(proc.pid, 0)
         wall = time.monotonic() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
         if proc.returncode not in (0, 1):
             sys.exit("bench-lint: %s exited with %d" % (" ".join(args), proc.returncode))
         text = peak.read().strip()
-    return wall, (int(text.splitlines()[-1]) / 1024 if text else None), proc.stdout
+    peak_mb = int(text.splitlines()[-1]) / 1024 if text else None
+    return wall, peak_mb, stdout, (usage.ru_utime, usage.ru_stime)
 
 
 def templates(hotfix, tree):
     """The files hotfix checks in `tree`, as paths it can open, from its JUnit report."""
-    _, _, out = run_hotfix(hotfix, tree, fmt="junit")
+    _, _, out, _ = run_hotfix(hotfix, tree, fmt="junit")
     names = [suite.get("name") for suite in ET.fromstring(out).iter("testsuite")]
     return [name for name in names if name]
 
@@ -109,14 +118,20 @@ def main():
     print("%s: %d files hotfix checks, %.2f MB (1 MB = 10^6 bytes)" % (args.tree, len(paths), size / 1e6))
 
     all_cores, one_thread, one_core, peaks, parses = [], [], [], [], []
+    cpu_cores, cpu_pinned = [], []
     run_hotfix(args.hotfix, args.tree)  # warm the page cache
     pyyaml_parse(texts)
     for _ in range(args.runs):  # interleaved, so that a drift of the machine hits every figure
-        wall, peak, _ = run_hotfix(args.hotfix, args.tree)
+        # Each hotfix run right after a run of the same tree: the system may drop a page cache
+        # left unused for seconds, and a run that reads the tree from disk waits for it.
+        wall, peak, _, cpu = run_hotfix(args.hotfix, args.tree)
         all_cores.append(wall)
+        cpu_cores.append(cpu)
         peaks.append(peak)
         one_thread.append(run_hotfix(args.hotfix, args.tree, threads=1)[0])
-        one_core.append(run_hotfix(args.hotfix, args.tree, threads=1, one_cpu=True)[0])
+        wall, _, _, cpu = run_hotfix(args.hotfix, args.tree, threads=1, one_cpu=True)
+        one_core.append(wall)
+        cpu_pinned.append(cpu)
         parses.append(pyyaml_parse(texts))
     hotfix = statistics.median(all_cores)
     single = statistics.median(one_thread)
@@ -133,6 +148,18 @@ def main():
           % (single, cores, single / hotfix))
     print("  hotfix lint, 1 core:     %.3f s  (speed-up on %d cores: %.2fx)"
           % (pinned, cores, pinned / hotfix))
+    user = statistics.median(u for u, _ in cpu_cores)
+    system = statistics.median(s for _, s in cpu_cores)
+    user_1 = statistics.median(u for u, _ in cpu_pinned)
+    system_1 = statistics.median(s for _, s in cpu_pinned)
+    # The work the run does on every core against on one: the speed-up on N cores is at most N
+    # times their ratio, however well the cores are kept busy.
+    print("  CPU time, %d cores:      %.3f s  (user %.3f, system %.3f)"
+          % (cores, user + system, user, system))
+    print("  CPU time, 1 core:        %.3f s  (user %.3f, system %.3f; on %d cores the work is"
+          " %.2fx, so the speed-up is at most %.2fx)"
+          % (user_1 + system_1, user_1, system_1, cores, (user + system) / (user_1 + system_1),
+             cores * (user_1 + system_1) / (user + system)))
     print("  PyYAML CSafeLoader:      %.3f s  (%.1f MB/s, parsing only)" % (pyyaml, size / 1e6 / pyyaml))
     print("  hotfix lint is %.1fx faster than PyYAML parses the same files" % (pyyaml / hotfix))
 
