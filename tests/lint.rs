@@ -597,6 +597,27 @@ fn environments_given_with_e_say_what_custom_types_stand_for() {
     );
 }
 
+/// The nested templates of the stack given with `-e` are linted with it, and named as the run
+/// names files: relative to the working folder, as the template named is, not absolutely.
+#[test]
+fn the_nested_templates_of_a_stack_given_with_e_are_named_as_the_run_names_files() {
+    let output = lint(&[
+        "given-named/top.yaml",
+        "-e",
+        "given-named/env.yaml",
+        "--select",
+        "H002",
+        "--format",
+        "concise",
+        "--no-config",
+    ]);
+    assert_eq!(
+        text(&output.stdout),
+        "given-named/nested/thing.yaml:3:1: H002 duplicate key `description`: this last one \
+         wins\n"
+    );
+}
+
 /// `examples/`: independent examples, each folder with its own environment mapping `My::LB`
 /// to its own `lb.yaml` (their parameters and outputs differ); `four/` has two environments
 /// side by side that map it to different templates. Heat (`stack.py -e`, each example with
@@ -604,8 +625,8 @@ fn environments_given_with_e_say_what_custom_types_stand_for() {
 /// `four/a.yaml`; it refuses `three/app.yaml` and `four/typo.yaml` (with either environment)
 /// with `Unknown Property sise`, and `four/app.yaml` with `four/b.yaml` (`size`).
 const EXAMPLES: &str = "examples/four/typo.yaml:7:7: X003 `sise` is not a parameter of \
-     `lb-a.yaml` (`My::LB` as `examples/four/a.yaml` maps it), nor of the other template an \
-     environment as close maps it to\n\
+     `lb-a.yaml` (`My::LB` as `examples/four/a.yaml` maps it), nor of the other template that \
+     an environment as close maps it to\n\
      examples/three/app.yaml:7:7: X003 `sise` is not a parameter of `lb.yaml` (`My::LB` as \
      `examples/three/env/registry.yaml` maps it)\n";
 

@@ -363,10 +363,20 @@ impl Project {
     /// The nested templates of the stack given with `-e` (linted with it, as Heat validates
     /// them with it), as the run names files.
     pub fn given_stack_files(&self) -> Vec<PathBuf> {
+        // Kept absolute; named relative to the working folder where the run names its folders
+        // so (`nested.yaml` beside `top.yaml`, not `/home/me/stack/nested.yaml`).
+        let relative = self.scope.roots.iter().any(|root| !root.is_absolute());
         self.given_stack
             .iter()
             .flatten()
-            .map(|p| PathBuf::from(p.as_str()))
+            .map(|p| {
+                let named = if relative {
+                    crate::root::relative_to(&self.scope.cwd, p)
+                } else {
+                    p.clone()
+                };
+                PathBuf::from(named.as_str())
+            })
             .collect()
     }
 

@@ -130,7 +130,7 @@ impl Nested {
     }
 
     /// How a finding names the candidates that all make the mistake: the first, and how many
-    /// others environments as close map the type to.
+    /// others environments as close to the template map the type to.
     pub(crate) fn describe_all(nested: &[Nested]) -> String {
         let Some(first) = nested.first() else {
             return String::new();
@@ -138,11 +138,11 @@ impl Nested {
         match nested.len() {
             1 => first.describe(),
             2 => format!(
-                "{}, nor of the other template an environment as close maps it to",
+                "{}, nor of the other template that an environment as close maps it to",
                 first.describe()
             ),
             n => format!(
-                "{}, nor of the {} other templates environments as close map it to",
+                "{}, nor of the {} other templates that environments as close map it to",
                 first.describe(),
                 n - 1
             ),
