@@ -57,6 +57,8 @@ pub struct Project {
     /// For a run over several roots, the registry of each root's environments alone, by root
     /// (taken from the walk that builds `tree`): what a template of that root is read against.
     tree_by_root: Vec<Arc<LazyRegistry>>,
+    /// Which root holds a file (for `tree_by_root`).
+    root_index: crate::root::RootIndex,
     /// What the walk for the tree's environments did, once it ran.
     walked: Arc<OnceLock<Walked>>,
     /// What that walk learnt of the files the lint skips, once it ran.
@@ -151,6 +153,7 @@ impl Project {
         } else {
             Vec::new()
         };
+        let root_index = crate::root::RootIndex::new(&scope);
         let mut project = Project {
             scope,
             disk,
@@ -160,6 +163,7 @@ impl Project {
             given_stack: None,
             stacks: Mutex::new(Vec::new()),
             tree,
+            root_index,
             tree_by_root,
             walked,
             told,
@@ -418,8 +422,8 @@ impl Project {
     /// The registry of the tree's environments a file at `path` is read against: in a run over
     /// several roots, its own root's ([`crate::tree::tree_registry`]); else the tree's.
     fn tree_for(&self, path: &Path) -> Arc<LazyRegistry> {
-        self.scope
-            .root_index(&stack_path(path))
+        self.root_index
+            .of(&stack_path(path))
             .and_then(|root| self.tree_by_root.get(root))
             .map_or_else(|| Arc::clone(&self.tree), Arc::clone)
     }

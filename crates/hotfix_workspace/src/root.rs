@@ -114,22 +114,6 @@ pub fn scope(paths: &[PathBuf], cwd: &Path, workspace: &[PathBuf]) -> Scope {
 }
 
 impl Scope {
-    /// The index of the root `path` (named as the run names files) lies under, when one holds
-    /// it (roots lie none inside another: at most one does).
-    pub fn root_index(&self, path: &StackPath) -> Option<usize> {
-        let absolute = |p: &StackPath| {
-            if p.is_absolute() {
-                p.clone()
-            } else {
-                self.cwd.join(p.as_str())
-            }
-        };
-        let path = absolute(path);
-        self.roots
-            .iter()
-            .position(|root| path.starts_with(&absolute(root)))
-    }
-
     /// A path found under a root as the run names it: one that climbs out of the working
     /// folder and back into it (`../w/env.yaml`, found under the root `..`) without the climb.
     pub fn name(&self, path: StackPath) -> StackPath {
@@ -144,6 +128,53 @@ impl Scope {
         match absolute.as_str().strip_prefix(&prefix) {
             Some(inside) => StackPath::new(inside),
             None => path,
+        }
+    }
+}
+
+/// Which root of a scope holds a file: the roots by their absolute paths, a file's found by
+/// its folders one by one (not by comparing it with every root: a run over files named one by
+/// one may span thousands of folders).
+#[derive(Debug)]
+pub struct RootIndex {
+    by_path: std::collections::HashMap<StackPath, usize>,
+    cwd: StackPath,
+}
+
+impl RootIndex {
+    pub fn new(scope: &Scope) -> RootIndex {
+        let mut index = RootIndex {
+            by_path: std::collections::HashMap::new(),
+            cwd: scope.cwd.clone(),
+        };
+        for (i, root) in scope.roots.iter().enumerate() {
+            let root = index.absolute(root);
+            index.by_path.insert(root, i);
+        }
+        index
+    }
+
+    fn absolute(&self, path: &StackPath) -> StackPath {
+        if path.is_absolute() {
+            path.clone()
+        } else {
+            self.cwd.join(path.as_str())
+        }
+    }
+
+    /// The index (in the scope's roots) of the root the file or folder `path` (named as the
+    /// run names files) lies under, when one holds it.
+    pub fn of(&self, path: &StackPath) -> Option<usize> {
+        let mut at = self.absolute(path);
+        loop {
+            if let Some(&root) = self.by_path.get(&at) {
+                return Some(root);
+            }
+            let parent = at.parent();
+            if parent == at {
+                return None;
+            }
+            at = parent;
         }
     }
 }
@@ -183,6 +214,33 @@ fn named_as(path: &Path, cwd: &Path, folder: &Path) -> StackPath {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_s_root_is_found_by_its_folders_however_the_run_names_it() {
+        let scope = |roots: &[&str], cwd: &str| Scope {
+            roots: roots.iter().map(|r| StackPath::new(r)).collect(),
+            shallow: Vec::new(),
+            cwd: StackPath::new(cwd),
+        };
+        let of = |scope: &Scope, path: &str| RootIndex::new(scope).of(&StackPath::new(path));
+        let two = scope(&["a", "b/c", "/abs"], "/w");
+        assert_eq!(of(&two, "a/x.yaml"), Some(0));
+        assert_eq!(of(&two, "a"), Some(0));
+        assert_eq!(of(&two, "b/c/d/e.yaml"), Some(1));
+        assert_eq!(of(&two, "/w/a/y.yaml"), Some(0));
+        assert_eq!(of(&two, "../w/b/c/z.yaml"), Some(1));
+        assert_eq!(of(&two, "/abs/t.yaml"), Some(2));
+        assert_eq!(of(&two, "b/x.yaml"), None);
+        assert_eq!(of(&two, "ab/x.yaml"), None);
+        assert_eq!(of(&two, "/elsewhere/x.yaml"), None);
+        let above = scope(&[".."], "/w/sub");
+        assert_eq!(of(&above, "x.yaml"), Some(0));
+        assert_eq!(of(&above, "../other/x.yaml"), Some(0));
+        assert_eq!(of(&above, "../../x.yaml"), None);
+        let here = scope(&["."], "/w");
+        assert_eq!(of(&here, "x/y.yaml"), Some(0));
+        assert_eq!(of(&here, "../x.yaml"), None);
+    }
 
     fn names(roots: &[StackPath]) -> Vec<&str> {
         roots.iter().map(StackPath::as_str).collect()

@@ -419,25 +419,32 @@ fn by_root(
     if scope.roots.len() < 2 {
         return Vec::new();
     }
-    (0..scope.roots.len())
-        .map(|root| {
-            let under = |path: &StackPath| scope.root_index(path) == Some(root);
-            hotfix_stack::Registry::tree(
-                environments
-                    .iter()
-                    .filter(|e| e.path.as_ref().is_some_and(under))
-                    .cloned()
-                    .collect(),
-                rendered
-                    .iter()
-                    .filter(|r| under(&r.path))
-                    .cloned()
-                    .collect(),
-                incomplete,
-            )
-            // A nested template is known as one by the registry of its own root, the one
-            // its lint reads.
-            .with_nested(nested.iter().filter(|p| under(p)).cloned())
+    // Each file's root found once, by its folders (a run over files named one by one may span
+    // thousands of roots).
+    let roots = crate::root::RootIndex::new(scope);
+    let mut parts: Vec<(Vec<_>, Vec<_>, Vec<_>)> =
+        scope.roots.iter().map(|_| Default::default()).collect();
+    for environment in environments {
+        if let Some(root) = environment.path.as_ref().and_then(|p| roots.of(p)) {
+            parts[root].0.push(environment.clone());
+        }
+    }
+    for source in rendered {
+        if let Some(root) = roots.of(&source.path) {
+            parts[root].1.push(source.clone());
+        }
+    }
+    // A nested template is known as one by the registry of its own root, the one its lint
+    // reads.
+    for path in nested {
+        if let Some(root) = roots.of(path) {
+            parts[root].2.push(path.clone());
+        }
+    }
+    parts
+        .into_iter()
+        .map(|(environments, rendered, nested)| {
+            hotfix_stack::Registry::tree(environments, rendered, incomplete).with_nested(nested)
         })
         .collect()
 }
