@@ -422,6 +422,9 @@ impl Project {
     /// The registry of the tree's environments a file at `path` is read against: in a run over
     /// several roots, its own root's ([`crate::tree::tree_registry`]); else the tree's.
     fn tree_for(&self, path: &Path) -> Arc<LazyRegistry> {
+        if self.tree_by_root.is_empty() {
+            return Arc::clone(&self.tree);
+        }
         self.root_index
             .of(&stack_path(path))
             .and_then(|root| self.tree_by_root.get(root))
