@@ -344,9 +344,14 @@ impl Function {
 impl Version {
     /// How this version treats a single-key map `{name: …}` in a value context.
     pub fn function(self, name: &str) -> Availability {
-        let Some(function) = Function::from_name(name) else {
-            return Availability::Data;
-        };
+        match Function::from_name(name) {
+            Some(function) => self.availability(function),
+            None => Availability::Data,
+        }
+    }
+
+    /// How this version treats a call of `function` in a value context.
+    fn availability(self, function: Function) -> Availability {
         match (function.since(), function.removed_in()) {
             (Some(since), Some(removed)) if self >= since && self >= removed => {
                 Availability::Removed(function)
@@ -359,19 +364,24 @@ impl Version {
     /// How this version treats `{name: …}` in a condition context (a `conditions` entry, a
     /// `condition:` field, the first argument of `if`).
     pub fn condition_function(self, name: &str) -> ConditionAvailability {
+        match Function::from_name(name) {
+            Some(function) => self.condition_availability(function),
+            None => ConditionAvailability::Data,
+        }
+    }
+
+    /// How this version treats a call of `function` in a condition context.
+    fn condition_availability(self, function: Function) -> ConditionAvailability {
         if self < V2016_10_14 {
             return ConditionAvailability::Data;
         }
-        let Some(function) = Function::from_name(name) else {
-            return ConditionAvailability::Data;
-        };
         if function
             .condition_since()
             .is_some_and(|since| self >= since)
         {
             return ConditionAvailability::Function(function);
         }
-        match self.function(name) {
+        match self.availability(function) {
             Availability::Function(f) => ConditionAvailability::Invalid(f),
             Availability::Removed(f) => ConditionAvailability::Removed(f),
             Availability::Data => ConditionAvailability::Data,
@@ -380,17 +390,19 @@ impl Version {
 
     /// The functions a value context can call in this version.
     pub fn functions(self) -> Vec<Function> {
+        // Each function's name is its own (`from_name(f.name())` is `f`): asked by the
+        // function, not looked up by name again.
         Function::all()
-            .filter(|f| matches!(self.function(f.name()), Availability::Function(_)))
+            .filter(|&f| matches!(self.availability(f), Availability::Function(_)))
             .collect()
     }
 
     /// The functions a condition context can call in this version.
     pub fn condition_functions(self) -> Vec<Function> {
         Function::all()
-            .filter(|f| {
+            .filter(|&f| {
                 matches!(
-                    self.condition_function(f.name()),
+                    self.condition_availability(f),
                     ConditionAvailability::Function(_)
                 )
             })
@@ -546,6 +558,35 @@ mod tests {
     fn rows_are_in_variant_order() {
         for (i, row) in FUNCTIONS.iter().enumerate() {
             assert_eq!(row.0 as usize, i, "{}", row.1);
+        }
+    }
+
+    #[test]
+    fn each_function_is_found_by_its_own_name_and_listed_as_its_name_says() {
+        for f in Function::all() {
+            assert_eq!(Function::from_name(f.name()), Some(f), "{}", f.name());
+        }
+        for version in Version::ALL {
+            let by_name = |names: Vec<Function>, listed: Vec<Function>| {
+                assert_eq!(names, listed, "{version:?}");
+            };
+            by_name(
+                Function::all()
+                    .filter(|f| matches!(version.function(f.name()), Availability::Function(_)))
+                    .collect(),
+                version.functions(),
+            );
+            by_name(
+                Function::all()
+                    .filter(|f| {
+                        matches!(
+                            version.condition_function(f.name()),
+                            ConditionAvailability::Function(_)
+                        )
+                    })
+                    .collect(),
+                version.condition_functions(),
+            );
         }
     }
 
