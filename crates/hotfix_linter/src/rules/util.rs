@@ -91,14 +91,16 @@ pub(crate) fn is_external(cx: &Context<'_>, resource: &hotfix_hot::Named) -> boo
 }
 
 /// Every `get_attr` of a resource of the template with a literal attribute name: the resource
-/// (the last of that name, as Heat keeps it), the attribute's node and its name.
+/// (the last of that name, as Heat keeps it), the attribute's node, its name, and whether the
+/// call is in an output's value (which Heat resolves only when the output is shown).
 pub(crate) fn attribute_uses<'c>(
     cx: &'c crate::rule::Context<'_>,
-) -> impl Iterator<Item = (&'c hotfix_hot::Named, hotfix_yaml::NodeId, &'c str)> + 'c {
+) -> impl Iterator<Item = (&'c hotfix_hot::Named, hotfix_yaml::NodeId, &'c str, bool)> + 'c {
     let doc = cx.doc;
-    attribute_calls(cx).filter_map(move |(resource, args)| {
+    calls_of_attributes(cx).filter_map(move |(reference, resource, args)| {
         let &attribute = args.get(1)?;
-        Some((resource, attribute, doc.str_value(attribute)?))
+        let shown = crate::rules::references::shared::in_output_value(reference);
+        Some((resource, attribute, doc.str_value(attribute)?, shown))
     })
 }
 
@@ -108,6 +110,19 @@ pub(crate) fn attribute_uses<'c>(
 pub(crate) fn attribute_calls<'c>(
     cx: &'c crate::rule::Context<'_>,
 ) -> impl Iterator<Item = (&'c hotfix_hot::Named, &'c [hotfix_yaml::NodeId])> + 'c {
+    calls_of_attributes(cx).map(|(_, resource, args)| (resource, args))
+}
+
+/// [`attribute_calls`], each with its reference.
+fn calls_of_attributes<'c>(
+    cx: &'c crate::rule::Context<'_>,
+) -> impl Iterator<
+    Item = (
+        &'c hotfix_hot::Reference,
+        &'c hotfix_hot::Named,
+        &'c [hotfix_yaml::NodeId],
+    ),
+> + 'c {
     let doc = cx.doc;
     cx.semantic.references.iter().filter_map(move |reference| {
         let (hotfix_hot::RefKind::Attribute, Some(call)) = (reference.kind, reference.call) else {
@@ -124,7 +139,7 @@ pub(crate) fn attribute_calls<'c>(
             .rev()
             .find(|r| r.name == reference.name)?;
         let args = cx.semantic.calls[call].args;
-        Some((resource, doc.items(doc.resolve(args))?))
+        Some((reference, resource, doc.items(doc.resolve(args))?))
     })
 }
 

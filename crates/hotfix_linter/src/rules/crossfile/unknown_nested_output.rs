@@ -17,8 +17,11 @@ declare_rule! {
     ///
     /// ## Why is this bad?
     /// Heat validates the template and starts creating the stack; once the nested stack exists
-    /// the attribute cannot be resolved and the stack fails: `The Referenced Attribute (server
-    /// address) is incorrect.`
+    /// the attribute cannot be resolved: `The Referenced Attribute (server address) is
+    /// incorrect.` A resource whose properties use it fails, and the stack with it. In an
+    /// output's value it is a warning: the stack is created, and the output shows that error
+    /// (Heat's `Resource.node_data` skips an attribute that does not exist; the output's error
+    /// is kept as its `output_error`).
     ///
     /// ## Example
     /// ```yaml
@@ -26,9 +29,10 @@ declare_rule! {
     /// resources:
     ///   server:
     ///     type: nested/server.yaml
-    /// outputs:
-    ///   ip:
-    ///     value: {get_attr: [server, address]}
+    ///   address:
+    ///     type: OS::Heat::Value
+    ///     properties:
+    ///       value: {get_attr: [server, address]}
     /// ```
     ///
     /// Use instead:
@@ -37,9 +41,10 @@ declare_rule! {
     /// resources:
     ///   server:
     ///     type: nested/server.yaml
-    /// outputs:
-    ///   ip:
-    ///     value: {get_attr: [server, first_address]}
+    ///   address:
+    ///     type: OS::Heat::Value
+    ///     properties:
+    ///       value: {get_attr: [server, first_address]}
     /// ```
     pub(crate) static RULE = {
         code: "X006",
@@ -55,7 +60,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         return;
     };
     let doc = cx.doc;
-    for (resource, attribute_node, attribute) in crate::rules::util::attribute_uses(cx) {
+    for (resource, attribute_node, attribute, shown) in crate::rules::util::attribute_uses(cx) {
         if doc.get(resource.value, "condition").is_some() {
             continue;
         }
@@ -78,11 +83,19 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                 Nested::describe_all(&nested)
             ),
         );
+        let when = if shown {
+            " (when the output is shown: the stack is created)"
+        } else {
+            ""
+        };
         let heat = format!(
             "Heat, once the nested stack exists: `The Referenced Attribute ({} {attribute}) is \
-             incorrect.`",
+             incorrect.`{when}",
             resource.name
         );
+        if shown {
+            diagnostic.severity = hotfix_diagnostics::Severity::Warning;
+        }
         let file = lacking.file();
         if let Some(at) = declared_in(files, &lacking.path, &["outputs"]) {
             let message = if at.found {

@@ -142,7 +142,10 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         match crate::rules::util::did_you_mean(type_name, mapped.map(|name| &**name)) {
             Some(suggestion) => diagnostic.help(format!("did you mean `{suggestion}`? {heat}")),
             None => diagnostic.help(format!(
-                "map it in an environment's `resource_registry` (`{type_name}: file.yaml`); {heat}"
+                "map it in an environment's `resource_registry` (`{type_name}: file.yaml`); a \
+                 type a plugin installed in your cloud's Heat provides is one hotfix cannot \
+                 know: leave the rule out there (`[per-file-ignores]`, `# hotfix: \
+                 ignore-file[X007]`); stock {heat}"
             )),
         };
     }
