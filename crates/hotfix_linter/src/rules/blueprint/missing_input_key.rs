@@ -10,6 +10,10 @@ declare_rule! {
     /// input's default: a key the mapping lacks, an index past the end of the list, a key
     /// into a list or into a plain value.
     ///
+    /// Not checked: an input whose `type` is a data type (`data_types`, its own or imported),
+    /// whose default Cloudify fills in with the defaults its properties (and those of the types
+    /// it derives from, and of its properties' own data types) declare.
+    ///
     /// ## Why is this bad?
     /// A deployment created without a value for the input uses the default, and Cloudify
     /// fails to create it: `Input attribute 'KEY' of 'INPUT', doesn't exist.`, `List size of
@@ -77,7 +81,10 @@ fn check(cx: &BlueprintContext<'_>, sink: &mut Sink<'_>) {
         let Some(name) = cx.doc.str_value(first) else {
             continue;
         };
-        let Some(default) = cx.blueprint.input(name).and_then(|i| i.default) else {
+        let Some(input) = cx.blueprint.input(name) else {
+            continue;
+        };
+        let Some(default) = input.default.filter(|_| plain_type(cx, input.definition)) else {
             continue;
         };
         if let Some((at, quoted)) = missing(cx, name, default, path) {
@@ -90,6 +97,43 @@ fn check(cx: &BlueprintContext<'_>, sink: &mut Sink<'_>) {
                 "a deployment created without `{name}` fails; Cloudify: `{quoted}`"
             ));
         }
+    }
+}
+
+/// The types whose values Cloudify takes as they are written (`USER_PRIMITIVE_TYPES` of its
+/// DSL parser): any other is a data type, whose properties' defaults fill the value in.
+const PLAIN_TYPES: [&str; 17] = [
+    "string",
+    "integer",
+    "float",
+    "boolean",
+    "list",
+    "dict",
+    "regex",
+    "textarea",
+    "blueprint_id",
+    "deployment_id",
+    "capability_value",
+    "scaling_group",
+    "node_id",
+    "node_type",
+    "node_instance",
+    "secret_key",
+    "operation_name",
+];
+
+/// Whether the input defined at `definition` has no `type`, or one whose values are taken as
+/// they are written (not a data type).
+fn plain_type(cx: &BlueprintContext<'_>, definition: NodeId) -> bool {
+    let doc = cx.doc;
+    match doc
+        .get(doc.resolve(definition), "type")
+        .map(|t| doc.resolve(t))
+    {
+        None => true,
+        Some(type_node) => doc
+            .str_value(type_node)
+            .is_some_and(|name| PLAIN_TYPES.contains(&name)),
     }
 }
 
