@@ -580,11 +580,16 @@ mod tests {
         assert_eq!(told, expected.map(|(name, kind)| (name.to_owned(), kind)),);
     }
 
-    /// The codes of what a lint of `paths` (from `cwd`, each walked) finds, by file.
+    /// The codes of what a lint of `paths` (from `cwd`, each walked) finds, by file, with
+    /// `unused-parameter` (H408) selected too.
     fn codes_of(cwd: &Path, paths: &[PathBuf]) -> Vec<(PathBuf, Vec<&'static str>)> {
         let disk = Arc::new(DiskSource::default());
+        let overrides = Overrides {
+            extend_select: hotfix_linter::Selector::parse("H408").into_iter().collect(),
+            ..Overrides::default()
+        };
         let mut configs =
-            Configs::new(false, None, cwd, Overrides::default(), disk.prefixes()).expect("configs");
+            Configs::new(false, None, cwd, overrides, disk.prefixes()).expect("configs");
         let project = Project::resolve(paths, &[], cwd, &[], disk).expect("project");
         project.prepare_tree();
         let options = Options {
@@ -629,7 +634,17 @@ mod tests {
         write("b/thing.yaml", "heat_template_version: rocky\n");
         // `c` has no environment: its own are elsewhere.
         write("c/top.yaml", uses);
-        let folders: Vec<PathBuf> = ["a", "b", "c"].iter().map(|f| root.join(f)).collect();
+        // `a` names `d`'s template as a nested one, which `d` alone does not know: its unused
+        // parameter is reported as when `d` is linted alone.
+        write(
+            "a/uses-d.yaml",
+            "heat_template_version: rocky\nresources:\n  r:\n    type: ../d/unused.yaml\n",
+        );
+        write(
+            "d/unused.yaml",
+            "heat_template_version: rocky\nparameters:\n  p: {type: string}\n",
+        );
+        let folders: Vec<PathBuf> = ["a", "b", "c", "d"].iter().map(|f| root.join(f)).collect();
         let alone: Vec<_> = folders
             .iter()
             .flat_map(|folder| codes_of(root, std::slice::from_ref(folder)))
@@ -645,5 +660,6 @@ mod tests {
         // Unmapped in its own tree, and not checked against `b`'s template.
         assert_eq!(codes("a/top.yaml"), Some(vec!["X007"]));
         assert_eq!(codes("c/top.yaml"), Some(vec![]));
+        assert_eq!(codes("d/unused.yaml"), Some(vec!["H408"]));
     }
 }

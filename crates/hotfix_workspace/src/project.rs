@@ -348,7 +348,7 @@ impl Project {
     /// What the walk for the tree's environments did, when it ran (a run whose templates need
     /// no environment does not walk).
     pub fn walked(&self) -> Option<Walked> {
-        self.walked.get().copied().filter(|_| self.tree.asked())
+        self.walked.get().cloned().filter(|_| self.tree.asked())
     }
 
     /// What the local imports of the Cloudify blueprint at `path` (whose text is `bytes`)

@@ -225,27 +225,43 @@ fn path_order(a: &Path, b: &Path) -> std::cmp::Ordering {
 }
 
 /// What a walk for the tree's environments did.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Walked {
     /// The files it met.
     pub visited: usize,
     /// Whether it stopped at [`TREE_BOUND`] (or a folder outside any project at
     /// [`SHALLOW_BOUND`]).
     pub stopped: bool,
+    /// When only folders outside any project stopped at their own bound, which: the others'
+    /// environments were all read (empty when the run's bound stopped it).
+    pub stopped_in: Vec<StackPath>,
 }
 
 impl Walked {
     /// The one-line warning for a walk that stopped at its bound, naming where it walked.
     pub fn warning(&self, scope: &Scope) -> Option<String> {
-        self.stopped.then(|| {
-            format!(
-                "hotfix: warning: stopped looking for environments after {} files \
-                 under {}: `unmapped-resource-type` (X007) is not checked; name the \
-                 environments with `-e` or in a `[[stacks]]` entry of `hotfix.toml`",
+        const NAME_THEM: &str =
+            "name the environments with `-e` or in a `[[stacks]]` entry of `hotfix.toml`";
+        if !self.stopped {
+            return None;
+        }
+        if self.stopped_in.is_empty() {
+            return Some(format!(
+                "hotfix: warning: stopped looking for environments after {} files under {}: \
+                 `unmapped-resource-type` (X007) is not checked; {NAME_THEM}",
                 self.visited,
                 places(scope)
-            )
-        })
+            ));
+        }
+        let only = Scope {
+            roots: self.stopped_in.clone(),
+            ..scope.clone()
+        };
+        Some(format!(
+            "hotfix: warning: stopped looking for environments in {} after {SHALLOW_BOUND} \
+             files: `unmapped-resource-type` (X007) is not checked there; {NAME_THEM}",
+            places(&only)
+        ))
     }
 
     /// What `--verbose` says of the walk.
@@ -299,16 +315,10 @@ pub fn tree_registry(
     Told,
     Option<Listing>,
 ) {
-    let folders = |shallow: bool| -> Vec<PathBuf> {
-        scope
-            .roots
-            .iter()
-            .filter(|r| scope.shallow.contains(r) == shallow)
-            .filter(|r| Path::new(r.as_str()).is_dir())
-            .map(|r| walk_root(r.as_str()))
-            .collect()
-    };
-    let whole = folders(false);
+    let whole: Vec<PathBuf> = (scope.roots.iter())
+        .filter(|r| !scope.shallow.contains(r) && Path::new(r.as_str()).is_dir())
+        .map(|r| walk_root(r.as_str()))
+        .collect();
     let listed_root = match whole.as_slice() {
         [root] if list => Some(root.clone()),
         _ => None,
@@ -346,9 +356,7 @@ pub fn tree_registry(
             .build_parallel()
             .visit(&mut &readers);
     }
-    for folder in folders(true) {
-        read_shallow(&folder, &readers);
-    }
+    let shallow_stopped = read_shallow_roots(scope, &readers);
     let Readers {
         found,
         incomplete,
@@ -367,7 +375,8 @@ pub fn tree_registry(
     told.kinds = skipped;
     told.kinds.sort_unstable_by_key(|&(key, _)| key);
     told.kinds.shrink_to_fit();
-    let incomplete = incomplete.into_inner();
+    let run_stopped = incomplete.into_inner();
+    let incomplete = run_stopped || !shallow_stopped.is_empty();
     let listing = listed_root
         .filter(|_| !incomplete && !unlisted.into_inner())
         .map(|root| {
@@ -381,6 +390,11 @@ pub fn tree_registry(
     let walked = Walked {
         visited: seen.into_inner().min(TREE_BOUND),
         stopped: incomplete,
+        stopped_in: if run_stopped || scope.roots.len() < 2 {
+            Vec::new()
+        } else {
+            shallow_stopped.clone()
+        },
     };
     // A root above the working folder finds the files under it by `..`: named as the run
     // names them.
@@ -391,7 +405,8 @@ pub fn tree_registry(
         for source in &mut rendered {
             source.path = scope.name(source.path.clone());
         }
-        for path in &mut nested {
+        for (from, path) in &mut nested {
+            *from = scope.name(from.clone());
             *path = scope.name(path.clone());
         }
     }
@@ -399,22 +414,35 @@ pub fn tree_registry(
     // environment name the first.
     environments.sort_by(|a, b| a.path.cmp(&b.path));
     rendered.sort_by(|a: &Rendered, b| a.path.cmp(&b.path));
-    let by_root = by_root(scope, &environments, &rendered, &nested, incomplete);
-    let registry =
-        hotfix_stack::Registry::tree(environments, rendered, incomplete).with_nested(nested);
+    let stopped = Stopped {
+        run: run_stopped,
+        roots: &shallow_stopped,
+    };
+    let by_root = by_root(scope, &environments, &rendered, &nested, &stopped);
+    let registry = hotfix_stack::Registry::tree(environments, rendered, incomplete)
+        .with_nested(nested.into_iter().map(|(_, path)| path));
     (registry, by_root, walked, told, listing)
+}
+
+/// Where the walk for the tree's environments stopped at a bound: the run's (every root's
+/// registry is then incomplete), and the roots outside any project that stopped at their own.
+struct Stopped<'s> {
+    run: bool,
+    roots: &'s [StackPath],
 }
 
 /// In a run over several roots (folders outside one project), the registry of each root's
 /// environments alone, in the order of the roots: a template is read against those of its own
 /// root, as a run over that folder alone reads it (another folder's environments neither map
-/// its types nor make a type they leave unmapped an error). None for a run over one root.
+/// its types nor make a type they leave unmapped an error). A template is known as nested by
+/// the root of the file that names it (`nested`: each with the file naming it), and a root is
+/// incomplete when the run or that root stopped at a bound. None for a run over one root.
 fn by_root(
     scope: &Scope,
     environments: &[hotfix_stack::EnvironmentFacts],
     rendered: &[Rendered],
-    nested: &[StackPath],
-    incomplete: bool,
+    nested: &[(StackPath, StackPath)],
+    stopped: &Stopped<'_>,
 ) -> Vec<hotfix_stack::Registry> {
     if scope.roots.len() < 2 {
         return Vec::new();
@@ -434,16 +462,16 @@ fn by_root(
             parts[root].1.push(source.clone());
         }
     }
-    // A nested template is known as one by the registry of its own root, the one its lint
-    // reads.
-    for path in nested {
-        if let Some(root) = roots.of(path) {
+    for (from, path) in nested {
+        if let Some(root) = roots.of(from) {
             parts[root].2.push(path.clone());
         }
     }
     parts
         .into_iter()
-        .map(|(environments, rendered, nested)| {
+        .zip(&scope.roots)
+        .map(|((environments, rendered, nested), root)| {
+            let incomplete = stopped.run || stopped.roots.contains(root);
             hotfix_stack::Registry::tree(environments, rendered, incomplete).with_nested(nested)
         })
         .collect()
@@ -503,6 +531,18 @@ fn rename_environment(scope: &Scope, environment: &mut hotfix_stack::Environment
     }
 }
 
+/// Reads the shallow roots (folders outside any project, [`read_shallow`]): those that stopped
+/// at their own bound, whose registry alone is incomplete (the run's bound stops every root's).
+fn read_shallow_roots(scope: &Scope, readers: &Readers<'_>) -> Vec<StackPath> {
+    scope
+        .roots
+        .iter()
+        .filter(|r| scope.shallow.contains(r) && Path::new(r.as_str()).is_dir())
+        .filter(|r| read_shallow(&walk_root(r.as_str()), readers))
+        .cloned()
+        .collect()
+}
+
 /// Reads the files directly in `folder`, a folder outside any project (a named file's own): it
 /// is listed on this thread, and of its files (hidden ones skipped, as in a project) only those
 /// of a template's extension and the Jinja sources of one are read. Such a folder is often a
@@ -510,10 +550,11 @@ fn rename_environment(scope: &Scope, environment: &mut hotfix_stack::Environment
 /// cost far more than the lint (`hotfix lint t.yaml` beside 100,000 files: 3 s instead of
 /// 0.02 s); a file of another extension is found by its content inside a project only. Every
 /// file listed counts against [`TREE_BOUND`], and at most [`SHALLOW_BOUND`] are listed.
-fn read_shallow(folder: &Path, readers: &Readers<'_>) {
+fn read_shallow(folder: &Path, readers: &Readers<'_>) -> bool {
     let Ok(entries) = std::fs::read_dir(folder) else {
-        return;
+        return false;
     };
+    let mut stopped = false;
     let mut buffer = Vec::new();
     let mut texts = Texts::default();
     let searches = Searches::new();
@@ -528,7 +569,11 @@ fn read_shallow(folder: &Path, readers: &Readers<'_>) {
             continue;
         }
         listed += 1;
-        if listed > SHALLOW_BOUND || readers.seen.fetch_add(1, Ordering::Relaxed) >= TREE_BOUND {
+        if listed > SHALLOW_BOUND {
+            stopped = true;
+            break;
+        }
+        if readers.seen.fetch_add(1, Ordering::Relaxed) >= TREE_BOUND {
             readers.incomplete.store(true, Ordering::Relaxed);
             break;
         }
@@ -554,6 +599,7 @@ fn read_shallow(folder: &Path, readers: &Readers<'_>) {
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
         .append(mine);
+    stopped
 }
 
 /// What the threads of the walk for the tree's environments share.
@@ -742,6 +788,8 @@ struct Found {
     rendered: Option<Rendered>,
     /// The nested templates it names in a `type:` (read from the text, line by line).
     nested: Vec<StackPath>,
+    /// The file, as the tree names it, when it names nested templates.
+    from: Option<StackPath>,
 }
 
 /// What the walk for the tree's environments keeps of the files it read: most files give
@@ -750,7 +798,8 @@ struct Found {
 struct Gathered {
     environments: Vec<hotfix_stack::EnvironmentFacts>,
     rendered: Vec<Rendered>,
-    nested: Vec<StackPath>,
+    /// The nested templates named, each with the file that names it.
+    nested: Vec<(StackPath, StackPath)>,
     /// The files the lint skips ([`Told`]).
     skipped: Vec<(u64, crate::kind::Kind)>,
     /// Every file met, when the walk lists them ([`Listing`]).
@@ -762,7 +811,10 @@ impl Gathered {
     fn take(&mut self, found: Found) {
         self.environments.extend(found.environment);
         self.rendered.extend(found.rendered);
-        self.nested.extend(found.nested);
+        if let Some(from) = found.from {
+            self.nested
+                .extend(found.nested.into_iter().map(|path| (from.clone(), path)));
+        }
     }
 
     /// Keeps what another thread gathered.
@@ -810,6 +862,23 @@ fn environment_of<'b>(
 /// names it, when it is known; else it is made when needed (most files name no nested
 /// template and are no environment).
 fn environment_in(
+    path: &Path,
+    stack: &OnceCell<StackPath>,
+    text: &str,
+    roots: &[StackPath],
+    source: &dyn FileSource,
+    texts: &mut Texts,
+    searches: &Searches,
+) -> Found {
+    let mut found = environment_found(path, stack, text, roots, source, texts, searches);
+    if !found.nested.is_empty() {
+        found.from = Some(stack.get_or_init(|| crate::stack_path(path)).clone());
+    }
+    found
+}
+
+/// [`environment_in`], but for the file naming what it nests.
+fn environment_found(
     path: &Path,
     stack: &OnceCell<StackPath>,
     text: &str,
