@@ -68,7 +68,8 @@ def run_hotfix(hotfix, tree, threads=None, fmt="concise", one_cpu=False):
         pin = (lambda: os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})) if one_cpu else None
         proc = subprocess.Popen(timed + args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                 env=env, preexec_fn=pin)
-        stdout = proc.stdout.read()
+        with proc.stdout:
+            stdout = proc.stdout.read()
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.monotonic() - start
         proc.returncode = os.waitstatus_to_exitcode(status)
@@ -137,7 +138,7 @@ def main():
     single = statistics.median(one_thread)
     pinned = statistics.median(one_core)
     pyyaml = statistics.median(parses)
-    cores = os.cpu_count()
+    cores = len(os.sched_getaffinity(0))  # the CPUs this process may use, as hotfix counts them
     print("median of %d runs each:" % args.runs)
     peak = "peak %.1f MB" % statistics.median(peaks) if None not in peaks else "no /usr/bin/time for the peak"
     print(
@@ -152,12 +153,13 @@ def main():
     system = statistics.median(s for _, s in cpu_cores)
     user_1 = statistics.median(u for u, _ in cpu_pinned)
     system_1 = statistics.median(s for _, s in cpu_pinned)
-    # The work the run does on every core against on one: the speed-up on N cores is at most N
-    # times their ratio, however well the cores are kept busy.
+    # The work the run does on every core against on one: the speed-up on N cores is at most
+    # about N times their ratio, however well the cores are kept busy (about: the run on one
+    # core may also wait, for the disk, without using the CPU).
     print("  CPU time, %d cores:      %.3f s  (user %.3f, system %.3f)"
           % (cores, user + system, user, system))
     print("  CPU time, 1 core:        %.3f s  (user %.3f, system %.3f; on %d cores the work is"
-          " %.2fx, so the speed-up is at most %.2fx)"
+          " %.2fx, so the speed-up is at most about %.2fx)"
           % (user_1 + system_1, user_1, system_1, cores, (user + system) / (user_1 + system_1),
              cores * (user_1 + system_1) / (user + system)))
     print("  PyYAML CSafeLoader:      %.3f s  (%.1f MB/s, parsing only)" % (pyyaml, size / 1e6 / pyyaml))
