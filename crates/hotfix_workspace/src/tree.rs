@@ -315,7 +315,9 @@ pub fn tree_registry(
     Told,
     Option<Listing>,
 ) {
-    let whole: Vec<PathBuf> = (scope.roots.iter())
+    let whole: Vec<PathBuf> = scope
+        .roots
+        .iter()
         .filter(|r| !scope.shallow.contains(r) && Path::new(r.as_str()).is_dir())
         .map(|r| walk_root(r.as_str()))
         .collect();
@@ -788,7 +790,8 @@ struct Found {
     rendered: Option<Rendered>,
     /// The nested templates it names in a `type:` (read from the text, line by line).
     nested: Vec<StackPath>,
-    /// The file, as the tree names it, when it names nested templates.
+    /// The file, as the tree names it, when it names nested templates (the walk's reading,
+    /// [`environment_of`], sets it: each root's registry takes what its own files name).
     from: Option<StackPath>,
 }
 
@@ -853,7 +856,11 @@ fn environment_of<'b>(
     // One buffer a thread, no size asked first: most files are read by one `read`.
     let length = read_into(path, buffer).ok()?;
     let text = std::str::from_utf8(&buffer[..length]).ok()?;
-    let found = environment_in(path, &OnceCell::new(), text, roots, source, texts, searches);
+    let stack = OnceCell::new();
+    let mut found = environment_in(path, &stack, text, roots, source, texts, searches);
+    if !found.nested.is_empty() {
+        found.from = Some(stack.get_or_init(|| crate::stack_path(path)).clone());
+    }
     Some((found, text))
 }
 
@@ -862,23 +869,6 @@ fn environment_of<'b>(
 /// names it, when it is known; else it is made when needed (most files name no nested
 /// template and are no environment).
 fn environment_in(
-    path: &Path,
-    stack: &OnceCell<StackPath>,
-    text: &str,
-    roots: &[StackPath],
-    source: &dyn FileSource,
-    texts: &mut Texts,
-    searches: &Searches,
-) -> Found {
-    let mut found = environment_found(path, stack, text, roots, source, texts, searches);
-    if !found.nested.is_empty() {
-        found.from = Some(stack.get_or_init(|| crate::stack_path(path)).clone());
-    }
-    found
-}
-
-/// [`environment_in`], but for the file naming what it nests.
-fn environment_found(
     path: &Path,
     stack: &OnceCell<StackPath>,
     text: &str,
