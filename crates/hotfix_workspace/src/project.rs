@@ -57,7 +57,7 @@ pub struct Project {
     /// For a run over several roots, the registry of each root's environments alone, by root
     /// (taken from the walk that builds `tree`): what a template of that root is read against.
     tree_by_root: Vec<Arc<LazyRegistry>>,
-    /// Which root holds a file (for `tree_by_root`).
+    /// Which root holds a file (for `tree_by_root`, and whether the run spans it).
     root_index: crate::root::RootIndex,
     /// What the walk for the tree's environments did, once it ran.
     walked: Arc<OnceLock<Walked>>,
@@ -220,11 +220,7 @@ impl Project {
     /// A file of the run named absolutely (lexically, from the working folder): the one name
     /// the run's sets of files are kept by.
     fn absolute(&self, path: &StackPath) -> StackPath {
-        if path.is_absolute() {
-            path.clone()
-        } else {
-            self.scope.cwd.join(path.as_str())
-        }
+        self.scope.absolute(path)
     }
 
     /// A `[[stacks]]` entry with its files named as the run names files: a file above the
@@ -338,11 +334,7 @@ impl Project {
     /// Whether the file or folder `path` (named as the run names files) lies in a folder the
     /// run spans.
     pub fn spans(&self, path: &Path) -> bool {
-        let path = self.absolute(&stack_path(path));
-        self.scope
-            .roots
-            .iter()
-            .any(|root| path.starts_with(&self.absolute(root)))
+        self.root_index.of(&stack_path(path)).is_some()
     }
 
     /// What the walk for the tree's environments did, when it ran (a run whose templates need

@@ -114,6 +114,12 @@ pub fn scope(paths: &[PathBuf], cwd: &Path, workspace: &[PathBuf]) -> Scope {
 }
 
 impl Scope {
+    /// `path` (named as the run names files) named absolutely, lexically from the working
+    /// folder: the one name the run's sets of files are kept by.
+    pub fn absolute(&self, path: &StackPath) -> StackPath {
+        absolute(&self.cwd, path)
+    }
+
     /// A path found under a root as the run names it: one that climbs out of the working
     /// folder and back into it (`../w/env.yaml`, found under the root `..`) without the climb.
     pub fn name(&self, path: StackPath) -> StackPath {
@@ -143,29 +149,21 @@ pub struct RootIndex {
 
 impl RootIndex {
     pub fn new(scope: &Scope) -> RootIndex {
-        let mut index = RootIndex {
-            by_path: std::collections::HashMap::new(),
+        RootIndex {
+            by_path: scope
+                .roots
+                .iter()
+                .enumerate()
+                .map(|(i, root)| (scope.absolute(root), i))
+                .collect(),
             cwd: scope.cwd.clone(),
-        };
-        for (i, root) in scope.roots.iter().enumerate() {
-            let root = index.absolute(root);
-            index.by_path.insert(root, i);
-        }
-        index
-    }
-
-    fn absolute(&self, path: &StackPath) -> StackPath {
-        if path.is_absolute() {
-            path.clone()
-        } else {
-            self.cwd.join(path.as_str())
         }
     }
 
     /// The index (in the scope's roots) of the root the file or folder `path` (named as the
     /// run names files) lies under, when one holds it.
     pub fn of(&self, path: &StackPath) -> Option<usize> {
-        let mut at = self.absolute(path);
+        let mut at = absolute(&self.cwd, path);
         loop {
             if let Some(&root) = self.by_path.get(&at) {
                 return Some(root);
@@ -176,6 +174,15 @@ impl RootIndex {
             }
             at = parent;
         }
+    }
+}
+
+/// `path` named absolutely, lexically from the folder `cwd` ([`Scope::absolute`]).
+fn absolute(cwd: &StackPath, path: &StackPath) -> StackPath {
+    if path.is_absolute() {
+        path.clone()
+    } else {
+        cwd.join(path.as_str())
     }
 }
 
