@@ -227,17 +227,24 @@ impl Project {
     /// working folder (named absolutely by its configuration) by `..` where the run's folders
     /// are named relative to it.
     fn named_as_run(&self, entry: &StackEntry) -> StackEntry {
-        let relative = self.scope.roots.iter().any(|root| !root.is_absolute());
-        let name = |path: &StackPath| {
-            if relative && path.is_absolute() {
-                crate::root::relative_to(&self.scope.cwd, path)
-            } else {
-                path.clone()
-            }
-        };
         StackEntry {
-            template: name(&entry.template),
-            environments: entry.environments.iter().map(name).collect(),
+            template: self.name_as_run(&entry.template),
+            environments: entry
+                .environments
+                .iter()
+                .map(|p| self.name_as_run(p))
+                .collect(),
+        }
+    }
+
+    /// A file named absolutely, named as the run names files: relative to the working folder
+    /// (by `..` above it) where the run names its folders so.
+    fn name_as_run(&self, path: &StackPath) -> StackPath {
+        let relative = self.scope.roots.iter().any(|root| !root.is_absolute());
+        if relative && path.is_absolute() {
+            crate::root::relative_to(&self.scope.cwd, path)
+        } else {
+            path.clone()
         }
     }
 
@@ -359,20 +366,11 @@ impl Project {
     /// The nested templates of the stack given with `-e` (linted with it, as Heat validates
     /// them with it), as the run names files.
     pub fn given_stack_files(&self) -> Vec<PathBuf> {
-        // Kept absolute; named relative to the working folder where the run names its folders
-        // so (`nested.yaml` beside `top.yaml`, not `/home/me/stack/nested.yaml`).
-        let relative = self.scope.roots.iter().any(|root| !root.is_absolute());
+        // Kept absolute (`nested.yaml` beside `top.yaml`, not `/home/me/stack/nested.yaml`).
         self.given_stack
             .iter()
             .flatten()
-            .map(|p| {
-                let named = if relative {
-                    crate::root::relative_to(&self.scope.cwd, p)
-                } else {
-                    p.clone()
-                };
-                PathBuf::from(named.as_str())
-            })
+            .map(|p| PathBuf::from(self.name_as_run(p).as_str()))
             .collect()
     }
 
