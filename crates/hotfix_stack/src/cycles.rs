@@ -10,10 +10,25 @@ use crate::{FileSource, LinkKind, StackPath, Target, resolve_reference};
 /// The components found so far. A source whose files do not change during a run keeps one
 /// ([`FileSource::cycles`]); the search from each new file goes only where no earlier search
 /// went, so a run pays for each file and link once.
+///
+/// A search runs outside the lock (it reads and loads the nested templates it reaches, which
+/// takes milliseconds in a large tree: the other linting threads would wait for it) and adds
+/// its components at its end, under the lock, in one step. Two threads may then search one
+/// part of the graph at once: each finds the same components (the graph does not change during
+/// a run), and the second adds none of them again. A search that meets a file another search
+/// added meanwhile treats it as done, as it treats one added before it began: a component is
+/// added whole, so that file lies in another component than the file naming it, or in the
+/// same one, which the other search then added whole too and this one adds no part of.
 #[derive(Debug, Default)]
 pub struct Cycles {
-    /// Each file's component, once its search is done.
-    component: Mutex<HashMap<StackPath, usize>>,
+    found: Mutex<Found>,
+}
+
+/// Each file's component, once a search that reached it is done, and how many there are.
+#[derive(Debug, Default)]
+struct Found {
+    component: HashMap<StackPath, usize>,
+    count: usize,
 }
 
 impl Cycles {
@@ -33,13 +48,40 @@ impl Cycles {
         if from == to {
             return true;
         }
-        let mut component = self
-            .component
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        search(source, roots, from, &mut component);
-        search(source, roots, to, &mut component);
-        component.get(from).is_some() && component.get(from) == component.get(to)
+        for start in [from, to] {
+            if !self.known(start) {
+                let found = search(source, roots, start, |path| self.known(path));
+                self.add(found);
+            }
+        }
+        let found = self.lock();
+        let of_from = found.component.get(from);
+        of_from.is_some() && of_from == found.component.get(to)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Found> {
+        self.found.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Whether a search has added the file's component.
+    fn known(&self, path: &StackPath) -> bool {
+        self.lock().component.contains_key(path)
+    }
+
+    /// Adds the components a search found, but those another search added meanwhile (a
+    /// component is added whole: one of its files known, all are).
+    fn add(&self, components: Vec<Vec<StackPath>>) {
+        let mut found = self.lock();
+        for members in components {
+            if members.iter().any(|m| found.component.contains_key(m)) {
+                continue;
+            }
+            let id = found.count;
+            found.count += 1;
+            for member in members {
+                found.component.insert(member, id);
+            }
+        }
     }
 }
 
@@ -73,16 +115,18 @@ struct Frame {
     followed: usize,
 }
 
-/// Tarjan's search from `start`, without recursion; every file it reaches that no earlier
-/// search reached gets its component in `component`.
+/// Tarjan's search from `start`, without recursion: the components of the files it reaches
+/// that `done` does not know (an earlier search's: it goes no further there), each a list of
+/// its files.
 fn search(
     source: &dyn FileSource,
     roots: &[StackPath],
     start: &StackPath,
-    component: &mut HashMap<StackPath, usize>,
-) {
-    if component.contains_key(start) {
-        return;
+    done: impl Fn(&StackPath) -> bool,
+) -> Vec<Vec<StackPath>> {
+    let mut components = Vec::new();
+    if done(start) {
+        return components;
     }
     // Each file of this search: the order it was reached in, and the lowest order reachable.
     let mut order: HashMap<StackPath, (usize, usize)> = HashMap::new();
@@ -99,37 +143,40 @@ fn search(
     while let Some(frame) = frames.last_mut() {
         if let Some(next) = frame.next.get(frame.followed).cloned() {
             frame.followed += 1;
-            if component.contains_key(&next) {
-                // Done by an earlier search: another component.
-                continue;
-            }
             if let Some(&(reached, _)) = order.get(&next) {
+                // Reached by this search: on its stack (a way back), or in a component done.
                 if on_stack.contains(&next) {
                     lower(&mut order, &frame.path.clone(), reached);
                 }
+                continue;
+            }
+            if done(&next) {
+                // Done by an earlier search: another component.
                 continue;
             }
             let entered = enter(source, roots, &next, &mut order, &mut stack, &mut on_stack);
             frames.push(entered);
             continue;
         }
-        let Some(done) = frames.pop() else { break };
-        let (reached, low) = order[&done.path];
+        let Some(finished) = frames.pop() else { break };
+        let (reached, low) = order[&finished.path];
         if let Some(parent) = frames.last() {
             lower(&mut order, &parent.path.clone(), low);
         }
         if low == reached {
-            let id = component.len();
+            let mut members = Vec::new();
             while let Some(member) = stack.pop() {
                 on_stack.remove(&member);
-                let last = member == done.path;
-                component.insert(member, id);
+                let last = member == finished.path;
+                members.push(member);
                 if last {
                     break;
                 }
             }
+            components.push(members);
         }
     }
+    components
 }
 
 fn enter(
@@ -192,6 +239,48 @@ mod tests {
         let cycles = Cycles::new();
         assert!(!cycles.leads_back(&source, &roots, &p("t/d.yaml"), &p("t/e.yaml")));
         assert!(cycles.leads_back(&source, &roots, &p("t/b.yaml"), &p("t/c.yaml")));
+    }
+
+    #[test]
+    fn threads_searching_at_once_find_what_one_finds() {
+        // Rings of three templates (t/r{k}-{0,1,2}), each ring's last naming the next ring's
+        // first: every ring is a component, and no link between rings leads back.
+        const RINGS: usize = 12;
+        let mut source = MemorySource::new();
+        for k in 0..RINGS {
+            for i in 0..3 {
+                let mut types = vec![format!("r{k}-{}.yaml", (i + 1) % 3)];
+                if i == 2 && k + 1 < RINGS {
+                    types.push(format!("r{}-0.yaml", k + 1));
+                }
+                let types: Vec<&str> = types.iter().map(String::as_str).collect();
+                source.insert(&format!("t/r{k}-{i}.yaml"), &template(&types));
+            }
+        }
+        let roots = [StackPath::new("t")];
+        let p = |k: usize, i: usize| StackPath::new(&format!("t/r{k}-{i}.yaml"));
+        for round in 0..20 {
+            let cycles = Cycles::new();
+            std::thread::scope(|scope| {
+                for thread in 0..4 {
+                    let (cycles, source, roots) = (&cycles, &source, &roots);
+                    scope.spawn(move || {
+                        // Each thread starts at another ring and goes its own way round.
+                        for step in 0..RINGS {
+                            let k = (step * (thread + 1) + round) % RINGS;
+                            assert!(cycles.leads_back(source, roots, &p(k, 0), &p(k, 1)));
+                            assert!(cycles.leads_back(source, roots, &p(k, 2), &p(k, 0)));
+                            if k + 1 < RINGS {
+                                assert!(!cycles.leads_back(source, roots, &p(k, 2), &p(k + 1, 0)));
+                            }
+                        }
+                    });
+                }
+            });
+            let found = cycles.lock();
+            assert_eq!(found.count, RINGS, "each ring once");
+            assert_eq!(found.component.len(), 3 * RINGS);
+        }
     }
 
     /// `t/{i}.yaml` names `t/{i + 1}.yaml`, up to `t/{N}.yaml`, which names none (facts
