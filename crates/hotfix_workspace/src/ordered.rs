@@ -1,7 +1,7 @@
 //! Parallel work with results handled in order as they come: files are processed on every
 //! core a chunk at a time, and each chunk's results are handed over (printed, written) in the
 //! order of the files. Output appears while the run goes on, stays deterministic, and only a few
-//! chunks are held at a time.
+//! chunks are held at a time (at most [`AHEAD`]).
 //!
 //! The calling thread finds the items (a walk of folders) and hands results over while the
 //! pool works on the chunks before: the walk and the output, which are serial, overlap the
@@ -20,11 +20,16 @@ use rayon::prelude::*;
 /// and took 5% off its CPU time and 7% off its wall time against 64.
 const CHUNK: usize = 128;
 
-/// How many chunks are worked on (or wait to be handed over) at once: while the oldest holds
-/// a large file (a 290 KB template takes one core 14 ms), the others keep the rest of the cores
-/// busy. 512 files in flight: fewer left a core idle at such files (corpus lint: A/B wall 0.98
-/// with 512 against 192), and more only held more results (no faster).
+/// How many chunks are worked on at once: while one holds a large file (a 290 KB template
+/// takes one core 14 ms), the others keep the rest of the cores busy. 512 files in flight:
+/// fewer left a core idle at such files (corpus lint: A/B wall 0.98 with 512 against 192).
 const IN_FLIGHT: usize = 4;
+
+/// How many chunks may be started before the oldest is handed over: the chunks done after it
+/// wait for it, and new ones are started meanwhile as long as the oldest's large file takes
+/// (with at most [`IN_FLIGHT`] started, a core stood idle while the other finished such a file
+/// and the results of the three chunks after it waited). At most 2,048 files' results held.
+const AHEAD: usize = 16;
 
 /// Runs `work` on every item in parallel and `handle` on each result, in the items' order, on
 /// the calling thread. Items are taken from `items` a chunk at a time, so that an iterator that
@@ -47,10 +52,11 @@ pub fn for_each_in_order<T: Send + Sync, R: Send, E>(
         let (done, results) = mpsc::channel::<(usize, Vec<T>, std::thread::Result<Vec<R>>)>();
         // Chunks finished out of order, by number, until their turn.
         let mut ready = BTreeMap::new();
-        let (mut started, mut next) = (0, 0);
+        // Chunks started, handed over, and done (handed over or waiting in `ready`).
+        let (mut started, mut next, mut done_count) = (0, 0, 0);
         let mut exhausted = false;
         loop {
-            while !exhausted && started - next < IN_FLIGHT {
+            while !exhausted && started - done_count < IN_FLIGHT && started - next < AHEAD {
                 let chunk: Vec<T> = items.by_ref().take(CHUNK).collect();
                 if chunk.is_empty() {
                     exhausted = true;
@@ -59,12 +65,9 @@ pub fn for_each_in_order<T: Send + Sync, R: Send, E>(
                 let done = done.clone();
                 let number = started;
                 scope.spawn(move |_| {
-                    // A panic is handed over too, and raised again on the calling thread,
-                    // which would otherwise wait for these results for ever.
                     let out = std::panic::catch_unwind(AssertUnwindSafe(|| {
                         chunk.par_iter().map(work).collect::<Vec<R>>()
                     }));
-                    // The receiver is gone only once the loop below has returned.
                     let _ = done.send((number, chunk, out));
                 });
                 started += 1;
@@ -72,14 +75,14 @@ pub fn for_each_in_order<T: Send + Sync, R: Send, E>(
             if next == started {
                 return Ok(());
             }
-            let (chunk, out) = loop {
-                if let Some(found) = ready.remove(&next) {
-                    break found;
-                }
+            let Some((chunk, out)) = ready.remove(&next) else {
+                // Wait for a chunk to be done, then start the next before handing any over.
                 let (number, chunk, out) = results
                     .recv()
                     .expect("a started chunk sends its results before its sender is dropped");
+                done_count += 1;
                 ready.insert(number, (chunk, out));
+                continue;
             };
             next += 1;
             let out = out.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
@@ -128,6 +131,51 @@ mod tests {
             .recv_timeout(std::time::Duration::from_secs(30))
             .expect("for_each_in_order returns or panics, it does not hang");
         assert!(panicked);
+    }
+
+    #[test]
+    fn a_slow_item_does_not_hold_the_chunks_after_it() {
+        // The first item waits until an item six chunks later is done: chunks must go on being
+        // started while the first is held (it hangs otherwise). Three threads: the calling one
+        // (which `install` runs on the pool), the one held, and one for the other chunks.
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(3)
+                .build()
+                .expect("a pool");
+            let later = 6 * CHUNK + 5;
+            let reached = std::sync::atomic::AtomicBool::new(false);
+            let items: Vec<usize> = (0..8 * CHUNK).collect();
+            let mut handled = 0;
+            let result = pool.install(|| {
+                for_each_in_order(
+                    &items,
+                    |&&i| {
+                        if i == 0 {
+                            while !reached.load(std::sync::atomic::Ordering::SeqCst) {
+                                std::thread::sleep(std::time::Duration::from_millis(1));
+                            }
+                        }
+                        if i == later {
+                            reached.store(true, std::sync::atomic::Ordering::SeqCst);
+                        }
+                        i
+                    },
+                    |&i, got| {
+                        assert_eq!(i, got);
+                        handled += 1;
+                        Ok::<(), ()>(())
+                    },
+                )
+            });
+            let _ = tx.send((result, handled));
+        });
+        let (result, handled) = rx
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .expect("the chunks after a held one are worked on meanwhile");
+        assert_eq!(result, Ok(()));
+        assert_eq!(handled, 8 * CHUNK);
     }
 
     #[test]
