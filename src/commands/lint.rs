@@ -639,6 +639,15 @@ fn lint_walk(
     } else {
         None
     };
+    // The largest files of the listing, as its walk finds them: started first. One that a
+    // report would replace is not (the walk stops the run at it, as before).
+    let first: Vec<Candidate> = match &listing {
+        Some(listing) => hotfix_workspace::walk::Walker::largest(configs, &paths[0], listing)
+            .into_iter()
+            .filter(|candidate| reports.check(candidate).is_ok())
+            .collect(),
+        None => Vec::new(),
+    };
     let mut candidates = discover::Walker::listed(paths, configs, listing)?
         .map_while(|found| match found {
             Ok(Found::Candidate(candidate)) => match reports.check(&candidate) {
@@ -675,14 +684,17 @@ fn lint_walk(
         project.prepare_tree();
     }
     let options = sink.options;
+    let stop = || interrupt.is_set();
+    let handle = |candidate: Candidate, outcome| {
+        progress.inc();
+        sink.take(&candidate, outcome)
+    };
     project.check_all(
+        first,
         ahead.into_iter().chain(candidates),
         &options,
-        &|| interrupt.is_set(),
-        |candidate, outcome| {
-            progress.inc();
-            sink.take(&candidate, outcome)
-        },
+        &stop,
+        handle,
     )?;
     match fatal {
         Some(err) => Err(err),

@@ -80,17 +80,29 @@ pub struct Fixed {
 
 impl Project {
     /// Checks every candidate on every core and hands each outcome to `handle`, in the
-    /// candidates' order, on the calling thread (see [`crate::ordered`]). Once `stop` says so,
-    /// no file is started ([`Outcome::NotStarted`]); the files in flight are finished. Stops at
-    /// the first error of `handle`.
+    /// candidates' order, on the calling thread (see [`crate::ordered`]). `first` are
+    /// candidates started before the others (the largest files), which `candidates` hold too
+    /// (the same paths, as bytes): each is checked once, and handed over at its place. Once
+    /// `stop` says so, no file is started ([`Outcome::NotStarted`]); the files in flight are
+    /// finished. Stops at the first error of `handle`.
     pub fn check_all<E>(
         &self,
+        first: Vec<Candidate>,
         candidates: impl IntoIterator<Item = Candidate>,
         options: &Options<'_>,
         stop: &(dyn Fn() -> bool + Sync),
         handle: impl FnMut(Candidate, Outcome) -> Result<(), E>,
     ) -> Result<(), E> {
-        crate::ordered::for_each_in_order(
+        let first_paths: Vec<std::ffi::OsString> = first
+            .iter()
+            .map(|candidate| candidate.path.clone().into_os_string())
+            .collect();
+        crate::ordered::for_each_in_order_first(
+            first,
+            |candidate| {
+                let path = candidate.path.as_os_str();
+                first_paths.iter().position(|first| first == path)
+            },
             candidates,
             |candidate| {
                 if stop() {
@@ -472,6 +484,92 @@ mod tests {
         );
         // Taken once: a second walk lists the folder itself.
         assert!(project.listing().is_none());
+    }
+
+    #[test]
+    fn the_listing_names_the_largest_files_the_lint_reads_the_largest_first() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path();
+        std::fs::create_dir_all(root.join(".git")).expect("mkdir");
+        let template = |size: usize| {
+            let head = "heat_template_version: rocky\ndescription: ";
+            format!("{head}{}\n", "x".repeat(size - head.len() - 1))
+        };
+        // Ten templates of 32 KB or more (two of one size), a small one, and larger files
+        // the lint skips: other YAML, and a file of another extension.
+        let kb = 1024;
+        for (name, size) in [
+            ("a/t1.yaml", 40 * kb),
+            ("a/t2.yaml", 50 * kb),
+            ("b/t3.yaml", 33 * kb),
+            ("b/t4.yaml", 32 * kb),
+            ("c/t5.yaml", 60 * kb),
+            ("c/t6.yaml", 45 * kb),
+            ("d/t7.yaml", 45 * kb),
+            ("d/t8.yaml", 70 * kb),
+            ("e/t9.yaml", 36 * kb),
+            ("e/t10.yaml", 34 * kb),
+            ("small.yaml", 2 * kb),
+        ] {
+            write(root, name, template(size).as_bytes());
+        }
+        write(
+            root,
+            "other.yaml",
+            format!("a: {}\n", "x".repeat(200 * kb)).as_bytes(),
+        );
+        write(root, "notes.txt", "x".repeat(300 * kb).as_bytes());
+        let disk = Arc::new(DiskSource::default());
+        let project = Project::resolve(&[root.to_path_buf()], &[], root, &[], Arc::clone(&disk))
+            .expect("project");
+        assert!(project.want_listing(root));
+        project.prepare_tree();
+        let listing = project.listing().expect("listed");
+        let names = |paths: Vec<&Path>| -> Vec<String> {
+            paths
+                .iter()
+                .map(|p| p.strip_prefix(root).expect("inside").display().to_string())
+                .collect()
+        };
+        let largest = [
+            "d/t8.yaml",
+            "c/t5.yaml",
+            "a/t2.yaml",
+            "c/t6.yaml",
+            "d/t7.yaml",
+            "a/t1.yaml",
+            "e/t9.yaml",
+            "e/t10.yaml",
+        ];
+        assert_eq!(
+            names(listing.largest().iter().map(PathBuf::as_path).collect()),
+            largest
+        );
+        // As candidates, the very paths the walk of the listing gives them.
+        let mut configs = Configs::new(false, None, root, Overrides::default(), disk.prefixes())
+            .expect("configs");
+        let first = Walker::largest(&mut configs, root, &listing);
+        assert_eq!(
+            names(first.iter().map(|c| c.path.as_path()).collect()),
+            largest
+        );
+        let walked: Vec<PathBuf> =
+            Walker::listed(&[root.to_path_buf()], &mut configs, Some(listing))
+                .expect("walker")
+                .filter_map(|found| match found.expect("walk") {
+                    Found::Candidate(candidate) => Some(candidate.path),
+                    Found::Error(_) => None,
+                })
+                .collect();
+        for candidate in &first {
+            assert!(
+                walked
+                    .iter()
+                    .any(|p| p.as_os_str() == candidate.path.as_os_str()),
+                "{}",
+                candidate.display()
+            );
+        }
     }
 
     #[test]

@@ -44,20 +44,75 @@ const AHEAD: usize = 16;
 pub fn for_each_in_order<T: Send + Sync, R: Send, E>(
     items: impl IntoIterator<Item = T>,
     work: impl Fn(&T) -> R + Sync,
+    handle: impl FnMut(T, R) -> Result<(), E>,
+) -> Result<(), E> {
+    for_each_in_order_first(Vec::new(), |_| None, items, work, handle)
+}
+
+/// What a job of [`for_each_in_order_first`] sends back: a chunk's items and results (by the
+/// chunk's number), or the result of an item started first (by its index in `first`).
+enum Done<T, R> {
+    Chunk(usize, Vec<T>, std::thread::Result<Vec<R>>),
+    First(usize, std::thread::Result<R>),
+}
+
+/// [`for_each_in_order`] with some items started before all others: `first`, which `items`
+/// hold too (`is_first` tells each of them: its index in `first`). When `items` come to one of
+/// them, it takes no part in a chunk: its result, from the job started first, is handed over
+/// at its place. The items that take longest (the largest files) started first, a core is not
+/// left alone with one of them at the end of the run while the other has nothing left to do.
+/// An item of `first` that `items` never come to is worked on and its result dropped.
+///
+/// # Panics
+///
+/// When `work` panics: the panic is raised again on the calling thread, once its item's turn
+/// comes.
+pub fn for_each_in_order_first<T: Send + Sync, R: Send, E>(
+    first: Vec<T>,
+    is_first: impl Fn(&T) -> Option<usize>,
+    items: impl IntoIterator<Item = T>,
+    work: impl Fn(&T) -> R + Sync,
     mut handle: impl FnMut(T, R) -> Result<(), E>,
 ) -> Result<(), E> {
     let mut items = items.into_iter();
     let work = &work;
     rayon::in_place_scope(|scope| {
-        let (done, results) = mpsc::channel::<(usize, Vec<T>, std::thread::Result<Vec<R>>)>();
+        let (done, results) = mpsc::channel::<Done<T, R>>();
+        let mut met = vec![false; first.len()];
+        for (index, item) in first.into_iter().enumerate() {
+            let done = done.clone();
+            scope.spawn(move |_| {
+                let out = std::panic::catch_unwind(AssertUnwindSafe(|| work(&item)));
+                let _ = done.send(Done::First(index, out));
+            });
+        }
+        // The items of `first` met among `items`, by place (each with its index), and the
+        // results of those started first, by index.
+        let mut first_at: BTreeMap<usize, (usize, T)> = BTreeMap::new();
+        let mut first_ready: BTreeMap<usize, std::thread::Result<R>> = BTreeMap::new();
         // Chunks finished out of order, by number, until their turn.
-        let mut ready = BTreeMap::new();
+        let mut ready: BTreeMap<usize, (Vec<T>, std::thread::Result<Vec<R>>)> = BTreeMap::new();
         // Chunks started, handed over, and done (handed over or waiting in `ready`).
         let (mut started, mut next, mut done_count) = (0, 0, 0);
         let mut exhausted = false;
+        // Items taken from `items`; the chunk being handed over, and the place of the next
+        // item to hand over.
+        let mut taken = 0;
+        let mut current: Option<(std::vec::IntoIter<T>, std::vec::IntoIter<R>)> = None;
+        let mut place = 0;
         loop {
             while !exhausted && started - done_count < IN_FLIGHT && started - next < AHEAD {
-                let chunk: Vec<T> = items.by_ref().take(CHUNK).collect();
+                let mut chunk: Vec<T> = Vec::with_capacity(CHUNK);
+                while chunk.len() < CHUNK {
+                    let Some(item) = items.next() else { break };
+                    match is_first(&item) {
+                        Some(index) if !std::mem::replace(&mut met[index], true) => {
+                            first_at.insert(taken, (index, item));
+                        }
+                        _ => chunk.push(item),
+                    }
+                    taken += 1;
+                }
                 if chunk.is_empty() {
                     exhausted = true;
                     break;
@@ -68,29 +123,57 @@ pub fn for_each_in_order<T: Send + Sync, R: Send, E>(
                     let out = std::panic::catch_unwind(AssertUnwindSafe(|| {
                         chunk.par_iter().map(work).collect::<Vec<R>>()
                     }));
-                    let _ = done.send((number, chunk, out));
+                    let _ = done.send(Done::Chunk(number, chunk, out));
                 });
                 started += 1;
             }
-            if next == started {
+            // Hand over what has its turn, when it is done.
+            if let Some(entry) = first_at.first_entry()
+                && *entry.key() == place
+            {
+                let index = entry.get().0;
+                if let Some(out) = first_ready.remove(&index) {
+                    let (_, item) = entry.remove();
+                    place += 1;
+                    handle(item, resume(out))?;
+                    continue;
+                }
+            } else if let Some((chunk, out)) = current.as_mut() {
+                if let (Some(item), Some(result)) = (chunk.next(), out.next()) {
+                    place += 1;
+                    handle(item, result)?;
+                } else {
+                    current = None;
+                }
+                continue;
+            } else if let Some((chunk, out)) = ready.remove(&next) {
+                next += 1;
+                current = Some((chunk.into_iter(), resume(out).into_iter()));
+                continue;
+            } else if next == started && exhausted && first_at.is_empty() {
                 return Ok(());
             }
-            let Some((chunk, out)) = ready.remove(&next) else {
-                // Wait for a chunk to be done, then start the next before handing any over.
-                let (number, chunk, out) = results
-                    .recv()
-                    .expect("a started chunk sends its results before its sender is dropped");
-                done_count += 1;
-                ready.insert(number, (chunk, out));
-                continue;
-            };
-            next += 1;
-            let out = out.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            for (item, result) in chunk.into_iter().zip(out) {
-                handle(item, result)?;
+            // It is not done yet (a chunk, or an item started first, is worked on): wait for
+            // a job to be done.
+            match results
+                .recv()
+                .expect("a started job sends its results before its sender is dropped")
+            {
+                Done::Chunk(number, chunk, out) => {
+                    done_count += 1;
+                    ready.insert(number, (chunk, out));
+                }
+                Done::First(index, out) => {
+                    first_ready.insert(index, out);
+                }
             }
         }
     })
+}
+
+/// The value of a job's result, or its panic raised again.
+fn resume<R>(out: std::thread::Result<R>) -> R {
+    out.unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
 #[cfg(test)]
@@ -176,6 +259,121 @@ mod tests {
             .expect("the chunks after a held one are worked on meanwhile");
         assert_eq!(result, Ok(()));
         assert_eq!(handled, 8 * CHUNK);
+    }
+
+    #[test]
+    fn items_started_first_are_handed_over_at_their_places() {
+        let all: Vec<usize> = (0..1000).collect();
+        let cases: [&[usize]; 6] = [
+            &[],
+            &[0],
+            &[3, 500, 999],
+            &[999, 998, 997],
+            &[0, 1, 2],
+            &[5000],
+        ];
+        for first in cases {
+            let mut seen = Vec::new();
+            let mut worked = std::sync::Mutex::new(Vec::new());
+            for_each_in_order_first(
+                first.to_vec(),
+                |i| first.iter().position(|f| f == i),
+                all.iter().copied(),
+                |&i| {
+                    worked.lock().expect("not poisoned").push(i);
+                    i * 2
+                },
+                |i, doubled| {
+                    seen.push((i, doubled));
+                    Ok::<(), ()>(())
+                },
+            )
+            .expect("no error");
+            assert_eq!(
+                seen,
+                all.iter().map(|&i| (i, i * 2)).collect::<Vec<_>>(),
+                "{first:?}"
+            );
+            // Each item worked on once; one of `first` that the items never come to (5000)
+            // is worked on, and not handed over.
+            let mut worked = std::mem::take(worked.get_mut().expect("not poisoned"));
+            worked.sort_unstable();
+            let mut expected: Vec<usize> = all
+                .iter()
+                .copied()
+                .chain(first.iter().copied().filter(|&f| f >= 1000))
+                .collect();
+            expected.sort_unstable();
+            assert_eq!(worked, expected, "{first:?}");
+        }
+    }
+
+    #[test]
+    fn an_item_started_first_is_worked_on_before_the_chunks_reach_it() {
+        // The first item waits until the last one is done, far more chunks ahead than are
+        // started at once: only an item started first can be done meanwhile.
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(3)
+                .build()
+                .expect("a pool");
+            let last = (AHEAD + 8) * CHUNK;
+            let reached = std::sync::atomic::AtomicBool::new(false);
+            let mut handled = Vec::new();
+            let result = pool.install(|| {
+                for_each_in_order_first(
+                    vec![last],
+                    |&i| (i == last).then_some(0),
+                    0..=last,
+                    |&i| {
+                        if i == 0 {
+                            while !reached.load(std::sync::atomic::Ordering::SeqCst) {
+                                std::thread::sleep(std::time::Duration::from_millis(1));
+                            }
+                        }
+                        if i == last {
+                            reached.store(true, std::sync::atomic::Ordering::SeqCst);
+                        }
+                        i
+                    },
+                    |i, got| {
+                        assert_eq!(i, got);
+                        handled.push(i);
+                        Ok::<(), ()>(())
+                    },
+                )
+            });
+            let _ = tx.send((result, handled));
+        });
+        let (result, handled) = rx
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .expect("the item started first is done while the first chunk waits for it");
+        assert_eq!(result, Ok(()));
+        assert_eq!(handled, (0..=(AHEAD + 8) * CHUNK).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_panic_in_an_item_started_first_is_raised_at_its_turn() {
+        let handled = std::sync::Mutex::new(0);
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            for_each_in_order_first(
+                vec![300],
+                |&i: &usize| (i == 300).then_some(0),
+                0..500,
+                |&i| assert_ne!(i, 300, "the work fails here"),
+                |_, ()| {
+                    *handled.lock().expect("not poisoned") += 1;
+                    Ok::<(), ()>(())
+                },
+            )
+        }));
+        assert!(caught.is_err());
+        assert_eq!(
+            *handled.lock().expect("not poisoned"),
+            300,
+            "the items before it, not after"
+        );
     }
 
     #[test]

@@ -164,18 +164,39 @@ pub struct Listing {
     /// The folder, as the walk named it (each file's path begins with it).
     root: PathBuf,
     files: Vec<PathBuf>,
+    /// The largest files the lint reads (at most [`LARGEST`], of [`LARGE`] bytes or more), the
+    /// largest first.
+    largest: Vec<PathBuf>,
 }
+
+/// How many of the largest files a listing names ([`Listing::largest`]).
+const LARGEST: usize = 8;
+
+/// How large a file a listing names among the largest is at least, in bytes: one that takes a
+/// core a few milliseconds to lint.
+const LARGE: usize = 32 * 1024;
 
 impl Listing {
     /// A listing of `files` (in the order of their paths) under `root`.
     #[cfg(test)]
     pub(crate) fn new(root: PathBuf, files: Vec<PathBuf>) -> Listing {
-        Listing { root, files }
+        Listing {
+            root,
+            files,
+            largest: Vec::new(),
+        }
     }
 
     /// The folder listed, as the walk named it.
     pub fn root(&self) -> &Path {
         &self.root
+    }
+
+    /// The largest files the walk read that the lint reads too (at most 8, of 32 KB or more),
+    /// the largest first: the lint starts them before the others, so that no core is left
+    /// alone with one of them at the end of the run.
+    pub fn largest(&self) -> &[PathBuf] {
+        &self.largest
     }
 
     /// Its files, in the order of their paths.
@@ -373,6 +394,7 @@ pub fn tree_registry(
         mut nested,
         skipped,
         mut listed,
+        large,
     } = found.into_inner().unwrap_or_else(PoisonError::into_inner);
     told.kinds = skipped;
     told.kinds.sort_unstable_by_key(|&(key, _)| key);
@@ -387,6 +409,7 @@ pub fn tree_registry(
             Listing {
                 root,
                 files: listed,
+                largest: large.into_iter().map(|(_, path)| path).collect(),
             }
         });
     let walked = Walked {
@@ -710,9 +733,12 @@ impl Reader<'_> {
             } else {
                 None
             };
+            let length = text.len();
             self.mine.take(found);
             if let Some(kind) = skipped {
                 self.skip(path, kind);
+            } else if self.shared.list && length >= LARGE {
+                self.mine.keep_large(length, path);
             }
         }
     }
@@ -807,6 +833,9 @@ struct Gathered {
     skipped: Vec<(u64, crate::kind::Kind)>,
     /// Every file met, when the walk lists them ([`Listing`]).
     listed: Vec<PathBuf>,
+    /// The largest files met that the lint reads, with their sizes, the largest first (at
+    /// most [`LARGEST`]), when the walk lists them.
+    large: Vec<(usize, PathBuf)>,
 }
 
 impl Gathered {
@@ -827,6 +856,21 @@ impl Gathered {
         self.nested.append(&mut other.nested);
         self.skipped.append(&mut other.skipped);
         self.listed.append(&mut other.listed);
+        for (length, path) in other.large {
+            self.keep_large(length, &path);
+        }
+    }
+
+    /// Keeps the file at `path`, of `length` bytes, among the largest, when it is one of
+    /// them (the order of the paths decides between files of one size).
+    fn keep_large(&mut self, length: usize, path: &Path) {
+        let larger =
+            |(l, p): &(usize, PathBuf)| *l > length || (*l == length && p.as_path() < path);
+        let at = self.large.partition_point(larger);
+        if at < LARGEST {
+            self.large.insert(at, (length, path.to_path_buf()));
+            self.large.truncate(LARGEST);
+        }
     }
 }
 

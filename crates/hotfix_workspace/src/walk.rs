@@ -200,16 +200,11 @@ impl<'c> Walker<'c> {
     fn next_in_folder(&mut self) -> Option<Result<Found>> {
         loop {
             let path = if let Some((named, as_listed, files)) = self.listed.as_mut() {
-                match files.next() {
-                    Some(file) if named.as_os_str() == as_listed.as_os_str() => file,
-                    Some(file) => match file.strip_prefix(&*as_listed) {
-                        Ok(inside) => named.join(inside),
-                        Err(_) => file,
-                    },
-                    None => {
-                        self.listed = None;
-                        return None;
-                    }
+                if let Some(file) = files.next() {
+                    as_named(named, as_listed, file)
+                } else {
+                    self.listed = None;
+                    return None;
                 }
             } else {
                 let folder = self.folder.as_mut()?;
@@ -225,24 +220,48 @@ impl<'c> Walker<'c> {
                     }
                 }
             };
-            let file = path.as_path();
-            let folder_of = file.parent().unwrap_or(Path::new(""));
+            let folder_of = path.parent().unwrap_or(Path::new(""));
             let config = match Walker::folder_config(&mut self.last, self.configs, folder_of) {
                 Ok(config) => config,
                 Err(err) => return Some(Err(err)),
             };
-            // Every file is considered (told by content as it is read), unless the
-            // configuration's `include` says which.
-            let wanted = config.is_k2hr3(file) || config.included(file);
-            if wanted && !config.excluded(file) {
-                return Some(Ok(Found::Candidate(Candidate {
-                    path,
-                    explicit: false,
-                    config,
-                })));
+            if let Some(candidate) = walked_candidate(config, path) {
+                return Some(Ok(Found::Candidate(candidate)));
             }
         }
     }
+
+    /// The candidates among the largest files of `listing` ([`crate::tree::Listing::largest`]),
+    /// as a walk of `named` (the folder it lists, as the run names it) finds them: the lint
+    /// starts them first. A file whose configuration cannot be loaded is left to the walk,
+    /// which reports it at its place.
+    pub fn largest(
+        configs: &mut Configs,
+        named: &Path,
+        listing: &crate::tree::Listing,
+    ) -> Vec<Candidate> {
+        let mut found = Vec::new();
+        for file in listing.largest() {
+            let path = as_named(named, listing.root(), file.clone());
+            if let Ok(config) = configs.for_folder(path.parent().unwrap_or(Path::new(""))) {
+                found.extend(walked_candidate(config, path));
+            }
+        }
+        found
+    }
+}
+
+/// The walked file at `path`, of the folder whose configuration is `config`, as a candidate:
+/// every file is considered (told by content as it is read), unless the configuration's
+/// `include` says which.
+fn walked_candidate(config: Arc<Config>, path: PathBuf) -> Option<Candidate> {
+    let file = path.as_path();
+    let wanted = config.is_k2hr3(file) || config.included(file);
+    (wanted && !config.excluded(file)).then_some(Candidate {
+        path,
+        explicit: false,
+        config,
+    })
 }
 
 impl Iterator for Walker<'_> {
@@ -285,6 +304,18 @@ impl Iterator for Walker<'_> {
                 })));
             }
         }
+    }
+}
+
+/// The path of a `file` of a [`crate::tree::Listing`] as the run names it: `named` is the
+/// folder as the run names it, `as_listed` as the walk for the environments named it.
+pub fn as_named(named: &Path, as_listed: &Path, file: PathBuf) -> PathBuf {
+    if named.as_os_str() == as_listed.as_os_str() {
+        return file;
+    }
+    match file.strip_prefix(as_listed) {
+        Ok(inside) => named.join(inside),
+        Err(_) => file,
     }
 }
 
