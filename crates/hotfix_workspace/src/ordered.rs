@@ -61,12 +61,17 @@ enum Done<T, R> {
 /// them, it takes no part in a chunk: its result, from the job started first, is handed over
 /// at its place. The items that take longest (the largest files) started first, a core is not
 /// left alone with one of them at the end of the run while the other has nothing left to do.
-/// An item of `first` that `items` never come to is worked on and its result dropped.
+/// An item of `first` that `items` never come to is worked on and its result dropped (a panic
+/// of its work too: it has no turn). `is_first` must give each item of `items` that is one of
+/// `first` the index of that one, and no other item an index.
+///
+/// The calling thread waits for the pool's threads: called from a thread of the pool, it
+/// leaves that thread to wait (a pool of one thread would wait forever).
 ///
 /// # Panics
 ///
 /// When `work` panics: the panic is raised again on the calling thread, once its item's turn
-/// comes.
+/// comes; when `is_first` gives an index past the end of `first`.
 pub fn for_each_in_order_first<T: Send + Sync, R: Send, E>(
     first: Vec<T>,
     is_first: impl Fn(&T) -> Option<usize>,
