@@ -63,8 +63,14 @@ def summary(samples, bucket, cores):
     start = min(s[0] for s in samples)
     end = max(s[0] for s in samples)
     main = min(samples)[1]  # the first sample's thread: the process's own
-    # A thread is named when it starts: its first samples may carry the name it was made with.
+    # The walk's threads are named `hotfix-tree`, but the sampler does not always learn a new
+    # thread's name; they are also the threads done before the run's last tenth, which the
+    # lint's pool works through.
+    last = collections.defaultdict(float)
+    for time, tid, _ in samples:
+        last[tid] = max(last[tid], time)
     tree = {tid for _, tid, name in samples if name.startswith("hotfix-tree")}
+    tree |= {tid for tid, t in last.items() if tid != main and t < end - (end - start) / 10}
     slices = int((end - start) / bucket) + 1
     busy = [0] * slices
     kinds = [collections.Counter() for _ in range(slices)]
