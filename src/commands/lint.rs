@@ -684,17 +684,15 @@ fn lint_walk(
         project.prepare_tree();
     }
     let options = sink.options;
-    let stop = || interrupt.is_set();
-    let handle = |candidate: Candidate, outcome| {
-        progress.inc();
-        sink.take(&candidate, outcome)
-    };
     project.check_all(
         first,
         ahead.into_iter().chain(candidates),
         &options,
-        &stop,
-        handle,
+        &|| interrupt.is_set(),
+        |candidate, outcome| {
+            progress.inc();
+            sink.take(&candidate, outcome)
+        },
     )?;
     match fatal {
         Some(err) => Err(err),

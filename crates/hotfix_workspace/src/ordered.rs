@@ -87,6 +87,7 @@ pub fn for_each_in_order_first<T: Send + Sync, R: Send, E>(
         for (index, item) in first.into_iter().enumerate() {
             let done = done.clone();
             scope.spawn(move |_| {
+                // As a chunk's: the panic handed over, the receiver gone only at the end.
                 let out = std::panic::catch_unwind(AssertUnwindSafe(|| work(&item)));
                 let _ = done.send(Done::First(index, out));
             });
@@ -125,9 +126,12 @@ pub fn for_each_in_order_first<T: Send + Sync, R: Send, E>(
                 let done = done.clone();
                 let number = started;
                 scope.spawn(move |_| {
+                    // A panic is handed over too, and raised again on the calling thread,
+                    // which would otherwise wait for these results for ever.
                     let out = std::panic::catch_unwind(AssertUnwindSafe(|| {
                         chunk.par_iter().map(work).collect::<Vec<R>>()
                     }));
+                    // The receiver is gone only once the loop below has returned.
                     let _ = done.send(Done::Chunk(number, chunk, out));
                 });
                 started += 1;
@@ -221,47 +225,67 @@ mod tests {
         assert!(panicked);
     }
 
-    #[test]
-    fn a_slow_item_does_not_hold_the_chunks_after_it() {
-        // The first item waits until an item six chunks later is done: chunks must go on being
-        // started while the first is held (it hangs otherwise). Three threads: the calling one
-        // (which `install` runs on the pool), the one held, and one for the other chunks.
+    /// Runs `run` on a pool of three threads (the calling one, which `install` runs on the
+    /// pool, one held by an item, one for the others), and its result, or fails after 30 s:
+    /// what hangs when items are not worked on while another is held.
+    fn on_three_threads<T: Send + 'static>(
+        run: impl FnOnce(&Held) -> T + Send + 'static,
+        hangs_when: &str,
+    ) -> T {
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(3)
                 .build()
                 .expect("a pool");
-            let later = 6 * CHUNK + 5;
-            let reached = std::sync::atomic::AtomicBool::new(false);
-            let items: Vec<usize> = (0..8 * CHUNK).collect();
-            let mut handled = 0;
-            let result = pool.install(|| {
-                for_each_in_order(
+            let held = Held(std::sync::atomic::AtomicBool::new(false));
+            let _ = tx.send(pool.install(|| run(&held)));
+        });
+        rx.recv_timeout(std::time::Duration::from_secs(30))
+            .unwrap_or_else(|_| panic!("{hangs_when}"))
+    }
+
+    /// An item held until another is done.
+    struct Held(std::sync::atomic::AtomicBool);
+
+    impl Held {
+        /// The work of item `i`: item 0 waits until item `release` is done.
+        fn work(&self, i: usize, release: usize) -> usize {
+            use std::sync::atomic::Ordering::SeqCst;
+            if i == 0 {
+                while !self.0.load(SeqCst) {
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
+            }
+            if i == release {
+                self.0.store(true, SeqCst);
+            }
+            i
+        }
+    }
+
+    #[test]
+    fn a_slow_item_does_not_hold_the_chunks_after_it() {
+        // The first item waits until an item six chunks later is done: chunks must go on being
+        // started while the first is held.
+        let (result, handled) = on_three_threads(
+            |held| {
+                let later = 6 * CHUNK + 5;
+                let items: Vec<usize> = (0..8 * CHUNK).collect();
+                let mut handled = 0;
+                let result = for_each_in_order(
                     &items,
-                    |&&i| {
-                        if i == 0 {
-                            while !reached.load(std::sync::atomic::Ordering::SeqCst) {
-                                std::thread::sleep(std::time::Duration::from_millis(1));
-                            }
-                        }
-                        if i == later {
-                            reached.store(true, std::sync::atomic::Ordering::SeqCst);
-                        }
-                        i
-                    },
+                    |&&i| held.work(i, later),
                     |&i, got| {
                         assert_eq!(i, got);
                         handled += 1;
                         Ok::<(), ()>(())
                     },
-                )
-            });
-            let _ = tx.send((result, handled));
-        });
-        let (result, handled) = rx
-            .recv_timeout(std::time::Duration::from_secs(30))
-            .expect("the chunks after a held one are worked on meanwhile");
+                );
+                (result, handled)
+            },
+            "the chunks after a held one are worked on meanwhile",
+        );
         assert_eq!(result, Ok(()));
         assert_eq!(handled, 8 * CHUNK);
     }
@@ -317,45 +341,27 @@ mod tests {
     fn an_item_started_first_is_worked_on_before_the_chunks_reach_it() {
         // The first item waits until the last one is done, far more chunks ahead than are
         // started at once: only an item started first can be done meanwhile.
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(3)
-                .build()
-                .expect("a pool");
-            let last = (AHEAD + 8) * CHUNK;
-            let reached = std::sync::atomic::AtomicBool::new(false);
-            let mut handled = Vec::new();
-            let result = pool.install(|| {
-                for_each_in_order_first(
+        let last = (AHEAD + 8) * CHUNK;
+        let (result, handled) = on_three_threads(
+            move |held| {
+                let mut handled = Vec::new();
+                let result = for_each_in_order_first(
                     vec![last],
                     |&i| (i == last).then_some(0),
                     0..=last,
-                    |&i| {
-                        if i == 0 {
-                            while !reached.load(std::sync::atomic::Ordering::SeqCst) {
-                                std::thread::sleep(std::time::Duration::from_millis(1));
-                            }
-                        }
-                        if i == last {
-                            reached.store(true, std::sync::atomic::Ordering::SeqCst);
-                        }
-                        i
-                    },
+                    |&i| held.work(i, last),
                     |i, got| {
                         assert_eq!(i, got);
                         handled.push(i);
                         Ok::<(), ()>(())
                     },
-                )
-            });
-            let _ = tx.send((result, handled));
-        });
-        let (result, handled) = rx
-            .recv_timeout(std::time::Duration::from_secs(30))
-            .expect("the item started first is done while the first chunk waits for it");
+                );
+                (result, handled)
+            },
+            "the item started first is done while the first chunk waits for it",
+        );
         assert_eq!(result, Ok(()));
-        assert_eq!(handled, (0..=(AHEAD + 8) * CHUNK).collect::<Vec<_>>());
+        assert_eq!(handled, (0..=last).collect::<Vec<_>>());
     }
 
     #[test]

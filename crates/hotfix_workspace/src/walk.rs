@@ -309,7 +309,7 @@ impl Iterator for Walker<'_> {
 
 /// The path of a `file` of a [`crate::tree::Listing`] as the run names it: `named` is the
 /// folder as the run names it, `as_listed` as the walk for the environments named it.
-pub fn as_named(named: &Path, as_listed: &Path, file: PathBuf) -> PathBuf {
+fn as_named(named: &Path, as_listed: &Path, file: PathBuf) -> PathBuf {
     if named.as_os_str() == as_listed.as_os_str() {
         return file;
     }
