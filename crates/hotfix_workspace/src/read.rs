@@ -114,6 +114,21 @@ pub fn open_regular(path: &Path) -> io::Result<(std::fs::File, usize)> {
     Ok((file, usize::try_from(metadata.len()).unwrap_or(usize::MAX)))
 }
 
+/// Opens `path`, which a walk listed as a regular file, for reading, without asking again what
+/// it is: it is opened without blocking, so that one that has become a FIFO since it was listed
+/// reads as empty or fails, and whoever reads it stops at a bound (a device that never ends).
+/// A walk over thousands of files saves a system call per file.
+pub fn open_listed(path: &Path) -> io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        options.custom_flags(i32::try_from(rustix::fs::OFlags::NONBLOCK.bits()).unwrap_or(0));
+    }
+    options.open(path)
+}
+
 /// Reads standard input up to the bound.
 pub fn stdin() -> io::Result<Input> {
     stream(io::stdin().lock(), 0)

@@ -791,7 +791,7 @@ enum Sniffed {
 /// What the first bytes of the file at `path` say, read into `buffer`.
 fn sniffed(path: &Path, buffer: &mut Vec<u8>) -> Sniffed {
     use std::io::Read as _;
-    let Ok((file, _)) = crate::read::open_regular(path) else {
+    let Ok(file) = crate::read::open_listed(path) else {
         return Sniffed::Unreadable;
     };
     buffer.clear();
@@ -1050,15 +1050,16 @@ fn is_jinja_source(path: &Path) -> bool {
         .is_some_and(|n| ends(n.to_string_lossy().as_bytes()))
 }
 
-/// Reads the file at `path` into the start of `buffer`, and says how many bytes it has: one
-/// question, whether it is a regular file ([`crate::read::open_regular`]: it may have become a
-/// FIFO since the walk listed it), then nothing but `read` calls (not the questions about its
-/// position `read_to_end` asks, which for thousands of small files cost more than the reading).
-/// The buffer keeps its length (and grows for a larger file), so that it is cleared once, not
-/// per file. A file over [`crate::read::BOUND`] is not read to its end (an error).
+/// Reads the file at `path`, listed as a regular file, into the start of `buffer`, and says how
+/// many bytes it has: no question about what it is ([`crate::read::open_listed`]: one that has
+/// become a FIFO since reads as empty or fails, a device stops at the bound), then nothing but
+/// `read` calls (not the questions about its position `read_to_end` asks, which for thousands
+/// of small files cost more than the reading). The buffer keeps its length (and grows for a
+/// larger file), so that it is cleared once, not per file. A file over [`crate::read::BOUND`]
+/// is not read to its end (an error).
 fn read_into(path: &Path, buffer: &mut Vec<u8>) -> std::io::Result<usize> {
     use std::io::Read as _;
-    let (mut file, _) = crate::read::open_regular(path)?;
+    let mut file = crate::read::open_listed(path)?;
     let mut filled = 0;
     loop {
         if filled > crate::read::BOUND {
@@ -1121,6 +1122,28 @@ fn nested_types_with<'s>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_listed_file_that_is_no_longer_regular_is_read_without_waiting_or_without_end() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let fifo = dir.path().join("t.yaml");
+        rustix::fs::mkfifoat(
+            rustix::fs::CWD,
+            &fifo,
+            rustix::fs::Mode::RUSR | rustix::fs::Mode::WUSR,
+        )
+        .expect("mkfifo");
+        let mut buffer = Vec::new();
+        // No writer: empty, at once (a blocking open would wait for one forever).
+        assert_eq!(read_into(&fifo, &mut buffer).ok(), Some(0));
+        let mut head = Vec::new();
+        assert!(!matches!(sniffed(&fifo, &mut head), Sniffed::Unreadable));
+        assert!(head.is_empty());
+        // A device that never ends: read up to the bound, then refused.
+        let err = read_into(Path::new("/dev/zero"), &mut buffer).expect_err("bounded");
+        assert_eq!(err.kind(), std::io::ErrorKind::FileTooLarge);
+    }
 
     #[test]
     fn a_path_s_key_is_that_of_its_parts_gathered_one_by_one() {
