@@ -2,11 +2,12 @@
 # How fast `hotfix lint` is over a tree of real templates (../shared/corpus by default), against
 # PyYAML's C loader merely parsing the same templates as Heat's loader does: the medians of five
 # runs each, made in one run, with one thread and every core, templates per second and peak
-# memory (scripts/bench_lint.py says what each figure is). Then the in-process figures: parse
-# only, and lint on one thread and every core (`cargo bench -p hotfix_linter --bench lint`), and
-# parse throughput in MB/s (`cargo bench -p hotfix_yaml --bench parse`) and in instructions per
-# byte (scripts/bench-yaml.sh, with valgrind); skip them with
-# BENCH_QUICK=1. RUNS=N changes the number of runs.
+# memory (scripts/bench_lint.py says what each figure is), of the binary users install (the
+# `dist` profile of Cargo.toml). Then the in-process figures: parse only, and lint on one thread
+# and every core (`cargo bench -p hotfix_linter --bench lint`), and parse throughput in MB/s
+# (`cargo bench -p hotfix_yaml --bench parse`) and in instructions per byte
+# (scripts/bench-yaml.sh, with valgrind); skip them with BENCH_QUICK=1. RUNS=N changes the
+# number of runs.
 #
 # Needs python3 with PyYAML built with libyaml: .venv-heat's (scripts/setup-oracle.sh) when it
 # exists, else the system's `python3`.
@@ -18,8 +19,9 @@ python=.venv-heat/bin/python
 [ -x "$python" ] || python=python3
 "$python" -c 'import yaml' 2>/dev/null ||
     { echo "bench-lint: $python has no PyYAML: pip install pyyaml, or run scripts/setup-oracle.sh" >&2; exit 1; }
-cargo build --release --locked -q
-"$python" scripts/bench_lint.py --runs "${RUNS:-5}" "$tree"
+# The binary users install (wheels, release archives): the `dist` profile.
+cargo build --profile dist --locked -q --bin hotfix
+"$python" scripts/bench_lint.py --runs "${RUNS:-5}" --hotfix target/dist/hotfix "$tree"
 if [ -z "${BENCH_QUICK:-}" ]; then
     HOTFIX_SHARED=$(dirname "$tree") cargo bench -q -p hotfix_linter --bench lint
     HOTFIX_SHARED=$(dirname "$tree") cargo bench -q -p hotfix_yaml --bench parse

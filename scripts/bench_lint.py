@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """`hotfix lint` over a tree against PyYAML's C loader merely parsing the same templates.
 
-Run through scripts/bench-lint.sh, which builds the release binary first:
+Run through scripts/bench-lint.sh, which builds the binary users install (the `dist` profile)
+first:
 
     scripts/bench-lint.sh [TREE]          # TREE: ../shared/corpus by default
 
