@@ -1104,14 +1104,7 @@ fn nested_types_with<'s>(
     }
     let folder = file().parent();
     for at in at_each {
-        // The first word after it on its line, read no further than the word: the end of a
-        // long line is not looked for at each `type:` on it.
-        let value = text[at + 5..]
-            .trim_start_matches(|c: char| c.is_whitespace() && !matches!(c, '\n' | '\r'))
-            .split(|c: char| c.is_whitespace() || matches!(c, ',' | '}' | '#'))
-            .next()
-            .unwrap_or("")
-            .trim_matches(['"', '\'']);
+        let value = type_value(&text[at + 5..]);
         if hotfix_stack::is_template_name(value) && !value.contains("://") {
             found.push(folder.join(value));
         }
@@ -1119,9 +1112,85 @@ fn nested_types_with<'s>(
     found
 }
 
+/// The value after a `type:` whose text follows is `rest`: the first word after it on its line
+/// (after blanks; up to a blank, `,`, `}` or `#`), without quotes, read no further than the
+/// word (the end of a long line is not looked for at each `type:` on it). Byte by byte while
+/// the text is ASCII, as [`type_value_by_chars`] reads it: a non-ASCII character (which may be
+/// a blank) hands the whole reading over to it.
+fn type_value(rest: &str) -> &str {
+    let bytes = rest.as_bytes();
+    // ASCII blanks as `char::is_whitespace` has them, less the line breaks.
+    let mut start = 0;
+    while let Some(&byte) = bytes.get(start) {
+        match byte {
+            b' ' | b'\t' | 0x0b | 0x0c => start += 1,
+            0x80.. => return type_value_by_chars(rest),
+            _ => break,
+        }
+    }
+    let mut end = start;
+    while let Some(&byte) = bytes.get(end) {
+        match byte {
+            b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c | b',' | b'}' | b'#' => break,
+            0x80.. => return type_value_by_chars(rest),
+            _ => end += 1,
+        }
+    }
+    rest[start..end].trim_matches(['"', '\''])
+}
+
+/// [`type_value`], character by character (what it falls back to for non-ASCII text).
+fn type_value_by_chars(rest: &str) -> &str {
+    rest.trim_start_matches(|c: char| c.is_whitespace() && !matches!(c, '\n' | '\r'))
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | '}' | '#'))
+        .next()
+        .unwrap_or("")
+        .trim_matches(['"', '\''])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_type_value_is_read_by_bytes_as_by_characters() {
+        let parts = [
+            "",
+            " ",
+            "\t",
+            "\u{b}",
+            "\u{c}",
+            "\n",
+            "\r",
+            "\u{85}",
+            "\u{a0}",
+            "\u{2003}",
+            "\u{3000}",
+            ",",
+            "}",
+            "#",
+            "\"",
+            "'",
+            "a",
+            "x.yaml",
+            "é",
+            "://",
+            "OS::Nova::Server",
+        ];
+        let mut checked = 0;
+        for a in parts {
+            for b in parts {
+                for c in parts {
+                    for d in parts {
+                        let rest = format!("{a}{b}{c}{d}");
+                        assert_eq!(type_value(&rest), type_value_by_chars(&rest), "{rest:?}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, parts.len().pow(4));
+    }
 
     #[cfg(unix)]
     #[test]
