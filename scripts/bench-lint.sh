@@ -6,8 +6,9 @@
 # `dist` profile of Cargo.toml). Then the in-process figures: parse only, and lint on one thread
 # and every core (`cargo bench -p hotfix_linter --bench lint`), and parse throughput in MB/s
 # (`cargo bench -p hotfix_yaml --bench parse`) and in instructions per byte
-# (scripts/bench-yaml.sh, with valgrind); skip them with BENCH_QUICK=1. RUNS=N changes the
-# number of runs.
+# (scripts/bench-yaml.sh, with valgrind), and peak memory over the corpus copied once and ten
+# times (scripts/bench-memory.sh); skip them with BENCH_QUICK=1. RUNS=N changes the number of
+# runs.
 #
 # Needs python3 with PyYAML built with libyaml: .venv-heat's (scripts/setup-oracle.sh) when it
 # exists, else the system's `python3`.
@@ -30,5 +31,13 @@ if [ -z "${BENCH_QUICK:-}" ]; then
         HOTFIX_SHARED=$(dirname "$tree") scripts/bench-yaml.sh
     else
         echo "bench-lint: no valgrind, so no instructions per byte (scripts/bench-yaml.sh)"
+    fi
+    # Peak memory of the same binary over the corpus copied once and ten times (every case:
+    # scripts/bench-memory.sh alone).
+    if [ -x /usr/bin/time ]; then
+        HOTFIX_SHARED=$(dirname "$tree") HOTFIX_BIN=target/dist/hotfix CASES=concise \
+            scripts/bench-memory.sh
+    else
+        echo "bench-lint: no GNU time at /usr/bin/time, so no peak memory (scripts/bench-memory.sh)"
     fi
 fi
