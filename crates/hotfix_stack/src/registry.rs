@@ -417,6 +417,25 @@ impl Registry {
         &self.environments
     }
 
+    /// Whether an environment maps the type `type_name` of the resource `name` itself
+    /// (`resources: {name: {type_name: …}}`), which gives that one resource another
+    /// implementation. A tree's registry answers from its entries by type: a tree of thousands
+    /// of environments is not searched for each resource.
+    pub fn maps_resource_type(&self, name: &str, type_name: &str) -> bool {
+        let is = |entry: &Entry| matches!(entry.path.as_slice(), [r, n, t] if &**r == "resources" && &**n == name && &**t == type_name);
+        if self.knowledge == Some(Knowledge::Tree) {
+            // Every entry of a path of more than one part is indexed by its last part.
+            return self.by_type.get(type_name).is_some_and(|found| {
+                found
+                    .iter()
+                    .any(|&(e, i)| is(&self.environments[e].entries[i]))
+            });
+        }
+        self.environments
+            .iter()
+            .any(|env| env.entries.iter().any(is))
+    }
+
     /// Whether an environment's `resources` section names the resource `name` (or a pattern
     /// that may match it): what it says under that name is the registry of the resource's
     /// nested stack (a group's members' implementations).
@@ -1075,6 +1094,33 @@ mod tests {
         assert_eq!(lookup("My::Gone"), ["template repo/nested/server.yaml"]);
         assert_eq!(lookup("My::Rendered"), ["unknown"]);
         assert!(lookup("My::Nothing").is_empty());
+    }
+
+    #[test]
+    fn a_resource_s_own_type_mapping_is_found_in_a_tree_as_in_given_environments() {
+        let source = source();
+        let envs = || {
+            vec![
+                env(&source, "repo/env/a.yaml"),
+                env(&source, "repo/env/b.yaml"),
+            ]
+        };
+        let tree = Registry::tree(envs(), Vec::new(), false);
+        let given = Registry::given(envs());
+        for registry in [&tree, &given] {
+            assert!(registry.maps_resource_type("special", "My::Server"));
+            for (name, type_name) in [
+                ("other", "My::Server"),
+                ("special", "My::Gone"),
+                ("resources", "special"),
+                ("My::Server", "special"),
+            ] {
+                assert!(
+                    !registry.maps_resource_type(name, type_name),
+                    "{name} {type_name}"
+                );
+            }
+        }
     }
 
     /// Two independent examples, each with its own registry mapping `My::LB` to its own

@@ -242,16 +242,11 @@ pub(crate) fn nested_of_member(
 fn nested_templates(files: &Files<'_>, type_name: &str, name: &str) -> Vec<Nested> {
     if is_template_path(type_name) {
         // An environment may give this one resource another implementation.
-        if let Some(registry) = files.registry {
-            let registry = registry.get();
-            let overridden = registry.environments().iter().any(|env| {
-                env.entries.iter().any(|e| {
-                    matches!(e.path.as_slice(), [r, n, t] if &**r == "resources" && &**n == name && &**t == type_name)
-                })
-            });
-            if overridden {
-                return Vec::new();
-            }
+        if files
+            .registry
+            .is_some_and(|registry| registry.get().maps_resource_type(name, type_name))
+        {
+            return Vec::new();
         }
         return nested_template(files, type_name)
             .map(|facts| Nested {
