@@ -277,6 +277,8 @@ pub struct Registry {
     /// The resource names (or patterns) the environments' `resources` sections name, found on
     /// first use ([`Registry::names_resource`]).
     resource_names: std::sync::OnceLock<ResourceNames>,
+    /// The names the entries map, each once, found on first use ([`Registry::mapped_names`]).
+    mapped_names: OnceLock<Vec<Arc<str>>>,
 }
 
 /// The names under the environments' `resources` sections.
@@ -453,6 +455,22 @@ impl Registry {
             known
         });
         known.pattern || known.names.contains(name)
+    }
+
+    /// The names the environments' entries map (the last part of each entry's path; globs
+    /// left out), each once, in the order of their first entry: the candidates of a "did you
+    /// mean" (a tree of thousands of environments names most types many times).
+    pub fn mapped_names(&self) -> &[Arc<str>] {
+        self.mapped_names.get_or_init(|| {
+            let mut seen: foldhash::HashSet<&str> = foldhash::HashSet::default();
+            self.environments
+                .iter()
+                .flat_map(|env| &env.entries)
+                .filter_map(|entry| entry.path.last())
+                .filter(|name| !name.ends_with('*') && seen.insert(name))
+                .cloned()
+                .collect()
+        })
     }
 
     /// Whether the tree registry may miss mappings (a walk cut short).
@@ -1130,6 +1148,24 @@ mod tests {
         assert_eq!(lookup("My::Gone"), ["template repo/nested/server.yaml"]);
         assert_eq!(lookup("My::Rendered"), ["unknown"]);
         assert!(lookup("My::Nothing").is_empty());
+    }
+
+    #[test]
+    fn the_names_mapped_are_each_given_once_in_the_order_of_their_first_entry() {
+        let source = source();
+        let tree = Registry::tree(
+            vec![
+                env(&source, "repo/env/a.yaml"),
+                env(&source, "repo/env/b.yaml"),
+                env(&source, "repo/env/a.yaml"),
+            ],
+            Vec::new(),
+            false,
+        );
+        let names: Vec<&str> = tree.mapped_names().iter().map(|n| &**n).collect();
+        // `Old::*` is a glob; `resources: {special: {My::Server: …}}` and the second and third
+        // environments map names the first one does.
+        assert_eq!(names, ["My::Server", "My::Alias", "My::Gone", "My::Off"]);
     }
 
     #[test]

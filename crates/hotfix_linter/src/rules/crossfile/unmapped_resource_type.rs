@@ -120,12 +120,7 @@ fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             None => by.to_owned(),
             Some(_) => by.replace(" it", " that"),
         };
-        let mapped = registry
-            .environments()
-            .iter()
-            .flat_map(|e| e.entries.iter())
-            .filter_map(|e| e.path.last())
-            .filter(|name| !name.ends_with('*'));
+        let mapped = registry.mapped_names().iter();
         let message = match alias {
             Some(to) => {
                 format!("`{type_name}` is mapped to `{to}`, which is not a type Heat has, and {by}")
