@@ -96,14 +96,7 @@ fn too_long(bound: usize) -> io::Error {
 /// Opens `path` for reading when it is a regular file, and says its size. It is opened
 /// without blocking (a FIFO with no writer would wait forever), then refused unless regular.
 pub fn open_regular(path: &Path) -> io::Result<(std::fs::File, usize)> {
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt as _;
-        options.custom_flags(i32::try_from(rustix::fs::OFlags::NONBLOCK.bits()).unwrap_or(0));
-    }
-    let file = options.open(path)?;
+    let file = open_listed(path)?;
     let metadata = file.metadata()?;
     if !metadata.is_file() {
         return Err(io::Error::new(
