@@ -16,6 +16,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tree=${1:-${HOTFIX_SHARED:-../shared}/corpus}
 [ -d "$tree" ] || { echo "bench-lint: no folder $tree (give one, or put the shared folder at ../shared)" >&2; exit 1; }
+# Absolute: `cargo bench` runs each benchmark in its package's folder.
+tree=$(cd "$tree" && pwd)
+shared=$(dirname "$tree")
 python=.venv-heat/bin/python
 [ -x "$python" ] || python=python3
 "$python" -c 'import yaml' 2>/dev/null ||
@@ -23,19 +26,22 @@ python=.venv-heat/bin/python
 # The binary users install (wheels, release archives): the `dist` profile.
 cargo build --profile dist --locked -q --bin hotfix
 "$python" scripts/bench_lint.py --runs "${RUNS:-5}" --hotfix target/dist/hotfix "$tree"
-if [ -z "${BENCH_QUICK:-}" ]; then
-    HOTFIX_SHARED=$(dirname "$tree") cargo bench -q -p hotfix_linter --bench lint
-    HOTFIX_SHARED=$(dirname "$tree") cargo bench -q -p hotfix_yaml --bench parse
+if [ -z "${BENCH_QUICK:-}" ] && [ "$(basename "$tree")" != corpus ]; then
+    # The in-process benchmarks read `$HOTFIX_SHARED/corpus`.
+    echo "bench-lint: $tree is not a folder named corpus, so only the figures above"
+elif [ -z "${BENCH_QUICK:-}" ]; then
+    HOTFIX_SHARED=$shared cargo bench -q -p hotfix_linter --bench lint
+    HOTFIX_SHARED=$shared cargo bench -q -p hotfix_yaml --bench parse
     # Parse only, in instructions per byte (callgrind): needs valgrind.
     if command -v valgrind >/dev/null; then
-        HOTFIX_SHARED=$(dirname "$tree") scripts/bench-yaml.sh
+        HOTFIX_SHARED=$shared scripts/bench-yaml.sh
     else
         echo "bench-lint: no valgrind, so no instructions per byte (scripts/bench-yaml.sh)"
     fi
     # Peak memory of the same binary over the corpus copied once and ten times (every case:
     # scripts/bench-memory.sh alone).
     if [ -x /usr/bin/time ]; then
-        HOTFIX_SHARED=$(dirname "$tree") HOTFIX_BIN=target/dist/hotfix CASES=concise \
+        HOTFIX_SHARED=$shared HOTFIX_BIN=target/dist/hotfix CASES=concise \
             scripts/bench-memory.sh
     else
         echo "bench-lint: no GNU time at /usr/bin/time, so no peak memory (scripts/bench-memory.sh)"
