@@ -771,24 +771,38 @@ impl Registry {
 /// `environments/*.yaml` given after them to override them are both for its templates.
 fn closeness(env: &StackPath, from: &StackPath) -> usize {
     // Byte by byte and without allocating: this is asked for every answer of every lookup (in
-    // a tree of thousands of environments, hundreds of thousands of times).
-    folders(env)
-        .zip(folders(from))
-        .take_while(|(a, b)| a == b)
-        .count()
+    // a tree of thousands of environments, hundreds of thousands of times). Paths are
+    // canonical (parts joined by single `/`, none empty or `.`), so the folders two paths share
+    // are the whole parts of their longest common prefix.
+    let (a, b) = (folder(env), folder(from));
+    let common = a
+        .iter()
+        .zip(b)
+        .position(|(x, y)| x != y)
+        .unwrap_or(a.len().min(b.len()));
+    let whole = |folder: &[u8]| folder.get(common).is_none_or(|&byte| byte == b'/');
+    let shared = if whole(a) && whole(b) {
+        common
+    } else {
+        a[..common]
+            .iter()
+            .rposition(|&byte| byte == b'/')
+            .unwrap_or(0)
+    };
+    if shared == 0 {
+        return 0;
+    }
+    a[..shared].split(|&byte| byte == b'/').count()
 }
 
-/// The names of the folders that hold the file at `path`, from the top (empty names and `.`
-/// skipped).
-fn folders(path: &StackPath) -> impl Iterator<Item = &[u8]> {
+/// The folder that holds the file at `path`, without the leading `/` of an absolute path.
+fn folder(path: &StackPath) -> &[u8] {
     let text = path.as_str().as_bytes();
     let folder = text
         .iter()
-        .rposition(|&b| b == b'/')
+        .rposition(|&byte| byte == b'/')
         .map_or(&text[..0], |at| &text[..at]);
-    folder
-        .split(|&b| b == b'/')
-        .filter(|name| !name.is_empty() && *name != b".")
+    folder.strip_prefix(b"/").unwrap_or(folder)
 }
 
 /// An environment source rendered at deployment (`*.j2.yaml`, `*.yaml.j2`): its path, and
@@ -1163,6 +1177,19 @@ mod tests {
             "../a/t.yaml",
             "../../a/b/t.yaml",
             "é/ü/t.yaml",
+            "é/ü/v/t.yaml",
+            "é/üx/t.yaml",
+            "a/b/cd/t.yaml",
+            "a/b/c/d/t.yaml",
+            "a/bc/d/t.yaml",
+            "/a/bc/t.yaml",
+            "/ab/t.yaml",
+            "..",
+            "../t.yaml",
+            "../../t.yaml",
+            "../..a/t.yaml",
+            "../ab/t.yaml",
+            "x/a/b/t.yaml",
             ".",
         ];
         for env in paths {
