@@ -795,17 +795,28 @@ fn sniffed(path: &Path, buffer: &mut Vec<u8>) -> Sniffed {
         return Sniffed::Unreadable;
     };
     buffer.clear();
-    if file
+    if (&file)
         .take(crate::kind::SNIFF as u64)
         .read_to_end(buffer)
         .is_err()
     {
         return Sniffed::Unreadable;
     }
-    match crate::kind::sniff(path, buffer) {
+    let kind = crate::kind::sniff(path, buffer);
+    // What a file that has become a FIFO or a device since it was listed reads as (nothing,
+    // or NUL bytes): asked what it is then, so that the lint reports it instead of skipping it.
+    if (buffer.is_empty() || kind == Some(crate::kind::Kind::Binary)) && !is_regular(&file) {
+        return Sniffed::Unreadable;
+    }
+    match kind {
         Some(kind) => Sniffed::Not(kind),
         None => Sniffed::Maybe,
     }
+}
+
+/// Whether the open `file` is a regular file.
+fn is_regular(file: &std::fs::File) -> bool {
+    file.metadata().is_ok_and(|metadata| metadata.is_file())
 }
 
 /// What the walk for the tree's environments finds in one file.
@@ -1072,6 +1083,14 @@ fn read_into(path: &Path, buffer: &mut Vec<u8>) -> std::io::Result<usize> {
             buffer.resize(buffer.len().max(32 * 1024) * 2, 0);
         }
         match file.read(&mut buffer[filled..]) {
+            // Empty: asked what it is (one that has become a FIFO since it was listed reads
+            // so), so that the lint reports it instead of skipping it.
+            Ok(0) if filled == 0 && !is_regular(&file) => {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::InvalidInput,
+                    "not a regular file",
+                ));
+            }
             Ok(0) => return Ok(filled),
             Ok(n) => filled += n,
             Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
@@ -1204,14 +1223,35 @@ mod tests {
         )
         .expect("mkfifo");
         let mut buffer = Vec::new();
-        // No writer: empty, at once (a blocking open would wait for one forever).
-        assert_eq!(read_into(&fifo, &mut buffer).ok(), Some(0));
+        // No writer: empty, at once (a blocking open would wait for one forever), and then
+        // refused as what it is, not taken for an empty file that the lint may skip.
+        let err = read_into(&fifo, &mut buffer).expect_err("not regular");
+        assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput);
         let mut head = Vec::new();
-        assert!(!matches!(sniffed(&fifo, &mut head), Sniffed::Unreadable));
+        assert!(matches!(sniffed(&fifo, &mut head), Sniffed::Unreadable));
         assert!(head.is_empty());
-        // A device that never ends: read up to the bound, then refused.
+        // A device that never ends: read up to the bound, then refused; its first bytes are
+        // NULs, and it is no binary file to skip either.
         let err = read_into(Path::new("/dev/zero"), &mut buffer).expect_err("bounded");
         assert_eq!(err.kind(), std::io::ErrorKind::FileTooLarge);
+        assert!(matches!(
+            sniffed(Path::new("/dev/zero"), &mut head),
+            Sniffed::Unreadable
+        ));
+        // Regular files, empty or binary, are read as before.
+        let empty = dir.path().join("empty.yaml");
+        std::fs::write(&empty, "").expect("write");
+        assert_eq!(read_into(&empty, &mut buffer).ok(), Some(0));
+        assert!(matches!(
+            sniffed(&empty, &mut head),
+            Sniffed::Not(_) | Sniffed::Maybe
+        ));
+        let binary = dir.path().join("blob.bin");
+        std::fs::write(&binary, b"\0\x01\x02").expect("write");
+        assert!(matches!(
+            sniffed(&binary, &mut head),
+            Sniffed::Not(crate::kind::Kind::Binary)
+        ));
     }
 
     #[test]
