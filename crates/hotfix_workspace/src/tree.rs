@@ -1064,10 +1064,10 @@ fn is_jinja_source(path: &Path) -> bool {
 /// Reads the file at `path`, listed as a regular file, into the start of `buffer`, and says how
 /// many bytes it has: no question about what it is ([`crate::read::open_listed`]: one that has
 /// become a FIFO since reads as empty or fails, and is then asked and refused; a device stops
-/// at the bound), then nothing but `read` calls (not the questions about its position `read_to_end` asks, which for thousands
-/// of small files cost more than the reading). The buffer keeps its length (and grows for a
-/// larger file), so that it is cleared once, not per file. A file over [`crate::read::BOUND`]
-/// is not read to its end (an error).
+/// at the bound), then nothing but `read` calls (not the questions about its position
+/// `read_to_end` asks, which for thousands of small files cost more than the reading). The
+/// buffer keeps its length (and grows for a larger file), so that it is cleared once, not per
+/// file. A file over [`crate::read::BOUND`] is not read to its end (an error).
 fn read_into(path: &Path, buffer: &mut Vec<u8>) -> std::io::Result<usize> {
     use std::io::Read as _;
     let mut file = crate::read::open_listed(path)?;
